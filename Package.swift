@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// The todo service: a SQLite wrapper, the todo store, a pure snapshot/diff layer and the `todo` CLI.
+// No package dependencies: the toolchain and the system libsqlite3 only.
+import PackageDescription
+
+let package = Package(
+    name: "todo",
+    products: [
+        .executable(name: "todo", targets: ["todo"]),
+        .library(name: "SQLite", targets: ["SQLite"]),
+        .library(name: "TodoStore", targets: ["TodoStore"]),
+        .library(name: "TodoSnapshot", targets: ["TodoSnapshot"]),
+    ],
+    targets: [
+        // libsqlite3 from the system (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Layer 1a: a small, safe wrapper over the C API.
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // Layer 1b: migrations, the Todo model and its repository.
+        .target(name: "TodoStore", dependencies: ["SQLite"]),
+        // Layer 3: snapshots and their diff. Standard library only.
+        .target(name: "TodoSnapshot"),
+        // The command-line tool.
+        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
+        // Benchmarks driven by scripts/bench.
+        .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
+
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore"]),
+        .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot"]),
+        .testTarget(name: "TodoCLITests", dependencies: ["TodoStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

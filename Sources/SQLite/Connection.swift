@@ -1,0 +1,158 @@
+import CSQLite
+
+/// One open connection to an SQLite database file.
+///
+/// Threading: a connection is not `Sendable`. Own it from one actor, queue or thread; it is
+/// opened with `SQLITE_OPEN_NOMUTEX` because that ownership makes SQLite's own mutex redundant.
+///
+/// Opening is a series of small steps (flags, busy timeout, foreign keys, a read that proves
+/// the file is a database); if any step fails the handle is closed before the error is
+/// thrown, so a failed open leaves nothing behind and writes nothing to the file.
+public final class Connection {
+    /// How a connection opens its file.
+    public enum Mode: Sendable {
+        /// Read only; the file must exist.
+        case readOnly
+        /// Read and write; the file must exist.
+        case readWrite
+        /// Read and write; a missing file is created.
+        case readWriteCreate
+    }
+
+    /// Settings applied while opening.
+    public struct Options: Sendable {
+        /// How to open the file.
+        public var mode: Mode = .readWriteCreate
+        /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Whether `PRAGMA foreign_keys` is on.
+        public var foreignKeys = true
+
+        /// The defaults: create if missing, 5 s busy timeout, foreign keys on.
+        public init() {}
+    }
+
+    /// The C connection handle, for the rare call the wrapper does not cover.
+    public let handle: OpaquePointer
+    /// The path this connection opened.
+    public let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens the database at `path`.
+    ///
+    /// - Throws: ``SQLiteError``; `isNotADatabase` when the file exists but is not an SQLite
+    ///   database (it is not modified).
+    public init(path: String, options: Options = Options()) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch options.mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(handle: handle, code: code, sql: nil)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        do {
+            try setBusyTimeout(options.busyTimeoutMilliseconds)
+            try execute(options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
+            try validateIsDatabase()
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    private func setBusyTimeout(_ milliseconds: Int32) throws(SQLiteError) {
+        try check(sqlite3_busy_timeout(handle, milliseconds), handle)
+    }
+
+    /// Reads the file header, which fails with `SQLITE_NOTADB` on a file that is not a database.
+    ///
+    /// SQLite opens lazily; without this read a foreign file would only be noticed by the
+    /// first write, which must never happen to a file that is not ours.
+    private func validateIsDatabase() throws(SQLiteError) {
+        _ = try pragmaInt64("schema_version")
+    }
+
+    // MARK: Running SQL
+
+    /// Runs one or more `;`-separated statements without parameters, discarding rows.
+    ///
+    /// For migrations and pragmas. A failure reports the statement that failed, not the script.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        var utf8 = Array(sql.utf8CString)
+        try utf8.withUnsafeMutableBufferPointer { (buffer) throws(SQLiteError) in
+            guard var cursor = UnsafePointer(buffer.baseAddress) else { return }
+            while cursor.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)
+                let text = String(cString: cursor)
+                guard code == SQLITE_OK else {
+                    throw SQLiteError(handle: handle, code: code, sql: text)
+                }
+                defer { sqlite3_finalize(statement) }
+                if let statement {
+                    var result = sqlite3_step(statement)
+                    while result == SQLITE_ROW { result = sqlite3_step(statement) }
+                    guard result == SQLITE_DONE else {
+                        throw SQLiteError(handle: handle, code: result, sql: String(cString: sqlite3_sql(statement)))
+                    }
+                }
+                guard let tail, tail != cursor else { return }
+                cursor = tail
+            }
+        }
+    }
+
+    /// Runs one statement with `arguments` bound, through the statement cache.
+    public func execute(_ sql: String, _ arguments: [any SQLiteBindable]) throws(SQLiteError) {
+        try cachedStatement(sql).execute(arguments)
+    }
+
+    /// Prepares a statement that is not cached (for SQL that runs once).
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(database: handle, sql: sql)
+    }
+
+    /// Returns a prepared statement for `sql`, preparing it on first use and reusing it after.
+    ///
+    /// Cached statements live as long as the connection. The statement comes back reset.
+    public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[sql] {
+            try statement.reset()
+            return statement
+        }
+        let statement = try Statement(database: handle, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Reads an integer pragma such as `user_version` or `data_version`.
+    public func pragmaInt64(_ name: String) throws(SQLiteError) -> Int64 {
+        try cachedStatement("PRAGMA \(name)").scalarInt64() ?? 0
+    }
+
+    // MARK: State
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
+    public var changes: Int64 { sqlite3_changes64(handle) }
+    /// True while a transaction is open (SQLite is not in autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    /// True when the connection cannot write (opened read-only, or a read-only file).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+}

@@ -1,0 +1,76 @@
+import CSQLite
+
+/// How a top-level transaction acquires its locks.
+public enum TransactionKind: String, Sendable {
+    /// Locks on first read or write. Can fail with `SQLITE_BUSY` mid-way if it later writes.
+    case deferred = "DEFERRED"
+    /// Takes the write lock at BEGIN, waiting out the busy timeout: the default for writes,
+    /// because a write transaction that starts can then always finish.
+    case immediate = "IMMEDIATE"
+    /// Like immediate; in WAL mode it is the same.
+    case exclusive = "EXCLUSIVE"
+}
+
+/// SQLite's journal modes that this project uses.
+public enum JournalMode: String, Sendable {
+    case delete, wal
+}
+
+extension Connection {
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// At top level it opens a `BEGIN <kind>` transaction; nested inside another transaction it
+    /// becomes a savepoint, so helpers that need atomicity compose. A failed COMMIT (full
+    /// disk, I/O error) rolls back and throws: nothing is ever half applied.
+    public func transaction<Result>(_ kind: TransactionKind = .immediate,
+                                    _ body: () throws -> Result) throws -> Result {
+        if isInTransaction { return try savepoint(body) }
+        try execute("BEGIN \(kind.rawValue) TRANSACTION", [])
+        let result: Result
+        do {
+            result = try body()
+            try execute("COMMIT TRANSACTION", [])
+        } catch {
+            rollbackIgnoringErrors()
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` inside a savepoint: released when it returns, rolled back when it throws.
+    ///
+    /// Outside a transaction a savepoint starts a deferred one; prefer ``transaction(_:_:)``
+    /// for writes so the write lock is taken at the start.
+    public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("SAVEPOINT todo_savepoint", [])
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT todo_savepoint", [])
+            return result
+        } catch {
+            if isInTransaction {
+                try? execute("ROLLBACK TRANSACTION TO SAVEPOINT todo_savepoint", [])
+                try? execute("RELEASE SAVEPOINT todo_savepoint", [])
+            }
+            throw error
+        }
+    }
+
+    private func rollbackIgnoringErrors() {
+        // SQLite may already have rolled back by itself (after SQLITE_FULL, for instance).
+        if isInTransaction { try? execute("ROLLBACK TRANSACTION", []) }
+    }
+
+    /// Sets the journal mode and returns the mode SQLite reports afterwards.
+    ///
+    /// WAL lets readers run while one writer commits and is persistent: set once per file.
+    @discardableResult
+    public func setJournalMode(_ mode: JournalMode) throws(SQLiteError) -> String {
+        let statement = try prepare("PRAGMA journal_mode = \(mode.rawValue)")
+        var reported = ""
+        guard try statement.step() else { return reported }
+        reported = Row(handle: statement.handle).string(0)
+        try statement.reset()
+        return reported
+    }
+}

@@ -1,0 +1,74 @@
+import CSQLite
+
+/// A value SQLite can store: the five storage classes, minus BLOB which this project does not use.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// A Swift value that can be bound to a statement parameter.
+///
+/// Conforming types bind themselves without going through ``SQLiteValue``, so hot loops
+/// (bulk inserts) pay no boxing.
+public protocol SQLiteBindable {
+    /// Binds the value to the 1-based parameter `index` of `statement`.
+    func bind(to statement: Statement, at index: Int32) throws(SQLiteError)
+}
+
+extension Int64: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.check(sqlite3_bind_int64(statement.handle, index, self))
+    }
+}
+
+extension Int: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try Int64(self).bind(to: statement, at: index)
+    }
+}
+
+extension Bool: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try Int64(self ? 1 : 0).bind(to: statement, at: index)
+    }
+}
+
+extension Double: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try statement.check(sqlite3_bind_double(statement.handle, index, self))
+    }
+}
+
+extension String: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        // Bind by length, not by C string: a name may contain NUL and must round-trip whole.
+        var copy = self
+        let code = copy.withUTF8 { bytes in
+            sqlite3_bind_text64(statement.handle, index, bytes.baseAddress, UInt64(bytes.count),
+                                csqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+        try statement.check(code)
+    }
+}
+
+extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        switch self {
+        case .none: try statement.check(sqlite3_bind_null(statement.handle, index))
+        case .some(let value): try value.bind(to: statement, at: index)
+        }
+    }
+}
+
+extension SQLiteValue: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        switch self {
+        case .null: try statement.check(sqlite3_bind_null(statement.handle, index))
+        case .integer(let value): try value.bind(to: statement, at: index)
+        case .real(let value): try value.bind(to: statement, at: index)
+        case .text(let value): try value.bind(to: statement, at: index)
+        }
+    }
+}

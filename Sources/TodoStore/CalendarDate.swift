@@ -1,0 +1,120 @@
+/// A day in the proleptic Gregorian calendar, with no time and no time zone.
+///
+/// A deadline is a calendar date, never an instant: "2024-05-01" is the same day in Tokyo and
+/// in Lisbon, so it is stored and compared as year, month and day, never through `Date`.
+/// Years run from 1 to 9999 so the ISO form always has four digits.
+public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The year, 1...9999.
+    public let year: Int
+    /// The month, 1...12.
+    public let month: Int
+    /// The day of the month, 1...28/29/30/31.
+    public let day: Int
+
+    /// Creates the date, or returns `nil` when it does not exist (2023-02-29, 2024-04-31).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              day >= 1, day <= CalendarDate.daysInMonth(month, of: year) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses the ISO form `YYYY-MM-DD` exactly (the stored form); `nil` for anything else.
+    public init?(_ text: some StringProtocol) {
+        let utf8 = Array(text.utf8)
+        guard let date = utf8.withUnsafeBufferPointer({ CalendarDate(iso: $0) })
+        else { return nil }
+        self = date
+    }
+
+    /// Parses `YYYY-MM-DD` from raw UTF-8 (a column read without building a String first).
+    public init?(iso bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = Self.number(bytes, 0..<4), let month = Self.number(bytes, 5..<7),
+              let day = Self.number(bytes, 8..<10) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            let digit = Int(bytes[index]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
+    /// The number of days in `month` of `year`.
+    public static func daysInMonth(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Whether `year` has a February 29th.
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    /// `YYYY-MM-DD`, the form stored in the database and shown to people.
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    // MARK: Day arithmetic
+
+    /// Days since 1970-01-01 (negative before it).
+    ///
+    /// Howard Hinnant's `days_from_civil`: exact for every proleptic Gregorian date, no tables.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date `days` days after 1970-01-01, or `nil` outside years 1...9999.
+    public init?(daysSinceEpoch days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The date `days` days later (earlier when negative), or `nil` past the supported years.
+    public func adding(days: Int) -> CalendarDate? {
+        CalendarDate(daysSinceEpoch: daysSinceEpoch + days)
+    }
+
+    /// Whole days from `self` to `other`: positive when `other` is later.
+    public func days(until other: CalendarDate) -> Int {
+        other.daysSinceEpoch - daysSinceEpoch
+    }
+
+    /// The day of the week: 0 is Sunday, 6 is Saturday.
+    public var weekday: Int {
+        let days = daysSinceEpoch
+        // 1970-01-01 was a Thursday (4).
+        return ((days % 7) + 7 + 4) % 7
+    }
+}

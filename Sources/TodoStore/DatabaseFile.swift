@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Creates the database file and its folders privately, before SQLite sees them.
+///
+/// SQLite creates files with mode 0644; a todo list is private, so a missing file is created
+/// here with 0600 (its `-wal` and `-shm` files inherit that) and missing folders with 0700.
+/// Existing files and folders are never touched: their modes are the owner's choice.
+enum DatabaseFile {
+    /// Creates `path`'s missing parent folders (0700) and the file itself (0600) if missing.
+    static func prepare(_ path: String) throws(TodoStoreError) {
+        try createParentFolders(of: path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw .cannotCreate(path: path, errno: errno)
+        }
+    }
+
+    private static func createParentFolders(of path: String) throws(TodoStoreError) {
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        guard !components.isEmpty else { return }
+        var folder = path.hasPrefix("/") ? "" : "."
+        if path.hasPrefix("/") { components = components.dropFirst() }
+        for component in components where !component.isEmpty {
+            folder += "/" + component
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw .cannotCreate(path: folder, errno: errno)
+            }
+        }
+    }
+}

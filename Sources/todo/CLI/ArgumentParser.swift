@@ -1,0 +1,138 @@
+/// The command line, parsed against the command specs: which command, its options, its arguments.
+struct ParsedArguments: Equatable {
+    /// The command's spec, or `nil` when none was named (`todo`, `todo --help`).
+    var commandName: String?
+    /// Option values by long name (`--due` -> `2024-05-01`); the last occurrence wins.
+    var values: [String: String] = [:]
+    /// Flags that were given, by long name.
+    var flags: Set<String> = []
+    /// Positional arguments, in order.
+    var positionals: [String] = []
+
+    func value(_ name: String) -> String? { values[name] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A hand-written parser in the spirit of swift-argument-parser (no packages allowed).
+///
+/// Global options may come before or after the command; `--name=value` and `--name value`
+/// are both accepted; `--` ends the options, so a todo may be named `--weird`. Errors are
+/// usage errors with a "did you mean" hint when a known name is close.
+struct ArgumentParser {
+    let commands: [CommandSpec]
+
+    func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
+        var result = ParsedArguments()
+        var command: CommandSpec?
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+            if optionsEnded || token == "-" || !token.hasPrefix("-") {
+                if command == nil && !optionsEnded {
+                    command = try lookUpCommand(token)
+                    result.commandName = token
+                } else {
+                    result.positionals.append(token)
+                }
+                continue
+            }
+            if token == "--" {
+                optionsEnded = true
+                continue
+            }
+            let (name, inlineValue) = Self.split(token)
+            guard let option = GlobalOptions.spec(named: name) ?? command?.option(named: name) else {
+                throw unknownOption(name, command: command)
+            }
+            if option.value == nil {
+                guard inlineValue == nil else {
+                    throw .usage("option '\(option.name)' takes no value", hint: helpHint(command))
+                }
+                result.flags.insert(option.name)
+            } else if let inlineValue {
+                result.values[option.name] = inlineValue
+            } else if index < arguments.count {
+                result.values[option.name] = arguments[index]
+                index += 1
+            } else {
+                throw .usage("missing value for '\(option.name) <\(option.value ?? "value")>'", hint: helpHint(command))
+            }
+        }
+        return result
+    }
+
+    /// Checks the positional arguments against the command's spec (skipped when help was asked).
+    func validatePositionals(_ parsed: ParsedArguments, for command: CommandSpec) throws(CLIError) {
+        var remaining = parsed.positionals[...]
+        for argument in command.arguments {
+            if remaining.isEmpty {
+                if argument.optional { continue }
+                throw .usage("missing argument <\(argument.name)>", hint: "Usage: \(HelpFormatter.usage(of: command))")
+            }
+            remaining = argument.repeats ? [] : remaining.dropFirst()
+        }
+        if let extra = remaining.first {
+            throw .usage("unexpected argument '\(extra)' for 'todo \(command.name)'",
+                         hint: "Usage: \(HelpFormatter.usage(of: command))")
+        }
+    }
+
+    private func lookUpCommand(_ name: String) throws(CLIError) -> CommandSpec {
+        if let spec = commands.first(where: { $0.name == name }) { return spec }
+        let suggestion = Suggestion.closest(to: name, among: commands.map(\.name))
+        throw .usage("unknown command '\(name)'",
+                     hint: suggestion.map { "Did you mean '\($0)'? See 'todo --help'." } ?? "See 'todo --help' for the commands.")
+    }
+
+    private func unknownOption(_ name: String, command: CommandSpec?) -> CLIError {
+        let known = GlobalOptions.specs.map(\.name) + (command?.options.map(\.name) ?? [])
+        let place = command.map { " for 'todo \($0.name)'" } ?? ""
+        if let suggestion = Suggestion.closest(to: name, among: known) {
+            return .usage("unknown option '\(name)'\(place)", hint: "Did you mean '\(suggestion)'? See '\(helpCommand(command))'.")
+        }
+        return .usage("unknown option '\(name)'\(place)", hint: "See '\(helpCommand(command))'.")
+    }
+
+    private func helpHint(_ command: CommandSpec?) -> String { "See '\(helpCommand(command))'." }
+
+    private func helpCommand(_ command: CommandSpec?) -> String {
+        command.map { "todo \($0.name) --help" } ?? "todo --help"
+    }
+
+    /// Splits `--name=value` into its parts; other tokens have no inline value.
+    private static func split(_ token: String) -> (String, String?) {
+        guard token.hasPrefix("--"), let equals = token.firstIndex(of: "=") else { return (token, nil) }
+        return (String(token[..<equals]), String(token[token.index(after: equals)...]))
+    }
+}
+
+/// "Did you mean" suggestions by edit distance.
+enum Suggestion {
+    /// The candidate closest to `word`, if it is close enough to be a likely typo.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        let allowance = max(1, min(3, best.0.count / 3))
+        return best.1 <= allowance ? best.0 : nil
+    }
+
+    /// Levenshtein distance over Characters, O(n*m) on short words.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1,
+                                 previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

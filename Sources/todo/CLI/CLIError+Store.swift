@@ -1,0 +1,51 @@
+import SQLite
+import TodoStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension CLIError {
+    /// The words a person sees for a store error; the database path names the file involved.
+    init(_ error: TodoStoreError, path: String) {
+        switch error {
+        case .notFound(let ids):
+            let list = ids.map(String.init).joined(separator: ", ")
+            self = .failure(ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)",
+                            hint: "Nothing was changed. 'todo list' shows the ids.")
+        case .emptyName:
+            self = .usage("a todo needs a name", hint: "For example: todo add \"Buy milk\"")
+        case .newerSchema(let found, let supported):
+            self = .failure("\(path) has schema version \(found), newer than the \(supported) this todo knows; it was left untouched",
+                            hint: "Upgrade todo to use this database.")
+        case .foreignDatabase(let path):
+            self = .failure("\(path) is an SQLite database of another application; todo will not change it",
+                            hint: "Choose another file with --db or TODO_DB.")
+        case .notADatabase(let path):
+            self = .failure("\(path) is not an SQLite database; it was left untouched",
+                            hint: "Choose another file with --db or TODO_DB.")
+        case .cannotCreate(let path, let code):
+            self = .failure("cannot create \(path): \(String(cString: strerror(code)))")
+        case .sqlite(let error):
+            self = CLIError(error)
+        }
+    }
+
+    /// The words for an SQLite error: busy and full disk get plain explanations.
+    init(_ error: SQLiteError) {
+        if error.isBusy {
+            self = .failure("the database is busy: another program held its lock for more than 5 seconds",
+                            hint: "Nothing was changed. Try again when the other program is done.")
+        } else if error.isDiskFull {
+            self = .failure("the disk is full: the change was not saved", hint: "Free some space and try again.")
+        } else if error.isPermissionDenied {
+            self = .failure("cannot write the database: \(error.message)")
+        } else if error.isConstraintViolation {
+            self = .failure("the database refused the change: \(error.message)")
+        } else {
+            self = .failure("database error: \(error.message)")
+        }
+    }
+}

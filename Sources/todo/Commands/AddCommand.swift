@@ -1,0 +1,25 @@
+import TodoStore
+
+extension Command {
+    /// `todo add NAME [--due DATE] [--json]`: prints the new todo's id.
+    static let add = Command(
+        spec: CommandSpec(
+            name: "add",
+            abstract: "Add a todo.",
+            arguments: [.init(name: "name", help: "What to do. Several words are joined with spaces.", repeats: true)],
+            options: [
+                .init(name: "--due", value: "date", help: "The deadline: YYYY-MM-DD or YYYY/MM/DD."),
+                .init(name: "--json", value: nil, help: "Print the new todo as a JSON object instead of its id."),
+            ],
+            examples: ["todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum"]
+        ),
+        run: { (context) throws(CLIError) in
+            let name = context.arguments.positionals.joined(separator: " ")
+            guard name.contains(where: { !$0.isWhitespace }) else { throw CLIError(.emptyName, path: "") }
+            let deadline = try context.arguments.value("--due").map { (text) throws(CLIError) in try DueDateParser.parse(text) }
+            let repository = try context.openRepository()
+            let todo = try context.perform { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }
+            context.out.write(context.arguments.flag("--json") ? JSON.object(todo) + "\n" : "\(todo.id)\n")
+        }
+    )
+}

@@ -1,0 +1,56 @@
+import TodoStore
+
+/// A command: its spec (for parsing and help) and what it does.
+struct Command: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (inout CommandContext) throws(CLIError) -> Void
+}
+
+/// What a running command can use: its arguments, the output streams, the database.
+struct CommandContext {
+    let arguments: ParsedArguments
+    var out: OutputStream
+    var err: OutputStream
+    /// The database path the global options and environment select.
+    let databasePath: String
+
+    /// Opens the todo database, creating it on first use. Deferred until a command needs it,
+    /// so `--help` and usage errors never touch the file.
+    func openRepository() throws(CLIError) -> TodoRepository {
+        do {
+            return try TodoRepository(path: databasePath)
+        } catch {
+            throw CLIError(error, path: databasePath)
+        }
+    }
+
+    /// Runs a repository operation, turning its errors into CLI errors.
+    func perform<Result>(_ body: () throws(TodoStoreError) -> Result) throws(CLIError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw CLIError(error, path: databasePath)
+        }
+    }
+
+    /// Parses the positional arguments as todo ids.
+    func ids() throws(CLIError) -> [Int64] {
+        var ids: [Int64] = []
+        for text in arguments.positionals {
+            guard let id = Int64(text), id > 0 else {
+                throw .usage("'\(text)' is not a todo id", hint: "Ids are the positive numbers 'todo list' shows.")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// Parses an option's value as a non-negative integer, when the option is present.
+    func count(_ option: String) throws(CLIError) -> Int? {
+        guard let text = arguments.value(option) else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw .usage("'\(text)' is not a valid value for '\(option)'", hint: "Use a whole number, 0 or more.")
+        }
+        return value
+    }
+}

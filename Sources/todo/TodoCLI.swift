@@ -1,0 +1,79 @@
+/// The `todo` command line: parses, dispatches, and turns every failure into one `error:` line.
+///
+/// Nothing below this type prints or exits; this is the one place that decides exit statuses
+/// (0 success, 1 the operation failed, 2 usage error).
+enum TodoCLI {
+    static let version = "0.1.0"
+
+    /// Every command, in the order help lists them.
+    static let commands: [Command] = [.add, .list, .done, .remove, help]
+
+    static let help = Command(
+        spec: CommandSpec(
+            name: "help",
+            abstract: "Show help for todo or one of its commands.",
+            arguments: [.init(name: "command", help: "The command to explain.", optional: true)],
+            examples: ["todo help add"]
+        ),
+        run: { (context) throws(CLIError) in
+            guard let name = context.arguments.positionals.first else {
+                context.out.write(HelpFormatter.overview(commands: commands.map(\.spec)))
+                return
+            }
+            guard let command = commands.first(where: { $0.spec.name == name }) else {
+                let suggestion = Suggestion.closest(to: name, among: commands.map(\.spec.name))
+                throw .usage("unknown command '\(name)'", hint: suggestion.map { "Did you mean '\($0)'?" })
+            }
+            context.out.write(HelpFormatter.help(for: command.spec))
+        }
+    )
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        var out = OutputStream(descriptor: 1)
+        var err = OutputStream(descriptor: 2)
+        defer {
+            out.flush()
+            err.flush()
+        }
+        do {
+            try dispatch(arguments, out: &out, err: &err)
+            return 0
+        } catch {
+            // Output already produced stays in order before the error, as a person reads it.
+            out.flush()
+            err.write("error: \(error.message)\n")
+            if let hint = error.hint { err.write("\(hint)\n") }
+            return error.kind.rawValue
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], out: inout OutputStream, err: inout OutputStream) throws(CLIError) {
+        let parser = ArgumentParser(commands: commands.map(\.spec))
+        let parsed = try parser.parse(arguments)
+        let command = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
+        if parsed.flag("--help") {
+            out.write(command.map { HelpFormatter.help(for: $0.spec) } ?? HelpFormatter.overview(commands: commands.map(\.spec)))
+            return
+        }
+        if parsed.flag("--version") {
+            out.write("todo \(version)\n")
+            return
+        }
+        guard let command else {
+            out.write(HelpFormatter.overview(commands: commands.map(\.spec)))
+            return
+        }
+        try parser.validatePositionals(parsed, for: command.spec)
+        if let color = parsed.value("--color"), !["auto", "always", "never"].contains(color) {
+            throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")
+        }
+        var context = CommandContext(arguments: parsed, out: out, err: err,
+                                     databasePath: DatabaseLocation.resolve(option: parsed.value("--db")))
+        defer {
+            out = context.out
+            err = context.err
+        }
+        try command.run(&context)
+    }
+}
