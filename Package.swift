@@ -29,10 +29,13 @@ let package = Package(
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
 
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore"]),
+        // Temporary folders and a process runner shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
         .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot"]),
-        .testTarget(name: "TodoCLITests", dependencies: ["TodoStore"]),
+        // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
+        .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

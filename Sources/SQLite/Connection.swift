@@ -95,7 +95,10 @@ public final class Connection {
         var utf8 = Array(sql.utf8CString)
         try utf8.withUnsafeMutableBufferPointer { (buffer) throws(SQLiteError) in
             guard var cursor = UnsafePointer(buffer.baseAddress) else { return }
-            while cursor.pointee != 0 {
+            while true {
+                // Skip the white space between statements, so an error quotes the statement itself.
+                while cursor.pointee == 0x20 || (0x09...0x0D).contains(cursor.pointee) { cursor += 1 }
+                if cursor.pointee == 0 { return }
                 var statement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)

@@ -1,0 +1,61 @@
+// The Swift side of scripts/bench: each mode runs one measurement and prints one number.
+// scripts/bench runs the C baseline beside it in the same run and builds the report.
+import SQLite
+import TodoStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The same rows the C baseline inserts: a third undated, the rest spread over 2024.
+func benchRow(_ index: Int) -> (name: String, deadline: CalendarDate?, done: Bool) {
+    let deadline = index % 3 == 0 ? nil : CalendarDate(year: 2024, month: 1 + index % 12, day: 1 + index % 28)
+    return ("Todo number \(index)", deadline, index % 5 == 0)
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// Inserts `count` todos through the repository in one transaction; prints rows per second.
+func benchInsert(path: String, count: Int) throws {
+    let repository = try TodoRepository(path: path)
+    let rows = (0..<count).map(benchRow)
+    let elapsed = try ContinuousClock().measure {
+        try repository.connection.transaction {
+            for row in rows { try repository.add(name: row.name, deadline: row.deadline, isDone: row.done) }
+        }
+    }
+    print(Double(count) / seconds(elapsed))
+}
+
+/// Reads every todo into `Todo` values, best of five; prints rows per second.
+func benchFetch(path: String) throws {
+    let repository = try TodoRepository(path: path)
+    var best = Double.infinity
+    var checksum = 0
+    for _ in 0..<5 {
+        var todos: [Todo] = []
+        let elapsed = try ContinuousClock().measure { todos = try repository.fetch() }
+        checksum &+= todos.count
+        best = min(best, seconds(elapsed) / Double(max(todos.count, 1)))
+    }
+    precondition(checksum > 0, "fetch read no rows")
+    print(1 / best)
+}
+
+let arguments = CommandLine.arguments
+switch arguments.count > 1 ? arguments[1] : "" {
+case "insert" where arguments.count == 4:
+    try benchInsert(path: arguments[2], count: Int(arguments[3]) ?? 100_000)
+case "fetch" where arguments.count == 3:
+    try benchFetch(path: arguments[2])
+case "diff":
+    let (ours, baseline) = benchSnapshotDiff()
+    print(ours, baseline)
+case "build":
+    print(benchSnapshotBuild())
+default:
+    print("usage: TodoBench insert PATH COUNT | fetch PATH | diff | build")
+    exit(2)
+}

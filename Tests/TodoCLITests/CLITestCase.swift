@@ -1,0 +1,41 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A sandbox for one end-to-end test: its own database file, XDG folder and `todo` runner.
+final class CLISandbox: @unchecked Sendable {
+    let folder = TemporaryFolder()
+    var database: String { folder.file("todo.sqlite") }
+
+    /// Runs the built `todo` against this sandbox's database (through `TODO_DB`).
+    @discardableResult
+    func todo(_ arguments: String..., environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
+        try todo(arguments, environment: environment, stdin: stdin)
+    }
+
+    @discardableResult
+    func todo(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
+        var env = ["TODO_DB": database, "HOME": folder.path, "XDG_DATA_HOME": folder.file("xdg")]
+        env.merge(environment) { $1 }
+        return try ProcessRunner.run(ProcessRunner.todoBinary, arguments, environment: env, stdin: stdin)
+    }
+
+    /// Runs `todo` and requires success; returns its stdout.
+    func ok(_ arguments: String..., environment: [String: String] = [:]) throws -> String {
+        let result = try todo(arguments, environment: environment)
+        #expect(result.status == 0, "todo \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        return result.stdout
+    }
+
+    /// `todo list --json` parsed into dictionaries.
+    func listJSON(_ extra: String...) throws -> [[String: Any]] {
+        let output = try todo(["list", "--json"] + extra).stdout
+        return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+    }
+
+    /// The database file's bytes and whether WAL/journal side files exist: "changes nothing" means equal.
+    func fileState() -> [Data?] {
+        [folder.contents(database), folder.contents(database + "-wal"), folder.contents(database + "-journal")]
+    }
+}
