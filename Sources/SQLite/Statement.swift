@@ -54,6 +54,12 @@ public final class Statement {
         try value.bind(to: self, at: index)
     }
 
+    /// Binds UTF-8 bytes as TEXT (SQLite copies them before returning).
+    public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_text64(handle, index, bytes.baseAddress, UInt64(bytes.count),
+                                      csqlite_transient(), UInt8(SQLITE_UTF8)))
+    }
+
     /// Resets the statement so it can run again; bindings are kept.
     public func reset() throws(SQLiteError) {
         // sqlite3_reset repeats the last step's error; that error was already reported by step().

@@ -1,3 +1,5 @@
+import SQLite
+
 /// A day in the proleptic Gregorian calendar, with no time and no time zone.
 ///
 /// A deadline is a calendar date, never an instant: "2024-05-01" is the same day in Tokyo and
@@ -62,11 +64,27 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// `YYYY-MM-DD`, the form stored in the database and shown to people.
     public var description: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        String(unsafeUninitializedCapacity: 10) { self.writeISO(to: $0) }
+    }
+
+    /// Writes the 10 bytes of `YYYY-MM-DD` to `buffer` and returns 10.
+    ///
+    /// Formatting without intermediate Strings keeps bulk inserts and listings allocation-free.
+    @discardableResult
+    public func writeISO(to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        func put(_ value: Int, digits: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                buffer[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                value /= 10
+            }
         }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        put(year, digits: 4, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        put(month, digits: 2, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        put(day, digits: 2, at: 8)
+        return 10
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
@@ -116,5 +134,15 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         let days = daysSinceEpoch
         // 1970-01-01 was a Thursday (4).
         return ((days % 7) + 7 + 4) % 7
+    }
+}
+
+extension CalendarDate: SQLiteBindable {
+    /// Binds the stored form, `YYYY-MM-DD`, as TEXT, without building a String.
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { (buffer) throws(SQLiteError) in
+            let count = writeISO(to: buffer)
+            try statement.bindText(UnsafeBufferPointer(rebasing: buffer[..<count]), at: index)
+        }
     }
 }

@@ -129,7 +129,7 @@ public final class TodoRepository {
         return try TodoStoreError.wrap {
             let statement = try connection.cachedStatement("INSERT INTO todos (name, deadline, done) VALUES (?, ?, ?)")
             try statement.bind(name, at: 1)
-            try statement.bind(deadline?.description, at: 2)
+            try statement.bind(deadline, at: 2)
             try statement.bind(isDone, at: 3)
             try statement.step()
             return Todo(id: connection.lastInsertRowID, name: name, deadline: deadline, isDone: isDone)
@@ -144,7 +144,7 @@ public final class TodoRepository {
 
     /// Sets (or, with `nil`, clears) the deadline of the todo `id` and returns it.
     public func setDeadline(_ deadline: CalendarDate?, id: Int64) throws(TodoStoreError) -> Todo {
-        try updateOne(id: id, set: "deadline = ?", deadline?.description)
+        try updateOne(id: id, set: "deadline = ?", deadline)
     }
 
     /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.

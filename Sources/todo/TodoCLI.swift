@@ -69,7 +69,7 @@ enum TodoCLI {
             throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")
         }
         var context = CommandContext(arguments: parsed, out: out, err: err,
-                                     databasePath: DatabaseLocation.resolve(option: parsed.value("--db")))
+                                     databasePath: try DatabaseLocation.resolve(option: parsed.value("--db")))
         defer {
             out = context.out
             err = context.err

@@ -7,15 +7,20 @@ import Darwin
 /// Where the todo database lives: `--db`, else `$TODO_DB`, else the XDG data folder.
 enum DatabaseLocation {
     /// The path to use, in order of precedence: the `--db` option, `TODO_DB`,
-    /// `$XDG_DATA_HOME/todo/todo.sqlite`, `~/.local/share/todo/todo.sqlite`.
-    static func resolve(option: String?) -> String {
+    /// `$XDG_DATA_HOME/todo/todo.sqlite`, `$HOME/.local/share/todo/todo.sqlite`.
+    ///
+    /// - Throws: a failure when none of them is set: guessing a folder could scatter todo lists.
+    static func resolve(option: String?) throws(CLIError) -> String {
         if let option, !option.isEmpty { return option }
         if let path = environment("TODO_DB") { return path }
         // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
         if let dataHome = environment("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
             return dataHome + "/todo/todo.sqlite"
         }
-        return homeFolder() + "/.local/share/todo/todo.sqlite"
+        guard let home = environment("HOME") else {
+            throw .failure("cannot find the database: HOME is not set", hint: "Set HOME or TODO_DB, or pass --db PATH.")
+        }
+        return home + "/.local/share/todo/todo.sqlite"
     }
 
     /// A non-empty environment variable's value.
@@ -25,11 +30,4 @@ enum DatabaseLocation {
         return text.isEmpty ? nil : text
     }
 
-    private static func homeFolder() -> String {
-        if let home = environment("HOME") { return home }
-        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
-            return String(cString: directory)
-        }
-        return "."
-    }
 }
