@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SQLite", targets: ["SQLite"]),
         .library(name: "TodoStore", targets: ["TodoStore"]),
         .library(name: "TodoSnapshot", targets: ["TodoSnapshot"]),
+        .library(name: "TodoObservation", targets: ["TodoObservation"]),
     ],
     targets: [
         // libsqlite3 from the system (Debian: libsqlite3-dev).
@@ -24,10 +25,12 @@ let package = Package(
         .target(name: "TodoStore", dependencies: ["SQLite"]),
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot"),
+        // Layer 2: the fetched-results controller and change notifications across processes.
+        .target(name: "TodoObservation", dependencies: ["TodoStore", "TodoSnapshot"]),
         // The command-line tool.
-        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
+        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
         // Benchmarks driven by scripts/bench.
-        .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
+        .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 
         // Temporary folders and a process runner shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

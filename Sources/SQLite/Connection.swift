@@ -37,6 +37,9 @@ public final class Connection {
     /// The path this connection opened.
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The commit observer's state. The C hooks hold an unretained pointer to it; the
+    /// connection and its statements keep it alive.
+    let commitHooks = CommitHooks()
 
     /// Opens the database at `path`.
     ///
@@ -71,6 +74,7 @@ public final class Connection {
 
     deinit {
         statementCache.removeAll()
+        if commitHooks.handler != nil { observeCommits(nil) }
         sqlite3_close_v2(handle)
     }
 
@@ -113,6 +117,7 @@ public final class Connection {
                     guard result == SQLITE_DONE else {
                         throw SQLiteError(handle: handle, code: result, sql: String(cString: sqlite3_sql(statement)))
                     }
+                    commitHooks.deliver()
                 }
                 guard let tail, tail != cursor else { return }
                 cursor = tail
@@ -127,7 +132,7 @@ public final class Connection {
 
     /// Prepares a statement that is not cached (for SQL that runs once).
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
-        try Statement(database: handle, sql: sql)
+        try Statement(database: handle, sql: sql, hooks: commitHooks)
     }
 
     /// Returns a prepared statement for `sql`, preparing it on first use and reusing it after.
@@ -138,7 +143,7 @@ public final class Connection {
             try statement.reset()
             return statement
         }
-        let statement = try Statement(database: handle, sql: sql)
+        let statement = try Statement(database: handle, sql: sql, hooks: commitHooks)
         statementCache[sql] = statement
         return statement
     }

@@ -12,8 +12,9 @@ public final class Statement {
     /// The SQL text this statement was prepared from.
     public let sql: String
     private let database: OpaquePointer
+    private let hooks: CommitHooks
 
-    init(database: OpaquePointer, sql: String) throws(SQLiteError) {
+    init(database: OpaquePointer, sql: String, hooks: CommitHooks) throws(SQLiteError) {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
@@ -23,6 +24,7 @@ public final class Statement {
         self.handle = statement
         self.sql = sql
         self.database = database
+        self.hooks = hooks
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -64,6 +66,8 @@ public final class Statement {
     public func reset() throws(SQLiteError) {
         // sqlite3_reset repeats the last step's error; that error was already reported by step().
         _ = sqlite3_reset(handle)
+        // A write left unfinished in autocommit mode commits here.
+        hooks.deliver()
     }
 
     /// Advances to the next row. Returns `true` on a row, `false` when the statement is done.
@@ -74,7 +78,9 @@ public final class Statement {
     public func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
-        case SQLITE_DONE: return false
+        case SQLITE_DONE:
+            hooks.deliver()
+            return false
         case let code:
             let error = SQLiteError(handle: database, code: code, sql: sql)
             sqlite3_reset(handle)

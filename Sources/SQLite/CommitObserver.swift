@@ -1,0 +1,84 @@
+import CSQLite
+
+/// What one committed write transaction on a connection touched.
+public struct CommittedTransaction: Sendable, Equatable {
+    /// The tables the update hook saw changing. Empty when SQLite changed rows without calling
+    /// the hook (the truncate optimisation of an unqualified `DELETE`): treat empty as "unknown,
+    /// maybe everything".
+    public let tables: Set<String>
+
+    /// True when the transaction may have changed `table`.
+    public func mayHaveChanged(_ table: String) -> Bool { tables.isEmpty || tables.contains(table) }
+}
+
+/// The hook state of one connection: tables changed in the open transaction, and commits
+/// waiting to be announced.
+///
+/// Three SQLite hooks cooperate, as in GRDB's TransactionObserver:
+/// - the update hook records which tables change while the transaction is open;
+/// - the rollback hook forgets them: a rolled-back change is never published;
+/// - the WAL hook runs once a commit is durable and its locks are released. It is the only
+///   post-commit hook SQLite has; registering it replaces SQLite's automatic checkpoint, so it
+///   checkpoints the same way (passively, once the log passes 1,000 pages).
+/// The WAL hook runs inside `sqlite3_step`, where SQLite forbids using the connection, so it
+/// only queues the commit; ``Statement/step()`` delivers it once SQLite has returned.
+final class CommitHooks {
+    var handler: ((CommittedTransaction) -> Void)?
+    var pendingTables: Set<String> = []
+    var committed: [CommittedTransaction] = []
+
+    /// Announces queued commits. Called after every step that finished a statement.
+    @inline(__always)
+    func deliver() {
+        guard !committed.isEmpty else { return }
+        let transactions = committed
+        committed.removeAll()
+        if let handler { transactions.forEach(handler) }
+    }
+}
+
+extension Connection {
+    /// Calls `handler` after every write transaction this connection commits, with the tables
+    /// it changed; never for a transaction that rolled back. `nil` removes the handler.
+    ///
+    /// The handler runs on the connection's thread, after the statement that committed (COMMIT,
+    /// or a write in autocommit mode) has finished and before that call returns; it may read
+    /// through this connection. Requires WAL mode (the todo store always uses it).
+    public func observeCommits(_ handler: ((CommittedTransaction) -> Void)?) {
+        commitHooks.handler = handler
+        commitHooks.pendingTables.removeAll()
+        commitHooks.committed.removeAll()
+        guard handler != nil else {
+            sqlite3_update_hook(handle, nil, nil)
+            sqlite3_rollback_hook(handle, nil, nil)
+            sqlite3_wal_autocheckpoint(handle, 1000)  // restores SQLite's own WAL hook
+            return
+        }
+        let context = Unmanaged.passUnretained(commitHooks).toOpaque()
+        sqlite3_update_hook(handle, { context, _, _, table, _ in
+            guard let context, let table else { return }
+            let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
+            hooks.pendingTables.insert(String(cString: table))
+        }, context)
+        sqlite3_rollback_hook(handle, { context in
+            guard let context else { return }
+            Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue().pendingTables.removeAll()
+        }, context)
+        sqlite3_wal_hook(handle, { context, database, schema, pages in
+            if pages >= 1000 {
+                sqlite3_wal_checkpoint_v2(database, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            guard let context else { return SQLITE_OK }
+            let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
+            hooks.committed.append(CommittedTransaction(tables: hooks.pendingTables))
+            hooks.pendingTables.removeAll()
+            return SQLITE_OK
+        }, context)
+    }
+
+    /// The value of `PRAGMA data_version`: it changes when another connection (in any
+    /// process) commits, and only then. Cheap: no disk access when nothing changed.
+    public func dataVersion() throws(SQLiteError) -> Int64 {
+        try pragmaInt64("data_version")
+    }
+}

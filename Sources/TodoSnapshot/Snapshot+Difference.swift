@@ -1,0 +1,122 @@
+// Diffing two snapshots: Heckel-style matching by identifier through the old snapshot's own
+// index (no table to build), then one longest increasing subsequence per section to keep the
+// largest possible set of items in place.
+
+extension Snapshot {
+    /// The changes that turn `old` into this snapshot, with exact batch-update semantics.
+    ///
+    /// See ``SnapshotDifference`` for the index rules and guarantees. Single edits give single
+    /// changes: a changed content in place is one update, a reorder of one item is one move
+    /// (carrying its new content), an added item is one insert, a removed one one delete.
+    ///
+    /// O(n + m log n) time, m being the items out of order, and O(n) memory. Matching reuses
+    /// the old snapshot's identifier index, so no table is built.
+    @inlinable
+    public func difference(from old: Snapshot) -> SnapshotDifference<SectionID, Item> {
+        var result = SnapshotDifference<SectionID, Item>()
+        let newSectionToOld = diffSections(from: old, into: &result)
+
+        var oldMatched = [Bool](repeating: false, count: old.numberOfItems)
+        // Per new section, reused: the old location of each item (section -1 when new), and the
+        // old offsets of the items staying in the same section, in new order.
+        var matchedSections: [Int] = []
+        var matchedOffsets: [Int] = []
+        var stayingOffsets: [Int] = []
+        // Loops go by index: `for item in items` would copy (retain and release) every item.
+        for newSection in sectionItems.indices {
+            let items = sectionItems[newSection]
+            let oldSection = newSectionToOld[newSection]
+            matchedSections.removeAll(keepingCapacity: true)
+            matchedOffsets.removeAll(keepingCapacity: true)
+            stayingOffsets.removeAll(keepingCapacity: true)
+            for offset in items.indices {
+                if let location = old.locations[items[offset].id] {
+                    oldMatched[old.starts[location.section] + location.offset] = true
+                    matchedSections.append(location.section)
+                    matchedOffsets.append(location.offset)
+                    if location.section == oldSection { stayingOffsets.append(location.offset) }
+                } else {
+                    matchedSections.append(-1)
+                    matchedOffsets.append(-1)
+                }
+            }
+            let stays = longestIncreasingSubsequenceMask(stayingOffsets)
+            var staying = 0
+            for offset in items.indices {
+                let to = SnapshotIndexPath(section: newSection, item: offset)
+                let fromSection = matchedSections[offset]
+                guard fromSection >= 0 else {
+                    result.itemInserts.append(.init(item: items[offset], to: to))
+                    continue
+                }
+                let from = SnapshotIndexPath(section: fromSection, item: matchedOffsets[offset])
+                if fromSection == oldSection {
+                    let staysPut = stays[staying]
+                    staying += 1
+                    if staysPut {
+                        if old.sectionItems[from.section][from.item] != items[offset] {
+                            result.itemUpdates.append(.init(item: items[offset], from: from, to: to))
+                        }
+                        continue
+                    }
+                }
+                result.itemMoves.append(.init(item: items[offset], from: from, to: to))
+            }
+        }
+
+        var flat = 0
+        for oldSection in old.sectionItems.indices {
+            let items = old.sectionItems[oldSection]
+            for offset in items.indices where !oldMatched[flat + offset] {
+                result.itemDeletes.append(
+                    .init(id: items[offset].id, from: SnapshotIndexPath(section: oldSection, item: offset)))
+            }
+            flat += items.count
+        }
+        return result
+    }
+
+    /// The changes that turn the items of `section` in `old` into its items here, as a flat
+    /// list with integer indexes: what a single-list view (`todo watch`) needs.
+    ///
+    /// A section missing on either side counts as empty. Items that arrive from or leave for
+    /// another section are inserts and deletes in this view. O(items in the section) plus the
+    /// subsequence search, using the old snapshot's identifier index.
+    @inlinable
+    public func listDifference(from old: Snapshot, inSection section: SectionID) -> ListDifference<Item> {
+        let newItems = sectionPositions[section].map { sectionItems[$0] } ?? []
+        guard let oldSection = old.sectionPositions[section] else {
+            return ListDifference(old: [], new: newItems) { _ in nil }
+        }
+        return ListDifference(old: old.sectionItems[oldSection], new: newItems) { id in
+            guard let location = old.locations[id], location.section == oldSection else { return nil }
+            return location.offset
+        }
+    }
+
+    /// Fills in the section changes and returns, for each new section, its old index or -1.
+    @inlinable
+    func diffSections(
+        from old: Snapshot, into result: inout SnapshotDifference<SectionID, Item>
+    ) -> [Int] {
+        let newToOld = sectionIDs.map { old.sectionPositions[$0] ?? -1 }
+        let stays = longestIncreasingSubsequenceMask(newToOld.filter { $0 >= 0 })
+        var oldSurvives = [Bool](repeating: false, count: old.sectionIDs.count)
+        var staying = 0
+        for (to, from) in newToOld.enumerated() {
+            guard from >= 0 else {
+                result.sectionInserts.append(.init(id: sectionIDs[to], to: to))
+                continue
+            }
+            oldSurvives[from] = true
+            if !stays[staying] {
+                result.sectionMoves.append(.init(id: sectionIDs[to], from: from, to: to))
+            }
+            staying += 1
+        }
+        for (from, survives) in oldSurvives.enumerated() where !survives {
+            result.sectionDeletes.append(.init(id: old.sectionIDs[from], from: from))
+        }
+        return newToOld
+    }
+}

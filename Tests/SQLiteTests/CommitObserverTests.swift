@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import SQLite
+
+@Suite struct CommitObserverTests {
+    let folder = TemporaryFolder()
+
+    /// A WAL database with two tables and a log of what the observer saw.
+    private func makeDatabase() throws -> (Connection, Log) {
+        let db = try Connection(path: folder.file("observed.sqlite"))
+        try db.setJournalMode(.wal)
+        try db.execute("CREATE TABLE todos (x INTEGER); CREATE TABLE other (y INTEGER)")
+        let log = Log()
+        db.observeCommits { log.commits.append($0) }
+        return (db, log)
+    }
+
+    final class Log { var commits: [CommittedTransaction] = [] }
+
+    @Test func anAutocommitWriteIsOneCommit() throws {
+        let (db, log) = try makeDatabase()
+        try db.execute("INSERT INTO todos VALUES (1)", [])
+        #expect(log.commits == [CommittedTransaction(tables: ["todos"])])
+    }
+
+    @Test func aTransactionIsOneCommitNamingEveryTable() throws {
+        let (db, log) = try makeDatabase()
+        try db.transaction {
+            try db.execute("INSERT INTO todos VALUES (1)", [])
+            try db.execute("INSERT INTO todos VALUES (2)", [])
+            try db.execute("INSERT INTO other VALUES (3)", [])
+            #expect(log.commits.isEmpty, "nothing is announced before the commit")
+        }
+        #expect(log.commits == [CommittedTransaction(tables: ["todos", "other"])])
+    }
+
+    @Test func aRolledBackTransactionIsNeverAnnounced() throws {
+        let (db, log) = try makeDatabase()
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try db.transaction {
+                try db.execute("INSERT INTO todos VALUES (1)", [])
+                throw Stop()
+            }
+        }
+        try db.execute("INSERT INTO other VALUES (1)", [])
+        // The rolled-back table does not leak into the next commit.
+        #expect(log.commits == [CommittedTransaction(tables: ["other"])])
+    }
+
+    @Test func readsAndFailedWritesAreNotCommits() throws {
+        let (db, log) = try makeDatabase()
+        _ = try db.cachedStatement("SELECT count(*) FROM todos").scalarInt64()
+        #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO missing VALUES (1)", []) }
+        #expect(log.commits.isEmpty)
+    }
+
+    @Test func theHandlerMayReadThroughTheConnection() throws {
+        let db = try Connection(path: folder.file("reentrant.sqlite"))
+        try db.setJournalMode(.wal)
+        try db.execute("CREATE TABLE todos (x INTEGER)")
+        var counts: [Int64] = []
+        db.observeCommits { _ in
+            counts.append((try? db.cachedStatement("SELECT count(*) FROM todos").scalarInt64()) ?? -1)
+        }
+        try db.execute("INSERT INTO todos VALUES (1)", [])
+        try db.execute("INSERT INTO todos VALUES (2)", [])
+        #expect(counts == [1, 2])
+    }
+
+    @Test func anUnqualifiedDeleteIsReportedAsUnknownTables() throws {
+        let (db, log) = try makeDatabase()
+        try db.execute("INSERT INTO todos VALUES (1)", [])
+        try db.execute("DELETE FROM todos", [])
+        #expect(log.commits.count == 2)
+        #expect(log.commits.last?.mayHaveChanged("todos") == true)
+    }
+
+    @Test func dataVersionMovesOnlyForOtherConnectionsCommits() throws {
+        let (db, _) = try makeDatabase()
+        let before = try db.dataVersion()
+        try db.execute("INSERT INTO todos VALUES (1)", [])
+        #expect(try db.dataVersion() == before)
+        let other = try Connection(path: db.path)
+        try other.execute("INSERT INTO todos VALUES (2)", [])
+        #expect(try db.dataVersion() != before)
+    }
+
+    @Test func removingTheObserverRestoresAutomaticCheckpoints() throws {
+        let (db, log) = try makeDatabase()
+        db.observeCommits(nil)
+        try db.execute("INSERT INTO todos VALUES (1)", [])
+        #expect(log.commits.isEmpty)
+    }
+}
