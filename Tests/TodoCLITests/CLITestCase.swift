@@ -30,6 +30,10 @@ final class CLISandbox: @unchecked Sendable {
 
     /// `todo list --json` parsed into dictionaries.
     func listJSON(_ extra: String...) throws -> [[String: Any]] {
+        try listJSON(extra)
+    }
+
+    func listJSON(_ extra: [String]) throws -> [[String: Any]] {
         let output = try todo(["list", "--json"] + extra).stdout
         return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
     }

@@ -1,3 +1,4 @@
+import TodoSnapshot
 import TodoStore
 
 extension Command {
@@ -7,6 +8,7 @@ extension Command {
             name: "list",
             abstract: "List todos.",
             options: [
+                .init(name: "--outline", value: nil, help: "Group the todos under \"Undone\" and \"Done\" (both always shown)."),
                 .init(name: "--sort", value: "order", help: "due (deadline, undated last; the default), name, or status (undone first)."),
                 .init(name: "--done", value: nil, help: "Only todos that are done."),
                 .init(name: "--undone", value: nil, help: "Only todos that are not done."),
@@ -14,16 +16,17 @@ extension Command {
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
                 .init(name: "--json", value: nil, help: "Print a JSON array of todo objects."),
             ],
-            examples: ["todo list", "todo list --sort name --undone", "todo list --json"]
+            examples: ["todo list", "todo list --sort name --undone", "todo list --outline --sort status", "todo list --json"]
         ),
         run: { (context) throws(CLIError) in
             let request = try context.fetchRequest()
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
-                if context.arguments.flag("--json") {
-                    try writeJSON(repository, request, &context.out)
-                } else {
-                    try writeText(repository, request, &context.out)
+                switch (context.arguments.flag("--outline"), context.arguments.flag("--json")) {
+                case (true, true): try writeOutlineJSON(repository, request, &context.out)
+                case (true, false): try writeOutlineText(repository, request, &context.out)
+                case (false, true): try writeJSON(repository, request, &context.out)
+                case (false, false): try writeText(repository, request, &context.out)
                 }
             }
         }
@@ -50,6 +53,39 @@ extension Command {
             empty = false
         }
         if empty { out.write("No todos.\n") }
+    }
+}
+
+extension Command {
+    /// The sample app's outline section, built by the snapshot layer: both groups, in order,
+    /// each with its todos in fetch order.
+    private static func outline(_ repository: TodoRepository,
+                                _ request: TodoFetchRequest) throws(TodoStoreError) -> TodoSnapshots<Todo> {
+        TodoSnapshotBuilder<Todo>(isDone: \.isDone).build(try repository.fetch(request))
+    }
+
+    private static func writeOutlineJSON(_ repository: TodoRepository, _ request: TodoFetchRequest,
+                                         _ out: inout OutputStream) throws(TodoStoreError) {
+        let snapshots = try outline(repository, request)
+        let groups = TodoGroup.allCases.map { group in
+            let items = snapshots.records(in: group).map { "    " + JSON.object($0) }
+            let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
+            return "  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}"
+        }
+        out.write("[\n" + groups.joined(separator: ",\n") + "\n]\n")
+    }
+
+    private static func writeOutlineText(_ repository: TodoRepository, _ request: TodoFetchRequest,
+                                         _ out: inout OutputStream) throws(TodoStoreError) {
+        let snapshots = try outline(repository, request)
+        let width = TodoText.idWidth(maxID: try repository.maxID())
+        for group in TodoGroup.allCases {
+            out.write("\(group.title) (\(snapshots.count(of: group)))\n")
+            let records = snapshots.records(in: group)
+            for (offset, todo) in records.enumerated() {
+                TodoText.writeTreeRow(todo, idWidth: width, isLast: offset == records.count - 1, to: &out)
+            }
+        }
     }
 }
 

@@ -21,6 +21,19 @@ enum TodoText {
         out.write("\n")
     }
 
+    /// Appends an outline child row: `├─ 3  2024-04-30  Pay rent` (`└─` for the last child).
+    static func writeTreeRow(_ todo: Todo, idWidth: Int, isLast: Bool, to out: inout OutputStream) {
+        let id = String(todo.id)
+        out.write(isLast ? "└─ " : "├─ ")
+        out.write(bytes: repeatElement(UInt8(ascii: " "), count: max(0, idWidth - id.utf8.count)))
+        out.write(id)
+        out.write("  ")
+        out.write(todo.deadline?.description ?? "          ")
+        out.write("  ")
+        out.write(sanitized(todo.name))
+        out.write("\n")
+    }
+
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
     static func summary(_ mark: String, _ todo: Todo) -> String {
         "\(mark) \(todo.id)  \(sanitized(todo.name))\n"
