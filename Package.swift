@@ -26,7 +26,7 @@ let package = Package(
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot"),
         // Layer 2: the fetched-results controller and change notifications across processes.
-        .target(name: "TodoObservation", dependencies: ["TodoStore", "TodoSnapshot"]),
+        .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
         // The command-line tool.
         .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
         // Benchmarks driven by scripts/bench.
@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
         .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot"]),
+        .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
     ],

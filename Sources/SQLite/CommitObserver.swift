@@ -23,7 +23,7 @@ public struct CommittedTransaction: Sendable, Equatable {
 /// The WAL hook runs inside `sqlite3_step`, where SQLite forbids using the connection, so it
 /// only queues the commit; ``Statement/step()`` delivers it once SQLite has returned.
 final class CommitHooks {
-    var handler: ((CommittedTransaction) -> Void)?
+    var handlers: [(token: CommitObserverToken, handler: (CommittedTransaction) -> Void)] = []
     var pendingTables: Set<String> = []
     var committed: [CommittedTransaction] = []
 
@@ -33,27 +33,47 @@ final class CommitHooks {
         guard !committed.isEmpty else { return }
         let transactions = committed
         committed.removeAll()
-        if let handler { transactions.forEach(handler) }
+        for transaction in transactions {
+            for entry in handlers { entry.handler(transaction) }
+        }
     }
+}
+
+/// Identifies one commit observer, for ``Connection/removeCommitObserver(_:)``.
+public final class CommitObserverToken: Sendable {
+    init() {}
 }
 
 extension Connection {
     /// Calls `handler` after every write transaction this connection commits, with the tables
-    /// it changed; never for a transaction that rolled back. `nil` removes the handler.
+    /// it changed; never for a transaction that rolled back. Returns a token for removing it.
     ///
     /// The handler runs on the connection's thread, after the statement that committed (COMMIT,
     /// or a write in autocommit mode) has finished and before that call returns; it may read
     /// through this connection. Requires WAL mode (the todo store always uses it).
-    public func observeCommits(_ handler: ((CommittedTransaction) -> Void)?) {
-        commitHooks.handler = handler
+    @discardableResult
+    public func addCommitObserver(_ handler: @escaping (CommittedTransaction) -> Void) -> CommitObserverToken {
+        if commitHooks.handlers.isEmpty { installHooks() }
+        let token = CommitObserverToken()
+        commitHooks.handlers.append((token, handler))
+        return token
+    }
+
+    /// Stops calling the observer registered with `token`. Unknown tokens are ignored.
+    public func removeCommitObserver(_ token: CommitObserverToken) {
+        commitHooks.handlers.removeAll { $0.token === token }
+        if commitHooks.handlers.isEmpty { removeHooks() }
+    }
+
+    private func removeHooks() {
+        sqlite3_update_hook(handle, nil, nil)
+        sqlite3_rollback_hook(handle, nil, nil)
+        sqlite3_wal_autocheckpoint(handle, 1000)  // restores SQLite's own WAL hook
         commitHooks.pendingTables.removeAll()
         commitHooks.committed.removeAll()
-        guard handler != nil else {
-            sqlite3_update_hook(handle, nil, nil)
-            sqlite3_rollback_hook(handle, nil, nil)
-            sqlite3_wal_autocheckpoint(handle, 1000)  // restores SQLite's own WAL hook
-            return
-        }
+    }
+
+    private func installHooks() {
         let context = Unmanaged.passUnretained(commitHooks).toOpaque()
         sqlite3_update_hook(handle, { context, _, _, table, _ in
             guard let context, let table else { return }

@@ -74,7 +74,7 @@ public final class Connection {
 
     deinit {
         statementCache.removeAll()
-        if commitHooks.handler != nil { observeCommits(nil) }
+        // The hooks point at commitHooks, which outlives the handle only because close comes first.
         sqlite3_close_v2(handle)
     }
 

@@ -50,12 +50,16 @@ case "insert" where arguments.count == 4:
     try benchInsert(path: arguments[2], count: Int(arguments[3]) ?? 100_000)
 case "fetch" where arguments.count == 3:
     try benchFetch(path: arguments[2])
+case "watch-latency" where arguments.count == 5:
+    try watchLatency(path: arguments[2], count: Int(arguments[3]) ?? 100, polling: arguments[4] == "poll")
+case "write" where arguments.count == 4:
+    try writeSpaced(path: arguments[2], count: Int(arguments[3]) ?? 100)
 case "diff":
     let (ours, baseline) = benchSnapshotDiff()
     print(ours, baseline)
 case "build":
     print(benchSnapshotBuild())
 default:
-    print("usage: TodoBench insert PATH COUNT | fetch PATH | diff | build")
+    print("usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff | build")
     exit(2)
 }

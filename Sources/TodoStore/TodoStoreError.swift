@@ -19,7 +19,9 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     case sqlite(SQLiteError)
 
     /// Runs `body`, turning any ``SQLiteError`` into ``sqlite(_:)`` and passing store errors on.
-    static func wrap<Result>(_ body: () throws -> Result) throws(TodoStoreError) -> Result {
+    ///
+    /// For code above the store that uses its connection directly.
+    public static func wrap<Result>(_ body: () throws -> Result) throws(TodoStoreError) -> Result {
         do {
             return try body()
         } catch let error as TodoStoreError {

@@ -12,11 +12,14 @@ import Testing
         try db.setJournalMode(.wal)
         try db.execute("CREATE TABLE todos (x INTEGER); CREATE TABLE other (y INTEGER)")
         let log = Log()
-        db.observeCommits { log.commits.append($0) }
+        log.token = db.addCommitObserver { log.commits.append($0) }
         return (db, log)
     }
 
-    final class Log { var commits: [CommittedTransaction] = [] }
+    final class Log {
+        var commits: [CommittedTransaction] = []
+        var token: CommitObserverToken?
+    }
 
     @Test func anAutocommitWriteIsOneCommit() throws {
         let (db, log) = try makeDatabase()
@@ -61,7 +64,7 @@ import Testing
         try db.setJournalMode(.wal)
         try db.execute("CREATE TABLE todos (x INTEGER)")
         var counts: [Int64] = []
-        db.observeCommits { _ in
+        db.addCommitObserver { _ in
             counts.append((try? db.cachedStatement("SELECT count(*) FROM todos").scalarInt64()) ?? -1)
         }
         try db.execute("INSERT INTO todos VALUES (1)", [])
@@ -87,10 +90,25 @@ import Testing
         #expect(try db.dataVersion() != before)
     }
 
-    @Test func removingTheObserverRestoresAutomaticCheckpoints() throws {
+    @Test func removedObserversAreNotCalledAndOthersStillAre() throws {
         let (db, log) = try makeDatabase()
-        db.observeCommits(nil)
+        var second = 0
+        let token = db.addCommitObserver { _ in second += 1 }
         try db.execute("INSERT INTO todos VALUES (1)", [])
-        #expect(log.commits.isEmpty)
+        db.removeCommitObserver(try #require(log.token))
+        try db.execute("INSERT INTO todos VALUES (2)", [])
+        #expect(log.commits.count == 1)
+        #expect(second == 2)
+        db.removeCommitObserver(token)
+        try db.execute("INSERT INTO todos VALUES (3)", [])
+        #expect(second == 2)
+    }
+
+    @Test func theObserversCheckpointKeepsTheLogBounded() throws {
+        let (db, _) = try makeDatabase()
+        // 3,000 one-page commits: without a checkpoint the -wal file would pass 12 MB.
+        for value in 0..<3_000 { try db.execute("INSERT INTO todos VALUES (?)", [value]) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: db.path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+        #expect(size < 1_100 * 4_096 + 32_768)
     }
 }

@@ -1,0 +1,66 @@
+import TodoSnapshot
+import TodoStore
+
+/// The snapshot type a ``FetchedResultsController`` publishes: sections named by string
+/// ("All", or "Undone" and "Done"), todos as items identified by their id.
+public typealias TodoResultsSnapshot = Snapshot<String, Todo>
+
+/// What kind of change a delegate callback reports, in `NSFetchedResultsChangeType`'s words.
+public enum FetchedResultsChangeType: Sendable, Equatable {
+    /// New at the new index path.
+    case insert
+    /// Gone from the old index path.
+    case delete
+    /// Moved from the old index path to the new one; its content may have changed too.
+    case move
+    /// Same place in the list (its index may shift with other changes), content changed.
+    case update
+}
+
+/// One committed transaction's effect on the results: the new snapshot and the exact,
+/// minimal difference from the previous one.
+///
+/// The difference follows UIKit's batch-update semantics (see `SnapshotDifference`):
+/// applying it to the previous snapshot gives ``snapshot`` exactly.
+public struct FetchedResultsBatch: Sendable {
+    /// The results before the change (shares storage with the old snapshot; no copy is made).
+    public let previous: TodoResultsSnapshot
+    /// The results after the change.
+    public let snapshot: TodoResultsSnapshot
+    /// The changes from the previous results; never empty.
+    public let difference: SnapshotDifference<String, Todo>
+}
+
+/// Receives a controller's change notifications, in the order `NSFetchedResultsController`
+/// users know: will-change, section changes, object changes, did-change, then the
+/// snapshot-and-difference form. Every method has an empty default.
+///
+/// Threading: called on the controller's thread, synchronously, once per committed
+/// transaction that changed the results, never for one that changed nothing they show.
+public protocol FetchedResultsControllerDelegate: AnyObject {
+    /// A batch of changes is about to be reported.
+    func controllerWillChangeContent(_ controller: FetchedResultsController)
+    /// A section appeared, disappeared or moved (only with sectioning by done state).
+    func controller(_ controller: FetchedResultsController, didChangeSection name: String,
+                    atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?)
+    /// One todo changed. `indexPath` is in the old results (nil for an insert), `newIndexPath`
+    /// in the new ones (nil for a delete). For a delete `todo` is the todo as it was.
+    func controller(_ controller: FetchedResultsController, didChange todo: Todo,
+                    at indexPath: SnapshotIndexPath?, for type: FetchedResultsChangeType,
+                    newIndexPath: SnapshotIndexPath?)
+    /// The batch is complete; `fetchedObjects` and `sections` already hold the new results.
+    func controllerDidChangeContent(_ controller: FetchedResultsController)
+    /// The batch as one value: the new snapshot and its difference from the previous one.
+    func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch)
+}
+
+extension FetchedResultsControllerDelegate {
+    public func controllerWillChangeContent(_ controller: FetchedResultsController) {}
+    public func controller(_ controller: FetchedResultsController, didChangeSection name: String,
+                           atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?) {}
+    public func controller(_ controller: FetchedResultsController, didChange todo: Todo,
+                           at indexPath: SnapshotIndexPath?, for type: FetchedResultsChangeType,
+                           newIndexPath: SnapshotIndexPath?) {}
+    public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
+    public func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {}
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A long-running program (such as `todo watch`) whose stdout is read line by line as it comes.
+public final class RunningProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSCondition()
+    private var lines: [String] = []
+    private var buffer = Data()
+    private var ended = false
+
+    /// Starts `executable` with `arguments` and an environment added to a minimal clean one.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.received(handle.availableData)
+        }
+        try process.run()
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    private func received(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        if data.isEmpty { ended = true }
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+            buffer.removeSubrange(buffer.startIndex...newline)
+        }
+        lock.broadcast()
+    }
+
+    /// The next line of output, or `nil` if none arrives within `timeout` seconds.
+    public func nextLine(timeout: TimeInterval = 5) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while lines.isEmpty && !ended {
+            if !lock.wait(until: deadline) { break }
+        }
+        return lines.isEmpty ? nil : lines.removeFirst()
+    }
+
+    /// Sends SIGINT (Ctrl-C) and waits for the exit status.
+    public func interrupt() -> Int32 {
+        process.interrupt()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

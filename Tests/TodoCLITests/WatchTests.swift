@@ -1,0 +1,118 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `todo watch`, seen from outside: its JSON lines rebuild `todo list --json` exactly.
+@Suite struct WatchTests {
+    let sandbox = CLISandbox()
+
+    private func json(_ line: String?) throws -> [String: Any] {
+        let line = try #require(line, "no line from todo watch")
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return try #require(object, "not a JSON object: \(line)")
+    }
+
+    private func startWatch(_ arguments: String...) throws -> RunningProcess {
+        try RunningProcess(ProcessRunner.todoBinary, ["watch"] + arguments, environment: ["TODO_DB": sandbox.database])
+    }
+
+    /// BRIEF 3's batch semantics, written independently of the Swift diff: remove deletes and
+    /// move sources (highest `from` first), insert inserts and move targets (lowest `to`
+    /// first), then replace updates at `to`. Also checks that no index is reported twice.
+    static func apply(_ changes: [[String: Any]], to list: [[String: Any]]) -> [[String: Any]] {
+        var list = list
+        let removals = changes.filter { ["delete", "move"].contains($0["type"] as? String) }.compactMap { $0["from"] as? Int }
+        let additions = changes.filter { ["insert", "move"].contains($0["type"] as? String) }
+        #expect(Set(removals).count == removals.count, "an old index reported twice: \(changes)")
+        #expect(Set(additions.compactMap { $0["to"] as? Int }).count == additions.count, "a new index reported twice: \(changes)")
+        #expect(Set(changes.compactMap { $0["id"] as? Int }).count == changes.count, "an id reported twice: \(changes)")
+        for index in removals.sorted(by: >) { list.remove(at: index) }
+        for change in additions.sorted(by: { ($0["to"] as? Int ?? 0) < ($1["to"] as? Int ?? 0) }) {
+            list.insert(change["todo"] as? [String: Any] ?? [:], at: change["to"] as? Int ?? 0)
+        }
+        for change in changes where change["type"] as? String == "update" {
+            list[change["to"] as? Int ?? 0] = change["todo"] as? [String: Any] ?? [:]
+        }
+        return list
+    }
+
+    private func ids(_ list: [[String: Any]]) -> [String] {
+        list.map { "\($0["id"] ?? "")|\($0["name"] ?? "")|\($0["deadline"] ?? "")|\($0["done"] ?? "")" }
+    }
+
+    @Test func jsonLinesRebuildTheListAfterEveryTransaction() throws {
+        _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
+        let watch = try startWatch("--json")
+        var list = try json(watch.nextLine())["items"] as? [[String: Any]] ?? []
+        #expect(ids(list) == ids(try sandbox.listJSON()))
+
+        var generator = SystemRandomNumberGenerator()
+        var transactions = 0
+        for step in 0..<36 {
+            let before = ids(try sandbox.listJSON())
+            if step % 3 == 0 {
+                // A second todo.
+                let id = String(Int.random(in: 1...10, using: &generator))
+                let command: [String] = [["add", "t\(step)", "--due", "2024-05-\(10 + step % 18)"], ["done", id], ["rm", id]][step % 9 / 3]
+                _ = try sandbox.todo(command)
+            } else {
+                // The sqlite3 shell, one to three statements in one transaction.
+                let statements = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    RandomSQL.statement(using: &generator)
+                }
+                let shell = try ProcessRunner.run("sqlite3", [sandbox.database, "BEGIN; " + statements.joined(separator: "; ") + "; COMMIT;"])
+                #expect(shell.status == 0, "\(shell.stderr)")
+            }
+            let expected = try sandbox.listJSON()
+            guard ids(expected) != before else { continue }
+            let changes = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+            #expect(!changes.isEmpty)
+            list = Self.apply(changes, to: list)
+            #expect(ids(list) == ids(expected), "step \(step)")
+            transactions += 1
+        }
+        #expect(transactions >= 20, "too few transactions changed the list: \(transactions)")
+        #expect([0, 130].contains(watch.interrupt()))
+    }
+
+    @Test func singleEditsAreSingleChanges() throws {
+        for (name, day) in [("a", "01"), ("b", "02"), ("c", "03")] { _ = try sandbox.ok("add", name, "--due", "2024-05-\(day)") }
+        let watch = try startWatch("--json")
+        _ = watch.nextLine()
+        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET name = 'B' WHERE id = 2"])
+        let rename = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+        #expect(rename.count == 1)
+        #expect(rename.first?["type"] as? String == "update")
+        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET deadline = '2024-06-01' WHERE id = 1"])
+        let reorder = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+        #expect(reorder.count == 1)
+        #expect(reorder.first?["type"] as? String == "move")
+        #expect(reorder.first?["from"] as? Int == 0)
+        #expect(reorder.first?["to"] as? Int == 2)
+        #expect((reorder.first?["todo"] as? [String: Any])?["deadline"] as? String == "2024-06-01")
+    }
+
+    @Test func aRolledBackTransactionPrintsNothing() throws {
+        let watch = try startWatch("--json")
+        _ = watch.nextLine()
+        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "BEGIN; INSERT INTO todos (name) VALUES ('never'); ROLLBACK;"])
+        _ = try sandbox.ok("add", "real")
+        let changes = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+        #expect(changes.count == 1)
+        #expect((changes.first?["todo"] as? [String: Any])?["name"] as? String == "real")
+    }
+
+    @Test func textFormShowsOneLinePerChange() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        let watch = try startWatch()
+        #expect(watch.nextLine()?.contains("Buy milk") == true)
+        #expect(watch.nextLine()?.hasPrefix("Watching") == true)
+        _ = try sandbox.ok("add", "Buy eggs")
+        #expect(watch.nextLine() == "+ 2  Buy eggs")
+        _ = try sandbox.ok("done", "1")
+        #expect(watch.nextLine() == "✓ 1  Buy milk")
+        _ = try sandbox.ok("rm", "2")
+        #expect(watch.nextLine() == "- 2  Buy eggs")
+        #expect(watch.interrupt() == 130)
+    }
+}
