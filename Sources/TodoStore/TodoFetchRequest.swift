@@ -6,7 +6,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public enum Order: String, CaseIterable, Sendable {
         /// Deadline ascending, undated last, then id.
         case due
-        /// Name, ignoring ASCII case, then id.
+        /// Name, ignoring case (ASCII letters: SQLite's NOCASE), then id.
         case name
         /// Undone first, then deadline (undated last), then id.
         case status
@@ -21,29 +21,38 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var order: Order
     /// Which todos to include.
     public var filter: DoneFilter
+    /// Only todos whose name contains this text, ignoring case in every script (`nil`: all).
+    public var search: String?
     /// At most this many todos (`nil`: no limit).
     public var limit: Int?
     /// Skip this many todos first.
     public var offset: Int
 
     /// Creates a request; the defaults fetch every todo in deadline order.
-    public init(order: Order = .due, filter: DoneFilter = .all, limit: Int? = nil, offset: Int = 0) {
+    public init(order: Order = .due, filter: DoneFilter = .all, search: String? = nil,
+                limit: Int? = nil, offset: Int = 0) {
         self.order = order
         self.filter = filter
+        self.search = search
         self.limit = limit
         self.offset = offset
     }
 
-    /// The SELECT for this request; its two parameters are the limit and the offset.
+    /// The SELECT for this request. Its parameters: the folded search text when there is one,
+    /// then the limit and the offset.
     ///
-    /// Few distinct texts exist (orders x filters), so each is prepared once and cached.
+    /// Few distinct texts exist (orders x filters x search or not), so each is prepared once
+    /// and cached.
     var sql: String {
-        var sql = "SELECT id, name, deadline, done FROM todos"
+        var conditions: [String] = []
         switch filter {
         case .all: break
-        case .done: sql += " WHERE done = 1"
-        case .undone: sql += " WHERE done = 0"
+        case .done: conditions.append("done = 1")
+        case .undone: conditions.append("done = 0")
         }
+        if search != nil { conditions.append("\(TodoSearch.sqlFunction)(name, ?)") }
+        var sql = "SELECT id, name, deadline, done FROM todos"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         switch order {
         case .due: sql += " ORDER BY deadline IS NULL, deadline, id"
         case .name: sql += " ORDER BY name COLLATE NOCASE, id"

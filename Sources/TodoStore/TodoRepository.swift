@@ -35,12 +35,14 @@ public final class TodoRepository {
             try connection.execute("PRAGMA synchronous = FULL")
         }
         try migrator.migrate(connection)
-        self.init(migratedConnection: connection)
+        try self.init(migratedConnection: connection)
     }
 
-    /// Wraps a connection whose schema is already up to date.
-    public init(migratedConnection connection: Connection) {
+    /// Wraps a connection whose schema is already up to date, and registers the SQL function
+    /// that ``TodoFetchRequest/search`` uses.
+    public init(migratedConnection connection: Connection) throws(TodoStoreError) {
         self.connection = connection
+        try TodoStoreError.wrap { try TodoSearch.register(on: connection) }
     }
 
     /// The `application_id` migration 0001 writes: "todo" in ASCII.
@@ -84,6 +86,20 @@ public final class TodoRepository {
         }
     }
 
+    /// The todos with `ids`, in that order (duplicates once).
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id.
+    public func todos(ids: [Int64]) throws(TodoStoreError) -> [Todo] {
+        var seen = Set<Int64>()
+        var found: [Todo] = []
+        var missing: [Int64] = []
+        for id in ids where seen.insert(id).inserted {
+            if let todo = try todo(id: id) { found.append(todo) } else { missing.append(id) }
+        }
+        if !missing.isEmpty { throw .notFound(ids: missing) }
+        return found
+    }
+
     /// Calls `body` with each todo the request selects, in order, streaming from SQLite.
     ///
     /// Memory stays constant whatever the list's size; prefer it to ``fetch(_:)`` for output.
@@ -91,7 +107,9 @@ public final class TodoRepository {
                         _ body: (Todo) -> Void) throws(TodoStoreError) {
         try TodoStoreError.wrap {
             let statement = try connection.cachedStatement(request.sql)
-            try statement.bind([Int64(request.limit ?? -1), Int64(request.offset)])
+            var arguments: [any SQLiteBindable] = [Int64(request.limit ?? -1), Int64(request.offset)]
+            if let search = request.search { arguments.insert(TodoSearch.fold(search), at: 0) }
+            try statement.bind(arguments)
             try statement.forEachRow { body(Self.todo(from: $0)) }
         }
     }

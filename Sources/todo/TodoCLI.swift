@@ -6,7 +6,7 @@ enum TodoCLI {
     static let version = "0.1.0"
 
     /// Every command, in the order help lists them.
-    static let commands: [Command] = [.add, .list, .done, .remove, .watch, help]
+    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .watch, .completions, help]
 
     static let help = Command(
         spec: CommandSpec(
@@ -69,7 +69,9 @@ enum TodoCLI {
             throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")
         }
         var context = CommandContext(arguments: parsed, out: out, err: err,
-                                     databasePath: try DatabaseLocation.resolve(option: parsed.value("--db")))
+                                     databasePath: try DatabaseLocation.resolve(option: parsed.value("--db")),
+                                     style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
+                                     today: LocalCalendar.today())
         defer {
             out = context.out
             err = context.err

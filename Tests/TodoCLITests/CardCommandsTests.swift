@@ -36,7 +36,8 @@ import Testing
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         _ = try sandbox.ok("add", "Call mum")
         _ = try sandbox.ok("done", "2")
-        #expect(try sandbox.ok("list") == "  1  [ ]  2024-05-01  Buy milk\n  2  [x]              Call mum\n")
+        // Columns: id, done mark, deadline, how far away it is (2024 is long past), name.
+        #expect(try sandbox.ok("list") == "  1  [ ]  2024-05-01  overdue     Buy milk\n  2  [x]                          Call mum\n")
     }
 
     @Test func doneMarksEveryIdAndRmDeletesThem() throws {

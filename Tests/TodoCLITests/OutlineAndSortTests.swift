@@ -49,11 +49,11 @@ import Testing
         try seed()
         let expected = """
             Undone (3)
-            ├─ 1  2024-05-01  milk
-            ├─ 4  2024-05-01  bread
-            └─ 2              Apples
+            ├─ 1  2024-05-01  overdue     milk
+            ├─ 4  2024-05-01  overdue     bread
+            └─ 2                          Apples
             Done (1)
-            └─ 3  2024-04-30  rent
+            └─ 3  2024-04-30              rent
 
             """
         #expect(try sandbox.ok("list", "--outline") == expected)

@@ -8,15 +8,15 @@ extension Command {
             abstract: "Add a todo.",
             arguments: [.init(name: "name", help: "What to do. Several words are joined with spaces.", repeats: true)],
             options: [
-                .init(name: "--due", value: "date", help: "The deadline: YYYY-MM-DD or YYYY/MM/DD."),
+                .init(name: "--due", value: "date", help: "The deadline: \(DueDateParser.examples)."),
                 .init(name: "--json", value: nil, help: "Print the new todo as a JSON object instead of its id."),
             ],
-            examples: ["todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum"]
+            examples: ["todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum --due friday", "todo add \"Pay rent\" --due +2w"]
         ),
         run: { (context) throws(CLIError) in
             let name = context.arguments.positionals.joined(separator: " ")
             guard name.contains(where: { !$0.isWhitespace }) else { throw CLIError(.emptyName, path: "") }
-            let deadline = try context.arguments.value("--due").map { (text) throws(CLIError) in try DueDateParser.parse(text) }
+            let deadline = try context.dueDate()
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }
             context.out.write(context.arguments.flag("--json") ? JSON.object(todo) + "\n" : "\(todo.id)\n")

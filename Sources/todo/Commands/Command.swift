@@ -13,6 +13,21 @@ struct CommandContext {
     var err: OutputStream
     /// The database path the global options and environment select.
     let databasePath: String
+    /// Colour on or off, from `--color`, `NO_COLOR` and whether stdout is a terminal.
+    let style: TextStyle
+    /// The local day, for relative dates and hints.
+    let today: CalendarDate
+
+    /// A row renderer for a list whose largest id is `maxID`.
+    func text(maxID: Int64) -> TodoText {
+        TodoText(maxID: maxID, today: today, style: style, lineWidth: Terminal.lineWidth())
+    }
+
+    /// The `--due` option parsed as a date, when present.
+    func dueDate() throws(CLIError) -> CalendarDate? {
+        guard let text = arguments.value("--due") else { return nil }
+        return try DueDateParser.parse(text, today: today)
+    }
 
     /// Opens the todo database, creating it on first use. Deferred until a command needs it,
     /// so `--help` and usage errors never touch the file.
@@ -35,8 +50,13 @@ struct CommandContext {
 
     /// Parses the positional arguments as todo ids.
     func ids() throws(CLIError) -> [Int64] {
+        try Self.ids(arguments.positionals)
+    }
+
+    /// Parses texts as todo ids: positive whole numbers.
+    static func ids(_ texts: [String]) throws(CLIError) -> [Int64] {
         var ids: [Int64] = []
-        for text in arguments.positionals {
+        for text in texts {
             guard let id = Int64(text), id > 0 else {
                 throw .usage("'\(text)' is not a todo id", hint: "Ids are the positive numbers 'todo list' shows.")
             }

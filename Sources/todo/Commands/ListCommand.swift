@@ -12,11 +12,13 @@ extension Command {
                 .init(name: "--sort", value: "order", help: "due (deadline, undated last; the default), name, or status (undone first)."),
                 .init(name: "--done", value: nil, help: "Only todos that are done."),
                 .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+                .init(name: "--search", value: "text", help: "Only todos whose name contains the text, ignoring case."),
                 .init(name: "--limit", value: "n", help: "Show at most n todos."),
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
                 .init(name: "--json", value: nil, help: "Print a JSON array of todo objects."),
             ],
-            examples: ["todo list", "todo list --sort name --undone", "todo list --outline --sort status", "todo list --json"]
+            examples: ["todo list", "todo list --sort name --undone", "todo list --search milk --limit 10",
+                       "todo list --outline --sort status", "todo list --json"]
         ),
         run: { (context) throws(CLIError) in
             let request = try context.fetchRequest()
@@ -24,9 +26,9 @@ extension Command {
             try context.perform { () throws(TodoStoreError) in
                 switch (context.arguments.flag("--outline"), context.arguments.flag("--json")) {
                 case (true, true): try writeOutlineJSON(repository, request, &context.out)
-                case (true, false): try writeOutlineText(repository, request, &context.out)
+                case (true, false): try writeOutlineText(repository, request, context, &context.out)
                 case (false, true): try writeJSON(repository, request, &context.out)
-                case (false, false): try writeText(repository, request, &context.out)
+                case (false, false): try writeText(repository, request, context, &context.out)
                 }
             }
         }
@@ -45,11 +47,11 @@ extension Command {
     }
 
     private static func writeText(_ repository: TodoRepository, _ request: TodoFetchRequest,
-                                  _ out: inout OutputStream) throws(TodoStoreError) {
-        let width = TodoText.idWidth(maxID: try repository.maxID())
+                                  _ context: CommandContext, _ out: inout OutputStream) throws(TodoStoreError) {
+        let text = context.text(maxID: try repository.maxID())
         var empty = true
         try repository.forEach(request) { todo in
-            TodoText.writeRow(todo, idWidth: width, to: &out)
+            text.writeRow(todo, to: &out)
             empty = false
         }
         if empty { out.write("No todos.\n") }
@@ -76,14 +78,14 @@ extension Command {
     }
 
     private static func writeOutlineText(_ repository: TodoRepository, _ request: TodoFetchRequest,
-                                         _ out: inout OutputStream) throws(TodoStoreError) {
+                                         _ context: CommandContext, _ out: inout OutputStream) throws(TodoStoreError) {
         let snapshots = try outline(repository, request)
-        let width = TodoText.idWidth(maxID: try repository.maxID())
+        let text = context.text(maxID: try repository.maxID())
         for group in TodoGroup.allCases {
-            out.write("\(group.title) (\(snapshots.count(of: group)))\n")
+            out.write(context.style.paint("\(group.title) (\(snapshots.count(of: group)))", .bold) + "\n")
             let records = snapshots.records(in: group)
             for (offset, todo) in records.enumerated() {
-                TodoText.writeTreeRow(todo, idWidth: width, isLast: offset == records.count - 1, to: &out)
+                text.writeTreeRow(todo, isLast: offset == records.count - 1, to: &out)
             }
         }
     }
@@ -104,6 +106,10 @@ extension CommandContext {
         case (true, false): request.filter = .done
         case (false, true): request.filter = .undone
         case (false, false): break
+        }
+        if let search = arguments.value("--search") {
+            guard !search.isEmpty else { throw .usage("'--search' needs some text") }
+            request.search = search
         }
         request.limit = try count("--limit")
         request.offset = try count("--offset") ?? 0

@@ -31,7 +31,8 @@ extension Command {
             let request = try context.fetchRequest()
             let repository = try context.openRepository()
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
-            let printer = WatchPrinter(json: context.arguments.flag("--json"), out: context.out)
+            let text = context.text(maxID: try context.perform { () throws(TodoStoreError) in try repository.maxID() })
+            let printer = WatchPrinter(json: context.arguments.flag("--json"), out: context.out, text: text)
             controller.delegate = printer
             try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
             printer.printInitial(controller.fetchedObjects)
@@ -71,18 +72,19 @@ enum StopSignals {
 final class WatchPrinter: FetchedResultsControllerDelegate {
     let json: Bool
     var out: OutputStream
+    let text: TodoText
 
-    init(json: Bool, out: OutputStream) {
+    init(json: Bool, out: OutputStream, text: TodoText) {
         self.json = json
         self.out = out
+        self.text = text
     }
 
     func printInitial(_ todos: [Todo]) {
         if json {
             out.write("{\"items\": [" + todos.map(JSON.object).joined(separator: ", ") + "]}\n")
         } else {
-            let width = TodoText.idWidth(maxID: todos.map(\.id).max() ?? 1)
-            for todo in todos { TodoText.writeRow(todo, idWidth: width, to: &out) }
+            for todo in todos { text.writeRow(todo, to: &out) }
             if todos.isEmpty { out.write("No todos.\n") }
             out.write("Watching for changes (Ctrl-C to stop)...\n")
         }

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the CLI needs to know about the terminal: its width, and a yes/no question.
+enum Terminal {
+    /// Columns for a row: `COLUMNS` when set, else the terminal's width when stdout is one,
+    /// else `nil` (a pipe or file: nothing is cut).
+    static func lineWidth() -> Int? {
+        if let columns = DatabaseLocation.environment("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
+        var size = winsize()
+        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Whether standard input is a terminal (a person who can answer a question).
+    static var stdinIsTerminal: Bool { isatty(0) == 1 }
+
+    /// Asks `question` on stderr and reads one line from stdin: true for "y" or "yes".
+    /// End of input counts as no.
+    static func confirm(_ question: String, err: inout OutputStream) -> Bool {
+        err.write(question + " [y/N] ")
+        err.flush()
+        var answer: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(0, &byte, 1) == 1, byte != UInt8(ascii: "\n") { answer.append(byte) }
+        let text = String(decoding: answer, as: UTF8.self).lowercased().filter { !$0.isWhitespace }
+        return text == "y" || text == "yes"
+    }
+}

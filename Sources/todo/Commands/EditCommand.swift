@@ -1,0 +1,44 @@
+import TodoStore
+
+extension Command {
+    /// `todo edit ID [--name NAME] [--due DATE | --no-due]`: the sample app's leading swipe.
+    static let edit = Command(
+        spec: CommandSpec(
+            name: "edit",
+            abstract: "Change a todo's name or deadline.",
+            arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
+            options: [
+                .init(name: "--name", value: "name", help: "The new name."),
+                .init(name: "--due", value: "date", help: "The new deadline: \(DueDateParser.examples)."),
+                .init(name: "--no-due", value: nil, help: "Remove the deadline."),
+            ],
+            discussion: "Both changes are made in one transaction: both or neither.",
+            examples: ["todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due"]
+        ),
+        run: { (context) throws(CLIError) in
+            guard let id = try context.ids().first else { return }
+            let name = context.arguments.value("--name")
+            let deadline = try context.dueDate()
+            let clearDeadline = context.arguments.flag("--no-due")
+            if deadline != nil && clearDeadline {
+                throw .usage("'--due' and '--no-due' cannot be used together")
+            }
+            guard name != nil || deadline != nil || clearDeadline else {
+                throw .usage("nothing to change", hint: "Give --name, --due or --no-due.")
+            }
+            if let name, !name.contains(where: { !$0.isWhitespace }) { throw CLIError(.emptyName, path: "") }
+            let repository = try context.openRepository()
+            let todo = try context.perform { () throws(TodoStoreError) in
+                try TodoStoreError.wrap {
+                    try repository.connection.transaction {
+                        var todo: Todo?
+                        if let name { todo = try repository.rename(id: id, to: name) }
+                        if deadline != nil || clearDeadline { todo = try repository.setDeadline(deadline, id: id) }
+                        return todo
+                    }
+                }
+            }
+            if let todo { context.out.write(TodoText.summary("~", todo)) }
+        }
+    )
+}

@@ -1,0 +1,36 @@
+import TodoStore
+
+extension Command {
+    /// `todo show ID [--json]`: one todo, every field.
+    static let show = Command(
+        spec: CommandSpec(
+            name: "show",
+            abstract: "Show one todo.",
+            arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
+            options: [.init(name: "--json", value: nil, help: "Print the todo as a JSON object.")],
+            examples: ["todo show 3", "todo show 3 --json"]
+        ),
+        run: { (context) throws(CLIError) in
+            guard let id = try context.ids().first else { return }
+            let repository = try context.openRepository()
+            guard let todo = try context.perform({ () throws(TodoStoreError) in try repository.todo(id: id) }) else {
+                throw CLIError(.notFound(ids: [id]), path: context.databasePath)
+            }
+            if context.arguments.flag("--json") {
+                context.out.write(JSON.object(todo) + "\n")
+                return
+            }
+            let deadline = todo.deadline.map { date in
+                let hint = todo.isDone ? "" : TodoText.hint(days: context.today.days(until: date))
+                return hint.isEmpty ? date.description : "\(date) (\(hint))"
+            }
+            context.out.write("""
+                id:        \(todo.id)
+                name:      \(TodoText.sanitized(todo.name))
+                deadline:  \(deadline ?? "none")
+                done:      \(todo.isDone ? "yes" : "no")
+
+                """)
+        }
+    )
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether and how output is coloured: only on a terminal, never with `NO_COLOR` or
+/// `--color never`, always with `--color always`.
+struct TextStyle {
+    /// Whether escape sequences are written at all.
+    let enabled: Bool
+
+    /// Decides from the `--color` option, the environment and whether stdout is a terminal.
+    static func resolve(option: String?, stdoutIsTerminal: Bool) -> TextStyle {
+        switch option {
+        case "always": return TextStyle(enabled: true)
+        case "never": return TextStyle(enabled: false)
+        default:
+            // https://no-color.org: any non-empty NO_COLOR turns colour off; so does a dumb terminal.
+            let noColor = DatabaseLocation.environment("NO_COLOR") != nil
+            let dumb = DatabaseLocation.environment("TERM") == "dumb"
+            return TextStyle(enabled: stdoutIsTerminal && !noColor && !dumb)
+        }
+    }
+
+    /// SGR codes this tool uses.
+    enum Color: String {
+        case red = "31", yellow = "33", green = "32", dim = "2", bold = "1"
+    }
+
+    /// `text` wrapped in the colour's escape sequence when colour is on.
+    func paint(_ text: String, _ color: Color) -> String {
+        enabled ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}

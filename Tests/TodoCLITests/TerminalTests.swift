@@ -1,0 +1,71 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Behaviour that depends on a terminal: colour, widths, the delete question.
+@Suite struct TerminalTests {
+    let sandbox = CLISandbox()
+    private let escape = "\u{1B}["
+
+    private func onTerminal(_ arguments: String..., environment: [String: String] = [:], answer: String? = nil) throws -> PseudoTerminal.Result {
+        var env = ["TODO_DB": sandbox.database, "TZ": "UTC"]
+        env.merge(environment) { $1 }
+        return try PseudoTerminal.run([ProcessRunner.todoBinary] + arguments, environment: env, answer: answer)
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColorOrNever() throws {
+        _ = try sandbox.ok("add", "late", "--due", "2001-01-01")
+        #expect(try onTerminal("list").screen.contains(escape))
+        #expect(!(try onTerminal("list", environment: ["NO_COLOR": "1"]).screen.contains(escape)))
+        #expect(!(try onTerminal("list", "--color", "never").screen.contains(escape)))
+        #expect(!(try onTerminal("list", environment: ["TERM": "dumb"]).screen.contains(escape)))
+        #expect(!(try sandbox.ok("list").contains(escape)), "a pipe gets no colour")
+        #expect(try sandbox.ok("list", "--color", "always").contains("\(escape)31m"), "--color always forces it; overdue is red")
+        #expect(try sandbox.ok("--color=always", "list", environment: ["NO_COLOR": "1"]).contains(escape))
+    }
+
+    @Test func namesAreCutToTheWidthCountingWideCharacters() throws {
+        _ = try sandbox.ok("add", String(repeating: "long name ", count: 20))
+        _ = try sandbox.ok("add", String(repeating: "日本語", count: 20))
+        _ = try sandbox.ok("add", "short")
+        let lines = try sandbox.ok("list", environment: ["COLUMNS": "60"]).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].hasSuffix("…") && lines[1].hasSuffix("…"))
+        #expect(lines[2].hasSuffix("short"))
+        // Display width: ASCII 1 column, CJK 2 columns; no row may pass 60 columns.
+        for line in lines {
+            let width = line.unicodeScalars.reduce(0) { $0 + (($1.value >= 0x3000 && $1.value < 0xA000) ? 2 : 1) }
+            #expect(width <= 60, "\(line) is \(width) columns")
+        }
+        #expect(try sandbox.ok("list").contains(String(repeating: "long name ", count: 20)), "a pipe is never cut")
+    }
+
+    @Test func rmAsksOnATerminalAndNoKeepsTheTodo() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        let declined = try onTerminal("rm", "1", answer: "n")
+        #expect(declined.screen.contains("Delete 1 \"Buy milk\"? [y/N]"))
+        #expect(declined.status == 0)
+        #expect(try sandbox.listJSON().count == 1)
+
+        let accepted = try onTerminal("rm", "1", answer: "y")
+        #expect(accepted.screen.contains("- 1  Buy milk"))
+        #expect(try sandbox.listJSON().isEmpty)
+    }
+
+    @Test func rmWithYesOrWithoutATerminalDoesNotAsk() throws {
+        _ = try sandbox.ok("add", "a")
+        _ = try sandbox.ok("add", "b")
+        let forced = try onTerminal("rm", "--yes", "1")
+        #expect(!forced.screen.contains("[y/N]"))
+        #expect(forced.screen.contains("- 1  a"))
+        #expect(try sandbox.ok("rm", "2") == "- 2  b\n")
+    }
+
+    @Test func rmOfAMissingIdFailsBeforeAsking() throws {
+        _ = try sandbox.ok("add", "a")
+        let result = try onTerminal("rm", "1", "7", answer: "y")
+        #expect(result.status == 1)
+        #expect(!result.screen.contains("[y/N]"))
+        #expect(try sandbox.listJSON().count == 1)
+    }
+}
