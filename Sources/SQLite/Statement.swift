@@ -150,6 +150,14 @@ public struct Row {
         isNull(column) ? nil : string(column)
     }
 
+    /// The column as bytes (a BLOB; text gives its UTF-8 bytes; NULL gives none).
+    public func blob(_ column: Int32) -> [UInt8] {
+        let bytes = sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard let bytes, count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     /// Calls `body` with the column's UTF-8 bytes, without copying them into a String.
     ///
     /// The buffer is only valid inside `body`. NULL gives an empty buffer.

@@ -53,6 +53,16 @@ extension String: SQLiteBindable {
     }
 }
 
+extension Changeset: SQLiteBindable {
+    /// Binds the changeset's bytes as a BLOB.
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        let code = bytes.withUnsafeBytes { buffer in
+            sqlite3_bind_blob64(statement.handle, index, buffer.baseAddress, UInt64(buffer.count), csqlite_transient())
+        }
+        try statement.check(code)
+    }
+}
+
 extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
     public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
         switch self {

@@ -1,40 +1,116 @@
-// The two primitives every diff here is built on: the longest run of items that can stay
-// where they are, and the remove-then-insert steps of a batch update.
+// The two primitives every diff here is built on: the set of items that can stay where they
+// are at the least cost, and the remove-then-insert steps of a batch update.
 
-/// Marks the members of one longest strictly increasing subsequence of `values`.
+/// Marks the matched items a diff keeps in place: the members of one strictly increasing
+/// subsequence of `offsets` chosen so the diff reports as few changes as possible.
 ///
-/// The diffs feed it the old positions of the matched items in new order: the marked ones keep
-/// their relative order and stay put, every other one must move, and no smaller set of moves
-/// exists. Patience sorting, O(n log n) time and O(n) memory; O(n) when the values are already
-/// mostly increasing, since an append to the last pile skips the binary search.
+/// The diffs feed it, in new order, the old offsets of the items present on both sides, and
+/// whether each item's content is unchanged. Marked items keep their relative order and stay
+/// put (an unchanged one is not reported, a changed one is an update); every other one is a
+/// move carrying its new content. So a changed item costs one change wherever it goes, while
+/// an unchanged item costs a move only when it is left out. Among the increasing subsequences
+/// the one kept is, in this order of priority:
+///
+/// 1. the one with the most unchanged items, which makes moves plus updates minimal: a deadline
+///    change that reorders one todo is one move, not a move of its neighbour plus an update;
+/// 2. among those, the one with the most changed items, so an edit in place reads as an update
+///    rather than a move;
+/// 3. among those, the first found: each item extends, of the best runs that can precede it,
+///    the one whose last item comes first in the new list, and the run kept is, of the best
+///    runs, the one that ends first in the new list. Any of them is equally minimal; this rule
+///    only makes the result deterministic (the same lists always give the same changes).
+///
+/// A plain longest increasing subsequence (rule 1 with every item unchanged) can pick the
+/// wrong one: for `[2, 1]` becoming `[1, 2']` it keeps `2'` and reports a move of `1` plus an
+/// update of `2`, two changes where the move of `2` alone suffices.
+///
+/// A maximum-weight increasing subsequence with weight `count + 1` for an unchanged item and
+/// 1 for a changed one (the weights of the changed items never add up to one unchanged item),
+/// over a Fenwick tree of prefix maxima indexed by old offset. Items adjacent in the new list
+/// with consecutive old offsets form a block that a best run keeps whole or not at all (no
+/// other offset fits between them, and every weight is positive), so the tree sees one entry
+/// per block: O(n + b log r) time and O(n + r) memory, b being the blocks and r the largest
+/// offset plus one (the size of the old list). A few items moved among many unmoved ones make
+/// few blocks. O(n) when the offsets are already increasing: then everything stays.
+/// Precondition: `offsets` are distinct and not negative; `unchanged` has the same count.
 @inlinable
-func longestIncreasingSubsequenceMask(_ values: [Int]) -> [Bool] {
-    let count = values.count
-    var mask = [Bool](repeating: false, count: count)
-    guard count > 0 else { return mask }
-    // tails[l] is the index of the smallest value ending an increasing run of length l + 1.
-    var tails: [Int] = []
-    var previous = [Int](repeating: -1, count: count)
+func keptInPlaceMask(offsets: [Int], unchanged: [Bool]) -> [Bool] {
+    let count = offsets.count
+    precondition(unchanged.count == count, "keptInPlaceMask: one unchanged flag per offset")
+    var bound = 0
+    var increasing = true
+    // One pass finds both whether the offsets increase and their bound (the largest plus one).
     for index in 0..<count {
-        let value = values[index]
-        if let last = tails.last, values[last] >= value {
-            var low = 0
-            var high = tails.count - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
-            }
-            previous[index] = low > 0 ? tails[low - 1] : -1
-            tails[low] = index
+        let offset = offsets[index]
+        precondition(offset >= 0, "keptInPlaceMask: negative offset")
+        if offset < bound { increasing = false } else { bound = offset + 1 }
+    }
+    if increasing { return [Bool](repeating: true, count: count) }
+
+    // Blocks, in new order: the index of each one's first item (plus `count` at the end) and
+    // the total weight of its items.
+    let heavy = count + 1
+    var blockStarts: [Int] = []
+    var blockWeights: [Int] = []
+    for index in 0..<count {
+        let weight = unchanged[index] ? heavy : 1
+        if index > 0 && offsets[index] == offsets[index - 1] + 1 {
+            blockWeights[blockWeights.count - 1] += weight
         } else {
-            previous[index] = tails.last ?? -1
-            tails.append(index)
+            blockStarts.append(index)
+            blockWeights.append(weight)
         }
     }
-    var index = tails.last ?? -1
-    while index >= 0 {
-        mask[index] = true
-        index = previous[index]
+    let blockCount = blockWeights.count
+    blockStarts.append(count)
+
+    // treeWeight[node] and treeBlock[node]: the best run ending at an offset in the node's
+    // range (Fenwick layout, 1-based, a block filed under its first offset) and its last block,
+    // the earliest one among equal weights.
+    var treeWeight = [Int](repeating: 0, count: bound + 1)
+    var treeBlock = [Int](repeating: -1, count: bound + 1)
+    var previous = [Int](repeating: -1, count: blockCount)
+    var bestWeight = 0
+    var bestBlock = -1
+    treeWeight.withUnsafeMutableBufferPointer { treeWeight in
+        treeBlock.withUnsafeMutableBufferPointer { treeBlock in
+            for block in 0..<blockCount {
+                let offset = offsets[blockStarts[block]]
+                // The best run among offsets below this block's: nodes covering 1...offset.
+                var priorWeight = 0
+                var priorBlock = -1
+                var node = offset
+                while node > 0 {
+                    let weight = treeWeight[node]
+                    if weight > priorWeight || (weight == priorWeight && weight > 0 && treeBlock[node] < priorBlock) {
+                        priorWeight = weight
+                        priorBlock = treeBlock[node]
+                    }
+                    node &= node - 1
+                }
+                previous[block] = priorBlock
+                let weight = priorWeight + blockWeights[block]
+                if weight > bestWeight {
+                    bestWeight = weight
+                    bestBlock = block
+                }
+                // Blocks come in increasing order, so a strict comparison keeps the earliest.
+                node = offset + 1
+                while node <= bound {
+                    if weight > treeWeight[node] {
+                        treeWeight[node] = weight
+                        treeBlock[node] = block
+                    }
+                    node += node & -node
+                }
+            }
+        }
+    }
+    var mask = [Bool](repeating: false, count: count)
+    var block = bestBlock
+    while block >= 0 {
+        for index in blockStarts[block]..<blockStarts[block + 1] { mask[index] = true }
+        block = previous[block]
     }
     return mask
 }

@@ -9,8 +9,14 @@
 /// An update keeps its place relative to the other kept items; its `from` and `to` differ when
 /// items before it were inserted or deleted. A move carries the new content, so an item is
 /// never both. No identifier is reported twice, nor any index among deletes and move sources,
-/// nor among inserts and move targets. Moves are minimal (the longest increasing run of kept
-/// items stays). Each array is sorted by its index: deletes by `from`, the others by `to`.
+/// nor among inserts and move targets.
+///
+/// Minimal: moves plus updates are as few as possible. An unchanged item costs a move only when
+/// it leaves its place, a changed one costs one change (update or move) either way, so the items
+/// kept in place are an increasing run (in old order) with the most unchanged items; ties go to
+/// the run with the most changed items, so an edit in place is an update, not a move. A
+/// deadline change that reorders one todo is one move. Each array is sorted by its index:
+/// deletes by `from`, the others by `to`.
 public struct ListDifference<Item: Identifiable & Equatable & Sendable>: Sendable, Equatable
 where Item.ID: Sendable {
     /// An item that is gone.
@@ -129,9 +135,10 @@ where Item.ID: Sendable {
 
     /// The changes that turn `old` into `new`, matched by identifier.
     ///
-    /// O(n + m log n) time, m being the items out of order, and O(n) memory, including a table
-    /// from identifier to old index. When a ``Snapshot`` is at hand,
-    /// ``Snapshot/listDifference(from:inSection:)`` reuses its index instead.
+    /// O(n) time when the items both lists share are in the same order, else O(n + b log n),
+    /// b being the blocks of them adjacent in both lists (few when few items move), at worst
+    /// O(n log n); O(n) memory, including a table from identifier to old index. When a
+    /// ``Snapshot`` is at hand, ``Snapshot/listDifference(from:inSection:)`` reuses its index.
     /// Precondition: identifiers are unique within each list.
     @inlinable
     public init(from old: [Item], to new: [Item]) {
@@ -148,7 +155,9 @@ where Item.ID: Sendable {
         var newToOld = [Int](repeating: -1, count: new.count)
         var oldMatched = [Bool](repeating: false, count: old.count)
         var keptCandidates: [Int] = []
+        var keptUnchanged: [Bool] = []
         keptCandidates.reserveCapacity(min(old.count, new.count))
+        keptUnchanged.reserveCapacity(min(old.count, new.count))
         // Only unmatched identifiers need a set: a repeated matched one trips `oldMatched`.
         var insertedIDs = Set<Item.ID>()
         // Loops go by index: `for item in new` would copy (retain and release) every item.
@@ -159,11 +168,12 @@ where Item.ID: Sendable {
                 oldMatched[from] = true
                 newToOld[offset] = from
                 keptCandidates.append(from)
+                keptUnchanged.append(old[from] == new[offset])
             } else if !insertedIDs.insert(id).inserted {
                 duplicateInNewList(id)
             }
         }
-        let stays = longestIncreasingSubsequenceMask(keptCandidates)
+        let stays = keptInPlaceMask(offsets: keptCandidates, unchanged: keptUnchanged)
         var candidate = 0
         for to in new.indices {
             let from = newToOld[to]
@@ -172,7 +182,7 @@ where Item.ID: Sendable {
                 continue
             }
             if stays[candidate] {
-                if old[from] != new[to] { updates.append(Update(item: new[to], from: from, to: to)) }
+                if !keptUnchanged[candidate] { updates.append(Update(item: new[to], from: from, to: to)) }
             } else {
                 moves.append(Move(item: new[to], from: from, to: to))
             }

@@ -21,8 +21,15 @@
 /// Guarantees: no identifier appears twice across the item changes, nor across the section
 /// changes; no `from` appears twice among item deletes and move sources, nor any `to` among item
 /// inserts and move targets. A move carries the item's new content, so a moved item is never
-/// also an update. Moves are minimal: among the items that stay in the same section, the
-/// longest run in unchanged relative order stays put; the same holds for sections.
+/// also an update.
+///
+/// Minimal: an item that changes section is one move; among the items that stay in the same
+/// section, the ones kept in place are the increasing run (in old order) that leaves the fewest
+/// moves plus updates: the one with the most unchanged items (each one left out costs a move,
+/// while a changed item costs one change either way), then, on a tie, the most changed items (so
+/// an edit in place is an update, not a move). A deadline change that reorders one todo is one
+/// move carrying its new content. Section moves are minimal: the longest run of sections in
+/// unchanged relative order stays put.
 ///
 /// Each array is sorted by its index: deletes by `from`, the others by `to`.
 public struct SnapshotDifference<SectionID: Hashable & Sendable, Item: Identifiable & Equatable & Sendable>: Sendable, Equatable

@@ -55,9 +55,19 @@ import Testing
             if diff.updates.contains(where: { old[$0.from] == $0.item }) {
                 problem = problem ?? "an update without a content change"
             }
-            let kept = new.compactMap { item in old.firstIndex { $0.id == item.id } }
-            if diff.moves.count != kept.count - longestIncreasingLength(kept) {
-                problem = problem ?? "\(diff.moves.count) moves are not minimal"
+            // Minimal: moves plus updates as few as possible, then as many updates as can be.
+            var kept: [Int] = []
+            var unchanged: [Bool] = []
+            for item in new {
+                guard let from = old.firstIndex(where: { $0.id == item.id }) else { continue }
+                kept.append(from)
+                unchanged.append(old[from] == item)
+            }
+            let minimal = minimalMovesAndUpdates(kept, unchanged: unchanged)
+            if diff.moves.count + diff.updates.count != minimal.total {
+                problem = problem ?? "\(diff.moves.count) moves and \(diff.updates.count) updates where \(minimal.total) changes suffice"
+            } else if diff.updates.count != minimal.updates {
+                problem = problem ?? "\(diff.updates.count) updates where \(minimal.updates) are possible"
             }
             // The section-restricted form must agree with the array form on the same lists.
             if let section = newSnapshot.sectionIdentifiers.first {

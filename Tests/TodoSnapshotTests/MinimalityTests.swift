@@ -123,4 +123,113 @@ import Testing
         #expect(diff.itemMoves.first?.to == SnapshotIndexPath(section: 0, item: 0))
         #expect(old.applying(diff) == new)
     }
+
+    // Deadline changes. `content` plays the deadline (yyyymmdd) and lists are sorted the way
+    // `todo list` sorts: deadline, then id.
+
+    func byDeadline(_ rows: [Row]) -> [Row] {
+        rows.sorted { ($0.content, $0.id) < ($1.content, $1.id) }
+    }
+
+    func oneSection(_ rows: [Row]) -> RowSnapshot {
+        RowSnapshot(sections: [(id: "all", items: rows)])
+    }
+
+    @Test func aDeadlineChangeThatSwapsTwoItemsIsOneMove() {
+        // old: [2 (due 2024-04-30), 1 (due 2024-05-01)]; todo 2 becomes due 2025-01-01.
+        let old = byDeadline([Row(1, 2024_05_01), Row(2, 2024_04_30)])
+        let new = byDeadline([Row(1, 2024_05_01), Row(2, 2025_01_01)])
+        #expect(old.map(\.id) == [2, 1] && new.map(\.id) == [1, 2])
+        let diff = listDiff(old, new)
+        #expect(diff.count == 1)
+        #expect(diff.moves == [.init(item: Row(2, 2025_01_01), from: 0, to: 1)])
+        #expect(old.applying(diff) == new)
+
+        let snapshotDiff = oneSection(new).difference(from: oneSection(old))
+        #expect(snapshotDiff.count == 1)
+        #expect(
+            snapshotDiff.itemMoves == [
+                .init(item: Row(2, 2025_01_01), from: SnapshotIndexPath(section: 0, item: 0), to: SnapshotIndexPath(section: 0, item: 1))
+            ])
+        #expect(oneSection(old).applying(snapshotDiff) == oneSection(new))
+        #expect(oneSection(new).listDifference(from: oneSection(old), inSection: "all") == diff)
+    }
+
+    @Test func aDeadlineChangeFromFrontToBackOfTenIsOneMove() {
+        let rows = (1...10).map { Row($0, 2024_05_00 + $0) }
+        let old = byDeadline(rows)
+        var changed = rows
+        changed[0].content = 2025_01_01
+        let new = byDeadline(changed)
+        #expect(new.map(\.id) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 1])
+        let diff = listDiff(old, new)
+        #expect(diff.count == 1)
+        #expect(diff.moves == [.init(item: Row(1, 2025_01_01), from: 0, to: 9)])
+        #expect(old.applying(diff) == new)
+
+        let snapshotDiff = oneSection(new).difference(from: oneSection(old))
+        #expect(snapshotDiff.count == 1)
+        #expect(
+            snapshotDiff.itemMoves == [
+                .init(item: Row(1, 2025_01_01), from: SnapshotIndexPath(section: 0, item: 0), to: SnapshotIndexPath(section: 0, item: 9))
+            ])
+        #expect(oneSection(old).applying(snapshotDiff) == oneSection(new))
+    }
+
+    @Test func aRenameInPlaceAndAnotherItemMovingAreOneUpdateAndOneMove() {
+        // Todo 4 is renamed where it stands; todo 7, unchanged, moves to the front.
+        var new = base
+        new[3].content = 9
+        new.insert(new.remove(at: 6), at: 0)
+        let diff = listDiff(base, new)
+        #expect(diff.count == 2)
+        #expect(diff.updates == [.init(item: Row(4, 9), from: 3, to: 4)])
+        #expect(diff.moves == [.init(item: Row(7), from: 6, to: 0)])
+        #expect(base.applying(diff) == new)
+
+        let snapshotDiff = oneSection(new).difference(from: oneSection(base))
+        #expect(snapshotDiff.count == 2)
+        #expect(
+            snapshotDiff.itemUpdates == [
+                .init(item: Row(4, 9), from: SnapshotIndexPath(section: 0, item: 3), to: SnapshotIndexPath(section: 0, item: 4))
+            ])
+        #expect(
+            snapshotDiff.itemMoves == [
+                .init(item: Row(7), from: SnapshotIndexPath(section: 0, item: 6), to: SnapshotIndexPath(section: 0, item: 0))
+            ])
+    }
+
+    @Test func onATieARenameInPlaceIsAnUpdateRatherThanAMove() {
+        // [1, 2, 3] to [3, 1', 2]: keeping 3 alone or 1' and 2 both cost two changes; keeping
+        // 1' and 2 reports the rename as an update and 3 as the one move.
+        let old = [Row(1), Row(2), Row(3)]
+        let new = [Row(3), Row(1, 1), Row(2)]
+        let diff = listDiff(old, new)
+        #expect(diff.count == 2)
+        #expect(diff.updates == [.init(item: Row(1, 1), from: 0, to: 1)])
+        #expect(diff.moves == [.init(item: Row(3), from: 2, to: 0)])
+    }
+
+    @Test func editedItemsOvertakingAnUnchangedOneAreMovesNotUpdates() {
+        // [1, 2, 3] to [2', 3', 1]: keeping the longest run (2', 3') costs a move of 1 and two
+        // updates; keeping the unchanged 1 costs only the two moves, which carry the new content.
+        let old = [Row(1), Row(2), Row(3)]
+        let new = [Row(2, 1), Row(3, 1), Row(1)]
+        let diff = listDiff(old, new)
+        #expect(diff.count == 2)
+        #expect(diff.updates.isEmpty)
+        #expect(diff.moves == [.init(item: Row(2, 1), from: 1, to: 0), .init(item: Row(3, 1), from: 2, to: 1)])
+        #expect(old.applying(diff) == new)
+        let snapshotDiff = oneSection(new).difference(from: oneSection(old))
+        #expect(snapshotDiff.count == 2 && snapshotDiff.itemUpdates.isEmpty)
+    }
+
+    @Test func remainingTiesGoToTheRunFoundFirst() {
+        // Two unchanged neighbours swapped: either could move; the one first in the new list
+        // stays, every time.
+        #expect(keptInPlaceMask(offsets: [1, 0], unchanged: [true, true]) == [true, false])
+        #expect(keptInPlaceMask(offsets: [2, 3, 0, 1], unchanged: [true, true, true, true]) == [true, true, false, false])
+        #expect(keptInPlaceMask(offsets: [0, 1, 2], unchanged: [false, true, false]) == [true, true, true])
+        #expect(keptInPlaceMask(offsets: [], unchanged: []) == [])
+    }
 }

@@ -52,6 +52,29 @@ func longestIncreasingLength(_ values: [Int]) -> Int {
     return best.max() ?? 0
 }
 
+/// The best set of items a diff can keep in place, by the quadratic dynamic program (an oracle
+/// independent of the Fenwick tree under test): over the strictly increasing runs of `offsets`,
+/// the most unchanged items, then the most changed ones.
+func bestKeptInPlace(_ offsets: [Int], unchanged: [Bool]) -> (unchanged: Int, changed: Int) {
+    var best: [(unchanged: Int, changed: Int)] = []
+    for i in offsets.indices {
+        var prior = (unchanged: 0, changed: 0)
+        for j in 0..<i where offsets[j] < offsets[i] && best[j] > prior { prior = best[j] }
+        best.append(unchanged[i] ? (prior.unchanged + 1, prior.changed) : (prior.unchanged, prior.changed + 1))
+    }
+    return best.max { $0 < $1 } ?? (0, 0)
+}
+
+/// The fewest moves plus updates that turn one list into another with the same items, and the
+/// updates among them: every changed item costs one change (an update if kept in place, else a
+/// move), every unchanged item left out of the run kept in place costs a move. `offsets` are
+/// the old offsets of the shared items in new order.
+func minimalMovesAndUpdates(_ offsets: [Int], unchanged: [Bool]) -> (total: Int, updates: Int) {
+    let changedCount = unchanged.filter { !$0 }.count
+    let kept = bestKeptInPlace(offsets, unchanged: unchanged)
+    return (changedCount + (unchanged.count - changedCount - kept.unchanged), kept.changed)
+}
+
 /// Everything the batch semantics promise about a snapshot difference, beyond applying
 /// correctly; returns a description of the first broken promise, or nil.
 func brokenPromise(
@@ -84,21 +107,33 @@ func brokenPromise(
     {
         return "changes are not sorted by index"
     }
-    // Minimal moves: per section kept on both sides, only the items outside one longest
-    // increasing run of old offsets move; every item changing section moves.
-    var expectedMoves = 0
+    // Minimal changes: every item changing section is a move; per section kept on both sides,
+    // moves plus updates are the fewest possible, with as many updates among them as can be.
+    var expectedTotal = 0
+    var expectedUpdates = 0
     for (section, items) in new.sectionItems.enumerated() {
         let sectionID = new.sectionIDs[section]
         let oldSection = old.index(ofSection: sectionID)
         var staying: [Int] = []
+        var unchanged: [Bool] = []
         for item in items {
             guard let path = old.indexPath(ofItem: item.id) else { continue }
-            if path.section == oldSection { staying.append(path.item) } else { expectedMoves += 1 }
+            if path.section == oldSection {
+                staying.append(path.item)
+                unchanged.append(old.item(withID: item.id) == item)
+            } else {
+                expectedTotal += 1
+            }
         }
-        expectedMoves += staying.count - longestIncreasingLength(staying)
+        let minimal = minimalMovesAndUpdates(staying, unchanged: unchanged)
+        expectedTotal += minimal.total
+        expectedUpdates += minimal.updates
     }
-    if diff.itemMoves.count != expectedMoves {
-        return "\(diff.itemMoves.count) item moves where \(expectedMoves) suffice"
+    if diff.itemMoves.count + diff.itemUpdates.count != expectedTotal {
+        return "\(diff.itemMoves.count) item moves and \(diff.itemUpdates.count) updates where \(expectedTotal) changes suffice"
+    }
+    if diff.itemUpdates.count != expectedUpdates {
+        return "\(diff.itemUpdates.count) item updates where \(expectedUpdates) are possible"
     }
     let survivingSections = new.sectionIDs.compactMap { old.index(ofSection: $0) }
     let expectedSectionMoves = survivingSections.count - longestIncreasingLength(survivingSections)
