@@ -15,6 +15,11 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     case notADatabase(path: String)
     /// A folder or file could not be created (`errno` from the system call).
     case cannotCreate(path: String, errno: Int32)
+    /// `undo` found no recorded command to revert.
+    case nothingToUndo
+    /// `undo` would overwrite changes another program made since to the todos `ids`; nothing
+    /// was changed and the command stays in the history.
+    case undoConflict(command: String, ids: [Int64])
     /// SQLite reported an error: busy past the timeout, full disk, I/O error, constraint...
     case sqlite(SQLiteError)
 

@@ -22,6 +22,10 @@ final class CLISandbox: @unchecked Sendable {
 
     /// Runs `todo` and requires success; returns its stdout.
     func ok(_ arguments: String..., environment: [String: String] = [:]) throws -> String {
+        try ok(arguments, environment: environment)
+    }
+
+    func ok(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let result = try todo(arguments, environment: environment)
         #expect(result.status == 0, "todo \(arguments.joined(separator: " ")) failed: \(result.stderr)")
         #expect(result.stderr.isEmpty)

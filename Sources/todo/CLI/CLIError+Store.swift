@@ -28,6 +28,12 @@ extension CLIError {
                             hint: "Choose another file with --db or TODO_DB.")
         case .cannotCreate(let path, let code):
             self = .failure("cannot create \(path): \(String(cString: strerror(code)))")
+        case .nothingToUndo:
+            self = .failure("nothing to undo")
+        case .undoConflict(let command, let ids):
+            let list = ids.map(String.init).joined(separator: ", ")
+            self = .failure("cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
+                            hint: "Nothing was changed.")
         case .sqlite(let error):
             self = CLIError(error)
         }

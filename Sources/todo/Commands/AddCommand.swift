@@ -18,7 +18,9 @@ extension Command {
             guard name.contains(where: { !$0.isWhitespace }) else { throw CLIError(.emptyName, path: "") }
             let deadline = try context.dueDate()
             let repository = try context.openRepository()
-            let todo = try context.perform { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }
+            let todo = try context.perform { () throws(TodoStoreError) in
+                try repository.recordingUndo("add") { try repository.add(name: name, deadline: deadline) }
+            }
             context.out.write(context.arguments.flag("--json") ? JSON.object(todo) + "\n" : "\(todo.id)\n")
         }
     )

@@ -20,7 +20,9 @@ extension Command {
             run: { (context) throws(CLIError) in
                 let ids = try context.ids()
                 let repository = try context.openRepository()
-                let todos = try context.perform { () throws(TodoStoreError) in try repository.setDone(isDone, ids: ids) }
+                let todos = try context.perform { () throws(TodoStoreError) in
+                    try repository.recordingUndo(name) { try repository.setDone(isDone, ids: ids) }
+                }
                 for todo in todos { context.out.write(TodoText.summary(isDone ? "✓" : "○", todo)) }
             }
         )

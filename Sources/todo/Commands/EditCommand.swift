@@ -29,13 +29,11 @@ extension Command {
             if let name, !name.contains(where: { !$0.isWhitespace }) { throw CLIError(.emptyName, path: "") }
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in
-                try TodoStoreError.wrap {
-                    try repository.connection.transaction {
-                        var todo: Todo?
-                        if let name { todo = try repository.rename(id: id, to: name) }
-                        if deadline != nil || clearDeadline { todo = try repository.setDeadline(deadline, id: id) }
-                        return todo
-                    }
+                try repository.recordingUndo("edit") {
+                    var todo: Todo?
+                    if let name { todo = try repository.rename(id: id, to: name) }
+                    if deadline != nil || clearDeadline { todo = try repository.setDeadline(deadline, id: id) }
+                    return todo
                 }
             }
             if let todo { context.out.write(TodoText.summary("~", todo)) }

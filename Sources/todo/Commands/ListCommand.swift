@@ -34,7 +34,7 @@ extension Command {
         }
     )
 
-    private static func writeJSON(_ repository: TodoRepository, _ request: TodoFetchRequest,
+    static func writeJSON(_ repository: TodoRepository, _ request: TodoFetchRequest,
                                   _ out: inout OutputStream) throws(TodoStoreError) {
         var first = true
         out.write("[")

@@ -26,7 +26,9 @@ extension Command {
                     return
                 }
             }
-            let todos = try context.perform { () throws(TodoStoreError) in try repository.delete(ids: ids) }
+            let todos = try context.perform { () throws(TodoStoreError) in
+                try repository.recordingUndo("rm") { try repository.delete(ids: ids) }
+            }
             for todo in todos { context.out.write(TodoText.summary("-", todo)) }
         }
     )
