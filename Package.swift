@@ -25,10 +25,12 @@ let package = Package(
         .target(name: "TodoStore", dependencies: ["SQLite"]),
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot"),
+        // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
+        .target(name: "TodoInterop", dependencies: ["TodoStore"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
         // The command-line tool.
-        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
+        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop"]),
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 
@@ -38,6 +40,8 @@ let package = Package(
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
         .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot"]),
         .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"]),
+        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
+                    exclude: ["Fixtures"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
     ],

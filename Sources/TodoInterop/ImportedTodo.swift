@@ -1,0 +1,61 @@
+import TodoStore
+
+/// One todo read from another tool's file, before the database gives it an id.
+///
+/// Only what the `todos` table keeps: a name (never empty or only white space), an optional
+/// deadline as a calendar date, and whether it is done. Ids in the source file are not kept:
+/// the importing database assigns fresh ones, so an import never collides with existing todos.
+public struct ImportedTodo: Sendable, Equatable {
+    /// What to do; has at least one character that is not white space.
+    public var name: String
+    /// The day it is due, if any.
+    public var deadline: CalendarDate?
+    /// Whether it is done.
+    public var isDone: Bool
+
+    /// Creates an imported todo.
+    public init(name: String, deadline: CalendarDate? = nil, isDone: Bool = false) {
+        self.name = name
+        self.deadline = deadline
+        self.isDone = isDone
+    }
+
+    /// Whether `name` is usable as a todo's name: not empty, not only white space (the rule
+    /// ``TodoRepository`` applies). Checks bytes first, so a typical name costs a byte or two.
+    static func isUsableName(_ name: String) -> Bool {
+        for byte in name.utf8 {
+            if byte > 0x20 && byte < 0x7F { return true }
+            if byte >= 0x80 { return name.contains { !$0.isWhitespace } }
+        }
+        return false
+    }
+}
+
+/// The file formats `todo import --from` reads; the raw values are the option's words.
+///
+/// Every format yields ``ImportedTodo`` values (name, deadline, done) and refuses a file with
+/// any bad record; the readers' rules in short:
+/// - ``json``: our own `todo export`, an array of `{"id", "name", "deadline", "done"}` objects.
+/// - ``taskwarrior``: `task export`; `description` is the name, the UTC `due` instant becomes a
+///   local calendar date, deleted tasks are skipped.
+/// - ``todotxt``: a todo.txt file; `x ` marks a done todo, priorities and creation/completion
+///   dates are dropped, `due:YYYY-MM-DD` is the deadline, and `+project` / `@context` tags stay
+///   in the name (searchable with `todo list --search`).
+public enum ImportFormat: String, Sendable, CaseIterable {
+    /// Our own `todo export`: a JSON array of todo objects. `name` is required; `deadline`
+    /// (`YYYY-MM-DD` or `null`) and `done` (a Boolean) are optional; `id` and unknown keys are
+    /// ignored, since the importing database assigns ids.
+    case json
+    /// Taskwarrior's `task export`: a JSON array of tasks (or one task a line). `description`
+    /// is the name; `due` (`20240501T000000Z`, UTC) becomes the calendar date in the local time
+    /// zone; `pending` and `waiting` are not done, `completed` is done, `deleted` is skipped, a
+    /// `recurring` template is skipped when its instances are in the file.
+    case taskwarrior
+    /// A todo.txt file (http://todotxt.org), one todo a line. A leading `x ` marks it done (the
+    /// completion and creation dates after it are dropped); a leading priority `(A) ` and a
+    /// creation date are dropped, since our todos have neither; a `due:YYYY-MM-DD` tag becomes
+    /// the deadline and leaves the name. `+project` and `@context` tags, and any other
+    /// `key:value` tag, stay in the name as written, so `todo list --search +work` still finds
+    /// them.
+    case todotxt
+}

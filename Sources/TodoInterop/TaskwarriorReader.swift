@@ -1,0 +1,130 @@
+import TodoStore
+
+/// Reads the output of taskwarrior's `task export`: a JSON array of tasks, or one task per line
+/// (`task export rc.json.array=off`).
+///
+/// - `description` is the name (required, not blank).
+/// - `due`, a UTC instant like `20240501T000000Z`, becomes the calendar date at that instant in
+///   the given ``LocalTimeZone``: taskwarrior stores `due:2024-05-01` typed in Tokyo as
+///   `20240430T150000Z`, which is 2024-05-01 again in Tokyo. Absent (or `null`): no deadline.
+/// - `status`: `pending` and `waiting` are not done, `completed` is done, `deleted` tasks are
+///   skipped; any other status is an error naming the record.
+/// - `recurring` marks the template of a recurring task. Taskwarrior exports its instances too,
+///   as pending tasks with a `parent` naming the template's `uuid`; importing both would list the
+///   same todo twice, so a template is skipped when an instance of it is in the file, and
+///   imported as a todo that is not done otherwise.
+/// - Everything else (`project`, `tags`, `priority`, `annotations`, `uuid`, `urgency`, ...) is
+///   ignored: our todos have no place for it.
+enum TaskwarriorReader {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> [ImportedTodo] {
+        let records = try self.records(buffer)
+        timeZone.prepare()
+        var templatesWithInstances = Set<String>()
+        for record in records {
+            if case .string(let parent)? = record["parent"] { templatesWithInstances.insert(parent) }
+        }
+        var todos: [ImportedTodo] = []
+        todos.reserveCapacity(records.count)
+        for (offset, record) in records.enumerated() {
+            let location = ImportError.Location.record(offset + 1)
+            guard case .object(let task) = record else {
+                throw ImportError(location, "expected a task object, found \(record.kindDescription)")
+            }
+            let isDone: Bool
+            switch task["status"] {
+            case nil:
+                throw ImportError(location, "\"status\" is missing")
+            case .string(let status)?:
+                switch status {
+                case "pending", "waiting": isDone = false
+                case "completed": isDone = true
+                case "deleted": continue
+                case "recurring":
+                    if case .string(let uuid)? = task["uuid"], templatesWithInstances.contains(uuid) { continue }
+                    isDone = false
+                default:
+                    throw ImportError(location, "unknown status \"\(status)\" (expected pending, waiting, recurring, completed or deleted)")
+                }
+            case let other?:
+                throw ImportError(location, "\"status\" must be a string, found \(other.kindDescription)")
+            }
+            let name = try JSONFields.name(task, key: "description", location: location)
+            var deadline: CalendarDate? = nil
+            switch task["due"] {
+            case nil, .null?:
+                break
+            case .string(let text)?:
+                deadline = try date(due: text, timeZone: timeZone, location: location)
+            case let other?:
+                throw ImportError(location, "\"due\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
+            }
+            todos.append(ImportedTodo(name: name, deadline: deadline, isDone: isDone))
+        }
+        return todos
+    }
+
+    /// The tasks: the elements of a top-level array, or the values of a JSON Lines file.
+    private static func records(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> [JSONValue] {
+        var first = 0
+        while first < buffer.count, [0x20, 0x0A, 0x0D, 0x09].contains(buffer[first]) { first += 1 }
+        let isArray = first == buffer.count || buffer[first] == UInt8(ascii: "[")
+        let document: JSONValue
+        do throws(JSONParseError) {
+            // An empty file goes to the single-document parser, which calls it what it is.
+            if !isArray { return try JSONParser.parseSequence(buffer) }
+            document = try JSONParser.parse(buffer)
+        } catch {
+            throw ImportError(error)
+        }
+        guard case .array(let records) = document else {
+            throw ImportError(.file, "expected a JSON array of tasks (the output of `task export`)")
+        }
+        return records
+    }
+
+    /// The local calendar date of a `due` instant written `YYYYMMDDTHHMMSSZ`.
+    private static func date(due text: String, timeZone: LocalTimeZone,
+                             location: ImportError.Location) throws(ImportError) -> CalendarDate {
+        guard let seconds = TaskwarriorTimestamp.epochSeconds(text) else {
+            if TaskwarriorTimestamp.hasShape(text) {
+                throw ImportError(location, "\"due\" \(text) is not a real date and time")
+            }
+            throw ImportError(location, "\"due\" is not a UTC timestamp like 20240501T000000Z")
+        }
+        guard let date = timeZone.calendarDate(atEpochSeconds: seconds) else {
+            throw ImportError(location, "\"due\" \(text) is outside the years 1 to 9999")
+        }
+        return date
+    }
+}
+
+/// Taskwarrior's date-time form: ISO 8601 basic format in UTC, `20240501T000000Z`.
+enum TaskwarriorTimestamp {
+    /// Whether `text` has the form: 8 digits, `T`, 6 digits, `Z`.
+    static func hasShape(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { return false }
+        return (0..<8).allSatisfy { isDigit(bytes[$0]) } && (9..<15).allSatisfy { isDigit(bytes[$0]) }
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z, or `nil` for a malformed or impossible timestamp.
+    ///
+    /// Exact calendar arithmetic (what `timegm` computes, but without its silent normalizing
+    /// of 2023-02-29 into March 1st): the date is checked, then days * 86,400 plus the time.
+    static func epochSeconds(_ text: String) -> Int64? {
+        guard hasShape(text) else { return nil }
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int {
+            range.reduce(0) { $0 * 10 + Int(bytes[$1] - UInt8(ascii: "0")) }
+        }
+        guard let date = CalendarDate(year: number(0..<4), month: number(4..<6), day: number(6..<8)) else { return nil }
+        let hour = number(9..<11), minute = number(11..<13), second = number(13..<15)
+        // 60 is a leap second (RFC 3339); it counts as the next minute's first second.
+        guard hour < 24, minute < 60, second <= 60 else { return nil }
+        return Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

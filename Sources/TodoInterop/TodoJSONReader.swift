@@ -1,0 +1,94 @@
+import TodoStore
+
+/// Reads our own `todo export`: a JSON array of todo objects.
+///
+/// Each record is `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01" | null, "done": false}`:
+/// - `name` is required: a string with something other than white space in it, kept exactly;
+/// - `deadline` is optional: absent or `null` for none, else a real `YYYY-MM-DD` day;
+/// - `done` is optional: `true` or `false`, `false` when absent;
+/// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
+///   from newer versions with more keys still import.
+enum TodoJSONReader {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> [ImportedTodo] {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(buffer)
+        } catch {
+            throw ImportError(error)
+        }
+        guard case .array(let records) = document else {
+            throw ImportError(.file, "expected a JSON array of todos (the output of `todo export`), found \(document.kindDescription)")
+        }
+        var todos: [ImportedTodo] = []
+        todos.reserveCapacity(records.count)
+        for (offset, record) in records.enumerated() {
+            todos.append(try todo(from: record, location: .record(offset + 1)))
+        }
+        return todos
+    }
+
+    private static func todo(from record: JSONValue, location: ImportError.Location) throws(ImportError) -> ImportedTodo {
+        guard case .object(let object) = record else {
+            throw ImportError(location, "expected a todo object, found \(record.kindDescription)")
+        }
+        let name = try JSONFields.name(object, key: "name", location: location)
+        var deadline: CalendarDate? = nil
+        switch object["deadline"] {
+        case nil, .null?:
+            break
+        case .string(let text)?:
+            deadline = try JSONFields.date(text, key: "deadline", location: location)
+        case let other?:
+            throw ImportError(location, "\"deadline\" must be a YYYY-MM-DD date or null, found \(other.kindDescription)")
+        }
+        var isDone = false
+        switch object["done"] {
+        case nil: break
+        case .bool(let value)?: isDone = value
+        case let other?: throw ImportError(location, "\"done\" must be true or false, found \(other.kindDescription)")
+        }
+        return ImportedTodo(name: name, deadline: deadline, isDone: isDone)
+    }
+}
+
+/// Field checks shared by the JSON-based readers, with their error messages.
+enum JSONFields {
+    /// The required, non-blank string at `key`.
+    static func name(_ object: JSONObject, key: String, location: ImportError.Location) throws(ImportError) -> String {
+        switch object[key] {
+        case nil:
+            throw ImportError(location, "\"\(key)\" is missing")
+        case .string(let name)?:
+            guard ImportedTodo.isUsableName(name) else { throw ImportError(location, "\"\(key)\" is empty") }
+            return name
+        case let other?:
+            throw ImportError(location, "\"\(key)\" must be a string, found \(other.kindDescription)")
+        }
+    }
+
+    /// `text` as a calendar date, telling a malformed date from an impossible one.
+    static func date(_ text: String, key: String, location: ImportError.Location) throws(ImportError) -> CalendarDate {
+        if let date = CalendarDate(text) { return date }
+        if DateShape.isISODate(text.utf8) {
+            throw ImportError(location, "\"\(key)\" \(text) is not a day in the calendar")
+        }
+        throw ImportError(location, "\"\(key)\" is not a YYYY-MM-DD date")
+    }
+}
+
+/// Recognizes the shape of dates, valid or not, to word errors and to spot todo.txt dates.
+enum DateShape {
+    /// Whether `bytes` look like `YYYY-MM-DD` (ten characters, digits and two dashes), whether
+    /// or not that day exists.
+    static func isISODate(_ bytes: some Collection<UInt8>) -> Bool {
+        guard bytes.count == 10 else { return false }
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 4 || offset == 7 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,109 @@
+import TodoStore
+
+/// Reads a todo.txt file (http://todotxt.org): one todo a line.
+///
+/// Each non-blank line is a todo; blank lines are skipped but counted, so errors name the line
+/// an editor shows. Lines may end in LF or CRLF, and a UTF-8 byte order mark is ignored.
+/// - Done: a line starting with `x ` is done; the completion date after it and the creation
+///   date after that (todo.txt writes both) are dropped.
+/// - Priority: a leading `(A) ` to `(Z) ` on a line that is not done is dropped, as is the
+///   creation date after it: our todos have no priority and no creation date.
+/// - Deadline: a `due:YYYY-MM-DD` tag (the convention of todo.txt apps) is the deadline and
+///   leaves the name; a due date that is malformed or not a real day is an error naming the
+///   line, and so are two `due:` tags on one line.
+/// - `+project` and `@context` tags stay in the name as written, so they stay searchable with
+///   `todo list --search +work` or `--search @phone`; so do all other `key:value` tags
+///   (`t:`, `rec:`, `pri:`, URLs), which mean nothing to our todos but are part of the text.
+/// - The name is the rest of the line with surrounding spaces trimmed and its inner spacing
+///   kept (a removed `due:` tag leaves one space). A line left with no name is an error.
+enum TodoTxtReader {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> [ImportedTodo] {
+        var todos: [ImportedTodo] = []
+        var lineNumber = 0
+        var lineStart = 0
+        while lineStart < buffer.count {
+            lineNumber += 1
+            var lineEnd = lineStart
+            while lineEnd < buffer.count, buffer[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            var end = lineEnd
+            if end > lineStart, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<end])
+            if let todo = try todo(line: line, location: .line(lineNumber)) { todos.append(todo) }
+            lineStart = lineEnd + 1
+        }
+        return todos
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// The todo on one line (without its line ending), or `nil` for a blank line.
+    private static func todo(line: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError) -> ImportedTodo? {
+        guard UTF8Validation.isValid(line) else { throw ImportError(location, "is not UTF-8 text") }
+        var tokens: [Range<Int>] = []
+        var index = 0
+        while index < line.count {
+            while index < line.count, isSpace(line[index]) { index += 1 }
+            let start = index
+            while index < line.count, !isSpace(line[index]) { index += 1 }
+            if index > start { tokens.append(start..<index) }
+        }
+        guard let first = tokens.first else { return nil }
+
+        // The markers only count at the very start of the line, followed by a space.
+        let startsMarker = first.lowerBound == 0 && first.upperBound < line.count
+        var next = 0
+        var isDone = false
+        func isDate(_ position: Int) -> Bool {
+            position < tokens.count && DateShape.isISODate(UnsafeBufferPointer(rebasing: line[tokens[position]]))
+        }
+        if startsMarker && first.count == 1 && line[0] == UInt8(ascii: "x") {
+            isDone = true
+            next = 1
+            if isDate(next) { next += 1 }  // completion date
+            if isDate(next) { next += 1 }  // creation date
+        } else {
+            if startsMarker && first.count == 3 && line[0] == UInt8(ascii: "(") && line[2] == UInt8(ascii: ")")
+                && line[1] >= UInt8(ascii: "A") && line[1] <= UInt8(ascii: "Z") {
+                next = 1  // priority
+            }
+            if isDate(next) { next += 1 }  // creation date
+        }
+
+        var deadline: CalendarDate? = nil
+        var name: [UInt8] = []
+        var previous: Range<Int>? = nil
+        var removedSincePrevious = false
+        for token in tokens[next...] {
+            let bytes = UnsafeBufferPointer(rebasing: line[token])
+            if bytes.count >= 4, bytes[0] == UInt8(ascii: "d"), bytes[1] == UInt8(ascii: "u"),
+               bytes[2] == UInt8(ascii: "e"), bytes[3] == UInt8(ascii: ":") {
+                guard deadline == nil else { throw ImportError(location, "more than one due: tag") }
+                deadline = try date(tag: bytes, location: location)
+                removedSincePrevious = true
+                continue
+            }
+            if let previous {
+                if removedSincePrevious {
+                    name.append(0x20)
+                } else {
+                    name.append(contentsOf: UnsafeBufferPointer(rebasing: line[previous.upperBound..<token.lowerBound]))
+                }
+            }
+            name.append(contentsOf: bytes)
+            previous = token
+            removedSincePrevious = false
+        }
+        let text = String(decoding: name, as: UTF8.self)
+        guard ImportedTodo.isUsableName(text) else { throw ImportError(location, "the todo has no name") }
+        return ImportedTodo(name: text, deadline: deadline, isDone: isDone)
+    }
+
+    /// The date of a `due:` tag, telling a malformed date from an impossible one.
+    private static func date(tag: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError) -> CalendarDate {
+        let value = UnsafeBufferPointer(rebasing: tag[4...])
+        if let date = CalendarDate(iso: value) { return date }
+        let text = String(decoding: tag, as: UTF8.self)
+        if DateShape.isISODate(value) { throw ImportError(location, "\(text) is not a day in the calendar") }
+        throw ImportError(location, "\(text) is not a YYYY-MM-DD date")
+    }
+}

@@ -1,0 +1,72 @@
+import TodoInterop
+import TodoStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Command {
+    /// `todo import [--from json|taskwarrior|todotxt] FILE|-`: all or nothing, undoable.
+    static let `import` = Command(
+        spec: CommandSpec(
+            name: "import",
+            abstract: "Add todos from a file: todo's own export, taskwarrior's, or todo.txt.",
+            arguments: [.init(name: "file", help: "The file to read, or - for standard input.")],
+            options: [.init(name: "--from", value: "format", help: "json (the default: 'todo export'), taskwarrior ('task export') or todotxt.")],
+            discussion: """
+                One transaction: a file with any bad record imports nothing, and the error names the
+                record (json, taskwarrior) or line (todo.txt). New ids are given in file order.
+                taskwarrior: description is the name, due becomes the local date, completed tasks are
+                done, deleted ones are skipped. todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
+                deadline; priorities and dates are dropped; +project and @context stay in the name.
+                'todo undo' removes a whole import.
+                """,
+            examples: ["todo import todos.json", "task export | todo import --from taskwarrior -",
+                       "todo import --from todotxt ~/todo.txt"]
+        ),
+        run: { (context) throws(CLIError) in
+            let formatName = context.arguments.value("--from") ?? "json"
+            guard let format = ImportFormat(rawValue: formatName) else {
+                throw .usage("'\(formatName)' is not an import format", hint: "Use json, taskwarrior or todotxt.")
+            }
+            let path = context.arguments.positionals[0]
+            let bytes = try FileContents.read(path)
+            let todos: [ImportedTodo]
+            do {
+                todos = try TodoImporter.parse(bytes, format: format)
+            } catch {
+                throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
+            }
+            let repository = try context.openRepository()
+            try context.perform { () throws(TodoStoreError) in
+                try repository.recordingUndo("import") {
+                    for todo in todos { try repository.add(name: todo.name, deadline: todo.deadline, isDone: todo.isDone) }
+                }
+            }
+            context.out.write("Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos").\n")
+        }
+    )
+}
+
+/// Reads a whole file, or standard input for `-`, with plain system calls.
+enum FileContents {
+    static func read(_ path: String) throws(CLIError) -> [UInt8] {
+        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .failure("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { if descriptor != 0 { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[..<count])
+            } else if count == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw .failure("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}

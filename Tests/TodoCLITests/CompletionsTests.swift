@@ -1,0 +1,175 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import todo
+
+/// Whether a program is on PATH; the zsh and fish checks run only where those shells are.
+private func isInstalled(_ program: String) -> Bool {
+    (try? ProcessRunner.which(program)) != nil
+}
+
+/// `todo completions`: the scripts are generated from the specs and work in real shells.
+///
+/// bash is always there and is driven for real (COMP_WORDS in, COMPREPLY out). zsh and fish
+/// are checked when installed; tests never install them. fish can also be driven for real
+/// with `complete -C`; zsh completion needs an interactive line editor, so zsh gets a parse
+/// check and a check that the script registers itself with compinit.
+@Suite struct CompletionsTests {
+    let sandbox = CLISandbox()
+
+    /// The specs the built `todo` generates from.
+    private var script: CompletionScript {
+        CompletionScript(commands: TodoCLI.commands.map(\.spec), globals: GlobalOptions.specs)
+    }
+
+    /// The built `todo`'s script for `shell`, saved in the sandbox; its path.
+    private func scriptFile(_ shell: String) throws -> String {
+        let path = sandbox.folder.file("todo.\(shell)")
+        try sandbox.ok("completions", shell).write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// PATH with the built `todo` first, as a user's shell finds it.
+    private var path: String {
+        URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path
+            + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    private var shellEnvironment: [String: String] {
+        ["PATH": path, "TODO_DB": sandbox.database, "HOME": sandbox.folder.path]
+    }
+
+    /// Runs bash's completion function on `words` (the last one is under the cursor) and
+    /// returns COMPREPLY, as bash would for `complete -F _todo todo`.
+    private func bashComplete(_ words: String...) throws -> [String] {
+        let driver = #"""
+            source "$1"; shift
+            COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+            _todo todo "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\n' "${COMPREPLY[@]}"
+            """#
+        let result = try ProcessRunner.run("bash", ["-c", driver, "bash", try scriptFile("bash")] + words,
+                                           environment: shellEnvironment)
+        #expect(result.status == 0 && result.stderr.isEmpty, "bash: \(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func everyCommandAndOptionOfEverySpecIsInEveryScript() {
+        for shell in CompletionShell.allCases {
+            let text = script.text(for: shell)
+            for spec in TodoCLI.commands.map(\.spec) {
+                #expect(text.contains(spec.name), "\(shell) lacks the command \(spec.name)")
+                for option in spec.options + GlobalOptions.specs {
+                    // fish names options without their dashes: `-l sort`, `-s y`.
+                    let long = shell == .fish ? "-l \(option.name.dropFirst(2))" : option.name
+                    #expect(text.contains(long), "\(shell) lacks \(option.name) of \(spec.name)")
+                    if let short = option.short {
+                        #expect(text.contains(shell == .fish ? "-s \(short.dropFirst())" : short))
+                    }
+                }
+            }
+            #expect(text.contains("list --json"), "\(shell) reads ids from todo list --json")
+        }
+    }
+
+    @Test func scriptsFollowTheSpecsNotAFixedList() {
+        let extra = CommandSpec(name: "frobnicate", abstract: "Frobnicate todos.",
+                                arguments: [.init(name: "id", help: "Ids.", repeats: true)],
+                                options: [.init(name: "--wobble", value: "level", help: "How much.")])
+        let generated = CompletionScript(commands: [extra], globals: GlobalOptions.specs)
+        for shell in CompletionShell.allCases {
+            let text = generated.text(for: shell)
+            #expect(text.contains("frobnicate") && text.contains("wobble"), "\(shell)")
+            #expect(text.contains("Frobnicate todos.") == (shell != .bash), "zsh and fish describe commands; bash cannot")
+            #expect(text.contains("_todo_ids"), "\(shell): an `id` argument completes todo ids")
+        }
+    }
+
+    @Test func theCommandPrintsTheGeneratedScript() throws {
+        for shell in CompletionShell.allCases {
+            #expect(try sandbox.ok("completions", shell.rawValue) == script.text(for: shell))
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.database), "printing a script opens no database")
+    }
+
+    @Test func anUnknownShellIsAUsageError() throws {
+        let result = try sandbox.todo("completions", "tcsh")
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines == ["error: 'tcsh' is not a supported shell", "Use bash, zsh or fish."])
+        #expect(try sandbox.todo("completions").status == 2, "the shell is required")
+        #expect(try sandbox.todo("completions", "bash", "zsh").status == 2, "one shell at a time")
+    }
+
+    @Test func helpShowsUsageArgumentsAndExamples() throws {
+        let help = try sandbox.ok("help", "completions")
+        #expect(help.contains("USAGE: todo completions <shell>"))
+        #expect(help.contains("<shell>"))
+        #expect(help.contains("source <(todo completions bash)"))
+        #expect(help.contains("todo completions fish > ~/.config/fish/completions/todo.fish"))
+    }
+
+    @Test func bashCompletesCommandsOptionsAndValues() throws {
+        #expect(try bashComplete("todo", "l") == ["list"])
+        #expect(try bashComplete("todo", "") == TodoCLI.commands.map(\.spec.name))
+        let list = try #require(TodoCLI.commands.first { $0.spec.name == "list" }?.spec)
+        #expect(try bashComplete("todo", "list", "--s") == list.options.map(\.name).filter { $0.hasPrefix("--s") })
+        #expect(try bashComplete("todo", "list", "--s").contains("--sort"))
+        #expect(try bashComplete("todo", "list", "--sort", "") == ["due", "name", "status"])
+        #expect(try bashComplete("todo", "list", "--sort", "=", "n") == ["name"], "bash splits --sort=n at '='")
+        #expect(try bashComplete("todo", "--color", "a") == ["auto", "always"])
+        #expect(try bashComplete("todo", "completions", "") == ["bash", "zsh", "fish"])
+        #expect(try bashComplete("todo", "help", "ed") == ["edit"])
+        #expect(try bashComplete("todo", "rm", "-").contains("--yes"))
+        #expect(try bashComplete("todo", "rm", "-").contains("--db"), "global options complete after the command")
+        #expect(try bashComplete("todo", "--db", sandbox.folder.path + "/todo.b").map { $0.hasSuffix("todo.bash") } == [true],
+                "--db completes files")
+    }
+
+    @Test func bashCompletesTheIdsOfTheDatabaseInUse() throws {
+        for name in ["Buy milk", "牛乳を買う", "say \"hi\""] { _ = try sandbox.ok("add", name) }
+        _ = try sandbox.ok("rm", "2")
+        #expect(try bashComplete("todo", "done", "") == ["1", "3"])
+        #expect(try bashComplete("todo", "done", "1", "") == ["1", "3"], "done takes several ids")
+        #expect(try bashComplete("todo", "show", "1", "") == [], "show takes one id")
+        #expect(try bashComplete("todo", "rm", "--yes", "3") == ["3"])
+
+        let other = sandbox.folder.file("other.sqlite")
+        for name in ["a", "b", "c", "d"] { _ = try sandbox.ok("--db", other, "add", name) }
+        #expect(try bashComplete("todo", "--db", other, "undone", "") == ["1", "2", "3", "4"], "the --db on the line")
+        #expect(try bashComplete("todo", "edit", "--db", "=", other, "") == ["1", "2", "3", "4"], "--db=PATH after the command")
+    }
+
+    @Test func idsAndNamesAreReadFromListJSONWithSed() throws {
+        for name in ["Buy milk", "牛乳を買う", "say \"hi\" \\ back", "tab\there"] { _ = try sandbox.ok("add", name) }
+        let program = "s='\(CompletionScript.idsSedProgram)'; \(ProcessRunner.todoBinary) list --json | sed -n \"$s\""
+        let result = try ProcessRunner.run("bash", ["-c", program], environment: shellEnvironment)
+        #expect(result.stdout == "1\tBuy milk\n2\t牛乳を買う\n3\tsay \"hi\" \\ back\n4\ttab here\n")
+    }
+
+    @Test(.enabled(if: isInstalled("zsh"), "zsh is not installed: its script is checked where it is"))
+    func zshScriptParsesAndRegistersWithCompinit() throws {
+        let file = try scriptFile("zsh")
+        let parse = try ProcessRunner.run("zsh", ["-n", file], environment: shellEnvironment)
+        #expect(parse.status == 0, "zsh -n: \(parse.stderr)")
+        let load = try ProcessRunner.run("zsh", ["-fc", "autoload -U compinit && compinit -u -D && source \(file) && print $_comps[todo]"],
+                                         environment: shellEnvironment)
+        #expect(load.stdout == "_todo\n", "\(load.stderr)")
+    }
+
+    @Test(.enabled(if: isInstalled("fish"), "fish is not installed: its script is checked where it is"))
+    func fishScriptParsesAndCompletesIdsWithNames() throws {
+        let file = try scriptFile("fish")
+        let parse = try ProcessRunner.run("fish", ["--no-execute", file], environment: shellEnvironment)
+        #expect(parse.status == 0, "fish --no-execute: \(parse.stderr)")
+        for name in ["Buy milk", "牛乳を買う"] { _ = try sandbox.ok("add", name) }
+        func complete(_ line: String) throws -> [String] {
+            let result = try ProcessRunner.run("fish", ["-c", "source \(file); complete -C '\(line)'"], environment: shellEnvironment)
+            return result.stdout.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete("todo done ") == ["1\tBuy milk", "2\t牛乳を買う"])
+        #expect(try complete("todo list --sort ").map { $0.prefix { $0 != "\t" } } == ["due", "name", "status"])
+        #expect(try complete("todo l").first?.hasPrefix("list\t") == true)
+    }
+}

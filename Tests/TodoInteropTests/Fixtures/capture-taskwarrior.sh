@@ -1,0 +1,24 @@
+#!/bin/sh
+# Writes what the real `task export` (Debian package taskwarrior) prints for a small list to
+# OUTPUT_FILE, from a throwaway HOME/TASKRC/TASKDATA so the user's own tasks are never touched.
+# Dates are entered in Asia/Tokyo (UTC+9, no DST): `due:2024-05-01` is stored as the UTC instant
+# 20240430T150000Z, the case that shows due -> local calendar date is done right.
+# Usage: capture-taskwarrior.sh OUTPUT_FILE
+set -eu
+out=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export HOME="$work" TASKRC="$work/taskrc" TASKDATA="$work/data" TZ=Asia/Tokyo
+touch "$TASKRC"
+mkdir -p "$TASKDATA"
+t() { task rc.verbose=nothing rc.confirmation=off "$@" > /dev/null 2>&1; }
+t add "Buy milk" due:2024-05-01
+t add "Write report" project:work +office
+t add '牛乳を買う ☕️ café "quoted"' due:2024-12-31
+t add "File taxes" due:2024-04-15
+t add "Call mom"
+t 4 done
+t 5 delete
+t add "Water plants" due:2099-06-01 wait:2099-05-25
+t add "Pay rent" due:2099-01-01 recur:yearly until:2100-06-01
+task export > "$out" 2> /dev/null

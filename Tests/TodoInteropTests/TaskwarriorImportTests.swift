@@ -1,0 +1,199 @@
+// Fixture provenance: Fixtures/taskwarrior-export.json is the unedited output of the real tool,
+// captured on Debian 12 (bookworm) with `taskwarrior` 2.6.2+dfsg-1 (`task --version`: 2.6.2),
+// installed by `apt-get install taskwarrior`, by running
+//     Tests/TodoInteropTests/Fixtures/capture-taskwarrior.sh Tests/TodoInteropTests/Fixtures/taskwarrior-export.json
+// That script, checked in beside the fixture, points HOME, TASKRC and TASKDATA at a throwaway
+// folder, sets TZ=Asia/Tokyo, and runs:
+//     task add "Buy milk" due:2024-05-01
+//     task add "Write report" project:work +office
+//     task add '牛乳を買う ☕️ café "quoted"' due:2024-12-31
+//     task add "File taxes" due:2024-04-15
+//     task add "Call mom"
+//     task 4 done
+//     task 5 delete
+//     task add "Water plants" due:2099-06-01 wait:2099-05-25
+//     task add "Pay rent" due:2099-01-01 recur:yearly until:2100-06-01
+//     task export
+// (each `task` with rc.verbose=nothing rc.confirmation=off). Taskwarrior stores a due date as
+// the UTC instant of local midnight: `due:2024-05-01` in Tokyo is `20240430T150000Z`. The export
+// holds a recurring template ("status":"recurring") and its first instance (a pending task whose
+// "parent" is the template's uuid). `entry`, `modified`, `end` and the uuids depend on when it
+// ran; nothing read from them.
+//
+// Time zones: the importer takes a `LocalTimeZone`. Most tests pass a fixed offset
+// (`.offset(seconds:)`), so they are deterministic whatever TZ the machine has. The suite
+// `TaskwarriorSystemTimeZoneTests` checks the `.system` path (glibc `localtime_r`, the one
+// `todo import` uses) by setting TZ with `setenv` + `tzset()` and restoring it afterwards; it is
+// serialized, and no other test in this target reads the process's zone.
+import Foundation
+import Testing
+import TestSupport
+import TodoInterop
+import TodoStore
+
+private let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
+
+/// What the fixture holds, read in the zone it was written in.
+private let expectedInTokyo = [
+    ImportedTodo(name: "Buy milk", deadline: day("2024-05-01")),
+    ImportedTodo(name: "Write report"),
+    ImportedTodo(name: "牛乳を買う ☕️ café \"quoted\"", deadline: day("2024-12-31")),
+    ImportedTodo(name: "Water plants", deadline: day("2099-06-01")),
+    ImportedTodo(name: "Pay rent", deadline: day("2099-01-01")),  // the instance; its template is skipped
+    ImportedTodo(name: "File taxes", deadline: day("2024-04-15"), isDone: true),
+    // "Call mom" was deleted: skipped.
+]
+
+@Suite struct TaskwarriorImportTests {
+    @Test func readsTheRealExportInTheZoneItWasWrittenIn() throws {
+        let todos = try TodoImporter.parse(try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
+        #expect(todos == expectedInTokyo)
+    }
+
+    @Test func readsTheRealExportElsewhereAsThatZonesCalendarDay() throws {
+        // The same instants seen from UTC: local midnight in Tokyo is 15:00 the day before.
+        let todos = try TodoImporter.parse(try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior,
+                                           timeZone: .offset(seconds: 0))
+        #expect(todos.map(\.deadline) == [day("2024-04-30"), nil, day("2024-12-30"), day("2099-05-31"), day("2098-12-31"), day("2024-04-14")])
+        #expect(todos.map(\.name) == expectedInTokyo.map(\.name))
+    }
+
+    @Test(.enabled(if: Fixture.isInstalled("task"), "taskwarrior is not installed"))
+    func readsALiveExportFromTheInstalledTool() throws {
+        // Runs the same capture script with the taskwarrior on this machine: its output today
+        // must import as the checked-in fixture does.
+        let folder = TemporaryFolder()
+        let output = folder.file("export.json")
+        let run = try ProcessRunner.run("sh", [Fixture.path("capture-taskwarrior.sh"), output])
+        try #require(run.status == 0, "\(run.stderr)")
+        let todos = try TodoImporter.parse(try Fixture.bytes(output), format: .taskwarrior, timeZone: tokyo)
+        #expect(todos == expectedInTokyo)
+    }
+
+    @Test func mapsEveryStatus() throws {
+        let text = """
+            [
+            {"description": "p", "status": "pending"},
+            {"description": "w", "status": "waiting", "wait": "20990101T000000Z"},
+            {"description": "c", "status": "completed", "end": "20240101T000000Z"},
+            {"description": "d", "status": "deleted"},
+            {"description": "r", "status": "recurring", "uuid": "lonely-template", "due": "20240501T000000Z"}
+            ]
+            """
+        #expect(try importing(text, .taskwarrior) == [
+            ImportedTodo(name: "p"),
+            ImportedTodo(name: "w"),
+            ImportedTodo(name: "c", isDone: true),
+            // A template with no instance in the file is the only trace of that task: kept.
+            ImportedTodo(name: "r", deadline: day("2024-05-01")),
+        ])
+    }
+
+    @Test func convertsDueToTheCalendarDateAtThatInstant() throws {
+        func date(_ due: String, _ zone: LocalTimeZone) throws -> CalendarDate? {
+            try importing(#"[{"description": "x", "status": "pending", "due": "\#(due)"}]"#, .taskwarrior, timeZone: zone)[0].deadline
+        }
+        #expect(try date("20240501T000000Z", .offset(seconds: 0)) == day("2024-05-01"))
+        #expect(try date("20240501T000000Z", .offset(seconds: -3600)) == day("2024-04-30"))
+        #expect(try date("20240430T150000Z", .offset(seconds: 9 * 3600)) == day("2024-05-01"))
+        #expect(try date("20240430T145959Z", .offset(seconds: 9 * 3600)) == day("2024-04-30"))
+        #expect(try date("20241231T235959Z", .offset(seconds: 14 * 3600)) == day("2025-01-01"))  // Kiritimati
+        #expect(try date("19691231T235959Z", .offset(seconds: 0)) == day("1969-12-31"))  // before the epoch
+        #expect(try date("20240228T233000Z", .offset(seconds: 3600)) == day("2024-02-29"))
+    }
+
+    @Test func readsOneTaskPerLineToo() throws {
+        // `task export rc.json.array=off` prints one object a line, without brackets or commas.
+        let text = """
+            {"id":1,"description":"Buy milk","due":"20240430T150000Z","status":"pending"}
+            {"id":0,"description":"Call mom","status":"deleted"}
+            {"id":0,"description":"File taxes","status":"completed"}
+
+            """
+        #expect(try importing(text, .taskwarrior, timeZone: tokyo) == [
+            ImportedTodo(name: "Buy milk", deadline: day("2024-05-01")),
+            ImportedTodo(name: "File taxes", isDone: true),
+        ])
+        #expect(importError(text + #"{"description":"x","status":"gone"}"#, .taskwarrior)?.description
+            == #"record 4: unknown status "gone" (expected pending, waiting, recurring, completed or deleted)"#)
+    }
+
+    @Test(arguments: [
+        (#"[{"description": "a", "status": "deleted"}, {"description": "b", "status": "pending"}, {"description": "c", "status": "done"}]"#,
+         #"record 3: unknown status "done" (expected pending, waiting, recurring, completed or deleted)"#),
+        (#"[{"description": "a"}]"#, #"record 1: "status" is missing"#),
+        (#"[{"description": "a", "status": 1}]"#, #"record 1: "status" must be a string, found a number"#),
+        (#"[{"status": "pending"}]"#, #"record 1: "description" is missing"#),
+        (#"[{"description": "  ", "status": "pending"}]"#, #"record 1: "description" is empty"#),
+        (#"[{"description": "a", "status": "pending", "due": "2024-05-01"}]"#,
+         #"record 1: "due" is not a UTC timestamp like 20240501T000000Z"#),
+        (#"[{"description": "a", "status": "pending", "due": "20240501T000000"}]"#,
+         #"record 1: "due" is not a UTC timestamp like 20240501T000000Z"#),
+        (#"[{"description": "a", "status": "pending", "due": "20230229T000000Z"}]"#,
+         #"record 1: "due" 20230229T000000Z is not a real date and time"#),
+        (#"[{"description": "a", "status": "pending", "due": "20240501T250000Z"}]"#,
+         #"record 1: "due" 20240501T250000Z is not a real date and time"#),
+        (#"[{"description": "a", "status": "pending", "due": 1714521600}]"#,
+         #"record 1: "due" must be a timestamp like 20240501T000000Z, found a number"#),
+        (#"[{"description": "a", "status": "pending", "due": "99991231T230000Z"}]"#,
+         #"record 1: "due" 99991231T230000Z is outside the years 1 to 9999"#),
+        (#"[{"description": "a", "status": "pending"}, "b"]"#, "record 2: expected a task object, found a string"),
+        (#"{"description": "a", "status": "pending"} oops"#, "line 1, column 43: unexpected 'o', expected a value"),
+        ("[", "line 1, column 2: unexpected end of input, expected a value"),
+        ("", "line 1, column 1: unexpected end of input, expected a value"),
+    ])
+    func namesTheBadRecord(_ text: String, _ message: String) {
+        // The zone is UTC+1 so that the last day of year 9999 runs past the supported years.
+        #expect(importError(text, .taskwarrior, timeZone: .offset(seconds: 3600))?.description == message)
+    }
+
+    @Test func deletedTasksAreSkippedWhateverElseTheyHold() throws {
+        let text = #"[{"description": "", "status": "deleted", "due": "garbage"}, {"description": "kept", "status": "pending"}]"#
+        #expect(try importing(text, .taskwarrior) == [ImportedTodo(name: "kept")])
+    }
+}
+
+/// The `.system` zone, through glibc: TZ is changed for the duration of each test.
+@Suite(.serialized) struct TaskwarriorSystemTimeZoneTests {
+    /// Runs `body` with TZ set to `zone`, then restores the previous TZ (or its absence).
+    private func withTZ<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
+        let previous = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", zone, 1)
+        tzset()
+        defer {
+            if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        return try body()
+    }
+
+    private func deadline(_ due: String) throws -> CalendarDate? {
+        try importing(#"[{"description": "x", "status": "pending", "due": "\#(due)"}]"#, .taskwarrior, timeZone: .system)[0].deadline
+    }
+
+    @Test func theFixtureReadsBackInTokyoAsItWasTyped() throws {
+        let bytes = try Fixture.bytes("taskwarrior-export.json")
+        let todos = try withTZ("Asia/Tokyo") { try TodoImporter.parse(bytes, format: .taskwarrior) }
+        #expect(todos == expectedInTokyo)
+    }
+
+    @Test func theSameInstantIsTheDayBeforeInLosAngeles() throws {
+        // 20240430T150000Z is 08:00 on April 30 in Los Angeles (PDT, UTC-7).
+        let bytes = try Fixture.bytes("taskwarrior-export.json")
+        let todos = try withTZ("America/Los_Angeles") { try TodoImporter.parse(bytes, format: .taskwarrior) }
+        #expect(todos.first == ImportedTodo(name: "Buy milk", deadline: day("2024-04-30")))
+    }
+
+    @Test func daylightSavingTimeIsTheOneInForceAtThatInstant() throws {
+        // 04:30 UTC is 00:30 in New York in July (EDT, UTC-4) but 23:30 the evening before in
+        // January (EST, UTC-5): one fixed offset could not get both right.
+        try withTZ("America/New_York") { () throws in
+            #expect(try deadline("20240701T043000Z") == day("2024-07-01"))
+            #expect(try deadline("20240101T043000Z") == day("2023-12-31"))
+        }
+        try withTZ("UTC") { () throws in
+            #expect(try deadline("20240701T043000Z") == day("2024-07-01"))
+            #expect(try deadline("20240101T043000Z") == day("2024-01-01"))
+        }
+    }
+}
