@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `todo export` and `todo import`, end to end: round trips, other tools' files, bad files.
+@Suite struct ImportExportTests {
+    let sandbox = CLISandbox()
+    let fixtures = ProcessRunner.packageRoot + "/Tests/TodoInteropTests/Fixtures"
+
+    /// The todos without their ids (an import gives new ones), in list order.
+    private func contents(_ database: String? = nil) throws -> [String] {
+        let output = try sandbox.ok(["list", "--json"] + (database.map { ["--db", $0] } ?? []))
+        let list = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+        return list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")|\($0["done"] as? Bool == true)" }
+    }
+
+    @Test func exportThenImportIntoAFreshDatabaseGivesIdenticalTodos() throws {
+        _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
+        _ = try sandbox.ok("add", "日本語 \"quoted\" \\ back\tslash")
+        _ = try sandbox.ok("add", "Pay rent", "--due", "2024-04-30")
+        _ = try sandbox.ok("done", "2")
+        _ = try sandbox.ok("rm", "1")
+        let export = try sandbox.ok("export")
+        let file = sandbox.folder.file("todos.json")
+        try export.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let fromFile = sandbox.folder.file("from-file.sqlite")
+        #expect(try sandbox.ok("--db", fromFile, "import", file) == "Imported 2 todos.\n")
+        #expect(try contents(fromFile) == contents())
+        func withoutIDs(_ json: String) -> String {
+            json.replacingOccurrences(of: #""id": \d+, "#, with: "", options: .regularExpression)
+        }
+        #expect(withoutIDs(try sandbox.ok("--db", fromFile, "export")) == withoutIDs(export),
+                "the re-export differs only by the ids the new database gave")
+
+        let fromStdin = sandbox.folder.file("from-stdin.sqlite")
+        let piped = try sandbox.todo(["--db", fromStdin, "import", "-"], stdin: export)
+        #expect(piped.status == 0)
+        #expect(try contents(fromStdin) == contents())
+    }
+
+    @Test func taskwarriorsExportImportsWithLocalDates() throws {
+        // Captured with TZ=Asia/Tokyo: due:2024-05-01 is stored as 20240430T150000Z.
+        _ = try sandbox.ok(["import", "--from", "taskwarrior", fixtures + "/taskwarrior-export.json"], environment: ["TZ": "Asia/Tokyo"])
+        let todos = try contents()
+        #expect(todos.contains("Buy milk|2024-05-01|false"))
+        #expect(!todos.contains { $0.contains("deleted") }, "deleted tasks are skipped")
+        #expect(todos.contains { $0.hasSuffix("|true") }, "completed tasks are done")
+    }
+
+    @Test func todoTxtImportsDoneMarksDueTagsAndKeepsProjects() throws {
+        let output = try sandbox.ok("import", "--from", "todotxt", fixtures + "/todo.txt")
+        #expect(output.hasPrefix("Imported "))
+        let todos = try contents()
+        #expect(todos.contains { $0.contains("+") && $0.contains("@") }, "+project and @context stay in the name")
+        #expect(todos.contains { $0.hasSuffix("|true") }, "'x ' lines are done")
+        #expect(!todos.contains { $0.contains("due:") }, "due: tags become deadlines")
+        #expect(!todos.contains { $0.hasPrefix("(") }, "priorities are dropped")
+    }
+
+    @Test func aFileWithOneBadRecordImportsNothing() throws {
+        _ = try sandbox.ok("add", "existing")
+        let cases: [(format: String, content: String, mentions: String)] = [
+            ("json", #"[{"name": "ok"}, {"name": "bad", "deadline": "2023-02-29"}]"#, "record 2"),
+            ("json", #"[{"name": "ok"}, {"name": ""}]"#, "record 2"),
+            ("json", #"[{"name": "ok"}"#, "line 1"),
+            ("todotxt", "first\nsecond due:2024-13-01\nthird\n", "line 2"),
+            ("taskwarrior", #"[{"description": "ok", "status": "pending"}, {"description": "x", "status": "exploded"}]"#, "record 2"),
+        ]
+        for (format, content, mentions) in cases {
+            let file = sandbox.folder.file("bad.\(format)")
+            try content.write(toFile: file, atomically: true, encoding: .utf8)
+            let before = sandbox.fileState()
+            let result = try sandbox.todo("import", "--from", format, file)
+            #expect(result.status == 1, "\(format): \(content)")
+            #expect(result.stderrLines.first?.hasPrefix("error: \(file): \(mentions)") == true, "\(result.stderr)")
+            #expect(result.stderrLines.count <= 2)
+            #expect(sandbox.fileState() == before, "a bad \(format) file changed the database")
+        }
+        let missing = try sandbox.todo("import", sandbox.folder.file("nope.json"))
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("error: cannot read"))
+        let format = try sandbox.todo("import", "--from", "csv", "x")
+        #expect(format.status == 2)
+    }
+
+    @Test func undoRemovesAWholeImport() throws {
+        _ = try sandbox.ok("add", "kept")
+        let file = sandbox.folder.file("three.json")
+        try #"[{"name": "a"}, {"name": "b"}, {"name": "c", "done": true}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        _ = try sandbox.ok("import", file)
+        #expect(try contents().count == 4)
+        #expect(try sandbox.ok("undo") == "Undid 'import'.\n")
+        #expect(try contents() == ["kept||false"])
+    }
+}
