@@ -19,83 +19,14 @@
 /// deletes by `from`, the others by `to`.
 public struct ListDifference<Item: Identifiable & Equatable & Sendable>: Sendable, Equatable
 where Item.ID: Sendable {
-    /// An item that is gone.
-    public struct Delete: Equatable, Sendable {
-        /// The item's identifier.
-        public var id: Item.ID
-        /// Its index in the old list.
-        public var from: Int
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(id: Item.ID, from: Int) {
-            self.id = id
-            self.from = from
-        }
-    }
-
-    /// An item that is new.
-    public struct Insert: Equatable, Sendable {
-        /// The new item.
-        public var item: Item
-        /// Its index in the new list.
-        public var to: Int
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(item: Item, to: Int) {
-            self.item = item
-            self.to = to
-        }
-
-        /// The item's identifier.
-        @inlinable
-        public var id: Item.ID { item.id }
-    }
-
+    /// An item that is gone, by old index.
+    public typealias Delete = DeletedItem<Item, Int>
+    /// An item that is new, by new index.
+    public typealias Insert = InsertedItem<Item, Int>
     /// An item that changed place, possibly with new content.
-    public struct Move: Equatable, Sendable {
-        /// The item with its new content.
-        public var item: Item
-        /// Its index in the old list.
-        public var from: Int
-        /// Its index in the new list.
-        public var to: Int
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(item: Item, from: Int, to: Int) {
-            self.item = item
-            self.from = from
-            self.to = to
-        }
-
-        /// The item's identifier.
-        @inlinable
-        public var id: Item.ID { item.id }
-    }
-
+    public typealias Move = ChangedItem<Item, Int>
     /// An item whose content changed while it kept its place relative to the others.
-    public struct Update: Equatable, Sendable {
-        /// The item with its new content.
-        public var item: Item
-        /// Its index in the old list.
-        public var from: Int
-        /// Its index in the new list.
-        public var to: Int
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(item: Item, from: Int, to: Int) {
-            self.item = item
-            self.from = from
-            self.to = to
-        }
-
-        /// The item's identifier.
-        @inlinable
-        public var id: Item.ID { item.id }
-    }
+    public typealias Update = ChangedItem<Item, Int>
 
     /// One change of any kind, for consumers that print them as one stream.
     public enum Change: Equatable, Sendable {

@@ -82,85 +82,14 @@ where Item.ID: Sendable {
         }
     }
 
-    /// An item that is gone.
-    public struct ItemDelete: Equatable, Sendable {
-        /// The item's identifier.
-        public var id: Item.ID
-        /// Its position in the old snapshot.
-        public var from: SnapshotIndexPath
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(id: Item.ID, from: SnapshotIndexPath) {
-            self.id = id
-            self.from = from
-        }
-    }
-
-    /// An item that is new.
-    public struct ItemInsert: Equatable, Sendable {
-        /// The new item.
-        public var item: Item
-        /// Its position in the new snapshot.
-        public var to: SnapshotIndexPath
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(item: Item, to: SnapshotIndexPath) {
-            self.item = item
-            self.to = to
-        }
-
-        /// The item's identifier.
-        @inlinable
-        public var id: Item.ID { item.id }
-    }
-
-    /// An item that changed place, possibly to another section, possibly with new content.
-    public struct ItemMove: Equatable, Sendable {
-        /// The item with its new content.
-        public var item: Item
-        /// Its position in the old snapshot.
-        public var from: SnapshotIndexPath
-        /// Its position in the new snapshot.
-        public var to: SnapshotIndexPath
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(item: Item, from: SnapshotIndexPath, to: SnapshotIndexPath) {
-            self.item = item
-            self.from = from
-            self.to = to
-        }
-
-        /// The item's identifier.
-        @inlinable
-        public var id: Item.ID { item.id }
-    }
-
-    /// An item that kept its place relative to the others but whose content changed.
-    ///
-    /// `from` and `to` may differ when other items were inserted or deleted before it.
-    public struct ItemUpdate: Equatable, Sendable {
-        /// The item with its new content.
-        public var item: Item
-        /// Its position in the old snapshot.
-        public var from: SnapshotIndexPath
-        /// Its position in the new snapshot.
-        public var to: SnapshotIndexPath
-
-        /// Creates the change from its fields.
-        @inlinable
-        public init(item: Item, from: SnapshotIndexPath, to: SnapshotIndexPath) {
-            self.item = item
-            self.from = from
-            self.to = to
-        }
-
-        /// The item's identifier.
-        @inlinable
-        public var id: Item.ID { item.id }
-    }
+    /// An item that is gone, by old index path.
+    public typealias ItemDelete = DeletedItem<Item, SnapshotIndexPath>
+    /// An item that is new, by new index path.
+    public typealias ItemInsert = InsertedItem<Item, SnapshotIndexPath>
+    /// An item that changed place (or section), carrying its new content.
+    public typealias ItemMove = ChangedItem<Item, SnapshotIndexPath>
+    /// An item whose content changed while it kept its place relative to the others.
+    public typealias ItemUpdate = ChangedItem<Item, SnapshotIndexPath>
 
     /// Sections removed, by old index.
     public var sectionDeletes: [SectionDelete] = []
