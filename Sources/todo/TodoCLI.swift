@@ -6,7 +6,7 @@ enum TodoCLI {
     static let version = "0.1.0"
 
     /// Every command, in the order help lists them.
-    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .export, .import, .watch, .completions, help]
+    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .export, .import, .watch, .ui, .completions, help]
 
     static let help = Command(
         spec: CommandSpec(

@@ -74,7 +74,9 @@ import Testing
         let result = try sandbox.todo("list")
         #expect(result.status == 1)
         #expect(result.stderrLines.first?.hasPrefix("error: ") == true)
-        #expect(result.stderr.contains("42") && result.stderr.contains("1"))
+        let known = try FileManager.default.contentsOfDirectory(atPath: ProcessRunner.packageRoot + "/Migrations")
+            .filter { $0.hasSuffix(".sql") }.count
+        #expect(result.stderr.contains("version 42") && result.stderr.contains("the \(known) this todo knows"), "\(result.stderr)")
         #expect(sandbox.fileState() == before)
     }
 

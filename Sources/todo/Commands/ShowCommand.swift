@@ -20,10 +20,7 @@ extension Command {
                 context.out.write(JSON.object(todo) + "\n")
                 return
             }
-            let deadline = todo.deadline.map { date in
-                let hint = todo.isDone ? "" : TodoText.hint(days: context.today.days(until: date))
-                return hint.isEmpty ? date.description : "\(date) (\(hint))"
-            }
+            let deadline = context.text(maxID: todo.id).deadlineText(todo)
             context.out.write("""
                 id:        \(todo.id)
                 name:      \(TodoText.sanitized(todo.name))

@@ -1,3 +1,5 @@
+import TodoStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +32,49 @@ struct OutputStream {
     mutating func write(bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
         if buffer.count >= Self.capacity { flush() }
+    }
+
+    /// Appends a literal without building a String.
+    mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    /// Appends `count` spaces (none when `count` is not positive).
+    mutating func writeSpaces(_ count: Int) {
+        var remaining = count
+        while remaining > 0 {
+            let chunk = min(remaining, Self.spaces.count)
+            Self.spaces.withUnsafeBufferPointer { buffer.append(contentsOf: $0[..<chunk]) }
+            remaining -= chunk
+        }
+    }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+
+    /// Appends a non-negative integer's decimal digits, right-aligned in `width` columns.
+    mutating func write(_ value: Int64, width: Int = 0) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { bytes in
+            var rest = value.magnitude
+            repeat {
+                bytes[19 - count] = UInt8(48 + rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            writeSpaces(width - count)
+            buffer.append(contentsOf: bytes[(20 - count)...])
+        }
+    }
+
+    /// Appends a date's `YYYY-MM-DD` without building a String.
+    mutating func write(_ date: CalendarDate) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { bytes in
+            let count = date.writeISO(to: bytes)
+            buffer.append(contentsOf: bytes[..<count])
+        }
     }
 
     /// Writes everything buffered, retrying short writes and EINTR. A closed pipe ends quietly.

@@ -28,6 +28,12 @@ struct TextStyle {
 
     /// `text` wrapped in the colour's escape sequence when colour is on.
     func paint(_ text: String, _ color: Color) -> String {
-        enabled ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+        enabled ? start(color) + text + Self.reset : text
     }
+
+    /// The escape sequence that starts `color` (whether or not colour is on).
+    func start(_ color: Color) -> String { "\u{1B}[\(color.rawValue)m" }
+
+    /// The escape sequence that ends any colour.
+    static let reset = "\u{1B}[0m"
 }

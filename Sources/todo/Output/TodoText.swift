@@ -25,30 +25,65 @@ struct TodoText {
     /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`.
     ///
     /// Overdue and due-today deadlines are coloured; done todos are dimmed and get no hint.
+    /// Writes bytes straight into the buffer: listing 100,000 todos must not build Strings per
+    /// row on top of the name SQLite's text already costs.
     func writeRow(_ todo: Todo, to out: inout OutputStream) {
-        let id = String(todo.id)
-        out.write(bytes: repeatElement(UInt8(ascii: " "), count: idWidth - id.utf8.count + 2))
-        out.write(id)
+        out.writeSpaces(2)
+        out.write(todo.id, width: idWidth)
         out.write(todo.isDone ? "  [x]  " : "  [ ]  ")
-        out.write(deadlineColumns(todo))
+        writeDeadlineColumns(todo, to: &out)
         out.write("  ")
+        writeName(todo, prefixWidth: idWidth + 2 + 7 + 10 + 2 + Self.hintWidth + 2, to: &out)
+    }
+
+    /// Appends an outline child row: `├─ 3  2024-04-30  overdue     Pay rent` (`└─` last).
+    func writeTreeRow(_ todo: Todo, isLast: Bool, to out: inout OutputStream) {
+        out.write(isLast ? "└─ " : "├─ ")
+        out.write(todo.id, width: idWidth)
+        out.write("  ")
+        writeDeadlineColumns(todo, to: &out)
+        out.write("  ")
+        writeName(todo, prefixWidth: 3 + idWidth + 2 + 10 + 2 + Self.hintWidth + 2, to: &out)
+    }
+
+    /// The name, made safe, cut to what is left of the line, dimmed when done; then a newline.
+    private func writeName(_ todo: Todo, prefixWidth: Int, to out: inout OutputStream) {
         let name = Self.sanitized(todo.name)
-        let prefixWidth = idWidth + 2 + 7 + 10 + 2 + Self.hintWidth + 2
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(8, $0 - prefixWidth)) } ?? name
-        out.write(todo.isDone ? style.paint(fitted, .dim) : fitted)
+        if todo.isDone && style.enabled {
+            out.write(style.paint(fitted, .dim))
+        } else {
+            out.write(fitted)
+        }
         out.write("\n")
     }
 
     /// The deadline and its hint, padded to their columns and coloured by urgency.
-    func deadlineColumns(_ todo: Todo) -> String {
-        guard let deadline = todo.deadline else { return String(repeating: " ", count: 10 + 2 + Self.hintWidth) }
-        let hint = todo.isDone ? "" : Self.hint(days: today.days(until: deadline))
-        let text = deadline.description + "  " + hint + String(repeating: " ", count: Self.hintWidth - hint.count)
-        guard !todo.isDone else { return text }
-        switch today.days(until: deadline) {
-        case ..<0: return style.paint(text, .red)
-        case 0: return style.paint(text, .yellow)
-        default: return text
+    private func writeDeadlineColumns(_ todo: Todo, to out: inout OutputStream) {
+        guard let deadline = todo.deadline else {
+            out.writeSpaces(10 + 2 + Self.hintWidth)
+            return
+        }
+        let days = todo.isDone ? nil : today.days(until: deadline)
+        let color: TextStyle.Color? = switch days {
+        case .some(..<0): .red
+        case .some(0): .yellow
+        default: nil
+        }
+        if let color, style.enabled { out.write(style.start(color)) }
+        out.write(deadline)
+        out.write("  ")
+        let hint = days.map(Self.hint(days:)) ?? ""
+        out.write(hint)
+        out.writeSpaces(Self.hintWidth - hint.utf8.count)
+        if color != nil, style.enabled { out.write(TextStyle.reset) }
+    }
+
+    /// The deadline and its hint as text (for `show`), e.g. `2024-05-01 (tomorrow)`.
+    func deadlineText(_ todo: Todo) -> String? {
+        todo.deadline.map { date in
+            let hint = todo.isDone ? "" : Self.hint(days: today.days(until: date))
+            return hint.isEmpty ? date.description : "\(date) (\(hint))"
         }
     }
 
@@ -63,22 +98,6 @@ struct TodoText {
         }
     }
 
-    /// Appends an outline child row: `├─ 3  2024-04-30  overdue     Pay rent` (`└─` last).
-    func writeTreeRow(_ todo: Todo, isLast: Bool, to out: inout OutputStream) {
-        let id = String(todo.id)
-        out.write(isLast ? "└─ " : "├─ ")
-        out.write(bytes: repeatElement(UInt8(ascii: " "), count: idWidth - id.utf8.count))
-        out.write(id)
-        out.write("  ")
-        out.write(deadlineColumns(todo))
-        out.write("  ")
-        let name = Self.sanitized(todo.name)
-        let prefixWidth = 3 + idWidth + 2 + 10 + 2 + Self.hintWidth + 2
-        let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(8, $0 - prefixWidth)) } ?? name
-        out.write(todo.isDone ? style.paint(fitted, .dim) : fitted)
-        out.write("\n")
-    }
-
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
     static func summary(_ mark: String, _ todo: Todo) -> String {
         "\(mark) \(todo.id)  \(sanitized(todo.name))\n"
@@ -87,6 +106,11 @@ struct TodoText {
     /// `text` with control characters made visible (`^[`, `\n`): a name from another client
     /// must not be able to move the cursor, clear the screen or fake other rows.
     static func sanitized(_ text: String) -> String {
+        // Most names are printable ASCII: one pass over the bytes proves it.
+        let printableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        }
+        if printableASCII == true { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {

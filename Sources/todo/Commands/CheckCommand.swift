@@ -1,0 +1,201 @@
+import SQLite
+import TodoStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Command {
+    /// `todo check`: SQLite's integrity and foreign-key checks, the schema version and the
+    /// journal mode, one plain line each; exit 1 when a check fails.
+    ///
+    /// The file is never created, migrated or written: `check` reports it as it is (an old
+    /// schema version stays old) and can be run on a damaged file without making it worse. It
+    /// only reads, so in WAL mode another program's write lock does not stop it.
+    static let check = Command(
+        spec: CommandSpec(
+            name: "check",
+            abstract: "Check the database file for damage.",
+            discussion: """
+                Runs SQLite's integrity and foreign-key checks, compares the file's schema version
+                with the one this todo knows and shows the journal mode, one line each. The file is
+                only read, never changed. Exits 1 when a check fails.
+                """,
+            examples: ["todo check", "todo --db backup.sqlite check"]
+        ),
+        run: { (context) throws(CLIError) in
+            let report = try DatabaseCheck.run(path: context.databasePath)
+            for line in report.lines { context.out.write(line + "\n") }
+            if let failure = report.failure { throw failure }
+        }
+    )
+}
+
+/// What `todo check` found: the report lines and the first failed check, if any.
+struct DatabaseCheck {
+    private(set) var lines: [String] = []
+    private(set) var failure: CLIError?
+
+    /// The `application_id` a todo database carries ("todo" in ASCII, set by migration 0001).
+    static let todoApplicationID: Int64 = 0x746F_646F
+
+    /// How many integrity problems are read at most: enough to report, bounded on a wreck.
+    static let problemLimit = 100
+
+    private static let damagedHint = "Copy the file before changing it; 'sqlite3 FILE .recover' can save what is still readable."
+
+    /// Checks the database at `path`.
+    ///
+    /// - Throws: a failure when the file is missing or cannot be opened as a database at all;
+    ///   failed checks are in the returned report, after its lines.
+    static func run(path: String) throws(CLIError) -> DatabaseCheck {
+        var check = DatabaseCheck()
+        let connection = try open(path)
+        check.checkIntegrity(connection, path: path)
+        check.checkForeignKeys(connection)
+        check.checkSchema(connection, path: path)
+        check.checkJournal(connection)
+        return check
+    }
+
+    private static func open(_ path: String) throws(CLIError) -> Connection {
+        guard access(path, F_OK) == 0 else {
+            throw .failure("no database at \(path)", hint: "todo creates it on first use, for example with 'todo add'.")
+        }
+        do {
+            // Read-write (never create) rather than read-only: as the last connection it can then
+            // remove the `-wal` file on close, leaving the folder as it found it. Nothing is
+            // written: every statement below is a read. A file without write permission is
+            // opened read-only by SQLite, and checked all the same.
+            var options = Connection.Options()
+            options.mode = .readWrite
+            return try Connection(path: path, options: options)
+        } catch where error.isNotADatabase {
+            throw .failure("\(path) is not an SQLite database, or its first page is damaged", hint: damagedHint)
+        } catch {
+            throw CLIError(error)
+        }
+    }
+
+    private mutating func fail(_ error: CLIError) {
+        if failure == nil { failure = error }
+    }
+
+    /// Turns an error thrown while reading into the words the report uses.
+    private static func describe(_ error: any Error) -> String {
+        (error as? SQLiteError)?.message ?? "\(error)"
+    }
+
+    /// A failure for an SQLite error met while checking: busy keeps its own wording.
+    private static func readFailure(_ error: any Error, path: String) -> CLIError {
+        if let error = error as? SQLiteError, error.isBusy || error.isPermissionDenied { return CLIError(error) }
+        return .failure("\(path) is damaged: \(describe(error))", hint: damagedHint)
+    }
+
+    private mutating func checkIntegrity(_ connection: Connection, path: String) {
+        var problems: [String] = []
+        do {
+            let statement = try connection.prepare("PRAGMA integrity_check(\(Self.problemLimit))")
+            try statement.forEachRow { problems.append(Self.problem($0.string(0))) }
+        } catch {
+            // A page too broken to walk stops the check itself with SQLITE_CORRUPT.
+            let damaged = (error as? SQLiteError)?.isNotADatabase == true
+            lines.append("integrity: \(damaged ? "damaged" : "cannot be read"): \(TodoText.sanitized(Self.describe(error)))")
+            fail(Self.readFailure(error, path: path))
+            return
+        }
+        if problems == ["ok"] {
+            lines.append("integrity: ok")
+            return
+        }
+        let first = TodoText.sanitized(problems.first ?? "no result")
+        let more = problems.count >= Self.problemLimit ? "\(Self.problemLimit) or more" : "\(problems.count)"
+        lines.append("integrity: damaged (\(more) \(problems.count == 1 ? "problem" : "problems")); first: \(first)")
+        fail(.failure("\(path) is damaged: \(first)", hint: Self.damagedHint))
+    }
+
+    /// One integrity problem on one line: SQLite prefixes the first with "*** in database main ***".
+    private static func problem(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("*** in database") }
+            .joined(separator: "; ")
+    }
+
+    private mutating func checkForeignKeys(_ connection: Connection) {
+        var violations: [String] = []
+        do {
+            let statement = try connection.prepare("PRAGMA foreign_key_check")
+            try statement.forEachRow { row in
+                violations.append("\(row.string(0)) row \(row.int64(1)) refers to a missing \(row.string(2)) row")
+            }
+        } catch {
+            lines.append("foreign keys: cannot be read: \(TodoText.sanitized(Self.describe(error)))")
+            fail(Self.readFailure(error, path: connection.path))
+            return
+        }
+        guard let first = violations.first.map(TodoText.sanitized) else {
+            lines.append("foreign keys: ok")
+            return
+        }
+        lines.append("foreign keys: \(violations.count) broken \(violations.count == 1 ? "reference" : "references"); first: \(first)")
+        fail(.failure("\(connection.path) has \(violations.count) broken foreign-key \(violations.count == 1 ? "reference" : "references"): \(first)",
+                      hint: Self.damagedHint))
+    }
+
+    private mutating func checkSchema(_ connection: Connection, path: String) {
+        let latest = Migrator().latestVersion
+        let version: Int64, applicationID: Int64, objects: Int64
+        do {
+            version = try connection.pragmaInt64("user_version")
+            applicationID = try connection.pragmaInt64("application_id")
+            objects = try connection.prepare("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0
+        } catch {
+            lines.append("schema: cannot be read: \(TodoText.sanitized(Self.describe(error)))")
+            fail(Self.readFailure(error, path: path))
+            return
+        }
+        if (applicationID != 0 && applicationID != Self.todoApplicationID) || (version == 0 && objects > 0) {
+            lines.append("schema: not a todo database (application_id \(applicationID), user_version \(version))")
+            fail(.failure("\(path) is an SQLite database of another application", hint: "Choose another file with --db or TODO_DB."))
+            return
+        }
+        if version == 0 {
+            lines.append("schema: none yet (todo creates it on first use; this todo knows version \(latest))")
+            return
+        }
+        if version > latest {
+            lines.append("schema: version \(version) (newer than the \(latest) this todo knows)")
+            fail(.failure("\(path) has schema version \(version), newer than the \(latest) this todo knows",
+                          hint: "Upgrade todo to use this database."))
+            return
+        }
+        do {
+            // The public columns every version has: proves the table is there and readable.
+            _ = try connection.prepare("SELECT id, name, deadline, done FROM todos LIMIT 0")
+        } catch {
+            let message = TodoText.sanitized(Self.describe(error))
+            lines.append("schema: version \(version), but the todos table is unusable: \(message)")
+            fail(.failure("\(path) has schema version \(version) but its todos table is unusable: \(message)", hint: Self.damagedHint))
+            return
+        }
+        lines.append(version == latest
+            ? "schema: version \(version) (current)"
+            : "schema: version \(version) (this todo knows \(latest) and upgrades the file on its next write)")
+    }
+
+    private mutating func checkJournal(_ connection: Connection) {
+        var mode = ""
+        do {
+            let statement = try connection.prepare("PRAGMA journal_mode")
+            try statement.forEachRow { mode = $0.string(0) }
+        } catch {
+            lines.append("journal: cannot be read: \(TodoText.sanitized(Self.describe(error)))")
+            fail(Self.readFailure(error, path: connection.path))
+            return
+        }
+        mode = TodoText.sanitized(mode.lowercased())
+        lines.append(mode == "wal" ? "journal: wal" : "journal: \(mode) (todo switches it to wal on its next write)")
+    }
+}

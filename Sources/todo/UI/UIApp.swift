@@ -1,0 +1,135 @@
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `todo ui`'s screen, the way the sample app's view controller works: the fetched-results
+/// controller reports each committed change, the snapshot builder rebuilds the two sections
+/// (keeping the outline's expansion state), their diff says which rows changed, and the screen
+/// rewrites only the lines whose text changed.
+///
+/// Threading: everything runs on the thread that calls ``run(_:)``; other threads only post to
+/// ``UIEvents``. The controller's delegate callbacks come on this thread too: synchronously
+/// from our own writes (commit hooks) and from ``FetchedResultsController/processExternalChanges()``.
+final class UIApp: FetchedResultsControllerDelegate {
+    let repository: TodoRepository
+    let databasePath: String
+    let today: CalendarDate
+    private(set) var controller: FetchedResultsController
+    private let builder = TodoSnapshotBuilder<Todo>(isDone: { $0.isDone })
+    var list: UIList
+    var state: UIState
+    var renderer: UIRenderer
+    private(set) var screen = Screen()
+    private var keys = KeyDecoder()
+    private(set) var size: (columns: Int, rows: Int)
+
+    /// Fetches the list; nothing is drawn before ``run(_:)``.
+    init(repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
+         databasePath: String) throws(TodoStoreError) {
+        self.repository = repository
+        self.databasePath = databasePath
+        self.today = today
+        controller = FetchedResultsController(repository: repository, fetchRequest: request)
+        try controller.performFetch()
+        let todos = controller.fetchedObjects
+        list = UIList(builder.build(todos))
+        state = UIState(order: request.order, search: request.search)
+        size = TerminalMode.size()
+        renderer = UIRenderer(style: style, today: today)
+        renderer.configure(columns: size.columns, maxID: todos.lazy.map(\.id).max() ?? 1)
+        controller.delegate = self
+        // The cursor starts on the first todo (or the "Undone" row of an empty list).
+        state.place(at: 1, in: list)
+    }
+
+    /// Draws the list, then handles events until the session ends. Returns the signal that
+    /// stopped it, if one did.
+    func run(_ events: UIEvents) -> Int32? {
+        render()
+        while !state.quitting {
+            let batch = events.next()
+            if let signal = batch.stopSignal { return signal }
+            if batch.resized { resize() }
+            if batch.databaseChanged { processExternalChanges() }
+            for key in keys.decode(batch.bytes) {
+                handle(key)
+                if state.quitting { break }
+            }
+            if batch.inputClosed { state.quitting = true }
+            if !state.quitting { render() }
+        }
+        return nil
+    }
+
+    /// Picks up commits made by other processes (a no-op when there were none).
+    func processExternalChanges() {
+        do {
+            try controller.processExternalChanges()
+        } catch {
+            state.say(CLIError(error, path: databasePath).message, error: true)
+        }
+    }
+
+    /// Draws the current frame: only the lines that differ from the screen are written.
+    func render() {
+        state.scroll(height: size.rows - 2, count: list.count)
+        screen.draw(renderer.frame(list: list, state: state, rows: size.rows))
+    }
+
+    /// Re-reads the terminal's size; the next frame is a full repaint.
+    func resize() {
+        size = TerminalMode.size()
+        renderer.configure(columns: size.columns, maxID: renderer.maxIDSeen)
+        screen.invalidate()
+    }
+
+    // MARK: Changes from the controller
+
+    func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
+        guard controller === self.controller else { return }
+        apply(batch.snapshot.items)
+    }
+
+    /// Rebuilds both sections from `todos`, keeping the expansion state, and puts the cursor
+    /// back on its row. Only rows the diff reports are rendered again.
+    func apply(_ todos: [Todo]) {
+        let new = builder.build(todos, previousOutline: list.snapshots.outline)
+        let difference = new.snapshot.difference(from: list.snapshots.snapshot)
+        renderer.invalidate(difference)
+        renderer.configure(columns: size.columns, maxID: max(renderer.maxIDSeen, todos.lazy.map(\.id).max() ?? 1))
+        list = UIList(new)
+        state.follow(in: &list)
+    }
+
+    /// Replaces the controller with one for the current sort and filter.
+    func refetch() {
+        var request = controller.fetchRequest
+        request.order = state.order
+        request.search = state.search
+        let replacement = FetchedResultsController(repository: repository, fetchRequest: request)
+        do {
+            try replacement.performFetch()
+        } catch {
+            state.say(CLIError(error, path: databasePath).message, error: true)
+            return
+        }
+        replacement.delegate = self
+        controller = replacement
+        apply(replacement.fetchedObjects)
+    }
+
+    /// Runs a change inside an undo record; a failure becomes the footer's message.
+    @discardableResult
+    func change<Result>(_ command: String, _ body: () throws -> Result) -> Result? {
+        do {
+            return try repository.recordingUndo(command, body)
+        } catch {
+            state.say(CLIError(error, path: databasePath).message, error: true)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import TodoObservation
+import TodoStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Command {
+    /// `todo ui`: the sample app's screen in the terminal, live.
+    static let ui = Command(
+        spec: CommandSpec(
+            name: "ui",
+            abstract: "Browse and edit the list full-screen; changes from any program appear live.",
+            options: [
+                .init(name: "--sort", value: "order", help: "due (the default), name or status; s cycles it."),
+                .init(name: "--search", value: "text", help: "Start filtered to names containing the text; / changes it."),
+            ],
+            discussion: """
+                Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.
+                Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
+                e edits; d deletes (asks first); a adds; s sorts; / filters; u undoes; ? lists the keys;
+                q or Ctrl-C quits. Needs a terminal. TODO_UI_STATS=FILE writes drawing statistics at exit.
+                """,
+            examples: ["todo ui", "todo ui --sort name"]
+        ),
+        run: { (context) throws(CLIError) in
+            guard context.out.isTerminal else {
+                throw .usage("'todo ui' needs a terminal, and standard output is not one",
+                             hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
+            }
+            guard Terminal.stdinIsTerminal else {
+                throw .usage("'todo ui' needs a terminal, and standard input is not one",
+                             hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
+            }
+            let request = try context.fetchRequest()
+            let repository = try context.openRepository()
+            let app = try context.perform { () throws(TodoStoreError) in
+                try UIApp(repository: repository, request: request, style: context.style,
+                          today: context.today, databasePath: context.databasePath)
+            }
+            let events = UIEvents()
+            do throws(DatabaseFileMonitor.Failure) {
+                try events.start(databasePath: context.databasePath)
+            } catch {
+                throw .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
+            }
+            do throws(TerminalMode.Failure) {
+                try TerminalMode.enter()
+            } catch {
+                events.stop()
+                throw .failure(error.message)
+            }
+            let stopSignal = withExtendedLifetime(app) { app.run(events) }
+            events.stop()
+            TerminalMode.restore()
+            if let path = DatabaseLocation.environment("TODO_UI_STATS") {
+                UIStats.write(app.screen.statsLine, to: path)
+            }
+            // A stop signal ends the process as the shell expects: 128 + the signal's number.
+            if let stopSignal { exit(128 + stopSignal) }
+        }
+    )
+}
+
+/// The `TODO_UI_STATS` file: drawing statistics, for tests and benchmarks.
+enum UIStats {
+    static func write(_ text: String, to path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var text = text
+        text.withUTF8 { buffer in _ = Glibc.write(descriptor, buffer.baseAddress, buffer.count) }
+    }
+}

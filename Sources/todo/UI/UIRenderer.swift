@@ -1,0 +1,154 @@
+import TodoSnapshot
+import TodoStore
+
+/// Turns the list and the state into the screen's lines: a header, the visible window of the
+/// list, and a one-line footer. Each line is cut to the width, so nothing ever wraps.
+///
+/// Todo rows are cached by row id: the snapshot diff says which rows changed (an update or a
+/// move carries the new content), and only those are rendered again.
+struct UIRenderer {
+    var style: TextStyle
+    let today: CalendarDate
+    /// Columns available to a line: one less than the terminal's, so writing the last row
+    /// never scrolls the screen.
+    private(set) var width = 79
+    private(set) var idWidth = 1
+    /// The largest id the id column has been sized for.
+    private(set) var maxIDSeen: Int64 = 1
+    private var cache: [UIRowID: String] = [:]
+
+    init(style: TextStyle, today: CalendarDate) {
+        self.style = style
+        self.today = today
+    }
+
+    static let keysHelp = "↑↓/jk move  space done  ←→ fold  e edit  d delete  a add  s sort  / filter  u undo  ? keys  q quit"
+
+    static let keysPage: [String] = [
+        "Keys",
+        "",
+        "  ↑ ↓  j k        move the cursor (PgUp PgDn Home End jump)",
+        "  space  Enter    toggle done on a todo",
+        "  Enter  ← →      collapse or expand an Undone / Done group",
+        "  e               edit the name, then the deadline",
+        "  d               delete (asks first)",
+        "  a               add a todo",
+        "  s               sort: due, name, status",
+        "  /               filter by text (empty clears)",
+        "  u               undo the last change",
+        "  q  Ctrl-C       quit",
+        "",
+        "Press any key to go back.",
+    ]
+
+    /// Adopts a new width and id width; cached rows are dropped when either changes.
+    mutating func configure(columns: Int, maxID: Int64) {
+        let newWidth = max(columns - 1, 10)
+        let newIDWidth = String(max(maxID, 1)).count
+        if newWidth != width || newIDWidth != idWidth { cache.removeAll(keepingCapacity: true) }
+        width = newWidth
+        idWidth = newIDWidth
+        maxIDSeen = max(maxID, 1)
+    }
+
+    /// Forgets the rows a difference says changed.
+    mutating func invalidate(_ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>) {
+        for change in difference.itemDeletes { cache[change.id] = nil }
+        for change in difference.itemInserts { cache[change.item.id] = nil }
+        for change in difference.itemMoves { cache[change.item.id] = nil }
+        for change in difference.itemUpdates { cache[change.item.id] = nil }
+    }
+
+    mutating func invalidateAll() { cache.removeAll(keepingCapacity: true) }
+
+    /// Every line of the screen, `rows` of them.
+    mutating func frame(list: UIList, state: UIState, rows: Int) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(rows)
+        lines.append(header(list: list, state: state))
+        let height = max(rows - 2, 0)
+        if case .help = state.mode {
+            for index in 0..<height { lines.append(index < Self.keysPage.count ? fit(Self.keysPage[index]) : "") }
+        } else {
+            for index in state.top..<(state.top + height) {
+                guard index < list.count else {
+                    lines.append(index == list.count && list.todoCount == 0 ? fit("  (no todos: press a to add one)") : "")
+                    continue
+                }
+                lines.append(line(list.entry(at: index), id: list.id(at: index), list: list, isCursor: index == state.cursor))
+            }
+        }
+        if rows > 1 { lines.append(footer(state: state)) }
+        return Array(lines.prefix(max(rows, 0)))
+    }
+
+    private func header(list: UIList, state: UIState) -> String {
+        var text = "todo · \(list.todoCount) \(list.todoCount == 1 ? "todo" : "todos") · sort: \(state.order.rawValue)"
+        if let search = state.search { text += " · filter: \"\(TodoText.sanitized(search))\"" }
+        return style.paint(fit(text), .bold)
+    }
+
+    private func footer(state: UIState) -> String {
+        switch state.mode {
+        case .prompt(let prompt):
+            return fit(prompt.label + TodoText.sanitized(prompt.text) + "_", keepingEnd: true)
+        case .confirmDelete(let todo):
+            return fit("Delete \"\(TodoText.sanitized(todo.name))\"? [y/N]")
+        case .help:
+            return fit("? keys · any key returns")
+        case .browsing:
+            if let message = state.message {
+                return state.messageIsError ? style.paint(fit(message), .red) : fit(message)
+            }
+            return style.paint(fit(Self.keysHelp), .dim)
+        }
+    }
+
+    private mutating func line(_ entry: UIList.Entry, id: UIRowID?, list: UIList, isCursor: Bool) -> String {
+        let plain: String
+        switch entry {
+        case .sectionHeader(let section):
+            let title = section == .all ? "All (\(list.todoCount))" : "Outline"
+            return style.paint(fit(title), .bold)
+        case .group(let group):
+            let arrow = list.isExpanded(group) ? "▾" : "▸"
+            plain = fit("  \(arrow) \(group.title) (\(list.count(of: group)))")
+        case .todo(let todo, let section):
+            if let id, let cached = cache[id] {
+                plain = cached
+            } else {
+                plain = todoLine(todo, indent: section == .all ? 2 : 6)
+                if let id { cache[id] = plain }
+            }
+        }
+        guard isCursor else {
+            if case .todo(let todo, _) = entry, todo.isDone { return style.paint(plain, .dim) }
+            return plain
+        }
+        // The cursor: a '>' in the margin, and reverse video across the row when colour is on.
+        let marked = ">" + plain.dropFirst()
+        guard style.enabled else { return String(marked) }
+        let padding = max(0, width - DisplayWidth.of(String(marked)))
+        return "\u{1B}[7m" + marked + String(repeating: " ", count: padding) + "\u{1B}[0m"
+    }
+
+    /// `  [x]  12  2024-05-01  Buy milk`, cut to the width.
+    private func todoLine(_ todo: Todo, indent: Int) -> String {
+        let id = String(todo.id)
+        var text = String(repeating: " ", count: indent)
+        text += todo.isDone ? "[x] " : "[ ] "
+        text += String(repeating: " ", count: idWidth - id.count) + id + "  "
+        text += (todo.deadline?.description ?? "          ") + "  "
+        text += TodoText.sanitized(todo.name)
+        return fit(text)
+    }
+
+    /// `text` cut to the width (keeping the end instead, for a prompt being typed).
+    private func fit(_ text: String, keepingEnd: Bool = false) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        guard keepingEnd else { return DisplayWidth.truncate(text, toWidth: width) }
+        var tail = Substring(text)
+        while DisplayWidth.of(String(tail)) > width - 1 { tail = tail.dropFirst() }
+        return "…" + tail
+    }
+}

@@ -1,0 +1,122 @@
+import TodoStore
+
+/// What `todo ui` remembers between key presses: the cursor (by line and by row id), the
+/// scroll position, the sort and filter, and what the footer is doing.
+struct UIState {
+    /// What keys currently mean.
+    enum Mode {
+        /// Moving around the list.
+        case browsing
+        /// Typing into the footer.
+        case prompt(Prompt)
+        /// `Delete "NAME"? [y/N]` for this todo.
+        case confirmDelete(Todo)
+        /// The list of keys; any key returns.
+        case help
+    }
+
+    /// A line being typed into the footer.
+    struct Prompt {
+        enum Purpose {
+            case add
+            case editName(Todo)
+            case editDeadline(Todo, name: String)
+            case filter
+        }
+
+        var purpose: Purpose
+        var text: String
+
+        var label: String {
+            switch purpose {
+            case .add: "New todo: "
+            case .editName: "Name: "
+            case .editDeadline: "Deadline (YYYY-MM-DD, tomorrow, +3d; empty: none): "
+            case .filter: "Filter: "
+            }
+        }
+    }
+
+    var order: TodoFetchRequest.Order
+    var search: String?
+    /// The line the cursor is on.
+    var cursor = 0
+    /// The row the cursor is on: what an update follows.
+    var cursorID: UIRowID?
+    /// The first line shown.
+    var top = 0
+    var mode: Mode = .browsing
+    /// A one-off message for the footer (cleared by the next key).
+    var message: String?
+    var messageIsError = false
+    /// Set when `q`, Ctrl-C, end of input or a stop signal ends the session.
+    var quitting = false
+
+    /// The next sort in the app's Sort menu: due, name, status, due...
+    static func nextOrder(after order: TodoFetchRequest.Order) -> TodoFetchRequest.Order {
+        switch order {
+        case .due: .name
+        case .name: .status
+        case .status: .due
+        }
+    }
+
+    /// Shows a message in the footer until the next key.
+    mutating func say(_ text: String, error: Bool = false) {
+        message = text
+        messageIsError = error
+    }
+
+    /// Puts the cursor on `index` (clamped, moved off section headers) and remembers its row.
+    mutating func place(at index: Int, in list: UIList, direction: Int = 1) {
+        guard list.count > 0 else { return }
+        var target = min(max(index, 0), list.count - 1)
+        if !list.isSelectable(target) {
+            // Towards `direction`, else the other way.
+            var probe = target
+            while probe >= 0, probe < list.count, !list.isSelectable(probe) { probe += direction }
+            if probe < 0 || probe >= list.count {
+                probe = target
+                while probe >= 0, probe < list.count, !list.isSelectable(probe) { probe -= direction }
+            }
+            target = min(max(probe, 0), list.count - 1)
+        }
+        cursor = target
+        cursorID = list.id(at: target)
+    }
+
+    /// Moves the cursor by `delta` lines, skipping headers; stays put at either end.
+    mutating func move(by delta: Int, in list: UIList) {
+        guard delta != 0, list.count > 0 else { return }
+        let direction = delta > 0 ? 1 : -1
+        var target = min(max(cursor + delta, 0), list.count - 1)
+        while target > 0, target < list.count - 1, !list.isSelectable(target) { target += direction }
+        guard list.isSelectable(target) else {
+            // Only a header lies that way (the top of the list): stay.
+            return
+        }
+        cursor = target
+        cursorID = list.id(at: target)
+    }
+
+    /// After the list changed: the cursor goes back to its row, wherever it moved; when the
+    /// row is gone, the cursor stays on the same line (the row that took its place).
+    mutating func follow(in list: inout UIList) {
+        if let cursorID, let index = list.index(of: cursorID) {
+            cursor = index
+        } else {
+            // Its line now holds the next row; past the end of a section, the previous one.
+            place(at: cursor, in: list, direction: -1)
+        }
+    }
+
+    /// Scrolls so the cursor is inside a window of `height` lines.
+    mutating func scroll(height: Int, count: Int) {
+        let height = max(height, 1)
+        if cursor < top { top = cursor }
+        if cursor >= top + height { top = cursor - height + 1 }
+        top = max(0, min(top, max(0, count - height)))
+        // Show the section header above the first todo when there is room.
+        if cursor == 1, top == 1 { top = 0 }
+    }
+}
