@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
-        .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot"]),
+        .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot", "TestSupport"]),
         .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"]),
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -37,6 +37,8 @@ public final class Connection {
     /// The path this connection opened.
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// How long statements wait for another connection's lock, in milliseconds.
+    let busyTimeoutMilliseconds: Int32
     /// The commit observer's state. The C hooks hold an unretained pointer to it; the
     /// connection and its statements keep it alive.
     let commitHooks = CommitHooks()
@@ -61,6 +63,7 @@ public final class Connection {
         }
         self.handle = handle
         self.path = path
+        busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
         do {
             try setBusyTimeout(options.busyTimeoutMilliseconds)
             try execute(options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")

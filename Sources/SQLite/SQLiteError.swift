@@ -39,8 +39,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// True when another connection holds a lock that outlasted the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-    /// True when the disk (or the database's size limit) is full.
-    public var isDiskFull: Bool { code == SQLITE_FULL }
+    /// True when the disk (or the database's size limit) is full. With no room to grow the
+    /// `-shm` index SQLite reports SQLITE_IOERR_SHMSIZE instead, which means the same.
+    public var isDiskFull: Bool { code == SQLITE_FULL || extendedCode == SQLITE_IOERR | (19 << 8) }
     /// True when the file is not a database, or is encrypted or damaged.
     public var isNotADatabase: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
     /// True when the file cannot be opened or written: permissions, a read-only file or folder.

@@ -64,13 +64,22 @@ extension Connection {
     /// Sets the journal mode and returns the mode SQLite reports afterwards.
     ///
     /// WAL lets readers run while one writer commits and is persistent: set once per file.
+    /// Changing the mode needs an exclusive lock and SQLite calls no busy handler for it, so
+    /// this waits out the busy timeout itself (another process may be creating the same file).
     @discardableResult
     public func setJournalMode(_ mode: JournalMode) throws(SQLiteError) -> String {
         let statement = try prepare("PRAGMA journal_mode = \(mode.rawValue)")
-        var reported = ""
-        guard try statement.step() else { return reported }
-        reported = Row(handle: statement.handle).string(0)
-        try statement.reset()
-        return reported
+        let deadline = ContinuousClock.now + .milliseconds(Int(busyTimeoutMilliseconds))
+        while true {
+            do {
+                guard try statement.step() else { return "" }
+                let reported = Row(handle: statement.handle).string(0)
+                try statement.reset()
+                return reported
+            } catch {
+                guard error.isBusy, ContinuousClock.now < deadline else { throw error }
+                sqlite3_sleep(10)
+            }
+        }
     }
 }

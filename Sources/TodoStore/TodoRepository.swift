@@ -49,11 +49,17 @@ public final class TodoRepository {
     static let applicationID: Int64 = 0x746F_646F
 
     /// Refuses a database that another application made, and one from a newer `todo`.
+    ///
+    /// The three facts are read in one read transaction: read separately, a process could see
+    /// version 0 and then the tables another `todo` was creating in the same file, and take
+    /// that file for a foreign database.
     private static func verifyOwnership(of connection: Connection, migrator: Migrator) throws(TodoStoreError) {
         let (version, applicationID, objects) = try TodoStoreError.wrap {
-            (try migrator.currentVersion(of: connection),
-             try connection.pragmaInt64("application_id"),
-             try connection.cachedStatement("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0)
+            try connection.transaction(.deferred) {
+                (try migrator.currentVersion(of: connection),
+                 try connection.pragmaInt64("application_id"),
+                 try connection.cachedStatement("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0)
+            }
         }
         let foreignID = applicationID != 0 && applicationID != Self.applicationID
         let foreignTables = version == 0 && objects > 0

@@ -6,7 +6,7 @@ enum TodoCLI {
     static let version = "0.1.0"
 
     /// Every command, in the order help lists them.
-    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .export, .import, .watch, .ui, .completions, help]
+    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .export, .import, .watch, .ui, .completions, .check, help]
 
     static let help = Command(
         spec: CommandSpec(
@@ -28,6 +28,11 @@ enum TodoCLI {
         }
     )
 
+    /// `text` cut to 300 characters: an error line stays readable whatever was typed.
+    static func shortened(_ text: String) -> String {
+        text.count <= 300 ? text : text.prefix(299) + "…"
+    }
+
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         var out = OutputStream(descriptor: 1)
@@ -42,8 +47,10 @@ enum TodoCLI {
         } catch {
             // Output already produced stays in order before the error, as a person reads it.
             out.flush()
-            err.write("error: \(error.message)\n")
-            if let hint = error.hint { err.write("\(hint)\n") }
+            // Messages quote what the user typed: keep a newline or escape in it from breaking
+            // the one-line contract or reaching the terminal, and a huge token from flooding it.
+            err.write("error: \(Self.shortened(TodoText.sanitized(error.message)))\n")
+            if let hint = error.hint { err.write("\(Self.shortened(TodoText.sanitized(hint)))\n") }
             return error.kind.rawValue
         }
     }
@@ -69,7 +76,7 @@ enum TodoCLI {
             throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")
         }
         var context = CommandContext(arguments: parsed, out: out, err: err,
-                                     databasePath: try DatabaseLocation.resolve(option: parsed.value("--db")),
+                                     databaseOption: parsed.value("--db"),
                                      style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
                                      today: LocalCalendar.today())
         defer {

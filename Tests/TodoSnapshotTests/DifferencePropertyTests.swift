@@ -1,16 +1,17 @@
+import TestSupport
 import Testing
 @testable import TodoSnapshot
 
 /// Random pairs: the difference must apply exactly and keep every promise of the batch
 /// semantics. Each pair has its own seed, printed with any failure, so a case can be replayed
-/// with `SplitMix64(seed:)`.
+/// with `SeededGenerator(seed:)`.
 @Suite struct DifferencePropertyTests {
     static let pairs: UInt64 = 10_000
 
     @Test func snapshotDifferenceAppliesExactly() {
         var failures = 0
         for seed in 0..<Self.pairs {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededGenerator(seed: seed)
             let old = randomSnapshot(using: &rng)
             let new = randomSuccessor(of: old, using: &rng)
             let diff = new.difference(from: old)
@@ -33,7 +34,7 @@ import Testing
     @Test func listDifferenceAppliesExactly() {
         var failures = 0
         for seed in 0..<Self.pairs {
-            var rng = SplitMix64(seed: seed ^ 0x5EED)
+            var rng = SeededGenerator(seed: seed ^ 0x5EED)
             let oldSnapshot = randomSnapshot(using: &rng)
             let newSnapshot = randomSuccessor(of: oldSnapshot, using: &rng)
             let old = oldSnapshot.items
@@ -87,7 +88,7 @@ import Testing
 
     @Test func identicalSnapshotsHaveAnEmptyDifference() {
         for seed in 0..<UInt64(200) {
-            var rng = SplitMix64(seed: seed)
+            var rng = SeededGenerator(seed: seed)
             let snapshot = randomSnapshot(using: &rng)
             #expect(snapshot.difference(from: snapshot).isEmpty, "seed \(seed)")
             #expect(ListDifference(from: snapshot.items, to: snapshot.items).isEmpty, "seed \(seed)")

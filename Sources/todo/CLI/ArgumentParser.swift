@@ -112,7 +112,10 @@ struct ArgumentParser {
 enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word, $0)) }
+        // A typo changes the length by a few characters at most; skipping the others keeps a
+        // pasted paragraph from costing a quadratic distance per candidate.
+        let length = word.count
+        let scored = candidates.filter { abs($0.count - length) <= 3 }.map { ($0, distance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         let allowance = max(1, min(3, best.0.count / 3))
         return best.1 <= allowance ? best.0 : nil

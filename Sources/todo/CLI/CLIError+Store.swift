@@ -12,7 +12,7 @@ extension CLIError {
     init(_ error: TodoStoreError, path: String) {
         switch error {
         case .notFound(let ids):
-            let list = ids.map(String.init).joined(separator: ", ")
+            let list = Self.idList(ids)
             self = .failure(ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)",
                             hint: "Nothing was changed. 'todo list' shows the ids.")
         case .emptyName:
@@ -31,12 +31,19 @@ extension CLIError {
         case .nothingToUndo:
             self = .failure("nothing to undo")
         case .undoConflict(let command, let ids):
-            let list = ids.map(String.init).joined(separator: ", ")
+            let list = Self.idList(ids)
             self = .failure("cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
                             hint: "Nothing was changed.")
         case .sqlite(let error):
             self = CLIError(error)
         }
+    }
+
+    /// `4, 5, 9`: at most ten ids, then how many more, so 5,000 missing ids stay one short line.
+    static func idList(_ ids: [Int64]) -> String {
+        var list = ids.prefix(10).map(String.init).joined(separator: ", ")
+        if ids.count > 10 { list += " and \(ids.count - 10) more" }
+        return list
     }
 
     /// The words for an SQLite error: busy and full disk get plain explanations.

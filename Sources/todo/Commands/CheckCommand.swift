@@ -26,7 +26,7 @@ extension Command {
             examples: ["todo check", "todo --db backup.sqlite check"]
         ),
         run: { (context) throws(CLIError) in
-            let report = try DatabaseCheck.run(path: context.databasePath)
+            let report = try DatabaseCheck.run(path: try context.databasePath())
             for line in report.lines { context.out.write(line + "\n") }
             if let failure = report.failure { throw failure }
         }

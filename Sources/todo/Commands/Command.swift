@@ -11,8 +11,8 @@ struct CommandContext {
     let arguments: ParsedArguments
     var out: OutputStream
     var err: OutputStream
-    /// The database path the global options and environment select.
-    let databasePath: String
+    /// The `--db` option, if given; see ``databasePath()``.
+    let databaseOption: String?
     /// Colour on or off, from `--color`, `NO_COLOR` and whether stdout is a terminal.
     let style: TextStyle
     /// The local day, for relative dates and hints.
@@ -32,11 +32,18 @@ struct CommandContext {
     /// Opens the todo database, creating it on first use. Deferred until a command needs it,
     /// so `--help` and usage errors never touch the file.
     func openRepository() throws(CLIError) -> TodoRepository {
+        let path = try databasePath()
         do {
-            return try TodoRepository(path: databasePath)
+            return try TodoRepository(path: path)
         } catch {
-            throw CLIError(error, path: databasePath)
+            throw CLIError(error, path: path)
         }
+    }
+
+    /// The database path the global options and environment select. Resolved only by commands
+    /// that use the database, so help and completions work even without HOME.
+    func databasePath() throws(CLIError) -> String {
+        try DatabaseLocation.resolve(option: databaseOption)
     }
 
     /// Runs a repository operation, turning its errors into CLI errors.
@@ -44,7 +51,7 @@ struct CommandContext {
         do {
             return try body()
         } catch {
-            throw CLIError(error, path: databasePath)
+            throw CLIError(error, path: (try? databasePath()) ?? "the database")
         }
     }
 

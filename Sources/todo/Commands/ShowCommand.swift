@@ -14,7 +14,7 @@ extension Command {
             guard let id = try context.ids().first else { return }
             let repository = try context.openRepository()
             guard let todo = try context.perform({ () throws(TodoStoreError) in try repository.todo(id: id) }) else {
-                throw CLIError(.notFound(ids: [id]), path: context.databasePath)
+                throw CLIError(.notFound(ids: [id]), path: "")
             }
             if context.arguments.flag("--json") {
                 context.out.write(JSON.object(todo) + "\n")

@@ -40,7 +40,7 @@ extension Command {
             let wake = DispatchSemaphore(value: 0)
             let monitor: DatabaseFileMonitor
             do throws(DatabaseFileMonitor.Failure) {
-                monitor = try DatabaseFileMonitor(databasePath: context.databasePath) { wake.signal() }
+                monitor = try DatabaseFileMonitor(databasePath: repository.connection.path) { wake.signal() }
             } catch {
                 throw .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
             }

@@ -1,19 +1,7 @@
+import TestSupport
 @testable import TodoSnapshot
 
-/// A small seeded generator (SplitMix64), so every random case can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
     /// True with probability `p`.
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) * 0x1p-53 < p }
 
@@ -144,7 +132,7 @@ func brokenPromise(
 }
 
 /// A random snapshot: sections drawn from `"s0"`…`"s6"`, items from ids 0..<40.
-func randomSnapshot(using rng: inout SplitMix64) -> RowSnapshot {
+func randomSnapshot(using rng: inout SeededGenerator) -> RowSnapshot {
     var sectionPool = (0..<7).map { "s\($0)" }
     sectionPool.shuffle(using: &rng)
     let sectionCount = rng.below(5)
@@ -160,7 +148,7 @@ func randomSnapshot(using rng: inout SplitMix64) -> RowSnapshot {
 
 /// A snapshot derived from `old` the way a list changes: sections and items vanish, appear,
 /// move and change content, mostly a few at a time. One case in ten is unrelated to `old`.
-func randomSuccessor(of old: RowSnapshot, using rng: inout SplitMix64) -> RowSnapshot {
+func randomSuccessor(of old: RowSnapshot, using rng: inout SeededGenerator) -> RowSnapshot {
     if rng.chance(0.1) { return randomSnapshot(using: &rng) }
     var sections = old.sections.filter { _ in !rng.chance(0.15) }
     for _ in 0..<rng.below(3) where sections.count > 1 {
