@@ -36,11 +36,11 @@ extension Command {
             let repository = try context.openRepository()
             let app = try context.perform { () throws(TodoStoreError) in
                 try UIApp(repository: repository, request: request, style: context.style,
-                          today: context.today, databasePath: context.databasePath)
+                          today: context.today, databasePath: repository.connection.path)
             }
             let events = UIEvents()
             do throws(DatabaseFileMonitor.Failure) {
-                try events.start(databasePath: context.databasePath)
+                try events.start(databasePath: repository.connection.path)
             } catch {
                 throw .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
             }
