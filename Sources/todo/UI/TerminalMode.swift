@@ -38,6 +38,7 @@ enum TerminalMode {
         }
         active = true
         installCrashHandlers()
+        unblockSignals()
         writeAll(enterSequence)
     }
 
@@ -46,7 +47,7 @@ enum TerminalMode {
         guard active else { return }
         active = false
         writeAll(leaveSequence)
-        _ = tcsetattr(0, TCSAFLUSH, &original)
+        _ = tcsetattr(0, TCSANOW, &original)
     }
 
     /// The terminal's size in columns and rows (80x24 when it cannot be read).
@@ -74,6 +75,15 @@ enum TerminalMode {
             }
         }
         return offset
+    }
+
+    /// A parent may have started us with signals blocked (a blocked mask is inherited across
+    /// exec): then SIGTERM, SIGINT, SIGWINCH and SIGHUP would never reach us. Unblock them.
+    private static func unblockSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGTERM, SIGINT, SIGWINCH, SIGHUP, SIGQUIT] { sigaddset(&set, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Fatal signals restore the terminal, then take their default action (the handler is

@@ -1,0 +1,345 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `todo ui` in a real terminal (tmux): keys in, screen out, the database checked with
+/// `todo list --json`. Serialized: each test times a live screen on a 2-core machine.
+@Suite(.serialized) struct UITests {
+    let sandbox = CLISandbox()
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Starts `todo ui` against the sandbox's database and waits for its first screen.
+    private func startUI(_ arguments: [String] = [], environment: [String: String] = [:],
+                         columns: Int = 100, rows: Int = 30, timeout: Double = 5) throws -> TmuxSession {
+        var env = ["TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
+                   "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let command = "env \(assignments) \(Self.quote(ProcessRunner.todoBinary)) ui "
+            + arguments.map(Self.quote).joined(separator: " ")
+        let session = try TmuxSession(command, columns: columns, rows: rows)
+        try session.waitUntil(timeout: timeout, "the first screen") { screen in
+            screen.contains { $0.hasPrefix("Outline") || $0.hasPrefix("All (") } && TmuxSession.footer(screen).contains("quit")
+        }
+        return session
+    }
+
+    /// Inserts `count` todos named "todo N" with the sqlite3 shell (no undo history).
+    private func seed(_ count: Int) throws {
+        _ = try sandbox.ok("list")
+        let sql = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count)) "
+            + "INSERT INTO todos(name) SELECT 'todo ' || i FROM n;"
+        let result = try ProcessRunner.run("sqlite3", [sandbox.database, sql])
+        #expect(result.status == 0, "sqlite3: \(result.stderr)")
+    }
+
+    private func addSample() throws {
+        _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
+        _ = try sandbox.ok("add", "Pay rent", "--due", "2024-05-02")
+        _ = try sandbox.ok("add", "Call mom")
+    }
+
+    private func todo(named name: String) throws -> [String: Any]? {
+        try sandbox.listJSON().first { $0["name"] as? String == name }
+    }
+
+    /// The rows of the "All" section, in screen order.
+    private static func allRows(_ screen: [String]) -> [String] {
+        guard let start = screen.firstIndex(where: { $0.hasPrefix("All (") }) else { return [] }
+        let end = screen[start...].firstIndex { $0.hasPrefix("Outline") } ?? screen.endIndex
+        return Array(screen[(start + 1)..<end])
+    }
+
+    /// Moves the cursor down until its row contains `text`.
+    private func moveCursor(_ session: TmuxSession, to text: String) throws {
+        for _ in 0..<20 {
+            if let line = TmuxSession.cursorLine(try session.screen()), line.contains(text) { return }
+            try session.press("j")
+            usleep(50_000)
+        }
+        Issue.record("the cursor never reached \(text)")
+    }
+
+    // MARK: Start, move, toggle
+
+    @Test func startShowsBothSectionsWithTheCursorOnTheFirstTodo() throws {
+        try addSample()
+        _ = try sandbox.ok("done", "2")
+        let session = try startUI()
+        let screen = try session.waitFor("Done (1)")
+        #expect(screen[0].contains("3 todos") && screen[0].contains("sort: due"))
+        #expect(screen.contains { $0.hasPrefix("All (3)") })
+        #expect(screen.contains { $0.contains("▾ Undone (2)") })
+        #expect(screen.contains { $0.contains("▾ Done (1)") })
+        #expect(TmuxSession.cursorLine(screen)?.contains("Buy milk") == true)
+        #expect(Self.allRows(screen).map { $0.contains("[x]") } == [false, true, false])
+        #expect(try session.format("#{alternate_on}") == "1")
+    }
+
+    @Test func arrowsAndJKMoveAndSpaceOrEnterTogglesDone() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("j")
+        try session.waitUntil("cursor on Pay rent") { TmuxSession.cursorLine($0)?.contains("Pay rent") == true }
+        try session.press("k")
+        try session.waitUntil("cursor on Buy milk") { TmuxSession.cursorLine($0)?.contains("Buy milk") == true }
+        try session.press("Down", "Down")
+        try session.waitUntil("cursor on Call mom") { TmuxSession.cursorLine($0)?.contains("Call mom") == true }
+        try session.press("Up", "Space")
+        try session.waitUntil("Pay rent done") { TmuxSession.cursorLine($0)?.contains("[x] 2") == true }
+        #expect(try todo(named: "Pay rent")?["done"] as? Bool == true)
+        try session.waitFor("Done (1)")
+        try session.press("Enter")
+        try session.waitUntil("Pay rent undone") { TmuxSession.cursorLine($0)?.contains("[ ] 2") == true }
+        #expect(try todo(named: "Pay rent")?["done"] as? Bool == false)
+    }
+
+    // MARK: Edit, delete, add
+
+    @Test func editChangesNameThenDeadlineAndABadDateChangesNothing() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("e")
+        try session.waitFor("Name: Buy milk_")
+        try session.press("C-u")
+        try session.type("Buy oat milk")
+        try session.press("Enter")
+        try session.waitFor("Deadline")
+        #expect(TmuxSession.footer(try session.screen()).contains("2024-05-01_"))
+        try session.press("C-u")
+        try session.type("2024-06-01")
+        try session.press("Enter")
+        try session.waitFor("Saved")
+        let edited = try todo(named: "Buy oat milk")
+        #expect(edited?["deadline"] as? String == "2024-06-01")
+
+        try session.press("e", "Enter", "C-u")
+        try session.type("2023-02-29")
+        try session.press("Enter")
+        let screen = try session.waitFor("not a day in the calendar")
+        #expect(TmuxSession.footer(screen).contains("nothing changed"))
+        #expect(try todo(named: "Buy oat milk")?["deadline"] as? String == "2024-06-01")
+
+        // An empty deadline clears it.
+        try session.waitUntil("cursor on the edited todo") { TmuxSession.cursorLine($0)?.contains("Buy oat milk") == true }
+        try session.press("e", "Enter", "C-u", "Enter")
+        try session.waitFor("Saved")
+        #expect(try todo(named: "Buy oat milk")?["deadline"] is NSNull)
+    }
+
+    @Test func deleteAsksAndOnlyYesDeletes() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("d")
+        try session.waitFor("Delete \"Buy milk\"? [y/N]")
+        try session.press("n")
+        try session.waitFor("Kept \"Buy milk\"")
+        #expect(try sandbox.listJSON().count == 3)
+        try session.press("d")
+        try session.waitFor("Delete \"Buy milk\"? [y/N]")
+        try session.press("y")
+        let screen = try session.waitFor("Deleted \"Buy milk\"")
+        #expect(try sandbox.listJSON().map { $0["name"] as? String } == ["Pay rent", "Call mom"])
+        #expect(!screen.dropLast(2).contains { $0.contains("Buy milk") })
+        // The cursor takes the next todo.
+        #expect(TmuxSession.cursorLine(screen)?.contains("Pay rent") == true)
+    }
+
+    @Test func addPromptsForANameAndEscapeCancels() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("a")
+        try session.waitFor("New todo: _")
+        try session.type("Nope")
+        try session.press("Escape")
+        try session.waitFor("Cancelled")
+        try session.press("a")
+        try session.type("Walk the dog")
+        try session.press("Enter")
+        let screen = try session.waitFor("Added \"Walk the dog\"")
+        #expect(try todo(named: "Walk the dog") != nil)
+        #expect(try todo(named: "Nope") == nil)
+        #expect(TmuxSession.cursorLine(screen)?.contains("Walk the dog") == true)
+        #expect(screen.contains { $0.hasPrefix("All (4)") })
+    }
+
+    // MARK: Sort, filter, groups, undo
+
+    @Test func sCyclesTheSortDueNameStatus() throws {
+        _ = try sandbox.ok("add", "bravo", "--due", "2024-05-01")
+        _ = try sandbox.ok("add", "alpha", "--due", "2024-05-03")
+        _ = try sandbox.ok("add", "charlie")
+        _ = try sandbox.ok("done", "2")
+        let session = try startUI()
+        func order(_ screen: [String]) -> [String] {
+            Self.allRows(screen).compactMap { $0.split(separator: " ").last.map(String.init) }
+        }
+        #expect(order(try session.screen()) == ["bravo", "alpha", "charlie"])
+        try session.press("s")
+        #expect(order(try session.waitFor("sort: name")) == ["alpha", "bravo", "charlie"])
+        try session.press("s")
+        #expect(order(try session.waitFor("sort: status")) == ["bravo", "charlie", "alpha"])
+        try session.press("s")
+        #expect(order(try session.waitFor("sort: due")) == ["bravo", "alpha", "charlie"])
+    }
+
+    @Test func slashFiltersByTextIgnoringCase() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("/")
+        try session.waitFor("Filter: _")
+        try session.type("MILK")
+        try session.press("Enter")
+        let screen = try session.waitFor("filter: \"MILK\"")
+        #expect(Self.allRows(screen).count == 1 && Self.allRows(screen)[0].contains("Buy milk"))
+        #expect(screen.contains { $0.hasPrefix("All (1)") })
+        try session.press("/", "C-u", "Enter")
+        try session.waitFor("Filter cleared")
+        #expect(Self.allRows(try session.screen()).count == 3)
+    }
+
+    @Test func groupsCollapseAndExpandAndStayCollapsedAcrossUpdates() throws {
+        try addSample()
+        let session = try startUI()
+        try moveCursor(session, to: "Undone (3)")
+        try session.press("Enter")
+        var screen = try session.waitFor("▸ Undone (3)")
+        #expect(screen.filter { $0.contains("Buy milk") }.count == 1)
+        try session.press("Enter")
+        screen = try session.waitFor("▾ Undone (3)")
+        #expect(screen.filter { $0.contains("Buy milk") }.count == 2)
+        try session.press("Left")
+        try session.waitFor("▸ Undone (3)")
+        // Another process adds a todo: the group stays collapsed, its count follows.
+        _ = try sandbox.ok("add", "Water plants")
+        screen = try session.waitFor("▸ Undone (4)")
+        #expect(TmuxSession.cursorLine(screen)?.contains("Undone") == true)
+        try session.press("Right")
+        try session.waitFor("▾ Undone (4)")
+    }
+
+    @Test func uUndoesAndSaysWhenThereIsNothingToUndo() throws {
+        try seed(2)
+        let session = try startUI()
+        try session.press("u")
+        try session.waitFor("nothing to undo")
+        try session.press("Space")
+        try session.waitUntil("done") { TmuxSession.cursorLine($0)?.contains("[x]") == true }
+        try session.press("u")
+        try session.waitFor("Undid 'done'")
+        try session.waitUntil("undone") { TmuxSession.cursorLine($0)?.contains("[ ]") == true }
+        #expect(try sandbox.listJSON().allSatisfy { $0["done"] as? Bool == false })
+    }
+
+    @Test func questionMarkShowsTheKeys() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("?")
+        try session.waitFor("Press any key to go back.")
+        try session.press("x")
+        try session.waitFor("All (3)")
+    }
+
+    // MARK: Quitting restores the terminal
+
+    @Test(arguments: ["q", "C-c"])
+    func quitKeysRestoreTheTerminal(key: String) throws {
+        try addSample()
+        let session = try startUI()
+        try session.press(key)
+        let screen = try session.waitFor("EXITED 0")
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+        #expect(!screen.contains { $0.contains("All (3)") })
+    }
+
+    @Test func sigtermRestoresTheTerminalAndExits143() throws {
+        try addSample()
+        let session = try startUI()
+        let shell = try session.format("#{pane_pid}")
+        let child = try ProcessRunner.run("pgrep", ["-P", shell]).stdout.split(separator: "\n").first.map(String.init)
+        let pid = try #require(child.flatMap { Int32($0) })
+        kill(pid, SIGTERM)
+        try session.waitFor("EXITED 143")
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+    }
+
+    @Test func aNonTerminalStdoutIsAUsageError() throws {
+        let result = try sandbox.todo("ui")
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.filter { $0.hasPrefix("error:") }.count == 1)
+        #expect(result.stderrLines.first?.contains("terminal") == true)
+    }
+
+    // MARK: Live, minimal redraw, large lists
+
+    @Test func aTodoAddedByAnotherProcessAppearsAndTheCursorStaysOnItsTodo() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("j")
+        try session.waitUntil("cursor on Pay rent") { TmuxSession.cursorLine($0)?.contains("Pay rent") == true }
+        _ = try sandbox.ok("add", "Aaa first", "--due", "2024-04-01")
+        let screen = try session.waitFor("Aaa first")
+        #expect(Self.allRows(screen).first?.contains("Aaa first") == true)
+        #expect(TmuxSession.cursorLine(screen)?.contains("Pay rent") == true)
+        #expect(screen.contains { $0.hasPrefix("All (4)") })
+    }
+
+    @Test func oneRenameInAThousandTodosRedrawsOnlyItsRow() throws {
+        try seed(1000)
+        let stats = sandbox.folder.file("stats.txt")
+        let session = try startUI(environment: ["TODO_UI_STATS": stats])
+        try session.waitFor("todo 3")
+        _ = try sandbox.ok("edit", "3", "--name", "renamed by another program")
+        try session.waitFor("renamed by another program")
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+        let text = try String(contentsOfFile: stats, encoding: .utf8)
+        var values: [String: Int] = [:]
+        for pair in text.split(whereSeparator: \.isWhitespace) {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+        }
+        let frame = try #require(values["last_frame_bytes"])
+        let full = try #require(values["full_repaint_bytes"])
+        print("UI stats, one rename in 1,000 todos: \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(values["frames"] == 2)
+        #expect(frame > 0 && frame * 10 < full, "rename frame \(frame) bytes vs full repaint \(full)")
+    }
+
+    @Test func aHundredThousandTodosStartAndRespondQuickly() throws {
+        try seed(100_000)
+        let started = Date()
+        let session = try startUI(timeout: 30)
+        try session.waitFor("All (100000)")
+        let startup = Date().timeIntervalSince(started)
+        var latencies: [Double] = []
+        for step in 2...6 {
+            let pressed = Date()
+            try session.press("j")
+            try session.waitUntil("cursor on todo \(step)") { TmuxSession.cursorLine($0)?.hasSuffix("todo \(step)") == true }
+            latencies.append(Date().timeIntervalSince(pressed))
+        }
+        let pressed = Date()
+        try session.press("G")
+        // The last line is the outline's "Done" group.
+        try session.waitUntil("cursor at the end") { TmuxSession.cursorLine($0)?.contains("Done (0)") == true }
+        let jump = Date().timeIntervalSince(pressed)
+        try session.press("k")
+        try session.waitUntil("cursor on the last todo") { TmuxSession.cursorLine($0)?.hasSuffix("todo 100000") == true }
+        let toggled = Date()
+        try session.press("Space")
+        try session.waitUntil("toggled") { $0.contains { $0.contains("Done (1)") } }
+        let toggle = Date().timeIntervalSince(toggled)
+        let median = latencies.sorted()[latencies.count / 2]
+        print(String(format: "UI 100k: start-up %.0f ms, key j median %.0f ms (max %.0f), G %.0f ms, toggle %.0f ms (tmux polling included)",
+                     startup * 1000, median * 1000, (latencies.max() ?? 0) * 1000, jump * 1000, toggle * 1000))
+        #expect(startup < 10)
+        #expect(median < 2)
+    }
+}
