@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where the todo database lives: `--db`, else `$TODO_DB`, else the XDG data folder.
 enum DatabaseLocation {
     /// The path to use, in order of precedence: the `--db` option, `TODO_DB`,
@@ -12,22 +6,14 @@ enum DatabaseLocation {
     /// - Throws: a failure when none of them is set: guessing a folder could scatter todo lists.
     static func resolve(option: String?) throws(CLIError) -> String {
         if let option, !option.isEmpty { return option }
-        if let path = environment("TODO_DB") { return path }
+        if let path = Environment.value("TODO_DB") { return path }
         // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
-        if let dataHome = environment("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
+        if let dataHome = Environment.value("XDG_DATA_HOME"), dataHome.hasPrefix("/") {
             return dataHome + "/todo/todo.sqlite"
         }
-        guard let home = environment("HOME") else {
+        guard let home = Environment.value("HOME") else {
             throw .failure("cannot find the database: HOME is not set", hint: "Set HOME or TODO_DB, or pass --db PATH.")
         }
         return home + "/.local/share/todo/todo.sqlite"
     }
-
-    /// A non-empty environment variable's value.
-    static func environment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
-
 }

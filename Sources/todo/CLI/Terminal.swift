@@ -7,7 +7,7 @@ enum Terminal {
     /// Columns for a row: `COLUMNS` when set, else the terminal's width when stdout is one,
     /// else `nil` (a pipe or file: nothing is cut).
     static func lineWidth() -> Int? {
-        if let columns = DatabaseLocation.environment("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
+        if let columns = Environment.value("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
         var size = winsize()
         guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)

@@ -15,8 +15,8 @@ struct TextStyle {
         case "never": return TextStyle(enabled: false)
         default:
             // https://no-color.org: any non-empty NO_COLOR turns colour off; so does a dumb terminal.
-            let noColor = DatabaseLocation.environment("NO_COLOR") != nil
-            let dumb = DatabaseLocation.environment("TERM") == "dumb"
+            let noColor = Environment.value("NO_COLOR") != nil
+            let dumb = Environment.value("TERM") == "dumb"
             return TextStyle(enabled: stdoutIsTerminal && !noColor && !dumb)
         }
     }

@@ -53,7 +53,7 @@ extension Command {
             let stopSignal = withExtendedLifetime(app) { app.run(events) }
             events.stop()
             TerminalMode.restore()
-            if let path = DatabaseLocation.environment("TODO_UI_STATS") {
+            if let path = Environment.value("TODO_UI_STATS") {
                 UIStats.write(app.screen.statsLine, to: path)
             }
             // A stop signal ends the process as the shell expects: 128 + the signal's number.
