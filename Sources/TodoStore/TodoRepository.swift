@@ -45,25 +45,48 @@ public final class TodoRepository {
         try TodoStoreError.wrap { try TodoSearch.register(on: connection) }
     }
 
-    /// The `application_id` migration 0001 writes: "todo" in ASCII.
-    static let applicationID: Int64 = 0x746F_646F
+    /// The `application_id` migration 0001 writes: "todo" in ASCII. A file with another
+    /// non-zero id belongs to another application.
+    public static let applicationID: Int64 = 0x746F_646F
 
-    /// Refuses a database that another application made, and one from a newer `todo`.
-    ///
-    /// The three facts are read in one read transaction: read separately, a process could see
-    /// version 0 and then the tables another `todo` was creating in the same file, and take
-    /// that file for a foreign database.
-    private static func verifyOwnership(of connection: Connection, migrator: Migrator) throws(TodoStoreError) {
-        let (version, applicationID, objects) = try TodoStoreError.wrap {
-            try connection.transaction(.deferred) {
-                (try migrator.currentVersion(of: connection),
-                 try connection.pragmaInt64("application_id"),
-                 try connection.cachedStatement("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0)
+    /// The facts that tell a todo database from another application's one.
+    public struct FileIdentity: Sendable, Equatable {
+        /// `PRAGMA user_version`: the newest migration applied (0 for none).
+        public let schemaVersion: Int
+        /// `PRAGMA application_id`.
+        public let applicationID: Int64
+        /// How many tables, indexes, views and triggers the file has.
+        public let schemaObjects: Int64
+
+        /// True when the file is another application's: a foreign application id, or objects
+        /// without any todo schema version.
+        public var belongsToAnotherApplication: Bool {
+            (applicationID != 0 && applicationID != TodoRepository.applicationID) || (schemaVersion == 0 && schemaObjects > 0)
+        }
+
+        /// Reads the three facts in one read transaction: read separately, a process could see
+        /// version 0 and then the tables another `todo` was creating in the same file, and take
+        /// that file for a foreign database.
+        public static func read(from connection: Connection) throws(SQLiteError) -> FileIdentity {
+            do {
+                return try connection.transaction(.deferred) {
+                    FileIdentity(schemaVersion: Int(try connection.pragmaInt64("user_version")),
+                                 applicationID: try connection.pragmaInt64("application_id"),
+                                 schemaObjects: try connection.cachedStatement("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0)
+                }
+            } catch let error as SQLiteError {
+                throw error
+            } catch {
+                preconditionFailure("Only SQLite errors are thrown here: \(error)")
             }
         }
-        let foreignID = applicationID != 0 && applicationID != Self.applicationID
-        let foreignTables = version == 0 && objects > 0
-        if foreignID || foreignTables { throw .foreignDatabase(path: connection.path) }
+    }
+
+    /// Refuses a database that another application made, and one from a newer `todo`.
+    private static func verifyOwnership(of connection: Connection, migrator: Migrator) throws(TodoStoreError) {
+        let identity = try TodoStoreError.wrap { try FileIdentity.read(from: connection) }
+        if identity.belongsToAnotherApplication { throw .foreignDatabase(path: connection.path) }
+        let version = identity.schemaVersion
         if version > migrator.latestVersion {
             throw .newerSchema(found: version, supported: migrator.latestVersion)
         }

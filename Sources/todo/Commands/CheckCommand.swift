@@ -38,9 +38,6 @@ struct DatabaseCheck {
     private(set) var lines: [String] = []
     private(set) var failure: CLIError?
 
-    /// The `application_id` a todo database carries ("todo" in ASCII, set by migration 0001).
-    static let todoApplicationID: Int64 = 0x746F_646F
-
     /// How many integrity problems are read at most: enough to report, bounded on a wreck.
     static let problemLimit = 100
 
@@ -146,18 +143,17 @@ struct DatabaseCheck {
 
     private mutating func checkSchema(_ connection: Connection, path: String) {
         let latest = Migrator().latestVersion
-        let version: Int64, applicationID: Int64, objects: Int64
+        let identity: TodoRepository.FileIdentity
         do {
-            version = try connection.pragmaInt64("user_version")
-            applicationID = try connection.pragmaInt64("application_id")
-            objects = try connection.prepare("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0
+            identity = try TodoRepository.FileIdentity.read(from: connection)
         } catch {
             lines.append("schema: cannot be read: \(TodoText.sanitized(Self.describe(error)))")
             fail(Self.readFailure(error, path: path))
             return
         }
-        if (applicationID != 0 && applicationID != Self.todoApplicationID) || (version == 0 && objects > 0) {
-            lines.append("schema: not a todo database (application_id \(applicationID), user_version \(version))")
+        let version = identity.schemaVersion
+        if identity.belongsToAnotherApplication {
+            lines.append("schema: not a todo database (application_id \(identity.applicationID), user_version \(version))")
             fail(.failure("\(path) is an SQLite database of another application", hint: "Choose another file with --db or TODO_DB."))
             return
         }
