@@ -96,8 +96,12 @@ extension JSONReader {
         default:
             break
         }
-        // Every value left is a Unicode scalar: surrogates were paired or rejected above.
-        for unit in UTF8.encode(Unicode.Scalar(scalarValue)!)! { scratch.append(unit) }
+        // Every value left is a Unicode scalar (surrogates were paired or rejected above); the
+        // guard keeps a future mistake an error instead of a crash.
+        guard let scalar = Unicode.Scalar(scalarValue), let units = UTF8.encode(scalar) else {
+            throw error("invalid \\u escape", at: start)
+        }
+        scratch.append(contentsOf: units)
         return end
     }
 

@@ -135,14 +135,13 @@ struct JSONReader {
             index += 1
             skipWhitespace()
             let value = try value()
+            // Small objects (every todo) are checked by a scan; large ones switch to a set.
             let isDuplicate: Bool
-            if seen != nil {
-                isDuplicate = !seen!.insert(key).inserted
-            } else if members.count < 16 {
+            if seen == nil && members.count < 16 {
                 isDuplicate = members.contains { $0.key == key }
             } else {
-                seen = Set(members.map(\.key))
-                isDuplicate = !seen!.insert(key).inserted
+                if seen == nil { seen = Set(members.map(\.key)) }
+                isDuplicate = seen?.insert(key).inserted == false
             }
             if isDuplicate { throw error("duplicate key \"\(key)\"", at: keyStart) }
             members.append(JSONObject.Member(key: key, value: value))
