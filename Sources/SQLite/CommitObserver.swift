@@ -6,9 +6,31 @@ public struct CommittedTransaction: Sendable, Equatable {
     /// the hook (the truncate optimisation of an unqualified `DELETE`): treat empty as "unknown,
     /// maybe everything".
     public let tables: Set<String>
+    /// The rowids the update hook saw changing (inserted, updated or deleted), per table. A
+    /// table of ``tables`` missing here changed too many rows to list (more than
+    /// ``CommittedTransaction/rowIDLimit``): treat it as "unknown".
+    public let rowIDs: [String: Set<Int64>]
+
+    /// How many rowids per table a transaction lists before it gives up on listing them.
+    /// Bounds the hook's memory on bulk writes; past it, observers refetch everything anyway.
+    public static let rowIDLimit = 1024
+
+    /// Creates a description of a commit. `rowIDs` defaults to "unknown" for every table.
+    public init(tables: Set<String>, rowIDs: [String: Set<Int64>] = [:]) {
+        self.tables = tables
+        self.rowIDs = rowIDs
+    }
 
     /// True when the transaction may have changed `table`.
     public func mayHaveChanged(_ table: String) -> Bool { tables.isEmpty || tables.contains(table) }
+
+    /// The rowids of `table` the transaction changed: empty when it did not touch the table,
+    /// `nil` when they are unknown (too many, or changed without the update hook).
+    public func changedRowIDs(in table: String) -> Set<Int64>? {
+        if tables.isEmpty { return nil }
+        guard tables.contains(table) else { return [] }
+        return rowIDs[table]
+    }
 }
 
 /// The hook state of one connection: tables changed in the open transaction, and commits
@@ -25,7 +47,21 @@ public struct CommittedTransaction: Sendable, Equatable {
 final class CommitHooks {
     var handlers: [(token: CommitObserverToken, handler: (CommittedTransaction) -> Void)] = []
     var pendingTables: Set<String> = []
+    /// Rowids per table in the open transaction; a table is dropped (unknown) past the limit.
+    var pendingRowIDs: [String: Set<Int64>] = [:]
     var committed: [CommittedTransaction] = []
+
+    /// Notes one changed row. A table's first change starts its list; a table whose list
+    /// overflowed stays in `pendingTables` with no list ("unknown").
+    func record(table: String, rowID: Int64) {
+        if pendingTables.insert(table).inserted {
+            pendingRowIDs[table] = [rowID]
+            return
+        }
+        guard var rows = pendingRowIDs.removeValue(forKey: table) else { return }
+        rows.insert(rowID)
+        if rows.count <= CommittedTransaction.rowIDLimit { pendingRowIDs[table] = rows }
+    }
 
     /// Announces queued commits. Called after every step that finished a statement.
     @inline(__always)
@@ -70,19 +106,22 @@ extension Connection {
         sqlite3_rollback_hook(handle, nil, nil)
         sqlite3_wal_autocheckpoint(handle, 1000)  // restores SQLite's own WAL hook
         commitHooks.pendingTables.removeAll()
+        commitHooks.pendingRowIDs.removeAll()
         commitHooks.committed.removeAll()
     }
 
     private func installHooks() {
         let context = Unmanaged.passUnretained(commitHooks).toOpaque()
-        sqlite3_update_hook(handle, { context, _, _, table, _ in
+        sqlite3_update_hook(handle, { context, _, _, table, rowID in
             guard let context, let table else { return }
             let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.pendingTables.insert(String(cString: table))
+            hooks.record(table: String(cString: table), rowID: rowID)
         }, context)
         sqlite3_rollback_hook(handle, { context in
             guard let context else { return }
-            Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue().pendingTables.removeAll()
+            let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
+            hooks.pendingTables.removeAll()
+            hooks.pendingRowIDs.removeAll()
         }, context)
         sqlite3_wal_hook(handle, { context, database, schema, pages in
             if pages >= 1000 {
@@ -90,8 +129,9 @@ extension Connection {
             }
             guard let context else { return SQLITE_OK }
             let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.committed.append(CommittedTransaction(tables: hooks.pendingTables))
+            hooks.committed.append(CommittedTransaction(tables: hooks.pendingTables, rowIDs: hooks.pendingRowIDs))
             hooks.pendingTables.removeAll()
+            hooks.pendingRowIDs.removeAll()
             return SQLITE_OK
         }, context)
     }

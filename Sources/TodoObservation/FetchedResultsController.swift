@@ -22,7 +22,10 @@ import TodoStore
 /// or thread); delegate callbacks and stream elements are produced there. ``batches()`` hands
 /// `Sendable` values to any other context.
 ///
-/// Complexity: each change refetches the request and diffs in O(n) time and memory.
+/// Complexity: a commit through the repository's own connection that changed at most
+/// ``incrementalLimit`` todos (and a request without limit or offset) is patched in: those
+/// todos are re-read by id and moved by binary search, with no refetch. Any other change
+/// refetches the request. Either way the new snapshot is diffed in O(n) time and memory.
 public final class FetchedResultsController {
     /// How the results are grouped into sections.
     public enum Sectioning: Sendable, Equatable {
@@ -54,6 +57,11 @@ public final class FetchedResultsController {
 
     /// The current results as a snapshot (empty before ``performFetch()``).
     public private(set) var snapshot = TodoResultsSnapshot()
+    /// The results in the request's order (the snapshot groups them when sectioned).
+    private var results: [Todo] = []
+    /// Up to this many changed todos per commit are patched in rather than refetched. Each
+    /// costs a primary-key look-up and an array move; past a few hundred a refetch is as cheap.
+    public static let incrementalLimit = 256
     private var lastDataVersion: Int64?
     private var observerToken: CommitObserverToken?
     private var continuations: [AsyncStream<FetchedResultsBatch>.Continuation] = []
@@ -93,12 +101,13 @@ public final class FetchedResultsController {
     /// notification. Calling it again refetches (and still notifies nothing).
     public func performFetch() throws(TodoStoreError) {
         lastDataVersion = try TodoStoreError.wrap { try repository.connection.dataVersion() }
-        snapshot = try fetchSnapshot()
+        results = try repository.fetch(fetchRequest)
+        snapshot = makeSnapshot(results)
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
                 guard let self, transaction.mayHaveChanged("todos") else { return }
                 // A hook has nowhere to throw to; a failed refetch is retried on the next change.
-                _ = try? self.refresh()
+                _ = try? self.refresh(changed: transaction.changedRowIDs(in: "todos"))
             }
         }
     }
@@ -130,8 +139,7 @@ public final class FetchedResultsController {
 
     // MARK: Internals
 
-    private func fetchSnapshot() throws(TodoStoreError) -> TodoResultsSnapshot {
-        let todos = try repository.fetch(fetchRequest)
+    private func makeSnapshot(_ todos: [Todo]) -> TodoResultsSnapshot {
         switch sectioning {
         case .none:
             return TodoResultsSnapshot(sections: [(id: "All", items: todos)])
@@ -145,16 +153,59 @@ public final class FetchedResultsController {
         }
     }
 
-    /// Refetches, diffs against the current snapshot and notifies when anything changed.
+    /// Brings the results up to date (patching in `changed` todos when that is possible,
+    /// refetching otherwise), diffs against the current snapshot and notifies when anything
+    /// changed. `changed` nil means "unknown".
     @discardableResult
-    private func refresh() throws(TodoStoreError) -> Bool {
-        let new = try fetchSnapshot()
+    private func refresh(changed: Set<Int64>? = nil) throws(TodoStoreError) -> Bool {
+        if let changed, changed.count <= Self.incrementalLimit,
+           fetchRequest.limit == nil, fetchRequest.offset == 0,
+           try patchResults(changing: changed) {
+            // `results` is up to date.
+        } else {
+            results = try repository.fetch(fetchRequest)
+        }
+        let new = makeSnapshot(results)
         let difference = new.difference(from: snapshot)
         guard !difference.isEmpty else { return false }
         let old = snapshot
         snapshot = new
         notify(FetchedResultsBatch(previous: old, snapshot: new, difference: difference))
         return true
+    }
+
+    /// Re-reads the todos with `ids` and moves them to their places in ``results``. Returns
+    /// false when the results turn out not to be in the order the comparator expects (say, a
+    /// deadline another tool wrote in a form we do not parse): the caller then refetches.
+    ///
+    /// Complexity: O(k (log n + n)) for k ids; the O(n) is one array shift per change.
+    private func patchResults(changing ids: Set<Int64>) throws(TodoStoreError) -> Bool {
+        guard !ids.isEmpty else { return true }
+        let fresh = try repository.fetch(fetchRequest, ids: ids)
+        let order = fetchRequest.order
+        for id in ids {
+            guard let old = snapshot.item(withID: id) else { continue }
+            let index = lowerBound(of: old, order)
+            guard index < results.count, results[index].id == id else { return false }
+            results.remove(at: index)
+        }
+        for todo in fresh.values {
+            let index = lowerBound(of: todo, order)
+            if index < results.count, results[index].id == todo.id { return false }
+            results.insert(todo, at: index)
+        }
+        return true
+    }
+
+    /// The first position in ``results`` whose todo does not come before `todo`.
+    private func lowerBound(of todo: Todo, _ order: TodoFetchRequest.Order) -> Int {
+        var low = 0
+        var high = results.count
+        while low < high {
+            let middle = (low + high) / 2
+            if order.areInIncreasingOrder(results[middle], todo) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     private func notify(_ batch: FetchedResultsBatch) {

@@ -44,14 +44,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Few distinct texts exist (orders x filters x search or not), so each is prepared once
     /// and cached.
     var sql: String {
-        var conditions: [String] = []
-        switch filter {
-        case .all: break
-        case .done: conditions.append("done = 1")
-        case .undone: conditions.append("done = 0")
-        }
-        if search != nil { conditions.append("\(TodoSearch.sqlFunction)(name, ?)") }
         var sql = "SELECT id, name, deadline, done FROM todos"
+        let conditions = self.conditions
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         switch order {
         case .due: sql += " ORDER BY deadline IS NULL, deadline, id"
@@ -59,5 +53,23 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case .status: sql += " ORDER BY done, deadline IS NULL, deadline, id"
         }
         return sql + " LIMIT ? OFFSET ?"
+    }
+
+    /// The SELECT of the one todo with a given id, when the request's filter and search select
+    /// it. Parameters: the id, then the folded search text when there is one.
+    var sqlForOneID: String {
+        (["SELECT id, name, deadline, done FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
+    }
+
+    /// The WHERE terms of the filter and the search, in parameter order.
+    private var conditions: [String] {
+        var conditions: [String] = []
+        switch filter {
+        case .all: break
+        case .done: conditions.append("done = 1")
+        case .undone: conditions.append("done = 0")
+        }
+        if search != nil { conditions.append("\(TodoSearch.sqlFunction)(name, ?)") }
+        return conditions
     }
 }

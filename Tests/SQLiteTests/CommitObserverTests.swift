@@ -24,7 +24,7 @@ import Testing
     @Test func anAutocommitWriteIsOneCommit() throws {
         let (db, log) = try makeDatabase()
         try db.execute("INSERT INTO todos VALUES (1)", [])
-        #expect(log.commits == [CommittedTransaction(tables: ["todos"])])
+        #expect(log.commits == [CommittedTransaction(tables: ["todos"], rowIDs: ["todos": [1]])])
     }
 
     @Test func aTransactionIsOneCommitNamingEveryTable() throws {
@@ -35,7 +35,7 @@ import Testing
             try db.execute("INSERT INTO other VALUES (3)", [])
             #expect(log.commits.isEmpty, "nothing is announced before the commit")
         }
-        #expect(log.commits == [CommittedTransaction(tables: ["todos", "other"])])
+        #expect(log.commits == [CommittedTransaction(tables: ["todos", "other"], rowIDs: ["todos": [1, 2], "other": [1]])])
     }
 
     @Test func aRolledBackTransactionIsNeverAnnounced() throws {
@@ -49,7 +49,19 @@ import Testing
         }
         try db.execute("INSERT INTO other VALUES (1)", [])
         // The rolled-back table does not leak into the next commit.
-        #expect(log.commits == [CommittedTransaction(tables: ["other"])])
+        #expect(log.commits == [CommittedTransaction(tables: ["other"], rowIDs: ["other": [1]])])
+    }
+
+    @Test func rowIDsAreListedUpToTheLimitThenUnknown() throws {
+        let (db, log) = try makeDatabase()
+        try db.transaction {
+            for value in 0 ... CommittedTransaction.rowIDLimit { try db.execute("INSERT INTO todos VALUES (?)", [Int64(value)]) }
+            try db.execute("INSERT INTO other VALUES (1)", [])
+        }
+        #expect(log.commits == [CommittedTransaction(tables: ["todos", "other"], rowIDs: ["other": [1]])])
+        #expect(log.commits.first?.changedRowIDs(in: "todos") == nil, "too many: unknown")
+        #expect(log.commits.first?.changedRowIDs(in: "other") == [1])
+        #expect(log.commits.first?.changedRowIDs(in: "missing") == [])
     }
 
     @Test func readsAndFailedWritesAreNotCommits() throws {

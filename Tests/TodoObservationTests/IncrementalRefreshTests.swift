@@ -1,0 +1,85 @@
+import SQLite
+import TestSupport
+import Testing
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+
+/// Results patched in after small commits (no refetch) must always equal a full fetch, and the
+/// notifications must still rebuild them exactly.
+@Suite struct IncrementalRefreshTests {
+    let folder = TemporaryFolder()
+
+    /// Keeps its own copy of the results, rebuilt only from the batches' differences.
+    final class Replayer: FetchedResultsControllerDelegate {
+        var replayed = TodoResultsSnapshot()
+
+        func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
+            replayed = replayed.applying(batch.difference)
+        }
+    }
+
+    @Test func randomOperationsKeepEveryOrderFilterAndSearchExact() throws {
+        let repository = try TodoRepository(path: folder.file("todo.sqlite"))
+        var generator = SeededGenerator(seed: 0x1DEA_5EED)
+        // Names that tell NOCASE apart from Unicode folding and from plain byte order.
+        let words = ["apple", "Apple", "APPLE", "_x", "Zed", "zed", "éclair", "Éclair", "a", "ab", "B", "b", "bA"]
+        func randomName() -> String {
+            words[Int.random(in: 0 ..< words.count, using: &generator)] + (Bool.random(using: &generator) ? "" : " \(Int.random(in: 0 ..< 9, using: &generator))")
+        }
+        func randomDate() -> CalendarDate? {
+            Int.random(in: 0 ..< 4, using: &generator) == 0 ? nil
+                : CalendarDate(year: 2024, month: Int.random(in: 1 ... 3, using: &generator), day: Int.random(in: 1 ... 5, using: &generator))
+        }
+        for _ in 0 ..< 150 { try repository.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator)) }
+
+        var watched: [(FetchedResultsController, Replayer)] = []
+        for order in TodoFetchRequest.Order.allCases {
+            for filter in TodoFetchRequest.DoneFilter.allCases {
+                for search in [nil, "a"] as [String?] {
+                    // Sectioning only regroups the same patched array: one filter covers it.
+                    for sectioning in filter == .all ? [.none, .byDoneState] : [FetchedResultsController.Sectioning.none] {
+                        let request = TodoFetchRequest(order: order, filter: filter, search: search)
+                        let controller = FetchedResultsController(repository: repository, fetchRequest: request, sectioning: sectioning)
+                        let replayer = Replayer()
+                        controller.delegate = replayer
+                        try controller.performFetch()
+                        replayer.replayed = controller.snapshot
+                        watched.append((controller, replayer))
+                    }
+                }
+            }
+        }
+
+        for step in 0 ..< 1_000 {
+            let ids = try repository.fetch().map(\.id)
+            let id = ids.isEmpty ? 0 : ids[Int.random(in: 0 ..< ids.count, using: &generator)]
+            switch ids.isEmpty ? 0 : Int.random(in: 0 ..< 20, using: &generator) {
+            case 0 ... 3: _ = try repository.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
+            case 4 ... 6: _ = try repository.rename(id: id, to: randomName())
+            case 7 ... 9: _ = try repository.setDeadline(randomDate(), id: id)
+            case 10 ... 13: _ = try repository.setDone(Bool.random(using: &generator), ids: [id])
+            case 14 ... 15: _ = try repository.delete(ids: [id])
+            case 16 ... 17:
+                // Several rows in one transaction.
+                let some = (0 ..< 5).map { _ in ids[Int.random(in: 0 ..< ids.count, using: &generator)] }
+                _ = try repository.setDone(Bool.random(using: &generator), ids: some)
+            case 18:
+                // More rows than the incremental path takes: a refetch.
+                _ = try repository.setDone(Bool.random(using: &generator), ids: ids)
+            default:
+                try repository.connection.execute("UPDATE todos SET done = 1 - done")
+            }
+            for (controller, replayer) in watched {
+                let expected = try repository.fetch(controller.fetchRequest)
+                if controller.sectioning == .none {
+                    #expect(controller.fetchedObjects == expected, "step \(step): \(controller.fetchRequest)")
+                } else {
+                    let grouped = expected.filter { !$0.isDone } + expected.filter(\.isDone)
+                    #expect(controller.fetchedObjects == grouped, "step \(step): \(controller.fetchRequest)")
+                }
+                #expect(replayer.replayed == controller.snapshot, "step \(step): \(controller.fetchRequest)")
+            }
+        }
+    }
+}
