@@ -63,9 +63,7 @@ extension UIApp {
                 setExpanded(group, false)
             } else if case .todo(let id, .outline)? = state.cursorID {
                 // On a child row: go up to its group, as outline views do.
-                if let parent = list.snapshots.outline.contains(.todo(id, .outline))
-                    ? list.snapshots.outline.parent(of: .todo(id, .outline)) : nil,
-                   let index = list.index(of: parent) {
+                if let group = list.group(ofTodo: id), let index = list.index(of: .group(group)) {
                     state.place(at: index, in: list)
                 }
             }

@@ -1,3 +1,4 @@
+import TodoObservation
 import TodoSnapshot
 import TodoStore
 
@@ -7,9 +8,11 @@ typealias UIRowID = TodoRowID<Int64>
 /// todo, flat, fetch order), then the "Outline" section with its "Undone" and "Done" group rows,
 /// each followed by its todos while expanded.
 ///
-/// Built from ``TodoSnapshots`` without copying it into one big row array: "All" rows are read
-/// from the snapshot's section by offset; only the outline's visible identifiers are flattened.
-/// Reading a row by index is O(1), so a window of a 100,000-todo list costs its own size.
+/// Built from the controller's flat snapshot without building a second, row-level snapshot:
+/// "All" rows are read from it by offset, each group is one ordered array, and a line's
+/// position is arithmetic on their counts. Reading a row by index is O(1), so a window of a
+/// 100,000-todo list costs its own size; rebuilding after a change is one O(n) pass, with no
+/// hashing.
 struct UIList {
     /// One line of the list.
     enum Entry {
@@ -18,80 +21,108 @@ struct UIList {
         case todo(Todo, TodoSection)
     }
 
-    private(set) var snapshots: TodoSnapshots<Todo>
-    private var allRows: [TodoRow<Todo>]
-    private var outlineVisible: [UIRowID]
-    /// Lazily built index of ``outlineVisible``, for cursor look-ups after updates.
-    private var outlinePositions: [UIRowID: Int]?
+    /// The controller's results: one section, in the request's order.
+    private let results: TodoResultsSnapshot
+    private let order: TodoFetchRequest.Order
+    private var undone: [Todo] = []
+    private var done: [Todo] = []
+    private var expanded: Set<TodoGroup>
 
-    init(_ snapshots: TodoSnapshots<Todo>) {
-        self.snapshots = snapshots
-        allRows = snapshots.snapshot.items(inSection: .all)
-        outlineVisible = snapshots.outline.visibleItems
+    /// `results` must be a ``FetchedResultsController/Sectioning/none`` snapshot fetched in
+    /// `order`; `expanded` is the outline's expansion state to keep (both groups at first).
+    init(_ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
+         expanded: Set<TodoGroup> = Set(TodoGroup.allCases)) {
+        self.results = results
+        self.order = order
+        self.expanded = expanded
+        let all = results.numberOfSections > 0 ? results.sections[0].items : []
+        for todo in all {
+            if todo.isDone { done.append(todo) } else { undone.append(todo) }
+        }
     }
 
-    /// The number of lines, headers included.
-    var count: Int { 2 + allRows.count + outlineVisible.count }
+    /// The groups that show their todos.
+    var expandedGroups: Set<TodoGroup> { expanded }
+
     /// The number of todos.
-    var todoCount: Int { allRows.count }
+    var todoCount: Int { undone.count + done.count }
     /// Where the "Outline" header is.
-    var outlineHeaderIndex: Int { 1 + allRows.count }
+    var outlineHeaderIndex: Int { 1 + todoCount }
+    private var undoneRowIndex: Int { outlineHeaderIndex + 1 }
+    private var doneRowIndex: Int { undoneRowIndex + 1 + (expanded.contains(.undone) ? undone.count : 0) }
+    /// The number of lines, headers included.
+    var count: Int { doneRowIndex + 1 + (expanded.contains(.done) ? done.count : 0) }
 
     /// The line at `index`. Precondition: `0 ..< count`.
     func entry(at index: Int) -> Entry {
         if index == 0 { return .sectionHeader(.all) }
-        if index <= allRows.count { return .todo(allRows[index - 1].record!, .all) }
+        if index <= todoCount { return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all) }
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
-        let id = outlineVisible[index - outlineHeaderIndex - 1]
-        switch id {
-        case .group(let group): return .group(group)
-        case .todo:
-            guard let record = snapshots.snapshot.item(withID: id)?.record else { return .sectionHeader(.outline) }
-            return .todo(record, .outline)
-        }
+        if index == undoneRowIndex { return .group(.undone) }
+        if index == doneRowIndex { return .group(.done) }
+        if index < doneRowIndex { return .todo(undone[index - undoneRowIndex - 1], .outline) }
+        return .todo(done[index - doneRowIndex - 1], .outline)
     }
 
     /// The row identifier at `index`, nil for a section header.
     func id(at index: Int) -> UIRowID? {
-        guard index > 0, index < count, index != outlineHeaderIndex else { return nil }
-        if index <= allRows.count { return allRows[index - 1].id }
-        return outlineVisible[index - outlineHeaderIndex - 1]
+        guard index > 0, index < count else { return nil }
+        switch entry(at: index) {
+        case .sectionHeader: return nil
+        case .group(let group): return .group(group)
+        case .todo(let todo, let section): return .todo(todo.id, section)
+        }
     }
 
     /// Whether the line at `index` can hold the cursor (anything but a section header).
     func isSelectable(_ index: Int) -> Bool { id(at: index) != nil }
 
     /// The line of a row, nil when it is absent or hidden in a collapsed group.
-    mutating func index(of id: UIRowID) -> Int? {
+    ///
+    /// Complexity: O(1) for "All" and groups; O(log n) for an outline todo (binary search in
+    /// its group, which is in the request's order).
+    func index(of id: UIRowID) -> Int? {
         switch id {
-        case .todo(_, .all):
-            guard let flat = snapshots.snapshot.index(ofItem: id), flat < allRows.count else { return nil }
-            return 1 + flat
-        default:
-            if outlinePositions == nil {
-                var positions: [UIRowID: Int] = [:]
-                positions.reserveCapacity(outlineVisible.count)
-                for (offset, rowID) in outlineVisible.enumerated() { positions[rowID] = offset }
-                outlinePositions = positions
-            }
-            return outlinePositions?[id].map { outlineHeaderIndex + 1 + $0 }
+        case .group(.undone): return undoneRowIndex
+        case .group(.done): return doneRowIndex
+        case .todo(let todoID, .all):
+            return results.index(ofItem: todoID).map { 1 + $0 }
+        case .todo(let todoID, .outline):
+            guard let todo = results.item(withID: todoID) else { return nil }
+            let group = TodoGroup(isDone: todo.isDone)
+            guard expanded.contains(group), let offset = position(of: todo, in: group) else { return nil }
+            return (group == .undone ? undoneRowIndex : doneRowIndex) + 1 + offset
         }
     }
 
+    /// The group an outline todo is in, nil when the list does not contain it.
+    func group(ofTodo id: Int64) -> TodoGroup? {
+        results.item(withID: id).map { TodoGroup(isDone: $0.isDone) }
+    }
+
     /// The number of todos in a group.
-    func count(of group: TodoGroup) -> Int { snapshots.count(of: group) }
+    func count(of group: TodoGroup) -> Int { group == .undone ? undone.count : done.count }
 
     /// Whether a group shows its todos.
-    func isExpanded(_ group: TodoGroup) -> Bool { snapshots.outline.isExpanded(.group(group)) }
+    func isExpanded(_ group: TodoGroup) -> Bool { expanded.contains(group) }
 
     /// Expands or collapses a group.
-    mutating func setExpanded(_ group: TodoGroup, _ expanded: Bool) {
-        if expanded {
-            snapshots.outline.expand([.group(group)])
-        } else {
-            snapshots.outline.collapse([.group(group)])
+    mutating func setExpanded(_ group: TodoGroup, _ isExpanded: Bool) {
+        if isExpanded { expanded.insert(group) } else { expanded.remove(group) }
+    }
+
+    /// Where `todo` is in its group's array. Binary search first; a linear scan backs it up in
+    /// case the database's order and ours ever disagree (a deadline another tool wrote in a
+    /// form we do not parse), so the cursor is never lost.
+    private func position(of todo: Todo, in group: TodoGroup) -> Int? {
+        let members = group == .undone ? undone : done
+        var low = 0
+        var high = members.count
+        while low < high {
+            let middle = (low + high) / 2
+            if order.areInIncreasingOrder(members[middle], todo) { low = middle + 1 } else { high = middle }
         }
-        outlineVisible = snapshots.outline.visibleItems
-        outlinePositions = nil
+        if low < members.count, members[low].id == todo.id { return low }
+        return members.firstIndex { $0.id == todo.id }
     }
 }

@@ -51,12 +51,12 @@ struct UIRenderer {
         maxIDSeen = max(maxID, 1)
     }
 
-    /// Forgets the rows a difference says changed.
-    mutating func invalidate(_ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>) {
-        for change in difference.itemDeletes { cache[change.id] = nil }
-        for change in difference.itemInserts { cache[change.item.id] = nil }
-        for change in difference.itemMoves { cache[change.item.id] = nil }
-        for change in difference.itemUpdates { cache[change.item.id] = nil }
+    /// Forgets the rendered lines of these todos, in both sections.
+    mutating func invalidate(todos ids: [Int64]) {
+        for id in ids {
+            cache[.todo(id, .all)] = nil
+            cache[.todo(id, .outline)] = nil
+        }
     }
 
     mutating func invalidateAll() { cache.removeAll(keepingCapacity: true) }
