@@ -27,12 +27,15 @@ struct UIList {
     private var undone: [Todo] = []
     private var done: [Todo] = []
     private var expanded: Set<TodoGroup>
+    /// The group sizes when `results` is only the head of the list (a first-screen preview).
+    private let totals: (undone: Int, done: Int)?
 
     /// `results` must be a ``FetchedResultsController/Sectioning/none`` snapshot fetched in
     /// `order`; `expanded` is the outline's expansion state to keep (both groups at first).
     init(_ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
-         expanded: Set<TodoGroup> = Set(TodoGroup.allCases)) {
+         expanded: Set<TodoGroup> = Set(TodoGroup.allCases), totals: (undone: Int, done: Int)? = nil) {
         self.results = results
+        self.totals = totals
         self.order = order
         self.expanded = expanded
         let all = results.numberOfSections > 0 ? results.sections[0].items : []
@@ -45,7 +48,7 @@ struct UIList {
     var expandedGroups: Set<TodoGroup> { expanded }
 
     /// The number of todos.
-    var todoCount: Int { undone.count + done.count }
+    var todoCount: Int { count(of: .undone) + count(of: .done) }
     /// Where the "Outline" header is.
     var outlineHeaderIndex: Int { 1 + todoCount }
     private var undoneRowIndex: Int { outlineHeaderIndex + 1 }
@@ -54,14 +57,21 @@ struct UIList {
     var count: Int { doneRowIndex + 1 + (expanded.contains(.done) ? done.count : 0) }
 
     /// The line at `index`. Precondition: `0 ..< count`.
+    ///
+    /// In a preview, a todo line past the fetched head reads as the section's header (never
+    /// shown: the preview covers the first screen, and the whole list replaces it before any
+    /// key is handled).
     func entry(at index: Int) -> Entry {
         if index == 0 { return .sectionHeader(.all) }
-        if index <= todoCount { return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all) }
+        if index <= todoCount {
+            guard index <= results.numberOfItems else { return .sectionHeader(.all) }
+            return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all)
+        }
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
         if index == undoneRowIndex { return .group(.undone) }
         if index == doneRowIndex { return .group(.done) }
-        if index < doneRowIndex { return .todo(undone[index - undoneRowIndex - 1], .outline) }
-        return .todo(done[index - doneRowIndex - 1], .outline)
+        let (members, offset) = index < doneRowIndex ? (undone, index - undoneRowIndex - 1) : (done, index - doneRowIndex - 1)
+        return members.indices.contains(offset) ? .todo(members[offset], .outline) : .sectionHeader(.outline)
     }
 
     /// The row identifier at `index`, nil for a section header.
@@ -101,7 +111,10 @@ struct UIList {
     }
 
     /// The number of todos in a group.
-    func count(of group: TodoGroup) -> Int { group == .undone ? undone.count : done.count }
+    func count(of group: TodoGroup) -> Int {
+        if let totals { return group == .undone ? totals.undone : totals.done }
+        return group == .undone ? undone.count : done.count
+    }
 
     /// Whether a group shows its todos.
     func isExpanded(_ group: TodoGroup) -> Bool { expanded.contains(group) }
