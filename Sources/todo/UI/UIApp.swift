@@ -80,7 +80,10 @@ final class UIApp: FetchedResultsControllerDelegate {
             return
         }
         renderer.invalidateAll()
-        apply(controller.snapshot, maxID: max(renderer.maxIDSeen, controller.fetchedObjects.lazy.map(\.id).max() ?? 1))
+        // The preview is only used unfiltered, so the table's largest id is the list's; reading
+        // it is one B-tree seek where scanning a copy of the results costs ~20 ms at 100k.
+        let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
+        apply(controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
         render()
     }
 
