@@ -12,8 +12,9 @@ import TodoStore
 ///
 /// How changes are detected:
 /// - through the repository's own connection: SQLite's update, rollback and WAL hooks (see
-///   `Connection.addCommitObserver`): the controller refetches right after each commit that
-///   touched `todos`, before the writing call returns; rolled-back work is never seen;
+///   `Connection.addCommitObserver`): the controller updates right after each commit that
+///   touched `todos` (patching in the changed rows, or refetching; see Complexity), before the
+///   writing call returns; rolled-back work is never seen;
 /// - from other connections and processes: call ``processExternalChanges()`` whenever the
 ///   file may have changed (``DatabaseFileMonitor`` says when, without polling). It compares
 ///   `PRAGMA data_version`, which costs no disk access, and refetches only when it moved.
