@@ -103,6 +103,17 @@ public final class Statement {
         while try step() { try body(Row(handle: handle)) }
     }
 
+    /// Steps once and calls `body` with the row. Returns `false`, calling nothing, when the
+    /// statement is done.
+    ///
+    /// For reading a result in slices (a long fetch between other work): the statement keeps
+    /// its place, and its read snapshot, until it is done or reset.
+    public func stepRow(_ body: (Row) throws -> Void) throws -> Bool {
+        guard try step() else { return false }
+        try body(Row(handle: handle))
+        return true
+    }
+
     /// The first column of the first row, or `nil` when there is no row or it is NULL.
     public func scalarInt64(_ values: [any SQLiteBindable] = []) throws(SQLiteError) -> Int64? {
         try bind(values)

@@ -65,6 +65,8 @@ public final class FetchedResultsController {
     public static let incrementalLimit = 256
     private var lastDataVersion: Int64?
     private var observerToken: CommitObserverToken?
+    /// The fetch ``continueFetch(rows:)`` is reading, if one is under way.
+    private var pendingFetch: (cursor: TodoFetchCursor, results: [Todo])?
     private var continuations: [AsyncStream<FetchedResultsBatch>.Continuation] = []
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
@@ -101,9 +103,15 @@ public final class FetchedResultsController {
     /// Fetches the results and starts observing this connection's commits. Sends no
     /// notification. Calling it again refetches (and still notifies nothing).
     public func performFetch() throws(TodoStoreError) {
+        pendingFetch = nil
         lastDataVersion = try TodoStoreError.wrap { try repository.connection.dataVersion() }
         results = try repository.fetch(fetchRequest)
         snapshot = makeSnapshot(results)
+        observeCommits()
+    }
+
+    /// Starts refreshing on this connection's commits (once).
+    private func observeCommits() {
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
                 guard let self, transaction.mayHaveChanged("todos") else { return }
@@ -113,6 +121,39 @@ public final class FetchedResultsController {
         }
     }
 
+    /// Starts a fetch that ``continueFetch(rows:)`` reads in slices, for callers that must stay
+    /// responsive meanwhile (100,000 todos take ~100 ms to read). The current results stay
+    /// published, and nothing is notified, until the last slice is read.
+    ///
+    /// Changes committed by other connections meanwhile are not lost: the data version is
+    /// taken before the first row, so the next ``processExternalChanges()`` after the fetch
+    /// sees them. Do not write through the repository while a fetch is under way.
+    public func beginFetch() throws(TodoStoreError) {
+        lastDataVersion = try TodoStoreError.wrap { try repository.connection.dataVersion() }
+        pendingFetch = (try repository.cursor(fetchRequest), [])
+    }
+
+    /// True between ``beginFetch()`` and the ``continueFetch(rows:)`` that completes it.
+    public var isFetching: Bool { pendingFetch != nil }
+
+    /// Reads up to `rows` more todos of the fetch ``beginFetch()`` started; after the last
+    /// slice the results are replaced, as ``performFetch()`` would, and observing starts.
+    /// Returns whether the fetch is complete. Sends no notification.
+    @discardableResult
+    public func continueFetch(rows: Int) throws(TodoStoreError) -> Bool {
+        guard var fetch = pendingFetch else { return true }
+        pendingFetch = nil
+        // Taken out while reading so the array is not copied on append.
+        guard try fetch.cursor.read(upTo: rows, into: &fetch.results) else {
+            pendingFetch = fetch
+            return false
+        }
+        results = fetch.results
+        snapshot = makeSnapshot(results)
+        observeCommits()
+        return true
+    }
+
     /// Refetches if another connection committed since the last look; notifies if the results
     /// changed. Returns whether they did.
     ///
@@ -120,6 +161,9 @@ public final class FetchedResultsController {
     /// costs one `PRAGMA data_version` and no disk access.
     @discardableResult
     public func processExternalChanges() throws(TodoStoreError) -> Bool {
+        // Mid-fetch, the version stays the one taken before the first row; the call after the
+        // fetch completes compares against it.
+        guard pendingFetch == nil else { return false }
         let version = try TodoStoreError.wrap { try repository.connection.dataVersion() }
         guard version != lastDataVersion else { return false }
         lastDataVersion = version

@@ -97,7 +97,7 @@ public final class TodoRepository {
     private static let columns = "id, name, deadline, done"
 
     @inline(__always)
-    private static func todo(from row: Row) -> Todo {
+    static func todo(from row: Row) -> Todo {
         Todo(id: row.int64(0),
              name: row.string(1),
              deadline: row.isNull(2) ? nil : row.withUTF8(2) { CalendarDate(iso: $0) },

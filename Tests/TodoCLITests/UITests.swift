@@ -342,4 +342,22 @@ import Testing
         #expect(startup < 10)
         #expect(median < 2)
     }
+
+    /// A key pressed right after the first frame, while the whole list is still loading behind
+    /// the first-screen preview, is handled at once; a key that needs the whole list (`G`)
+    /// waits for it and then lands where it would have.
+    @Test func aKeyPressedWhileAHundredThousandTodosLoadIsHandledAtOnce() throws {
+        try seed(100_000)
+        let session = try startUI(timeout: 30)
+        let pressed = Date()
+        try session.press("j")
+        try session.waitUntil("cursor on todo 2") { TmuxSession.cursorLine($0)?.hasSuffix("todo 2") == true }
+        let latency = Date().timeIntervalSince(pressed)
+        try session.press("G", "k")
+        try session.waitUntil(timeout: 30, "cursor on the last todo") {
+            TmuxSession.cursorLine($0)?.hasSuffix("todo 100000") == true
+        }
+        print(String(format: "UI 100k: j right after the first frame %.0f ms (tmux polling included)", latency * 1000))
+        #expect(latency < 2)
+    }
 }

@@ -29,8 +29,13 @@ final class UIApp: FetchedResultsControllerDelegate {
     private var keys = KeyDecoder()
     private(set) var size: (columns: Int, rows: Int)
 
-    /// True while ``list`` is the first screen only (see ``init``); ``run(_:)`` loads the rest.
+    /// True while ``list`` is the first screen only (see ``init``); ``run(_:)`` loads the rest
+    /// in slices between events, so keys are read, and mostly handled, during the load.
     private var showsPreview = false
+    /// The number of todos the preview holds (the lines after the "All" header).
+    private var previewTodos = 0
+    /// Keys that need the whole list, pressed while it loads; handled when it is in.
+    private var deferredKeys: [Key] = []
 
     /// Fetches the list, or only its first screen when that is enough for a correct first
     /// frame; nothing is drawn before ``run(_:)``.
@@ -60,6 +65,7 @@ final class UIApp: FetchedResultsControllerDelegate {
                           totals: (undone: max(total - done, 0), done: done))
             renderer.configure(columns: size.columns, maxID: try repository.maxID())
             showsPreview = true
+            previewTodos = head.count
         } else {
             try controller.performFetch()
             list = UIList(controller.snapshot, order: request.order)
@@ -70,13 +76,19 @@ final class UIApp: FetchedResultsControllerDelegate {
         state.place(at: 1, in: list)
     }
 
-    /// Replaces the first-screen preview with the whole list, cursor kept by id.
-    private func loadAll() {
-        showsPreview = false
+    /// Todos read per event-loop iteration while the whole list loads behind the preview:
+    /// ~10 ms in a release build, so a key waits at most about that long.
+    static let loadSlice = 5_000
+
+    /// Reads the next slice of the whole list; after the last one, replaces the preview with
+    /// it (cursor kept by id), catches up with commits made meanwhile, and handles the keys
+    /// that waited for it.
+    private func loadSlice() {
         do {
-            try controller.performFetch()
+            guard try controller.continueFetch(rows: Self.loadSlice) else { return }
         } catch {
             state.say(CLIError(error, path: databasePath).message, error: true)
+            finishLoading()
             return
         }
         renderer.invalidateAll()
@@ -84,25 +96,79 @@ final class UIApp: FetchedResultsControllerDelegate {
         // it is one B-tree seek where scanning a copy of the results costs ~20 ms at 100k.
         let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
         apply(controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
-        render()
+        // Commits by other processes during the load: the controller diffs them in now, before
+        // the waiting keys act on the list.
+        processExternalChanges()
+        finishLoading()
+    }
+
+    /// Leaves preview mode and handles the keys that were waiting for the whole list.
+    private func finishLoading() {
+        showsPreview = false
+        let waiting = deferredKeys
+        deferredKeys = []
+        for key in waiting where !state.quitting { handle(key) }
+    }
+
+    /// Handles `key` now if the preview can serve it exactly as the whole list would;
+    /// otherwise queues it (and every key after it, to keep their order) for the load's end.
+    private func handleDuringLoad(_ key: Key) {
+        if deferredKeys.isEmpty, previewServes(key) {
+            handle(key)
+        } else {
+            deferredKeys.append(key)
+        }
+    }
+
+    /// Quitting, help, and cursor moves that stay inside the preview's todos; the rest
+    /// (toggle, edit, sort, jumps to the end...) needs the whole list, or writes, which must
+    /// wait until the load's read is done.
+    private func previewServes(_ key: Key) -> Bool {
+        switch state.mode {
+        case .help: return true
+        case .browsing: break
+        default: return false
+        }
+        switch key {
+        case .interrupt, .character("q"), .character("?"): return true
+        case .up, .character("k"): return state.cursor > 1
+        // The preview's last todo is followed by more todos it does not have.
+        case .down, .character("j"): return state.cursor < previewTodos
+        default: return false
+        }
     }
 
     /// Draws the list, then handles events until the session ends. Returns the signal that
     /// stopped it, if one did.
     func run(_ events: UIEvents) -> Int32? {
         render()
-        if showsPreview { loadAll() }
+        if showsPreview {
+            do {
+                try controller.beginFetch()
+            } catch {
+                state.say(CLIError(error, path: databasePath).message, error: true)
+                showsPreview = false
+            }
+        }
         while !state.quitting {
-            let batch = events.next()
+            // While loading, only look for events between slices; otherwise sleep until one.
+            let batch = showsPreview ? events.poll() : events.next()
             if let signal = batch.stopSignal { return signal }
             if batch.resized { resize() }
-            if batch.databaseChanged { processExternalChanges() }
+            // Mid-load the controller defers these; the load's end catches up.
+            if batch.databaseChanged, !showsPreview { processExternalChanges() }
             for key in keys.decode(batch.bytes) {
-                handle(key)
+                if showsPreview { handleDuringLoad(key) } else { handle(key) }
                 if state.quitting { break }
             }
             if batch.inputClosed { state.quitting = true }
-            if !state.quitting { render() }
+            if state.quitting { break }
+            // Draw what the keys did before the next slice, so a key never waits for the load.
+            if !batch.bytes.isEmpty || batch.resized || !showsPreview { render() }
+            if showsPreview {
+                loadSlice()
+                if !showsPreview, !state.quitting { render() }
+            }
         }
         return nil
     }

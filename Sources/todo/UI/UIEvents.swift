@@ -74,6 +74,13 @@ final class UIEvents: @unchecked Sendable {
         return take()
     }
 
+    /// Everything that arrived, without waiting: for a caller with work of its own to do.
+    func poll() -> Batch {
+        // Consume the wake-ups too, so a later ``next()`` waits for a new event.
+        while wake.wait(timeout: .now()) == .success {}
+        return take()
+    }
+
     /// Everything posted since the last call; resets it.
     func take() -> Batch {
         lock.sync {
