@@ -105,13 +105,14 @@ public final class FetchedResultsController {
     public func performFetch() throws(TodoStoreError) {
         pendingFetch = nil
         lastDataVersion = try TodoStoreError.wrap { try repository.connection.dataVersion() }
-        results = try repository.fetch(fetchRequest)
-        snapshot = makeSnapshot(results)
-        observeCommits()
+        adopt(try repository.fetch(fetchRequest))
     }
 
-    /// Starts refreshing on this connection's commits (once).
-    private func observeCommits() {
+    /// Publishes freshly fetched results without notifying, and starts observing this
+    /// connection's commits (once).
+    private func adopt(_ todos: [Todo]) {
+        results = todos
+        snapshot = makeSnapshot(todos)
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
                 guard let self, transaction.mayHaveChanged("todos") else { return }
@@ -148,9 +149,7 @@ public final class FetchedResultsController {
             pendingFetch = fetch
             return false
         }
-        results = fetch.results
-        snapshot = makeSnapshot(results)
-        observeCommits()
+        adopt(fetch.results)
         return true
     }
 

@@ -45,9 +45,7 @@ extension TodoRepository {
         try TodoStoreError.wrap {
             // Its own statement, not the cached one: a ``fetch(_:)`` meanwhile must not reset it.
             let statement = try connection.prepare(request.sql)
-            var arguments: [any SQLiteBindable] = [Int64(request.limit ?? -1), Int64(request.offset)]
-            if let search = request.search { arguments.insert(TodoSearch.fold(search), at: 0) }
-            try statement.bind(arguments)
+            try statement.bind(request.arguments)
             return TodoFetchCursor(statement: statement)
         }
     }

@@ -1,3 +1,5 @@
+import SQLite
+
 /// What to fetch from the todo list, and in which order: a value, so it can be stored,
 /// compared and sent across threads.
 public struct TodoFetchRequest: Hashable, Sendable {
@@ -53,6 +55,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case .status: sql += " ORDER BY done, deadline IS NULL, deadline, id"
         }
         return sql + " LIMIT ? OFFSET ?"
+    }
+
+    /// The values for ``sql``'s parameters, in order.
+    var arguments: [any SQLiteBindable] {
+        let paging: [any SQLiteBindable] = [Int64(limit ?? -1), Int64(offset)]
+        return search.map { [TodoSearch.fold($0)] + paging } ?? paging
     }
 
     /// The SELECT of the one todo with a given id, when the request's filter and search select

@@ -136,9 +136,7 @@ public final class TodoRepository {
                         _ body: (Todo) -> Void) throws(TodoStoreError) {
         try TodoStoreError.wrap {
             let statement = try connection.cachedStatement(request.sql)
-            var arguments: [any SQLiteBindable] = [Int64(request.limit ?? -1), Int64(request.offset)]
-            if let search = request.search { arguments.insert(TodoSearch.fold(search), at: 0) }
-            try statement.bind(arguments)
+            try statement.bind(request.arguments)
             try statement.forEachRow { body(Self.todo(from: $0)) }
         }
     }
