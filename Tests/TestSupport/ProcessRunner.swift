@@ -10,12 +10,23 @@ public struct ProcessResult: Sendable {
     public var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 }
 
+/// A program that did not finish within its time limit; it was killed.
+public struct ProcessTimedOut: Error, CustomStringConvertible {
+    public let command: String
+    public let seconds: TimeInterval
+    public let stdout: String
+    public let stderr: String
+    public var description: String { "\(command) did not finish within \(Int(seconds)) s; stdout: \(stdout.suffix(500)) stderr: \(stderr.suffix(500))" }
+}
+
 /// Runs real programs for end-to-end tests: the built `todo`, `sqlite3`, `python3`.
 public enum ProcessRunner {
     /// Runs `executable` with `arguments`, an environment (added to a minimal clean one) and
-    /// optional standard input; waits for it and returns what it printed.
+    /// optional standard input; waits for it (at most `timeout` seconds, then kills it and throws
+    /// `ProcessTimedOut`) and returns what it printed.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: String? = nil, currentDirectory: String? = nil) throws -> ProcessResult {
+                           stdin: String? = nil, currentDirectory: String? = nil,
+                           timeout: TimeInterval = 120) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         process.arguments = arguments
@@ -30,13 +41,25 @@ public enum ProcessRunner {
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and stall the child.
+        // Read both pipes while waiting, so a large output cannot fill a pipe and stall the child.
+        // Everything is bounded: a child that hangs is killed at the deadline and the test fails
+        // with what it printed, instead of stalling the whole suite.
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
+        nonisolated(unsafe) var outData = Data()
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        let timedOut = group.wait(timeout: .now() + timeout) == .timedOut
+        if timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            _ = group.wait(timeout: .now() + 5)
+        }
         process.waitUntilExit()
+        if timedOut {
+            throw ProcessTimedOut(command: ([executable] + arguments).joined(separator: " "), seconds: timeout,
+                                  stdout: String(decoding: outData, as: UTF8.self),
+                                  stderr: String(decoding: errData, as: UTF8.self))
+        }
         return ProcessResult(status: process.terminationStatus,
                              stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData, as: UTF8.self))

@@ -32,7 +32,15 @@ public enum PseudoTerminal {
             if spec["answer"] is not None and not answered and spec["prompt"].encode() in output:
                 os.write(fd, (spec["answer"] + "\n").encode())
                 answered = True
-        _, status = os.waitpid(pid, 0)
+        # A program still running at the deadline is killed: the test fails, the suite goes on.
+        done, status, grace = 0, 0, time.time() + 5
+        while done == 0 and time.time() < grace:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done == 0:
+                time.sleep(0.01)
+        if done == 0:
+            os.kill(pid, 9)
+            _, status = os.waitpid(pid, 0)
         sys.stdout.write(json.dumps({"status": os.waitstatus_to_exitcode(status), "screen": output.decode("utf-8", "replace")}))
         """#
 
@@ -45,10 +53,10 @@ public enum PseudoTerminal {
         let spec: [String: Any] = ["argv": arguments, "env": env, "answer": answer as Any, "prompt": prompt]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: spec), as: UTF8.self)
         let result = try ProcessRunner.run("python3", ["-c", driver, json])
-        guard result.status == 0,
-              let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "pty driver failed: \(result.stderr)"])
+        guard result.status == 0 else {
+            throw UnexpectedOutput("pty driver exited \(result.status): \(result.stderr)")
         }
-        return Result(status: Int32(object["status"] as? Int ?? -1), screen: object["screen"] as? String ?? "")
+        let object = try parseJSON(result.stdout, as: [String: Any].self, "the pty driver's report")
+        return Result(status: Int32(try field(object, "status", as: Int.self)), screen: try field(object, "screen", as: String.self))
     }
 }

@@ -50,9 +50,18 @@ public final class RunningProcess: @unchecked Sendable {
         return lines.isEmpty ? nil : lines.removeFirst()
     }
 
-    /// Sends SIGINT (Ctrl-C) and waits for the exit status.
-    public func interrupt() -> Int32 {
+    /// Sends one SIGINT (Ctrl-C) and waits for the exit status. Bounded: a program still
+    /// running after `timeout` seconds is killed and reported as status 128 + SIGKILL, so one
+    /// that loses the signal fails its test instead of hanging the suite.
+    public func interrupt(timeout: TimeInterval = 15) -> Int32 {
         process.interrupt()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return 128 + SIGKILL
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }
