@@ -38,6 +38,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
+        // A VFS that simulates power loss (unsynced writes dropped or torn), for the tests below.
+        .target(name: "CPowerLossVFS", dependencies: ["CSQLite"], path: "Tests/CPowerLossVFS"),
+        .testTarget(name: "PowerLossTests", dependencies: ["TodoStore", "TodoInterop", "CPowerLossVFS", "TestSupport"]),
         .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot", "TestSupport"]),
         .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"]),
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],

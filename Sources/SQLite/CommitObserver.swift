@@ -33,23 +33,35 @@ public struct CommittedTransaction: Sendable, Equatable {
     }
 }
 
-/// The hook state of one connection: tables changed in the open transaction, and commits
+/// The hook state of one connection: rows changed in the open transaction, and commits
 /// waiting to be announced.
 ///
 /// Three SQLite hooks cooperate, as in GRDB's TransactionObserver:
-/// - the update hook records which tables change while the transaction is open;
+/// - the update hook records which rows change while the transaction is open;
 /// - the rollback hook forgets them: a rolled-back change is never published;
-/// - the WAL hook runs once a commit is durable and its locks are released. It is the only
-///   post-commit hook SQLite has; registering it replaces SQLite's automatic checkpoint, so it
-///   checkpoints the same way (passively, once the log passes 1,000 pages).
-/// The WAL hook runs inside `sqlite3_step`, where SQLite forbids using the connection, so it
-/// only queues the commit; ``Statement/step()`` delivers it once SQLite has returned.
+/// - the commit hook queues the transaction as it commits. It runs inside `sqlite3_step`, where
+///   SQLite forbids using the connection, and before the commit is durable, so it only queues:
+///   the statement that committed delivers the queue once `sqlite3_step` has returned success,
+///   and drops what it queued when the step failed (a COMMIT that hit a full disk).
+/// The commit hook works in every journal mode (WAL and rollback journals alike), and leaves
+/// SQLite's automatic WAL checkpoint alone.
+///
+/// Delivery is never re-entrant and can be deferred: ``deferDepth`` > 0 (inside a library call
+/// such as `TodoRepository.add`) holds commits until the outermost call returns, and a commit
+/// made by an observer while it is being told about another one is delivered after it, in
+/// order. So an observer always sees whole calls, one notification at a time.
 final class CommitHooks {
     var handlers: [(token: CommitObserverToken, handler: (CommittedTransaction) -> Void)] = []
     var pendingTables: Set<String> = []
     /// Rowids per table in the open transaction; a table is dropped (unknown) past the limit.
     var pendingRowIDs: [String: Set<Int64>] = [:]
     var committed: [CommittedTransaction] = []
+    /// The connection's handle, for reading its change counter in the hooks.
+    var database: OpaquePointer?
+    /// How many deferring calls are under way (``Connection/deferringCommitNotifications(_:)``).
+    var deferDepth = 0
+    /// True while ``deliver()`` is calling handlers.
+    var isDelivering = false
 
     /// Notes one changed row. A table's first change starts its list; a table whose list
     /// overflowed stays in `pendingTables` with no list ("unknown").
@@ -63,13 +75,49 @@ final class CommitHooks {
         if rows.count <= CommittedTransaction.rowIDLimit { pendingRowIDs[table] = rows }
     }
 
-    /// Announces queued commits. Called after every step that finished a statement.
+    /// `sqlite3_total_changes64` when the last transaction ended: a commit that changed no
+    /// row (`BEGIN IMMEDIATE; COMMIT`) is not announced.
+    var totalChangesAtLastEnd: Int64 = 0
+
+    /// The commit hook's work: the open transaction's changes become a queued commit.
+    func committing(_ database: OpaquePointer?) {
+        let total = sqlite3_total_changes64(database)
+        defer {
+            totalChangesAtLastEnd = total
+            forgetPending()
+        }
+        // No row seen and none counted: nothing changed. No row seen but some counted: the
+        // truncate optimisation of an unqualified DELETE, announced as "unknown tables".
+        if pendingTables.isEmpty && total == totalChangesAtLastEnd { return }
+        committed.append(CommittedTransaction(tables: pendingTables, rowIDs: pendingRowIDs))
+    }
+
+    /// The rollback hook's work, and a reset when observing starts or stops.
+    func forgetPending(_ database: OpaquePointer? = nil) {
+        if let database { totalChangesAtLastEnd = sqlite3_total_changes64(database) }
+        pendingTables.removeAll()
+        pendingRowIDs.removeAll()
+    }
+
+    /// Where the queue ends now; see ``discard(since:)``.
+    @inline(__always)
+    func mark() -> Int { committed.count }
+
+    /// Drops commits queued since `mark`: the step that queued them failed, so they did not commit.
+    func discard(since mark: Int) {
+        if committed.count > mark { committed.removeSubrange(mark...) }
+    }
+
+    /// Announces queued commits, oldest first, unless delivery is deferred or already under way
+    /// further up the stack (which then delivers these too, once its handler returns).
     @inline(__always)
     func deliver() {
-        guard !committed.isEmpty else { return }
-        let transactions = committed
-        committed.removeAll()
-        for transaction in transactions {
+        guard !committed.isEmpty, deferDepth == 0, !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while !committed.isEmpty {
+            let transaction = committed.removeFirst()
+            // A copy: a handler may add or remove observers.
             for entry in handlers { entry.handler(transaction) }
         }
     }
@@ -85,8 +133,10 @@ extension Connection {
     /// it changed; never for a transaction that rolled back. Returns a token for removing it.
     ///
     /// The handler runs on the connection's thread, after the statement that committed (COMMIT,
-    /// or a write in autocommit mode) has finished and before that call returns; it may read
-    /// through this connection. Requires WAL mode (the todo store always uses it).
+    /// or a write in autocommit mode) has finished, or, inside
+    /// ``deferringCommitNotifications(_:)``, when the outermost such call returns. It may read
+    /// and write through this connection: a commit it makes is announced after it returns,
+    /// never from inside it. Works in every journal mode.
     @discardableResult
     public func addCommitObserver(_ handler: @escaping (CommittedTransaction) -> Void) -> CommitObserverToken {
         if commitHooks.handlers.isEmpty { installHooks() }
@@ -104,13 +154,14 @@ extension Connection {
     private func removeHooks() {
         sqlite3_update_hook(handle, nil, nil)
         sqlite3_rollback_hook(handle, nil, nil)
-        sqlite3_wal_autocheckpoint(handle, 1000)  // restores SQLite's own WAL hook
-        commitHooks.pendingTables.removeAll()
-        commitHooks.pendingRowIDs.removeAll()
+        sqlite3_commit_hook(handle, nil, nil)
+        commitHooks.forgetPending()
         commitHooks.committed.removeAll()
     }
 
     private func installHooks() {
+        commitHooks.database = handle
+        commitHooks.forgetPending(handle)
         let context = Unmanaged.passUnretained(commitHooks).toOpaque()
         sqlite3_update_hook(handle, { context, _, _, table, rowID in
             guard let context, let table else { return }
@@ -120,20 +171,30 @@ extension Connection {
         sqlite3_rollback_hook(handle, { context in
             guard let context else { return }
             let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.pendingTables.removeAll()
-            hooks.pendingRowIDs.removeAll()
+            hooks.forgetPending(hooks.database)
         }, context)
-        sqlite3_wal_hook(handle, { context, database, schema, pages in
-            if pages >= 1000 {
-                sqlite3_wal_checkpoint_v2(database, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            }
-            guard let context else { return SQLITE_OK }
+        sqlite3_commit_hook(handle, { context in
+            guard let context else { return 0 }
             let hooks = Unmanaged<CommitHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.committed.append(CommittedTransaction(tables: hooks.pendingTables, rowIDs: hooks.pendingRowIDs))
-            hooks.pendingTables.removeAll()
-            hooks.pendingRowIDs.removeAll()
-            return SQLITE_OK
+            hooks.committing(hooks.database)
+            return 0  // 0: let the commit go ahead
         }, context)
+    }
+
+    /// Runs `body`, holding commit notifications until it returns (or, nested, until the
+    /// outermost such call returns), then delivers them in order.
+    ///
+    /// Libraries wrap each public call in it, so an observer that writes is told about its own
+    /// write after the caller's call has read its results, and never in the middle of it.
+    public func deferringCommitNotifications<Result, Failure: Error>(
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        commitHooks.deferDepth += 1
+        defer {
+            commitHooks.deferDepth -= 1
+            commitHooks.deliver()
+        }
+        return try body()
     }
 
     /// The value of `PRAGMA data_version`: it changes when another connection (in any

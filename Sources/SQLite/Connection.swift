@@ -27,6 +27,9 @@ public final class Connection {
         public var busyTimeoutMilliseconds: Int32 = 5_000
         /// Whether `PRAGMA foreign_keys` is on.
         public var foreignKeys = true
+        /// The name of a registered VFS to open the file through (`nil`: SQLite's default).
+        /// Tests use one that simulates power loss.
+        public var vfs: String?
 
         /// The defaults: create if missing, 5 s busy timeout, foreign keys on.
         public init() {}
@@ -36,7 +39,12 @@ public final class Connection {
     public let handle: OpaquePointer
     /// The path this connection opened.
     public let path: String
-    private var statementCache: [String: Statement] = [:]
+    /// Statements an app prepared through ``cachedStatement(_:)``.
+    private var publicStatementCache: [String: Statement] = [:]
+    /// The libraries' own statements (``internalCachedStatement(_:)``), kept apart so that an
+    /// app's statement and a library statement with the same SQL never share one handle (as
+    /// GRDB keeps two caches).
+    private var internalStatementCache: [String: Statement] = [:]
     /// How long statements wait for another connection's lock, in milliseconds.
     let busyTimeoutMilliseconds: Int32
     /// The commit observer's state. The C hooks hold an unretained pointer to it; the
@@ -55,7 +63,7 @@ public final class Connection {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(path, &handle, flags, options.vfs)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(handle: handle, code: code, sql: nil)
             sqlite3_close_v2(handle)
@@ -69,14 +77,16 @@ public final class Connection {
             try execute(options.foreignKeys ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF")
             try validateIsDatabase()
         } catch {
-            statementCache.removeAll()
+            publicStatementCache.removeAll()
+            internalStatementCache.removeAll()
             sqlite3_close_v2(handle)
             throw error
         }
     }
 
     deinit {
-        statementCache.removeAll()
+        publicStatementCache.removeAll()
+        internalStatementCache.removeAll()
         // The hooks point at commitHooks, which outlives the handle only because close comes first.
         sqlite3_close_v2(handle)
     }
@@ -109,15 +119,16 @@ public final class Connection {
                 var statement: OpaquePointer?
                 var tail: UnsafePointer<CChar>?
                 let code = sqlite3_prepare_v2(handle, cursor, -1, &statement, &tail)
-                let text = String(cString: cursor)
                 guard code == SQLITE_OK else {
-                    throw SQLiteError(handle: handle, code: code, sql: text)
+                    throw SQLiteError(handle: handle, code: code, sql: Self.firstStatement(at: cursor))
                 }
                 defer { sqlite3_finalize(statement) }
                 if let statement {
+                    let mark = commitHooks.mark()
                     var result = sqlite3_step(statement)
                     while result == SQLITE_ROW { result = sqlite3_step(statement) }
                     guard result == SQLITE_DONE else {
+                        commitHooks.discard(since: mark)
                         throw SQLiteError(handle: handle, code: result, sql: String(cString: sqlite3_sql(statement)))
                     }
                     commitHooks.deliver()
@@ -128,9 +139,10 @@ public final class Connection {
         }
     }
 
-    /// Runs one statement with `arguments` bound, through the statement cache.
+    /// Runs one statement with `arguments` bound, to completion. The statement comes from the
+    /// libraries' cache: it is never left half-stepped, so sharing it is harmless.
     public func execute(_ sql: String, _ arguments: [any SQLiteBindable]) throws(SQLiteError) {
-        try cachedStatement(sql).execute(arguments)
+        try internalCachedStatement(sql).execute(arguments)
     }
 
     /// Prepares a statement that is not cached (for SQL that runs once).
@@ -140,20 +152,48 @@ public final class Connection {
 
     /// Returns a prepared statement for `sql`, preparing it on first use and reusing it after.
     ///
-    /// Cached statements live as long as the connection. The statement comes back reset.
+    /// Cached statements live as long as the connection; the statement comes back reset. A
+    /// cached statement that is still being stepped (a loop over its rows is under way, say a
+    /// `forEach` whose body reads the same query) is never handed out again: the caller gets a
+    /// new, uncached statement instead, so the outer loop keeps its place.
+    ///
+    /// This cache is the app's; the libraries built on this connection use their own, so a
+    /// statement an app holds is never reset by a library call.
     public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let statement = statementCache[sql] {
+        try Self.statement(sql, from: &publicStatementCache, database: handle, hooks: commitHooks)
+    }
+
+    /// ``cachedStatement(_:)`` for the libraries of this package (the todo store, the
+    /// observation layer), from a cache apart from the app's.
+    package func internalCachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        try Self.statement(sql, from: &internalStatementCache, database: handle, hooks: commitHooks)
+    }
+
+    private static func statement(_ sql: String, from cache: inout [String: Statement],
+                                  database: OpaquePointer, hooks: CommitHooks) throws(SQLiteError) -> Statement {
+        if let statement = cache[sql] {
+            // Busy: an outer caller is between two steps of it. Resetting it would restart
+            // that caller's loop, so this caller gets a statement of its own.
+            if statement.isBusy { return try Statement(database: database, sql: sql, hooks: hooks) }
             try statement.reset()
             return statement
         }
-        let statement = try Statement(database: handle, sql: sql, hooks: commitHooks)
-        statementCache[sql] = statement
+        let statement = try Statement(database: database, sql: sql, hooks: hooks)
+        cache[sql] = statement
         return statement
     }
 
     /// Reads an integer pragma such as `user_version` or `data_version`.
     public func pragmaInt64(_ name: String) throws(SQLiteError) -> Int64 {
-        try cachedStatement("PRAGMA \(name)").scalarInt64() ?? 0
+        try internalCachedStatement("PRAGMA \(name)").scalarInt64() ?? 0
+    }
+
+    /// The first statement of the script at `cursor` (up to and including its `;`), for error
+    /// messages: SQLite does not say where a statement that failed to prepare ends.
+    private static func firstStatement(at cursor: UnsafePointer<CChar>) -> String {
+        let script = String(cString: cursor)
+        guard let end = script.firstIndex(of: ";") else { return script }
+        return String(script[...end])
     }
 
     // MARK: State

@@ -37,6 +37,9 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(extendedCode: extended, message: message, sql: sql)
     }
 
+    /// True when bytes given as a session changeset are not one (from `sqlite3changeset_apply`
+    /// or `sqlite3changeset_invert`).
+    public var isMalformedChangeset: Bool { code == SQLITE_CORRUPT || code == SQLITE_MISUSE }
     /// True when another connection holds a lock that outlasted the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     /// True when the disk (or the database's size limit) is full. With no room to grow the

@@ -52,6 +52,18 @@ public struct Changeset: Sendable, Equatable {
     /// True when it changes nothing.
     public var isEmpty: Bool { bytes.isEmpty }
 
+    /// True when the bytes are a well-formed changeset of at least one change, every change to
+    /// `table` with `columnCount` columns.
+    ///
+    /// Why: SQLite's changeset reader trusts its input; on some malformed bytes
+    /// `sqlite3changeset_next` and `sqlite3changeset_apply` never return. Stored changesets
+    /// can be damaged (or written by another program), so they are checked here, on the
+    /// format of sqlite3session.c, before SQLite sees them.
+    public func isWellFormed(table: String, columnCount: Int) -> Bool {
+        var reader = ChangesetReader(bytes: bytes)
+        return reader.readAll(table: Array(table.utf8), columnCount: columnCount)
+    }
+
     /// The changeset that undoes this one: inserts become deletes, deletes inserts, and updates
     /// swap their old and new values.
     public func inverted() throws(SQLiteError) -> Changeset {
@@ -84,9 +96,11 @@ extension Connection {
     /// Applies `changeset` all or nothing: any conflict (a row changed, deleted or added since
     /// the changeset was recorded) aborts the whole application, which then changes nothing.
     ///
-    /// - Throws: ``ChangesetConflict`` naming the rows in conflict, or ``SQLiteError``.
-    public func apply(_ changeset: Changeset) throws {
-        guard !changeset.isEmpty else { return }
+    /// - Returns: `nil` when applied; the ``ChangesetConflict`` naming the rows in conflict when
+    ///   nothing was applied because of them.
+    /// - Throws: ``SQLiteError`` for any other failure.
+    public func apply(_ changeset: Changeset) throws(SQLiteError) -> ChangesetConflict? {
+        guard !changeset.isEmpty else { return nil }
         let log = ConflictLog()
         var bytes = changeset.bytes
         let code = bytes.withUnsafeMutableBytes { buffer in
@@ -114,7 +128,89 @@ extension Connection {
                 Unmanaged.passUnretained(log).toOpaque())
         }
         withExtendedLifetime(log) {}
-        if !log.rowIDs.isEmpty { throw ChangesetConflict(rowIDs: log.rowIDs) }
+        if !log.rowIDs.isEmpty { return ChangesetConflict(rowIDs: log.rowIDs) }
         try check(code, handle)
+        return nil
+    }
+}
+
+/// A bounds-checked reader of the changeset format (sqlite3session.c): table headers
+/// `'T' varint(nCol) nCol*pk-flag name NUL`, then changes `op indirect record [record]`, where a
+/// record holds one value per column: 0 undefined, 1 integer (8 bytes), 2 real (8 bytes),
+/// 3 text and 4 blob (varint length, bytes), 5 NULL.
+private struct ChangesetReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func readAll(table: [UInt8], columnCount: Int) -> Bool {
+        var changes = 0
+        var columns: Int?
+        while offset < bytes.count {
+            let op = bytes[offset]
+            offset += 1
+            switch Int32(op) {
+            case 0x54:  // 'T': a table header
+                guard let count = varint(), count == columnCount else { return false }
+                for _ in 0..<count {
+                    guard offset < bytes.count, bytes[offset] <= 1 else { return false }
+                    offset += 1
+                }
+                guard let end = bytes[offset...].firstIndex(of: 0), Array(bytes[offset..<end]) == table else { return false }
+                offset = end + 1
+                columns = count
+            case SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE:
+                guard let columns, offset < bytes.count, bytes[offset] <= 1 else { return false }
+                offset += 1
+                let records = Int32(op) == SQLITE_UPDATE ? 2 : 1
+                for _ in 0..<records {
+                    for _ in 0..<columns { guard value() else { return false } }
+                }
+                changes += 1
+            default:
+                return false
+            }
+        }
+        return changes > 0
+    }
+
+    /// Skips one value; false when it is malformed or runs past the end.
+    private mutating func value() -> Bool {
+        guard offset < bytes.count else { return false }
+        let type = bytes[offset]
+        offset += 1
+        switch type {
+        case 0, 5: return true
+        case 1, 2: return skip(8)
+        case 3, 4:
+            guard let length = varint() else { return false }
+            return skip(length)
+        default: return false
+        }
+    }
+
+    private mutating func skip(_ count: Int) -> Bool {
+        guard count >= 0, count <= bytes.count - offset else { return false }
+        offset += count
+        return true
+    }
+
+    /// SQLite's varint: big-endian groups of 7 bits, high bit set on all but the last; a ninth
+    /// byte carries 8 bits. Lengths past Int32 are refused.
+    private mutating func varint() -> Int? {
+        var result: UInt64 = 0
+        for index in 0..<9 {
+            guard offset < bytes.count else { return nil }
+            let byte = bytes[offset]
+            offset += 1
+            if index == 8 {
+                result = (result << 8) | UInt64(byte)
+                break
+            }
+            result = (result << 7) | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 { break }
+        }
+        return result <= UInt64(Int32.max) ? Int(result) : nil
     }
 }

@@ -62,6 +62,10 @@ public final class Statement {
                                       csqlite_transient(), UInt8(SQLITE_UTF8)))
     }
 
+    /// True between a `step()` that returned a row and the statement's end or reset: a caller is
+    /// reading its rows (`sqlite3_stmt_busy`).
+    public var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
     /// Resets the statement so it can run again; bindings are kept.
     public func reset() throws(SQLiteError) {
         // sqlite3_reset repeats the last step's error; that error was already reported by step().
@@ -76,12 +80,16 @@ public final class Statement {
     /// reset, so it can be reused.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
+        let mark = hooks.mark()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE:
             hooks.deliver()
             return false
         case let code:
+            // A COMMIT that failed after the commit hook ran (full disk, I/O error) committed
+            // nothing: forget what the hook queued.
+            hooks.discard(since: mark)
             let error = SQLiteError(handle: database, code: code, sql: sql)
             sqlite3_reset(handle)
             throw error
@@ -95,11 +103,29 @@ public final class Statement {
         try reset()
     }
 
+    /// The current row. Only valid after ``step()`` returned `true`, until the next step or reset.
+    public var row: Row { Row(handle: handle) }
+
+    /// Calls `body` for every row, in order, and leaves the statement reset. Typed: for bodies
+    /// that cannot fail. The ``Row`` is only valid inside the call.
+    public func forEachRow(_ body: (Row) -> Void) throws(SQLiteError) {
+        defer {
+            _ = sqlite3_reset(handle)
+            hooks.deliver()
+        }
+        while try step() { body(Row(handle: handle)) }
+    }
+
     /// Calls `body` for every row, in order. The ``Row`` is only valid inside the call.
+    /// An error `body` throws ends the loop and comes back unchanged.
     ///
     /// Rows are streamed from SQLite: memory stays constant whatever the result size.
     public func forEachRow(_ body: (Row) throws -> Void) throws {
-        defer { _ = sqlite3_reset(handle) }
+        defer {
+            _ = sqlite3_reset(handle)
+            // A write's autocommit ends at the reset when a body stops the loop early.
+            hooks.deliver()
+        }
         while try step() { try body(Row(handle: handle)) }
     }
 

@@ -22,17 +22,34 @@ extension Connection {
     /// At top level it opens a `BEGIN <kind>` transaction; nested inside another transaction it
     /// becomes a savepoint, so helpers that need atomicity compose. A failed COMMIT (full
     /// disk, I/O error) rolls back and throws: nothing is ever half applied.
+    ///
+    /// Errors: whatever `body` throws comes back unchanged, after the rollback; SQLite's own
+    /// failures (BEGIN, COMMIT) as ``SQLiteError``.
     public func transaction<Result>(_ kind: TransactionKind = .immediate,
                                     _ body: () throws -> Result) throws -> Result {
-        if isInTransaction { return try savepoint(body) }
-        try execute("BEGIN \(kind.rawValue) TRANSACTION", [])
+        try transaction(kind, mapError: { $0 }, body)
+    }
+
+    /// ``transaction(_:_:)`` with typed errors: `body` throws `Failure`, and SQLite's own
+    /// failures become a `Failure` through `mapError`. For libraries whose calls throw one type.
+    public func transaction<Result, Failure: Error>(
+        _ kind: TransactionKind = .immediate, mapError: (SQLiteError) -> Failure,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        if isInTransaction { return try savepoint(mapError: mapError, body) }
+        do { try execute("BEGIN \(kind.rawValue) TRANSACTION", []) } catch { throw mapError(error) }
         let result: Result
         do {
             result = try body()
-            try execute("COMMIT TRANSACTION", [])
         } catch {
             rollbackIgnoringErrors()
             throw error
+        }
+        do {
+            try execute("COMMIT TRANSACTION", [])
+        } catch {
+            rollbackIgnoringErrors()
+            throw mapError(error)
         }
         return result
     }
@@ -40,19 +57,36 @@ extension Connection {
     /// Runs `body` inside a savepoint: released when it returns, rolled back when it throws.
     ///
     /// Outside a transaction a savepoint starts a deferred one; prefer ``transaction(_:_:)``
-    /// for writes so the write lock is taken at the start.
+    /// for writes so the write lock is taken at the start. Errors as in ``transaction(_:_:)``.
     public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("SAVEPOINT todo_savepoint", [])
+        try savepoint(mapError: { $0 }, body)
+    }
+
+    /// ``savepoint(_:)`` with typed errors, as ``transaction(_:mapError:_:)``.
+    public func savepoint<Result, Failure: Error>(
+        mapError: (SQLiteError) -> Failure, _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        do { try execute("SAVEPOINT todo_savepoint", []) } catch { throw mapError(error) }
+        let result: Result
         do {
-            let result = try body()
-            try execute("RELEASE SAVEPOINT todo_savepoint", [])
-            return result
+            result = try body()
         } catch {
-            if isInTransaction {
-                try? execute("ROLLBACK TRANSACTION TO SAVEPOINT todo_savepoint", [])
-                try? execute("RELEASE SAVEPOINT todo_savepoint", [])
-            }
+            rollbackToSavepoint()
             throw error
+        }
+        do {
+            try execute("RELEASE SAVEPOINT todo_savepoint", [])
+        } catch {
+            rollbackToSavepoint()
+            throw mapError(error)
+        }
+        return result
+    }
+
+    private func rollbackToSavepoint() {
+        if isInTransaction {
+            try? execute("ROLLBACK TRANSACTION TO SAVEPOINT todo_savepoint", [])
+            try? execute("RELEASE SAVEPOINT todo_savepoint", [])
         }
     }
 

@@ -1,6 +1,7 @@
 import CSQLite
 
-/// A value SQLite can store: the five storage classes, minus BLOB which this project does not use.
+/// A value SQLite can store, as a `Sendable` value: four of its five storage classes. BLOBs
+/// are bound and read without it (``Changeset`` binds itself; ``Row/blob(_:)`` reads one).
 public enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)

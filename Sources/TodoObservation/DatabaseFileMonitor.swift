@@ -49,6 +49,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         }
         self.descriptor = descriptor
         let state = State(names: [name, name + "-wal", name + "-journal"], onChange: onChange, queue: queue)
+        queue.setSpecific(key: State.queueKey, value: state.queueToken)
         self.state = state
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [state] in
@@ -60,11 +61,17 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
 
     deinit { cancel() }
 
-    /// Stops watching. Idempotent; no callback starts after it returns... except one already
-    /// running on the monitor's queue.
+    /// Stops watching. Idempotent. Once it returns, no callback runs or will run: a callback
+    /// under way on another thread is waited for. Called from inside a callback, it returns at
+    /// once and that callback is the last.
     public func cancel() {
+        state.cancel()
         source.cancel()
-        state.cancelTicks()
+        // Wait out a callback already running on the queue (it passed the check before the
+        // flag was set), unless this is that callback: waiting for itself would deadlock.
+        if DispatchQueue.getSpecific(key: State.queueKey) != state.queueToken {
+            queue.sync {}
+        }
     }
 
     private static func folder(of path: String) -> String {
@@ -72,19 +79,40 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// The mutable part, confined to the monitor's queue.
+    /// The mutable part. `generation` is confined to the monitor's queue; `cancelled` is read
+    /// there and set from any thread, so it sits behind a lock.
     private final class State: @unchecked Sendable {
+        /// Tells the monitor's queue from others, so ``cancel()`` knows when it runs on it.
+        static let queueKey = DispatchSpecificKey<Int>()
         let names: Set<String>
         let onChange: @Sendable () -> Void
         let queue: DispatchQueue
-        /// Bumped on every burst and on cancel, so stale settling ticks do nothing.
+        /// Bumped on every burst, so stale settling ticks do nothing.
         var generation = 0
-        var cancelled = false
+        private var cancelled = false
+        private var lock = pthread_mutex_t()
+        /// This monitor's value for ``queueKey``.
+        var queueToken: Int { Int(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
         init(names: Set<String>, onChange: @escaping @Sendable () -> Void, queue: DispatchQueue) {
             self.names = names
             self.onChange = onChange
             self.queue = queue
+            pthread_mutex_init(&lock, nil)
+        }
+
+        deinit { pthread_mutex_destroy(&lock) }
+
+        var isCancelled: Bool {
+            pthread_mutex_lock(&lock)
+            defer { pthread_mutex_unlock(&lock) }
+            return cancelled
+        }
+
+        func cancel() {
+            pthread_mutex_lock(&lock)
+            cancelled = true
+            pthread_mutex_unlock(&lock)
         }
 
         /// Reads every queued event; true when one concerns the database's files.
@@ -111,22 +139,15 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         }
 
         func changed() {
-            guard !cancelled else { return }
+            guard !isCancelled else { return }
             onChange()
             generation += 1
             let current = generation
             for delay in [10, 40, 150] {
                 queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
-                    guard !cancelled, generation == current else { return }
+                    guard !isCancelled, generation == current else { return }
                     onChange()
                 }
-            }
-        }
-
-        func cancelTicks() {
-            queue.async { [self] in
-                cancelled = true
-                generation += 1
             }
         }
     }

@@ -37,6 +37,15 @@ public struct FetchedResultsBatch: Sendable {
 ///
 /// Threading: called on the controller's thread, synchronously, once per committed
 /// transaction that changed the results, never for one that changed nothing they show.
+///
+/// When: for a write through the controller's repository, after the writing call (`add`,
+/// `setDone`, a `transaction`...) has finished and has its result, before it returns to its
+/// caller. Never nested: one will/did pair at a time.
+///
+/// What a callback may do: read the controller and the repository; write through the
+/// repository (that write is reported in its own batch, after this one's callbacks have all
+/// run); throw nothing (errors have nowhere to go from a notification: keep them in the app).
+/// It must not call ``FetchedResultsController/performFetch()`` from inside a callback.
 public protocol FetchedResultsControllerDelegate: AnyObject {
     /// A batch of changes is about to be reported.
     func controllerWillChangeContent(_ controller: FetchedResultsController)
@@ -52,6 +61,10 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controllerDidChangeContent(_ controller: FetchedResultsController)
     /// The batch as one value: the new snapshot and its difference from the previous one.
     func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch)
+    /// Bringing the results up to date after a commit failed (a busy or failing disk, say).
+    /// The results stay as last reported; the next change, or the next
+    /// ``FetchedResultsController/processExternalChanges()``, refetches them whole.
+    func controller(_ controller: FetchedResultsController, didFailToRefreshWith error: TodoStoreError)
 }
 
 extension FetchedResultsControllerDelegate {
@@ -63,4 +76,5 @@ extension FetchedResultsControllerDelegate {
                            newIndexPath: SnapshotIndexPath?) {}
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
     public func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {}
+    public func controller(_ controller: FetchedResultsController, didFailToRefreshWith error: TodoStoreError) {}
 }

@@ -64,6 +64,15 @@ public final class FetchedResultsController {
     /// costs a primary-key look-up and an array move; past a few hundred a refetch is as cheap.
     public static let incrementalLimit = 256
     private var lastDataVersion: Int64?
+    /// Set when a refresh failed: `results` may be stale, so the next refresh refetches whole
+    /// instead of patching changed rows into them.
+    private var needsFullRefetch = false
+    /// Set when this connection committed while a sliced fetch was under way: its rows may be
+    /// older than the commit, so the fetch starts over when it completes.
+    private var pendingFetchIsStale = false
+    /// The error of the last refresh that failed, `nil` once one succeeds. Also told to the
+    /// delegate (``FetchedResultsControllerDelegate/controller(_:didFailToRefreshWith:)``).
+    public private(set) var lastRefreshError: TodoStoreError?
     private var observerToken: CommitObserverToken?
     /// The fetch ``continueFetch(rows:)`` is reading, if one is under way.
     private var pendingFetch: (cursor: TodoFetchCursor, results: [Todo])?
@@ -104,7 +113,8 @@ public final class FetchedResultsController {
     /// notification. Calling it again refetches (and still notifies nothing).
     public func performFetch() throws(TodoStoreError) {
         pendingFetch = nil
-        lastDataVersion = try TodoStoreError.wrap { try repository.connection.dataVersion() }
+        pendingFetchIsStale = false
+        lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         adopt(try repository.fetch(fetchRequest))
     }
 
@@ -113,12 +123,26 @@ public final class FetchedResultsController {
     private func adopt(_ todos: [Todo]) {
         results = todos
         snapshot = makeSnapshot(todos)
+        needsFullRefetch = false
+        lastRefreshError = nil
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
                 guard let self, transaction.mayHaveChanged("todos") else { return }
-                // A hook has nowhere to throw to; a failed refetch is retried on the next change.
-                _ = try? self.refresh(changed: transaction.changedRowIDs(in: "todos"))
+                if self.pendingFetch != nil { self.pendingFetchIsStale = true }
+                self.refreshReportingFailure(changed: transaction.changedRowIDs(in: "todos"))
             }
+        }
+    }
+
+    /// ``refresh(changed:)`` from the commit hook, which has nowhere to throw to: a failure is
+    /// kept in ``lastRefreshError``, told to the delegate, and makes the next refresh a full one.
+    private func refreshReportingFailure(changed: Set<Int64>?) {
+        do {
+            try refresh(changed: changed)
+        } catch {
+            needsFullRefetch = true
+            lastRefreshError = error
+            delegate?.controller(self, didFailToRefreshWith: error)
         }
     }
 
@@ -128,10 +152,13 @@ public final class FetchedResultsController {
     ///
     /// Changes committed by other connections meanwhile are not lost: the data version is
     /// taken before the first row, so the next ``processExternalChanges()`` after the fetch
-    /// sees them. Do not write through the repository while a fetch is under way.
+    /// sees them. A write through the repository meanwhile is reported against the current
+    /// results as usual, and makes the fetch start over once it has read its last slice (its
+    /// rows may predate the write), so the results it finally publishes include it.
     public func beginFetch() throws(TodoStoreError) {
-        lastDataVersion = try TodoStoreError.wrap { try repository.connection.dataVersion() }
+        lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         pendingFetch = (try repository.cursor(fetchRequest), [])
+        pendingFetchIsStale = false
     }
 
     /// True between ``beginFetch()`` and the ``continueFetch(rows:)`` that completes it.
@@ -149,6 +176,11 @@ public final class FetchedResultsController {
             pendingFetch = fetch
             return false
         }
+        if pendingFetchIsStale {
+            pendingFetchIsStale = false
+            pendingFetch = (try repository.cursor(fetchRequest), [])
+            return false
+        }
         adopt(fetch.results)
         return true
     }
@@ -163,7 +195,7 @@ public final class FetchedResultsController {
         // Mid-fetch, the version stays the one taken before the first row; the call after the
         // fetch completes compares against it.
         guard pendingFetch == nil else { return false }
-        let version = try TodoStoreError.wrap { try repository.connection.dataVersion() }
+        let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         guard version != lastDataVersion else { return false }
         lastDataVersion = version
         return try refresh()
@@ -189,9 +221,8 @@ public final class FetchedResultsController {
             return TodoResultsSnapshot(sections: [(id: "All", items: todos)])
         case .byDoneState:
             var sections: [(id: String, items: [Todo])] = []
-            for group in TodoGroup.allCases {
-                let members = todos.filter { TodoGroup(isDone: $0.isDone) == group }
-                if !members.isEmpty { sections.append((id: group.title, items: members)) }
+            for (group, indices) in TodoGroup.partition(todos, isDone: \.isDone) where !indices.isEmpty {
+                sections.append((id: group.title, items: indices.map { todos[$0] }))
             }
             return TodoResultsSnapshot(sections: sections)
         }
@@ -202,13 +233,15 @@ public final class FetchedResultsController {
     /// changed. `changed` nil means "unknown".
     @discardableResult
     private func refresh(changed: Set<Int64>? = nil) throws(TodoStoreError) -> Bool {
-        if let changed, changed.count <= Self.incrementalLimit,
+        if !needsFullRefetch, let changed, changed.count <= Self.incrementalLimit,
            fetchRequest.limit == nil, fetchRequest.offset == 0,
            try patchResults(changing: changed) {
             // `results` is up to date.
         } else {
             results = try repository.fetch(fetchRequest)
         }
+        needsFullRefetch = false
+        lastRefreshError = nil
         let new = makeSnapshot(results)
         let difference = new.difference(from: snapshot)
         guard !difference.isEmpty else { return false }

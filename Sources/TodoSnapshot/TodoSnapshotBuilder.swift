@@ -45,6 +45,24 @@ public enum TodoGroup: Hashable, Sendable, CaseIterable, CustomStringConvertible
     public var description: String { title }
 }
 
+extension TodoGroup {
+    /// The one grouping rule of the outline, the controller's sections and the CLI: each group
+    /// in display order (undone, then done) with the positions of its records, which keep their
+    /// fetch order. Positions rather than copies, so large lists are not copied to be grouped.
+    /// O(n).
+    @inlinable
+    public static func partition<Records: RandomAccessCollection>(
+        _ records: Records, isDone: (Records.Element) -> Bool
+    ) -> [(group: TodoGroup, indices: [Records.Index])] {
+        var undone: [Records.Index] = []
+        var done: [Records.Index] = []
+        for index in records.indices {
+            if isDone(records[index]) { done.append(index) } else { undone.append(index) }
+        }
+        return [(.undone, undone), (.done, done)]
+    }
+}
+
 /// The identifier of a ``TodoRow``, unique across both sections.
 public enum TodoRowID<RecordID: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// A group row of the outline section.
@@ -184,23 +202,20 @@ where Record.ID: Sendable {
         // of a record costs a retain and a release of its fields.
         var outlineRows: [TodoRow<Record>] = []
         outlineRows.reserveCapacity(records.count + 2)
-        var doneIDs: [TodoRowID<Record.ID>] = []
-        var undoneIDs: [TodoRowID<Record.ID>] = []
-        for group in TodoGroup.allCases {
+        var groupIDs: [TodoGroup: [TodoRowID<Record.ID>]] = [:]
+        for (group, indices) in TodoGroup.partition(records, isDone: isDone) {
             outlineRows.append(.group(group))
-            // By index, so the records of the other group are not copied just to be skipped.
-            for index in records.indices where TodoGroup(isDone: isDone(records[index])) == group {
+            var ids: [TodoRowID<Record.ID>] = []
+            ids.reserveCapacity(indices.count)
+            for index in indices {
                 outlineRows.append(.todo(records[index], .outline))
-                if group == .done {
-                    doneIDs.append(.todo(records[index].id, .outline))
-                } else {
-                    undoneIDs.append(.todo(records[index].id, .outline))
-                }
+                ids.append(.todo(records[index].id, .outline))
             }
+            groupIDs[group] = ids
         }
         return TodoSnapshots(
             snapshot: Snapshot(sections: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]),
-            outline: makeOutline(undone: undoneIDs, done: doneIDs, previous: previousOutline))
+            outline: makeOutline(undone: groupIDs[.undone] ?? [], done: groupIDs[.done] ?? [], previous: previousOutline))
     }
 
     /// Both sections, flat, without the hierarchy. O(n).
@@ -215,16 +230,11 @@ where Record.ID: Sendable {
     public func outline(_ records: [Record], previous: SectionSnapshot<TodoRowID<Record.ID>>? = nil)
         -> SectionSnapshot<TodoRowID<Record.ID>>
     {
-        var undone: [TodoRowID<Record.ID>] = []
-        var done: [TodoRowID<Record.ID>] = []
-        for index in records.indices {
-            if isDone(records[index]) {
-                done.append(.todo(records[index].id, .outline))
-            } else {
-                undone.append(.todo(records[index].id, .outline))
-            }
+        var groupIDs: [TodoGroup: [TodoRowID<Record.ID>]] = [:]
+        for (group, indices) in TodoGroup.partition(records, isDone: isDone) {
+            groupIDs[group] = indices.map { .todo(records[$0].id, .outline) }
         }
-        return makeOutline(undone: undone, done: done, previous: previous)
+        return makeOutline(undone: groupIDs[.undone] ?? [], done: groupIDs[.done] ?? [], previous: previous)
     }
 
     /// The flat list alone: one section, `all`, whose items are the records themselves, so a

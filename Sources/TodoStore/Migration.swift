@@ -51,13 +51,13 @@ public struct Migrator: Sendable {
     ///   by a newer build; ``TodoStoreError/sqlite(_:)`` when a migration fails (that migration
     ///   is rolled back; earlier ones stay).
     public func migrate(_ connection: Connection) throws(TodoStoreError) {
-        let found = try TodoStoreError.wrap { try currentVersion(of: connection) }
+        let found = try TodoStoreError.wrap { () throws(SQLiteError) in try currentVersion(of: connection) }
         guard found <= latestVersion else {
             throw .newerSchema(found: found, supported: latestVersion)
         }
         for migration in migrations where migration.version > found {
-            try TodoStoreError.wrap {
-                try connection.transaction(.immediate) {
+            try TodoStoreError.wrap { () throws(SQLiteError) in
+                try connection.transaction(.immediate, mapError: { $0 }) { () throws(SQLiteError) in
                     guard try currentVersion(of: connection) < migration.version else { return }
                     try connection.execute(migration.sql)
                     try connection.execute("PRAGMA user_version = \(migration.version)")

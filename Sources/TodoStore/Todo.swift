@@ -5,7 +5,8 @@
 public struct Todo: Identifiable, Hashable, Sendable {
     /// The todo's id, stable for its whole life and never given to another todo.
     public let id: Int64
-    /// What to do. Never empty.
+    /// What to do. `todo` and this store never write a blank name (see ``isValidName(_:)``),
+    /// but other programs sharing the file may have: read names can be empty.
     public var name: String
     /// The day it is due, if any.
     public var deadline: CalendarDate?
@@ -18,5 +19,23 @@ public struct Todo: Identifiable, Hashable, Sendable {
         self.name = name
         self.deadline = deadline
         self.isDone = isDone
+    }
+
+    /// The one rule for a todo's name, used wherever a name is written or imported: it must
+    /// contain a character that is not white space. Anything else is kept as written (control
+    /// characters included; output escapes them).
+    ///
+    /// Checks bytes first, so a typical name costs a byte or two.
+    public static func isValidName(_ name: String) -> Bool {
+        for byte in name.utf8 {
+            if byte > 0x20 && byte < 0x7F { return true }
+            if byte >= 0x80 { return name.contains { !$0.isWhitespace } }
+        }
+        return false
+    }
+
+    /// Throws ``TodoStoreError/emptyName`` unless ``isValidName(_:)``.
+    public static func validateName(_ name: String) throws(TodoStoreError) {
+        guard isValidName(name) else { throw .emptyName }
     }
 }

@@ -28,8 +28,9 @@ public final class TodoFetchCursor {
         var count = 0
         var done = true
         defer { if done { self.statement = nil } }
-        try TodoStoreError.wrap {
-            while count < limit, try statement.stepRow({ todos.append(TodoRepository.todo(from: $0)) }) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            while count < limit, try statement.step() {
+                todos.append(TodoColumns.todo(from: statement.row))
                 count += 1
             }
         }
@@ -42,7 +43,7 @@ extension TodoRepository {
     /// A cursor over the todos `request` selects, for reading them in slices; nothing is read
     /// until its first ``TodoFetchCursor/read(upTo:into:)``.
     public func cursor(_ request: TodoFetchRequest) throws(TodoStoreError) -> TodoFetchCursor {
-        try TodoStoreError.wrap {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
             // Its own statement, not the cached one: a ``fetch(_:)`` meanwhile must not reset it.
             let statement = try connection.prepare(request.sql)
             try statement.bind(request.arguments)

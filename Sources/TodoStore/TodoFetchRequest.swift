@@ -25,6 +25,10 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var filter: DoneFilter
     /// Only todos whose name contains this text, ignoring case in every script (`nil`: all).
     public var search: String?
+    /// Only todos due before this day (a deadline strictly earlier; undated todos never match).
+    public var dueBefore: CalendarDate?
+    /// Only todos due after this day (a deadline strictly later; undated todos never match).
+    public var dueAfter: CalendarDate?
     /// At most this many todos (`nil`: no limit).
     public var limit: Int?
     /// Skip this many todos first.
@@ -32,10 +36,13 @@ public struct TodoFetchRequest: Hashable, Sendable {
 
     /// Creates a request; the defaults fetch every todo in deadline order.
     public init(order: Order = .due, filter: DoneFilter = .all, search: String? = nil,
+                dueBefore: CalendarDate? = nil, dueAfter: CalendarDate? = nil,
                 limit: Int? = nil, offset: Int = 0) {
         self.order = order
         self.filter = filter
         self.search = search
+        self.dueBefore = dueBefore
+        self.dueAfter = dueAfter
         self.limit = limit
         self.offset = offset
     }
@@ -46,9 +53,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Few distinct texts exist (orders x filters x search or not), so each is prepared once
     /// and cached.
     var sql: String {
-        var sql = "SELECT id, name, deadline, done FROM todos"
-        let conditions = self.conditions
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        var sql = "SELECT \(TodoColumns.list) FROM todos" + whereClause
         switch order {
         case .due: sql += " ORDER BY deadline IS NULL, deadline, id"
         case .name: sql += " ORDER BY name COLLATE NOCASE, id"
@@ -60,16 +65,35 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// The values for ``sql``'s parameters, in order.
     var arguments: [any SQLiteBindable] {
         let paging: [any SQLiteBindable] = [Int64(limit ?? -1), Int64(offset)]
-        return search.map { [TodoSearch.fold($0)] + paging } ?? paging
+        return filterArguments + paging
+    }
+
+    /// The SELECT counting the todos the filter and search select. Parameters: ``filterArguments``.
+    var countSQL: String { "SELECT count(*) FROM todos" + whereClause }
+
+    /// The values for the filter, deadline and search terms' parameters, in ``conditions`` order.
+    var filterArguments: [any SQLiteBindable] {
+        var arguments: [any SQLiteBindable] = []
+        if let dueBefore { arguments.append(dueBefore) }
+        if let dueAfter { arguments.append(dueAfter) }
+        if let search { arguments.append(TodoSearch.fold(search)) }
+        return arguments
+    }
+
+    /// ` WHERE ...` for the filter and the search, or nothing.
+    private var whereClause: String {
+        let conditions = self.conditions
+        return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
     /// The SELECT of the one todo with a given id, when the request's filter and search select
     /// it. Parameters: the id, then the folded search text when there is one.
     var sqlForOneID: String {
-        (["SELECT id, name, deadline, done FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
+        (["SELECT \(TodoColumns.list) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
     }
 
-    /// The WHERE terms of the filter and the search, in parameter order.
+    /// The WHERE terms of the filter, the deadline bounds and the search, in parameter order
+    /// (``filterArguments`` binds them).
     private var conditions: [String] {
         var conditions: [String] = []
         switch filter {
@@ -77,6 +101,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case .done: conditions.append("done = 1")
         case .undone: conditions.append("done = 0")
         }
+        // Deadlines are 'YYYY-MM-DD' text, so text order is day order; NULL never compares true.
+        if dueBefore != nil { conditions.append("deadline < ?") }
+        if dueAfter != nil { conditions.append("deadline > ?") }
         if search != nil { conditions.append("\(TodoSearch.sqlFunction)(name, ?)") }
         return conditions
     }

@@ -3,15 +3,30 @@ import SQLite
 /// Case-insensitive substring search over todo names, for every script.
 ///
 /// SQLite's `LIKE` and `instr` fold ASCII case only, so "ÉCLAIR" would not find "éclair". The
-/// store registers ``sqlFunction`` on its connection, and searches compare Unicode lowercase
-/// forms by Character, so canonically equivalent spellings (a precomposed "é" and "e" plus a
-/// combining accent) match too. Scripts without case, such as Japanese, match as typed.
+/// store registers ``sqlFunction`` on its connection, and searches compare Unicode full case
+/// foldings by Character: "ΣΊΣΥΦΟΣ" finds "σίσυφος" (final sigma), "STRASSE" finds "Straße",
+/// and canonically equivalent spellings (a precomposed "é" and "e" plus a combining accent)
+/// match too. Scripts without case, such as Japanese, match as typed.
 enum TodoSearch {
     /// The SQL function `todo_matches(name, folded_needle)`.
     static let sqlFunction = "todo_matches"
 
-    /// The form both sides are compared in.
-    static func fold(_ text: String) -> String { text.lowercased() }
+    /// The form both sides are compared in: Unicode full case folding, scalar by scalar (the
+    /// lowercase mapping, except where ``CaseFolding`` says otherwise).
+    static func fold(_ text: String) -> String {
+        var folded = ""
+        folded.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let exception = CaseFolding.exceptions[scalar.value] {
+                folded += exception
+            } else if scalar.isASCII {
+                folded.unicodeScalars.append(scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(UInt8(scalar.value) + 0x20) : scalar)
+            } else {
+                folded += scalar.properties.lowercaseMapping
+            }
+        }
+        return folded
+    }
 
     /// Whether `name` contains the already folded `needle`.
     ///

@@ -20,22 +20,23 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     /// `undo` would overwrite changes another program made since to the todos `ids`; nothing
     /// was changed and the command stays in the history.
     case undoConflict(command: String, ids: [Int64])
+    /// `redo` found no undone command to re-apply (none, or a change was recorded since).
+    case nothingToRedo
+    /// `redo` would overwrite changes another program made since to the todos `ids`.
+    case redoConflict(command: String, ids: [Int64])
+    /// The newest history entry (of `command`) is not a change that can be applied: empty or
+    /// not a changeset. Nothing was changed; ``TodoRepository/skipUndo()`` forgets it.
+    case damagedHistory(command: String)
     /// SQLite reported an error: busy past the timeout, full disk, I/O error, constraint...
     case sqlite(SQLiteError)
 
-    /// Runs `body`, turning any ``SQLiteError`` into ``sqlite(_:)`` and passing store errors on.
-    ///
-    /// For code above the store that uses its connection directly.
-    public static func wrap<Result>(_ body: () throws -> Result) throws(TodoStoreError) -> Result {
+    /// Runs `body`, turning its ``SQLiteError`` into ``sqlite(_:)``. Typed, so no other error
+    /// can reach it: the store's own code that talks to SQLite goes through here.
+    package static func wrap<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {
         do {
             return try body()
-        } catch let error as TodoStoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw .sqlite(error)
         } catch {
-            // Only the two error types above are thrown below this layer.
-            preconditionFailure("Unexpected error type: \(error)")
+            throw .sqlite(error)
         }
     }
 }

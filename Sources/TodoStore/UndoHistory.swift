@@ -1,11 +1,17 @@
 import SQLite
 
-/// A command that `undo` reverted.
+/// A command that `undo` reverted (or `redo` re-applied, or `undo --skip` forgot).
 public struct UndoneCommand: Sendable, Equatable {
     /// The command's name as it was recorded ("add", "rm", "import"...).
     public let command: String
-    /// How many more commands can still be undone.
+    /// How many more commands can still be undone (for redo: redone).
     public let remaining: Int
+
+    /// Creates the value; the store makes them, apps compare against them.
+    public init(command: String, remaining: Int) {
+        self.command = command
+        self.remaining = remaining
+    }
 }
 
 extension TodoRepository {
@@ -18,44 +24,143 @@ extension TodoRepository {
     /// Uses SQLite's session extension: the changeset of the transaction is inverted and stored
     /// in `todo_history` inside the same transaction, so a command and its undo entry commit
     /// together or not at all.
-    public func recordingUndo<Result>(_ command: String, _ body: () throws -> Result) throws(TodoStoreError) -> Result {
-        try TodoStoreError.wrap {
-            try connection.transaction(.immediate) {
-                let session = try Session(connection: connection, table: "todos")
+    ///
+    /// Errors: whatever `body` throws comes back unchanged, after everything it did was rolled
+    /// back; the store's own failures as `Failure`, made by `mapStoreError`. Commit
+    /// notifications are held until the call returns.
+    public func recordingUndo<Result, Failure: Error>(
+        _ command: String, mapStoreError: (TodoStoreError) -> Failure,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try connection.deferringCommitNotifications { () throws(Failure) in
+            try connection.transaction(.immediate, mapError: { mapStoreError(.sqlite($0)) }) { () throws(Failure) in
+                let session: Session
+                do throws(SQLiteError) {
+                    session = try Session(connection: connection, table: "todos")
+                } catch {
+                    throw mapStoreError(.sqlite(error))
+                }
                 let result = try body()
-                let inverse = try session.changeset().inverted()
-                if !inverse.isEmpty {
-                    try connection.execute("INSERT INTO todo_history (command, changeset) VALUES (?, ?)", [command, inverse])
-                    try connection.execute("DELETE FROM todo_history WHERE id <= (SELECT max(id) FROM todo_history) - ?",
-                                           [Self.undoDepth])
+                do throws(SQLiteError) {
+                    try record(command, inverse: try session.changeset().inverted())
+                } catch {
+                    throw mapStoreError(.sqlite(error))
                 }
                 return result
             }
         }
     }
 
-    /// Reverts the newest recorded command, all or nothing, and forgets it.
+    /// ``recordingUndo(_:mapStoreError:_:)`` for bodies that throw store errors only.
+    public func recordingUndo<Result>(_ command: String,
+                                      _ body: () throws(TodoStoreError) -> Result) throws(TodoStoreError) -> Result {
+        try recordingUndo(command, mapStoreError: { $0 }, body)
+    }
+
+    /// ``recordingUndo(_:mapStoreError:_:)`` for bodies that throw anything: an app's own
+    /// error comes back unchanged, the store's as ``TodoStoreError``.
+    public func recordingUndo<Result>(_ command: String, _ body: () throws -> Result) throws -> Result {
+        try recordingUndo(command, mapStoreError: { $0 as any Error }, body)
+    }
+
+    /// Stores one command's inverse changeset, keeping the newest ``undoDepth``. A new change
+    /// ends what could be redone.
+    private func record(_ command: String, inverse: Changeset) throws(SQLiteError) {
+        guard !inverse.isEmpty else { return }
+        try push(command, inverse, onto: .undo)
+        try connection.execute("DELETE FROM todo_redo", [])
+    }
+
+    /// The two stacks: `todo_history` (undo) and `todo_redo`.
+    private enum Stack {
+        case undo, redo
+        var table: String { self == .undo ? "todo_history" : "todo_redo" }
+    }
+
+    private func push(_ command: String, _ changeset: Changeset, onto stack: Stack) throws(SQLiteError) {
+        try connection.execute("INSERT INTO \(stack.table) (command, changeset) VALUES (?, ?)", [command, changeset])
+        try connection.execute("DELETE FROM \(stack.table) WHERE id <= (SELECT max(id) FROM \(stack.table)) - ?",
+                               [Self.undoDepth])
+    }
+
+    /// The newest entry of `stack`, if any.
+    private func newest(of stack: Stack) throws(SQLiteError) -> (id: Int64, command: String, changeset: Changeset)? {
+        let statement = try connection.internalCachedStatement(
+            "SELECT id, command, changeset FROM \(stack.table) ORDER BY id DESC LIMIT 1")
+        var entry: (id: Int64, command: String, changeset: Changeset)?
+        try statement.forEachRow { entry = ($0.int64(0), $0.string(1), Changeset(bytes: $0.blob(2))) }
+        return entry
+    }
+
+    private func count(of stack: Stack) throws(SQLiteError) -> Int {
+        Int(try connection.internalCachedStatement("SELECT count(*) FROM \(stack.table)").scalarInt64() ?? 0)
+    }
+
+    /// Moves the newest entry of `from` to `to`: applies its changeset all or nothing, records
+    /// what that changed (inverted) on `to`, forgets the entry. The heart of undo and redo.
+    private func replay(from: Stack, to: Stack) throws(TodoStoreError) -> UndoneCommand {
+        try writeTransaction { () throws(TodoStoreError) in
+            guard let entry = try TodoStoreError.wrap({ () throws(SQLiteError) in try newest(of: from) }) else {
+                throw from == .undo ? .nothingToUndo : .nothingToRedo
+            }
+            let damaged = TodoStoreError.damagedHistory(command: entry.command)
+            guard entry.changeset.isWellFormed(table: "todos", columnCount: TodoColumns.count) else { throw damaged }
+            let session = try TodoStoreError.wrap { () throws(SQLiteError) in try Session(connection: connection, table: "todos") }
+            let conflict: ChangesetConflict?
+            do throws(SQLiteError) {
+                conflict = try connection.apply(entry.changeset)
+            } catch where error.isMalformedChangeset {
+                throw damaged
+            } catch {
+                throw .sqlite(error)
+            }
+            if let conflict {
+                throw from == .undo ? .undoConflict(command: entry.command, ids: conflict.rowIDs)
+                                    : .redoConflict(command: entry.command, ids: conflict.rowIDs)
+            }
+            return try TodoStoreError.wrap { () throws(SQLiteError) in
+                let reverse = try session.changeset().inverted()
+                // Applying a whole, conflict-free changeset always changes rows; one that
+                // changed nothing was not a real step.
+                guard !reverse.isEmpty else { throw SQLiteError(extendedCode: 11 /* SQLITE_CORRUPT */, message: "empty step") }
+                try push(entry.command, reverse, onto: to)
+                try connection.execute("DELETE FROM \(from.table) WHERE id = ?", [entry.id])
+                return UndoneCommand(command: entry.command, remaining: try count(of: from))
+            }
+        }
+    }
+
+    /// Reverts the newest recorded command, all or nothing, and moves it to the redo stack.
     ///
     /// - Throws: ``TodoStoreError/nothingToUndo`` when the history is empty;
     ///   ``TodoStoreError/undoConflict(command:ids:)`` when another program changed those todos
-    ///   since (nothing is changed then, and the entry is kept).
+    ///   since (nothing is changed then, and the entry is kept: ``skipUndo()`` forgets it);
+    ///   ``TodoStoreError/damagedHistory(command:)`` when the entry cannot be a step.
     public func undo() throws(TodoStoreError) -> UndoneCommand {
-        try TodoStoreError.wrap {
-            try connection.transaction(.immediate) {
-                let newest = try connection.cachedStatement(
-                    "SELECT id, command, changeset FROM todo_history ORDER BY id DESC LIMIT 1")
-                var entry: (id: Int64, command: String, changeset: Changeset)?
-                try newest.forEachRow { entry = ($0.int64(0), $0.string(1), Changeset(bytes: $0.blob(2))) }
-                guard let entry else { throw TodoStoreError.nothingToUndo }
-                do {
-                    try connection.apply(entry.changeset)
-                } catch let conflict as ChangesetConflict {
-                    throw TodoStoreError.undoConflict(command: entry.command, ids: conflict.rowIDs)
-                }
+        try replay(from: .undo, to: .redo)
+    }
+
+    /// Re-applies the newest undone command, until a new change is recorded.
+    ///
+    /// - Throws: ``TodoStoreError/nothingToRedo``; ``TodoStoreError/redoConflict(command:ids:)``
+    ///   when another program changed those todos since (nothing is changed then).
+    public func redo() throws(TodoStoreError) -> UndoneCommand {
+        try replay(from: .redo, to: .undo)
+    }
+
+    /// Forgets the newest recorded command without changing any todo, so that older ones can be
+    /// undone past one that cannot (a conflict, a damaged entry). Not itself undoable.
+    ///
+    /// - Throws: ``TodoStoreError/nothingToUndo`` when the history is empty.
+    public func skipUndo() throws(TodoStoreError) -> UndoneCommand {
+        try writeTransaction { () throws(TodoStoreError) in
+            let skipped = try TodoStoreError.wrap { () throws(SQLiteError) -> UndoneCommand? in
+                guard let entry = try newest(of: .undo) else { return nil }
                 try connection.execute("DELETE FROM todo_history WHERE id = ?", [entry.id])
-                let remaining = try connection.cachedStatement("SELECT count(*) FROM todo_history").scalarInt64() ?? 0
-                return UndoneCommand(command: entry.command, remaining: Int(remaining))
+                return UndoneCommand(command: entry.command, remaining: try count(of: .undo))
             }
+            guard let skipped else { throw .nothingToUndo }
+            return skipped
         }
     }
 }

@@ -67,6 +67,9 @@ import Testing
         }
         let waited = ContinuousClock.now - start
         #expect(error?.isBusy == true)
+        // A lower bound on the waiter's own 200 ms timeout, on a monotonic clock: it shows the
+        // transaction waited before giving up, and load can only lengthen the wait, never make
+        // it fail. (No upper bound: that would be a speed figure, and flake on 2 cores.)
         #expect(waited >= .milliseconds(150))
         try holder.execute("ROLLBACK", [])
         // Once the lock is released the same connection writes normally.

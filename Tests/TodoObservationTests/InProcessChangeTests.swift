@@ -105,6 +105,9 @@ import TodoStore
         _ = try repository.setDone(false, ids: [a.id])  // already undone: same content
         try repository.connection.execute("CREATE TABLE unrelated (x)")
         #expect(recorder.events.isEmpty)
+        // The controller is listening: a change it shows is reported, alone.
+        _ = try repository.rename(id: a.id, to: "a2")
+        #expect(recorder.objectChanges == ["update \(a.id) 0.0->0.0"])
     }
 
     @Test func sectionsByDoneStateAppearAndDisappear() throws {

@@ -39,7 +39,10 @@ import TodoStore
                 for search in [nil, "a"] as [String?] {
                     // Sectioning only regroups the same patched array: one filter covers it.
                     for sectioning in filter == .all ? [.none, .byDoneState] : [FetchedResultsController.Sectioning.none] {
-                        let request = TodoFetchRequest(order: order, filter: filter, search: search)
+                        // Deadline bounds ride along with the search, so every term is patched too.
+                        let request = TodoFetchRequest(order: order, filter: filter, search: search,
+                                                       dueBefore: search == nil ? nil : CalendarDate("2024-03-03"),
+                                                       dueAfter: search == nil ? nil : CalendarDate("2024-01-03"))
                         let controller = FetchedResultsController(repository: repository, fetchRequest: request, sectioning: sectioning)
                         let replayer = Replayer()
                         controller.delegate = replayer

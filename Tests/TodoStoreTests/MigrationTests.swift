@@ -11,6 +11,7 @@ import Testing
         let directory = ProcessRunner.packageRoot + "/Migrations"
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(!files.isEmpty, "no .sql file in \(directory)")
         #expect(files.count == Migration.embedded.count, "run scripts/embed-migrations")
         for (file, migration) in zip(files, Migration.embedded) {
             #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name), "run scripts/embed-migrations")

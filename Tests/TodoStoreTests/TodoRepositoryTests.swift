@@ -50,7 +50,7 @@ import Testing
         let repository = try makeRepository()
         let a = try repository.add(name: "a"), b = try repository.add(name: "b")
         #expect(throws: TodoStoreError.notFound(ids: [7, 8])) { try repository.setDone(true, ids: [a.id, 7, b.id, 8]) }
-        #expect(try repository.fetch().allSatisfy { !$0.isDone })
+        #expect(try repository.fetch().map(\.isDone) == [false, false])
         let changed = try repository.setDone(true, ids: [b.id, a.id, b.id])
         #expect(changed.map(\.id) == [b.id, a.id])
         #expect(try repository.count(.done) == 2)
