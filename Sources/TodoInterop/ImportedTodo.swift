@@ -2,11 +2,11 @@ import TodoStore
 
 /// One todo read from another tool's file, before the database gives it an id.
 ///
-/// Only what the `todos` table keeps: a name (never empty or only white space), an optional
+/// Only what the `todos` table keeps: a name (by the store's one rule, ``Todo/isValidName(_:)``), an optional
 /// deadline as a calendar date, and whether it is done. Ids in the source file are not kept:
 /// the importing database assigns fresh ones, so an import never collides with existing todos.
 public struct ImportedTodo: Sendable, Equatable {
-    /// What to do; has at least one character that is not white space.
+    /// What to do; valid by ``Todo/isValidName(_:)`` (the readers refuse any other).
     public var name: String
     /// The day it is due, if any.
     public var deadline: CalendarDate?
@@ -18,16 +18,6 @@ public struct ImportedTodo: Sendable, Equatable {
         self.name = name
         self.deadline = deadline
         self.isDone = isDone
-    }
-
-    /// Whether `name` is usable as a todo's name: not empty, not only white space (the rule
-    /// ``TodoRepository`` applies). Checks bytes first, so a typical name costs a byte or two.
-    static func isUsableName(_ name: String) -> Bool {
-        for byte in name.utf8 {
-            if byte > 0x20 && byte < 0x7F { return true }
-            if byte >= 0x80 { return name.contains { !$0.isWhitespace } }
-        }
-        return false
     }
 }
 

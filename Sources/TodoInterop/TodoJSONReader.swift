@@ -31,7 +31,9 @@ enum TodoJSONReader {
         guard case .object(let object) = record else {
             throw ImportError(location, "expected a todo object, found \(record.kindDescription)")
         }
-        let name = try JSONFields.name(object, key: "name", location: location)
+        // Our own export reproduces every todo, so a name another program stored blank is
+        // read back as it is (the name rule is for names people type).
+        let name = try JSONFields.name(object, key: "name", location: location, allowingBlank: true)
         var deadline: CalendarDate? = nil
         switch object["deadline"] {
         case nil, .null?:
@@ -53,13 +55,14 @@ enum TodoJSONReader {
 
 /// Field checks shared by the JSON-based readers, with their error messages.
 enum JSONFields {
-    /// The required, non-blank string at `key`.
-    static func name(_ object: JSONObject, key: String, location: ImportError.Location) throws(ImportError) -> String {
+    /// The required string at `key`, valid by ``Todo/isValidName(_:)`` unless `allowingBlank`.
+    static func name(_ object: JSONObject, key: String, location: ImportError.Location,
+                     allowingBlank: Bool = false) throws(ImportError) -> String {
         switch object[key] {
         case nil:
             throw ImportError(location, "\"\(key)\" is missing")
         case .string(let name)?:
-            guard ImportedTodo.isUsableName(name) else { throw ImportError(location, "\"\(key)\" is empty") }
+            guard allowingBlank || Todo.isValidName(name) else { throw ImportError(location, "\"\(key)\" is empty") }
             return name
         case let other?:
             throw ImportError(location, "\"\(key)\" must be a string, found \(other.kindDescription)")

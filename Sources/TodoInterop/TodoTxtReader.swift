@@ -94,7 +94,7 @@ enum TodoTxtReader {
             removedSincePrevious = false
         }
         let text = String(decoding: name, as: UTF8.self)
-        guard ImportedTodo.isUsableName(text) else { throw ImportError(location, "the todo has no name") }
+        guard Todo.isValidName(text) else { throw ImportError(location, "the todo has no name") }
         return ImportedTodo(name: text, deadline: deadline, isDone: isDone)
     }
 

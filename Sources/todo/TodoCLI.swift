@@ -1,12 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `todo` command line: parses, dispatches, and turns every failure into one `error:` line.
 ///
-/// Nothing below this type prints or exits; this is the one place that decides exit statuses
-/// (0 success, 1 the operation failed, 2 usage error).
+/// Nothing below this type exits, and commands print only through the streams it hands them;
+/// ``run(_:)`` is the one place that decides exit statuses (0 success, 1 the operation failed,
+/// 2 usage error, 128 + N a long-running command stopped by signal N), and `main.swift` exits
+/// with what it returns.
 enum TodoCLI {
     static let version = "0.1.0"
 
     /// Every command, in the order help lists them.
-    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .export, .import, .watch, .ui, .completions, .check, help]
+    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui, .completions, .check, help]
 
     static let help = Command(
         spec: CommandSpec(
@@ -35,15 +41,24 @@ enum TodoCLI {
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        var out = OutputStream(descriptor: 1)
-        var err = OutputStream(descriptor: 2)
-        defer {
+        // A reader that went away (`todo list | head -1`) is EPIPE on the next write, which
+        // OutputStream takes as the end of output, quietly, as other Unix tools do.
+        signal(SIGPIPE, SIG_IGN)
+        let out = OutputStream(descriptor: 1)
+        let err = OutputStream(descriptor: 2)
+        defer { err.flush() }
+        do throws(CLIError) {
+            try dispatch(arguments, out: out, err: err)
             out.flush()
-            err.flush()
-        }
-        do {
-            try dispatch(arguments, out: &out, err: &err)
+            // A write that failed (a full disk, an I/O error) is a failed command, never a
+            // truncated output that looks like a success.
+            if let code = out.failure {
+                throw CLIError.failure("cannot write standard output: \(String(cString: strerror(code)))")
+            }
             return 0
+        } catch where error.kind.isStop {
+            out.flush()
+            return error.kind.rawValue
         } catch {
             // Output already produced stays in order before the error, as a person reads it.
             out.flush()
@@ -55,22 +70,20 @@ enum TodoCLI {
         }
     }
 
-    private static func dispatch(_ arguments: [String], out: inout OutputStream, err: inout OutputStream) throws(CLIError) {
+    private static func dispatch(_ arguments: [String], out: OutputStream, err: OutputStream) throws(CLIError) {
         let parser = ArgumentParser(commands: commands.map(\.spec))
         let parsed = try parser.parse(arguments)
-        let command = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
+        let named = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
         if parsed.flag("--help") {
-            out.write(command.map { HelpFormatter.help(for: $0.spec) } ?? HelpFormatter.overview(commands: commands.map(\.spec)))
+            out.write(named.map { HelpFormatter.help(for: $0.spec) } ?? HelpFormatter.overview(commands: commands.map(\.spec)))
             return
         }
         if parsed.flag("--version") {
             out.write("todo \(version)\n")
             return
         }
-        guard let command else {
-            out.write(HelpFormatter.overview(commands: commands.map(\.spec)))
-            return
-        }
+        // `todo` alone lists the todos, as taskwarrior's `task` does; help is `todo help`.
+        let command = named ?? .list
         try parser.validatePositionals(parsed, for: command.spec)
         if let color = parsed.value("--color"), !["auto", "always", "never"].contains(color) {
             throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")
@@ -79,10 +92,6 @@ enum TodoCLI {
                                      databaseOption: parsed.value("--db"),
                                      style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
                                      today: LocalCalendar.today())
-        defer {
-            out = context.out
-            err = context.err
-        }
         try command.run(&context)
     }
 }

@@ -32,14 +32,17 @@ final class CLISandbox: @unchecked Sendable {
         return result.stdout
     }
 
-    /// `todo list --json` parsed into dictionaries.
+    /// `todo list --json` parsed into dictionaries; throws, quoting the output, when it is not
+    /// a JSON array of objects (never an empty list in its place).
     func listJSON(_ extra: String...) throws -> [[String: Any]] {
         try listJSON(extra)
     }
 
     func listJSON(_ extra: [String]) throws -> [[String: Any]] {
-        let output = try todo(["list", "--json"] + extra).stdout
-        return try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+        let arguments = ["list", "--json"] + extra
+        let result = try todo(arguments)
+        return try parseJSON(result.stdout, as: [[String: Any]].self,
+                             "todo \(arguments.joined(separator: " ")) (exit \(result.status), stderr \(result.stderr.debugDescription))")
     }
 
     /// The database file's bytes and whether WAL/journal side files exist: "changes nothing" means equal.

@@ -9,11 +9,11 @@ import Testing
     @Test func addPrintsTheIdAndJSONPrintsTheObject() throws {
         #expect(try sandbox.ok("add", "Buy milk", "--due", "2024-05-01") == "1\n")
         let json = try sandbox.ok("add", "Pay rent", "--json")
-        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        #expect(object?["id"] as? Int == 2)
-        #expect(object?["name"] as? String == "Pay rent")
-        #expect(object?["deadline"] is NSNull)
-        #expect(object?["done"] as? Bool == false)
+        let object = try parseJSON(json, as: [String: Any].self, "todo add --json")
+        #expect(object["id"] as? Int == 2)
+        #expect(object["name"] as? String == "Pay rent")
+        #expect(object["deadline"] is NSNull)
+        #expect(object["done"] as? Bool == false)
     }
 
     @Test func listJSONIsAnArrayOfTodoObjectsInDueOrder() throws {
@@ -23,7 +23,7 @@ import Testing
         let list = try sandbox.listJSON()
         #expect(list.map { $0["id"] as? Int } == [3, 1, 2])
         #expect(list.map { $0["deadline"] as? String } == ["2024-04-30", "2024-05-01", nil])
-        #expect(list.allSatisfy { $0["done"] as? Bool == false })
+        #expect(list.map { $0["done"] as? Bool } == [false, false, false])
         #expect(try sandbox.ok("list", "--json").hasPrefix("[\n  {\"id\": 3, \"name\": \"Pay rent\", \"deadline\": \"2024-04-30\", \"done\": false}"))
     }
 
@@ -36,8 +36,9 @@ import Testing
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         _ = try sandbox.ok("add", "Call mum")
         _ = try sandbox.ok("done", "2")
-        // Columns: id, done mark, deadline, how far away it is (2024 is long past), name.
-        #expect(try sandbox.ok("list") == "  1  [ ]  2024-05-01  overdue     Buy milk\n  2  [x]                          Call mum\n")
+        // Columns: id, done mark, deadline, name. On a pipe no "overdue" hint: the text must not
+        // change from one day to the next (HumanDatesTests checks the hints on a terminal).
+        #expect(try sandbox.ok("list") == "  1  [ ]  2024-05-01  Buy milk\n  2  [x]              Call mum\n")
     }
 
     @Test func doneMarksEveryIdAndRmDeletesThem() throws {

@@ -10,7 +10,7 @@ import Testing
     /// The todos without their ids (an import gives new ones), in list order.
     private func contents(_ database: String? = nil) throws -> [String] {
         let output = try sandbox.ok(["list", "--json"] + (database.map { ["--db", $0] } ?? []))
-        let list = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+        let list = try parseJSON(output, as: [[String: Any]].self, "todo list --json")
         return list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")|\($0["done"] as? Bool == true)" }
     }
 
@@ -62,7 +62,7 @@ import Testing
         _ = try sandbox.ok("add", "existing")
         let cases: [(format: String, content: String, mentions: String)] = [
             ("json", #"[{"name": "ok"}, {"name": "bad", "deadline": "2023-02-29"}]"#, "record 2"),
-            ("json", #"[{"name": "ok"}, {"name": ""}]"#, "record 2"),
+            ("json", #"[{"name": "ok"}, {"name": 5}]"#, "record 2"),
             ("json", #"[{"name": "ok"}"#, "line 1"),
             ("todotxt", "first\nsecond due:2024-13-01\nthird\n", "line 2"),
             ("taskwarrior", #"[{"description": "ok", "status": "pending"}, {"description": "x", "status": "exploded"}]"#, "record 2"),
@@ -92,5 +92,20 @@ import Testing
         #expect(try contents().count == 4)
         #expect(try sandbox.ok("undo") == "Undid 'import'.\n")
         #expect(try contents() == ["kept||false"])
+    }
+
+    /// Names other programs stored, which `todo add` refuses, survive an export and import.
+    @Test func anExportAlwaysImportsBackWhole() throws {
+        _ = try sandbox.ok("add", "normal", "--due", "2024-05-01")
+        _ = try ProcessRunner.run("sqlite3", [sandbox.database,
+            "INSERT INTO todos (name, done) VALUES ('', 1), ('   ', 0), (char(9) || 'tab', 0)"])
+        let export = try sandbox.ok("export")
+        let copy = sandbox.folder.file("copy.sqlite")
+        let imported = try sandbox.todo(["--db", copy, "import", "-"], stdin: export)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let strip: ([String: Any]) -> String = { "\($0["name"] ?? "-")|\($0["deadline"] ?? "-")|\($0["done"] ?? "-")" }
+        let original = try parseJSON(export, as: [[String: Any]].self, "todo export")
+        let copied = try parseJSON(sandbox.ok(["--db", copy, "export"]), as: [[String: Any]].self, "todo export of the copy")
+        #expect(copied.map(strip) == original.map(strip))
     }
 }

@@ -35,10 +35,9 @@ import Testing
             _ = try sandbox.ok("add", "t\(index)", "--due", "2024-03-31", environment: ["TZ": zone])
         }
         for zone in zones {
-            let deadlines = try sandbox.todo(["list", "--json"], environment: ["TZ": zone]).stdout
-            let list = try JSONSerialization.jsonObject(with: Data(deadlines.utf8)) as? [[String: Any]] ?? []
-            #expect(list.count == zones.count)
-            #expect(list.allSatisfy { $0["deadline"] as? String == "2024-03-31" }, "under TZ=\(zone)")
+            let deadlines = try sandbox.ok(["list", "--json"], environment: ["TZ": zone])
+            let list = try parseJSON(deadlines, as: [[String: Any]].self, "todo list --json under TZ=\(zone)")
+            #expect(list.map { $0["deadline"] as? String } == Array(repeating: "2024-03-31", count: zones.count), "under TZ=\(zone)")
         }
         let stored = try ProcessRunner.run("sqlite3", [sandbox.database, "SELECT DISTINCT deadline FROM todos"])
         #expect(stored.stdout == "2024-03-31\n")

@@ -29,17 +29,17 @@ import Testing
     @Test func outlineJSONHasBothGroupsInOrderWithTodosInFetchOrder() throws {
         try seed()
         let output = try sandbox.ok("list", "--outline", "--json", "--sort", "name")
-        let groups = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] ?? []
+        let groups = try parseJSON(output, as: [[String: Any]].self, "todo list --outline --json")
         #expect(groups.map { $0["title"] as? String } == ["Undone", "Done"])
-        let items = groups.map { ($0["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int } }
+        let items = try groups.map { try field($0, "items", as: [[String: Any]].self).compactMap { $0["id"] as? Int } }
         #expect(items == [[2, 4, 1], [3]])
     }
 
     @Test func bothGroupsAreShownEvenWhenEmpty() throws {
         let empty = try sandbox.ok("list", "--outline", "--json")
-        let groups = try JSONSerialization.jsonObject(with: Data(empty.utf8)) as? [[String: Any]] ?? []
+        let groups = try parseJSON(empty, as: [[String: Any]].self, "todo list --outline --json")
         #expect(groups.map { $0["title"] as? String } == ["Undone", "Done"])
-        #expect(groups.allSatisfy { ($0["items"] as? [Any])?.isEmpty == true })
+        #expect(groups.map { ($0["items"] as? [Any])?.count } == [0, 0])
         #expect(try sandbox.ok("list", "--outline") == "Undone (0)\nDone (0)\n")
         _ = try sandbox.ok("add", "x")
         #expect(try sandbox.ok("list", "--outline", "--done") == "Undone (0)\nDone (0)\n")
@@ -49,11 +49,11 @@ import Testing
         try seed()
         let expected = """
             Undone (3)
-            ├─ 1  2024-05-01  overdue     milk
-            ├─ 4  2024-05-01  overdue     bread
-            └─ 2                          Apples
+            ├─ 1  2024-05-01  milk
+            ├─ 4  2024-05-01  bread
+            └─ 2              Apples
             Done (1)
-            └─ 3  2024-04-30              rent
+            └─ 3  2024-04-30  rent
 
             """
         #expect(try sandbox.ok("list", "--outline") == expected)

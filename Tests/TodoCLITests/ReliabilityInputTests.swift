@@ -17,10 +17,10 @@ import Testing
         let id = try sandbox.ok(["add"] + words).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(id == "1")
         #expect(try sandbox.listJSON().first?["name"] as? String == name)
-        let show = try JSONSerialization.jsonObject(with: Data(try sandbox.ok("show", "1", "--json").utf8)) as? [String: Any]
-        #expect(show?["name"] as? String == name)
-        let export = try JSONSerialization.jsonObject(with: Data(try sandbox.ok("export").utf8)) as? [[String: Any]]
-        #expect(export?.first?["name"] as? String == name)
+        let show = try parseJSON(try sandbox.ok("show", "1", "--json"), as: [String: Any].self, "todo show 1 --json")
+        #expect(show["name"] as? String == name)
+        let export = try parseJSON(try sandbox.ok("export"), as: [[String: Any]].self, "todo export")
+        #expect(export.map { $0["name"] as? String } == [name])
         #expect(try sandbox.ok("list").contains(name))
         #expect(try Reliability.scalar(sandbox.database, "SELECT length(name) FROM todos WHERE id = 1") == 1_000_009)
         // Renaming to another megabyte and searching in it work too.

@@ -20,25 +20,37 @@ import Glibc
         }
     }
 
-    /// Checks that a side file, when present, grants nothing the database does not.
-    private func expectNotLooser(_ side: String, than database: String, _ label: String) {
-        guard FileManager.default.fileExists(atPath: side) else { return }
+    /// Checks that a side file grants nothing the database does not. The file must exist: a
+    /// missing one would be a check that checked nothing.
+    private func expectNotLooser(_ side: String, than database: String, _ label: String,
+                                 sourceLocation: SourceLocation = #_sourceLocation) {
+        guard FileManager.default.fileExists(atPath: side) else {
+            Issue.record("\(label): \(side) does not exist, so its mode cannot be checked", sourceLocation: sourceLocation)
+            return
+        }
         let sideMode = sandbox.folder.mode(side), databaseMode = sandbox.folder.mode(database)
-        #expect(sideMode & ~databaseMode == 0, "\(label): \(side) is \(String(sideMode, radix: 8)), the database \(String(databaseMode, radix: 8))")
+        #expect(sideMode & ~databaseMode == 0, "\(label): \(side) is \(String(sideMode, radix: 8)), the database \(String(databaseMode, radix: 8))",
+                sourceLocation: sourceLocation)
     }
 
     @Test("Even with umask 000, the default folders are created 0700 and the file 0600")
     func createdPrivateWhateverTheUmask() throws {
         let xdg = sandbox.folder.file("data")
-        let result = try ProcessRunner.run("bash", ["-c", "umask 000 && exec \"$TODO\" add x"], environment: [
-            "TODO": ProcessRunner.todoBinary, "XDG_DATA_HOME": xdg, "HOME": sandbox.folder.path,
-        ])
+        let env = ["TODO": ProcessRunner.todoBinary, "XDG_DATA_HOME": xdg, "HOME": sandbox.folder.path]
+        let result = try ProcessRunner.run("bash", ["-c", "umask 000 && exec \"$TODO\" add x"], environment: env)
         #expect(result.status == 0, "\(result.stderr)")
         let path = xdg + "/todo/todo.sqlite"
         #expect(sandbox.folder.mode(xdg) == 0o700)
         #expect(sandbox.folder.mode(xdg + "/todo") == 0o700)
         #expect(sandbox.folder.mode(path) == 0o600)
+        // SQLite deletes the side files when the last connection closes, so they are gone once
+        // `add` exits: keep `todo watch` open (under umask 000 too) and write beside it.
+        let watch = try RunningProcess(try ProcessRunner.which("bash"), ["-c", "umask 000 && exec \"$TODO\" watch --json"], environment: env)
+        #expect(watch.nextLine(timeout: 10) != nil, "todo watch did not start")
+        let second = try ProcessRunner.run("bash", ["-c", "umask 000 && exec \"$TODO\" add y"], environment: env)
+        #expect(second.status == 0, "\(second.stderr)")
         for side in ["-wal", "-shm"] { expectNotLooser(path + side, than: path, "umask 000") }
+        _ = watch.interrupt()
     }
 
     @Test("An existing 0640 file and 0750 folder keep their modes through every command")

@@ -23,15 +23,21 @@ enum Reliability {
         print("[reliability] \(label): \(text)")
     }
 
-    /// Runs the `sqlite3` shell on `database` (another client, outside `todo`).
+    /// Runs the `sqlite3` shell on `database` (another client, outside `todo`); throws, with
+    /// its stderr, when it fails: a setup step or a read that did not happen is never "".
     @discardableResult
     static func sqlite(_ database: String, _ sql: String) throws -> ProcessResult {
-        try ProcessRunner.run("sqlite3", [database, sql])
+        let result = try ProcessRunner.run("sqlite3", [database, sql])
+        guard result.status == 0 else {
+            throw UnexpectedOutput("sqlite3 \(database) \(String(sql.prefix(200)).debugDescription) exited \(result.status): \(result.stderr)")
+        }
+        return result
     }
 
-    /// `PRAGMA integrity_check` through the `sqlite3` shell, trimmed: "ok" when the file is sound.
+    /// `PRAGMA integrity_check` through the `sqlite3` shell, trimmed: "ok" when the file is sound,
+    /// else what the shell said (an error included).
     static func integrity(_ database: String) throws -> String {
-        let result = try sqlite(database, "PRAGMA integrity_check")
+        let result = try ProcessRunner.run("sqlite3", [database, "PRAGMA integrity_check"])
         return (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
@@ -43,7 +49,10 @@ enum Reliability {
     /// One integer from a query through the `sqlite3` shell.
     static func scalar(_ database: String, _ sql: String) throws -> Int {
         let result = try sqlite(database, sql)
-        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        guard let value = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw UnexpectedOutput("sqlite3 \(sql.debugDescription) printed \(result.stdout.debugDescription), not one integer")
+        }
+        return value
     }
 
     /// Expects a failure: `status`, nothing on stdout, one `error:` line and at most one hint.
@@ -61,12 +70,6 @@ enum Reliability {
         for word in words {
             #expect(lines.first?.contains(word) == true, "\(label): '\(word)' not in \(lines)", sourceLocation: sourceLocation)
         }
-    }
-
-    /// Whether the built `todo` knows a command (`todo help NAME` succeeds).
-    static func hasCommand(_ name: String) -> Bool {
-        // HOME: `todo help NAME` fails without one (see the report on TodoCLI.dispatch).
-        (try? ProcessRunner.run(ProcessRunner.todoBinary, ["help", name], environment: ["HOME": NSTemporaryDirectory()]).status) == 0
     }
 
     /// A sleep in milliseconds.

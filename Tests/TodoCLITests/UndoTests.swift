@@ -8,7 +8,7 @@ import Testing
 
     /// The whole todos table as the sqlite3 shell sees it: ids, names, deadlines, done flags.
     private func table() throws -> String {
-        try ProcessRunner.run("sqlite3", [sandbox.database, "SELECT * FROM todos ORDER BY id"]).stdout
+        try Reliability.sqlite(sandbox.database, "SELECT * FROM todos ORDER BY id").stdout
     }
 
     @Test func undoAfterEachKindOfChangeRestoresThePreviousStateExactly() throws {
@@ -53,7 +53,7 @@ import Testing
     @Test func undoKeepsAnotherProgramsEditOfOtherFields() throws {
         _ = try sandbox.ok("add", "a")
         _ = try sandbox.ok("done", "1")
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET name = 'renamed elsewhere' WHERE id = 1"])
+        try Reliability.sqlite(sandbox.database, "UPDATE todos SET name = 'renamed elsewhere' WHERE id = 1")
         // The changeset of 'done' holds only the done column: undoing it leaves the rename alone.
         #expect(try sandbox.ok("undo") == "Undid 'done'.\n")
         #expect(try table() == "1|renamed elsewhere||0\n")
@@ -63,16 +63,16 @@ import Testing
         _ = try sandbox.ok("add", "a")
         _ = try sandbox.ok("add", "b")
         _ = try sandbox.ok("edit", "1", "--name", "A")
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET name = 'renamed elsewhere' WHERE id = 1"])
+        try Reliability.sqlite(sandbox.database, "UPDATE todos SET name = 'renamed elsewhere' WHERE id = 1")
         let before = try table()
         let result = try sandbox.todo("undo")
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: cannot undo 'edit': todo 1 changed since"))
         #expect(try table() == before)
 
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET name = 'A' WHERE id = 1"])
+        try Reliability.sqlite(sandbox.database, "UPDATE todos SET name = 'A' WHERE id = 1")
         #expect(try sandbox.ok("undo") == "Undid 'edit'.\n", "once the todo is as the edit left it, undo works")
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "DELETE FROM todos WHERE id = 2"])
+        try Reliability.sqlite(sandbox.database, "DELETE FROM todos WHERE id = 2")
         let deleted = try sandbox.todo("undo")
         #expect(deleted.status == 1, "undoing the add of a todo deleted elsewhere conflicts")
         #expect(deleted.stderr.contains("todo 2"))
@@ -90,7 +90,7 @@ import Testing
         let sql = "SELECT count(*) FROM todo_history"
         for round in 0..<3 {
             let statements = (0..<60).map { "INSERT INTO todo_history (command, changeset) VALUES ('x\(round)-\($0)', x'00')" }
-            _ = try ProcessRunner.run("sqlite3", [sandbox.database, statements.joined(separator: ";")])
+            try Reliability.sqlite(sandbox.database, statements.joined(separator: ";"))
         }
         _ = try sandbox.ok("add", "b")
         #expect(try ProcessRunner.run("sqlite3", [sandbox.database, sql]).stdout == "100\n")

@@ -8,8 +8,18 @@ import Testing
 
     private func json(_ line: String?) throws -> [String: Any] {
         let line = try #require(line, "no line from todo watch")
-        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        return try #require(object, "not a JSON object: \(line)")
+        return try parseJSON(line, as: [String: Any].self, "todo watch's line")
+    }
+
+    /// The `changes` of the next line; throws when there is none (never an empty list).
+    private func changes(_ line: String?) throws -> [[String: Any]] {
+        try field(try json(line), "changes", as: [[String: Any]].self)
+    }
+
+    /// Runs the sqlite3 shell on the sandbox's database and requires success.
+    private func sqlite(_ sql: String) throws {
+        let shell = try ProcessRunner.run("sqlite3", [sandbox.database, sql])
+        #expect(shell.status == 0, "sqlite3 \(sql): \(shell.stderr)")
     }
 
     private func startWatch(_ arguments: String...) throws -> RunningProcess {
@@ -43,7 +53,7 @@ import Testing
     @Test func jsonLinesRebuildTheListAfterEveryTransaction() throws {
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         let watch = try startWatch("--json")
-        var list = try json(watch.nextLine())["items"] as? [[String: Any]] ?? []
+        var list = try field(try json(watch.nextLine()), "items", as: [[String: Any]].self)
         #expect(ids(list) == ids(try sandbox.listJSON()))
 
         var generator = SystemRandomNumberGenerator()
@@ -65,7 +75,7 @@ import Testing
             }
             let expected = try sandbox.listJSON()
             guard ids(expected) != before else { continue }
-            let changes = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+            let changes = try self.changes(watch.nextLine())
             #expect(!changes.isEmpty)
             list = Self.apply(changes, to: list)
             #expect(ids(list) == ids(expected), "step \(step)")
@@ -78,13 +88,13 @@ import Testing
     @Test func singleEditsAreSingleChanges() throws {
         for (name, day) in [("a", "01"), ("b", "02"), ("c", "03")] { _ = try sandbox.ok("add", name, "--due", "2024-05-\(day)") }
         let watch = try startWatch("--json")
-        _ = watch.nextLine()
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET name = 'B' WHERE id = 2"])
-        let rename = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+        #expect(try json(watch.nextLine())["items"] != nil, "todo watch did not print the list first")
+        try sqlite("UPDATE todos SET name = 'B' WHERE id = 2")
+        let rename = try changes(watch.nextLine())
         #expect(rename.count == 1)
         #expect(rename.first?["type"] as? String == "update")
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "UPDATE todos SET deadline = '2024-06-01' WHERE id = 1"])
-        let reorder = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+        try sqlite("UPDATE todos SET deadline = '2024-06-01' WHERE id = 1")
+        let reorder = try changes(watch.nextLine())
         #expect(reorder.count == 1)
         #expect(reorder.first?["type"] as? String == "move")
         #expect(reorder.first?["from"] as? Int == 0)
@@ -94,10 +104,10 @@ import Testing
 
     @Test func aRolledBackTransactionPrintsNothing() throws {
         let watch = try startWatch("--json")
-        _ = watch.nextLine()
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "BEGIN; INSERT INTO todos (name) VALUES ('never'); ROLLBACK;"])
+        #expect(try json(watch.nextLine())["items"] != nil, "todo watch did not print the list first")
+        try sqlite("BEGIN; INSERT INTO todos (name) VALUES ('never'); ROLLBACK;")
         _ = try sandbox.ok("add", "real")
-        let changes = try json(watch.nextLine())["changes"] as? [[String: Any]] ?? []
+        let changes = try self.changes(watch.nextLine())
         #expect(changes.count == 1)
         #expect((changes.first?["todo"] as? [String: Any])?["name"] as? String == "real")
     }
@@ -114,5 +124,42 @@ import Testing
         _ = try sandbox.ok("rm", "2")
         #expect(watch.nextLine() == "- 2  Buy eggs")
         #expect(watch.interrupt() == 130)
+    }
+
+    @Test func aTodoLeavingAFilteredListReadsAsWhatHappenedToIt() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        _ = try sandbox.ok("add", "Buy eggs")
+        let watch = try startWatch("--undone")
+        #expect(watch.nextLine()?.contains("Buy milk") == true)
+        #expect(watch.nextLine()?.contains("Buy eggs") == true)
+        #expect(watch.nextLine()?.hasPrefix("Watching") == true)
+        _ = try sandbox.ok("done", "1")
+        #expect(watch.nextLine() == "✓ 1  Buy milk")      // done, not deleted
+        _ = try sandbox.ok("rm", "2")
+        #expect(watch.nextLine() == "- 2  Buy eggs")
+        _ = try sandbox.ok("undone", "1")
+        #expect(watch.nextLine() == "+ 1  Buy milk")
+        #expect(watch.interrupt() == 130)
+    }
+
+    @Test func aStopSignalEndsBetweenLinesWithTheShellsStatus() throws {
+        _ = try sandbox.ok("add", "x")
+        let watch = try startWatch("--json")
+        #expect(watch.nextLine() != nil)
+        #expect(watch.interrupt() == 130)
+    }
+
+    /// A Ctrl-C that comes while the watch is still starting (it was once lost there, in the
+    /// gap before the signal source was registered, and the watch never ended) ends it too.
+    @Test func aStopSignalDuringStartIsNeverLost() throws {
+        _ = try sandbox.ok("add", "x")
+        for attempt in 0..<12 {
+            let watch = try startWatch(attempt.isMultiple(of: 2) ? "--json" : "--undone")
+            usleep(UInt32(attempt) * 2_000)  // 0 to 22 ms: before, during and after the first print
+            // 130: caught and stopped cleanly; 2 (SIGINT's number, ended by the signal): it came
+            // before `todo` reached main. 137 would mean it was lost and the watch was killed.
+            let status = watch.interrupt(timeout: 5)
+            #expect(status == 130 || status == SIGINT, "attempt \(attempt): status \(status)")
+        }
     }
 }

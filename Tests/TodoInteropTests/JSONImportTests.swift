@@ -48,8 +48,6 @@ import TodoStore
         (#"[{"name": "x", "deadline": "2024-5-1"}]"#, #"record 1: "deadline" is not a YYYY-MM-DD date"#),
         (#"[{"name": "x", "deadline": 20240501}]"#, #"record 1: "deadline" must be a YYYY-MM-DD date or null, found a number"#),
         (#"[{"name": "ok"}, {"deadline": null}]"#, #"record 2: "name" is missing"#),
-        (#"[{"name": ""}]"#, #"record 1: "name" is empty"#),
-        (#"[{"name": " \t\u3000"}]"#, #"record 1: "name" is empty"#),
         (#"[{"name": null}]"#, #"record 1: "name" must be a string, found null"#),
         (#"[{"name": 7}]"#, #"record 1: "name" must be a string, found a number"#),
         (#"[{"name": "x", "done": "yes"}]"#, #"record 1: "done" must be true or false, found a string"#),

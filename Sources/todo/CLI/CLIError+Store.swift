@@ -33,7 +33,16 @@ extension CLIError {
         case .undoConflict(let command, let ids):
             let list = Self.idList(ids)
             self = .failure("cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
+                            hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
+        case .nothingToRedo:
+            self = .failure("nothing to redo", hint: "Redo re-applies what 'todo undo' reverted, until the next change.")
+        case .redoConflict(let command, let ids):
+            let list = Self.idList(ids)
+            self = .failure("cannot redo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
                             hint: "Nothing was changed.")
+        case .damagedHistory(let command):
+            self = .failure("the newest undo step ('\(command)') is damaged and cannot be applied",
+                            hint: "Nothing was changed. 'todo undo --skip' forgets it, so older ones can be undone.")
         case .sqlite(let error):
             self = CLIError(error)
         }

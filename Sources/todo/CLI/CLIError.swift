@@ -1,9 +1,15 @@
 /// A failure the command line reports: one `error:` line, an optional hint, an exit status.
 struct CLIError: Error, Equatable {
-    /// 1: the operation failed; 2: the command line was wrong.
+    /// The exit status: 1 the operation failed; 2 the command line was wrong; 128 + N a
+    /// long-running command (`watch`, `ui`) stopped by signal N, as shells expect.
     enum Kind: Int32 {
         case failure = 1
         case usage = 2
+        case interrupted = 130  // SIGINT, Ctrl-C
+        case terminated = 143   // SIGTERM
+
+        /// True for the signal statuses, which print no error line.
+        var isStop: Bool { rawValue > 128 }
     }
 
     var kind: Kind
@@ -18,5 +24,11 @@ struct CLIError: Error, Equatable {
     /// An operational failure (exit 1): no such todo, busy or full database, bad file.
     static func failure(_ message: String, hint: String? = nil) -> CLIError {
         CLIError(kind: .failure, message: message, hint: hint)
+    }
+
+    /// A long-running command stopped, cleanly, by `signal` (SIGINT or SIGTERM): no message,
+    /// status 128 + the signal's number.
+    static func stopped(by signal: Int32) -> CLIError {
+        CLIError(kind: Kind(rawValue: 128 + signal) ?? .terminated, message: "", hint: nil)
     }
 }

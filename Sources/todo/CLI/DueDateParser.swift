@@ -3,11 +3,16 @@ import TodoStore
 /// Reads the `--due` value people type into a calendar date.
 ///
 /// Accepted: `YYYY-MM-DD`, `YYYY/MM/DD` (the sample app's display form), `today`, `tomorrow`,
-/// a weekday name or its three-letter abbreviation (its next occurrence after today, so
-/// `friday` on a Friday is a week away), `+Nd` and `+Nw` (N days or weeks from today). Case
-/// does not matter.
+/// a weekday name or an abbreviation of three letters or more (`fri`, `tues`, `thur`: its next
+/// occurrence after today, so `friday` on a Friday is a week away; `next friday` says the same),
+/// `+Nd`, `+Nw` and `+Nm` (N days, weeks or months from today; a month ahead of January 31 is
+/// the last day of February). Case does not matter.
 enum DueDateParser {
-    static let examples = "YYYY-MM-DD, YYYY/MM/DD, today, tomorrow, a weekday (friday), +3d or +2w"
+    static let examples = "YYYY-MM-DD, YYYY/MM/DD, today, tomorrow, a weekday (friday, fri, next friday), +3d, +2w or +1m"
+
+    /// Words to offer when completing `--due`.
+    static let completionWords = ["today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
+                                  "saturday", "sunday", "+1d", "+1w", "+1m"]
 
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
@@ -36,12 +41,30 @@ enum DueDateParser {
         case "tomorrow": return 1
         default: break
         }
-        if let index = weekdays.firstIndex(where: { $0 == word || (word.count == 3 && $0.hasPrefix(word)) }) {
+        // "next friday" is the next Friday after today, which is what "friday" means here.
+        let day = word.hasPrefix("next ") ? String(word.dropFirst(5)).trimmingSpaces : word
+        if day.count >= 3, let index = weekdays.firstIndex(where: { $0.hasPrefix(day) }) {
             let ahead = (index - today.weekday + 7) % 7
             return ahead == 0 ? 7 : ahead
         }
-        guard word.hasPrefix("+"), let unit = word.last, unit == "d" || unit == "w",
+        guard word.hasPrefix("+"), let unit = word.last, unit == "d" || unit == "w" || unit == "m",
               let count = Int(word.dropFirst().dropLast()), count >= 0, count <= 3_660_000 else { return nil }
-        return unit == "w" ? count * 7 : count
+        switch unit {
+        case "w": return count * 7
+        case "m": return monthsAhead(count, from: today).flatMap { today.days(until: $0) }
+        default: return count
+        }
     }
+
+    /// The same day `months` later, or that month's last day when it is shorter.
+    private static func monthsAhead(_ months: Int, from today: CalendarDate) -> CalendarDate? {
+        let index = today.year * 12 + (today.month - 1) + months
+        let year = index / 12, month = index % 12 + 1
+        guard year <= 9999 else { return nil }
+        return CalendarDate(year: year, month: month, day: min(today.day, CalendarDate.daysInMonth(month, of: year)))
+    }
+}
+
+private extension String {
+    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }

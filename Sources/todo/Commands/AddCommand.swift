@@ -15,11 +15,11 @@ extension Command {
         ),
         run: { (context) throws(CLIError) in
             let name = context.arguments.positionals.joined(separator: " ")
-            guard name.contains(where: { !$0.isWhitespace }) else { throw CLIError(.emptyName, path: "") }
+            guard Todo.isValidName(name) else { throw CLIError(.emptyName, path: "") }
             let deadline = try context.dueDate()
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("add") { try repository.add(name: name, deadline: deadline) }
+                try repository.recordingUndo("add") { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }
             }
             context.out.write(context.arguments.flag("--json") ? JSON.object(todo) + "\n" : "\(todo.id)\n")
         }

@@ -95,7 +95,7 @@ struct DatabaseCheck {
         var problems: [String] = []
         do {
             let statement = try connection.prepare("PRAGMA integrity_check(\(Self.problemLimit))")
-            try statement.forEachRow { problems.append(Self.problem($0.string(0))) }
+            try statement.forEachRow { problems += Self.problems($0.string(0)) }
         } catch {
             // A page too broken to walk stops the check itself with SQLITE_CORRUPT.
             let damaged = (error as? SQLiteError)?.isNotADatabase == true
@@ -109,15 +109,24 @@ struct DatabaseCheck {
         }
         let first = TodoText.sanitized(problems.first ?? "no result")
         let more = problems.count >= Self.problemLimit ? "\(Self.problemLimit) or more" : "\(problems.count)"
-        lines.append("integrity: damaged (\(more) \(problems.count == 1 ? "problem" : "problems")); first: \(first)")
+        lines.append("integrity: damaged (\(more) \(problems.count == 1 ? "problem" : "problems"))")
+        // One problem per line, a readable number of them.
+        for problem in problems.prefix(Self.problemsShown) { lines.append("  " + TodoText.sanitized(problem)) }
+        if problems.count > Self.problemsShown {
+            lines.append("  and \(problems.count - Self.problemsShown)\(problems.count >= Self.problemLimit ? " or" : "") more")
+        }
         fail(.failure("\(path) is damaged: \(first)", hint: Self.damagedHint))
     }
 
-    /// One integrity problem on one line: SQLite prefixes the first with "*** in database main ***".
-    private static func problem(_ text: String) -> String {
+    /// How many integrity problems are listed, one per line.
+    static let problemsShown = 20
+
+    /// The problems in one row of `integrity_check`: SQLite may put several in one row, one a
+    /// line, the first prefixed with "*** in database main ***".
+    private static func problems(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline)
-            .filter { !$0.hasPrefix("*** in database") }
-            .joined(separator: "; ")
+            .filter { !$0.hasPrefix("*** in database") && !$0.allSatisfy(\.isWhitespace) }
+            .map(String.init)
     }
 
     private mutating func checkForeignKeys(_ connection: Connection) {
@@ -169,7 +178,7 @@ struct DatabaseCheck {
         }
         do {
             // The public columns every version has: proves the table is there and readable.
-            _ = try connection.prepare("SELECT id, name, deadline, done FROM todos LIMIT 0")
+            _ = try connection.prepare("SELECT \(TodoColumns.list) FROM todos LIMIT 0")
         } catch {
             let message = TodoText.sanitized(Self.describe(error))
             lines.append("schema: version \(version), but the todos table is unusable: \(message)")

@@ -20,7 +20,7 @@ struct CommandContext {
 
     /// A row renderer for a list whose largest id is `maxID`.
     func text(maxID: Int64) -> TodoText {
-        TodoText(maxID: maxID, today: today, style: style, lineWidth: Terminal.lineWidth())
+        TodoText(maxID: maxID, today: today, style: style, lineWidth: Terminal.lineWidth(), showsHints: out.isTerminal)
     }
 
     /// The `--due` option parsed as a date, when present.
@@ -61,16 +61,34 @@ struct CommandContext {
     }
 
     /// Parses texts as todo ids: positive whole numbers.
+    /// Ids as people type them: `3`, lists `2,4`, ranges `2-4`, in any mix (`2-4,7 9`), in the
+    /// order given. A range holds at most ``maxRange`` ids, so a typo cannot ask for billions.
     static func ids(_ texts: [String]) throws(CLIError) -> [Int64] {
         var ids: [Int64] = []
         for text in texts {
-            guard let id = Int64(text), id > 0 else {
-                throw .usage("'\(text)' is not a todo id", hint: "Ids are the positive numbers 'todo list' shows.")
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = bounds.first.flatMap({ Int64($0) }), first > 0,
+                      let last = bounds.count == 2 ? Int64(bounds[1]) : first, last > 0 else {
+                    throw .usage("'\(part)' is not a todo id", hint: "Ids are the positive numbers 'todo list' shows: 3, 2,4 or 2-4.")
+                }
+                guard first <= last else {
+                    throw .usage("'\(part)' is not a range: it ends before it starts", hint: "Write the smaller id first: 2-4.")
+                }
+                guard last - first < Int64(maxRange) else {
+                    throw .usage("'\(part)' spans more than \(maxRange) ids", hint: "Give a smaller range.")
+                }
+                ids.append(contentsOf: first...last)
             }
-            ids.append(id)
         }
         return ids
     }
+
+    /// The help text of an `id...` argument.
+    static let idsHelp = "The ids of the todos, as 'todo list' shows them: 3, a list 2,4 or a range 2-4."
+
+    /// The most ids one range may name.
+    static let maxRange = 10_000
 
     /// Parses an option's value as a non-negative integer, when the option is present.
     func count(_ option: String) throws(CLIError) -> Int? {

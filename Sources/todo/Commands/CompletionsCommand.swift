@@ -52,7 +52,7 @@ enum CompletionValues: Equatable, Sendable {
         switch option.name {
         case "--sort": .words(TodoFetchRequest.Order.allCases.map(\.rawValue))
         case "--color": .words(["auto", "always", "never"])
-        case "--due": .words(["today", "tomorrow"])
+        case "--due", "--due-before", "--due-after": .words(DueDateParser.completionWords)
         case "--from": .words(["json", "taskwarrior", "todotxt"])
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }

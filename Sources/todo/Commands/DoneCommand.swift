@@ -13,17 +13,33 @@ extension Command {
             spec: CommandSpec(
                 name: name,
                 abstract: isDone ? "Mark todos done." : "Mark todos not done.",
-                arguments: [.init(name: "id", help: "The ids of the todos, as 'todo list' shows them.", repeats: true)],
-                discussion: "All or nothing: if any id does not exist, no todo is changed.",
-                examples: ["todo \(name) 3", "todo \(name) 3 4 7"]
+                arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
+                discussion: """
+                    All or nothing: if any id does not exist, no todo is changed. A todo that is already
+                    \(name) is said to be so and left alone; when none changes, nothing is recorded for undo.
+                    """,
+                examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
             ),
             run: { (context) throws(CLIError) in
                 let ids = try context.ids()
                 let repository = try context.openRepository()
-                let todos = try context.perform { () throws(TodoStoreError) in
-                    try repository.recordingUndo(name) { try repository.setDone(isDone, ids: ids) }
+                // Read and write in one transaction: what is reported as already done is what
+                // the write left alone.
+                let (todos, changed) = try context.perform { () throws(TodoStoreError) in
+                    try repository.recordingUndo(name) { () throws(TodoStoreError) in
+                        let todos = try repository.todos(ids: ids)
+                        let toChange = todos.filter { $0.isDone != isDone }.map(\.id)
+                        let changed = toChange.isEmpty ? [] : try repository.setDone(isDone, ids: toChange)
+                        return (todos, Set(changed.map(\.id)))
+                    }
                 }
-                for todo in todos { context.out.write(TodoText.summary(isDone ? "✓" : "○", todo)) }
+                for todo in todos {
+                    if changed.contains(todo.id) {
+                        context.out.write(TodoText.summary(isDone ? "✓" : "○", todo))
+                    } else {
+                        context.out.write("  \(todo.id)  \(TodoText.sanitized(todo.name)): already \(name)\n")
+                    }
+                }
             }
         )
     }

@@ -26,10 +26,10 @@ extension Command {
             guard name != nil || deadline != nil || clearDeadline else {
                 throw .usage("nothing to change", hint: "Give --name, --due or --no-due.")
             }
-            if let name, !name.contains(where: { !$0.isWhitespace }) { throw CLIError(.emptyName, path: "") }
+            if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("edit") {
+                try repository.recordingUndo("edit") { () throws(TodoStoreError) in
                     var todo: Todo?
                     if let name { todo = try repository.rename(id: id, to: name) }
                     if deadline != nil || clearDeadline { todo = try repository.setDeadline(deadline, id: id) }

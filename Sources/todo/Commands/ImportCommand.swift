@@ -39,8 +39,11 @@ extension Command {
             }
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("import") {
-                    for todo in todos { try repository.add(name: todo.name, deadline: todo.deadline, isDone: todo.isDone) }
+                try repository.recordingUndo("import") { () throws(TodoStoreError) in
+                    // The readers applied each format's rules; names are stored as read.
+                    for todo in todos {
+                        try repository.add(name: todo.name, deadline: todo.deadline, isDone: todo.isDone, nameCheck: .asStored)
+                    }
                 }
             }
             context.out.write("Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos").\n")

@@ -10,14 +10,14 @@ extension Command {
             options: [
                 .init(name: "--outline", value: nil, help: "Group the todos under \"Undone\" and \"Done\" (both always shown)."),
                 .init(name: "--sort", value: "order", help: "due (deadline, undated last; the default), name, or status (undone first)."),
-                .init(name: "--done", value: nil, help: "Only todos that are done."),
-                .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+            ] + CommandContext.filterOptions + [
                 .init(name: "--search", value: "text", help: "Only todos whose name contains the text, ignoring case."),
                 .init(name: "--limit", value: "n", help: "Show at most n todos."),
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
                 .init(name: "--json", value: nil, help: "Print a JSON array of todo objects."),
             ],
-            examples: ["todo list", "todo list --sort name --undone", "todo list --search milk --limit 10",
+            examples: ["todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
+                       "todo list --search milk --limit 10",
                        "todo list --outline --sort status", "todo list --json"]
         ),
         run: { (context) throws(CLIError) in
@@ -92,6 +92,32 @@ extension Command {
 }
 
 extension CommandContext {
+    /// The options that choose todos by state and deadline: `list`, `watch` and `export` take them.
+    static let filterOptions: [CommandSpec.Option] = [
+        .init(name: "--done", value: nil, help: "Only todos that are done."),
+        .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+        .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed."),
+        .init(name: "--due-before", value: "date", help: "Only todos due before the date (any --due form: +7d, friday)."),
+        .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
+    ]
+
+    /// Applies ``filterOptions`` to `request`.
+    func applyFilters(to request: inout TodoFetchRequest) throws(CLIError) {
+        switch (arguments.flag("--done"), arguments.flag("--undone")) {
+        case (true, true): throw .usage("'--done' and '--undone' cannot be used together")
+        case (true, false): request.filter = .done
+        case (false, true): request.filter = .undone
+        case (false, false): break
+        }
+        if let text = arguments.value("--due-before") { request.dueBefore = try DueDateParser.parse(text, today: today) }
+        if let text = arguments.value("--due-after") { request.dueAfter = try DueDateParser.parse(text, today: today) }
+        if arguments.flag("--overdue") {
+            guard request.filter != .done else { throw .usage("'--overdue' and '--done' cannot be used together", hint: "Overdue todos are the ones not done.") }
+            request.filter = .undone
+            request.dueBefore = min(request.dueBefore ?? today, today)
+        }
+    }
+
     /// The fetch request that `list`'s options describe.
     func fetchRequest() throws(CLIError) -> TodoFetchRequest {
         var request = TodoFetchRequest()
@@ -101,12 +127,7 @@ extension CommandContext {
             }
             request.order = order
         }
-        switch (arguments.flag("--done"), arguments.flag("--undone")) {
-        case (true, true): throw .usage("'--done' and '--undone' cannot be used together")
-        case (true, false): request.filter = .done
-        case (false, true): request.filter = .undone
-        case (false, false): break
-        }
+        try applyFilters(to: &request)
         if let search = arguments.value("--search") {
             guard !search.isEmpty else { throw .usage("'--search' needs some text") }
             request.search = search

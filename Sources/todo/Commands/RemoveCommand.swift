@@ -6,14 +6,14 @@ extension Command {
         spec: CommandSpec(
             name: "rm",
             abstract: "Delete todos.",
-            arguments: [.init(name: "id", help: "The ids of the todos, as 'todo list' shows them.", repeats: true)],
+            arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
             options: [.init(name: "--yes", value: nil, help: "Do not ask for confirmation.", short: "-y")],
             discussion: """
                 When standard input is a terminal, asks before deleting (as the app's "Do you delete
                 this todo?" alert); --yes skips the question. All or nothing: if any id does not exist,
                 no todo is deleted.
                 """,
-            examples: ["todo rm 3", "todo rm --yes 3 4"]
+            examples: ["todo rm 3", "todo rm --yes 3 4", "todo rm --yes 2-4"]
         ),
         run: { (context) throws(CLIError) in
             let ids = try context.ids()
@@ -27,7 +27,7 @@ extension Command {
                 }
             }
             let todos = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("rm") { try repository.delete(ids: ids) }
+                try repository.recordingUndo("rm") { () throws(TodoStoreError) in try repository.delete(ids: ids) }
             }
             for todo in todos { context.out.write(TodoText.summary("-", todo)) }
         }

@@ -1,22 +1,50 @@
 import TodoStore
 
 extension Command {
-    /// `todo undo`: reverts the newest change made through todo; repeat to walk back further.
+    /// `todo undo [--skip]`: reverts the newest change made through todo; repeat to walk back.
     static let undo = Command(
         spec: CommandSpec(
             name: "undo",
             abstract: "Undo the last change made with todo (add, done, undone, edit, rm, import).",
+            options: [
+                .init(name: "--skip", value: nil, help: "Forget the newest change without changing any todo, so older ones can be undone."),
+            ],
             discussion: """
                 Repeat to go further back (up to 100 changes); the history is kept in the database,
                 so it survives between runs. A deleted todo comes back with its id. If another program
-                changed the same todos since, undo refuses and changes nothing.
+                changed the same todos since, undo refuses and changes nothing; 'todo undo --skip'
+                then forgets that change so the ones before it can be undone. 'todo redo' re-applies
+                what undo reverted, until the next change.
                 """,
-            examples: ["todo undo"]
+            examples: ["todo undo", "todo undo --skip"]
         ),
         run: { (context) throws(CLIError) in
             let repository = try context.openRepository()
+            if context.arguments.flag("--skip") {
+                let skipped = try context.perform { () throws(TodoStoreError) in try repository.skipUndo() }
+                context.out.write("Forgot '\(skipped.command)'; no todo was changed.\n")
+                return
+            }
             let undone = try context.perform { () throws(TodoStoreError) in try repository.undo() }
             context.out.write("Undid '\(undone.command)'.\n")
+        }
+    )
+
+    /// `todo redo`: re-applies what `todo undo` reverted, newest first, until the next change.
+    static let redo = Command(
+        spec: CommandSpec(
+            name: "redo",
+            abstract: "Redo what 'todo undo' reverted.",
+            discussion: """
+                Repeat to redo several undone changes, newest first. Any new change ends what can be
+                redone. If another program changed the same todos since, redo refuses and changes nothing.
+                """,
+            examples: ["todo undo && todo redo"]
+        ),
+        run: { (context) throws(CLIError) in
+            let repository = try context.openRepository()
+            let redone = try context.perform { () throws(TodoStoreError) in try repository.redo() }
+            context.out.write("Redid '\(redone.command)'.\n")
         }
     )
 }

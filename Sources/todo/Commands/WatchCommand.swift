@@ -15,8 +15,7 @@ extension Command {
             abstract: "Show the list, then every change to it as it is committed, by any program.",
             options: [
                 .init(name: "--sort", value: "order", help: "due (the default), name or status."),
-                .init(name: "--done", value: nil, help: "Only todos that are done."),
-                .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+            ] + CommandContext.filterOptions + [
                 .init(name: "--json", value: nil, help: "Print {\"items\": [...]}, then one {\"changes\": [...]} line per transaction."),
             ],
             discussion: """
@@ -28,44 +27,60 @@ extension Command {
             examples: ["todo watch", "todo watch --json"]
         ),
         run: { (context) throws(CLIError) in
+            // Caught from the start, so a Ctrl-C while the list is first printed is not lost.
+            let wake = DispatchSemaphore(value: 0)
+            let stop = StopSignals(wake: wake)
             let request = try context.fetchRequest()
             let repository = try context.openRepository()
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
             let text = context.text(maxID: try context.perform { () throws(TodoStoreError) in try repository.maxID() })
-            let printer = WatchPrinter(json: context.arguments.flag("--json"), out: context.out, text: text)
+            let printer = WatchPrinter(json: context.arguments.flag("--json"), out: context.out, text: text,
+                                       current: { id in try? repository.todo(id: id) })
             controller.delegate = printer
             try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
             printer.printInitial(controller.fetchedObjects)
 
-            let wake = DispatchSemaphore(value: 0)
             let monitor: DatabaseFileMonitor
             do throws(DatabaseFileMonitor.Failure) {
                 monitor = try DatabaseFileMonitor(databasePath: repository.connection.path) { wake.signal() }
             } catch {
                 throw .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
             }
-            let stop = StopSignals.install()
-            defer { withExtendedLifetime((monitor, stop)) {} }
+            defer { withExtendedLifetime(monitor) { monitor.cancel() } }
+            // Everything is printed on this thread, a whole line at a time; a stop signal only
+            // wakes it, so it ends between two lines, never inside one.
             while true {
                 wake.wait()
+                if let signal = stop.received { throw .stopped(by: signal) }
                 _ = try context.perform { () throws(TodoStoreError) in try controller.processExternalChanges() }
+                if let code = printer.out.failure {
+                    throw .failure("cannot write standard output: \(String(cString: strerror(code)))")
+                }
+                if printer.out.isClosed { return }
             }
         }
     )
 }
 
-/// Ends `todo watch` cleanly on Ctrl-C (status 130) and SIGTERM (143): output is written as
-/// each change is printed, so there is nothing left to flush.
-enum StopSignals {
-    static func install() -> [any DispatchSourceSignal] {
-        [(SIGINT, 130), (SIGTERM, 143)].map { signalNumber, status in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { exit(Int32(status)) }
-            source.resume()
-            return source
+/// Ctrl-C (SIGINT) and SIGTERM for `todo watch`: received through dispatch sources (no C
+/// handler, see `SignalSources`), noted, and the watch loop woken, which stops between two
+/// lines with status 130 or 143 (TodoCLI decides it).
+final class StopSignals: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+    private let lock = Lock()
+    private var signalNumber: Int32?
+
+    init(wake: DispatchSemaphore) {
+        sources = SignalSources.make([SIGINT, SIGTERM], queue: .global()) { [weak self] signalNumber in
+            self?.lock.withLock { if self?.signalNumber == nil { self?.signalNumber = signalNumber } }
+            wake.signal()
         }
     }
+
+    deinit { sources.forEach { $0.cancel() } }
+
+    /// The first stop signal received, if any.
+    var received: Int32? { lock.withLock { signalNumber } }
 }
 
 /// Prints what the controller reports: the BRIEF's JSON lines, or one line per change for people.
@@ -73,11 +88,15 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     let json: Bool
     var out: OutputStream
     let text: TodoText
+    /// The todo with an id as stored now, to tell a todo that left a filtered list (done
+    /// under `--undone`) from one that was deleted.
+    let current: (Int64) -> Todo?
 
-    init(json: Bool, out: OutputStream, text: TodoText) {
+    init(json: Bool, out: OutputStream, text: TodoText, current: @escaping (Int64) -> Todo?) {
         self.json = json
         self.out = out
         self.text = text
+        self.current = current
     }
 
     func printInitial(_ todos: [Todo]) {
@@ -117,14 +136,25 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     private func writeText(_ batch: FetchedResultsBatch) {
         let difference = batch.difference
         for change in difference.itemDeletes {
-            out.write(TodoText.summary("-", batch.previous.item(at: change.from)))
+            let old = batch.previous.item(at: change.from)
+            // Gone from the list but not from the file: it left the filter (done, undone,
+            // renamed out of a search, its deadline moved), and reads as that change.
+            if let now = current(old.id) {
+                out.write(TodoText.summary(Self.mark(old, now), now))
+            } else {
+                out.write(TodoText.summary("-", old))
+            }
         }
         for change in difference.itemInserts { out.write(TodoText.summary("+", change.item)) }
         let edited = difference.itemMoves.map(\.item) + difference.itemUpdates.map(\.item)
         for todo in edited {
             guard let old = batch.previous.item(withID: todo.id), old != todo else { continue }
-            let mark = old.isDone == todo.isDone ? "~" : (todo.isDone ? "✓" : "○")
-            out.write(TodoText.summary(mark, todo))
+            out.write(TodoText.summary(Self.mark(old, todo), todo))
         }
+    }
+
+    /// `✓` done, `○` undone, `~` otherwise edited.
+    private static func mark(_ old: Todo, _ new: Todo) -> String {
+        old.isDone == new.isDone ? "~" : (new.isDone ? "✓" : "○")
     }
 }

@@ -11,16 +11,23 @@ struct TodoText {
     let style: TextStyle
     /// Columns available for a whole row, when the output has a width (a terminal or `COLUMNS`).
     let lineWidth: Int?
+    /// Whether rows carry the hint column ("overdue", "in 3 days"). Only on a terminal: text
+    /// on a pipe or in a file must not change from one day to the next.
+    let showsHints: Bool
 
     /// The hint column's width: "in 99 days" is the longest hint.
     static let hintWidth = 10
 
-    init(maxID: Int64, today: CalendarDate, style: TextStyle, lineWidth: Int?) {
+    init(maxID: Int64, today: CalendarDate, style: TextStyle, lineWidth: Int?, showsHints: Bool) {
         idWidth = String(max(maxID, 1)).count
         self.today = today
         self.style = style
         self.lineWidth = lineWidth
+        self.showsHints = showsHints
     }
+
+    /// The deadline and hint columns' width, with the two spaces between them.
+    private var deadlineColumnsWidth: Int { 10 + (showsHints ? 2 + Self.hintWidth : 0) }
 
     /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`.
     ///
@@ -33,7 +40,7 @@ struct TodoText {
         out.write(todo.isDone ? "  [x]  " : "  [ ]  ")
         writeDeadlineColumns(todo, to: &out)
         out.write("  ")
-        writeName(todo, prefixWidth: idWidth + 2 + 7 + 10 + 2 + Self.hintWidth + 2, to: &out)
+        writeName(todo, prefixWidth: idWidth + 2 + 7 + deadlineColumnsWidth + 2, to: &out)
     }
 
     /// Appends an outline child row: `├─ 3  2024-04-30  overdue     Pay rent` (`└─` last).
@@ -43,7 +50,7 @@ struct TodoText {
         out.write("  ")
         writeDeadlineColumns(todo, to: &out)
         out.write("  ")
-        writeName(todo, prefixWidth: 3 + idWidth + 2 + 10 + 2 + Self.hintWidth + 2, to: &out)
+        writeName(todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, to: &out)
     }
 
     /// The name, made safe, cut to what is left of the line, dimmed when done; then a newline.
@@ -61,7 +68,7 @@ struct TodoText {
     /// The deadline and its hint, padded to their columns and coloured by urgency.
     private func writeDeadlineColumns(_ todo: Todo, to out: inout OutputStream) {
         guard let deadline = todo.deadline else {
-            out.writeSpaces(10 + 2 + Self.hintWidth)
+            out.writeSpaces(deadlineColumnsWidth)
             return
         }
         let days = todo.isDone ? nil : today.days(until: deadline)
@@ -72,17 +79,19 @@ struct TodoText {
         }
         if let color, style.enabled { out.write(style.start(color)) }
         out.write(deadline)
-        out.write("  ")
-        let hint = days.map(Self.hint(days:)) ?? ""
-        out.write(hint)
-        out.writeSpaces(Self.hintWidth - hint.utf8.count)
+        if showsHints {
+            out.write("  ")
+            let hint = days.map(Self.hint(days:)) ?? ""
+            out.write(hint)
+            out.writeSpaces(Self.hintWidth - hint.utf8.count)
+        }
         if color != nil, style.enabled { out.write(TextStyle.reset) }
     }
 
-    /// The deadline and its hint as text (for `show`), e.g. `2024-05-01 (tomorrow)`.
+    /// The deadline and, on a terminal, its hint as text (for `show`), e.g. `2024-05-01 (tomorrow)`.
     func deadlineText(_ todo: Todo) -> String? {
         todo.deadline.map { date in
-            let hint = todo.isDone ? "" : Self.hint(days: today.days(until: date))
+            let hint = todo.isDone || !showsHints ? "" : Self.hint(days: today.days(until: date))
             return hint.isEmpty ? date.description : "\(date) (\(hint))"
         }
     }

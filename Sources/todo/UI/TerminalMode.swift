@@ -7,13 +7,15 @@ import Glibc
 /// a process can still catch (a failed precondition is SIGILL or SIGTRAP, then SIGABRT).
 ///
 /// State is process-wide (there is one terminal), kept in statics so that a C signal handler,
-/// which cannot capture anything, can restore it with async-signal-safe calls only
-/// (`write`, `tcsetattr`).
+/// which cannot capture anything, can restore it. The handler's path calls only
+/// async-signal-safe functions (`write`, `tcsetattr`, `raise`) and touches no lazily
+/// initialised global: the escape sequences are computed `StaticString`s (constant bytes in the
+/// binary), and the flag and saved settings are plain values initialised statically.
 enum TerminalMode {
     /// Switch to the alternate screen, hide the cursor, clear.
-    static let enterSequence: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8)
+    static var enterSequence: StaticString { "\u{1B}[?1049h\u{1B}[?25l\u{1B}[0m\u{1B}[H\u{1B}[2J" }
     /// Reset attributes, show the cursor, leave the alternate screen.
-    static let leaveSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
+    static var leaveSequence: StaticString { "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l" }
 
     nonisolated(unsafe) private static var original = termios()
     nonisolated(unsafe) private static var active = false
@@ -57,14 +59,26 @@ enum TerminalMode {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// Writes a constant sequence; async-signal-safe (no allocation, `write` only).
+    static func writeAll(_ sequence: StaticString) {
+        _ = sequence.withUTF8Buffer { writeAll(UnsafeRawBufferPointer($0)) }
+    }
+
     /// Writes every byte to standard output, retrying short writes and EINTR.
     /// Returns the number of bytes written.
     @discardableResult
     static func writeAll(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { writeAll($0) }
+    }
+
+    /// Writes every byte to standard output, retrying short writes and EINTR.
+    /// Returns the number of bytes written.
+    @discardableResult
+    static func writeAll(_ buffer: UnsafeRawBufferPointer) -> Int {
         var offset = 0
-        bytes.withUnsafeBytes { buffer in
+        if let base = buffer.baseAddress {
             while offset < buffer.count {
-                let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = write(1, base + offset, buffer.count - offset)
                 if written > 0 {
                     offset += written
                 } else if written < 0 && errno == EINTR {
@@ -78,11 +92,13 @@ enum TerminalMode {
     }
 
     /// A parent may have started us with signals blocked (a blocked mask is inherited across
-    /// exec): then SIGTERM, SIGINT, SIGWINCH and SIGHUP would never reach us. Unblock them.
+    /// exec): then SIGHUP and SIGQUIT would never reach the handlers that restore the terminal.
+    /// Unblock them. SIGTERM, SIGINT and SIGWINCH stay blocked: UIEvents receives them through
+    /// dispatch sources, which read blocked signals (see `SignalSources`).
     private static func unblockSignals() {
         var set = sigset_t()
         sigemptyset(&set)
-        for signalNumber in [SIGTERM, SIGINT, SIGWINCH, SIGHUP, SIGQUIT] { sigaddset(&set, signalNumber) }
+        for signalNumber in [SIGHUP, SIGQUIT] { sigaddset(&set, signalNumber) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 

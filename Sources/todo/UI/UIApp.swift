@@ -54,7 +54,8 @@ final class UIApp: FetchedResultsControllerDelegate {
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today)
         let screenful = max(size.rows, 1)
-        let total = request.filter == .all && request.search == nil && request.limit == nil && request.offset == 0
+        let unfiltered = request.filter == .all && request.search == nil && request.dueBefore == nil && request.dueAfter == nil
+        let total = unfiltered && request.limit == nil && request.offset == 0
             ? try repository.count() : 0
         if total > screenful {
             var first = request
@@ -238,7 +239,7 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     /// Runs a change inside an undo record; a failure becomes the footer's message.
     @discardableResult
-    func change<Result>(_ command: String, _ body: () throws -> Result) -> Result? {
+    func change<Result>(_ command: String, _ body: () throws(TodoStoreError) -> Result) -> Result? {
         do {
             return try repository.recordingUndo(command, body)
         } catch {

@@ -14,7 +14,7 @@ extension Command {
             options: [
                 .init(name: "--sort", value: "order", help: "due (the default), name or status; s cycles it."),
                 .init(name: "--search", value: "text", help: "Start filtered to names containing the text; / changes it."),
-            ],
+            ] + CommandContext.filterOptions,
             discussion: """
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.
                 Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
@@ -57,7 +57,7 @@ extension Command {
                 UIStats.write(app.screen.statsLine, to: path)
             }
             // A stop signal ends the process as the shell expects: 128 + the signal's number.
-            if let stopSignal { exit(128 + stopSignal) }
+            if let stopSignal { throw .stopped(by: stopSignal) }
         }
     )
 }

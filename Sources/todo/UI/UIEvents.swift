@@ -47,16 +47,10 @@ final class UIEvents: @unchecked Sendable {
         }
         input.resume()
         sources.append(input)
-        for signalNumber in [SIGWINCH, SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: inputQueue)
-            source.setEventHandler { [self] in
-                post { batch in
-                    if signalNumber == SIGWINCH { batch.resized = true } else { batch.stopSignal = signalNumber }
-                }
+        sources += SignalSources.make([SIGWINCH, SIGINT, SIGTERM], queue: inputQueue) { [self] signalNumber in
+            post { batch in
+                if signalNumber == SIGWINCH { batch.resized = true } else { batch.stopSignal = signalNumber }
             }
-            source.resume()
-            sources.append(source)
         }
     }
 

@@ -22,7 +22,24 @@ struct UIRenderer {
         self.today = today
     }
 
-    static let keysHelp = "↑↓/jk move  space done  ←→ fold  e edit  d delete  a add  s sort  / filter  u undo  ? keys  q quit"
+    /// The footer's key hints, most useful first; the last two are never cut.
+    static let keyHints = ["↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "u undo"]
+    static let essentialKeyHints = ["? keys", "q quit"]
+
+    /// The key hints that fit in `width` columns: as many of ``keyHints`` as fit, then always
+    /// ``essentialKeyHints``, so a narrow terminal still says how to get help and how to leave.
+    static func keysHelp(width: Int) -> String {
+        let tail = essentialKeyHints.joined(separator: "  ")
+        var hints: [String] = []
+        var used = DisplayWidth.of(tail)
+        for hint in keyHints {
+            let needed = DisplayWidth.of(hint) + 2
+            guard used + needed <= width else { break }
+            hints.append(hint)
+            used += needed
+        }
+        return (hints + [tail]).joined(separator: "  ")
+    }
 
     static let keysPage: [String] = [
         "Keys",
@@ -100,7 +117,7 @@ struct UIRenderer {
             if let message = state.message {
                 return state.messageIsError ? style.paint(fit(message), .red) : fit(message)
             }
-            return style.paint(fit(Self.keysHelp), .dim)
+            return style.paint(fit(Self.keysHelp(width: width)), .dim)
         }
     }
 

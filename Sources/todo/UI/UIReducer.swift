@@ -1,0 +1,162 @@
+import TodoSnapshot
+import TodoStore
+
+/// What a key asks the app to do beyond its own state: writes, undo, a new fetch. The reducer
+/// returns these; ``UIApp`` performs them and reports the outcome in the footer.
+enum UIEffect: Equatable {
+    case delete(Todo)
+    case setDone(Todo, Bool)
+    case add(name: String)
+    case edit(Todo, name: String, deadline: CalendarDate?)
+    case undo
+    /// The sort or the filter in the state changed: fetch the list again.
+    case refetch(announcing: RefetchReason)
+
+    /// What the footer says once the new list is in.
+    enum RefetchReason: Equatable {
+        case sorted
+        case filtered
+    }
+}
+
+/// The pure half of `todo ui`: a key, the state and the list in; the new state and the
+/// effects to perform out. No I/O, no repository, no terminal, so every key's meaning is unit
+/// tested (see UIReducerTests).
+///
+/// The list is passed `inout` only for its outline's expansion state, which keys change.
+enum UIReducer {
+    /// What a key needs besides the state: the list as shown, the page size, today.
+    struct Context {
+        var page: Int
+        var today: CalendarDate
+    }
+
+    static func reduce(_ state: inout UIState, _ key: Key, list: inout UIList, context: Context) -> [UIEffect] {
+        if key == .interrupt {
+            state.quitting = true
+            return []
+        }
+        switch state.mode {
+        case .help:
+            state.mode = .browsing
+            return []
+        case .confirmDelete(let todo):
+            state.mode = .browsing
+            if key == .character("y") || key == .character("Y") { return [.delete(todo)] }
+            state.say("Kept \"\(TodoText.sanitized(todo.name))\"")
+            return []
+        case .prompt(var prompt):
+            switch key {
+            case .character(let character): prompt.text.append(character)
+            case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }
+            case .clearLine: prompt.text = ""
+            case .escape:
+                state.mode = .browsing
+                state.say("Cancelled")
+                return []
+            case .enter:
+                state.mode = .browsing
+                return submit(prompt, &state, today: context.today)
+            default: break
+            }
+            state.mode = .prompt(prompt)
+            return []
+        case .browsing:
+            state.message = nil
+            return browse(key, &state, &list, page: context.page)
+        }
+    }
+
+    private static func browse(_ key: Key, _ state: inout UIState, _ list: inout UIList, page: Int) -> [UIEffect] {
+        switch key {
+        case .up, .character("k"): state.move(by: -1, in: list)
+        case .down, .character("j"): state.move(by: 1, in: list)
+        case .pageUp: state.move(by: -page, in: list)
+        case .pageDown: state.move(by: page, in: list)
+        case .home, .character("g"): state.place(at: 1, in: list)
+        case .end, .character("G"): state.place(at: list.count - 1, in: list, direction: -1)
+        case .character(" "):
+            if let todo = cursorTodo(state, list) { return [.setDone(todo, !todo.isDone)] }
+        case .enter:
+            if let todo = cursorTodo(state, list) { return [.setDone(todo, !todo.isDone)] }
+            if let group = cursorGroup(state) { setExpanded(group, !list.isExpanded(group), &state, &list) }
+        case .left:
+            if let group = cursorGroup(state) {
+                setExpanded(group, false, &state, &list)
+            } else if case .todo(let id, .outline)? = state.cursorID,
+                      let group = list.group(ofTodo: id), let index = list.index(of: .group(group)) {
+                // On a child row: go up to its group, as outline views do.
+                state.place(at: index, in: list)
+            }
+        case .right: if let group = cursorGroup(state) { setExpanded(group, true, &state, &list) }
+        case .character("d"), .delete: if let todo = cursorTodo(state, list) { state.mode = .confirmDelete(todo) }
+        case .character("a"): state.mode = .prompt(.init(purpose: .add, text: ""))
+        case .character("e"):
+            if let todo = cursorTodo(state, list) { state.mode = .prompt(.init(purpose: .editName(todo), text: todo.name)) }
+        case .character("/"): state.mode = .prompt(.init(purpose: .filter, text: state.search ?? ""))
+        case .character("s"):
+            state.order = UIState.nextOrder(after: state.order)
+            return [.refetch(announcing: .sorted)]
+        case .character("u"): return [.undo]
+        case .character("?"): state.mode = .help
+        case .character("q"), .character("Q"): state.quitting = true
+        default: break
+        }
+        return []
+    }
+
+    /// The todo under the cursor, as the list shows it now.
+    static func cursorTodo(_ state: UIState, _ list: UIList) -> Todo? {
+        guard case .todo(let todo, _) = list.entry(at: state.cursor), state.cursorID != nil else { return nil }
+        return todo
+    }
+
+    /// The group row under the cursor.
+    static func cursorGroup(_ state: UIState) -> TodoGroup? {
+        guard case .group(let group)? = state.cursorID else { return nil }
+        return group
+    }
+
+    private static func setExpanded(_ group: TodoGroup, _ expanded: Bool, _ state: inout UIState, _ list: inout UIList) {
+        list.setExpanded(group, expanded)
+        state.follow(in: &list)
+    }
+
+    private static func submit(_ prompt: UIState.Prompt, _ state: inout UIState, today: CalendarDate) -> [UIEffect] {
+        let text = prompt.text
+        switch prompt.purpose {
+        case .add:
+            guard Todo.isValidName(text) else {
+                state.say("a todo needs a name: nothing added", error: true)
+                return []
+            }
+            return [.add(name: text)]
+        case .editName(let todo):
+            guard Todo.isValidName(text) else {
+                state.say("a todo needs a name: nothing changed", error: true)
+                return []
+            }
+            state.mode = .prompt(.init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
+            return []
+        case .editDeadline(let todo, let name):
+            let dateText = text.filter { !$0.isWhitespace }
+            var deadline: CalendarDate?
+            if !dateText.isEmpty {
+                do {
+                    deadline = try DueDateParser.parse(dateText, today: today)
+                } catch {
+                    state.say("\(error.message): nothing changed", error: true)
+                    return []
+                }
+            }
+            guard name != todo.name || deadline != todo.deadline else {
+                state.say("No change")
+                return []
+            }
+            return [.edit(todo, name: name, deadline: deadline)]
+        case .filter:
+            state.search = Todo.isValidName(text) ? text : nil
+            return [.refetch(announcing: .filtered)]
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What a week of daily use asked for (issue 12): the forms people type and the ways out of a
+/// stuck undo.
+@Suite struct DailyUseTests {
+    let sandbox = CLISandbox()
+
+    private func seed(_ count: Int) throws {
+        for index in 1...count { _ = try sandbox.ok("add", "todo \(index)") }
+    }
+
+    private func doneIDs() throws -> [Int] {
+        try sandbox.listJSON().filter { $0["done"] as? Bool == true }.compactMap { $0["id"] as? Int }.sorted()
+    }
+
+    @Test func todoAloneListsTheTodos() throws {
+        try seed(2)
+        #expect(try sandbox.ok() == (try sandbox.ok("list")))
+        #expect(try sandbox.ok("help").contains("USAGE"))
+    }
+
+    @Test func idsTakeRangesAndLists() throws {
+        try seed(9)
+        _ = try sandbox.ok("done", "2-4")
+        #expect(try doneIDs() == [2, 3, 4])
+        _ = try sandbox.ok("done", "6,8", "9")
+        #expect(try doneIDs() == [2, 3, 4, 6, 8, 9])
+        _ = try sandbox.ok("undone", "2-3,9")
+        #expect(try doneIDs() == [4, 6, 8])
+        // All or nothing, as with single ids.
+        let missing = try sandbox.todo("rm", "--yes", "8-12")
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("error: no todos with ids 10, 11, 12"))
+        #expect(try sandbox.listJSON().count == 9)
+        for bad in ["4-2", "0-3", "2-", "-3", "2,,3", "1-20000", "a-b"] {
+            let result = try sandbox.todo("done", bad)
+            #expect(result.status == 2 && result.stderr.hasPrefix("error: "), "done \(bad): \(result.stderr)")
+        }
+        #expect(try doneIDs() == [4, 6, 8])
+    }
+
+    @Test func doneOnADoneTodoSaysSoAndRecordsNoUndoStep() throws {
+        try seed(2)
+        _ = try sandbox.ok("done", "1")
+        #expect(try sandbox.ok("done", "1", "2") == "  1  todo 1: already done\n✓ 2  todo 2\n")
+        #expect(try sandbox.ok("done", "1") == "  1  todo 1: already done\n")
+        // The last real step was 'done 2' (with 'done 1' before it), not the no-op.
+        #expect(try sandbox.ok("undo") == "Undid 'done'.\n")
+        #expect(try doneIDs() == [1])
+        #expect(try sandbox.ok("undone", "2") == "  2  todo 2: already undone\n")
+    }
+
+    @Test func aStuckUndoCanBeSkipped() throws {
+        try seed(2)
+        // Another program deletes the todo the last 'add' made: undoing that add conflicts.
+        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "DELETE FROM todos WHERE id = 2"])
+        let refused = try sandbox.todo("undo")
+        #expect(refused.status == 1)
+        #expect(refused.stderrLines.first == "error: cannot undo 'add': todo 2 changed since, in another program")
+        #expect(refused.stderrLines.last?.contains("todo undo --skip") == true)
+        #expect(try sandbox.todo("undo").status == 1)   // still stuck...
+        #expect(try sandbox.ok("undo", "--skip") == "Forgot 'add'; no todo was changed.\n")
+        #expect(try sandbox.listJSON().count == 1)
+        #expect(try sandbox.ok("undo") == "Undid 'add'.\n")  // ...and older steps are reachable
+        #expect(try sandbox.listJSON().isEmpty)
+    }
+
+    @Test func aDamagedHistoryEntryIsReportedAndCanBeSkipped() throws {
+        try seed(1)
+        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "INSERT INTO todo_history (command, changeset) VALUES ('edit', X'54000102')"])
+        let damaged = try sandbox.todo("undo")
+        #expect(damaged.status == 1)
+        #expect(damaged.stderrLines.first == "error: the newest undo step ('edit') is damaged and cannot be applied")
+        _ = try sandbox.ok("undo", "--skip")
+        #expect(try sandbox.ok("undo") == "Undid 'add'.\n")
+    }
+
+    @Test func redoUntilTheNextChange() throws {
+        try seed(1)
+        _ = try sandbox.ok("done", "1")
+        _ = try sandbox.ok("undo")
+        #expect(try doneIDs() == [])
+        #expect(try sandbox.ok("redo") == "Redid 'done'.\n")
+        #expect(try doneIDs() == [1])
+        let nothing = try sandbox.todo("redo")
+        #expect(nothing.status == 1 && nothing.stderrLines.first == "error: nothing to redo")
+        _ = try sandbox.ok("undo")
+        _ = try sandbox.ok("add", "new change")
+        #expect(try sandbox.todo("redo").status == 1)
+    }
+}
+
+/// `--overdue`, `--due-before`, `--due-after` in list, watch and export.
+@Suite struct DeadlineFilterTests {
+    let sandbox = CLISandbox()
+
+    private func names(_ arguments: String...) throws -> [String] {
+        let json = arguments.first == "export" ? arguments : arguments + ["--json"]
+        return try parseJSON(sandbox.ok(json), as: [[String: Any]].self).compactMap { $0["name"] as? String }
+    }
+
+    @Test func filtersByDeadline() throws {
+        _ = try sandbox.ok("add", "late", "--due", "2020-01-01")
+        _ = try sandbox.ok("add", "late but done", "--due", "2020-01-02")
+        _ = try sandbox.ok("done", "2")
+        _ = try sandbox.ok("add", "soon", "--due", "+3d")
+        _ = try sandbox.ok("add", "later", "--due", "+30d")
+        _ = try sandbox.ok("add", "undated")
+        #expect(try names("list", "--overdue") == ["late"])
+        #expect(try names("list", "--due-before", "+7d") == ["late", "late but done", "soon"])
+        #expect(try names("list", "--due-after", "+7d") == ["later"])
+        #expect(try names("list", "--due-after", "2019-12-31", "--due-before", "+7d", "--undone") == ["late", "soon"])
+        #expect(try names("list", "--overdue", "--due-before", "2019-06-01") == [])
+        #expect(try names("export", "--overdue") == ["late"])
+        let conflict = try sandbox.todo("list", "--overdue", "--done")
+        #expect(conflict.status == 2 && conflict.stderr.hasPrefix("error: '--overdue' and '--done'"))
+        let bad = try sandbox.todo("list", "--due-before", "someday")
+        #expect(bad.status == 2)
+        // Outline and text forms take them too.
+        #expect(try sandbox.ok("list", "--outline", "--overdue").hasPrefix("Undone (1)\n"))
+    }
+
+    @Test func watchTakesTheFilters() throws {
+        _ = try sandbox.ok("add", "late", "--due", "2020-01-01")
+        _ = try sandbox.ok("add", "later", "--due", "+30d")
+        let watch = try RunningProcess(ProcessRunner.todoBinary, ["--db", sandbox.database, "watch", "--json", "--overdue"])
+        let first = try parseJSON(#require(watch.nextLine(timeout: 10)), as: [String: Any].self, "todo watch's first line")
+        #expect(try field(first, "items", as: [[String: Any]].self).compactMap { $0["name"] as? String } == ["late"])
+        _ = watch.interrupt()
+    }
+}

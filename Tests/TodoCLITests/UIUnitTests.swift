@@ -1,0 +1,177 @@
+import Testing
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+@testable import todo
+
+/// The pure parts of `todo ui`, without a terminal: key decoding, the reducer (key + state ->
+/// state + effects) and rendering a frame. The tmux tests (UITests) run the whole program.
+@Suite struct UIUnitTests {
+    static let today = CalendarDate(year: 2024, month: 5, day: 1)!
+
+    /// Three todos in due order: 1 undone, 2 done, 3 undone.
+    static let todos = [
+        Todo(id: 1, name: "Buy milk", deadline: CalendarDate("2024-05-01")),
+        Todo(id: 2, name: "Pay rent", deadline: CalendarDate("2024-05-02"), isDone: true),
+        Todo(id: 3, name: "Call mum"),
+    ]
+
+    private func list(_ todos: [Todo] = todos) -> UIList {
+        UIList(TodoResultsSnapshot(sections: [(id: "All", items: todos)]), order: .due)
+    }
+
+    private func state(on line: Int, in list: UIList) -> UIState {
+        var state = UIState(order: .due, search: nil)
+        state.place(at: line, in: list)
+        return state
+    }
+
+    private func press(_ keys: [Key], _ state: inout UIState, _ list: inout UIList) -> [UIEffect] {
+        var effects: [UIEffect] = []
+        for key in keys {
+            effects += UIReducer.reduce(&state, key, list: &list, context: .init(page: 10, today: Self.today))
+        }
+        return effects
+    }
+
+    // MARK: Keys
+
+    @Test func decodesArrowsHomeEndPagesAndText() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D".utf8)) == [.up, .down, .right, .left])
+        #expect(decoder.decode(Array("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F".utf8)) == [.pageUp, .pageDown, .home, .end])
+        #expect(decoder.decode(Array("jé牛\r".utf8)) == [.character("j"), .character("é"), .character("牛"), .enter])
+        #expect(decoder.decode([3, 0x7F]) == [.interrupt, .backspace])
+    }
+
+    @Test func keepsSequencesAndCharactersCutBetweenReads() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode([0x1B, UInt8(ascii: "[")]) == [])
+        #expect(decoder.decode([UInt8(ascii: "A")]) == [.up])
+        let milk = Array("牛".utf8)
+        #expect(decoder.decode(Array(milk[..<2])) == [])
+        #expect(decoder.decode(Array(milk[2...])) == [.character("牛")])
+        // A lone ESC at the end of a read is the Escape key.
+        #expect(decoder.decode([0x1B]) == [.escape])
+    }
+
+    // MARK: The reducer
+
+    @Test func movingSkipsSectionHeadersAndStopsAtTheEnds() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        #expect(state.cursorID == .todo(1, .all))
+        _ = press([.up], &state, &list)
+        #expect(state.cursor == 1)                       // the "All" header is not a stop
+        _ = press([.down, .down, .down], &state, &list)
+        #expect(state.cursorID == .group(.undone))       // past the "Outline" header
+        _ = press([.end], &state, &list)
+        #expect(state.cursorID == .todo(2, .outline))    // the last row: Done's todo
+        _ = press([.down], &state, &list)
+        #expect(state.cursorID == .todo(2, .outline))
+    }
+
+    @Test func toggleAndDeleteAreEffectsNotWrites() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        #expect(press([.character(" ")], &state, &list) == [.setDone(Self.todos[0], true)])
+        #expect(press([.character("d")], &state, &list) == [])
+        guard case .confirmDelete(let todo) = state.mode else {
+            Issue.record("d did not ask")
+            return
+        }
+        #expect(todo == Self.todos[0])
+        #expect(press([.character("y")], &state, &list) == [.delete(Self.todos[0])])
+        // Anything but y keeps it.
+        _ = press([.character("d")], &state, &list)
+        #expect(press([.character("n")], &state, &list) == [])
+        #expect(state.message == "Kept \"Buy milk\"")
+    }
+
+    @Test func promptsAddEditAndFilter() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        #expect(press([.character("a")] + "Eggs".map { Key.character($0) } + [.enter], &state, &list) == [.add(name: "Eggs")])
+        // A blank name adds nothing and says why.
+        #expect(press([.character("a"), .character(" "), .enter], &state, &list) == [])
+        #expect(state.messageIsError)
+        // Edit: the name, then the deadline (any date form).
+        let edit = press([.character("e"), .clearLine] + "Buy oat milk".map { Key.character($0) } + [.enter, .clearLine]
+                         + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
+        #expect(edit == [.edit(Self.todos[0], name: "Buy oat milk", deadline: CalendarDate("2024-05-02"))])
+        // A bad date changes nothing.
+        let bad = press([.character("e"), .enter, .clearLine] + "someday".map { Key.character($0) } + [.enter], &state, &list)
+        #expect(bad == [])
+        #expect(state.messageIsError)
+        // Filter: typed text, Esc cancels, empty clears.
+        #expect(press([.character("/")] + "rent".map { Key.character($0) } + [.enter], &state, &list) == [.refetch(announcing: .filtered)])
+        #expect(state.search == "rent")
+        #expect(press([.character("/"), .escape], &state, &list) == [])
+        #expect(state.search == "rent")
+        #expect(press([.character("/"), .clearLine, .enter], &state, &list) == [.refetch(announcing: .filtered)])
+        #expect(state.search == nil)
+    }
+
+    @Test func sortUndoFoldHelpAndQuit() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        #expect(press([.character("s")], &state, &list) == [.refetch(announcing: .sorted)])
+        #expect(state.order == .name)
+        #expect(press([.character("u")], &state, &list) == [.undo])
+        _ = press([.end], &state, &list)
+        _ = press([.left], &state, &list)                    // from Done's todo up to its group
+        #expect(state.cursorID == .group(.done))
+        _ = press([.left], &state, &list)                    // and fold it
+        #expect(!list.isExpanded(.done))
+        #expect(press([.enter], &state, &list) == [])        // Enter on a group unfolds it
+        #expect(list.isExpanded(.done))
+        _ = press([.character("?")], &state, &list)
+        guard case .help = state.mode else {
+            Issue.record("? did not show the keys")
+            return
+        }
+        _ = press([.character("x")], &state, &list)          // any key returns
+        guard case .browsing = state.mode else {
+            Issue.record("a key did not leave help")
+            return
+        }
+        _ = press([.character("q")], &state, &list)
+        #expect(state.quitting)
+    }
+
+    // MARK: Rendering
+
+    @Test func aFrameShowsBothSectionsTheCursorAndTheFooter() {
+        let list = list()
+        var state = state(on: 1, in: list)
+        state.scroll(height: 10, count: list.count)
+        var renderer = UIRenderer(style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: Self.today)
+        renderer.configure(columns: 60, maxID: 3)
+        let frame = renderer.frame(list: list, state: state, rows: 12)
+        #expect(frame.count == 12)
+        #expect(frame[0].hasPrefix("todo · 3 todos · sort: due"))
+        #expect(frame.contains { $0.contains("Undone (2)") })
+        #expect(frame.contains { $0.contains("Done (1)") })
+        #expect(frame.filter { $0.contains("Buy milk") }.count == 2)   // in "All" and in the outline
+        #expect(frame[11].contains("q quit"))
+        #expect(frame.allSatisfy { $0.count <= 59 })
+    }
+
+    @Test(arguments: [16, 30, 60, 200])
+    func theFooterAlwaysKeepsHelpAndQuit(columns: Int) {
+        let hints = UIRenderer.keysHelp(width: columns - 1)
+        #expect(hints.hasSuffix("? keys  q quit"))
+        #expect(DisplayWidth.of(hints) <= max(columns - 1, 14))
+    }
+
+    @Test func anEmptyListSaysHowToAdd() {
+        let list = list([])
+        var state = state(on: 1, in: list)
+        state.scroll(height: 8, count: list.count)
+        var renderer = UIRenderer(style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: Self.today)
+        renderer.configure(columns: 60, maxID: 1)
+        let frame = renderer.frame(list: list, state: state, rows: 10)
+        #expect(frame.contains { $0.contains("press a to add one") })
+        #expect(state.cursorID == .group(.undone))
+    }
+}
