@@ -91,6 +91,20 @@ public final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Switches out of WAL mode at once, without waiting for locks: the log is checkpointed
+    /// into this connection's file and the `-wal` and `-shm` files are deleted. Best effort:
+    /// when another connection still uses the file, or a statement is running, nothing changes.
+    ///
+    /// For a file that was replaced (renamed over) while open: SQLite names those two files
+    /// after the path, so they now sit beside the new file while belonging to the old one. A
+    /// new connection to the path must not find them: it would read the old file's log as its
+    /// own, and in the same process POSIX locks cannot keep the two connections apart.
+    public func leaveWriteAheadLogModeNow() {
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        try? execute("PRAGMA journal_mode = DELETE")
+    }
+
     private func setBusyTimeout(_ milliseconds: Int32) throws(SQLiteError) {
         try check(sqlite3_busy_timeout(handle, milliseconds), handle)
     }

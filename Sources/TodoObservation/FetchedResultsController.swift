@@ -18,6 +18,9 @@ import TodoStore
 /// - from other connections and processes: call ``processExternalChanges()`` whenever the
 ///   file may have changed (``DatabaseFileMonitor`` says when, without polling). It compares
 ///   `PRAGMA data_version`, which costs no disk access, and refetches only when it moved.
+///   When the file was replaced (renamed over, as editors and file-sync tools save), it opens
+///   the new file, switches ``repository`` to it and reports the difference; when the file was
+///   deleted, it throws ``TodoStoreError/databaseMissing(path:)``.
 ///
 /// Threading: not `Sendable`. Use a controller where its repository is used (one actor, queue
 /// or thread); delegate callbacks and stream elements are produced there. ``batches()`` hands
@@ -47,8 +50,10 @@ public final class FetchedResultsController {
         public var numberOfObjects: Int { objects.count }
     }
 
-    /// The repository whose database is observed.
-    public let repository: TodoRepository
+    /// The repository whose database is observed. It changes only when
+    /// ``processExternalChanges()`` follows a replaced file: write through this property, not
+    /// a copy kept from before, so writes go where the results come from.
+    public private(set) var repository: TodoRepository
     /// What is fetched, and in which order.
     public let fetchRequest: TodoFetchRequest
     /// How results are grouped.
@@ -125,6 +130,11 @@ public final class FetchedResultsController {
         snapshot = makeSnapshot(todos)
         needsFullRefetch = false
         lastRefreshError = nil
+        observeCommits()
+    }
+
+    /// Registers the commit observer on the repository's connection, once per connection.
+    private func observeCommits() {
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
                 guard let self, transaction.mayHaveChanged("todos") else { return }
@@ -190,11 +200,20 @@ public final class FetchedResultsController {
     ///
     /// Call it whenever the database file may have changed; when nothing was committed it
     /// costs one `PRAGMA data_version` and no disk access.
+    ///
+    /// It also looks at the file (one `stat`): a replaced file is opened, with the checks a
+    /// first open makes, and the whole difference to it reported; a deleted one throws
+    /// ``TodoStoreError/databaseMissing(path:)`` and the results stay as they were.
     @discardableResult
     public func processExternalChanges() throws(TodoStoreError) -> Bool {
         // Mid-fetch, the version stays the one taken before the first row; the call after the
         // fetch completes compares against it.
         guard pendingFetch == nil else { return false }
+        switch repository.fileState() {
+        case .unchanged: break
+        case .missing: throw .databaseMissing(path: repository.connection.path)
+        case .replaced: return try follow(try repository.reopened())
+        }
         let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         guard version != lastDataVersion else { return false }
         lastDataVersion = version
@@ -214,6 +233,17 @@ public final class FetchedResultsController {
     }
 
     // MARK: Internals
+
+    /// Switches to `replacement` (the file now at the path) and reports the difference.
+    private func follow(_ replacement: TodoRepository) throws(TodoStoreError) -> Bool {
+        if let observerToken { repository.connection.removeCommitObserver(observerToken) }
+        observerToken = nil
+        repository = replacement
+        needsFullRefetch = true
+        observeCommits()
+        lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try replacement.connection.dataVersion() }
+        return try refresh()
+    }
 
     private func makeSnapshot(_ todos: [Todo]) -> TodoResultsSnapshot {
         switch sectioning {

@@ -21,6 +21,21 @@ enum DatabaseFile {
         }
     }
 
+    /// Which file a path names: its device and inode. Two opens of the same path see the same
+    /// identity unless the file was replaced (renamed over, as editors and file-sync tools do)
+    /// or deleted and recreated in between.
+    struct Identity: Equatable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The identity of the file at `path` now, or `nil` when nothing is there.
+    static func identity(of path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     private static func createParentFolders(of path: String) throws(TodoStoreError) {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         guard !components.isEmpty else { return }

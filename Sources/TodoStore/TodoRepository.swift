@@ -8,6 +8,11 @@ import SQLite
 public final class TodoRepository {
     /// The connection, for transactions that span several calls and for observation hooks.
     public let connection: Connection
+    /// The file the connection opened, to tell when the path names another one (see ``fileState()``).
+    private let openedFile: DatabaseFile.Identity?
+    /// How this repository was opened, so ``reopened()`` opens the same way.
+    private let migrator: Migrator
+    private let vfs: String?
 
     /// Opens (creating if needed) the todo database at `path` and brings its schema up to date.
     ///
@@ -39,14 +44,57 @@ public final class TodoRepository {
             try connection.execute("PRAGMA synchronous = FULL")
         }
         try migrator.migrate(connection)
-        try self.init(migratedConnection: connection)
+        try self.init(migratedConnection: connection, migrator: migrator, vfs: vfs)
     }
 
     /// Wraps a connection whose schema is already up to date, and registers the SQL function
     /// that ``TodoFetchRequest/search`` uses.
-    public init(migratedConnection connection: Connection) throws(TodoStoreError) {
+    public convenience init(migratedConnection connection: Connection) throws(TodoStoreError) {
+        try self.init(migratedConnection: connection, migrator: Migrator(), vfs: nil)
+    }
+
+    private init(migratedConnection connection: Connection, migrator: Migrator, vfs: String?) throws(TodoStoreError) {
         self.connection = connection
+        self.openedFile = DatabaseFile.identity(of: connection.path)
+        self.migrator = migrator
+        self.vfs = vfs
         try TodoStoreError.wrap { () throws(SQLiteError) in try TodoSearch.register(on: connection) }
+    }
+
+    // MARK: The file
+
+    /// Whether the path still names the file this repository opened.
+    public enum FileState: Sendable, Equatable {
+        /// It does (or the database is not a file, such as `:memory:`).
+        case unchanged
+        /// Another file is there now: the one opened was renamed over (editors and file-sync
+        /// tools save that way) or deleted and recreated. This connection still reads the old
+        /// one; ``reopened()`` opens the new one.
+        case replaced
+        /// Nothing is there: the file was deleted or moved away.
+        case missing
+    }
+
+    /// Compares the file at ``Connection/path`` with the one opened; one `stat`, no SQLite call.
+    public func fileState() -> FileState {
+        guard let openedFile else { return .unchanged }
+        guard let current = DatabaseFile.identity(of: connection.path) else { return .missing }
+        return current == openedFile ? .unchanged : .replaced
+    }
+
+    /// A new repository on the file now at this repository's path, opened as this one was
+    /// (same migrator and VFS), with every check ``init(path:migrator:vfs:)`` makes.
+    ///
+    /// - Throws: ``TodoStoreError/databaseMissing(path:)`` when nothing is there (it is never
+    ///   created again behind the user's back), or any error opening it can give.
+    ///
+    /// This repository lets go of the `-wal` and `-shm` files at the path first (see
+    /// `Connection.leaveWriteAheadLogModeNow()`): they belong to the file it has open, not to
+    /// the new one. Use it no more afterwards: writes through it would go to the old file.
+    public func reopened() throws(TodoStoreError) -> TodoRepository {
+        guard DatabaseFile.identity(of: connection.path) != nil else { throw .databaseMissing(path: connection.path) }
+        connection.leaveWriteAheadLogModeNow()
+        return try TodoRepository(path: connection.path, migrator: migrator, vfs: vfs)
     }
 
     /// The `application_id` migration 0001 writes: "todo" in ASCII. A file with another

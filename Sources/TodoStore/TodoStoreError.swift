@@ -15,6 +15,8 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     case notADatabase(path: String)
     /// A folder or file could not be created (`errno` from the system call).
     case cannotCreate(path: String, errno: Int32)
+    /// The open database's file was deleted or moved away (see ``TodoRepository/fileState()``).
+    case databaseMissing(path: String)
     /// `undo` found no recorded command to revert.
     case nothingToUndo
     /// `undo` would overwrite changes another program made since to the todos `ids`; nothing

@@ -7,6 +7,7 @@ public final class RunningProcess: @unchecked Sendable {
     private var lines: [String] = []
     private var buffer = Data()
     private var ended = false
+    private var errorBytes = Data()
 
     /// Starts `executable` with `arguments` and an environment added to a minimal clean one.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
@@ -17,7 +18,15 @@ public final class RunningProcess: @unchecked Sendable {
         process.environment = env
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        let err = Pipe()
+        process.standardError = err
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.lock()
+            self.errorBytes.append(data)
+            self.lock.unlock()
+        }
         process.standardInput = FileHandle.nullDevice
         out.fileHandleForReading.readabilityHandler = { [weak self] handle in
             self?.received(handle.availableData)
@@ -48,6 +57,24 @@ public final class RunningProcess: @unchecked Sendable {
             if !lock.wait(until: deadline) { break }
         }
         return lines.isEmpty ? nil : lines.removeFirst()
+    }
+
+    /// What the program wrote to stderr so far.
+    public var errorOutput: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: errorBytes, as: UTF8.self)
+    }
+
+    /// Waits up to `timeout` seconds for the program to end by itself; its exit status, or
+    /// `nil` while it still runs.
+    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        usleep(50_000)  // lets the stderr handler take the last bytes
+        return process.terminationStatus
     }
 
     /// Sends one SIGINT (Ctrl-C) and waits for the exit status. Bounded: a program still

@@ -148,7 +148,7 @@ import Testing
         #expect(TmuxSession.cursorLine(screen)?.contains("Pay rent") == true)
     }
 
-    @Test func addPromptsForANameAndEscapeCancels() throws {
+    @Test func addPromptsForANameThenADeadlineAndEscapeCancels() throws {
         try addSample()
         let session = try startUI()
         try session.press("a")
@@ -159,8 +159,11 @@ import Testing
         try session.press("a")
         try session.type("Walk the dog")
         try session.press("Enter")
+        try session.waitFor("Deadline (")
+        try session.type("2024-06-01")
+        try session.press("Enter")
         let screen = try session.waitFor("Added \"Walk the dog\"")
-        #expect(try todo(named: "Walk the dog") != nil)
+        #expect(try todo(named: "Walk the dog")?["deadline"] as? String == "2024-06-01")
         #expect(try todo(named: "Nope") == nil)
         #expect(TmuxSession.cursorLine(screen)?.contains("Walk the dog") == true)
         #expect(screen.contains { $0.hasPrefix("All (4)") })
@@ -268,6 +271,73 @@ import Testing
         try session.waitFor("EXITED 143")
         #expect(try session.format("#{alternate_on}") == "0")
         #expect(try session.format("#{cursor_flag}") == "1")
+    }
+
+    @Test func ctrlZSuspendsAndFgRedrawsTheList() throws {
+        try addSample()
+        // A shell with job control, as a person has: it stops the job and `fg` continues it.
+        let line = "env TODO_DB=\(Self.quote(sandbox.database)) TERM=xterm-256color LANG=C.UTF-8 \(Self.quote(ProcessRunner.todoBinary)) ui"
+        let script = "set -m; \(line); echo \"SUSPENDED $?\"; read answer; fg"
+        let session = try TmuxSession("bash --norc --noprofile -c \(Self.quote(script))")
+        try session.waitFor("Pay rent")
+        try session.press("a")
+        try session.type("Half")
+        try session.press("C-z")
+        try session.waitFor("SUSPENDED 148")  // 128 + SIGTSTP: stopped, as the shell reports it
+        #expect(try session.format("#{alternate_on}") == "0")
+        #expect(try session.format("#{cursor_flag}") == "1")
+        try session.press("Enter")  // the shell's `read`, then `fg`
+        let screen = try session.waitFor("New todo: Half_")
+        #expect(screen.contains { $0.hasPrefix("All (3)") }, "the list is drawn again after fg")
+        try session.type(" done")
+        try session.press("Enter")
+        try session.waitFor("Deadline (")
+        try session.press("Enter")
+        try session.waitFor("Added \"Half done\"")
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+    }
+
+    @Test func dumbTerminalsAreRefused() throws {
+        let result = try PseudoTerminal.run([ProcessRunner.todoBinary, "ui"], environment: ["TODO_DB": sandbox.database, "TERM": "dumb"])
+        #expect(result.status == 2)
+        #expect(result.screen.contains("error: 'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot"))
+        #expect(!result.screen.contains("\u{1B}[?1049h"), "the alternate screen was entered")
+    }
+
+    @Test func wideNamesAreCutToTheWidthUnderLangC() throws {
+        _ = try sandbox.ok("add", String(repeating: "牛乳を買う", count: 12))
+        let session = try startUI(environment: ["LANG": "C", "LC_ALL": "C"], columns: 40, rows: 12)
+        let screen = try session.screen()
+        let rows = screen.filter { $0.contains("牛乳") }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { $0.hasSuffix("…") })
+        // Nothing wrapped onto the next line: the outline's header follows the one "All" row.
+        let all = try #require(screen.firstIndex { $0.hasPrefix("All (1)") })
+        #expect(screen[all + 2].hasPrefix("Outline"))
+    }
+
+    @Test func theIDColumnNarrowsWhenTheLongIDsGo() throws {
+        try seed(10)
+        let session = try startUI()
+        try session.waitFor("[ ]  1  ")
+        _ = try sandbox.ok("rm", "10")
+        try session.waitFor("[ ] 1  ")
+    }
+
+    @Test func followsAReplacedFileAndSaysWhenItIsDeleted() throws {
+        try addSample()
+        let session = try startUI()
+        let saved = sandbox.folder.file("saved.sqlite")
+        let made = try ProcessRunner.run(ProcessRunner.todoBinary, ["add", "From the synced copy"], environment: ["TODO_DB": saved])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(rename(saved, sandbox.database) == 0)
+        let screen = try session.waitFor("From the synced copy")
+        #expect(screen.contains { $0.hasPrefix("All (1)") })
+        for suffix in ["", "-wal", "-shm"] { unlink(sandbox.database + suffix) }
+        try session.waitFor("was deleted or moved away")
+        try session.press("q")
+        try session.waitFor("EXITED 0")
     }
 
     @Test func aNonTerminalStdoutIsAUsageError() throws {

@@ -91,7 +91,13 @@ import TodoStore
     @Test func promptsAddEditAndFilter() {
         var list = list()
         var state = state(on: 1, in: list)
-        #expect(press([.character("a")] + "Eggs".map { Key.character($0) } + [.enter], &state, &list) == [.add(name: "Eggs")])
+        // Add: the name, then the deadline (empty: none; any date form, `next friday` too).
+        #expect(press([.character("a")] + "Eggs".map { Key.character($0) } + [.enter, .enter], &state, &list) == [.add(name: "Eggs", deadline: nil)])
+        #expect(press([.character("a")] + "Jam".map { Key.character($0) } + [.enter] + " next friday".map { Key.character($0) } + [.enter], &state, &list)
+                == [.add(name: "Jam", deadline: CalendarDate("2024-05-03"))])
+        #expect(press([.character("a")] + "Tea".map { Key.character($0) } + [.enter] + "soon".map { Key.character($0) } + [.enter], &state, &list) == [])
+        #expect(state.messageIsError)
+        #expect(state.message?.contains("nothing added") == true)
         // A blank name adds nothing and says why.
         #expect(press([.character("a"), .character(" "), .enter], &state, &list) == [])
         #expect(state.messageIsError)
@@ -173,5 +179,77 @@ import TodoStore
         let frame = renderer.frame(list: list, state: state, rows: 10)
         #expect(frame.contains { $0.contains("press a to add one") })
         #expect(state.cursorID == .group(.undone))
+    }
+
+    // MARK: Prompt editing, suspend, the id column
+
+    @Test func aPromptEditsLikeAShellLine() {
+        var line = LineEditor("buy milk")
+        func press(_ keys: Key...) {
+            for key in keys {
+                let handled = line.handle(key)
+                #expect(handled, "\(key)")
+            }
+        }
+        press(.home, .delete, .character("B"))
+        #expect(line.text == "Buy milk" && line.beforeCursor == "B")
+        press(.end, .left, .left, .left, .left, .character("o"), .character("a"), .character("t"), .character(" "))
+        #expect(line.text == "Buy oat milk" && line.afterCursor == "milk")
+        press(.control(1))            // Ctrl-A
+        #expect(line.beforeCursor.isEmpty)
+        press(.control(5), .control(23))  // Ctrl-E, Ctrl-W: the last word
+        #expect(line.text == "Buy oat ")
+        press(.control(23))           // then the blank and the word before it
+        #expect(line.text == "Buy ")
+        press(.left, .left, .clearLine)  // Ctrl-U: everything before the cursor
+        #expect(line.text == "y " && line.beforeCursor.isEmpty)
+        press(.backspace, .left)      // nothing before the cursor: no change, no trap
+        #expect(line.text == "y ")
+        press(.end, .right, .delete)  // nothing after it either
+        #expect(line.text == "y ")
+        // One key, one grapheme: an accent stays with its letter.
+        var accented = LineEditor("cafe\u{301}")
+        let erased = accented.handle(.backspace)
+        #expect(erased && accented.text == "caf")
+        let enter = accented.handle(.enter)
+        #expect(!enter)
+    }
+
+    @Test func theCursorInsideAPromptIsShownWithoutMovingTheText() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        _ = press([.character("a")] + "Buy milk".map { Key.character($0) } + [.left, .left], &state, &list)
+        var renderer = UIRenderer(style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: Self.today)
+        renderer.configure(columns: 60, maxID: 3)
+        let footer = renderer.frame(list: list, state: state, rows: 10)[9]
+        #expect(footer == "New todo: Buy mi\u{1B}[7ml\u{1B}[0mk")
+        _ = press([.end], &state, &list)
+        #expect(renderer.frame(list: list, state: state, rows: 10)[9] == "New todo: Buy milk_")
+    }
+
+    @Test func ctrlZSuspendsFromAnyModeAndKeepsAPromptBeingTyped() {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode([26]) == [.suspend])
+        var list = list()
+        var state = state(on: 1, in: list)
+        #expect(press([.suspend], &state, &list) == [.suspend])
+        #expect(press([.character("a"), .character("X"), .suspend], &state, &list) == [.suspend])
+        guard case .prompt(let prompt) = state.mode else {
+            Issue.record("the prompt was dropped by Ctrl-Z")
+            return
+        }
+        #expect(prompt.text == "X")
+        #expect(!state.quitting)
+    }
+
+    @Test func theIDColumnNarrowsWhenTheWidestIDsLeave() {
+        let wide = Todo(id: 10, name: "ten")
+        let before = TodoResultsSnapshot(sections: [(id: "All", items: Self.todos + [wide])])
+        let after = TodoResultsSnapshot(sections: [(id: "All", items: Self.todos)])
+        #expect(UIApp.maxID(after: after.difference(from: before), in: after, sizedFor: 10) == 3)
+        // Deleting a narrower id keeps the width without scanning; an insert widens at once.
+        let fewer = TodoResultsSnapshot(sections: [(id: "All", items: [wide])])
+        #expect(UIApp.maxID(after: fewer.difference(from: before), in: fewer, sizedFor: 10) == 10)
+        #expect(UIApp.maxID(after: before.difference(from: after), in: before, sizedFor: 3) == 10)
     }
 }

@@ -149,6 +149,27 @@ import Testing
         #expect(watch.interrupt() == 130)
     }
 
+    /// Editors and file-sync tools save by renaming a new file over the old one: the watch
+    /// follows the path to it, and says so in one error line when the file is deleted.
+    @Test func followsAReplacedFileAndStopsWhenItIsDeleted() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        let watch = try startWatch()
+        #expect(watch.nextLine()?.contains("Buy milk") == true)
+        #expect(watch.nextLine()?.hasPrefix("Watching") == true)
+        let saved = sandbox.folder.file("saved.sqlite")
+        let made = try ProcessRunner.run(ProcessRunner.todoBinary, ["add", "Buy oat milk"], environment: ["TODO_DB": saved])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(rename(saved, sandbox.database) == 0)
+        #expect(watch.nextLine() == "~ 1  Buy oat milk")
+        _ = try sandbox.ok("add", "Call mum")
+        #expect(watch.nextLine() == "+ 2  Call mum")
+        for suffix in ["", "-wal", "-shm"] { unlink(sandbox.database + suffix) }
+        let status = watch.waitForExit()
+        #expect(status == 1)
+        #expect(watch.errorOutput == "error: \(sandbox.database) was deleted or moved away\n")
+        if status == nil { _ = watch.interrupt() }
+    }
+
     /// A Ctrl-C that comes while the watch is still starting (it was once lost there, in the
     /// gap before the signal source was registered, and the watch never ended) ends it too.
     @Test func aStopSignalDuringStartIsNeverLost() throws {

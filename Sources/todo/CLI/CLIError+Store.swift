@@ -28,6 +28,8 @@ extension CLIError {
                             hint: "Choose another file with --db or TODO_DB.")
         case .cannotCreate(let path, let code):
             self = .failure("cannot create \(path): \(String(cString: strerror(code)))")
+        case .databaseMissing(let path):
+            self = .failure("\(path) was deleted or moved away")
         case .nothingToUndo:
             self = .failure("nothing to undo")
         case .undoConflict(let command, let ids):

@@ -65,6 +65,7 @@ enum DueDateParser {
     }
 }
 
-private extension String {
+extension String {
+    /// Without the spaces at either end.
     var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }

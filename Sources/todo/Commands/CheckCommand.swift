@@ -98,7 +98,7 @@ struct DatabaseCheck {
             try statement.forEachRow { problems += Self.problems($0.string(0)) }
         } catch {
             // A page too broken to walk stops the check itself with SQLITE_CORRUPT.
-            let damaged = (error as? SQLiteError)?.isNotADatabase == true
+            let damaged = error.isNotADatabase
             lines.append("integrity: \(damaged ? "damaged" : "cannot be read"): \(TodoText.sanitized(Self.describe(error)))")
             fail(Self.readFailure(error, path: path))
             return

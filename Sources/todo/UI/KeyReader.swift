@@ -4,6 +4,8 @@ enum Key: Equatable {
     case enter, escape, backspace, tab
     /// Ctrl-C: in raw mode it is byte 3, not SIGINT.
     case interrupt
+    /// Ctrl-Z: in raw mode it is byte 26, not SIGTSTP.
+    case suspend
     /// Ctrl-U, used to clear a prompt; other control bytes arrive as ``control(_:)``.
     case clearLine
     case control(UInt8)
@@ -61,6 +63,9 @@ struct KeyDecoder {
                 index += 1
             case 21:
                 keys.append(.clearLine)
+                index += 1
+            case 26:
+                keys.append(.suspend)
                 index += 1
             case 0..<0x20:
                 keys.append(.control(byte))

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TodoSnapshot
 import TodoStore
 
@@ -25,8 +28,8 @@ extension UIApp {
             }
         case .setDone(let todo, let isDone):
             change(isDone ? "done" : "undone") { () throws(TodoStoreError) in try repository.setDone(isDone, ids: [todo.id]) }
-        case .add(let name):
-            if let todo = change("add", { () throws(TodoStoreError) in try repository.add(name: name) }) {
+        case .add(let name, let deadline):
+            if let todo = change("add", { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }) {
                 state.cursorID = .todo(todo.id, .all)
                 state.follow(in: &list)
                 state.say("Added \"\(TodoText.sanitized(todo.name))\"")
@@ -49,6 +52,8 @@ extension UIApp {
                     state.say(CLIError(error, path: databasePath).message, error: true)
                 }
             }
+        case .suspend:
+            suspend()
         case .refetch(let reason):
             refetch()
             switch reason {
@@ -58,5 +63,21 @@ extension UIApp {
                 state.say(state.search.map { "\(list.todoCount) matching \"\(TodoText.sanitized($0))\"" } ?? "Filter cleared")
             }
         }
+    }
+
+    /// Ctrl-Z: puts the terminal back as the shell left it and stops the process group (as
+    /// the key would outside raw mode); once `fg` continues it, takes the terminal again and
+    /// draws every line, since the shell wrote over the screen meanwhile.
+    func suspend() {
+        TerminalMode.restore()
+        kill(0, SIGTSTP)
+        // Here after SIGCONT (or at once, when SIGTSTP is ignored: no job control).
+        do throws(TerminalMode.Failure) {
+            try TerminalMode.enter()
+        } catch {
+            state.quitting = true
+            return
+        }
+        resize()
     }
 }

@@ -18,7 +18,8 @@ import Glibc
 /// ``UIEvents``. The controller's delegate callbacks come on this thread too: synchronously
 /// from our own writes (commit hooks) and from ``FetchedResultsController/processExternalChanges()``.
 final class UIApp: FetchedResultsControllerDelegate {
-    let repository: TodoRepository
+    /// The controller's: it follows a replaced database file, and writes must go there too.
+    var repository: TodoRepository { controller.repository }
     let databasePath: String
     let today: CalendarDate
     private(set) var controller: FetchedResultsController
@@ -46,7 +47,6 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// largest id) is the table's.
     init(repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
          databasePath: String) throws(TodoStoreError) {
-        self.repository = repository
         self.databasePath = databasePath
         self.today = today
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
@@ -131,7 +131,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         default: return false
         }
         switch key {
-        case .interrupt, .character("q"), .character("?"): return true
+        case .interrupt, .suspend, .character("q"), .character("?"): return true
         case .up, .character("k"): return state.cursor > 1
         // The preview's last todo is followed by more todos it does not have.
         case .down, .character("j"): return state.cursor < previewTodos
@@ -206,8 +206,20 @@ final class UIApp: FetchedResultsControllerDelegate {
         changed += difference.itemMoves.map(\.item.id)
         changed += difference.itemUpdates.map(\.item.id)
         renderer.invalidate(todos: changed)
+        apply(batch.snapshot, maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
+    }
+
+    /// The largest id after a change, for the id column's width: grown by inserts at once, and
+    /// narrowed when the todos that needed the width are gone. That costs a scan of the list,
+    /// so it is only done when a deleted todo had an id as wide as the column.
+    static func maxID(after difference: SnapshotDifference<String, Todo>, in results: TodoResultsSnapshot,
+                      sizedFor current: Int64) -> Int64 {
         let newest = difference.itemInserts.lazy.map(\.item.id).max() ?? 1
-        apply(batch.snapshot, maxID: max(renderer.maxIDSeen, newest))
+        let width = String(current).count
+        guard difference.itemDeletes.contains(where: { String($0.id).count >= width }) else {
+            return max(current, newest)
+        }
+        return results.sections.lazy.flatMap(\.items).map(\.id).max() ?? 1
     }
 
     /// Regroups the controller's results, keeping the expansion state, and puts the cursor

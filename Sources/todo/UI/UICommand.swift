@@ -18,8 +18,10 @@ extension Command {
             discussion: """
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.
                 Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
-                e edits; d deletes (asks first); a adds; s sorts; / filters; u undoes; ? lists the keys;
-                q or Ctrl-C quits. Needs a terminal. TODO_UI_STATS=FILE writes drawing statistics at exit.
+                e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
+                u undoes; ? lists the keys; Ctrl-Z suspends (fg resumes); q or Ctrl-C quits. Prompts edit
+                like a shell line: left/right, Home/End or Ctrl-A/Ctrl-E, Delete, Ctrl-U, Ctrl-W.
+                Needs a terminal (not TERM=dumb). TODO_UI_STATS=FILE writes drawing statistics at exit.
                 """,
             examples: ["todo ui", "todo ui --sort name"]
         ),
@@ -31,6 +33,12 @@ extension Command {
             guard Terminal.stdinIsTerminal else {
                 throw .usage("'todo ui' needs a terminal, and standard input is not one",
                              hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
+            }
+            // A dumb terminal (Emacs shell buffers, some CI logs) cannot move the cursor or
+            // switch screens: the full-screen escape sequences would arrive as garbage.
+            guard Environment.value("TERM") != "dumb" else {
+                throw .usage("'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot",
+                             hint: "Use 'todo list' or 'todo watch', or set TERM to your terminal's type.")
             }
             let request = try context.fetchRequest()
             let repository = try context.openRepository()

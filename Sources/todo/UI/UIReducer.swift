@@ -6,9 +6,11 @@ import TodoStore
 enum UIEffect: Equatable {
     case delete(Todo)
     case setDone(Todo, Bool)
-    case add(name: String)
+    case add(name: String, deadline: CalendarDate?)
     case edit(Todo, name: String, deadline: CalendarDate?)
     case undo
+    /// Ctrl-Z: give the terminal back to the shell until `fg`.
+    case suspend
     /// The sort or the filter in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
 
@@ -36,6 +38,8 @@ enum UIReducer {
             state.quitting = true
             return []
         }
+        // In any mode, as in a shell: a prompt being typed is still there after `fg`.
+        if key == .suspend { return [.suspend] }
         switch state.mode {
         case .help:
             state.mode = .browsing
@@ -46,10 +50,11 @@ enum UIReducer {
             state.say("Kept \"\(TodoText.sanitized(todo.name))\"")
             return []
         case .prompt(var prompt):
+            if prompt.line.handle(key) {
+                state.mode = .prompt(prompt)
+                return []
+            }
             switch key {
-            case .character(let character): prompt.text.append(character)
-            case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }
-            case .clearLine: prompt.text = ""
             case .escape:
                 state.mode = .browsing
                 state.say("Cancelled")
@@ -130,7 +135,11 @@ enum UIReducer {
                 state.say("a todo needs a name: nothing added", error: true)
                 return []
             }
-            return [.add(name: text)]
+            state.mode = .prompt(.init(purpose: .addDeadline(name: text), text: ""))
+            return []
+        case .addDeadline(let name):
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing added") else { return [] }
+            return [.add(name: name, deadline: deadline)]
         case .editName(let todo):
             guard Todo.isValidName(text) else {
                 state.say("a todo needs a name: nothing changed", error: true)
@@ -139,16 +148,7 @@ enum UIReducer {
             state.mode = .prompt(.init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
             return []
         case .editDeadline(let todo, let name):
-            let dateText = text.filter { !$0.isWhitespace }
-            var deadline: CalendarDate?
-            if !dateText.isEmpty {
-                do {
-                    deadline = try DueDateParser.parse(dateText, today: today)
-                } catch {
-                    state.say("\(error.message): nothing changed", error: true)
-                    return []
-                }
-            }
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing changed") else { return [] }
             guard name != todo.name || deadline != todo.deadline else {
                 state.say("No change")
                 return []
@@ -157,6 +157,21 @@ enum UIReducer {
         case .filter:
             state.search = Todo.isValidName(text) ? text : nil
             return [.refetch(announcing: .filtered)]
+        }
+    }
+
+    /// The deadline a prompt's text names, in any form `--due` takes: `.some(nil)` for none
+    /// (empty text), `nil` when the text is not a date (the footer then says why, and that
+    /// `failure` is what happened).
+    private static func parseDeadline(_ text: String, _ state: inout UIState, today: CalendarDate,
+                                      failure: String) -> CalendarDate?? {
+        let dateText = text.trimmingSpaces
+        guard !dateText.isEmpty else { return .some(nil) }
+        do throws(CLIError) {
+            return .some(try DueDateParser.parse(dateText, today: today))
+        } catch {
+            state.say("\(error.message): \(failure)", error: true)
+            return nil
         }
     }
 }

@@ -49,11 +49,14 @@ struct UIRenderer {
         "  Enter  ← →      collapse or expand an Undone / Done group",
         "  e               edit the name, then the deadline",
         "  d               delete (asks first)",
-        "  a               add a todo",
+        "  a               add a todo: its name, then its deadline",
         "  s               sort: due, name, status",
         "  /               filter by text (empty clears)",
         "  u               undo the last change",
+        "  Ctrl-Z          suspend (fg resumes)",
         "  q  Ctrl-C       quit",
+        "",
+        "  In a prompt: ← → Home End (Ctrl-A Ctrl-E) move, Delete, Ctrl-U, Ctrl-W erase.",
         "",
         "Press any key to go back.",
     ]
@@ -108,7 +111,7 @@ struct UIRenderer {
     private func footer(state: UIState) -> String {
         switch state.mode {
         case .prompt(let prompt):
-            return fit(prompt.label + TodoText.sanitized(prompt.text) + "_", keepingEnd: true)
+            return promptLine(prompt)
         case .confirmDelete(let todo):
             return fit("Delete \"\(TodoText.sanitized(todo.name))\"? [y/N]")
         case .help:
@@ -119,6 +122,20 @@ struct UIRenderer {
             }
             return style.paint(fit(Self.keysHelp(width: width)), .dim)
         }
+    }
+
+    /// `Label: text_`, the `_` standing for the cursor at the end; with the cursor inside the
+    /// text, the character under it is shown in reverse video instead (an attribute, not a
+    /// colour, so also under NO_COLOR). Cut so that the cursor always stays in view.
+    private func promptLine(_ prompt: UIState.Prompt) -> String {
+        let before = prompt.label + TodoText.sanitized(prompt.line.beforeCursor)
+        let after = TodoText.sanitized(prompt.line.afterCursor)
+        guard let under = after.first else { return fit(before + "_", keepingEnd: true) }
+        let head = fit(before + String(under), keepingEnd: true)
+        let room = max(0, width - DisplayWidth.of(head))
+        let rest = String(after.dropFirst())
+        let tail = DisplayWidth.of(rest) <= room ? rest : DisplayWidth.truncate(rest, toWidth: room)
+        return String(head.dropLast()) + "\u{1B}[7m" + String(under) + "\u{1B}[0m" + tail
     }
 
     private mutating func line(_ entry: UIList.Entry, id: UIRowID?, list: UIList, isCursor: Bool) -> String {

@@ -19,19 +19,27 @@ struct UIState {
     struct Prompt {
         enum Purpose {
             case add
+            case addDeadline(name: String)
             case editName(Todo)
             case editDeadline(Todo, name: String)
             case filter
         }
 
         var purpose: Purpose
-        var text: String
+        var line: LineEditor
+
+        init(purpose: Purpose, text: String) {
+            self.purpose = purpose
+            self.line = LineEditor(text)
+        }
+
+        var text: String { line.text }
 
         var label: String {
             switch purpose {
             case .add: "New todo: "
             case .editName: "Name: "
-            case .editDeadline: "Deadline (YYYY-MM-DD, tomorrow, +3d; empty: none): "
+            case .addDeadline, .editDeadline: "Deadline (YYYY-MM-DD, tomorrow, fri, +3d; empty: none): "
             case .filter: "Filter: "
             }
         }
