@@ -13,18 +13,19 @@ import TodoStore
 ///   as pending tasks with a `parent` naming the template's `uuid`; importing both would list the
 ///   same todo twice, so a template is skipped when an instance of it is in the file, and
 ///   imported as a todo that is not done otherwise.
-/// - Everything else (`project`, `tags`, `priority`, `annotations`, `uuid`, `urgency`, ...) is
-///   ignored: our todos have no place for it.
+/// - `project`, `tags`, `priority` and `annotations` have no place in our todos: they are
+///   counted in the ``ImportReport`` so the user is told. The rest (`uuid`, `urgency`,
+///   `entry`, `modified`...) is bookkeeping and ignored.
 enum TaskwarriorReader {
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> [ImportedTodo] {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport {
         let records = try self.records(buffer)
         timeZone.prepare()
         var templatesWithInstances = Set<String>()
         for record in records {
             if case .string(let parent)? = record["parent"] { templatesWithInstances.insert(parent) }
         }
-        var todos: [ImportedTodo] = []
-        todos.reserveCapacity(records.count)
+        var report = ImportReport()
+        report.todos.reserveCapacity(records.count)
         for (offset, record) in records.enumerated() {
             let location = ImportError.Location.record(offset + 1)
             guard case .object(let task) = record else {
@@ -58,9 +59,13 @@ enum TaskwarriorReader {
             case let other?:
                 throw ImportError(location, "\"due\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
             }
-            todos.append(ImportedTodo(name: name, deadline: deadline, isDone: isDone))
+            report.todos.append(ImportedTodo(name: name, deadline: deadline, isDone: isDone))
+            if case .string(let project)? = task["project"], !project.isEmpty { report.drop(.project) }
+            if case .array(let tags)? = task["tags"] { report.drop(.tag, count: tags.count) }
+            if case .string(let priority)? = task["priority"], !priority.isEmpty { report.drop(.priority) }
+            if case .array(let annotations)? = task["annotations"] { report.drop(.annotation, count: annotations.count) }
         }
-        return todos
+        return report
     }
 
     /// The tasks: the elements of a top-level array, or the values of a JSON Lines file.

@@ -30,11 +30,26 @@ public enum TodoImporter {
     /// buffer); the same rules and errors as the `[UInt8]` overload.
     public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, format: ImportFormat,
                              timeZone: LocalTimeZone = .system) throws(ImportError) -> [ImportedTodo] {
+        try read(buffer, format: format, timeZone: timeZone).todos
+    }
+
+    /// ``parse(_:format:timeZone:)``, also counting what the file holds that todos cannot keep
+    /// (taskwarrior's projects, tags, priorities, annotations), for the importer to report.
+    public static func read(_ bytes: [UInt8], format: ImportFormat,
+                            timeZone: LocalTimeZone = .system) throws(ImportError) -> ImportReport {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(ImportError) -> ImportReport in
+            try read(buffer, format: format, timeZone: timeZone)
+        }
+    }
+
+    /// ``read(_:format:timeZone:)`` from memory it does not own.
+    public static func read(_ buffer: UnsafeBufferPointer<UInt8>, format: ImportFormat,
+                            timeZone: LocalTimeZone = .system) throws(ImportError) -> ImportReport {
         let content = withoutByteOrderMark(buffer)
         switch format {
-        case .json: return try TodoJSONReader.parse(content)
+        case .json: return ImportReport(todos: try TodoJSONReader.parse(content))
         case .taskwarrior: return try TaskwarriorReader.parse(content, timeZone: timeZone)
-        case .todotxt: return try TodoTxtReader.parse(content)
+        case .todotxt: return ImportReport(todos: try TodoTxtReader.parse(content))
         }
     }
 

@@ -25,8 +25,8 @@ final class CLISandbox: @unchecked Sendable {
         try ok(arguments, environment: environment)
     }
 
-    func ok(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let result = try todo(arguments, environment: environment)
+    func ok(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> String {
+        let result = try todo(arguments, environment: environment, stdin: stdin)
         #expect(result.status == 0, "todo \(arguments.joined(separator: " ")) failed: \(result.stderr)")
         #expect(result.stderr.isEmpty)
         return result.stdout

@@ -131,13 +131,18 @@ private func isInstalled(_ program: String) -> Bool {
         for name in ["Buy milk", "牛乳を買う", "say \"hi\""] { _ = try sandbox.ok("add", name) }
         _ = try sandbox.ok("rm", "2")
         #expect(try bashComplete("todo", "done", "") == ["1", "3"])
-        #expect(try bashComplete("todo", "done", "1", "") == ["1", "3"], "done takes several ids")
+        #expect(try bashComplete("todo", "done", "1", "") == ["3"], "done takes several ids, each once")
         #expect(try bashComplete("todo", "show", "1", "") == [], "show takes one id")
         #expect(try bashComplete("todo", "rm", "--yes", "3") == ["3"])
+        // done offers what is not done yet, undone what is done.
+        _ = try sandbox.ok("done", "3")
+        #expect(try bashComplete("todo", "done", "") == ["1"])
+        #expect(try bashComplete("todo", "undone", "") == ["3"])
+        #expect(try bashComplete("todo", "rm", "") == ["1", "3"])
 
         let other = sandbox.folder.file("other.sqlite")
         for name in ["a", "b", "c", "d"] { _ = try sandbox.ok("--db", other, "add", name) }
-        #expect(try bashComplete("todo", "--db", other, "undone", "") == ["1", "2", "3", "4"], "the --db on the line")
+        #expect(try bashComplete("todo", "--db", other, "done", "") == ["1", "2", "3", "4"], "the --db on the line")
         #expect(try bashComplete("todo", "edit", "--db", "=", other, "") == ["1", "2", "3", "4"], "--db=PATH after the command")
     }
 
@@ -158,6 +163,26 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(load.stdout == "_todo\n", "\(load.stderr)")
     }
 
+    @Test(.enabled(if: isInstalled("zsh"), "zsh is not installed: its script is checked where it is"))
+    func zshOffersIdsByStateAndNotTwice() throws {
+        let file = try scriptFile("zsh")
+        for name in ["Buy milk", "Pay rent", "Call mum"] { _ = try sandbox.ok("add", name) }
+        _ = try sandbox.ok("done", "3")
+        // _todo_ids as _arguments calls it, with _describe replaced by a printer of what it offers.
+        func offered(_ words: [String], _ filter: String) throws -> String {
+            let line = words.map { "'\($0)'" }.joined(separator: " ")
+            let script = "autoload -U compinit && compinit -u -D && source \(file) && _describe() { print -rl -- ${(P)4} }; "
+                + "todo_words=(\(line)); CURRENT=\(words.count); _todo_ids \(filter)"
+            let result = try ProcessRunner.run("zsh", ["-fc", script], environment: shellEnvironment)
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            return result.stdout
+        }
+        let todo = ProcessRunner.todoBinary
+        #expect(try offered([todo, "done", ""], "--undone") == "1:Buy milk\n2:Pay rent\n")
+        #expect(try offered([todo, "done", "2", ""], "--undone") == "1:Buy milk\n")
+        #expect(try offered([todo, "undone", ""], "--done") == "3:Call mum\n")
+    }
+
     @Test(.enabled(if: isInstalled("fish"), "fish is not installed: its script is checked where it is"))
     func fishScriptParsesAndCompletesIdsWithNames() throws {
         let file = try scriptFile("fish")
@@ -169,6 +194,10 @@ private func isInstalled(_ program: String) -> Bool {
             return result.stdout.split(separator: "\n").map(String.init)
         }
         #expect(try complete("todo done ") == ["1\tBuy milk", "2\t牛乳を買う"])
+        #expect(try complete("todo done 1 ") == ["2\t牛乳を買う"], "an id already on the line")
+        _ = try sandbox.ok("done", "2")
+        #expect(try complete("todo done ") == ["1\tBuy milk"])
+        #expect(try complete("todo undone ") == ["2\t牛乳を買う"])
         #expect(try complete("todo list --sort ").map { $0.prefix { $0 != "\t" } } == ["due", "name", "status"])
         #expect(try complete("todo l").first?.hasPrefix("list\t") == true)
     }

@@ -15,6 +15,20 @@ import Testing
         try sandbox.listJSON().filter { $0["done"] as? Bool == true }.compactMap { $0["id"] as? Int }.sorted()
     }
 
+    @Test func aTaskwarriorImportSaysWhatItDidNotKeep() throws {
+        let tasks = """
+            [{"uuid":"a","status":"pending","description":"Buy milk","project":"home","tags":["shop","food"],"priority":"H",
+              "annotations":[{"entry":"20240501T000000Z","description":"2 litres"}]},
+             {"uuid":"b","status":"completed","description":"Pay rent","tags":["bills"]},
+             {"uuid":"c","status":"pending","description":"Call mum"}]
+            """
+        let output = try sandbox.ok(["import", "--from", "taskwarrior", "-"], stdin: tasks)
+        #expect(output == "Imported 3 todos. Not kept (todos have no place for them): 1 project, 3 tags, 1 priority, 1 annotation.\n")
+        // Nothing to report: the plain line.
+        let plain = try sandbox.ok(["import", "--from", "taskwarrior", "-"], stdin: #"[{"status":"pending","description":"Walk"}]"#)
+        #expect(plain == "Imported 1 todo.\n")
+    }
+
     @Test func todoAloneListsTheTodos() throws {
         try seed(2)
         #expect(try sandbox.ok() == (try sandbox.ok("list")))

@@ -7,7 +7,7 @@ extension CompletionScript {
         let branches = commands.map { command in
             let arguments = command.arguments.enumerated().map { index, argument in
                 let position = argument.repeats ? "*" : "\(index + 1)" + (argument.optional ? ":" : "")
-                return Self.zshQuoted("\(position):\(argument.name):\(zshAction(CompletionValues.of(argument)))")
+                return Self.zshQuoted("\(position):\(argument.name):\(zshAction(CompletionValues.of(argument, in: command.name)))")
             }
             let specs = ["$globals"] + command.options.map(zshSpec) + arguments
             return "      (\(command.name)) _arguments \(specs.joined(separator: " ")) && ret=0 ;;"
@@ -18,15 +18,20 @@ extension CompletionScript {
             #   source <(todo completions zsh)     (after compinit)
             # or save it as _todo in a folder on $fpath.
 
-            # Offers the todos of `todo list --json` (on the --db of the line) as ids described by names.
+            # Offers the todos of `todo list --json $1` (on the --db of the line) as ids described
+            # by names, except those already on the line.
             _todo_ids() {
-              local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=}
-              local -a args=(list --json) ids
+              local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=} entry
+              local -a args=(list --json $1) ids kept
               (( at )) && db=$todo_words[at+1]
               program=${program/#\~/$HOME}
               (( $+commands[$program] )) || [[ -x $program ]] || program=todo
               [[ -n $db ]] && args=(--db ${db/#\~/$HOME} $args)
               ids=(${(f)"$(command $program $args 2>/dev/null | sed -n '\#(Self.idsSedProgram)')"})
+              for entry in $ids; do
+                (( ${${todo_words[2,CURRENT-1]}[(Ie)${entry%%$'\t'*}]} )) || kept+=($entry)
+              done
+              ids=($kept)
               ids=(${${ids//\\/\\\\}/$'\t'/:})  # _describe reads backslashes as escapes
               _describe -t todo-ids 'todo' ids
             }
@@ -83,7 +88,7 @@ extension CompletionScript {
         case .nothing: " "
         case .words(let words): "(\(words.joined(separator: " ")))"
         case .files: "_files"
-        case .todoIDs: "_todo_ids"
+        case .todoIDs(let filter): "_todo_ids" + (filter.map { " \($0)" } ?? "")
         case .commands: "_todo_commands"
         }
     }

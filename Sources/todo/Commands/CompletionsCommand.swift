@@ -42,8 +42,10 @@ enum CompletionValues: Equatable, Sendable {
     case nothing
     case words([String])
     case files
-    /// Todo ids, with their names where the shell can show them.
-    case todoIDs
+    /// Todo ids, with their names where the shell can show them: those `todo list --json`
+    /// prints with `filter` (`--undone` for `done`, so only what the command can change), and
+    /// never one already on the line.
+    case todoIDs(filter: String?)
     /// The command names, with their abstracts where the shell can show them.
     case commands
 
@@ -58,10 +60,10 @@ enum CompletionValues: Equatable, Sendable {
         }
     }
 
-    /// The values of a positional argument, by its name.
-    static func of(_ argument: CommandSpec.Argument) -> CompletionValues {
+    /// The values of a positional argument of `command`, by its name.
+    static func of(_ argument: CommandSpec.Argument, in command: String) -> CompletionValues {
         switch argument.name {
-        case "id": .todoIDs
+        case "id": .todoIDs(filter: command == "done" ? "--undone" : command == "undone" ? "--done" : nil)
         case "command": .commands
         case "shell": .words(CompletionShell.allCases.map(\.rawValue))
         case "file", "path": .files
@@ -113,7 +115,7 @@ struct CompletionScript {
         }
         let argumentValues = commands.compactMap { command -> String? in
             let branches = command.arguments.enumerated().compactMap { index, argument -> String? in
-                bashAction(CompletionValues.of(argument)).map { "(($2 \(argument.repeats ? ">=" : "==") \(index))); then \($0)" }
+                bashAction(CompletionValues.of(argument, in: command.name)).map { "(($2 \(argument.repeats ? ">=" : "==") \(index))); then \($0)" }
             }
             return branches.isEmpty ? nil : "        \(command.name)) if " + branches.joined(separator: "; elif ") + "; fi ;;"
         }
@@ -125,13 +127,18 @@ struct CompletionScript {
             _todo_words() { mapfile -t COMPREPLY < <(compgen -W "$1" -- "$cur"); }
             _todo_files() { compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); }
 
-            # Offers the ids `todo list --json` prints for the --db on the line (bash shows no names).
+            # Offers the ids `todo list --json $1` prints for the --db on the line (bash shows no
+            # names), except those already on the line.
             _todo_ids() {
-                local program=${COMP_WORDS[0]}
-                local -a args=(list --json)
+                local program=${COMP_WORDS[0]} id word kept=""
+                local -a args=(list --json $1)
                 type -P "$program" >/dev/null 2>&1 || program=todo
                 [[ -n $db ]] && args=(--db "${db/#\~/$HOME}" "${args[@]}")
-                _todo_words "$("$program" "${args[@]}" 2>/dev/null | sed -n '\#(Self.idsSedProgram)' | cut -f1)"
+                for id in $("$program" "${args[@]}" 2>/dev/null | sed -n '\#(Self.idsSedProgram)' | cut -f1); do
+                    for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do [[ $word == "$id" ]] && continue 2; done
+                    kept+="$id "
+                done
+                _todo_words "$kept"
             }
 
             # Whether option $1 takes a value, in command $2 (empty before the command).
@@ -212,7 +219,7 @@ struct CompletionScript {
         case .nothing: nil
         case .words(let words): "_todo_words \"\(words.joined(separator: " "))\""
         case .files: "_todo_files"
-        case .todoIDs: "_todo_ids"
+        case .todoIDs(let filter): "_todo_ids" + (filter.map { " \($0)" } ?? "")
         case .commands: "_todo_words \"\(commandNames)\""
         }
     }

@@ -17,7 +17,8 @@ extension Command {
                 One transaction: a file with any bad record imports nothing, and the error names the
                 record (json, taskwarrior) or line (todo.txt). New ids are given in file order.
                 taskwarrior: description is the name, due becomes the local date, completed tasks are
-                done, deleted ones are skipped. todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
+                done, deleted ones are skipped; projects, tags, priorities and annotations are counted in
+                the summary line, not kept. todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
                 deadline; priorities and dates are dropped; +project and @context stay in the name.
                 'todo undo' removes a whole import.
                 """,
@@ -31,12 +32,13 @@ extension Command {
             }
             let path = context.arguments.positionals[0]
             let bytes = try FileContents.read(path)
-            let todos: [ImportedTodo]
+            let report: ImportReport
             do {
-                todos = try TodoImporter.parse(bytes, format: format)
+                report = try TodoImporter.read(bytes, format: format)
             } catch {
                 throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
             }
+            let todos = report.todos
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
                 try repository.recordingUndo("import") { () throws(TodoStoreError) in
@@ -46,7 +48,14 @@ extension Command {
                     }
                 }
             }
-            context.out.write("Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos").\n")
+            var summary = "Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos")."
+            let notKept = report.notKept
+            if !notKept.isEmpty {
+                // One line, so nothing the other tool had disappears without a word.
+                summary += " Not kept (todos have no place for them): "
+                    + notKept.map { $0.what.describe($0.count) }.joined(separator: ", ") + "."
+            }
+            context.out.write(summary + "\n")
         }
     )
 }

@@ -1,0 +1,35 @@
+/// What an import read, and what it could not keep: the todos, and how many of each kind of
+/// field other tools have and our todos do not (taskwarrior's projects, tags, priorities and
+/// annotations), so that nothing disappears without a word.
+public struct ImportReport: Sendable, Equatable {
+    /// The todos, in file order.
+    public var todos: [ImportedTodo]
+    /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
+    public var notKept: [(what: NotKept, count: Int)] { NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } } }
+
+    private var counts: [NotKept: Int] = [:]
+
+    /// A kind of field an import drops.
+    public enum NotKept: String, Sendable, CaseIterable {
+        case project, tag, priority, annotation
+
+        /// `2 projects`, `1 tag`.
+        public func describe(_ count: Int) -> String {
+            "\(count) \(rawValue)\(count == 1 ? "" : "s")"
+        }
+    }
+
+    public init(todos: [ImportedTodo] = []) {
+        self.todos = todos
+    }
+
+    /// Notes `count` more fields of `kind` that were not kept.
+    mutating func drop(_ kind: NotKept, count: Int = 1) {
+        guard count > 0 else { return }
+        counts[kind, default: 0] += count
+    }
+
+    public static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
+        lhs.todos == rhs.todos && lhs.counts == rhs.counts
+    }
+}
