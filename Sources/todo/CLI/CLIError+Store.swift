@@ -46,7 +46,11 @@ extension CLIError {
             self = .failure("the newest undo step ('\(command)') is damaged and cannot be applied",
                             hint: "Nothing was changed. 'todo undo --skip' forgets it, so older ones can be undone.")
         case .sqlite(let error):
-            self = CLIError(error)
+            if error.isPermissionDenied, let problem = DatabaseAccess.problem(at: path) {
+                self = .failure(problem, hint: "Nothing was changed.")
+            } else {
+                self = CLIError(error)
+            }
         }
     }
 
