@@ -105,12 +105,18 @@ import TodoStore
         }
     }
 
-    @Test func aDelegateThatWritesDoesNotChangeWhatTheCallerGetsNorNest() throws {
+    /// A repository, a fetched controller on it, and a delegate that adds a todo when told.
+    private func observedByAWritingDelegate() throws -> (TodoRepository, FetchedResultsController, WritingDelegate) {
         let repository = try repository()
         let controller = FetchedResultsController(repository: repository)
         let delegate = WritingDelegate(repository: repository)
         controller.delegate = delegate
         try controller.performFetch()
+        return (repository, controller, delegate)
+    }
+
+    @Test func aDelegateThatWritesDoesNotChangeWhatTheCallerGetsNorNest() throws {
+        let (repository, controller, delegate) = try observedByAWritingDelegate()
 
         let mine = try repository.add(name: "mine")
         #expect(mine.name == "mine")
@@ -124,11 +130,7 @@ import TodoStore
     }
 
     @Test func aDelegateThatWritesInsideATransactionIsToldAfterTheCommit() throws {
-        let repository = try repository()
-        let controller = FetchedResultsController(repository: repository)
-        let delegate = WritingDelegate(repository: repository)
-        controller.delegate = delegate
-        try controller.performFetch()
+        let (repository, controller, delegate) = try observedByAWritingDelegate()
         let ids = try repository.connection.transaction {
             [try repository.add(name: "a").id, try repository.add(name: "b").id]
         }
