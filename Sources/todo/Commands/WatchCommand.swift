@@ -35,7 +35,7 @@ extension Command {
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
             let text = context.text(maxID: try context.perform { () throws(TodoStoreError) in try repository.maxID() })
             let printer = WatchPrinter(json: context.arguments.flag("--json"), out: context.out, text: text,
-                                       current: { [unowned controller] id in try? controller.repository.todo(id: id) })
+                                       current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
             controller.delegate = printer
             try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
             printer.printInitial(controller.fetchedObjects)
