@@ -17,7 +17,9 @@ import TodoStore
 ///   writing call returns; rolled-back work is never seen;
 /// - from other connections and processes: call ``processExternalChanges()`` whenever the
 ///   file may have changed (``DatabaseFileMonitor`` says when, without polling). It compares
-///   `PRAGMA data_version`, which costs no disk access, and refetches only when it moved.
+///   `PRAGMA data_version`, which costs no disk access; when it moved, the change feed (which
+///   triggers in the file write for every writer) names the todos changed, and only those are
+///   re-read and patched in, as for this connection's commits.
 ///   When the file was replaced (renamed over, as editors and file-sync tools save), it opens
 ///   the new file, switches ``repository`` to it and reports the difference; when the file was
 ///   deleted, it throws ``TodoStoreError/databaseMissing(path:)``.
@@ -26,10 +28,10 @@ import TodoStore
 /// or thread); delegate callbacks and stream elements are produced there. ``batches()`` hands
 /// `Sendable` values to any other context.
 ///
-/// Complexity: a commit through the repository's own connection that changed at most
+/// Complexity: a commit, through this connection or any other, that changed at most
 /// ``incrementalLimit`` todos (and a request without limit or offset) is patched in: those
 /// todos are re-read by id and moved by binary search, with no refetch. Any other change
-/// refetches the request. Either way the new snapshot is diffed in O(n) time and memory.
+/// refetches the request. Either way the new snapshot is still diffed in O(n) time and memory.
 public final class FetchedResultsController {
     /// How the results are grouped into sections.
     public enum Sectioning: Sendable, Equatable {
@@ -69,6 +71,12 @@ public final class FetchedResultsController {
     /// costs a primary-key look-up and an array move; past a few hundred a refetch is as cheap.
     public static let incrementalLimit = 256
     private var lastDataVersion: Int64?
+    /// Where the change feed stood when ``results`` were last read whole: the changes after it
+    /// are what other connections did since, so a small commit costs a look-up of its rows.
+    private var feedPosition: TodoFeedPosition?
+    /// How many times the whole request was read after the first fetch: what tests check to
+    /// prove a small change is patched in, not refetched.
+    private(set) var refetches = 0
     /// Set when a refresh failed: `results` may be stale, so the next refresh refetches whole
     /// instead of patching changed rows into them.
     private var needsFullRefetch = false
@@ -120,6 +128,7 @@ public final class FetchedResultsController {
         pendingFetch = nil
         pendingFetchIsStale = false
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
+        feedPosition = try repository.feedPosition()
         adopt(try repository.fetch(fetchRequest))
     }
 
@@ -167,6 +176,7 @@ public final class FetchedResultsController {
     /// rows may predate the write), so the results it finally publishes include it.
     public func beginFetch() throws(TodoStoreError) {
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
+        feedPosition = try repository.feedPosition()
         pendingFetch = (try repository.cursor(fetchRequest), [])
         pendingFetchIsStale = false
     }
@@ -217,7 +227,18 @@ public final class FetchedResultsController {
         let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         guard version != lastDataVersion else { return false }
         lastDataVersion = version
-        return try refresh()
+        // The feed says which todos changed; past the limit (or pruned past us), refetch.
+        guard let position = feedPosition, !needsFullRefetch else { return try refresh() }
+        switch try repository.changedTodos(since: position, limit: Self.incrementalLimit) {
+        case .changed(let ids, let newPosition):
+            feedPosition = newPosition
+            // Another table (the undo history, say) or nothing we show: nothing to do.
+            guard !ids.isEmpty else { return false }
+            return try refresh(changed: ids)
+        case .tooMuch(let newPosition):
+            feedPosition = newPosition
+            return try refresh()
+        }
     }
 
     /// A stream of change batches, one per committed transaction that changed the results.
@@ -240,6 +261,7 @@ public final class FetchedResultsController {
         observerToken = nil
         repository = replacement
         needsFullRefetch = true
+        feedPosition = nil
         observeCommits()
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try replacement.connection.dataVersion() }
         return try refresh()
@@ -268,7 +290,10 @@ public final class FetchedResultsController {
            try patchResults(changing: changed) {
             // `results` is up to date.
         } else {
+            // Read before the rows, so a commit in between is read again later, never missed.
+            feedPosition = try repository.feedPosition()
             results = try repository.fetch(fetchRequest)
+            refetches += 1
         }
         needsFullRefetch = false
         lastRefreshError = nil

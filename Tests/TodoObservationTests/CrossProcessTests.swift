@@ -88,6 +88,27 @@ import TodoStore
         #expect(watcher.controller.fetchedObjects.map(\.isDone) == [true])
     }
 
+    /// The cost of another process's one-row commit does not grow with the list: the change
+    /// feed names the row, which is re-read and placed; the request is not read again.
+    @Test func anotherProcesssSmallCommitIsPatchedInNotRefetched() throws {
+        let path = folder.file("todo.sqlite")
+        let seed = try ProcessRunner.run("sqlite3", [path, "SELECT 1"])  // create nothing yet
+        #expect(seed.status == 0)
+        let watcher = try Watcher(path: path)
+        try sqlite(path, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO todos(name) SELECT 'todo ' || i FROM n")
+        #expect(try watcher.waitForBatch())
+        let refetchesAfterBulk = watcher.controller.refetches
+        #expect(refetchesAfterBulk >= 1, "2,000 rows at once is past the limit: a refetch")
+        for statement in ["UPDATE todos SET done = 1 WHERE id = 7", "INSERT INTO todos(name, deadline) VALUES ('new', '2024-01-01')",
+                          "DELETE FROM todos WHERE id = 9", "UPDATE todos SET name = 'renamed' WHERE id = 1500"] {
+            try sqlite(path, statement)
+            #expect(try watcher.waitForBatch(), "\(statement)")
+        }
+        #expect(watcher.controller.refetches == refetchesAfterBulk, "a one-row commit was refetched")
+        #expect(watcher.controller.fetchedObjects == (try watcher.repository.fetch()))
+        #expect(watcher.recorder.objectChanges.suffix(4) == ["update 7 0.6->0.6", "insert 2001 -->0.0", "delete 9 0.9->-", "update 1500 0.1499->0.1499"])
+    }
+
     @Test func aRolledBackTransactionInAnotherProcessPublishesNothing() throws {
         let path = folder.file("todo.sqlite")
         let watcher = try Watcher(path: path)

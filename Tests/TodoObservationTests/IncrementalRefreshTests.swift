@@ -19,8 +19,12 @@ import TodoStore
         }
     }
 
-    @Test func randomOperationsKeepEveryOrderFilterAndSearchExact() throws {
+    /// `external`: the writes come through another connection (as from another process), seen
+    /// through `PRAGMA data_version` and the change feed by ``processExternalChanges()``.
+    @Test(arguments: [false, true])
+    func randomOperationsKeepEveryOrderFilterAndSearchExact(external: Bool) throws {
         let repository = try TodoRepository(path: folder.file("todo.sqlite"))
+        let writer = external ? try TodoRepository(path: folder.file("todo.sqlite")) : repository
         var generator = SeededGenerator(seed: 0x1DEA_5EED)
         // Names that tell NOCASE apart from Unicode folding and from plain byte order.
         let words = ["apple", "Apple", "APPLE", "_x", "Zed", "zed", "éclair", "Éclair", "a", "ab", "B", "b", "bA"]
@@ -31,7 +35,7 @@ import TodoStore
             Int.random(in: 0 ..< 4, using: &generator) == 0 ? nil
                 : CalendarDate(year: 2024, month: Int.random(in: 1 ... 3, using: &generator), day: Int.random(in: 1 ... 5, using: &generator))
         }
-        for _ in 0 ..< 150 { try repository.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator)) }
+        for _ in 0 ..< 150 { try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator)) }
 
         var watched: [(FetchedResultsController, Replayer)] = []
         for order in TodoFetchRequest.Order.allCases {
@@ -58,22 +62,23 @@ import TodoStore
             let ids = try repository.fetch().map(\.id)
             let id = ids.isEmpty ? 0 : ids[Int.random(in: 0 ..< ids.count, using: &generator)]
             switch ids.isEmpty ? 0 : Int.random(in: 0 ..< 20, using: &generator) {
-            case 0 ... 3: _ = try repository.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
-            case 4 ... 6: _ = try repository.rename(id: id, to: randomName())
-            case 7 ... 9: _ = try repository.setDeadline(randomDate(), id: id)
-            case 10 ... 13: _ = try repository.setDone(Bool.random(using: &generator), ids: [id])
-            case 14 ... 15: _ = try repository.delete(ids: [id])
+            case 0 ... 3: _ = try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
+            case 4 ... 6: _ = try writer.rename(id: id, to: randomName())
+            case 7 ... 9: _ = try writer.setDeadline(randomDate(), id: id)
+            case 10 ... 13: _ = try writer.setDone(Bool.random(using: &generator), ids: [id])
+            case 14 ... 15: _ = try writer.delete(ids: [id])
             case 16 ... 17:
                 // Several rows in one transaction.
                 let some = (0 ..< 5).map { _ in ids[Int.random(in: 0 ..< ids.count, using: &generator)] }
-                _ = try repository.setDone(Bool.random(using: &generator), ids: some)
+                _ = try writer.setDone(Bool.random(using: &generator), ids: some)
             case 18:
                 // More rows than the incremental path takes: a refetch.
-                _ = try repository.setDone(Bool.random(using: &generator), ids: ids)
+                _ = try writer.setDone(Bool.random(using: &generator), ids: ids)
             default:
-                try repository.connection.execute("UPDATE todos SET done = 1 - done")
+                try writer.connection.execute("UPDATE todos SET done = 1 - done")
             }
             for (controller, replayer) in watched {
+                if external { try controller.processExternalChanges() }
                 let expected = try repository.fetch(controller.fetchRequest)
                 if controller.sectioning == .none {
                     #expect(controller.fetchedObjects == expected, "step \(step): \(controller.fetchRequest)")
