@@ -227,17 +227,26 @@ public final class FetchedResultsController {
         let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         guard version != lastDataVersion else { return false }
         lastDataVersion = version
-        // The feed says which todos changed; past the limit (or pruned past us), refetch.
-        guard let position = feedPosition, !needsFullRefetch else { return try refresh() }
-        switch try repository.changedTodos(since: position, limit: Self.incrementalLimit) {
-        case .changed(let ids, let newPosition):
-            feedPosition = newPosition
-            // Another table (the undo history, say) or nothing we show: nothing to do.
-            guard !ids.isEmpty else { return false }
-            return try refresh(changed: ids)
-        case .tooMuch(let newPosition):
-            feedPosition = newPosition
-            return try refresh()
+        do {
+            // The feed says which todos changed; past the limit (or pruned past us), refetch.
+            guard let position = feedPosition, !needsFullRefetch else { return try refresh() }
+            switch try repository.changedTodos(since: position, limit: Self.incrementalLimit) {
+            case .changed(let ids, let newPosition):
+                feedPosition = newPosition
+                // Another table (the undo history, say) or nothing we show: nothing to do.
+                guard !ids.isEmpty else { return false }
+                return try refresh(changed: ids)
+            case .tooMuch(let newPosition):
+                feedPosition = newPosition
+                return try refresh()
+            }
+        } catch {
+            // The version and position already moved past what failed: make the next call
+            // look again and read everything, so the failed change is not skipped.
+            lastDataVersion = nil
+            needsFullRefetch = true
+            lastRefreshError = error
+            throw error
         }
     }
 
@@ -264,7 +273,13 @@ public final class FetchedResultsController {
         feedPosition = nil
         observeCommits()
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try replacement.connection.dataVersion() }
-        return try refresh()
+        do {
+            return try refresh()
+        } catch {
+            lastDataVersion = nil  // so the next call reads the new file whole
+            lastRefreshError = error
+            throw error
+        }
     }
 
     private func makeSnapshot(_ todos: [Todo]) -> TodoResultsSnapshot {

@@ -62,6 +62,24 @@ import TodoStore
         #expect(try controller.processExternalChanges() == false)
     }
 
+    /// A refresh that fails (here: the table was renamed away by another connection) must not
+    /// skip the change it was reading: the next call reads everything again.
+    @Test func aFailedExternalRefreshIsReadAgainWhole() throws {
+        let path = folder.file("todo.sqlite")
+        try database(at: path, names: ["Buy milk"])
+        let controller = FetchedResultsController(repository: try TodoRepository(path: path))
+        try controller.performFetch()
+        let other = try TodoRepository(path: path)
+        _ = try other.add(name: "Pay rent")
+        try other.connection.execute("ALTER TABLE todos RENAME TO todos_away")
+        #expect(throws: TodoStoreError.self) { try controller.processExternalChanges() }
+        #expect(controller.lastRefreshError != nil)
+        try other.connection.execute("ALTER TABLE todos_away RENAME TO todos")
+        try controller.processExternalChanges()
+        #expect(controller.fetchedObjects.map(\.name) == ["Buy milk", "Pay rent"])
+        #expect(controller.lastRefreshError == nil)
+    }
+
     @Test func aDeletedFileIsAnErrorAndTheResultsStay() throws {
         let path = folder.file("todo.sqlite")
         try database(at: path, names: ["Buy milk"])
