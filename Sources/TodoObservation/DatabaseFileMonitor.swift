@@ -1,4 +1,5 @@
 import Dispatch
+import TodoStore
 
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +40,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
     /// Watches the database at `path` and calls `onChange` (on a private queue) when it may
     /// have changed. The monitor runs until ``cancel()`` or until it is released.
     public init(databasePath path: String, onChange: @escaping @Sendable () -> Void) throws(Failure) {
-        let folder = Self.folder(of: path)
+        let folder = DatabaseFile.folder(of: path)
         let name = String(path.split(separator: "/").last ?? Substring(path))
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { throw Failure(path: path, errno: errno) }
@@ -74,11 +75,6 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         if DispatchQueue.getSpecific(key: State.queueKey) != state.queueToken {
             queue.sync {}
         }
-    }
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The mutable part. `generation` is confined to the monitor's queue; `cancelled` is read

@@ -236,9 +236,8 @@ public final class FetchedResultsController {
                 // Another table (the undo history, say) or nothing we show: nothing to do.
                 guard !ids.isEmpty else { return false }
                 return try refresh(changed: ids)
-            case .tooMuch(let newPosition):
-                feedPosition = newPosition
-                return try refresh()
+            case .tooMuch:
+                return try refresh()  // which reads the feed's position before the rows
             }
         } catch {
             // The version and position already moved past what failed: make the next call

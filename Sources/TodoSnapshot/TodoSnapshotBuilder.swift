@@ -198,24 +198,25 @@ where Record.ID: Sendable {
         var allRows: [TodoRow<Record>] = []
         allRows.reserveCapacity(records.count)
         for record in records { allRows.append(.todo(record, .all)) }
-        // Two passes over the records, one per group, instead of partitioned copies: each copy
-        // of a record costs a retain and a release of its fields.
+        // Grouped by position, not by partitioned copies: each copy of a record costs a retain
+        // and a release of its fields.
         var outlineRows: [TodoRow<Record>] = []
         outlineRows.reserveCapacity(records.count + 2)
-        var groupIDs: [TodoGroup: [TodoRowID<Record.ID>]] = [:]
+        var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])] = []
         for (group, indices) in TodoGroup.partition(records, isDone: isDone) {
             outlineRows.append(.group(group))
             var ids: [TodoRowID<Record.ID>] = []
             ids.reserveCapacity(indices.count)
+            // One pass fills both the rows and the outline's ids.
             for index in indices {
                 outlineRows.append(.todo(records[index], .outline))
                 ids.append(.todo(records[index].id, .outline))
             }
-            groupIDs[group] = ids
+            groups.append((group, ids))
         }
         return TodoSnapshots(
             snapshot: Snapshot(sections: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]),
-            outline: makeOutline(undone: groupIDs[.undone] ?? [], done: groupIDs[.done] ?? [], previous: previousOutline))
+            outline: makeOutline(groups, previous: previousOutline))
     }
 
     /// Both sections, flat, without the hierarchy. O(n).
@@ -230,11 +231,9 @@ where Record.ID: Sendable {
     public func outline(_ records: [Record], previous: SectionSnapshot<TodoRowID<Record.ID>>? = nil)
         -> SectionSnapshot<TodoRowID<Record.ID>>
     {
-        var groupIDs: [TodoGroup: [TodoRowID<Record.ID>]] = [:]
-        for (group, indices) in TodoGroup.partition(records, isDone: isDone) {
-            groupIDs[group] = indices.map { .todo(records[$0].id, .outline) }
-        }
-        return makeOutline(undone: groupIDs[.undone] ?? [], done: groupIDs[.done] ?? [], previous: previous)
+        makeOutline(TodoGroup.partition(records, isDone: isDone).map { group, indices in
+            (group, indices.map { .todo(records[$0].id, .outline) })
+        }, previous: previous)
     }
 
     /// The flat list alone: one section, `all`, whose items are the records themselves, so a
@@ -246,15 +245,14 @@ where Record.ID: Sendable {
 
     @inlinable
     func makeOutline(
-        undone: [TodoRowID<Record.ID>], done: [TodoRowID<Record.ID>],
+        _ groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])],
         previous: SectionSnapshot<TodoRowID<Record.ID>>?
     ) -> SectionSnapshot<TodoRowID<Record.ID>> {
         var outline = SectionSnapshot<TodoRowID<Record.ID>>()
-        outline.reserveCapacity(undone.count + done.count + 2)
-        outline.append([.group(.undone), .group(.done)])
-        outline.append(undone, to: .group(.undone))
-        outline.append(done, to: .group(.done))
-        outline.expand([.group(.undone), .group(.done)])
+        outline.reserveCapacity(groups.reduce(groups.count) { $0 + $1.ids.count })
+        outline.append(groups.map { .group($0.group) })
+        for (group, ids) in groups { outline.append(ids, to: .group(group)) }
+        outline.expand(groups.map { .group($0.group) })
         if let previous { outline.copyExpansionState(from: previous) }
         return outline
     }

@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Creates the database file and its folders privately, before SQLite sees them.
+/// The database file on disk: created privately before SQLite sees it, told apart from a file
+/// that replaced it, and the folder SQLite keeps its companion files in.
 ///
 /// SQLite creates files with mode 0644; a todo list is private, so a missing file is created
 /// here with 0600 (its `-wal` and `-shm` files inherit that) and missing folders with 0700.
 /// Existing files and folders are never touched: their modes are the owner's choice.
-enum DatabaseFile {
+public enum DatabaseFile {
     /// Creates `path`'s missing parent folders (0700) and the file itself (0600) if missing.
     static func prepare(_ path: String) throws(TodoStoreError) {
         try createParentFolders(of: path)
@@ -34,6 +35,13 @@ enum DatabaseFile {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The folder holding `path`, where SQLite also keeps its `-wal`, `-shm` and `-journal`
+    /// files: `.` for a bare name, `/` for a file at the root.
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private static func createParentFolders(of path: String) throws(TodoStoreError) {

@@ -118,11 +118,11 @@ extension TodoRepository {
                 throw from == .undo ? .undoConflict(command: entry.command, ids: conflict.rowIDs)
                                     : .redoConflict(command: entry.command, ids: conflict.rowIDs)
             }
+            let reverse = try TodoStoreError.wrap { () throws(SQLiteError) in try session.changeset().inverted() }
+            // Applying a whole, conflict-free changeset changes rows; one that changed nothing
+            // was not a real step, and is reported as damaged rather than as undone.
+            guard !reverse.isEmpty else { throw damaged }
             return try TodoStoreError.wrap { () throws(SQLiteError) in
-                let reverse = try session.changeset().inverted()
-                // Applying a whole, conflict-free changeset always changes rows; one that
-                // changed nothing was not a real step.
-                guard !reverse.isEmpty else { throw SQLiteError(extendedCode: 11 /* SQLITE_CORRUPT */, message: "empty step") }
                 try push(entry.command, reverse, onto: to)
                 try connection.execute("DELETE FROM \(from.table) WHERE id = ?", [entry.id])
                 return UndoneCommand(command: entry.command, remaining: try count(of: from))

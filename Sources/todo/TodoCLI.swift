@@ -53,7 +53,7 @@ enum TodoCLI {
             // A write that failed (a full disk, an I/O error) is a failed command, never a
             // truncated output that looks like a success.
             if let code = out.failure {
-                throw CLIError.failure("cannot write standard output: \(String(cString: strerror(code)))")
+                throw CLIError.outputFailed(code)
             }
             return 0
         } catch where error.kind.isStop {

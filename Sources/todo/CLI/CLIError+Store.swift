@@ -1,4 +1,5 @@
 import SQLite
+import TodoObservation
 import TodoStore
 
 #if canImport(Glibc)
@@ -52,6 +53,11 @@ extension CLIError {
                 self = CLIError(error)
             }
         }
+    }
+
+    /// The words for a file monitor that could not start (`watch`, `ui`).
+    init(_ error: DatabaseFileMonitor.Failure) {
+        self = .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
     }
 
     /// `4, 5, 9`: at most ten ids, then how many more, so 5,000 missing ids stay one short line.

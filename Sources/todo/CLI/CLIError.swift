@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A failure the command line reports: one `error:` line, an optional hint, an exit status.
 struct CLIError: Error, Equatable {
     /// The exit status: 1 the operation failed; 2 the command line was wrong; 128 + N a
@@ -24,6 +28,12 @@ struct CLIError: Error, Equatable {
     /// An operational failure (exit 1): no such todo, busy or full database, bad file.
     static func failure(_ message: String, hint: String? = nil) -> CLIError {
         CLIError(kind: .failure, message: message, hint: hint)
+    }
+
+    /// Standard output could not be written (`errno` `code`: a full disk, an I/O error): a
+    /// failed command, never a truncated output that looks like a success.
+    static func outputFailed(_ code: Int32) -> CLIError {
+        .failure("cannot write standard output: \(String(cString: strerror(code)))")
     }
 
     /// A long-running command stopped, cleanly, by `signal` (SIGINT or SIGTERM): no message,

@@ -1,3 +1,5 @@
+import TodoStore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,15 +22,10 @@ enum DatabaseAccess {
         for file in [path, path + "-wal", path + "-shm", path + "-journal"] where access(file, F_OK) == 0 {
             if access(file, R_OK | W_OK) != 0 { return "cannot write \(file): \(String(cString: strerror(errno)))" }
         }
-        let folder = Self.folder(of: path)
+        let folder = DatabaseFile.folder(of: path)
         if access(folder, W_OK | X_OK) != 0 {
             return "cannot write in the folder \(folder), where SQLite keeps the database's -wal and -shm files: \(String(cString: strerror(errno)))"
         }
         return nil
-    }
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

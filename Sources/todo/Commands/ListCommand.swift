@@ -92,7 +92,7 @@ extension Command {
 }
 
 extension CommandContext {
-    /// The options that choose todos by state and deadline: `list`, `watch` and `export` take them.
+    /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them.
     static let filterOptions: [CommandSpec.Option] = [
         .init(name: "--done", value: nil, help: "Only todos that are done."),
         .init(name: "--undone", value: nil, help: "Only todos that are not done."),

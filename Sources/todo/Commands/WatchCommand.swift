@@ -44,7 +44,7 @@ extension Command {
             do throws(DatabaseFileMonitor.Failure) {
                 monitor = try DatabaseFileMonitor(databasePath: repository.connection.path) { wake.signal() }
             } catch {
-                throw .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
+                throw CLIError(error)
             }
             defer { withExtendedLifetime(monitor) { monitor.cancel() } }
             // Everything is printed on this thread, a whole line at a time; a stop signal only
@@ -54,7 +54,7 @@ extension Command {
                 if let signal = stop.received { throw .stopped(by: signal) }
                 _ = try context.perform { () throws(TodoStoreError) in try controller.processExternalChanges() }
                 if let code = printer.out.failure {
-                    throw .failure("cannot write standard output: \(String(cString: strerror(code)))")
+                    throw .outputFailed(code)
                 }
                 if printer.out.isClosed { return }
             }

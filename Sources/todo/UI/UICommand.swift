@@ -50,7 +50,7 @@ extension Command {
             do throws(DatabaseFileMonitor.Failure) {
                 try events.start(databasePath: repository.connection.path)
             } catch {
-                throw .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
+                throw CLIError(error)
             }
             do throws(TerminalMode.Failure) {
                 try TerminalMode.enter()
