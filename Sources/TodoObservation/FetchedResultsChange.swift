@@ -2,8 +2,30 @@ import TodoSnapshot
 import TodoStore
 
 /// The snapshot type a ``FetchedResultsController`` publishes: sections named by string
-/// ("All", or "Undone" and "Done"), todos as items identified by their id.
-public typealias TodoResultsSnapshot = Snapshot<String, Todo>
+/// ("All", or "Undone" and "Done"), todos as items identified by their id, each section in the
+/// request's order. A ``SortedSnapshot``: reading by index path or id is O(log n), a copy
+/// shares storage, and ``SortedSnapshot/snapshot`` gives the plain ``Snapshot`` (O(n)).
+public typealias TodoResultsSnapshot = SortedSnapshot<String, Todo>
+
+extension SortedSnapshot where SectionID == String, Item == Todo {
+    /// The results of a request fetched in `order`, grouped as `sectioning` says: one section
+    /// "All", always shown; or "Undone" then "Done", each shown while it has todos.
+    /// `todos` are in `order`, as the repository fetches them. O(n).
+    public init(order: TodoFetchRequest.Order, sectioning: FetchedResultsController.Sectioning = .none,
+                todos: [Todo] = []) {
+        let layout: Layout
+        switch sectioning {
+        case .none:
+            layout = .single("All", areInIncreasingOrder: { order.areInIncreasingOrder($0, $1) })
+        case .byDoneState:
+            // The titles and the undone-first rule are the outline's (`TodoGroup`).
+            layout = Layout(sections: TodoGroup.allCases.map(\.title), keepsEmptySections: false,
+                            section: { TodoGroup(isDone: $0.isDone) == .undone ? 0 : 1 },
+                            areInIncreasingOrder: { order.areInIncreasingOrder($0, $1) })
+        }
+        self.init(layout: layout, items: todos)
+    }
+}
 
 /// What kind of change a delegate callback reports, in `NSFetchedResultsChangeType`'s words.
 public enum FetchedResultsChangeType: Sendable, Equatable {
@@ -23,7 +45,8 @@ public enum FetchedResultsChangeType: Sendable, Equatable {
 /// The difference follows UIKit's batch-update semantics (see `SnapshotDifference`):
 /// applying it to the previous snapshot gives ``snapshot`` exactly.
 public struct FetchedResultsBatch: Sendable {
-    /// The results before the change (shares storage with the old snapshot; no copy is made).
+    /// The results before the change (they share storage with the new ones: a change copies
+    /// only the parts it touched).
     public let previous: TodoResultsSnapshot
     /// The results after the change.
     public let snapshot: TodoResultsSnapshot

@@ -29,9 +29,11 @@ import TodoStore
 /// `Sendable` values to any other context.
 ///
 /// Complexity: a commit, through this connection or any other, that changed at most
-/// ``incrementalLimit`` todos (and a request without limit or offset) is patched in: those
-/// todos are re-read by id and moved by binary search, with no refetch. Any other change
-/// refetches the request. Either way the new snapshot is still diffed in O(n) time and memory.
+/// ``incrementalLimit`` todos (and a request without limit or offset) costs O(k log n) for k
+/// changed todos, whatever the size of the results: those todos are re-read by id, moved by
+/// binary search in the snapshot (a ``SortedSnapshot``, which shares storage with the previous
+/// one), and the difference is derived from them alone. Any other change refetches the
+/// request, O(n), and finds the changed todos by merging the old and new results.
 public final class FetchedResultsController {
     /// How the results are grouped into sections.
     public enum Sectioning: Sendable, Equatable {
@@ -64,20 +66,18 @@ public final class FetchedResultsController {
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
     /// The current results as a snapshot (empty before ``performFetch()``).
-    public private(set) var snapshot = TodoResultsSnapshot()
-    /// The results in the request's order (the snapshot groups them when sectioned).
-    private var results: [Todo] = []
+    public private(set) var snapshot: TodoResultsSnapshot
     /// Up to this many changed todos per commit are patched in rather than refetched. Each
     /// costs a primary-key look-up and an array move; past a few hundred a refetch is as cheap.
     public static let incrementalLimit = 256
     private var lastDataVersion: Int64?
-    /// Where the change feed stood when ``results`` were last read whole: the changes after it
+    /// Where the change feed stood when the results were last read whole: the changes after it
     /// are what other connections did since, so a small commit costs a look-up of its rows.
     private var feedPosition: TodoFeedPosition?
     /// How many times the whole request was read after the first fetch: what tests check to
     /// prove a small change is patched in, not refetched.
     private(set) var refetches = 0
-    /// Set when a refresh failed: `results` may be stale, so the next refresh refetches whole
+    /// Set when a refresh failed: the snapshot may be stale, so the next refresh refetches whole
     /// instead of patching changed rows into them.
     private var needsFullRefetch = false
     /// Set when this connection committed while a sliced fetch was under way: its rows may be
@@ -87,8 +87,8 @@ public final class FetchedResultsController {
     /// delegate (``FetchedResultsControllerDelegate/controller(_:didFailToRefreshWith:)``).
     public private(set) var lastRefreshError: TodoStoreError?
     private var observerToken: CommitObserverToken?
-    /// The fetch ``continueFetch(rows:)`` is reading, if one is under way.
-    private var pendingFetch: (cursor: TodoFetchCursor, results: [Todo])?
+    /// The fetch ``continueFetch(rows:)`` is reading, if one is under way, and what it has read.
+    private var pendingFetch: (cursor: TodoFetchCursor, results: TodoResultsSnapshot)?
     private var continuations: [AsyncStream<FetchedResultsBatch>.Continuation] = []
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
@@ -97,6 +97,7 @@ public final class FetchedResultsController {
         self.repository = repository
         self.fetchRequest = fetchRequest
         self.sectioning = sectioning
+        snapshot = TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning)
     }
 
     deinit {
@@ -106,18 +107,18 @@ public final class FetchedResultsController {
 
     // MARK: Results
 
-    /// Every fetched todo, section after section.
+    /// Every fetched todo, section after section. O(n).
     public var fetchedObjects: [Todo] { snapshot.items }
 
-    /// The sections, in order.
+    /// The sections, in order. O(n).
     public var sections: [SectionInfo] {
         snapshot.sections.map { SectionInfo(name: $0.id, objects: $0.items) }
     }
 
-    /// The todo at `indexPath`. - Precondition: the index path is in range.
+    /// The todo at `indexPath`. O(log n). - Precondition: the index path is in range.
     public func object(at indexPath: SnapshotIndexPath) -> Todo { snapshot.item(at: indexPath) }
 
-    /// Where the todo with `id` is, or `nil` when the results do not contain it.
+    /// Where the todo with `id` is, or `nil` when the results do not contain it. O(log n).
     public func indexPath(forObjectWithID id: Todo.ID) -> SnapshotIndexPath? { snapshot.indexPath(ofItem: id) }
 
     // MARK: Fetching
@@ -129,14 +130,13 @@ public final class FetchedResultsController {
         pendingFetchIsStale = false
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
-        adopt(try repository.fetch(fetchRequest))
+        adopt(TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning, todos: try repository.fetch(fetchRequest)))
     }
 
     /// Publishes freshly fetched results without notifying, and starts observing this
     /// connection's commits (once).
-    private func adopt(_ todos: [Todo]) {
-        results = todos
-        snapshot = makeSnapshot(todos)
+    private func adopt(_ results: TodoResultsSnapshot) {
+        snapshot = results
         needsFullRefetch = false
         lastRefreshError = nil
         observeCommits()
@@ -177,7 +177,7 @@ public final class FetchedResultsController {
     public func beginFetch() throws(TodoStoreError) {
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
-        pendingFetch = (try repository.cursor(fetchRequest), [])
+        pendingFetch = (try repository.cursor(fetchRequest), TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning))
         pendingFetchIsStale = false
     }
 
@@ -191,14 +191,18 @@ public final class FetchedResultsController {
     public func continueFetch(rows: Int) throws(TodoStoreError) -> Bool {
         guard var fetch = pendingFetch else { return true }
         pendingFetch = nil
-        // Taken out while reading so the array is not copied on append.
-        guard try fetch.cursor.read(upTo: rows, into: &fetch.results) else {
+        // Taken out while reading so the snapshot is not copied on append. Each slice is
+        // indexed as it comes, so completing the fetch costs nothing more.
+        var slice: [Todo] = []
+        let complete = try fetch.cursor.read(upTo: rows, into: &slice)
+        fetch.results.append(contentsOf: slice)
+        guard complete else {
             pendingFetch = fetch
             return false
         }
         if pendingFetchIsStale {
             pendingFetchIsStale = false
-            pendingFetch = (try repository.cursor(fetchRequest), [])
+            pendingFetch = (try repository.cursor(fetchRequest), TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning))
             return false
         }
         adopt(fetch.results)
@@ -281,77 +285,48 @@ public final class FetchedResultsController {
         }
     }
 
-    private func makeSnapshot(_ todos: [Todo]) -> TodoResultsSnapshot {
-        switch sectioning {
-        case .none:
-            return TodoResultsSnapshot(sections: [(id: "All", items: todos)])
-        case .byDoneState:
-            var sections: [(id: String, items: [Todo])] = []
-            for (group, indices) in TodoGroup.partition(todos, isDone: \.isDone) where !indices.isEmpty {
-                sections.append((id: group.title, items: indices.map { todos[$0] }))
-            }
-            return TodoResultsSnapshot(sections: sections)
-        }
-    }
-
-    /// Brings the results up to date (patching in `changed` todos when that is possible,
-    /// refetching otherwise), diffs against the current snapshot and notifies when anything
-    /// changed. `changed` nil means "unknown".
+    /// Brings the results up to date (patching in the `changed` todos when that is possible,
+    /// refetching otherwise) and notifies when anything changed. `changed` nil means "unknown".
     @discardableResult
     private func refresh(changed: Set<Int64>? = nil) throws(TodoStoreError) -> Bool {
+        let old = snapshot
+        let update: (results: TodoResultsSnapshot, difference: SnapshotDifference<String, Todo>?)
         if !needsFullRefetch, let changed, changed.count <= Self.incrementalLimit,
            fetchRequest.limit == nil, fetchRequest.offset == 0,
-           try patchResults(changing: changed) {
-            // `results` is up to date.
+           let patch = try patched(old, changing: changed) {
+            update = patch
         } else {
             // Read before the rows, so a commit in between is read again later, never missed.
             feedPosition = try repository.feedPosition()
-            results = try repository.fetch(fetchRequest)
+            let results = TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning,
+                                              todos: try repository.fetch(fetchRequest))
             refetches += 1
+            update = (results, results.changedIdentifiers(from: old).flatMap { results.difference(from: old, changed: $0) })
         }
         needsFullRefetch = false
         lastRefreshError = nil
-        let new = makeSnapshot(results)
-        let difference = new.difference(from: snapshot)
+        snapshot = update.results
+        // Results out of the order the comparator expects (see `SortedSnapshot`) are diffed whole.
+        let difference = update.difference ?? update.results.snapshot.difference(from: old.snapshot)
         guard !difference.isEmpty else { return false }
-        let old = snapshot
-        snapshot = new
-        notify(FetchedResultsBatch(previous: old, snapshot: new, difference: difference))
+        notify(FetchedResultsBatch(previous: old, snapshot: update.results, difference: difference))
         return true
     }
 
-    /// Re-reads the todos with `ids` and moves them to their places in ``results``. Returns
-    /// false when the results turn out not to be in the order the comparator expects (say, a
-    /// deadline another tool wrote in a form we do not parse): the caller then refetches.
-    ///
-    /// Complexity: O(k (log n + n)) for k ids; the O(n) is one array shift per change.
-    private func patchResults(changing ids: Set<Int64>) throws(TodoStoreError) -> Bool {
-        guard !ids.isEmpty else { return true }
-        let fresh = try repository.fetch(fetchRequest, ids: ids)
-        let order = fetchRequest.order
-        for id in ids {
-            guard let old = snapshot.item(withID: id) else { continue }
-            let index = lowerBound(of: old, order)
-            guard index < results.count, results[index].id == id else { return false }
-            results.remove(at: index)
-        }
-        for todo in fresh.values {
-            let index = lowerBound(of: todo, order)
-            if index < results.count, results[index].id == todo.id { return false }
-            results.insert(todo, at: index)
-        }
-        return true
-    }
-
-    /// The first position in ``results`` whose todo does not come before `todo`.
-    private func lowerBound(of todo: Todo, _ order: TodoFetchRequest.Order) -> Int {
-        var low = 0
-        var high = results.count
-        while low < high {
-            let middle = (low + high) / 2
-            if order.areInIncreasingOrder(results[middle], todo) { low = middle + 1 } else { high = middle }
-        }
-        return low
+    /// `results` with the todos `ids` re-read and moved to their places, and the difference
+    /// derived from them; nil when the results cannot be patched (not in the order the
+    /// comparator expects: say, a deadline another tool wrote in a form we do not parse), and
+    /// the caller refetches. O(k log n) for k ids.
+    private func patched(_ results: TodoResultsSnapshot, changing ids: Set<Int64>) throws(TodoStoreError)
+        -> (results: TodoResultsSnapshot, difference: SnapshotDifference<String, Todo>?)?
+    {
+        let fresh = ids.isEmpty ? [:] : try repository.fetch(fetchRequest, ids: ids)
+        var changes: [Int64: Todo?] = [:]
+        // `updateValue`, not the subscript: assigning nil through it would drop the key, and a
+        // todo that left the results must be kept as "now absent".
+        for id in ids { changes.updateValue(fresh[id], forKey: id) }
+        guard let patched = results.applying(changes) else { return nil }
+        return (patched, patched.difference(from: results, changed: ids))
     }
 
     private func notify(_ batch: FetchedResultsBatch) {

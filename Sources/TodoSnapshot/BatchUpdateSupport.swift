@@ -46,14 +46,23 @@ func keptInPlaceMask(offsets: [Int], unchanged: [Bool]) -> [Bool] {
         if offset < bound { increasing = false } else { bound = offset + 1 }
     }
     if increasing { return [Bool](repeating: true, count: count) }
+    let heavy = count + 1
+    return keptInPlaceMask(offsets: offsets, weights: unchanged.map { $0 ? heavy : 1 }, bound: bound)
+}
 
+/// The maximum-weight strictly increasing subsequence of `offsets` (in `0 ..< bound`), as a
+/// mask: the core of ``keptInPlaceMask(offsets:unchanged:)``, for callers that weigh items
+/// themselves (``SortedSnapshot`` weighs a run of unchanged items as one entry). Ties go as
+/// rule 3 there says. Precondition: `offsets` are distinct; weights are positive.
+@inlinable
+func keptInPlaceMask(offsets: [Int], weights: [Int], bound: Int) -> [Bool] {
+    let count = offsets.count
     // Blocks, in new order: the index of each one's first item (plus `count` at the end) and
     // the total weight of its items.
-    let heavy = count + 1
     var blockStarts: [Int] = []
     var blockWeights: [Int] = []
     for index in 0..<count {
-        let weight = unchanged[index] ? heavy : 1
+        let weight = weights[index]
         if index > 0 && offsets[index] == offsets[index - 1] + 1 {
             blockWeights[blockWeights.count - 1] += weight
         } else {

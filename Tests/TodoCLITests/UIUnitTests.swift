@@ -17,7 +17,7 @@ import TodoStore
     ]
 
     private func list(_ todos: [Todo] = todos) -> UIList {
-        UIList(TodoResultsSnapshot(sections: [(id: "All", items: todos)]), order: .due)
+        UIList(TodoResultsSnapshot(order: .due, todos: todos), order: .due)
     }
 
     private func state(on line: Int, in list: UIList) -> UIState {
@@ -244,12 +244,12 @@ import TodoStore
 
     @Test func theIDColumnNarrowsWhenTheWidestIDsLeave() {
         let wide = Todo(id: 10, name: "ten")
-        let before = TodoResultsSnapshot(sections: [(id: "All", items: Self.todos + [wide])])
-        let after = TodoResultsSnapshot(sections: [(id: "All", items: Self.todos)])
-        #expect(UIApp.maxID(after: after.difference(from: before), in: after, sizedFor: 10) == 3)
+        let before = TodoResultsSnapshot(order: .due, todos: Self.todos + [wide])
+        let after = TodoResultsSnapshot(order: .due, todos: Self.todos)
+        #expect(UIApp.maxID(after: after.snapshot.difference(from: before.snapshot), in: after, sizedFor: 10) == 3)
         // Deleting a narrower id keeps the width without scanning; an insert widens at once.
-        let fewer = TodoResultsSnapshot(sections: [(id: "All", items: [wide])])
-        #expect(UIApp.maxID(after: fewer.difference(from: before), in: fewer, sizedFor: 10) == 10)
-        #expect(UIApp.maxID(after: before.difference(from: after), in: before, sizedFor: 3) == 10)
+        let fewer = TodoResultsSnapshot(order: .due, todos: [wide])
+        #expect(UIApp.maxID(after: fewer.snapshot.difference(from: before.snapshot), in: fewer, sizedFor: 10) == 10)
+        #expect(UIApp.maxID(after: before.snapshot.difference(from: after.snapshot), in: before, sizedFor: 3) == 10)
     }
 }

@@ -127,7 +127,7 @@ import TodoStore
         let path = folder.file("todo.sqlite")
         let watcher = try Watcher(path: path)
         var generator = SystemRandomNumberGenerator()
-        var rebuilt = watcher.controller.snapshot
+        var rebuilt = watcher.controller.snapshot.snapshot
         var checked = 0
         for step in 0..<40 {
             let statements = (0..<Int.random(in: 1...3, using: &generator)).map { _ in

@@ -121,7 +121,7 @@ import TodoStore
         #expect(recorder.events.contains { $0.hasPrefix("section insert Done") })
         #expect(recorder.events.contains { $0.hasPrefix("section delete Undone") })
         let batch = try #require(recorder.batches.last)
-        #expect(batch.previous.applying(batch.difference) == batch.snapshot)
+        #expect(batch.previous.snapshot.applying(batch.difference) == batch.snapshot.snapshot)
     }
 
     @Test func batchesStreamToSwiftConcurrency() async throws {

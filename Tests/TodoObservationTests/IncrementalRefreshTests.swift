@@ -12,7 +12,7 @@ import TodoStore
 
     /// Keeps its own copy of the results, rebuilt only from the batches' differences.
     final class Replayer: FetchedResultsControllerDelegate {
-        var replayed = TodoResultsSnapshot()
+        var replayed = Snapshot<String, Todo>()
 
         func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
             replayed = replayed.applying(batch.difference)
@@ -51,7 +51,7 @@ import TodoStore
                         let replayer = Replayer()
                         controller.delegate = replayer
                         try controller.performFetch()
-                        replayer.replayed = controller.snapshot
+                        replayer.replayed = controller.snapshot.snapshot
                         watched.append((controller, replayer))
                     }
                 }
@@ -86,7 +86,7 @@ import TodoStore
                     let grouped = expected.filter { !$0.isDone } + expected.filter(\.isDone)
                     #expect(controller.fetchedObjects == grouped, "step \(step): \(controller.fetchRequest)")
                 }
-                #expect(replayer.replayed == controller.snapshot, "step \(step): \(controller.fetchRequest)")
+                #expect(replayer.replayed == controller.snapshot.snapshot, "step \(step): \(controller.fetchRequest)")
             }
         }
     }

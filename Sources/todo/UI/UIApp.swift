@@ -11,8 +11,9 @@ import Glibc
 /// (keeping the outline's expansion state), the diff says which rows to render again, and the
 /// screen rewrites only the lines whose text changed.
 ///
-/// Complexity: a change costs one O(n) regrouping pass, without a second row-level snapshot
-/// or diff (at 100,000 todos that pair cost most of a key press); drawing costs the window.
+/// Complexity: a change of k todos costs O(k log n), whatever the size of the list: the
+/// controller patches its snapshot and derives the difference from the changed todos, and the
+/// list patches its groups from that difference (see `UIList`); drawing costs the window.
 ///
 /// Threading: everything runs on the thread that calls ``run(_:)``; other threads only post to
 /// ``UIEvents``. The controller's delegate callbacks come on this thread too: synchronously
@@ -62,7 +63,7 @@ final class UIApp: FetchedResultsControllerDelegate {
             first.limit = screenful
             let head = try repository.fetch(first)
             let done = try repository.count(.done)
-            list = UIList(TodoResultsSnapshot(sections: [(id: "All", items: head)]), order: request.order,
+            list = UIList(TodoResultsSnapshot(order: request.order, todos: head), order: request.order,
                           totals: (undone: max(total - done, 0), done: done))
             renderer.configure(columns: size.columns, maxID: try repository.maxID())
             showsPreview = true
@@ -96,7 +97,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         // The preview is only used unfiltered, so the table's largest id is the list's; reading
         // it is one B-tree seek where scanning a copy of the results costs ~20 ms at 100k.
         let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
-        apply(controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
+        rebuild(from: controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
         // Commits by other processes during the load: the controller diffs them in now, before
         // the waiting keys act on the list.
         processExternalChanges()
@@ -206,7 +207,10 @@ final class UIApp: FetchedResultsControllerDelegate {
         changed += difference.itemMoves.map(\.item.id)
         changed += difference.itemUpdates.map(\.item.id)
         renderer.invalidate(todos: changed)
-        apply(batch.snapshot, maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
+        renderer.configure(columns: size.columns,
+                           maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
+        list.apply(batch)
+        state.follow(in: &list)
     }
 
     /// The largest id after a change, for the id column's width: grown by inserts at once, and
@@ -219,12 +223,12 @@ final class UIApp: FetchedResultsControllerDelegate {
         guard difference.itemDeletes.contains(where: { String($0.id).count >= width }) else {
             return max(current, newest)
         }
-        return results.sections.lazy.flatMap(\.items).map(\.id).max() ?? 1
+        return (0 ..< results.numberOfSections).lazy.flatMap { results.list(inSection: $0) }.map(\.id).max() ?? 1
     }
 
-    /// Regroups the controller's results, keeping the expansion state, and puts the cursor
-    /// back on its row. Rendered rows stay cached unless the caller invalidated them.
-    func apply(_ results: TodoResultsSnapshot, maxID: Int64) {
+    /// Regroups the controller's results (after a fetch), keeping the expansion state, and puts
+    /// the cursor back on its row. Rendered rows stay cached unless the caller invalidated them.
+    func rebuild(from results: TodoResultsSnapshot, maxID: Int64) {
         renderer.configure(columns: size.columns, maxID: maxID)
         list = UIList(results, order: controller.fetchRequest.order, expanded: list.expandedGroups)
         state.follow(in: &list)
@@ -246,7 +250,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         controller = replacement
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
-        apply(replacement.snapshot, maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))
+        rebuild(from: replacement.snapshot, maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))
     }
 
     /// Runs a change inside an undo record; a failure becomes the footer's message.

@@ -11,10 +11,13 @@ typealias UIRowID = TodoRowID<Int64>
 /// Built from the controller's flat snapshot without building a second, row-level snapshot
 /// (a `SectionSnapshot` of the outline hashes every row on every change, which cost most of a
 /// key press at 100,000 todos; the outline's expansion is just which of the two groups is open):
-/// "All" rows are read from it by offset, each group is one ordered array, and a line's
-/// position is arithmetic on their counts. Reading a row by index is O(1), so a window of a
-/// 100,000-todo list costs its own size; rebuilding after a change is one O(n) pass, with no
-/// hashing.
+/// "All" rows are read from it by offset, each group is one list in the request's order, and a
+/// line's position is arithmetic on their counts.
+///
+/// Complexity: reading a line O(log n), so a window costs its own size; finding a row's line
+/// O(log n); a change of k todos, ``apply(_:)``, O(k log n) (each group is a `ChunkedList`
+/// patched by binary search, as the controller patches its snapshot); building it O(n), once
+/// per fetch.
 struct UIList {
     /// One line of the list.
     enum Entry {
@@ -24,10 +27,10 @@ struct UIList {
     }
 
     /// The controller's results: one section, in the request's order.
-    private let results: TodoResultsSnapshot
+    private var results: TodoResultsSnapshot
     private let order: TodoFetchRequest.Order
-    private var undone: [Todo] = []
-    private var done: [Todo] = []
+    private var undone = ChunkedList<Todo>()
+    private var done = ChunkedList<Todo>()
     private var expanded: Set<TodoGroup>
     /// The group sizes when `results` is only the head of the list (a first-screen preview).
     private let totals: (undone: Int, done: Int)?
@@ -40,11 +43,48 @@ struct UIList {
         self.totals = totals
         self.order = order
         self.expanded = expanded
-        let all = results.numberOfSections > 0 ? results.sections[0].items : []
+        regroup()
+    }
+
+    /// Sorts every todo into its group. O(n).
+    private mutating func regroup() {
+        undone = ChunkedList()
+        done = ChunkedList()
+        guard results.numberOfSections > 0 else { return }
         // The one grouping rule (the outline's, the controller's, `todo list --outline`'s).
-        for (group, indices) in TodoGroup.partition(all, isDone: \.isDone) {
-            let members = indices.map { all[$0] }
-            if group == .done { done = members } else { undone = members }
+        for todo in results.list(inSection: 0) {
+            if TodoGroup(isDone: todo.isDone) == .done { done.append(todo) } else { undone.append(todo) }
+        }
+    }
+
+    /// Takes in one change of the controller's results: the todos it names leave their group
+    /// at their old place and join one at their new place. O(k log n) for k todos changed.
+    mutating func apply(_ batch: FetchedResultsBatch) {
+        // A preview holds only the first screen; the load's end replaces it whole.
+        guard totals == nil else { return }
+        let previous = results
+        results = batch.snapshot
+        // Groups in an order the comparator does not share cannot be searched: rebuild them.
+        guard previous.isOrdered, results.isOrdered else { return regroup() }
+        let difference = batch.difference
+        var changed = difference.itemDeletes.map(\.id)
+        changed += difference.itemInserts.map(\.item.id)
+        changed += difference.itemMoves.map(\.item.id)
+        changed += difference.itemUpdates.map(\.item.id)
+        for id in changed {
+            if let old = previous.item(withID: id) {
+                let group = TodoGroup(isDone: old.isDone)
+                guard let offset = position(of: old, in: group) else { return regroup() }
+                if group == .done { done.remove(at: offset) } else { undone.remove(at: offset) }
+            }
+        }
+        for id in changed {
+            guard let new = results.item(withID: id) else { continue }
+            if new.isDone {
+                done.insert(new, at: done.lowerBound(of: new, by: order.areInIncreasingOrder))
+            } else {
+                undone.insert(new, at: undone.lowerBound(of: new, by: order.areInIncreasingOrder))
+            }
         }
     }
 
@@ -133,12 +173,7 @@ struct UIList {
     /// form we do not parse), so the cursor is never lost.
     private func position(of todo: Todo, in group: TodoGroup) -> Int? {
         let members = group == .undone ? undone : done
-        var low = 0
-        var high = members.count
-        while low < high {
-            let middle = (low + high) / 2
-            if order.areInIncreasingOrder(members[middle], todo) { low = middle + 1 } else { high = middle }
-        }
+        let low = members.lowerBound(of: todo, by: order.areInIncreasingOrder)
         if low < members.count, members[low].id == todo.id { return low }
         return members.firstIndex { $0.id == todo.id }
     }

@@ -1,0 +1,209 @@
+// The difference between two sorted snapshots, derived from the items that changed instead of
+// by comparing every item.
+//
+// Why it can be: inside a section both snapshots are sorted by the same total order, so the
+// items that did not change ("stable" items) are in the same relative order on both sides, and
+// only the changed items and the places they left or took can break runs. Cut the stable items
+// at every place a changed item that stays in the section sat (before) or sits (after); each
+// piece is a run that is contiguous on both sides, which an optimal kept-in-place sequence
+// keeps whole or not at all (no kept item fits between its members). The choice of what stays
+// is then the same maximum-weight increasing subsequence as `keptInPlaceMask` solves for
+// Snapshot.difference, over at most 3k + 1 entries (k changed items) instead of n, with a run
+// weighing as its number of unchanged items.
+
+extension SortedSnapshot {
+    /// The changes that turn `old` into this snapshot, with the batch-update semantics and the
+    /// minimality of ``SnapshotDifference`` (the same number of moves and updates as
+    /// ``Snapshot/difference(from:)`` reports; on a tie the two may pick different, equally
+    /// minimal, items), derived from the items `changed`.
+    ///
+    /// `changed` must name every item whose content, section or presence differs (more is
+    /// fine: an unchanged one reports nothing). O(k log n) for k identifiers, plus one move per
+    /// unchanged item that must move (an unchanged run is moved only when that is cheaper than
+    /// moving the changed items around it).
+    ///
+    /// Returns nil when either snapshot is not ``isOrdered``, the layouts' sections differ, or
+    /// `changed` turns out to miss an item (the counts do not add up): then diff whole
+    /// snapshots instead.
+    @inlinable
+    public func difference(from old: SortedSnapshot, changed: some Sequence<Item.ID>) -> SnapshotDifference<SectionID, Item>? {
+        guard isOrdered, old.isOrdered, layout.sections == old.layout.sections else { return nil }
+        var result = SnapshotDifference<SectionID, Item>()
+        let oldShown = old.shownIndexes()
+        let newShown = shownIndexes()
+        for position in lists.indices {
+            switch (oldShown[position], newShown[position]) {
+            case (let from?, nil): result.sectionDeletes.append(.init(id: layout.sections[position], from: from))
+            case (nil, let to?): result.sectionInserts.append(.init(id: layout.sections[position], to: to))
+            default: break
+            }
+        }
+
+        // Per layout section: the offsets of the changed items it held and holds, and the
+        // changed items that stay in it.
+        var oldChanged = [[Int]](repeating: [], count: lists.count)
+        var newChanged = [[Int]](repeating: [], count: lists.count)
+        var staying = [[StayingItem]](repeating: [], count: lists.count)
+        var seen = Set<Item.ID>()
+        for id in changed where seen.insert(id).inserted {
+            let before = old.index[id]
+            let after = index[id]
+            var from: (section: Int, offset: Int)?
+            var to: (section: Int, offset: Int)?
+            if let before {
+                let section = layout.sectionPosition(of: before)
+                guard let offset = old.offset(of: before, inList: section) else { return nil }
+                from = (section, offset)
+                oldChanged[section].append(offset)
+            }
+            if let after {
+                let section = layout.sectionPosition(of: after)
+                guard let offset = offset(of: after, inList: section) else { return nil }
+                to = (section, offset)
+                newChanged[section].append(offset)
+            }
+            switch (from, to, after) {
+            case (nil, let to?, let after?):
+                guard let shown = newShown[to.section] else { return nil }
+                result.itemInserts.append(.init(item: after, to: SnapshotIndexPath(section: shown, item: to.offset)))
+            case (let from?, nil, _):
+                guard let shown = oldShown[from.section] else { return nil }
+                result.itemDeletes.append(.init(id: id, from: SnapshotIndexPath(section: shown, item: from.offset)))
+            case (let from?, let to?, let after?) where from.section != to.section:
+                guard let fromShown = oldShown[from.section], let toShown = newShown[to.section] else { return nil }
+                result.itemMoves.append(.init(item: after, from: SnapshotIndexPath(section: fromShown, item: from.offset),
+                                              to: SnapshotIndexPath(section: toShown, item: to.offset)))
+            case (let from?, let to?, let after?):
+                staying[from.section].append(
+                    StayingItem(item: after, old: from.offset, new: to.offset, unchanged: before == after))
+            default:
+                break
+            }
+        }
+        for section in lists.indices where !staying[section].isEmpty {
+            guard let fromShown = oldShown[section], let toShown = newShown[section],
+                  placeStaying(staying[section], inList: section, from: old, fromSection: fromShown, toSection: toShown,
+                               oldChanged: oldChanged[section].sorted(), newChanged: newChanged[section].sorted(),
+                               into: &result)
+            else { return nil }
+        }
+        result.itemDeletes.sort { ($0.from.section, $0.from.item) < ($1.from.section, $1.from.item) }
+        result.itemInserts.sort { ($0.to.section, $0.to.item) < ($1.to.section, $1.to.item) }
+        result.itemMoves.sort { ($0.to.section, $0.to.item) < ($1.to.section, $1.to.item) }
+        result.itemUpdates.sort { ($0.to.section, $0.to.item) < ($1.to.section, $1.to.item) }
+        return result
+    }
+
+    /// A changed item present in the same section before and after.
+    @usableFromInline
+    struct StayingItem {
+        @usableFromInline var item: Item
+        @usableFromInline var old: Int
+        @usableFromInline var new: Int
+        @usableFromInline var unchanged: Bool
+
+        @inlinable
+        init(item: Item, old: Int, new: Int, unchanged: Bool) {
+            self.item = item
+            self.old = old
+            self.new = new
+            self.unchanged = unchanged
+        }
+    }
+
+    /// Decides which of the staying items and stable runs of one section keep their place, and
+    /// reports the rest as moves and the kept changed items as updates. `oldChanged` and
+    /// `newChanged` are the sorted offsets of every changed item the section held and holds.
+    /// Returns false when the counts show that `changed` missed an item.
+    @inlinable
+    func placeStaying(
+        _ staying: [StayingItem], inList section: Int, from old: SortedSnapshot, fromSection: Int, toSection: Int,
+        oldChanged: [Int], newChanged: [Int], into result: inout SnapshotDifference<SectionID, Item>
+    ) -> Bool {
+        let stableCount = old.lists[section].count - oldChanged.count
+        guard stableCount == lists[section].count - newChanged.count else { return false }
+        // The stable items before each changed item, on each side (non-decreasing).
+        let oldStableBefore = oldChanged.enumerated().map { $1 - $0 }
+        let newStableBefore = newChanged.enumerated().map { $1 - $0 }
+        // The offset of the stable item of rank `rank` (0-based among stable items) on each side.
+        func oldOffset(ofStable rank: Int) -> Int { rank + countOfValues(oldStableBefore, atMost: rank) }
+        func newOffset(ofStable rank: Int) -> Int { rank + countOfValues(newStableBefore, atMost: rank) }
+
+        // Cut the stable ranks wherever a staying item sat or sits.
+        var cuts: Set<Int> = [0, stableCount]
+        for item in staying {
+            cuts.insert(item.old - countOfValues(oldChanged, below: item.old))
+            cuts.insert(item.new - countOfValues(newChanged, below: item.new))
+        }
+        let sortedCuts = cuts.sorted()
+
+        // The entries, each kept or moved whole: stable runs, then staying items.
+        let heavy = staying.count + 1
+        var runs: [Range<Int>] = []
+        var oldKeys: [Int] = []
+        var newKeys: [Int] = []
+        var weights: [Int] = []
+        for (low, high) in zip(sortedCuts, sortedCuts.dropFirst()) where low < high {
+            runs.append(low ..< high)
+            oldKeys.append(oldOffset(ofStable: low))
+            newKeys.append(newOffset(ofStable: low))
+            weights.append((high - low) * heavy)
+        }
+        for item in staying {
+            oldKeys.append(item.old)
+            newKeys.append(item.new)
+            weights.append(item.unchanged ? heavy : 1)
+        }
+        // In new order, with old offsets ranked densely so the search's table is the entries'.
+        let newOrder = newKeys.indices.sorted { newKeys[$0] < newKeys[$1] }
+        let oldRank = Dictionary(uniqueKeysWithValues: oldKeys.sorted().enumerated().map { ($1, $0) })
+        let mask = keptInPlaceMask(offsets: newOrder.map { oldRank[oldKeys[$0]] ?? 0 },
+                                   weights: newOrder.map { weights[$0] }, bound: oldKeys.count)
+        for (position, entry) in newOrder.enumerated() {
+            let kept = mask[position]
+            if entry < runs.count {
+                guard !kept else { continue }
+                for rank in runs[entry] {
+                    let to = newOffset(ofStable: rank)
+                    result.itemMoves.append(.init(item: lists[section][to],
+                                                  from: SnapshotIndexPath(section: fromSection, item: oldOffset(ofStable: rank)),
+                                                  to: SnapshotIndexPath(section: toSection, item: to)))
+                }
+            } else {
+                let item = staying[entry - runs.count]
+                let from = SnapshotIndexPath(section: fromSection, item: item.old)
+                let to = SnapshotIndexPath(section: toSection, item: item.new)
+                if !kept {
+                    result.itemMoves.append(.init(item: item.item, from: from, to: to))
+                } else if !item.unchanged {
+                    result.itemUpdates.append(.init(item: item.item, from: from, to: to))
+                }
+            }
+        }
+        return true
+    }
+}
+
+/// The number of elements of the sorted `values` that are at most `value`.
+@inlinable
+func countOfValues(_ values: [Int], atMost value: Int) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+        let middle = (low + high) / 2
+        if values[middle] <= value { low = middle + 1 } else { high = middle }
+    }
+    return low
+}
+
+/// The number of elements of the sorted `values` that are below `value`.
+@inlinable
+func countOfValues(_ values: [Int], below value: Int) -> Int {
+    var low = 0
+    var high = values.count
+    while low < high {
+        let middle = (low + high) / 2
+        if values[middle] < value { low = middle + 1 } else { high = middle }
+    }
+    return low
+}
