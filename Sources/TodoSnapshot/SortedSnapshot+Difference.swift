@@ -18,9 +18,9 @@ extension SortedSnapshot {
     /// minimal, items), derived from the items `changed`.
     ///
     /// `changed` must name every item whose content, section or presence differs (more is
-    /// fine: an unchanged one reports nothing). O(k log n) for k identifiers, plus one move per
-    /// unchanged item that must move (an unchanged run is moved only when that is cheaper than
-    /// moving the changed items around it).
+    /// fine: an unchanged one reports nothing). O(k log n) for k identifiers. (The search may
+    /// also move a run of unchanged items, one move each, when that were cheaper; with both
+    /// sides in one order it never is, since unchanged items keep their relative order.)
     ///
     /// Returns nil when either snapshot is not ``isOrdered``, the layouts' sections differ, or
     /// `changed` turns out to miss an item (the counts do not add up): then diff whole
@@ -80,12 +80,17 @@ extension SortedSnapshot {
                 break
             }
         }
+        // Every item not named is the same on both sides, so each section loses and gains only
+        // named ones: when the counts say otherwise, `changed` missed one.
+        for section in lists.indices
+        where old.lists[section].count - oldChanged[section].count != lists[section].count - newChanged[section].count {
+            return nil
+        }
         for section in lists.indices where !staying[section].isEmpty {
-            guard let fromShown = oldShown[section], let toShown = newShown[section],
-                  placeStaying(staying[section], inList: section, from: old, fromSection: fromShown, toSection: toShown,
-                               oldChanged: oldChanged[section].sorted(), newChanged: newChanged[section].sorted(),
-                               into: &result)
-            else { return nil }
+            guard let fromShown = oldShown[section], let toShown = newShown[section] else { return nil }
+            placeStaying(staying[section], inList: section, from: old, fromSection: fromShown, toSection: toShown,
+                         oldChanged: oldChanged[section].sorted(), newChanged: newChanged[section].sorted(),
+                         into: &result)
         }
         result.itemDeletes.sort { ($0.from.section, $0.from.item) < ($1.from.section, $1.from.item) }
         result.itemInserts.sort { ($0.to.section, $0.to.item) < ($1.to.section, $1.to.item) }
@@ -114,14 +119,12 @@ extension SortedSnapshot {
     /// Decides which of the staying items and stable runs of one section keep their place, and
     /// reports the rest as moves and the kept changed items as updates. `oldChanged` and
     /// `newChanged` are the sorted offsets of every changed item the section held and holds.
-    /// Returns false when the counts show that `changed` missed an item.
     @inlinable
     func placeStaying(
         _ staying: [StayingItem], inList section: Int, from old: SortedSnapshot, fromSection: Int, toSection: Int,
         oldChanged: [Int], newChanged: [Int], into result: inout SnapshotDifference<SectionID, Item>
-    ) -> Bool {
+    ) {
         let stableCount = old.lists[section].count - oldChanged.count
-        guard stableCount == lists[section].count - newChanged.count else { return false }
         // The stable items before each changed item, on each side (non-decreasing).
         let oldStableBefore = oldChanged.enumerated().map { $1 - $0 }
         let newStableBefore = newChanged.enumerated().map { $1 - $0 }
@@ -180,7 +183,6 @@ extension SortedSnapshot {
                 }
             }
         }
-        return true
     }
 }
 

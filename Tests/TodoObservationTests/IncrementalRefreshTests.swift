@@ -5,17 +5,28 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// Results patched in after small commits (no refetch) must always equal a full fetch, and the
-/// notifications must still rebuild them exactly.
+/// Results patched in after small commits (no refetch) must always equal a full fetch, the
+/// notifications must still rebuild them exactly, and each difference derived from the changed
+/// todos must be as minimal as the full diff of the two snapshots.
 @Suite struct IncrementalRefreshTests {
     let folder = TemporaryFolder()
 
     /// Keeps its own copy of the results, rebuilt only from the batches' differences.
     final class Replayer: FetchedResultsControllerDelegate {
         var replayed = Snapshot<String, Todo>()
+        /// Batches whose difference (derived from the changed todos) is less minimal than the
+        /// full diff of the two snapshots, the reference.
+        var lessMinimal: [String] = []
 
         func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
             replayed = replayed.applying(batch.difference)
+            let full = batch.snapshot.snapshot.difference(from: batch.previous.snapshot)
+            func shape(_ difference: SnapshotDifference<String, Todo>) -> [Int] {
+                [difference.itemInserts.count, difference.itemDeletes.count,
+                 difference.itemMoves.count + difference.itemUpdates.count, difference.itemUpdates.count,
+                 difference.sectionInserts.count, difference.sectionDeletes.count, difference.sectionMoves.count]
+            }
+            if shape(batch.difference) != shape(full) { lessMinimal.append("\(batch.difference) vs \(full)") }
         }
     }
 
@@ -87,6 +98,8 @@ import TodoStore
                     #expect(controller.fetchedObjects == grouped, "step \(step): \(controller.fetchRequest)")
                 }
                 #expect(replayer.replayed == controller.snapshot.snapshot, "step \(step): \(controller.fetchRequest)")
+                #expect(replayer.lessMinimal.isEmpty, "step \(step): \(controller.fetchRequest): \(replayer.lessMinimal)")
+                replayer.lessMinimal.removeAll()
             }
         }
     }
