@@ -64,23 +64,24 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     /// Walks chunk by chunk: O(1) per element, where indexing would cost O(log c) each.
     public struct Iterator: IteratorProtocol {
         @usableFromInline let chunks: [[Element]]
-        @usableFromInline var chunk = 0
-        @usableFromInline var offset = 0
+        @usableFromInline var nextChunk = 0
+        /// The chunk being walked, held so each step is one array read.
+        @usableFromInline var current: IndexingIterator<[Element]>
 
         @inlinable
-        init(chunks: [[Element]]) { self.chunks = chunks }
+        init(chunks: [[Element]]) {
+            self.chunks = chunks
+            current = [].makeIterator()
+        }
 
         @inlinable
         public mutating func next() -> Element? {
-            while chunk < chunks.count {
-                if offset < chunks[chunk].count {
-                    defer { offset += 1 }
-                    return chunks[chunk][offset]
-                }
-                chunk += 1
-                offset = 0
+            while true {
+                if let element = current.next() { return element }
+                guard nextChunk < chunks.count else { return nil }
+                current = chunks[nextChunk].makeIterator()
+                nextChunk += 1
             }
-            return nil
         }
     }
 
@@ -131,7 +132,25 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     /// Appends `elements`, filling the last chunk and then new ones. O(k).
     @inlinable
     public mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
-        for element in elements { append(element) }
+        // Contiguous elements (an array) are copied a chunk's worth at a time.
+        let copied: Void? = elements.withContiguousStorageIfAvailable { buffer in
+            var start = 0
+            while start < buffer.count {
+                if chunks.isEmpty || chunks[chunks.count - 1].count >= Self.chunkCapacity {
+                    chunks.append([])
+                    chunks[chunks.count - 1].reserveCapacity(Self.chunkCapacity)
+                    starts.append(starts[starts.count - 1])
+                }
+                let room = Self.chunkCapacity - chunks[chunks.count - 1].count
+                let end = Swift.min(start + room, buffer.count)
+                chunks[chunks.count - 1].append(contentsOf: buffer[start ..< end])
+                starts[starts.count - 1] += end - start
+                start = end
+            }
+        }
+        if copied == nil {
+            for element in elements { append(element) }
+        }
     }
 
     /// Inserts `element` so that it is at `index`. O(``chunkCapacity`` + c).
@@ -206,13 +225,21 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     /// `areInIncreasingOrder`: where `element` goes. O(log n) comparisons.
     @inlinable
     public func lowerBound(of element: Element, by areInIncreasingOrder: (Element, Element) -> Bool) -> Int {
-        // The first chunk whose last element does not come before `element`, then inside it.
+        lowerBound { areInIncreasingOrder($0, element) }
+    }
+
+    /// The first index whose element does not satisfy `comesBefore`, for a list where the
+    /// elements that do all come first (a sorted list, and "comes before some value").
+    /// O(log n) calls.
+    @inlinable
+    public func lowerBound(where comesBefore: (Element) -> Bool) -> Int {
+        // The first chunk whose last element does not come before, then inside it.
         var low = 0
         var high = chunks.count
         while low < high {
             let middle = (low + high) / 2
             let chunk = chunks[middle]
-            if areInIncreasingOrder(chunk[chunk.count - 1], element) { low = middle + 1 } else { high = middle }
+            if comesBefore(chunk[chunk.count - 1]) { low = middle + 1 } else { high = middle }
         }
         guard low < chunks.count else { return endIndex }
         let chunk = chunks[low]
@@ -220,7 +247,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
         var last = chunk.count
         while first < last {
             let middle = (first + last) / 2
-            if areInIncreasingOrder(chunk[middle], element) { first = middle + 1 } else { last = middle }
+            if comesBefore(chunk[middle]) { first = middle + 1 } else { last = middle }
         }
         return starts[low] + first
     }

@@ -43,9 +43,9 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// frame; nothing is drawn before ``run(_:)``.
     ///
     /// Why a preview: fetching and indexing 100,000 todos takes ~150 ms, twice the start-up
-    /// budget, while the first frame needs only a screenful and the totals. Limited to the
-    /// unfiltered list, where the totals are two cheap counts and the id column's width (the
-    /// largest id) is the table's.
+    /// budget, while the first frame needs only a screenful and the total. Limited to the
+    /// unfiltered list, where the total is a cheap count and the id column's width (the largest
+    /// id) is the table's.
     init(repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
          databasePath: String) throws(TodoStoreError) {
         self.databasePath = databasePath
@@ -62,9 +62,8 @@ final class UIApp: FetchedResultsControllerDelegate {
             var first = request
             first.limit = screenful
             let head = try repository.fetch(first)
-            let done = try repository.count(.done)
             list = UIList(TodoResultsSnapshot(order: request.order, todos: head), order: request.order,
-                          totals: (undone: max(total - done, 0), done: done))
+                          previewTotal: total)
             renderer.configure(columns: size.columns, maxID: try repository.maxID())
             showsPreview = true
             previewTodos = head.count
