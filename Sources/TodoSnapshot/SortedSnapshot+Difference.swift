@@ -188,15 +188,7 @@ extension SortedSnapshot {
 
 /// The number of elements of the sorted `values` that are at most `value`.
 @inlinable
-func countOfValues(_ values: [Int], atMost value: Int) -> Int {
-    var low = 0
-    var high = values.count
-    while low < high {
-        let middle = (low + high) / 2
-        if values[middle] <= value { low = middle + 1 } else { high = middle }
-    }
-    return low
-}
+func countOfValues(_ values: [Int], atMost value: Int) -> Int { countOfValues(values, below: value + 1) }
 
 /// The number of elements of the sorted `values` that are below `value`.
 @inlinable
