@@ -46,10 +46,10 @@ public enum TodoGroup: Hashable, Sendable, CaseIterable, CustomStringConvertible
 }
 
 extension TodoGroup {
-    /// The one grouping rule of the outline, the controller's sections and the CLI: each group
-    /// in display order (undone, then done) with the positions of its records, which keep their
-    /// fetch order. Positions rather than copies, so large lists are not copied to be grouped.
-    /// O(n).
+    /// The outline's grouping of a whole list, by the one rule (``init(isDone:)``, which the
+    /// controller's sections and `todo ui` apply one todo at a time): each group in display
+    /// order (undone, then done) with the positions of its records, which keep their fetch
+    /// order. Positions rather than copies, so large lists are not copied to be grouped. O(n).
     @inlinable
     public static func partition<Records: RandomAccessCollection>(
         _ records: Records, isDone: (Records.Element) -> Bool

@@ -179,7 +179,10 @@ import TodoStore
         var random = SeededGenerator(seed: seed)
         let pristine = sandbox.folder.file("pristine.sqlite")
         let (pageSize, pages) = try multiPageDatabase(pristine)
-        for page in [1, 2, pages / 2, pages - 1, Int.random(in: 3...pages, using: &random)] {
+        // The random page may be one of the fixed ones: each page once (a second copy to the
+        // same name would fail).
+        let chosen = [1, 2, pages / 2, pages - 1, Int.random(in: 3...pages, using: &random)]
+        for page in chosen.enumerated().filter({ !chosen[..<$0.offset].contains($0.element) }).map(\.element) {
             let copy = sandbox.folder.file("damaged-\(page).sqlite")
             try FileManager.default.copyItem(atPath: pristine, toPath: copy)
             try damage(copy, page: page, pageSize: pageSize, using: &random)
