@@ -179,10 +179,8 @@ import TodoStore
         var random = SeededGenerator(seed: seed)
         let pristine = sandbox.folder.file("pristine.sqlite")
         let (pageSize, pages) = try multiPageDatabase(pristine)
-        // The random page may be one of the fixed ones: each page once (a second copy to the
-        // same name would fail).
-        let chosen = [1, 2, pages / 2, pages - 1, Int.random(in: 3...pages, using: &random)]
-        for page in chosen.enumerated().filter({ !chosen[..<$0.offset].contains($0.element) }).map(\.element) {
+        // Each page once: the random one may equal a fixed one (a second copy would fail).
+        for page in Set([1, 2, pages / 2, pages - 1, Int.random(in: 3...pages, using: &random)]).sorted() {
             let copy = sandbox.folder.file("damaged-\(page).sqlite")
             try FileManager.default.copyItem(atPath: pristine, toPath: copy)
             try damage(copy, page: page, pageSize: pageSize, using: &random)
