@@ -105,6 +105,11 @@ public final class FetchedResultsController {
         snapshot = TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning)
     }
 
+    /// Results in this controller's order and sectioning, holding `todos` (fetched in order).
+    private func makeResults(_ todos: [Todo] = []) -> TodoResultsSnapshot {
+        TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning, todos: todos)
+    }
+
     deinit {
         if let observerToken { repository.connection.removeCommitObserver(observerToken) }
         continuations.forEach { $0.finish() }
@@ -135,7 +140,7 @@ public final class FetchedResultsController {
         pendingFetchIsStale = false
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
-        adopt(TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning, todos: try repository.fetch(fetchRequest)))
+        adopt(makeResults(try repository.fetch(fetchRequest)))
     }
 
     /// Publishes freshly fetched results without notifying, and starts observing this
@@ -182,7 +187,7 @@ public final class FetchedResultsController {
     public func beginFetch() throws(TodoStoreError) {
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
-        pendingFetch = (try repository.cursor(fetchRequest), TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning))
+        pendingFetch = (try repository.cursor(fetchRequest), makeResults())
         pendingFetchIsStale = false
     }
 
@@ -207,7 +212,7 @@ public final class FetchedResultsController {
         }
         if pendingFetchIsStale {
             pendingFetchIsStale = false
-            pendingFetch = (try repository.cursor(fetchRequest), TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning))
+            pendingFetch = (try repository.cursor(fetchRequest), makeResults())
             return false
         }
         adopt(fetch.results)
@@ -303,8 +308,7 @@ public final class FetchedResultsController {
         } else {
             // Read before the rows, so a commit in between is read again later, never missed.
             feedPosition = try repository.feedPosition()
-            let results = TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning,
-                                              todos: try repository.fetch(fetchRequest))
+            let results = makeResults(try repository.fetch(fetchRequest))
             refetches += 1
             update = (results, results.changedIdentifiers(from: old).flatMap { results.difference(from: old, changed: $0) })
         }

@@ -184,15 +184,6 @@ public struct ChunkedList<Element>: RandomAccessCollection {
         return element
     }
 
-    /// Replaces the element at `index`. O(``chunkCapacity`` + log c) (the chunk is copied if
-    /// another list shares it). Precondition: `index` is in range.
-    @inlinable
-    public mutating func replace(at index: Int, with element: Element) {
-        precondition(index >= 0 && index < endIndex, "ChunkedList: index \(index) is out of range")
-        let chunk = chunk(containing: index)
-        chunks[chunk][index - starts[chunk]] = element
-    }
-
     /// Cuts an oversized chunk in two halves.
     @inlinable
     mutating func split(_ chunk: Int) {

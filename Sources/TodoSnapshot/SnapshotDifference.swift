@@ -114,6 +114,13 @@ where Item.ID: Sendable {
     @inlinable
     public var isEmpty: Bool { count == 0 }
 
+    /// The identifiers of every item the difference names (deleted, inserted, moved or
+    /// updated), each once: what a view re-renders or re-places. O(item changes).
+    @inlinable
+    public var itemIDs: [Item.ID] {
+        itemDeletes.map(\.id) + itemInserts.map(\.item.id) + itemMoves.map(\.item.id) + itemUpdates.map(\.item.id)
+    }
+
     /// The number of changes of every kind. O(1).
     @inlinable
     public var count: Int {

@@ -201,11 +201,7 @@ final class UIApp: FetchedResultsControllerDelegate {
     func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
         guard controller === self.controller else { return }
         let difference = batch.difference
-        var changed = difference.itemDeletes.map(\.id)
-        changed += difference.itemInserts.map(\.item.id)
-        changed += difference.itemMoves.map(\.item.id)
-        changed += difference.itemUpdates.map(\.item.id)
-        renderer.invalidate(todos: changed)
+        renderer.invalidate(todos: difference.itemIDs)
         renderer.configure(columns: size.columns,
                            maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
         list.apply(batch)

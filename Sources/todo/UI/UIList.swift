@@ -67,11 +67,7 @@ struct UIList {
         results = batch.snapshot
         // Groups in an order the comparator does not share cannot be searched: rebuild them.
         guard previous.isOrdered, results.isOrdered else { return regroup() }
-        let difference = batch.difference
-        var changed = difference.itemDeletes.map(\.id)
-        changed += difference.itemInserts.map(\.item.id)
-        changed += difference.itemMoves.map(\.item.id)
-        changed += difference.itemUpdates.map(\.item.id)
+        let changed = batch.difference.itemIDs
         // The groups are in the previous order until the changed todos are out, and in the new
         // one after: search each phase with the todos of its snapshot.
         for id in changed {
