@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "TodoStore", targets: ["TodoStore"]),
         .library(name: "TodoSnapshot", targets: ["TodoSnapshot"]),
         .library(name: "TodoObservation", targets: ["TodoObservation"]),
+        .library(name: "TodoSync", targets: ["TodoSync"]),
+        // `todo sync` runs this companion (as git runs git-remote-https): HTTP and XML need full
+        // Foundation, which `todo` itself does without to stay small, static and fast.
+        .executable(name: "todo-sync", targets: ["todo-sync"]),
     ],
     targets: [
         // libsqlite3 from the system (Debian: libsqlite3-dev).
@@ -29,8 +33,15 @@ let package = Package(
         .target(name: "TodoInterop", dependencies: ["TodoStore"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
+        // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
+        // the merge rules (pure), the sync state, and an engine written against a collection
+        // protocol. Standard library only: the CalDAV client that needs Foundation is in todo-sync.
+        .target(name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"]),
         // The command-line tool.
-        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop"]),
+        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync"]),
+        // The CalDAV client (FoundationNetworking over libcurl, FoundationXML over libxml2) and
+        // the `todo sync` run itself; `todo sync` execs it.
+        .executableTarget(name: "todo-sync", dependencies: ["TodoStore", "TodoSync"]),
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 
@@ -45,8 +56,11 @@ let package = Package(
         .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"]),
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TestSupport"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
+        // `todo sync` against real CalDAV servers (Radicale, Xandikos) and clients (python3-caldav).
+        .testTarget(name: "TodoSyncServerTests", dependencies: ["todo", "todo-sync", "TodoStore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,87 @@
+import SQLite
+import TodoStore
+
+/// Each todo's iCalendar `UID`: its identity across devices and apps (migration 0005,
+/// `todo_uids`). Ids are local numbers; a UID is given once, on a todo's first sync or export,
+/// and kept for the todo's life (also by `todo sync forget`), so the same todo is never sent
+/// twice as two objects.
+///
+/// Threading: as the repository it reads through (one thread, queue or actor at a time).
+public struct TodoUIDs {
+    public let repository: TodoRepository
+
+    public init(repository: TodoRepository) { self.repository = repository }
+
+    /// The UID of the todo `id`, or `nil` before it has one.
+    public func uid(ofTodo id: Int64) throws(TodoStoreError) -> String? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> String? in
+            let statement = try repository.connection.internalCachedStatement("SELECT uid FROM todo_uids WHERE todo_id = ?")
+            try statement.bind([id])
+            var uid: String?
+            try statement.forEachRow { uid = $0.string(0) }
+            return uid
+        }
+    }
+
+    /// The todo that has `uid`, if it still exists.
+    public func todoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Int64? in
+            try repository.connection.internalCachedStatement(
+                "SELECT u.todo_id FROM todo_uids u JOIN todos t ON t.id = u.todo_id WHERE u.uid = ?").scalarInt64([uid])
+        }
+    }
+
+    /// Whether `uid` is recorded at all (for a todo, or for one deleted here and not yet synced).
+    public func isKnown(_ uid: String) throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Bool in
+            try repository.connection.internalCachedStatement("SELECT count(*) FROM todo_uids WHERE uid = ?").scalarInt64([uid]) ?? 0 > 0
+        }
+    }
+
+    /// The UIDs of `ids`, giving a new one to each todo that has none; one transaction.
+    /// Ids that name no todo are left out.
+    public func assign(toTodos ids: [Int64]) throws(TodoStoreError) -> [Int64: String] {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> [Int64: String] in
+            try repository.connection.transaction(.immediate, mapError: { $0 }) { () throws(SQLiteError) -> [Int64: String] in
+                let read = try repository.connection.internalCachedStatement(
+                    "SELECT t.id, u.uid FROM todos t LEFT JOIN todo_uids u ON u.todo_id = t.id WHERE t.id = ?")
+                let insert = try repository.connection.internalCachedStatement("INSERT INTO todo_uids (todo_id, uid) VALUES (?, ?)")
+                var result: [Int64: String] = [:]
+                for id in ids where result[id] == nil {
+                    try read.reset()
+                    try read.bind([id])
+                    var found: (exists: Bool, uid: String?) = (false, nil)
+                    try read.forEachRow { found = (true, $0.optionalString(1)) }
+                    guard found.exists else { continue }
+                    if let uid = found.uid {
+                        result[id] = uid
+                    } else {
+                        let uid = Self.newUID()
+                        try insert.execute([id, uid])
+                        result[id] = uid
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    /// Records `uid` for the todo `id` (a todo made from an object that already had one).
+    public func record(_ uid: String, forTodo id: Int64) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try repository.connection.internalCachedStatement(
+                "INSERT INTO todo_uids (todo_id, uid) VALUES (?, ?) ON CONFLICT (todo_id) DO UPDATE SET uid = excluded.uid").execute([id, uid])
+        }
+    }
+
+    /// A new random UID in the form of an RFC 4122 version 4 UUID, lower case, as most CalDAV
+    /// clients make them (and safe in a URL path as it is).
+    public static func newUID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+    }
+}
