@@ -1,0 +1,73 @@
+import TodoStore
+
+/// A field whose value both sides changed differently since the last sync: the server's value
+/// was kept (it got there first) and this one replaced, so the loss is reported, never silent.
+/// `deleted` is an edit that beat a concurrent delete: `kept` is "edit", `replaced` "delete".
+public struct SyncConflict: Sendable, Equatable {
+    public enum Field: String, Sendable, Equatable, CaseIterable {
+        case name, deadline, done, deleted
+    }
+
+    /// A field's value as the report shows it: a name, a date, a flag, or nothing.
+    public enum Value: Sendable, Equatable, CustomStringConvertible {
+        case text(String)
+        case date(CalendarDate?)
+        case flag(Bool)
+
+        public var description: String {
+            switch self {
+            case .text(let text): text
+            case .date(let date): date.map { "\($0)" } ?? "none"
+            case .flag(let flag): flag ? "done" : "not done"
+            }
+        }
+    }
+
+    /// The local todo's id.
+    public var todoID: Int64
+    public var field: Field
+    public var kept: Value
+    public var replaced: Value
+
+    public init(todoID: Int64, field: Field, kept: Value, replaced: Value) {
+        self.todoID = todoID
+        self.field = field
+        self.kept = kept
+        self.replaced = replaced
+    }
+
+    /// An edit (on either side) that survived the other side's delete.
+    public static func editBeatDelete(todoID: Int64) -> SyncConflict {
+        SyncConflict(todoID: todoID, field: .deleted, kept: .text("edit"), replaced: .text("delete"))
+    }
+}
+
+/// The merge rule of `todo sync`, per field, against the values both sides last agreed on.
+///
+/// For each of name, deadline and done: a side that did not change the field since the base
+/// takes the other side's value; when both changed it to different values, the server's wins
+/// and the local value is reported as replaced. Pure: no store, no network.
+public enum ThreeWayMerge {
+    /// The merged fields and what was overridden. With no base (the same UID met on both sides
+    /// with no record of a common version: a sync after `todo sync forget`), every field that
+    /// differs counts as changed on both sides.
+    public static func merge(base: TodoFields?, local: TodoFields, remote: TodoFields,
+                             todoID: Int64) -> (fields: TodoFields, conflicts: [SyncConflict]) {
+        var conflicts: [SyncConflict] = []
+        func pick<Value: Equatable>(_ path: KeyPath<TodoFields, Value>, _ field: SyncConflict.Field,
+                                    _ wrap: (Value) -> SyncConflict.Value) -> Value {
+            let mine = local[keyPath: path], theirs = remote[keyPath: path]
+            if mine == theirs { return theirs }
+            if let base {
+                if mine == base[keyPath: path] { return theirs }
+                if theirs == base[keyPath: path] { return mine }
+            }
+            conflicts.append(SyncConflict(todoID: todoID, field: field, kept: wrap(theirs), replaced: wrap(mine)))
+            return theirs
+        }
+        let fields = TodoFields(name: pick(\.name, .name, SyncConflict.Value.text),
+                                deadline: pick(\.deadline, .deadline, SyncConflict.Value.date),
+                                isDone: pick(\.isDone, .done, SyncConflict.Value.flag))
+        return (fields, conflicts)
+    }
+}
