@@ -298,6 +298,21 @@ public final class TodoRepository {
         try updateOne(id: id, set: "deadline = ?", deadline)
     }
 
+    /// Sets every field of the todo `id` at once, the name as given (another app's blank name
+    /// included: this is for copying a todo from elsewhere, such as a sync, not for typing one).
+    @discardableResult
+    public func replaceFields(id: Int64, name: String, deadline: CalendarDate?, isDone: Bool) throws(TodoStoreError) -> Todo {
+        let changed = try changeEach([id], sql: "UPDATE todos SET name = ?, deadline = ?, done = ? WHERE id = ? RETURNING \(TodoColumns.list)") {
+            (statement, id) throws(SQLiteError) in
+            try statement.bind(name, at: 1)
+            try statement.bind(deadline, at: 2)
+            try statement.bind(isDone, at: 3)
+            try statement.bind(id, at: 4)
+        }
+        guard let todo = changed.first else { throw .notFound(ids: [id]) }
+        return todo
+    }
+
     /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.
     ///
     /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id; nothing changes then.

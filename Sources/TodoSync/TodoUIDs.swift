@@ -66,11 +66,12 @@ public struct TodoUIDs {
         }
     }
 
-    /// Records `uid` for the todo `id` (a todo made from an object that already had one).
+    /// Records `uid` for the todo `id` (a todo made from an object that already had one). A
+    /// row that had either (the UID of a todo deleted here, now re-created) is replaced.
     public func record(_ uid: String, forTodo id: Int64) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try repository.connection.internalCachedStatement(
-                "INSERT INTO todo_uids (todo_id, uid) VALUES (?, ?) ON CONFLICT (todo_id) DO UPDATE SET uid = excluded.uid").execute([id, uid])
+                "INSERT OR REPLACE INTO todo_uids (todo_id, uid) VALUES (?, ?)").execute([id, uid])
         }
     }
 

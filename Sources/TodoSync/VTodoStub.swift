@@ -15,7 +15,7 @@ public struct VTodoObject: Sendable, Equatable {
     public var text: String
     public init(parsing text: String, timeZone: LocalTimeZone) throws(ICalendarError) {
         func value(_ name: String) -> String? {
-            text.split(separator: "\n").first { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") }.map { String($0.split(separator: ":", maxSplits: 1).last ?? "").filter { $0 != "\r" } }
+            text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).first { $0.hasPrefix(name + ":") || $0.hasPrefix(name + ";") }.map { String($0.split(separator: ":", maxSplits: 1).last ?? "").filter { $0 != "\r" } }
         }
         guard text.contains("BEGIN:VTODO") else { throw .noTodo }
         guard let uid = value("UID") else { throw ICalendarError(description: "no UID") }

@@ -1,0 +1,100 @@
+import SQLite
+import TodoStore
+
+/// A change made here since the last sync, by any program: what the next sync sends.
+public enum LocalChange: Sendable, Equatable {
+    /// A todo the collection does not have yet (never synced, or its object was deleted there
+    /// while it was edited here). `uid` is nil until it is given one.
+    case created(Todo, uid: String?)
+    /// A synced todo whose fields differ from the last synced ones.
+    case changed(Todo, item: SyncItem)
+    /// A synced todo that is gone here.
+    case deleted(item: SyncItem)
+}
+
+extension SyncState {
+    /// The local changes since the last sync.
+    ///
+    /// Any program may write the file (another `todo`, the sqlite3 shell, Python), so changes
+    /// are found in the file, never in this process's memory: a todo has changed when its
+    /// fields differ from the last synced ones. The change feed (migration 0004) narrows the
+    /// todos to compare to those written since the last complete sync (`feedSeq`): a sync with
+    /// nothing to send reads a few rows, whatever the list's size. When the feed no longer
+    /// reaches back that far (or before the first sync), every todo is compared.
+    public func localChanges(since feedSeq: Int64) throws(TodoStoreError) -> [LocalChange] {
+        let read = feedSeq > 0 ? try repository.changedTodos(since: TodoFeedPosition(seq: feedSeq), limit: 100_000) : nil
+        return try TodoStoreError.wrap { () throws(SQLiteError) -> [LocalChange] in
+            if case .changed(let ids, _)? = read {
+                return try changes(ofTodos: ids.sorted())
+            }
+            return try allChanges()
+        }
+    }
+
+    /// How many changes wait to be sent (`todo sync status`).
+    public func pendingCount() throws(TodoStoreError) -> Int {
+        try localChanges(since: try progress().feedSeq).count
+    }
+
+    private static let rowColumns = "t.id, t.name, t.deadline, t.done, u.uid, " + itemColumns(prefix: "s.")
+
+    private func allChanges() throws(SQLiteError) -> [LocalChange] {
+        var changes: [LocalChange] = []
+        let statement = try connection.internalCachedStatement("""
+            SELECT \(Self.rowColumns) FROM todos t
+            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
+            WHERE s.uid IS NULL OR t.name IS NOT s.name OR t.deadline IS NOT s.deadline OR t.done IS NOT s.done
+            ORDER BY t.id
+            """)
+        try statement.forEachRow { if let change = Self.change(from: $0) { changes.append(change) } }
+        let deleted = try connection.internalCachedStatement("""
+            SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
+            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id NOT IN (SELECT id FROM todos) ORDER BY u.todo_id
+            """)
+        try deleted.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
+        return changes
+    }
+
+    private func changes(ofTodos ids: [Int64]) throws(SQLiteError) -> [LocalChange] {
+        var changes: [LocalChange] = []
+        let present = try connection.internalCachedStatement("""
+            SELECT \(Self.rowColumns) FROM todos t
+            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid WHERE t.id = ?
+            """)
+        let gone = try connection.internalCachedStatement("""
+            SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
+            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND u.todo_id NOT IN (SELECT id FROM todos)
+            """)
+        for id in ids {
+            try present.reset()
+            try present.bind([id])
+            var found = false
+            try present.forEachRow { row in
+                found = true
+                if let change = Self.change(from: row) { changes.append(change) }
+            }
+            if found { continue }
+            try gone.reset()
+            try gone.bind([id])
+            try gone.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
+        }
+        return changes
+    }
+
+    /// The change a row of ``rowColumns`` shows, if any.
+    private static func change(from row: Row) -> LocalChange? {
+        let todo = TodoColumns.todo(from: row)
+        let uid = row.optionalString(4)
+        guard !row.isNull(5) else { return .created(todo, uid: uid) }
+        let item = item(from: row, at: 5)
+        let fields = TodoFields(todo)
+        return fields == item.base ? nil : .changed(todo, item: item)
+    }
+}
+
+extension TodoFields {
+    /// A todo's synced fields.
+    public init(_ todo: Todo) {
+        self.init(name: todo.name, deadline: todo.deadline, isDone: todo.isDone)
+    }
+}

@@ -1,0 +1,45 @@
+/// The remote a database syncs with (migration 0005, `sync_remote`): a CalDAV calendar
+/// collection, who to log in as, and how to get the password. The password itself is never
+/// stored anywhere: only the command that prints it.
+public struct SyncRemote: Sendable, Equatable {
+    /// The collection's URL, ending with `/`.
+    public var url: String
+    public var user: String?
+    /// Run with `/bin/sh -c` at each sync; its first line of output is the password.
+    public var passwordCommand: String?
+
+    public init(url: String, user: String?, passwordCommand: String?) {
+        self.url = url
+        self.user = user
+        self.passwordCommand = passwordCommand
+    }
+}
+
+/// Where the last sync left off with the remote.
+public struct SyncProgress: Sendable, Equatable {
+    /// The collection's RFC 6578 sync token at the last sync, if it offers them.
+    public var syncToken: String?
+    /// When the last sync finished, as ISO 8601 UTC (`2026-11-23T10:15:00Z`).
+    public var lastSync: String?
+    /// The change-feed position that every local change before it has been sent.
+    public var feedSeq: Int64
+}
+
+/// One object of the collection that is one of our todos, as of the last sync: where it is, its
+/// ETag, its text (so that what `todo` does not use goes back unchanged) and the fields both
+/// sides agreed on then: the base of the three-way merge.
+public struct SyncItem: Sendable, Equatable {
+    public var uid: String
+    public var href: String
+    public var etag: String?
+    public var text: String
+    public var base: TodoFields
+
+    public init(uid: String, href: String, etag: String?, text: String, base: TodoFields) {
+        self.uid = uid
+        self.href = href
+        self.etag = etag
+        self.text = text
+        self.base = base
+    }
+}

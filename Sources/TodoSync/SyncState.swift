@@ -1,0 +1,137 @@
+import SQLite
+import TodoStore
+
+/// The sync tables of one database (migration 0005), read and written through its repository's
+/// connection: the remote, the progress, the items.
+///
+/// Threading: as the repository (one thread, queue or actor at a time). Methods do not open
+/// transactions of their own except where they say so: the engine groups them.
+public struct SyncState {
+    public let repository: TodoRepository
+    var connection: Connection { repository.connection }
+
+    public init(repository: TodoRepository) { self.repository = repository }
+
+    // MARK: The remote
+
+    /// The remote set up for this database, if any.
+    public func remote() throws(TodoStoreError) -> SyncRemote? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> SyncRemote? in
+            let statement = try connection.internalCachedStatement("SELECT url, user, password_command FROM sync_remote WHERE id = 1")
+            var remote: SyncRemote?
+            try statement.forEachRow { remote = SyncRemote(url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2)) }
+            return remote
+        }
+    }
+
+    /// Sets the remote, forgetting any sync state of a previous one (its items and token) in
+    /// the same transaction. UIDs stay: the same collection set up again matches its todos.
+    public func setRemote(_ remote: SyncRemote) throws(TodoStoreError) {
+        try write { () throws(SQLiteError) in
+            try connection.execute("DELETE FROM sync_items")
+            try connection.internalCachedStatement("""
+                INSERT INTO sync_remote (id, url, user, password_command) VALUES (1, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET url = excluded.url, user = excluded.user,
+                    password_command = excluded.password_command, sync_token = NULL, last_sync = NULL, feed_seq = 0
+                """).execute([remote.url, remote.user, remote.passwordCommand])
+        }
+    }
+
+    /// Forgets the remote and its sync state (`todo sync forget`); todos and their UIDs stay.
+    /// Returns false when there was no remote.
+    public func forget() throws(TodoStoreError) -> Bool {
+        try write { () throws(SQLiteError) -> Bool in
+            try connection.execute("DELETE FROM sync_items")
+            try connection.execute("DELETE FROM sync_remote")
+            // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
+            try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
+            return connection.changes > 0 || true
+        }
+    }
+
+    public func progress() throws(TodoStoreError) -> SyncProgress {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> SyncProgress in
+            let statement = try connection.internalCachedStatement("SELECT sync_token, last_sync, feed_seq FROM sync_remote WHERE id = 1")
+            var progress = SyncProgress(syncToken: nil, lastSync: nil, feedSeq: 0)
+            try statement.forEachRow { progress = SyncProgress(syncToken: $0.optionalString(0), lastSync: $0.optionalString(1), feedSeq: $0.int64(2)) }
+            return progress
+        }
+    }
+
+    func setToken(_ token: String?) throws(SQLiteError) {
+        try connection.internalCachedStatement("UPDATE sync_remote SET sync_token = ? WHERE id = 1").execute([token])
+    }
+
+    func setFinished(at lastSync: String, feedSeq: Int64?) throws(SQLiteError) {
+        if let feedSeq {
+            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ?, feed_seq = ? WHERE id = 1").execute([lastSync, feedSeq])
+        } else {
+            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ? WHERE id = 1").execute([lastSync])
+        }
+    }
+
+    // MARK: Items
+
+    /// Every item, by UID.
+    func items() throws(SQLiteError) -> [String: SyncItem] {
+        let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items")
+        var items: [String: SyncItem] = [:]
+        try statement.forEachRow { row in
+            let item = Self.item(from: row)
+            items[item.uid] = item
+        }
+        return items
+    }
+
+    func item(uid: String) throws(SQLiteError) -> SyncItem? {
+        let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items WHERE uid = ?")
+        try statement.bind([uid])
+        var item: SyncItem?
+        try statement.forEachRow { item = Self.item(from: $0) }
+        return item
+    }
+
+    func save(_ item: SyncItem) throws(SQLiteError) {
+        // An href taken by another UID (an object whose UID another app changed) is that
+        // object's no more: its old row goes.
+        try connection.internalCachedStatement("DELETE FROM sync_items WHERE href = ? AND uid <> ?").execute([item.href, item.uid])
+        try connection.internalCachedStatement("""
+            INSERT INTO sync_items (uid, href, etag, ics, name, deadline, done) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
+                name = excluded.name, deadline = excluded.deadline, done = excluded.done
+            """).execute([item.uid, item.href, item.etag, item.text, item.base.name, item.base.deadline, item.base.isDone])
+    }
+
+    func removeItem(uid: String) throws(SQLiteError) {
+        try connection.internalCachedStatement("DELETE FROM sync_items WHERE uid = ?").execute([uid])
+    }
+
+    /// Drops the UID of a todo that no longer exists (its deletion has been dealt with).
+    func removeUIDIfTodoGone(_ uid: String) throws(SQLiteError) {
+        try connection.internalCachedStatement("DELETE FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)").execute([uid])
+    }
+
+    static let itemColumns = itemColumns(prefix: "")
+
+    /// The columns ``item(from:at:)`` reads, in its order, each with `prefix` (a table alias).
+    static func itemColumns(prefix: String) -> String {
+        ["uid", "href", "etag", "ics", "name", "deadline", "done"].map { prefix + $0 }.joined(separator: ", ")
+    }
+
+    /// The item on a row that selected ``itemColumns`` from `column` on.
+    static func item(from row: Row, at column: Int32 = 0) -> SyncItem {
+        SyncItem(uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
+                 text: row.string(column + 3),
+                 base: TodoFields(name: row.string(column + 4),
+                                  deadline: row.isNull(column + 5) ? nil : row.withUTF8(column + 5) { CalendarDate(iso: $0) },
+                                  isDone: row.bool(column + 6)))
+    }
+
+    func write<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Result in
+            try connection.deferringCommitNotifications { () throws(SQLiteError) -> Result in
+                try connection.transaction(.immediate, mapError: { $0 }, body)
+            }
+        }
+    }
+}
