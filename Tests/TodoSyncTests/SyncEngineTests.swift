@@ -194,12 +194,12 @@ struct Device {
             try ProcessRunner.run("sqlite3", [path, ".dump"]).stdout
         }
         let before = try snapshot()
-        server.beforeRequest = { _ throws(SyncError) in throw .unreachable(host: "127.0.0.1", reason: "refused") }
+        server.beforeRequest = { _ throws(SyncError) in throw .unreachable("cannot reach 127.0.0.1: refused") }
         #expect(throws: SyncError.self) { try phone.sync() }
         #expect(try snapshot() == before, "nothing in the database changed")
         // Fails at the write batch: incoming applied, nothing sent yet.
         let start = server.requests
-        server.beforeRequest = { number throws(SyncError) in if number == start + 3 { throw .server(status: 503, url: "/cal/") } }
+        server.beforeRequest = { number throws(SyncError) in if number == start + 3 { throw .server(status: 503, message: "server error 503") } }
         #expect(throws: SyncError.self) { try phone.sync() }
         server.beforeRequest = nil
         try phone.sync()
@@ -258,7 +258,7 @@ final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Send
     func fetch(_ hrefs: [String]) throws(SyncError) -> [RemoteObject] { try server.fetch(hrefs) }
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
         _ = try server.write(writes)
-        throw .unreachable(host: "127.0.0.1", reason: "connection reset")
+        throw .unreachable("connection reset")
     }
     func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
 }

@@ -66,6 +66,7 @@ enum CompletionValues: Equatable, Sendable {
         case "id": .todoIDs(filter: command == "done" ? "--undone" : command == "undone" ? "--done" : nil)
         case "command": .commands
         case "shell": .words(CompletionShell.allCases.map(\.rawValue))
+        case "action": command == "sync" ? .words(SyncRun.actions) : .nothing
         case "file", "path": .files
         default: .nothing
         }

@@ -1,4 +1,5 @@
 import TodoStore
+import TodoSync
 
 extension Command {
     /// `todo show ID [--json]`: one todo, every field.
@@ -17,7 +18,9 @@ extension Command {
                 throw CLIError(.notFound(ids: [id]), path: "")
             }
             if context.arguments.flag("--json") {
-                context.out.write(JSON.object(todo) + "\n")
+                // The UID is the todo's identity across devices: null until its first sync.
+                let uid = try context.perform { () throws(TodoStoreError) in try TodoUIDs(repository: repository).uid(ofTodo: id) }
+                context.out.write(String(JSON.object(todo).dropLast()) + ", \"uid\": \(JSON.optional(uid))}\n")
                 return
             }
             let deadline = context.text(maxID: todo.id).deadlineText(todo)

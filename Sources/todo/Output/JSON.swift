@@ -23,6 +23,11 @@ enum JSON {
         return out + "\""
     }
 
+    /// A JSON string, or `null`.
+    static func optional(_ text: String?) -> String {
+        text.map(string) ?? "null"
+    }
+
     /// The BRIEF's todo object: `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false}`.
     static func object(_ todo: Todo) -> String {
         let deadline = todo.deadline.map { "\"\($0)\"" } ?? "null"

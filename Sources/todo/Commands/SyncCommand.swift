@@ -1,0 +1,171 @@
+import TodoStore
+import TodoSync
+
+extension Command {
+    /// `todo sync [setup URL | status | forget] [--json]`: two-way sync with a CalDAV collection.
+    static let sync = Command(
+        spec: CommandSpec(
+            name: "sync",
+            abstract: "Sync todos with a CalDAV server, both ways.",
+            arguments: [
+                .init(name: "action", help: "setup URL, status or forget; none syncs now.", optional: true),
+                .init(name: "url", help: "For setup: the URL of a calendar collection that holds todos.", optional: true),
+            ],
+            options: [
+                .init(name: "--user", value: "name", help: "For setup: the user to log in as."),
+                .init(name: "--password-command", value: "command", help: "For setup: a command that prints the password (run with /bin/sh -c at each sync), such as 'pass show caldav'."),
+                .init(name: "--json", value: nil, help: "Print the result (of a sync or status) as a JSON object."),
+            ],
+            discussion: """
+                Setup remembers the collection in this database (so each database file is one device)
+                after checking it at once. A sync sends the changes made here since the last one, by
+                any program, and applies the server's in one transaction; a field changed on both
+                sides keeps the server's value and is reported as a conflict, and an edit beats a
+                delete. The password comes from --password-command, else TODO_SYNC_PASSWORD, else
+                ~/.netrc; it is never stored or shown. Forget drops the remote and its sync state;
+                the todos stay and keep their UIDs, so setting up the same collection again matches them.
+                """,
+            examples: [
+                "todo sync setup https://dav.example.com/alice/tasks/ --user alice --password-command 'pass show caldav'",
+                "todo sync",
+                "todo sync status --json",
+                "todo sync forget",
+            ]
+        ),
+        run: { (context) throws(CLIError) in
+            let positionals = context.arguments.positionals
+            let action = positionals.first
+            let setupOnly = ["--user", "--password-command"].filter { context.arguments.value($0) != nil }
+            if action != "setup", let option = setupOnly.first {
+                throw .usage("'\(option)' goes with 'todo sync setup'")
+            }
+            switch action {
+            case nil:
+                try SyncRun.sync(context: &context)
+            case "setup":
+                guard positionals.count == 2 else {
+                    throw .usage("'todo sync setup' needs the collection's URL", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
+                }
+                if context.arguments.flag("--json") { throw .usage("'--json' goes with 'todo sync' and 'todo sync status'") }
+                try SyncRun.setup(url: positionals[1], context: &context)
+            case "status", "forget":
+                guard positionals.count == 1 else { throw .usage("'todo sync \(action ?? "")' takes no other argument") }
+                if action == "status" { try SyncRun.status(context: &context) } else {
+                    if context.arguments.flag("--json") { throw .usage("'--json' goes with 'todo sync' and 'todo sync status'") }
+                    try SyncRun.forget(context: &context)
+                }
+            default:
+                let suggestion = Suggestion.closest(to: action ?? "", among: SyncRun.actions)
+                throw .usage("'\(action ?? "")' is not a sync action", hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Use setup, status or forget, or nothing to sync now.")
+            }
+        }
+    )
+}
+
+/// What the `todo sync` actions do, and how they word it.
+enum SyncRun {
+    static let actions = ["setup", "status", "forget"]
+
+    static func setup(url text: String, context: inout CommandContext) throws(CLIError) {
+        let (url, userInURL) = try SyncURL.validate(text)
+        let remote = SyncRemote(url: url, user: context.arguments.value("--user") ?? userInURL,
+                                passwordCommand: context.arguments.value("--password-command"))
+        // Checked before anything is stored: a wrong URL or password leaves the database as it was.
+        let collection = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try CompanionCollection(remote: remote) }
+        try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try collection.probe() }
+        let repository = try context.openRepository()
+        try context.perform { () throws(TodoStoreError) in try SyncState(repository: repository).setRemote(remote) }
+        context.out.write("Set up sync with \(url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.\n")
+    }
+
+    static func sync(context: inout CommandContext) throws(CLIError) {
+        let repository = try context.openRepository()
+        let state = SyncState(repository: repository)
+        guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
+        let collection = try syncing { () throws(SyncError) in try CompanionCollection(remote: remote) }
+        let report = try syncing(context) { () throws(SyncError) in
+            try SyncEngine(repository: repository, collection: collection).sync()
+        }
+        for href in report.unreadable {
+            context.err.write("warning: \(href) on the server is not a readable todo; it was left as it is\n")
+        }
+        if context.arguments.flag("--json") {
+            let conflicts = report.conflicts.map { conflict in
+                "{\"id\": \(conflict.todoID), \"field\": \"\(conflict.field.rawValue)\", \"kept\": \(json(conflict.kept)), \"replaced\": \(json(conflict.replaced))}"
+            }
+            context.out.write("{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflicts.joined(separator: ", "))]}\n")
+            return
+        }
+        context.out.write("sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n")
+        for conflict in report.conflicts {
+            context.out.write(line(conflict) + "\n")
+        }
+    }
+
+    static func status(context: inout CommandContext) throws(CLIError) {
+        let repository = try context.openRepository()
+        let state = SyncState(repository: repository)
+        let (remote, progress, pending) = try context.perform { () throws(TodoStoreError) in
+            (try state.remote(), try state.progress(), try state.pendingCount())
+        }
+        guard let remote else { throw notSetUp }
+        if context.arguments.flag("--json") {
+            context.out.write("{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending)}\n")
+            return
+        }
+        context.out.write("""
+            url:        \(remote.url)
+            user:       \(remote.user ?? "none")
+            last sync:  \(progress.lastSync ?? "never")
+            pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
+
+            """)
+    }
+
+    static func forget(context: inout CommandContext) throws(CLIError) {
+        let repository = try context.openRepository()
+        let state = SyncState(repository: repository)
+        guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
+        _ = try context.perform { () throws(TodoStoreError) in try state.forget() }
+        context.out.write("Forgot \(remote.url); the todos stay here and keep their UIDs.\n")
+    }
+
+    static let notSetUp = CLIError.failure("no sync remote is set up for this database", hint: "Run 'todo sync setup URL' first.")
+
+    /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.
+    static func line(_ conflict: SyncConflict) -> String {
+        func shown(_ value: SyncConflict.Value) -> String {
+            if case .text(let text) = value, conflict.field == .name { return "\"\(TodoText.sanitized(text))\"" }
+            return value.description
+        }
+        if conflict.field == .deleted {
+            return "conflict: todo \(conflict.todoID) was edited on one side and deleted on the other; the edit was kept"
+        }
+        return "conflict: todo \(conflict.todoID) \(conflict.field.rawValue): kept \(shown(conflict.kept)), replaced \(shown(conflict.replaced))"
+    }
+
+    /// A conflict value in JSON: names and the edit/delete words as strings, deadlines as
+    /// `YYYY-MM-DD` or null, done as a boolean.
+    static func json(_ value: SyncConflict.Value) -> String {
+        switch value {
+        case .text(let text): JSON.string(text)
+        case .date(let date): date.map { "\"\($0)\"" } ?? "null"
+        case .flag(let flag): "\(flag)"
+        }
+    }
+
+    /// Runs a sync step, turning its errors into one `error:` line.
+    private static func syncing<Result>(_ context: CommandContext? = nil,
+                                        hint: String = "Nothing was lost: the next 'todo sync' completes the work.",
+                                        _ body: () throws(SyncError) -> Result) throws(CLIError) -> Result {
+        do {
+            return try body()
+        } catch .store(let error) {
+            throw CLIError(error, path: (try? context?.databasePath()) ?? "the database")
+        } catch .notConfigured {
+            throw notSetUp
+        } catch {
+            throw .failure(error.description, hint: hint)
+        }
+    }
+}

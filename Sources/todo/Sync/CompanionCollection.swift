@@ -1,0 +1,135 @@
+import TodoInterop
+import TodoSync
+
+/// The remote calendar collection, reached through the `todo-sync` companion.
+final class CompanionCollection: CalendarCollection {
+    private let companion: CompanionProcess
+    /// The collection's path (`/alice/tasks/`), where new objects are put.
+    private let path: String
+
+    /// Starts the companion and hands it the remote (it resolves the password itself, from the
+    /// command, `TODO_SYNC_PASSWORD` or ~/.netrc, so the password never passes through here).
+    init(remote: SyncRemote) throws(SyncError) {
+        companion = try CompanionProcess()
+        path = SyncURL.path(of: remote.url)
+        _ = try companion.request("""
+            {"op": "open", "url": \(JSON.string(remote.url)), "user": \(JSON.optional(remote.user)), "password_command": \(JSON.optional(remote.passwordCommand))}
+            """)
+    }
+
+    /// Checks that the URL is a calendar collection that holds todos and that we may read it.
+    func probe() throws(SyncError) {
+        _ = try companion.request(#"{"op": "probe"}"#)
+    }
+
+    func changes(since token: String?) throws(SyncError) -> CollectionListing {
+        let answer = try companion.request(#"{"op": "changes", "token": \#(JSON.optional(token))}"#)
+        func entries(_ key: String) -> [String: String?] {
+            var result: [String: String?] = [:]
+            for entry in answer[key]?.arrayValue ?? [] {
+                guard let href = entry["href"]?.stringValue else { continue }
+                result[href] = .some(entry["etag"]?.stringValue)
+            }
+            return result
+        }
+        let newToken = answer["token"]?.stringValue
+        if answer["kind"]?.stringValue == "delta", let newToken {
+            return .delta(changed: entries("changed"),
+                          removed: (answer["removed"]?.arrayValue ?? []).compactMap(\.stringValue), token: newToken)
+        }
+        return .everything(entries("items"), token: newToken)
+    }
+
+    func fetch(_ hrefs: [String]) throws(SyncError) -> [RemoteObject] {
+        let answer = try companion.request(#"{"op": "fetch", "hrefs": [\#(hrefs.map(JSON.string).joined(separator: ", "))]}"#)
+        return (answer["objects"]?.arrayValue ?? []).compactMap { object in
+            guard let href = object["href"]?.stringValue, let text = object["text"]?.stringValue else { return nil }
+            return RemoteObject(href: href, etag: object["etag"]?.stringValue, text: text)
+        }
+    }
+
+    func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
+        let requests = writes.map { write -> String in
+            switch write {
+            case .create(let href, let text):
+                #"{"method": "create", "href": \#(JSON.string(href)), "text": \#(JSON.string(text))}"#
+            case .update(let href, let text, let etag):
+                #"{"method": "update", "href": \#(JSON.string(href)), "text": \#(JSON.string(text)), "etag": \#(JSON.string(etag))}"#
+            case .delete(let href, let etag):
+                #"{"method": "delete", "href": \#(JSON.string(href)), "etag": \#(JSON.string(etag))}"#
+            }
+        }
+        let answer = try companion.request(#"{"op": "write", "writes": [\#(requests.joined(separator: ", "))]}"#)
+        let outcomes = answer["outcomes"]?.arrayValue ?? []
+        guard outcomes.count == writes.count else {
+            throw .companion("\(CompanionProcess.name) answered \(outcomes.count) outcomes for \(writes.count) writes")
+        }
+        return outcomes.map { outcome in
+            switch outcome["outcome"]?.stringValue {
+            case "written": .written(etag: outcome["etag"]?.stringValue)
+            case "deleted": .deleted
+            default: .preconditionFailed
+            }
+        }
+    }
+
+    func href(forNewUID uid: String) -> String {
+        path + SyncURL.percentEncoded(uid) + ".ics"
+    }
+}
+
+/// What `todo` needs to know of a collection's URL without a URL library.
+enum SyncURL {
+    /// The URL checked for what setup accepts: `http` or `https`, a host, no password in it.
+    /// Returns the URL (ending with `/`) and the user named in it, if any.
+    static func validate(_ text: String) throws(CLIError) -> (url: String, user: String?) {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
+              let schemeEnd = text.firstRange(of: "://") else {
+            throw .usage("'\(text)' is not an http or https URL", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
+        }
+        let afterScheme = text[schemeEnd.upperBound...]
+        let authority = afterScheme.prefix { $0 != "/" }
+        guard !authority.isEmpty else {
+            throw .usage("'\(text)' names no host", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
+        }
+        var url = text
+        var user: String?
+        if let at = authority.lastIndex(of: "@") {
+            let userInfo = authority[..<at]
+            guard !userInfo.contains(":") else {
+                throw .usage("the URL contains a password, which todo will not store",
+                             hint: "Use --password-command, TODO_SYNC_PASSWORD or ~/.netrc.")
+            }
+            user = String(userInfo)
+            url = String(text[..<schemeEnd.upperBound]) + String(afterScheme[authority.index(after: at)...])
+        }
+        if !url.hasSuffix("/") { url += "/" }
+        return (url, user)
+    }
+
+    /// The path part of an http(s) URL: `/alice/tasks/`.
+    static func path(of url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return "/" }
+        let afterScheme = url[schemeEnd.upperBound...]
+        guard let slash = afterScheme.firstIndex(of: "/") else { return "/" }
+        let path = afterScheme[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.hasSuffix("/") ? String(path) : path + "/"
+    }
+
+    /// `text` with everything but RFC 3986's unreserved characters percent-encoded.
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return out
+    }
+}
