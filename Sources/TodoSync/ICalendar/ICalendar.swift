@@ -30,6 +30,7 @@ public enum ICalendar {
             case "BEGIN":
                 var component = ICalendarComponent(name: trimmed(property.value))
                 component.beginText = raw
+                component.line = logical.line
                 stack.append((component, logical.line))
             case "END":
                 let name = trimmed(property.value).uppercased()
@@ -206,8 +207,11 @@ public enum ICalendar {
     /// A parameter value, in quotes when it holds `:`, `;` or `,`. A value cannot hold a `"`
     /// at all (RFC 5545 3.2), so any is dropped rather than ending the quotes early.
     private static func quotedIfNeeded(_ value: String) -> String {
-        let value = value.contains("\"") ? value.replacing("\"", with: "") : value
-        return value.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) ? "\"" + value + "\"" : value
+        // Scalars, not Characters: a quote or colon followed by a combining mark is one Character.
+        var scalars = value.unicodeScalars
+        if scalars.contains("\"") { scalars.removeAll { $0 == "\"" } }
+        let needsQuotes = scalars.contains { $0 == ":" || $0 == ";" || $0 == "," }
+        return needsQuotes ? "\"" + String(scalars) + "\"" : String(scalars)
     }
 
     /// A new line: folded (CRLF and a space) so that no physical line exceeds

@@ -78,6 +78,8 @@ public struct ICalendarComponent: Sendable, Equatable {
     /// The exact BEGIN and END lines as read (line endings included); `nil` when made here.
     var beginText: String?
     var endText: String?
+    /// The line of the text its BEGIN was on, for messages about it; `nil` when made here.
+    public internal(set) var line: Int?
 
     /// Creates a component; `name` is upper-cased.
     public init(name: String, children: [Child] = []) {
