@@ -51,6 +51,11 @@ public enum ICSFile {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ImportError(.file, "not UTF-8 text")
         }
+        // Another format given by mistake (JSON, todo.txt) is named as such, not by its first line.
+        let start = text.unicodeScalars.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard String(String.UnicodeScalarView(start.prefix(6))).uppercased() == "BEGIN:" else {
+            throw ImportError(.file, "not an iCalendar file: it does not start with BEGIN:VCALENDAR")
+        }
         let components: [ICalendarComponent]
         do {
             components = try ICalendar.parse(text)
