@@ -236,7 +236,8 @@ public enum ICalendar {
     // MARK: TEXT values
 
     /// Escapes a TEXT value (RFC 5545 3.3.11): `\` `;` `,` get a backslash, a line feed
-    /// becomes `\n`. Other characters are written as they are.
+    /// becomes `\n`. Other characters are written as they are, a carriage return too (TEXT has
+    /// no escape for it; the reader here keeps a CR that is not part of a line break).
     public static func escapeText(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
