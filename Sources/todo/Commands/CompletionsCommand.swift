@@ -55,7 +55,8 @@ enum CompletionValues: Equatable, Sendable {
         case "--sort": .words(TodoFetchRequest.Order.allCases.map(\.rawValue))
         case "--color": .words(["auto", "always", "never"])
         case "--due", "--due-before", "--due-after": .words(DueDateParser.completionWords)
-        case "--from": .words(["json", "taskwarrior", "todotxt"])
+        case "--from": .words(["json", "taskwarrior", "todotxt", "ics"])
+        case "--format": .words(["json", "ics"])
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }
     }

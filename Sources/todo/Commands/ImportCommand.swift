@@ -6,13 +6,13 @@ import Glibc
 #endif
 
 extension Command {
-    /// `todo import [--from json|taskwarrior|todotxt] FILE|-`: all or nothing, undoable.
+    /// `todo import [--from json|taskwarrior|todotxt|ics] FILE|-`: all or nothing, undoable.
     static let `import` = Command(
         spec: CommandSpec(
             name: "import",
-            abstract: "Add todos from a file: todo's own export, taskwarrior's, or todo.txt.",
+            abstract: "Add todos from a file: todo's own export, taskwarrior's, todo.txt, or iCalendar.",
             arguments: [.init(name: "file", help: "The file to read, or - for standard input.")],
-            options: [.init(name: "--from", value: "format", help: "json (the default: 'todo export'), taskwarrior ('task export') or todotxt.")],
+            options: [.init(name: "--from", value: "format", help: "json (the default: 'todo export'), taskwarrior ('task export'), todotxt or ics.")],
             discussion: """
                 One transaction: a file with any bad record imports nothing, and the error names the
                 record (json, taskwarrior) or line (todo.txt). New ids are given in file order.
@@ -20,18 +20,24 @@ extension Command {
                 done, deleted ones are skipped; projects, tags, priorities and annotations are counted in
                 the summary line, not kept. todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
                 deadline; priorities and dates are dropped; +project and @context stay in the name.
+                ics: each VTODO is a todo (SUMMARY the name, DUE the local date, COMPLETED or CANCELLED
+                done) that keeps its UID; one whose UID is already here is skipped, so a second import
+                of the same file adds nothing. Events are ignored.
                 'todo undo' removes a whole import.
                 """,
             examples: ["todo import todos.json", "task export | todo import --from taskwarrior -",
-                       "todo import --from todotxt ~/todo.txt"]
+                       "todo import --from todotxt ~/todo.txt", "todo import --from ics reminders.ics"]
         ),
         run: { (context) throws(CLIError) in
             let formatName = context.arguments.value("--from") ?? "json"
-            guard let format = ImportFormat(rawValue: formatName) else {
-                throw .usage("'\(formatName)' is not an import format", hint: "Use json, taskwarrior or todotxt.")
+            let format = ImportFormat(rawValue: formatName)
+            guard format != nil || formatName == "ics" else {
+                throw .usage("'\(formatName)' is not an import format", hint: "Use json, taskwarrior, todotxt or ics.")
             }
             let path = context.arguments.positionals[0]
             let bytes = try FileContents.read(path)
+            // iCalendar is read by TodoSync, which keeps UIDs; the other formats by TodoInterop.
+            guard let format else { return try importICS(bytes, path: path, context: &context) }
             let report: ImportReport
             do {
                 report = try TodoImporter.read(bytes, format: format)

@@ -1,0 +1,120 @@
+import TodoInterop
+import TodoStore
+
+/// A whole `.ics` file of todos: what `todo export --format ics` writes and
+/// `todo import --from ics` reads.
+///
+/// Reading follows the other importers' rules (``TodoImporter``): pure, all or nothing, the
+/// first bad VTODO stops it with an ``ImportError`` naming its line. Each VTODO of each
+/// VCALENDAR is one todo, mapped as ``VTodoObject`` maps one; VEVENTs, VJOURNALs and the like
+/// are ignored, and a VTODO with a RECURRENCE-ID (a changed occurrence of a repeating todo) is
+/// the same todo as its master, so it is not another one. What todos cannot keep
+/// (descriptions, categories, priorities, alarms, repeat rules) is counted for the summary.
+public enum ICSFile {
+    /// One todo of the file: its UID and fields.
+    public struct Entry: Sendable, Equatable {
+        public var uid: String
+        public var fields: TodoFields
+
+        public init(uid: String, fields: TodoFields) {
+            self.uid = uid
+            self.fields = fields
+        }
+    }
+
+    /// A kind of thing the file held that a todo has no place for, and how many there were.
+    public struct NotKept: Sendable, Equatable, CustomStringConvertible {
+        /// `description`, `alarm`: singular.
+        public let what: String
+        public let count: Int
+
+        /// `1 description`, `2 categories`.
+        public var description: String {
+            guard count != 1 else { return "\(count) \(what)" }
+            return "\(count) " + (what.hasSuffix("y") ? what.dropLast() + "ies" : what + "s")
+        }
+    }
+
+    /// What a file holds: its todos in file order, and counts of what they cannot keep.
+    public struct Reading: Sendable, Equatable {
+        public var entries: [Entry]
+        /// Each non-zero count, in a fixed order.
+        public var notKept: [NotKept]
+    }
+
+    /// Reads a whole file (a UTF-8 byte order mark is allowed).
+    ///
+    /// - Parameter timeZone: where DUE date-times become dates (see ``VTodoObject``).
+    /// - Throws: ``ImportError`` for text that is not UTF-8 or not iCalendar, and for a VTODO
+    ///   without a UID or without a name (a SUMMARY with something other than white space).
+    public static func read(_ bytes: [UInt8], timeZone: LocalTimeZone = .system) throws(ImportError) -> Reading {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ImportError(.file, "not UTF-8 text")
+        }
+        // Another format given by mistake (JSON, todo.txt) is named as such, not by its first line.
+        let start = text.unicodeScalars.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        guard String(String.UnicodeScalarView(start.prefix(6))).uppercased() == "BEGIN:" else {
+            throw ImportError(.file, "not an iCalendar file: it does not start with BEGIN:VCALENDAR")
+        }
+        let components: [ICalendarComponent]
+        do {
+            components = try ICalendar.parse(text)
+        } catch {
+            throw ImportError(error.line.map { .line($0) } ?? .file, error.reason)
+        }
+        guard components.contains(where: { $0.name == "VCALENDAR" || $0.name == "VTODO" }) else {
+            throw ImportError(.file, "not an iCalendar file: no BEGIN:VCALENDAR")
+        }
+        timeZone.prepare()
+        var entries: [Entry] = []
+        var counts = ["description": 0, "category": 0, "priority": 0, "alarm": 0, "repeat rule": 0]
+        for component in components {
+            let todos = component.name == "VTODO" ? [component] : component.components(named: "VTODO")
+            let timeZones = component.components(named: "VTIMEZONE")
+            for todo in todos where todo.property(named: "RECURRENCE-ID") == nil {
+                let location = todo.line.map { ImportError.Location.line($0) } ?? .file
+                guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else {
+                    throw ImportError(location, "the VTODO has no UID")
+                }
+                let fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)
+                guard Todo.isValidName(fields.name) else {
+                    throw ImportError(location, "the VTODO \(uid) has no name (its SUMMARY is missing or blank)")
+                }
+                entries.append(Entry(uid: uid, fields: fields))
+                if todo.properties(named: "DESCRIPTION").contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) { counts["description", default: 0] += 1 }
+                counts["category", default: 0] += todo.properties(named: "CATEGORIES").reduce(0) { $0 + listCount($1.value) }
+                if let priority = todo.property(named: "PRIORITY"), Int(ICalendar.trimmed(priority.value)) ?? 0 != 0 { counts["priority", default: 0] += 1 }
+                counts["alarm", default: 0] += todo.components(named: "VALARM").count
+                counts["repeat rule", default: 0] += todo.properties(named: "RRULE").count
+            }
+        }
+        let order = ["description", "category", "priority", "alarm", "repeat rule"]
+        return Reading(entries: entries, notKept: order.compactMap { what in
+            counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
+        })
+    }
+
+    /// How many values a list property holds: commas separate them, `\,` is a comma in one.
+    private static func listCount(_ value: String) -> Int {
+        guard !ICalendar.trimmed(value).isEmpty else { return 0 }
+        var count = 1, escaped = false
+        for scalar in value.unicodeScalars {
+            if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "," { count += 1 }
+        }
+        return count
+    }
+
+    /// One VCALENDAR with one VTODO per entry, in order, each as ``VTodoObject/new(uid:fields:now:)``
+    /// makes it; `now` (seconds since 1970) stamps them.
+    public static func write(_ entries: [Entry], now: Int64) -> String {
+        var calendar = ICalendarComponent(name: "VCALENDAR", children: [
+            .property(ICalendarProperty(name: "VERSION", value: "2.0")),
+            .property(ICalendarProperty(name: "PRODID", value: VTodoObject.productID)),
+        ])
+        calendar.children.reserveCapacity(entries.count + 2)
+        for entry in entries {
+            calendar.children.append(.component(VTodoObject.newTodo(uid: entry.uid, fields: entry.fields, now: now)))
+        }
+        return ICalendar.serialize([calendar])
+    }
+}

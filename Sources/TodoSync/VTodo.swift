@@ -1,0 +1,273 @@
+import TodoInterop
+import TodoStore
+
+/// What `todo` keeps of a todo, and what it reads from and writes to a VTODO: the three
+/// fields of ``Todo`` without the local id.
+public struct TodoFields: Sendable, Equatable, Hashable {
+    /// The name: the VTODO's SUMMARY, unescaped (newlines kept as they are).
+    public var name: String
+    /// The deadline: the calendar date of DUE.
+    public var deadline: CalendarDate?
+    /// Whether it is done: from STATUS (and COMPLETED).
+    public var isDone: Bool
+
+    public init(name: String, deadline: CalendarDate? = nil, isDone: Bool = false) {
+        self.name = name
+        self.deadline = deadline
+        self.isDone = isDone
+    }
+
+    /// The fields of `todo`.
+    public init(_ todo: Todo) {
+        self.init(name: todo.name, deadline: todo.deadline, isDone: todo.isDone)
+    }
+}
+
+/// One calendar object resource holding a todo: a VCALENDAR with a VTODO, as a CalDAV server
+/// stores it, read as ``TodoFields`` and updated in place.
+///
+/// The object is kept whole: its other properties (DESCRIPTION, PRIORITY, CATEGORIES, RRULE,
+/// X-...), its VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a
+/// RECURRENCE-ID) are never touched, and ``text`` gives back every line `todo` did not change
+/// exactly as it was read. ``update(to:now:)`` changes the lines of the fields that changed,
+/// and no others.
+///
+/// The mapping, read from the master VTODO (the one without RECURRENCE-ID):
+/// - name: SUMMARY as TEXT, unescaped; none is `""`.
+/// - deadline: DUE as a date. `DUE;VALUE=DATE:20240501` is that date. A DATE-TIME is the
+///   calendar date, in the given ``LocalTimeZone``, of the instant it names: `...Z` is UTC;
+///   with `TZID=Name` it is that zone's wall clock (the system's tz database, else the
+///   object's own VTIMEZONE when it has a single offset, else the wall date as written);
+///   floating (neither) is its own wall date. A DUE that is not a date at all is no deadline
+///   (and stays as it is until the deadline is set here).
+/// - done: see ``isDone(_:)``.
+public struct VTodoObject: Sendable, Equatable {
+    /// The components of the object as read (one VCALENDAR, usually).
+    public private(set) var components: [ICalendarComponent]
+    /// Where the master VTODO is: a top-level component, and the index of the VTODO among its
+    /// children, or `nil` when the VTODO is itself top-level (a sloppy object without VCALENDAR).
+    private var location: (component: Int, child: Int?)
+    /// The master VTODO's UID.
+    public private(set) var uid: String
+    /// The fields read from the master VTODO (or last written by ``update(to:now:)``).
+    public private(set) var fields: TodoFields
+
+    /// Reads an object's text.
+    ///
+    /// - Throws: the ``ICalendarError`` of malformed text; one of kind ``ICalendarError/Kind/noTodo``
+    ///   for well-formed iCalendar with no VTODO (an event), and ``ICalendarError/Kind/missingUID``
+    ///   for a VTODO without UID.
+    public init(parsing text: String, timeZone: LocalTimeZone) throws(ICalendarError) {
+        components = try ICalendar.parse(text)
+        guard let location = Self.masterLocation(in: components) else {
+            throw ICalendarError(.noTodo, line: nil, "no VTODO in the object")
+        }
+        self.location = location
+        let calendar = location.child == nil ? nil : components[location.component]
+        let todo = Self.todo(in: components, at: location)
+        guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else {
+            throw ICalendarError(.missingUID, line: todo.line, "the VTODO has no UID")
+        }
+        self.uid = uid
+        timeZone.prepare()
+        fields = Self.fields(of: todo, timeZones: calendar?.components(named: "VTIMEZONE") ?? [], timeZone: timeZone)
+    }
+
+    private init(components: [ICalendarComponent], location: (component: Int, child: Int?), uid: String, fields: TodoFields) {
+        self.components = components
+        self.location = location
+        self.uid = uid
+        self.fields = fields
+    }
+
+    /// A new object for a todo: a VCALENDAR (VERSION 2.0, our PRODID) with one VTODO.
+    public static func new(uid: String, fields: TodoFields, now: Int64) -> VTodoObject {
+        let calendar = ICalendarComponent(name: "VCALENDAR", children: [
+            .property(ICalendarProperty(name: "VERSION", value: "2.0")),
+            .property(ICalendarProperty(name: "PRODID", value: productID)),
+            .component(newTodo(uid: uid, fields: fields, now: now)),
+        ])
+        return VTodoObject(components: [calendar], location: (0, 2), uid: uid, fields: fields)
+    }
+
+    /// Our PRODID (RFC 5545 3.7.3).
+    public static let productID = "-//todo//todo//EN"
+
+    /// A VTODO for a todo: UID, DTSTAMP, CREATED, LAST-MODIFIED, SUMMARY, DUE (a DATE, when
+    /// there is a deadline), STATUS, and COMPLETED when done.
+    static func newTodo(uid: String, fields: TodoFields, now: Int64) -> ICalendarComponent {
+        let stamp = ICalendarTime.utcStamp(epochSeconds: now)
+        var todo = ICalendarComponent(name: "VTODO", children: [
+            .property(ICalendarProperty(name: "UID", value: uid)),
+            .property(ICalendarProperty(name: "DTSTAMP", value: stamp)),
+            .property(ICalendarProperty(name: "CREATED", value: stamp)),
+            .property(ICalendarProperty(name: "LAST-MODIFIED", value: stamp)),
+            .property(ICalendarProperty(name: "SUMMARY", text: fields.name)),
+        ])
+        if let deadline = fields.deadline { todo.setProperty(dueProperty(deadline)) }
+        todo.setProperty(ICalendarProperty(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
+        if fields.isDone { todo.setProperty(ICalendarProperty(name: "COMPLETED", value: stamp)) }
+        return todo
+    }
+
+    /// The object's text: unchanged lines as read, changed and new ones fresh (CRLF, folded).
+    public var text: String { ICalendar.serialize(components) }
+
+    /// The master VTODO.
+    public var todo: ICalendarComponent { Self.todo(in: components, at: location) }
+
+    /// Writes `fields` into the master VTODO, changing only the properties of the fields that
+    /// differ from ``fields``; when any did, DTSTAMP and LAST-MODIFIED become `now` and SEQUENCE
+    /// goes up by one (absent counts as 0), so other clients see a new revision. When nothing
+    /// differs, the text stays byte-identical.
+    ///
+    /// - name: SUMMARY gets the new text (its parameters, such as LANGUAGE, kept).
+    /// - deadline: DUE becomes `DUE;VALUE=DATE:YYYYMMDD` (other parameters dropped); no deadline
+    ///   removes DUE. DURATION is never touched.
+    /// - done: STATUS:COMPLETED, COMPLETED at `now`, and PERCENT-COMPLETE:100 when the object has
+    ///   one; not done: STATUS:NEEDS-ACTION, COMPLETED removed, and PERCENT-COMPLETE removed
+    ///   when it said 100.
+    public mutating func update(to fields: TodoFields, now: Int64) {
+        guard fields != self.fields else { return }
+        var todo = self.todo
+        let stamp = ICalendarTime.utcStamp(epochSeconds: now)
+        if fields.name != self.fields.name {
+            var summary = todo.property(named: "SUMMARY") ?? ICalendarProperty(name: "SUMMARY", value: "")
+            summary.value = ICalendar.escapeText(fields.name)
+            todo.setProperty(summary)
+        }
+        if fields.deadline != self.fields.deadline {
+            if let deadline = fields.deadline {
+                todo.setProperty(Self.dueProperty(deadline))
+            } else {
+                todo.removeProperties(named: "DUE")
+            }
+        }
+        if fields.isDone != self.fields.isDone {
+            if fields.isDone {
+                todo.setProperty(ICalendarProperty(name: "STATUS", value: "COMPLETED"))
+                todo.setProperty(ICalendarProperty(name: "COMPLETED", value: stamp))
+                if todo.property(named: "PERCENT-COMPLETE") != nil {
+                    todo.setProperty(ICalendarProperty(name: "PERCENT-COMPLETE", value: "100"))
+                }
+            } else {
+                todo.setProperty(ICalendarProperty(name: "STATUS", value: "NEEDS-ACTION"))
+                todo.removeProperties(named: "COMPLETED")
+                if let percent = todo.property(named: "PERCENT-COMPLETE"), Int(ICalendar.trimmed(percent.value)) == 100 {
+                    todo.removeProperties(named: "PERCENT-COMPLETE")
+                }
+            }
+        }
+        todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))
+        todo.setProperty(ICalendarProperty(name: "LAST-MODIFIED", value: stamp))
+        let sequence = todo.property(named: "SEQUENCE").flatMap { Int(ICalendar.trimmed($0.value)) } ?? 0
+        todo.setProperty(ICalendarProperty(name: "SEQUENCE", value: String(max(sequence, 0) + 1)))
+        replaceTodo(with: todo)
+        self.fields = fields
+    }
+
+    private mutating func replaceTodo(with todo: ICalendarComponent) {
+        if let child = location.child {
+            components[location.component].children[child] = .component(todo)
+        } else {
+            components[location.component] = todo
+        }
+    }
+
+    // MARK: The mapping
+
+    /// `DUE;VALUE=DATE:YYYYMMDD`.
+    static func dueProperty(_ deadline: CalendarDate) -> ICalendarProperty {
+        ICalendarProperty(name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])],
+                          value: ICalendarTime.dateValue(deadline))
+    }
+
+    /// The fields of a VTODO; `timeZones` are the VTIMEZONEs of its VCALENDAR. The caller
+    /// calls `timeZone.prepare()` first.
+    static func fields(of todo: ICalendarComponent, timeZones: [ICalendarComponent], timeZone: LocalTimeZone) -> TodoFields {
+        TodoFields(name: todo.property(named: "SUMMARY")?.text ?? "",
+                   deadline: todo.property(named: "DUE").flatMap { deadline($0, timeZones: timeZones, timeZone: timeZone) },
+                   isDone: isDone(todo))
+    }
+
+    /// Whether a VTODO is done, by its STATUS:
+    ///
+    /// | STATUS                          | done |
+    /// |---------------------------------|------|
+    /// | COMPLETED                       | yes  |
+    /// | CANCELLED                       | yes  |
+    /// | NEEDS-ACTION, IN-PROCESS        | no   |
+    /// | none (or unknown), COMPLETED set| yes  |
+    /// | none (or unknown), no COMPLETED | no   |
+    ///
+    /// A cancelled todo counts as done: it is no longer pending, and a todo that is not done
+    /// is one still to do. Apps that write no STATUS mark completion by COMPLETED alone.
+    public static func isDone(_ todo: ICalendarComponent) -> Bool {
+        switch todo.property(named: "STATUS").map({ ICalendar.trimmed($0.value).uppercased() }) {
+        case "COMPLETED", "CANCELLED": true
+        case "NEEDS-ACTION", "IN-PROCESS": false
+        default: todo.property(named: "COMPLETED") != nil
+        }
+    }
+
+    /// The calendar date of a DUE property (see the type's documentation), or `nil` when it is
+    /// not a date.
+    static func deadline(_ due: ICalendarProperty, timeZones: [ICalendarComponent], timeZone: LocalTimeZone) -> CalendarDate? {
+        switch ICalendarTime(due) {
+        case nil:
+            return nil
+        case .date(let date)?:
+            return date
+        case .utc(let seconds)?:
+            return timeZone.calendarDate(atEpochSeconds: seconds)
+        case .local(let wall, nil)?:
+            return wallDate(wall)
+        case .local(let wall, let tzid?)?:
+            if let zone = ZoneInfo.load(named: tzid) {
+                return timeZone.calendarDate(atEpochSeconds: zone.utc(fromWall: wall))
+            }
+            if let offset = fixedOffset(of: tzid, in: timeZones) {
+                return timeZone.calendarDate(atEpochSeconds: wall - Int64(offset))
+            }
+            return wallDate(wall)
+        }
+    }
+
+    /// The date on the wall clock that reads `wall` seconds since its 1970-01-01T00:00:00.
+    private static func wallDate(_ wall: Int64) -> CalendarDate? {
+        CalendarDate(daysSinceEpoch: Int(clamping: wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400))
+    }
+
+    /// The offset of the VTIMEZONE `tzid` when all its observances have one and the same
+    /// TZOFFSETTO (a zone without daylight saving); `nil` otherwise.
+    private static func fixedOffset(of tzid: String, in timeZones: [ICalendarComponent]) -> Int? {
+        guard let zone = timeZones.first(where: { $0.property(named: "TZID").map { ICalendar.trimmed($0.value) } == tzid }) else { return nil }
+        let offsets = (zone.components(named: "STANDARD") + zone.components(named: "DAYLIGHT"))
+            .map { $0.property(named: "TZOFFSETTO").flatMap { ICalendarTime.offsetSeconds($0.value) } }
+        guard let first = offsets.first, let offset = first, offsets.allSatisfy({ $0 == offset }) else { return nil }
+        return offset
+    }
+
+    /// The master VTODO's place: the first VTODO without RECURRENCE-ID, else the first VTODO
+    /// (an object holding only overridden occurrences).
+    private static func masterLocation(in components: [ICalendarComponent]) -> (component: Int, child: Int?)? {
+        var candidates: [(component: Int, child: Int?)] = []
+        for (index, component) in components.enumerated() {
+            if component.name == "VTODO" { candidates.append((index, nil)) }
+            for (childIndex, child) in component.children.enumerated() {
+                if case .component(let nested) = child, nested.name == "VTODO" { candidates.append((index, childIndex)) }
+            }
+        }
+        return candidates.first { todo(in: components, at: $0).property(named: "RECURRENCE-ID") == nil } ?? candidates.first
+    }
+
+    private static func todo(in components: [ICalendarComponent], at location: (component: Int, child: Int?)) -> ICalendarComponent {
+        guard let child = location.child else { return components[location.component] }
+        if case .component(let todo) = components[location.component].children[child] { return todo }
+        return components[location.component]
+    }
+
+    public static func == (lhs: VTodoObject, rhs: VTodoObject) -> Bool {
+        lhs.components == rhs.components && lhs.uid == rhs.uid && lhs.fields == rhs.fields
+    }
+}

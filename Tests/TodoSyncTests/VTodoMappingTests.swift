@@ -1,0 +1,296 @@
+import TestSupport
+import Testing
+import TodoInterop
+import TodoStore
+@testable import TodoSync
+
+/// VTODO <-> todo fields: what is read, what an update changes, and what it never touches.
+@Suite struct VTodoMappingTests {
+    let utc = LocalTimeZone.offset(seconds: 0)
+
+    /// A one-VTODO object with the given extra property lines.
+    func object(_ lines: String...) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:t1", "DTSTAMP:20240101T000000Z"]
+            + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    func date(_ text: String) -> CalendarDate? { CalendarDate(text) }
+
+    /// The unfolded lines of a text, for comparing what changed.
+    func unfolded(_ text: String) -> [String] {
+        // Bytes, not Characters: a fold's space and a combining mark after it are one Character.
+        var lines: [[UInt8]] = [[]]
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                if lines[lines.count - 1].last == 0x0D { lines[lines.count - 1].removeLast() }
+                if index + 1 < bytes.count, bytes[index + 1] == 0x20 || bytes[index + 1] == 0x09 {
+                    index += 2
+                    continue
+                }
+                lines.append([])
+            } else {
+                lines[lines.count - 1].append(bytes[index])
+            }
+            index += 1
+        }
+        return lines.filter { !$0.isEmpty }.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The name of an unfolded line (by scalars: a colon and a combining mark are one Character).
+    func propertyName(_ line: String) -> String {
+        String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" })).uppercased()
+    }
+
+    /// The property names whose lines differ between two texts (as multisets of lines).
+    func changedNames(_ before: String, _ after: String) -> Set<String> {
+        let old = unfolded(before), new = unfolded(after)
+        let removed = old.filter { !new.contains($0) }, added = new.filter { !old.contains($0) }
+        return Set((removed + added).map { propertyName($0) })
+    }
+
+    // MARK: Reading
+
+    @Test func dueDatesBecomeLocalCalendarDates() throws {
+        let cases: [(due: String, zone: LocalTimeZone, expected: String?)] = [
+            ("DUE;VALUE=DATE:20240501", utc, "2024-05-01"),
+            ("DUE:20240501", .offset(seconds: -36_000), "2024-05-01"),
+            // UTC near midnight: the day depends on the zone.
+            ("DUE:20240430T150000Z", .offset(seconds: 9 * 3600), "2024-05-01"),
+            ("DUE:20240430T150000Z", .offset(seconds: 8 * 3600), "2024-04-30"),
+            ("DUE:20240501T030000Z", .offset(seconds: -5 * 3600), "2024-04-30"),
+            ("DUE:20240501T000000Z", utc, "2024-05-01"),
+            ("DUE:20240430T235959Z", utc, "2024-04-30"),
+            // Floating: its own wall date, whatever the zone.
+            ("DUE:20240501T233000", .offset(seconds: 14 * 3600), "2024-05-01"),
+            ("DUE:20240501T000000", .offset(seconds: -12 * 3600), "2024-05-01"),
+            // Berlin is UTC+2 in May: 00:30 there is 22:30 UTC the day before.
+            ("DUE;TZID=Europe/Berlin:20240501T003000", utc, "2024-04-30"),
+            ("DUE;TZID=Europe/Berlin:20240501T003000", .offset(seconds: 7200), "2024-05-01"),
+            // ...and UTC+1 in January.
+            ("DUE;TZID=Europe/Berlin:20240115T005959", utc, "2024-01-14"),
+            ("DUE;TZID=Europe/Berlin:20240115T010000", utc, "2024-01-15"),
+            // After the transitions table: the zone file's rule (CEST in July 2045).
+            ("DUE;TZID=Europe/Berlin:20450701T013000", utc, "2045-06-30"),
+            // New York is UTC-5 in January: 23:00 there is 04:00 UTC the next day.
+            ("DUE;TZID=America/New_York:20240115T230000", utc, "2024-01-16"),
+            ("DUE;TZID=America/New_York:20240115T230000", .offset(seconds: -5 * 3600), "2024-01-15"),
+            ("DUE;TZID=America/New_York:20240715T220000", utc, "2024-07-16"),
+            ("DUE;TZID=America/New_York:20240715T195959", utc, "2024-07-15"),
+            ("DUE;TZID=/mozilla.org/20050126_1/America/New_York:20240115T230000", utc, "2024-01-16"),
+            // An unknown zone without a VTIMEZONE: the wall date.
+            ("DUE;TZID=Nowhere/Special:20240115T230000", utc, "2024-01-15"),
+            ("DUE;TZID=../../etc/passwd:20240115T230000", utc, "2024-01-15"),
+            // Not a date at all: no deadline.
+            ("DUE:tomorrow", utc, nil),
+            ("DUE;VALUE=DATE:20230229", utc, nil),
+        ]
+        for (due, zone, expected) in cases {
+            let todo = try VTodoObject(parsing: object("SUMMARY:x", due), timeZone: zone)
+            #expect(todo.fields.deadline == expected.flatMap(date), "\(due) in \(zone)")
+        }
+        let none = try VTodoObject(parsing: object("SUMMARY:x"), timeZone: utc)
+        #expect(none.fields.deadline == nil)
+    }
+
+    @Test func anUnknownZoneUsesTheObjectsVTimezoneWhenItHasOneOffset() throws {
+        let text = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VTIMEZONE\r
+            TZID:India Standard Time\r
+            BEGIN:STANDARD\r
+            DTSTART:16010101T000000\r
+            TZOFFSETFROM:+0530\r
+            TZOFFSETTO:+0530\r
+            END:STANDARD\r
+            END:VTIMEZONE\r
+            BEGIN:VTODO\r
+            UID:x\r
+            DUE;TZID=India Standard Time:20240501T040000\r
+            END:VTODO\r
+            END:VCALENDAR\r
+
+            """
+        #expect(try VTodoObject(parsing: text, timeZone: utc).fields.deadline == date("2024-04-30"), "04:00 +0530 is 22:30 UTC the day before")
+        let newYork = try VTodoObject(parsing: Fixtures.lfOnlyNewYork, timeZone: utc)
+        #expect(newYork.fields == TodoFields(name: "Call the bank before closing", deadline: date("2024-01-16"), isDone: false))
+    }
+
+    @Test func statusMapsToDone() throws {
+        let cases: [(lines: [String], done: Bool)] = [
+            (["STATUS:COMPLETED"], true),
+            (["STATUS:COMPLETED", "COMPLETED:20240101T000000Z"], true),
+            (["STATUS:CANCELLED"], true),
+            (["STATUS:NEEDS-ACTION"], false),
+            (["STATUS:IN-PROCESS"], false),
+            (["STATUS:NEEDS-ACTION", "COMPLETED:20240101T000000Z"], false),
+            ([], false),
+            (["COMPLETED:20240101T000000Z"], true),
+            (["status:completed "], true),
+            (["STATUS:X-WAITING"], false),
+            (["STATUS:X-WAITING", "COMPLETED:20240101T000000Z"], true),
+        ]
+        for (lines, done) in cases {
+            let text = (["BEGIN:VTODO", "UID:x"] + lines + ["END:VTODO"]).joined(separator: "\r\n")
+            #expect(try VTodoObject(parsing: text, timeZone: utc).fields.isDone == done, "\(lines)")
+        }
+    }
+
+    @Test func summaryIsTheName() throws {
+        #expect(try VTodoObject(parsing: object(#"SUMMARY:Line one\nline two\, with\; marks \\ done"#), timeZone: utc).fields.name
+                == "Line one\nline two, with; marks \\ done")
+        #expect(try VTodoObject(parsing: object(), timeZone: utc).fields.name == "")
+        let reminders = try VTodoObject(parsing: Fixtures.appleReminders, timeZone: utc)
+        #expect(reminders.uid == "D7A5B0C2-3E1F-4B6A-9C8D-7E6F5A4B3C2D")
+        #expect(reminders.fields == TodoFields(name: "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen",
+                                               deadline: date("2024-04-05"), isDone: true))
+    }
+
+    @Test func theMasterIsTheVTodoWithoutRecurrenceID() throws {
+        let recurring = try VTodoObject(parsing: Fixtures.recurring, timeZone: utc)
+        #expect(recurring.uid == "weekly-report")
+        #expect(recurring.fields == TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: false))
+        var updated = recurring
+        updated.update(to: TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: true), now: 1_700_000_000)
+        #expect(updated.text.hasPrefix(Fixtures.recurring.prefix(through: Fixtures.recurring.firstRange(of: "END:VTODO\r\n")!.upperBound)),
+                "the overridden occurrence is untouched")
+    }
+
+    @Test func objectsWithoutATodoOrUIDAreDistinctErrors() {
+        #expect { try VTodoObject(parsing: Fixtures.event, timeZone: utc) } throws: { ($0 as? ICalendarError)?.kind == .noTodo }
+        #expect { try VTodoObject(parsing: "", timeZone: utc) } throws: { ($0 as? ICalendarError)?.kind == .noTodo }
+        #expect { try VTodoObject(parsing: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", timeZone: utc) }
+            throws: { ($0 as? ICalendarError) == ICalendarError(.missingUID, line: 2, "the VTODO has no UID") }
+        #expect { try VTodoObject(parsing: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", timeZone: utc) }
+            throws: { ($0 as? ICalendarError)?.kind == .structure }
+    }
+
+    // MARK: Writing
+
+    @Test func newObjectsReadBackTheirFields() throws {
+        let fields = TodoFields(name: "Pay rent, then; relax \\ 🎉\nsecond line", deadline: date("2024-05-01"), isDone: true)
+        let object = VTodoObject.new(uid: "abc-1", fields: fields, now: 1_714_521_600)
+        #expect(object.text == Fixtures.crlf("""
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//todo//todo//EN
+            BEGIN:VTODO
+            UID:abc-1
+            DTSTAMP:20240501T000000Z
+            CREATED:20240501T000000Z
+            LAST-MODIFIED:20240501T000000Z
+            SUMMARY:Pay rent\\, then\\; relax \\\\ 🎉\\nsecond line
+            DUE;VALUE=DATE:20240501
+            STATUS:COMPLETED
+            COMPLETED:20240501T000000Z
+            END:VTODO
+            END:VCALENDAR
+
+            """))
+        let read = try VTodoObject(parsing: object.text, timeZone: .offset(seconds: -43_200))
+        #expect(read.uid == "abc-1" && read.fields == fields)
+        let plain = VTodoObject.new(uid: "u", fields: TodoFields(name: "x"), now: 0)
+        #expect(!plain.text.contains("DUE") && plain.text.contains("STATUS:NEEDS-ACTION") && !plain.text.contains("COMPLETED:"))
+        #expect(ICalendarTime.utcStamp(epochSeconds: -1) == "19691231T235959Z")
+        #expect(ICalendarTime.utcStamp(epochSeconds: 951_782_400) == "20000229T000000Z")
+    }
+
+    @Test func anUpdateWithoutChangesKeepsTheTextByteForByte() throws {
+        for (name, text) in Fixtures.all where name != "event" {
+            var object = try VTodoObject(parsing: text, timeZone: utc)
+            object.update(to: object.fields, now: 1_800_000_000)
+            #expect(object.text == text, "\(name)")
+        }
+    }
+
+    @Test func anUpdateChangesOnlyTheLinesOfTheFieldsThatChanged() throws {
+        let stamps: Set<String> = ["DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]
+        var generator = SeededGenerator(seed: 42)
+        for (name, text) in Fixtures.all where name != "event" {
+            let original = try VTodoObject(parsing: text, timeZone: utc)
+            for _ in 0..<20 {
+                var fields = original.fields
+                var expected = stamps
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0:
+                    fields.name = ICalendarCodecTests.randomText(using: &generator) + "!"
+                    expected.insert("SUMMARY")
+                case 1:
+                    fields.deadline = Bool.random(using: &generator) ? nil : date("2025-0\(Int.random(in: 1...9, using: &generator))-11")
+                    if fields.deadline != original.fields.deadline { expected.insert("DUE") }
+                default:
+                    fields.isDone.toggle()
+                    expected.formUnion(["STATUS", "COMPLETED", "PERCENT-COMPLETE"])
+                }
+                guard fields != original.fields else { continue }
+                var object = original
+                object.update(to: fields, now: 1_800_000_000)
+                let changed = changedNames(text, object.text)
+                #expect(changed.isSubset(of: expected), "\(name): \(changed) for \(expected)")
+                #expect(changed.isSuperset(of: stamps), "\(name): \(changed)")
+                let reread = try VTodoObject(parsing: object.text, timeZone: utc)
+                #expect(reread.fields == fields && reread.uid == original.uid, "\(name)")
+                // Every line of the original outside the changed properties is there, as it was.
+                let kept = unfolded(text).filter { !expected.contains(propertyName($0)) }
+                #expect(kept.allSatisfy(unfolded(object.text).contains), "\(name)")
+            }
+        }
+    }
+
+    @Test func anUpdateOfOneFieldLeavesADateTimeDueAndFoldsAsTheyWere() throws {
+        var object = try VTodoObject(parsing: Fixtures.thunderbird, timeZone: utc)
+        #expect(object.fields.deadline == date("2024-04-30"))
+        var fields = object.fields
+        fields.name = "Steuererklärung abgegeben"
+        object.update(to: fields, now: 1_714_521_600)
+        let expected = Fixtures.thunderbird
+            .replacing("SUMMARY:Steuererklärung abgeben\\, endlich", with: "SUMMARY:Steuererklärung abgegeben")
+            .replacing("LAST-MODIFIED:20240410T081633Z", with: "LAST-MODIFIED:20240501T000000Z")
+            .replacing("DTSTAMP:20240410T081633Z", with: "DTSTAMP:20240501T000000Z")
+            .replacing("X-MOZ-GENERATION:2\r\n", with: "X-MOZ-GENERATION:2\r\nSEQUENCE:1\r\n")
+        #expect(object.text == expected)
+    }
+
+    @Test func doneAndUndoneWriteStatusCompletedAndPercent() throws {
+        var reminders = try VTodoObject(parsing: Fixtures.appleReminders, timeZone: utc)
+        var fields = reminders.fields
+        fields.isDone = false
+        reminders.update(to: fields, now: 1_714_521_600)
+        let undone = reminders.todo
+        #expect(undone.property(named: "STATUS")?.value == "NEEDS-ACTION")
+        #expect(undone.property(named: "COMPLETED") == nil && undone.property(named: "PERCENT-COMPLETE") == nil)
+        #expect(undone.property(named: "SEQUENCE")?.value == "4")
+        #expect(undone.property(named: "PRIORITY")?.value == "1" && undone.property(named: "X-APPLE-SORT-ORDER") != nil)
+
+        var nextcloud = try VTodoObject(parsing: Fixtures.nextcloud, timeZone: utc)
+        #expect(nextcloud.fields.isDone == false)
+        fields = nextcloud.fields
+        fields.isDone = true
+        nextcloud.update(to: fields, now: 1_714_521_600)
+        let done = nextcloud.todo
+        #expect(done.property(named: "STATUS")?.value == "COMPLETED")
+        #expect(done.property(named: "COMPLETED")?.value == "20240501T000000Z")
+        #expect(done.property(named: "PERCENT-COMPLETE")?.value == "100")
+        #expect(done.property(named: "SEQUENCE")?.value == "1")
+        #expect(done.property(named: "RRULE") != nil && done.property(named: "CATEGORIES")?.value == "Home,Garden")
+        #expect(done.components(named: "VALARM").count == 1)
+
+        fields.isDone = false
+        nextcloud.update(to: fields, now: 1_714_521_601)
+        #expect(nextcloud.todo.property(named: "PERCENT-COMPLETE") == nil, "100 percent of a todo not done is dropped")
+    }
+
+    @Test func aDeadlineChangeWritesADateAndRemovingItRemovesDue() throws {
+        var object = try VTodoObject(parsing: Fixtures.thunderbird, timeZone: utc)
+        var fields = object.fields
+        fields.deadline = date("2024-06-01")
+        object.update(to: fields, now: 0)
+        #expect(object.todo.properties(named: "DUE") == [ICalendarProperty(name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])], value: "20240601")])
+        fields.deadline = nil
+        object.update(to: fields, now: 0)
+        #expect(object.todo.property(named: "DUE") == nil)
+        #expect(object.todo.property(named: "SEQUENCE")?.value == "2")
+        #expect(object.text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"), "the VTIMEZONE stays")
+    }
+}
