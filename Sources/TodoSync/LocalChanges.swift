@@ -91,10 +91,3 @@ extension SyncState {
         return fields == item.base ? nil : .changed(todo, item: item)
     }
 }
-
-extension TodoFields {
-    /// A todo's synced fields.
-    public init(_ todo: Todo) {
-        self.init(name: todo.name, deadline: todo.deadline, isDone: todo.isDone)
-    }
-}

@@ -119,7 +119,7 @@ public struct SyncEngine {
         } catch {
             // Not a todo (a VEVENT in the same collection) is none of our business; a broken
             // one is reported and left as it is.
-            if error != .noTodo { report.unreadable.append(object.href) }
+            if error.kind != .noTodo { report.unreadable.append(object.href) }
             return
         }
         let remote = vtodo.fields

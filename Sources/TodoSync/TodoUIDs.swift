@@ -31,10 +31,15 @@ public struct TodoUIDs {
         }
     }
 
-    /// Whether `uid` is recorded at all (for a todo, or for one deleted here and not yet synced).
+    /// Whether `uid` belongs to a todo here, or to one deleted here whose deletion a sync has
+    /// still to send. (The UID of a todo deleted before it was ever synced, such as one undone
+    /// by `todo undo` after an import, is free again: importing it anew brings the todo back.)
     public func isKnown(_ uid: String) throws(TodoStoreError) -> Bool {
         try TodoStoreError.wrap { () throws(SQLiteError) -> Bool in
-            try repository.connection.internalCachedStatement("SELECT count(*) FROM todo_uids WHERE uid = ?").scalarInt64([uid]) ?? 0 > 0
+            try repository.connection.internalCachedStatement("""
+                SELECT count(*) FROM todo_uids u WHERE u.uid = ?
+                AND (u.todo_id IN (SELECT id FROM todos) OR u.uid IN (SELECT uid FROM sync_items))
+                """).scalarInt64([uid]) ?? 0 > 0
         }
     }
 

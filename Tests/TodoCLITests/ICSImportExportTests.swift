@@ -155,5 +155,8 @@ import Testing
         #expect(try contents().count == 2)
         #expect(try sandbox.ok("undo") == "Undid 'import'.\n")
         #expect(try contents().isEmpty)
+        // The UIDs of todos that were never synced are free again: the same file imports anew.
+        #expect(try sandbox.ok("import", "--from", "ics", file) == "Imported 2 todos.\n")
+        #expect(try contents().count == 2)
     }
 }
