@@ -1,0 +1,231 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `todo sync` end to end: the built `todo` and `todo-sync` against real Radicale and Xandikos
+/// servers on 127.0.0.1, and python3-caldav as the other client.
+@Suite(.serialized) struct SyncCLITests {
+    static let kinds: [CalDAVServer.Kind] = [.radicale, .xandikos]
+
+    static func start(_ kind: CalDAVServer.Kind) throws -> CalDAVServer {
+        kind == .radicale ? try CalDAVServer.radicale() : try CalDAVServer.xandikos()
+    }
+
+    @Test(arguments: kinds) func twoDevicesEndWithTheUnionAndSyncingAgainDuplicatesNothing(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk", "--due", "2024-05-01")
+        try laptop.ok("add", "Ünïcödé, with; commas \\ and a long name that will certainly need folding at seventy-five octets 🎉")
+        try phone.ok("add", "Pay rent")
+        try phone.ok("done", "1")
+        try laptop.setUp()
+        try phone.setUp()
+        #expect(try laptop.sync()["sent"] as? Int == 2)
+        let first = try phone.sync()
+        #expect(first["sent"] as? Int == 1 && first["received"] as? Int == 2)
+        try laptop.sync()
+        #expect(try laptop.list() == phone.list())
+        #expect(try laptop.list().count == 3)
+        for device in [laptop, phone, laptop] {
+            let again = try device.sync()
+            #expect(again["sent"] as? Int == 0 && again["received"] as? Int == 0 && again["deleted"] as? Int == 0)
+        }
+        let seen = try server.todosSeenByPython(server.todoCollectionURL)
+        #expect(seen.count == 3, "no duplicates on the server")
+        #expect(Set(seen.map { $0["summary"] ?? "" }) == ["Buy milk", "Pay rent", "Ünïcödé, with; commas \\ and a long name that will certainly need folding at seventy-five octets 🎉"])
+        #expect(seen.first { $0["summary"] == "Buy milk" }?["due"] == "20240501")
+        #expect(seen.first { $0["summary"] == "Pay rent" }?["status"] == "COMPLETED")
+        // The UID is the identity across devices.
+        let uid = try parseJSON(laptop.ok("show", "\(try laptop.id(named: "Pay rent"))", "--json"), as: [String: Any].self)["uid"] as? String
+        #expect(uid != nil && seen.contains { $0["uid"] == uid })
+    }
+
+    @Test(arguments: kinds) func editsOnBothSidesMergeAndAConflictIsReported(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.ok("add", "Call mum")
+        try laptop.setUp(); try phone.setUp()
+        try laptop.sync(); try phone.sync()
+        // Different fields on each side survive together; the same field keeps the server's.
+        try laptop.ok("edit", "\(try laptop.id(named: "Buy milk"))", "--name", "Buy oat milk")
+        try phone.ok("done", "\(try phone.id(named: "Buy milk"))")
+        try laptop.ok("edit", "\(try laptop.id(named: "Call mum"))", "--name", "Call mum tonight")
+        let phoneCall = try phone.id(named: "Call mum")
+        try phone.ok("edit", "\(phoneCall)", "--name", "Call mum tomorrow")
+        try laptop.sync()
+        let text = try phone.todo("sync")
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout == """
+            sent 1, received 2, deleted 0, conflicts 1
+            conflict: todo \(phoneCall) name: kept "Call mum tonight", replaced "Call mum tomorrow"
+
+            """)
+        try laptop.sync()
+        #expect(try laptop.list() == phone.list())
+        #expect(try laptop.list() == ["Buy oat milk|null|1", "Call mum tonight|null|0"])
+    }
+
+    @Test(arguments: kinds) func anEditBeatsADeleteAndTheJSONSaysSo(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.setUp(); try phone.setUp()
+        try laptop.sync(); try phone.sync()
+        try laptop.ok("rm", "1")
+        try phone.ok("edit", "1", "--due", "2024-06-01")
+        try phone.sync()
+        let report = try laptop.sync()
+        let conflicts = try #require(report["conflicts"] as? [[String: Any]])
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?["field"] as? String == "deleted")
+        #expect(conflicts.first?["kept"] as? String == "edit" && conflicts.first?["replaced"] as? String == "delete")
+        #expect(try laptop.list() == ["Buy milk|2024-06-01|0"])
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+        // And a plain delete reaches the other device.
+        try laptop.ok("rm", "\(try laptop.id(named: "Buy milk"))")
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        #expect(try phone.sync()["deleted"] as? Int == 1)
+        #expect(try phone.list().isEmpty)
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).isEmpty)
+    }
+
+    @Test(arguments: kinds) func changesByTheShellAndPythonAreSent(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.setUp()
+        try laptop.sync()
+        let shell = try ProcessRunner.run("sqlite3", [laptop.database, "UPDATE todos SET name = 'Buy oat milk' WHERE id = 1; INSERT INTO todos(name) VALUES ('From the shell')"])
+        #expect(shell.status == 0, "\(shell.stderr)")
+        let python = try ProcessRunner.run(CalDAVServer.python, ["-c", "import sqlite3; c = sqlite3.connect('\(laptop.database)'); c.execute(\"INSERT INTO todos(name, deadline, done) VALUES ('From Python', '2024-07-01', 1)\"); c.commit()"])
+        #expect(python.status == 0, "\(python.stderr)")
+        let status = try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)
+        #expect(status["pending"] as? Int == 3)
+        #expect(status["url"] as? String == server.todoCollectionURL)
+        #expect(try laptop.sync()["sent"] as? Int == 3)
+        let summaries = Set(try server.todosSeenByPython(server.todoCollectionURL).map { $0["summary"] ?? "" })
+        #expect(summaries == ["Buy oat milk", "From the shell", "From Python"])
+        let after = try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)
+        #expect(after["pending"] as? Int == 0)
+        #expect((after["last_sync"] as? String)?.hasSuffix("Z") == true)
+    }
+
+    @Test(arguments: kinds) func whatAPhoneAppWritesIsShownAndKept(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        // python3-caldav as a phone app: DESCRIPTION, PRIORITY, CATEGORIES, a VALARM, a UTC date-time DUE.
+        try server.python(server.todoCollectionURL, """
+            cal.save_todo('''BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//Phone//Tasks//EN
+            BEGIN:VTODO
+            UID:phone-1
+            DTSTAMP:20240101T090000Z
+            SUMMARY:Dentist
+            DESCRIPTION:Bring the insurance card
+            PRIORITY:1
+            CATEGORIES:health
+            DUE:20240510T120000Z
+            X-PHONE-COLOR:#ff0000
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:Dentist
+            TRIGGER:-PT30M
+            END:VALARM
+            END:VTODO
+            END:VCALENDAR
+            ''')
+            """)
+        try laptop.setUp()
+        #expect(try laptop.sync(environment: ["TZ": "UTC"])["received"] as? Int == 1)
+        #expect(try laptop.list() == ["Dentist|2024-05-10|0"])
+        try laptop.ok("done", "1")
+        try laptop.ok("edit", "1", "--name", "Dentist at 12")
+        try laptop.sync()
+        let seen = try #require(try server.todosSeenByPython(server.todoCollectionURL).first)
+        #expect(seen["summary"] == "Dentist at 12" && seen["status"] == "COMPLETED")
+        let text = seen["text"] ?? ""
+        for kept in ["DESCRIPTION:Bring the insurance card", "PRIORITY:1", "CATEGORIES:health", "X-PHONE-COLOR:#ff0000",
+                     "BEGIN:VALARM", "TRIGGER:-PT30M", "DUE:20240510T120000Z"] {
+            #expect(text.contains(kept), "\(kept) was lost: \(text)")
+        }
+        // The phone completes another todo and renames this one: both arrive.
+        try server.python(server.todoCollectionURL, """
+            for t in cal.todos(include_completed=True):
+                c = t.icalendar_instance.walk('VTODO')[0]
+                c['summary'] = 'Dentist, moved'
+                t.save()
+            """)
+        #expect(try laptop.sync()["received"] as? Int == 1)
+        #expect(try laptop.list() == ["Dentist, moved|2024-05-10|1"])
+    }
+
+    @Test(arguments: kinds) func anUnreachableServerChangesNothing(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.setUp()
+        try laptop.sync()
+        try laptop.ok("add", "Pay rent")
+        server.stop()
+        let before = [laptop.folder.contents(laptop.database), laptop.folder.contents(laptop.database + "-wal")]
+        let result = try laptop.todo("sync")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").first?.contains("127.0.0.1") == true, "\(result.stderr)")
+        #expect([laptop.folder.contents(laptop.database), laptop.folder.contents(laptop.database + "-wal")] == before)
+        #expect(try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)["pending"] as? Int == 1)
+    }
+
+    @Test func setupChecksTheCollectionAndStoresNothingWhenItIsWrong() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let events = try server.makeCollection(name: "events", components: ["VEVENT"])
+        let device = SyncDevice(server)
+        func refused(_ arguments: [String], _ environment: [String: String] = [:], status: Int32 = 1, _ words: String) throws {
+            let result = try device.todo(arguments, environment: environment)
+            #expect(result.status == status, "\(arguments): \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(words), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("secret") && !result.stdout.contains("secret"))
+            let status = try device.todo("sync", "status")
+            #expect(status.status == 1 && status.stderr.contains("no sync remote"), "nothing was stored")
+        }
+        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice"], ["TODO_SYNC_PASSWORD": "wrong"], "authentication")
+        try refused(["sync", "setup", server.base + "/alice/nothing-here/", "--user", "alice"], "no calendar collection")
+        try refused(["sync", "setup", events, "--user", "alice"], "todos")
+        let closed = try CalDAVServer.freePort()
+        try refused(["sync", "setup", "http://127.0.0.1:\(closed)/alice/tasks/", "--user", "alice"], "127.0.0.1")
+        try refused(["sync", "setup", "ftp://127.0.0.1/x"], status: 2, "http")
+        try refused(["sync", "setup", "http://alice:secret@127.0.0.1/x/"], status: 2, "password")
+        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "exit 3"], [:], "password")
+        // The password from a command works, and is stored as the command, never as itself.
+        let good = try device.todo(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "echo secret"], environment: ["TODO_SYNC_PASSWORD": ""])
+        #expect(good.status == 0, "\(good.stderr)")
+        let dump = try ProcessRunner.run("sqlite3", [device.database, ".dump"]).stdout
+        #expect(dump.contains("echo secret") && !dump.contains("'secret'"))
+    }
+
+    @Test(arguments: kinds) func forgetKeepsTheTodosAndSettingUpAgainMatchesThem(kind: CalDAVServer.Kind) throws {
+        let server = try Self.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.ok("add", "Pay rent")
+        try laptop.setUp()
+        try laptop.sync()
+        #expect(try laptop.ok("sync", "forget").contains("Forgot"))
+        #expect(try laptop.list().count == 2)
+        try laptop.setUp()
+        let report = try laptop.sync()
+        #expect((report["conflicts"] as? [Any])?.isEmpty == true)
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).count == 2)
+        #expect(try laptop.list().count == 2)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// One device for the sync tests: its own database, run through the built `todo`, syncing with
+/// a real server's collection.
+final class SyncDevice: @unchecked Sendable {
+    let folder = TemporaryFolder()
+    let server: CalDAVServer
+    let url: String
+    var database: String { folder.file("todo.sqlite") }
+
+    init(_ server: CalDAVServer, url: String? = nil) {
+        self.server = server
+        self.url = url ?? server.todoCollectionURL
+    }
+
+    /// The password of the server's first user (Radicale); Xandikos asks for none.
+    var password: String? { server.users.keys.sorted().first.flatMap { server.users[$0] } }
+    var user: String? { server.users.keys.sorted().first }
+
+    @discardableResult
+    func todo(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessResult {
+        try todo(arguments, environment: environment)
+    }
+
+    /// Runs the built `todo` on this device's database, with the server's password in
+    /// `TODO_SYNC_PASSWORD` (and `environment` over that).
+    func todo(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        var env = ["TODO_DB": database, "HOME": folder.path, "XDG_DATA_HOME": folder.file("xdg")]
+        if let password { env["TODO_SYNC_PASSWORD"] = password }
+        env.merge(environment) { $1 }
+        return try ProcessRunner.run(ProcessRunner.todoBinary, arguments, environment: env, timeout: 60)
+    }
+
+    /// Runs `todo` and requires success; returns its stdout.
+    @discardableResult
+    func ok(_ arguments: String...) throws -> String {
+        let result = try todo(arguments)
+        #expect(result.status == 0, "todo \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        return result.stdout
+    }
+
+    func setUp() throws {
+        var arguments = ["sync", "setup", url]
+        if let user { arguments += ["--user", user] }
+        let result = try todo(arguments)
+        #expect(result.status == 0, "setup failed: \(result.stderr)")
+    }
+
+    /// `todo sync --json`, parsed.
+    @discardableResult
+    func sync(environment: [String: String] = [:]) throws -> [String: Any] {
+        let result = try todo(["sync", "--json"], environment: environment)
+        #expect(result.status == 0, "sync failed: \(result.stderr)")
+        return try parseJSON(result.stdout, as: [String: Any].self, "todo sync --json (stderr \(result.stderr))")
+    }
+
+    /// The list as (name, deadline, done), sorted: what two devices must agree on.
+    func list() throws -> [String] {
+        let result = try todo(["list", "--json", "--all"])
+        let todos = try parseJSON(result.stdout, as: [[String: Any]].self, "todo list --json (stderr \(result.stderr))")
+        return todos.map { "\($0["name"] ?? "")|\($0["deadline"] ?? "null")|\($0["done"] ?? "")" }.sorted()
+    }
+
+    func id(named name: String) throws -> Int {
+        let todos = try parseJSON(try todo(["list", "--json", "--all"]).stdout, as: [[String: Any]].self)
+        guard let id = todos.first(where: { $0["name"] as? String == name })?["id"] as? Int else {
+            throw UnexpectedOutput("no todo named \(name) in \(todos)")
+        }
+        return id
+    }
+}
+
+extension CalDAVServer {
+    /// The VTODO objects of `url` as python3-caldav reads them: `[uid: (summary, due, status)]`
+    /// plus each object's raw text. What another client sees.
+    func todosSeenByPython(_ url: String) throws -> [[String: String]] {
+        let script = """
+            import caldav, json, sys
+            client = caldav.DAVClient(url=sys.argv[1], username=sys.argv[2] or None, password=sys.argv[3] or None)
+            cal = caldav.Calendar(client=client, url=sys.argv[1])
+            out = []
+            for t in cal.todos(include_completed=True):
+                c = t.icalendar_instance.walk('VTODO')[0]
+                due = c.get('due')
+                out.append({'uid': str(c.get('uid')), 'summary': str(c.get('summary', '')),
+                            'due': due.to_ical().decode() if due is not None else '',
+                            'status': str(c.get('status', '')), 'text': t.data})
+            print(json.dumps(out))
+            """
+        let user = users.keys.sorted().first ?? ""
+        let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
+        guard result.status == 0 else { throw UnexpectedOutput("python3-caldav failed: \(result.stderr)") }
+        return try parseJSON(result.stdout, as: [[String: String]].self, "python3-caldav's todos")
+    }
+
+    /// Runs a python3-caldav program with `cal` bound to the collection at `url`.
+    @discardableResult
+    func python(_ url: String, _ body: String) throws -> String {
+        let script = """
+            import caldav, sys, datetime
+            client = caldav.DAVClient(url=sys.argv[1], username=sys.argv[2] or None, password=sys.argv[3] or None)
+            cal = caldav.Calendar(client=client, url=sys.argv[1])
+            """ + "\n" + body
+        let user = users.keys.sorted().first ?? ""
+        let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
+        guard result.status == 0 else { throw UnexpectedOutput("python3-caldav failed: \(result.stderr)") }
+        return result.stdout
+    }
+}
