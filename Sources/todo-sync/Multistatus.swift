@@ -44,7 +44,7 @@ final class XMLNode {
 
     /// `data` with each CR byte in character data written as `&#13;` (in CDATA: the section is
     /// closed around it), which a parser keeps, where a literal CR would be normalised away.
-    /// CRs inside tags, comments and processing instructions are left alone.
+    /// CRs inside tags, comments, processing instructions and outside the root element are left alone.
     static func protectingCarriageReturns(_ data: Data) -> Data {
         guard data.contains(13) else { return data }
         let bytes = [UInt8](data)
@@ -53,6 +53,8 @@ final class XMLNode {
         enum State { case text, tag, comment, cdata, instruction }
         var state = State.text
         var quote: UInt8 = 0
+        var depth = 0            // open elements: character references only count inside the root
+        var endTag = false, declaration = false  // </…>; <!DOCTYPE …>
         var i = 0
         func starts(_ pattern: String, at index: Int) -> Bool {
             let p = Array(pattern.utf8)
@@ -62,19 +64,22 @@ final class XMLNode {
             let byte = bytes[i]
             switch state {
             case .text:
-                if byte == 13 {
+                if byte == 13 && depth > 0 {
                     out += Array("&#13;".utf8); i += 1; continue
                 }
                 if byte == UInt8(ascii: "<") {
                     if starts("<!--", at: i) { state = .comment }
                     else if starts("<![CDATA[", at: i) { state = .cdata; out += Array("<![CDATA[".utf8); i += 9; continue }
                     else if starts("<?", at: i) { state = .instruction }
-                    else { state = .tag; quote = 0 }
+                    else { state = .tag; quote = 0; endTag = starts("</", at: i); declaration = starts("<!", at: i) }
                 }
             case .tag:
                 if quote != 0 { if byte == quote { quote = 0 } }
                 else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
-                else if byte == UInt8(ascii: ">") { state = .text }
+                else if byte == UInt8(ascii: ">") {
+                    state = .text
+                    if endTag { depth -= 1 } else if !declaration && bytes[i - 1] != UInt8(ascii: "/") { depth += 1 }
+                }
             case .comment:
                 if starts("-->", at: i) { out += Array("-->".utf8); i += 3; state = .text; continue }
             case .instruction:
