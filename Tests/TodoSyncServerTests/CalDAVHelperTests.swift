@@ -404,3 +404,58 @@ struct CalDAVHelperTests {
         #expect(status == 0 && stderr.isEmpty && extra.isEmpty)
     }
 }
+
+@Suite("todo-sync against a server without calendar-multiget", .timeLimit(.minutes(1)))
+struct MultigetFallbackTests {
+    /// A bare HTTP server: REPORT answers 501, GET serves /c/a.ics and 404s the rest.
+    static let server = #"""
+        import http.server, sys
+        TEXT = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *args): pass
+            def answer(self, status, body=b"", headers={}):
+                self.send_response(status)
+                for k, v in headers.items(): self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def do_REPORT(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self.answer(501)
+            def do_GET(self):
+                if self.path == "/c/a.ics": self.answer(200, TEXT, {"ETag": '"v1"', "Content-Type": "text/calendar"})
+                else: self.answer(404)
+        server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+        server.timeout = 1
+        import time
+        deadline = time.time() + 30   # bounded: the server ends by itself
+        while time.time() < deadline: server.handle_request()
+        """#
+
+    @Test("fetch falls back to GET each href when multiget fails")
+    func fetchByGet() throws {
+        let port = try CalDAVServer.freePort()
+        let folder = TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
+        process.arguments = ["-c", Self.server, String(port)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+
+        let session = try HelperSession(home: folder.path)
+        #expect(try session.send(["op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
+        let answer = try session.send(["op": "fetch", "hrefs": ["/c/a.ics", "gone.ics"]])
+        let objects = try field(answer, "objects", as: [[String: Any]].self)
+        #expect(objects.count == 1, "\(answer)")
+        #expect(objects.first?["href"] as? String == "/c/a.ics")
+        #expect(objects.first?["etag"] as? String == "\"v1\"")
+        #expect(objects.first?["text"] as? String == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        let (status, stderr, _) = session.finish()
+        #expect(status == 0 && stderr.isEmpty)
+    }
+}
