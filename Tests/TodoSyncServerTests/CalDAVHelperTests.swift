@@ -1,0 +1,461 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The built `todo-sync` driven over its stdin and stdout, one JSON line each way.
+final class HelperSession: @unchecked Sendable {
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["TODO_SYNC_BIN"] { return path }
+        return URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().appendingPathComponent("todo-sync").path
+    }()
+
+    private let process = Process()
+    private let input = Pipe()
+    private let lock = NSCondition()
+    private var lines: [String] = []
+    private var buffer = Data()
+    private var ended = false
+    private var errorBytes = Data()
+    /// Every line the helper printed, for the password checks.
+    private(set) var transcript: [String] = []
+
+    init(environment: [String: String] = [:], home: String) throws {
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home]
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.received(handle.availableData) }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.lock.lock(); self.errorBytes.append(data); self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    private func received(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        if data.isEmpty { ended = true }
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            lines.append(line)
+            transcript.append(line)
+            buffer.removeSubrange(buffer.startIndex...newline)
+        }
+        lock.broadcast()
+    }
+
+    /// Sends one raw line and returns the one response line (bounded by `timeout`).
+    func sendLine(_ line: String, timeout: TimeInterval = 40) throws -> String {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while lines.isEmpty && !ended {
+            if !lock.wait(until: deadline) { break }
+        }
+        guard !lines.isEmpty else { throw UnexpectedOutput("no answer to \(line.prefix(200)) within \(Int(timeout)) s") }
+        return lines.removeFirst()
+    }
+
+    /// Sends one request and returns the response object.
+    @discardableResult
+    func send(_ request: [String: Any], timeout: TimeInterval = 40) throws -> [String: Any] {
+        let data = try JSONSerialization.data(withJSONObject: request)
+        return try parseJSON(try sendLine(String(decoding: data, as: UTF8.self), timeout: timeout), as: [String: Any].self, "the helper's answer")
+    }
+
+    /// Closes stdin; the exit status (nil if still running after 5 s) and stderr.
+    func finish() -> (status: Int32?, stderr: String, extraLines: [String]) {
+        try? input.fileHandleForWriting.close()
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        guard !process.isRunning else { return (nil, "", []) }
+        process.waitUntilExit()
+        usleep(50_000)
+        lock.lock()
+        defer { lock.unlock() }
+        return (process.terminationStatus, String(decoding: errorBytes, as: UTF8.self), lines)
+    }
+}
+
+/// Errors as the helper reports them.
+func errorKind(_ response: [String: Any]) -> String? { (response["error"] as? [String: Any])?["kind"] as? String }
+func errorStatus(_ response: [String: Any]) -> Int? { (response["error"] as? [String: Any])?["status"] as? Int }
+
+/// A small VTODO, CR LF lines.
+func vtodo(_ uid: String, _ summary: String) -> String {
+    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VTODO", "UID:\(uid)",
+     "DTSTAMP:20240501T120000Z", "SUMMARY:\(summary)", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+}
+
+func vevent(_ uid: String) -> String {
+    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+     "DTSTAMP:20240501T120000Z", "DTSTART:20240502T100000Z", "SUMMARY:an event", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+}
+
+/// A server, a fresh VTODO collection on it, a home folder and an open helper session.
+struct Fixture {
+    static let password = "s3cret-Pw-7781"
+
+    let server: CalDAVServer
+    let home = TemporaryFolder()
+    let collection: String
+    let session: HelperSession
+
+    init(_ kind: CalDAVServer.Kind, collectionName: String = "todos") throws {
+        server = kind == .radicale ? try CalDAVServer.radicale(users: ["alice": Fixture.password]) : try CalDAVServer.xandikos()
+        collection = try server.makeCollection(name: collectionName, components: ["VTODO"])
+        session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
+        let opened = try session.send(open(collection))
+        #expect(opened["ok"] as? Bool == true, "\(opened)")
+    }
+
+    func open(_ url: String, user: String? = "alice", passwordCommand: String? = nil) -> [String: Any] {
+        ["op": "open", "url": url,
+         "user": server.kind == .radicale ? (user as Any? ?? NSNull()) : NSNull(),
+         "password_command": passwordCommand as Any? ?? NSNull()]
+    }
+
+    /// The collection path, as servers write hrefs.
+    var path: String { String(collection.dropFirst(server.base.count)) }
+
+    /// Creates objects through the helper; their etags.
+    func create(_ objects: [(name: String, text: String)]) throws -> [String] {
+        let writes = objects.map { ["method": "create", "href": path + $0.name, "text": $0.text] }
+        let outcomes = try field(try session.send(["op": "write", "writes": writes]), "outcomes", as: [[String: Any]].self)
+        return try outcomes.map { outcome in
+            #expect(outcome["outcome"] as? String == "written", "\(outcome)")
+            return try field(outcome, "etag", as: String.self)
+        }
+    }
+
+    /// A plain PUT, as another client would make it; the new etag.
+    @discardableResult
+    func put(_ name: String, _ text: String) throws -> String? {
+        let answer = try server.request("PUT", collection + name, body: Data(text.utf8), headers: ["Content-Type": "text/calendar; charset=utf-8"])
+        #expect((200..<300).contains(answer.status), "PUT \(name): \(answer.status)")
+        return answer.headers["etag"]
+    }
+
+    /// Runs python3-caldav (the server's Python) with `script`; url, user, password in argv.
+    func caldav(_ script: String) throws {
+        let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, collection, "alice", Fixture.password], timeout: 30)
+        #expect(result.status == 0, "python3-caldav: \(result.stderr)")
+    }
+
+    /// Ends the session: exit 0, nothing on stderr, no password anywhere.
+    func finish() {
+        let (status, stderr, extra) = session.finish()
+        #expect(status == 0)
+        #expect(stderr.isEmpty, "stderr: \(stderr)")
+        #expect(extra.isEmpty, "unanswered lines: \(extra)")
+        #expect(!session.transcript.contains { $0.contains(Fixture.password) }, "the password was printed")
+    }
+}
+
+@Suite("todo-sync against Radicale and Xandikos", .timeLimit(.minutes(2)))
+struct CalDAVHelperTests {
+    @Test("open and probe: a good collection, then each error kind, and the helper keeps serving",
+          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    func probe(_ kind: CalDAVServer.Kind) throws {
+        let fixture = try Fixture(kind)
+        let session = fixture.session
+        let probe = try session.send(["op": "probe"])
+        #expect(probe["ok"] as? Bool == true, "\(probe)")
+        #expect(probe["sync_token"] as? Bool == true)
+        #expect((probe["components"] as? [String])?.contains("VTODO") == true, "\(probe)")
+
+        // A bad request line, then a request before open is fine again.
+        #expect(errorKind(try parseJSON(try session.sendLine("not json"))) == "protocol")
+        #expect(errorKind(try session.send(["op": "dance"])) == "protocol")
+
+        // Missing collection.
+        try session.send(fixture.open(fixture.server.base + (kind == .radicale ? "/alice/missing/" : "/user/calendars/missing/")))
+        let missing = try session.send(["op": "probe"])
+        #expect(errorKind(missing) == "not_found", "\(missing)")
+
+        // A collection that is not a calendar (the user's home).
+        try session.send(fixture.open(fixture.server.base + (kind == .radicale ? "/alice/" : "/user/")))
+        #expect(errorKind(try session.send(["op": "probe"])) == "not_found")
+
+        if kind == .radicale {
+            // A VEVENT-only calendar (Xandikos ignores the component set of MKCOL).
+            let events = try fixture.server.makeCollection(name: "events", components: ["VEVENT"])
+            try session.send(fixture.open(events))
+            let noTodo = try session.send(["op": "probe"])
+            #expect(errorKind(noTodo) == "no_todo_support", "\(noTodo)")
+
+            // A wrong password (Xandikos has no authentication).
+            try session.send(fixture.open(fixture.collection, passwordCommand: "echo wrong-password"))
+            let auth = try session.send(["op": "probe"])
+            #expect(errorKind(auth) == "auth" && errorStatus(auth) == 401, "\(auth)")
+        }
+
+        // Nothing listening.
+        let port = try CalDAVServer.freePort()
+        try session.send(fixture.open("http://127.0.0.1:\(port)/alice/tasks/"))
+        let unreachable = try session.send(["op": "probe"])
+        #expect(errorKind(unreachable) == "unreachable", "\(unreachable)")
+        #expect(((unreachable["error"] as? [String: Any])?["message"] as? String)?.contains("127.0.0.1:\(port)") == true)
+
+        // And it still serves the good collection.
+        try session.send(fixture.open(fixture.collection))
+        #expect(try session.send(["op": "probe"])["ok"] as? Bool == true)
+        fixture.finish()
+    }
+
+    @Test("write: create, update and delete, with 412 for a stale etag and a create over an existing href",
+          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    func writes(_ kind: CalDAVServer.Kind) throws {
+        let fixture = try Fixture(kind)
+        let path = fixture.path
+        let etags = try fixture.create([("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B")), ("c.ics", vtodo("c", "C"))])
+        #expect(Set(etags).count == 3)
+
+        let writes: [[String: Any]] = [
+            ["method": "create", "href": path + "a.ics", "text": vtodo("a", "again")],              // exists
+            ["method": "update", "href": path + "a.ics", "text": vtodo("a", "A2"), "etag": etags[0]], // right etag
+            ["method": "update", "href": path + "b.ics", "text": vtodo("b", "B2"), "etag": "\"stale\""],
+            ["method": "delete", "href": path + "c.ics", "etag": "\"stale\""],
+            ["method": "delete", "href": path + "b.ics", "etag": etags[1]],
+            ["method": "delete", "href": path + "gone.ics", "etag": "\"whatever\""],               // 404: deleted
+        ]
+        let outcomes = try field(try fixture.session.send(["op": "write", "writes": writes]), "outcomes", as: [[String: Any]].self)
+        #expect(outcomes.map { $0["outcome"] as? String } ==
+                ["precondition_failed", "written", "precondition_failed", "precondition_failed", "deleted", "deleted"], "\(outcomes)")
+        let newTag = outcomes[1]["etag"] as? String
+        #expect(newTag != nil && newTag != etags[0])
+
+        // The server holds A2 under the new etag; b is gone, c is still there.
+        let a = try fixture.server.request("GET", fixture.collection + "a.ics")
+        #expect(String(decoding: a.body, as: UTF8.self).contains("SUMMARY:A2"))
+        #expect(a.headers["etag"] == newTag)
+        #expect(try fixture.server.request("GET", fixture.collection + "b.ics").status == 404)
+        #expect(try fixture.server.request("GET", fixture.collection + "c.ics").status == 200)
+
+        // Deleting with the old etag of an updated object fails; with the new one it works. (Two
+        // requests: the writes of one request run concurrently, so one href appears once in each.)
+        for (etag, expected) in [(etags[0], "precondition_failed"), (newTag ?? "", "deleted")] {
+            let outcome = try field(try fixture.session.send(["op": "write", "writes": [
+                ["method": "delete", "href": path + "a.ics", "etag": etag]]]), "outcomes", as: [[String: Any]].self)
+            #expect(outcome.first?["outcome"] as? String == expected, "\(outcome)")
+        }
+        fixture.finish()
+    }
+
+    @Test("changes: everything (VTODO only) with a token, then a delta with exactly the changes made meanwhile",
+          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    func changes(_ kind: CalDAVServer.Kind) throws {
+        // Xandikos calendars take any component: one VEVENT must stay out of the list.
+        let fixture = try Fixture(kind)
+        let session = fixture.session, path = fixture.path
+        let etags = try fixture.create([("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B")), ("c.ics", vtodo("c", "C"))])
+        if kind == .xandikos { try fixture.put("event.ics", vevent("event")) }
+
+        let first = try session.send(["op": "changes", "token": NSNull()])
+        #expect(first["kind"] as? String == "everything", "\(first)")
+        let items = try field(first, "items", as: [[String: Any]].self)
+        let listed = Dictionary(uniqueKeysWithValues: items.map { ($0["href"] as? String ?? "", $0["etag"] as? String) })
+        #expect(listed == [path + "a.ics": etags[0], path + "b.ics": etags[1], path + "c.ics": etags[2]], "\(items)")
+        let token = try field(first, "token", as: String.self)
+
+        // Nothing happened: an empty delta.
+        let quiet = try session.send(["op": "changes", "token": token])
+        #expect(quiet["kind"] as? String == "delta")
+        #expect((quiet["changed"] as? [Any])?.isEmpty == true && (quiet["removed"] as? [Any])?.isEmpty == true, "\(quiet)")
+
+        // Another client edits a (python3-caldav), a plain PUT adds d, a plain DELETE removes b.
+        try fixture.caldav("""
+            import sys, caldav
+            url, user, password = sys.argv[1:4]
+            client = caldav.DAVClient(url=url, username=user, password=password)
+            todo = client.calendar(url=url).todo_by_uid("a")
+            todo.data = todo.data.replace("SUMMARY:A", "SUMMARY:A edited by python3-caldav")
+            todo.save()
+            """)
+        let dTag = try fixture.put("d.ics", vtodo("d", "D"))
+        #expect((200..<300).contains(try fixture.server.request("DELETE", fixture.collection + "b.ics").status))
+
+        let delta = try session.send(["op": "changes", "token": token])
+        #expect(delta["kind"] as? String == "delta", "\(delta)")
+        let changed = try field(delta, "changed", as: [[String: Any]].self)
+        let changedTags = Dictionary(uniqueKeysWithValues: changed.map { ($0["href"] as? String ?? "", $0["etag"] as? String) })
+        #expect(Set(changedTags.keys) == [path + "a.ics", path + "d.ics"], "\(changed)")
+        #expect(changedTags[path + "a.ics"] != etags[0])
+        if let dTag { #expect(changedTags[path + "d.ics"] == dTag) }
+        #expect(try field(delta, "removed", as: [String].self) == [path + "b.ics"])
+        let newToken = try field(delta, "token", as: String.self)
+        #expect(newToken != token)
+
+        // The new token: quiet again.
+        let after = try session.send(["op": "changes", "token": newToken])
+        #expect((after["changed"] as? [Any])?.isEmpty == true && (after["removed"] as? [Any])?.isEmpty == true, "\(after)")
+
+        if kind == .radicale {
+            // A token the server does not know: everything again (Radicale answers 403 valid-sync-token).
+            let rejected = try session.send(["op": "changes", "token": "http://radicale.org/ns/sync/unknown"])
+            #expect(rejected["kind"] as? String == "everything", "\(rejected)")
+            #expect((rejected["items"] as? [Any])?.count == 3)
+        }
+        fixture.finish()
+    }
+
+    @Test("fetch: the text byte for byte as the server stores it, in batches, gone hrefs left out",
+          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    func fetch(_ kind: CalDAVServer.Kind) throws {
+        let fixture = try Fixture(kind)
+        let path = fixture.path
+        // Markup characters, non-ASCII text, a folded line, an empty-ish escaped value.
+        let tricky = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VTODO", "UID:tricky",
+                      "DTSTAMP:20240501T120000Z", "SUMMARY:Milk & <bread> \"quoted\" ]]> café 日本 🥛",
+                      "DESCRIPTION:a long line that is folded here and continues on the next",
+                      "  line\\, with an escaped comma\\nand a newline", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        try fixture.put("tricky.ics", tricky)
+        // 105 more, so multiget runs in two batches.
+        _ = try fixture.create((0..<105).map { ("n\($0).ics", vtodo("n\($0)", "number \($0)")) })
+
+        let hrefs = [path + "tricky.ics", path + "missing.ics"] + (0..<105).map { path + "n\($0).ics" }
+        let answer = try fixture.session.send(["op": "fetch", "hrefs": hrefs])
+        let objects = try field(answer, "objects", as: [[String: Any]].self)
+        #expect(objects.count == 106, "\(objects.count) objects")
+        #expect(!objects.contains { $0["href"] as? String == path + "missing.ics" })
+
+        // Each text is exactly what GET returns.
+        for object in objects.prefix(3) + objects.suffix(2) {
+            let href = try field(object, "href", as: String.self)
+            let stored = try fixture.server.request("GET", fixture.server.base + href)
+            #expect(Data(try field(object, "text", as: String.self).utf8) == stored.body, "\(href) differs")
+            #expect(object["etag"] as? String == stored.headers["etag"])
+        }
+        let first = try field(objects[0], "text", as: String.self)
+        #expect(first.contains("café 日本 🥛") && first.contains("\r\n"))
+        fixture.finish()
+    }
+
+    @Test("passwords: from a command, TODO_SYNC_PASSWORD and a netrc; never printed")
+    func passwords() throws {
+        let server = try CalDAVServer.radicale(users: ["alice": Fixture.password])
+        let home = TemporaryFolder()
+        func probe(_ open: [String: Any], environment: [String: String] = [:]) throws -> [String: Any] {
+            let session = try HelperSession(environment: environment, home: home.path)
+            let opened = try session.send(open)
+            let result = opened["ok"] as? Bool == true ? try session.send(["op": "probe"]) : opened
+            let (status, stderr, _) = session.finish()
+            #expect(status == 0 && stderr.isEmpty, "stderr: \(stderr)")
+            #expect(!session.transcript.contains { $0.contains(Fixture.password) }, "the password was printed")
+            return result
+        }
+        let url = server.todoCollectionURL
+        let secretFile = home.file("secret")
+        try Data((Fixture.password + "\nsecond line\n").utf8).write(to: URL(fileURLWithPath: secretFile))
+
+        // A password command: its first line.
+        #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": "cat '\(secretFile)'"])["ok"] as? Bool == true)
+        // A failing one, and one that prints nothing: kind "password", output not quoted.
+        let failing = try probe(["op": "open", "url": url, "user": "alice", "password_command": "echo \(Fixture.password); exit 3"])
+        #expect(errorKind(failing) == "password", "\(failing)")
+        #expect(errorKind(try probe(["op": "open", "url": url, "user": "alice", "password_command": "true"])) == "password")
+        // The environment.
+        #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()],
+                          environment: ["TODO_SYNC_PASSWORD": Fixture.password])["ok"] as? Bool == true)
+        // No password at all: 401, kind auth.
+        #expect(errorKind(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])) == "auth")
+        // The URL's own user info.
+        let withUser = url.replacingOccurrences(of: "http://", with: "http://alice:\(Fixture.password)@")
+        let own = try probe(["op": "open", "url": withUser, "user": NSNull(), "password_command": NSNull()])
+        #expect(own["ok"] as? Bool == true, "\(own)")
+        // A wrong password in the URL: the error message holds no user info.
+        let wrongURL = url.replacingOccurrences(of: "http://", with: "http://alice:wrong-one@")
+        let wrong = try probe(["op": "open", "url": wrongURL, "user": NSNull(), "password_command": NSNull()])
+        #expect(errorKind(wrong) == "auth" && !"\(wrong)".contains("wrong-one"), "\(wrong)")
+
+        // A netrc in $HOME: its login stands in for a null user.
+        let netrc = """
+            # another machine first
+            machine example.org login bob password nope
+            machine 127.0.0.1
+                login alice
+                password "\(Fixture.password)"
+            default login nobody password nothing
+            """
+        try Data(netrc.utf8).write(to: URL(fileURLWithPath: home.file(".netrc")))
+        #expect(try probe(["op": "open", "url": url, "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
+        #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
+        server.stop()
+    }
+
+    @Test("the helper exits 0 when stdin closes, printing nothing else")
+    func exitsOnEndOfInput() throws {
+        let home = TemporaryFolder()
+        let session = try HelperSession(home: home.path)
+        #expect(errorKind(try session.send(["op": "probe"])) == "protocol")
+        let (status, stderr, extra) = session.finish()
+        #expect(status == 0 && stderr.isEmpty && extra.isEmpty)
+    }
+}
+
+@Suite("todo-sync against a server without calendar-multiget", .timeLimit(.minutes(1)))
+struct MultigetFallbackTests {
+    /// A bare HTTP server: REPORT answers 501, GET serves /c/a.ics and 404s the rest.
+    static let server = #"""
+        import http.server, sys
+        TEXT = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *args): pass
+            def answer(self, status, body=b"", headers={}):
+                self.send_response(status)
+                for k, v in headers.items(): self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def do_REPORT(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self.answer(501)
+            def do_GET(self):
+                if self.path == "/c/a.ics": self.answer(200, TEXT, {"ETag": '"v1"', "Content-Type": "text/calendar"})
+                else: self.answer(404)
+        server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+        server.timeout = 1
+        import time
+        deadline = time.time() + 30   # bounded: the server ends by itself
+        while time.time() < deadline: server.handle_request()
+        """#
+
+    @Test("fetch falls back to GET each href when multiget fails")
+    func fetchByGet() throws {
+        let port = try CalDAVServer.freePort()
+        let folder = TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
+        process.arguments = ["-c", Self.server, String(port)]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+
+        let session = try HelperSession(home: folder.path)
+        #expect(try session.send(["op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
+        let answer = try session.send(["op": "fetch", "hrefs": ["/c/a.ics", "gone.ics"]])
+        let objects = try field(answer, "objects", as: [[String: Any]].self)
+        #expect(objects.count == 1, "\(answer)")
+        #expect(objects.first?["href"] as? String == "/c/a.ics")
+        #expect(objects.first?["etag"] as? String == "\"v1\"")
+        #expect(objects.first?["text"] as? String == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        let (status, stderr, _) = session.finish()
+        #expect(status == 0 && stderr.isEmpty)
+    }
+}
