@@ -22,7 +22,7 @@ struct HelperError: Error {
     /// The error for an unexpected HTTP status on a request about `what`.
     static func status(_ status: Int, _ what: String) -> HelperError {
         switch status {
-        case 401, 403: return HelperError(.auth, "\(what): the server refused the credentials (HTTP \(status))", status: status)
+        case 401, 403: return HelperError(.auth, "\(what): authentication failed (HTTP \(status))", status: status)
         case 404, 410: return HelperError(.notFound, "\(what): no such collection (HTTP \(status))", status: status)
         default: return HelperError(.server, "\(what): unexpected HTTP status \(status)", status: status)
         }

@@ -189,7 +189,7 @@ import Testing
         defer { server.stop() }
         let events = try server.makeCollection(name: "events", components: ["VEVENT"])
         let device = SyncDevice(server)
-        func refused(_ arguments: [String], _ environment: [String: String] = [:], status: Int32 = 1, _ words: String) throws {
+        func refused(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 1, _ words: String) throws {
             let result = try device.todo(arguments, environment: environment)
             #expect(result.status == status, "\(arguments): \(result.stdout) \(result.stderr)")
             #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(words), "\(arguments): \(result.stderr)")
@@ -197,14 +197,14 @@ import Testing
             let status = try device.todo("sync", "status")
             #expect(status.status == 1 && status.stderr.contains("no sync remote"), "nothing was stored")
         }
-        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice"], ["TODO_SYNC_PASSWORD": "wrong"], "authentication")
-        try refused(["sync", "setup", server.base + "/alice/nothing-here/", "--user", "alice"], "no calendar collection")
-        try refused(["sync", "setup", events, "--user", "alice"], "todos")
+        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice"], environment: ["TODO_SYNC_PASSWORD": "wrong"], "authentication")
+        try refused(["sync", "setup", server.base + "/alice/nothing-here/", "--user", "alice"], "no such collection")
+        try refused(["sync", "setup", events, "--user", "alice"], "VTODO")
         let closed = try CalDAVServer.freePort()
         try refused(["sync", "setup", "http://127.0.0.1:\(closed)/alice/tasks/", "--user", "alice"], "127.0.0.1")
         try refused(["sync", "setup", "ftp://127.0.0.1/x"], status: 2, "http")
         try refused(["sync", "setup", "http://alice:secret@127.0.0.1/x/"], status: 2, "password")
-        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "exit 3"], [:], "password")
+        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "exit 3"], "password")
         // The password from a command works, and is stored as the command, never as itself.
         let good = try device.todo(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "echo secret"], environment: ["TODO_SYNC_PASSWORD": ""])
         #expect(good.status == 0, "\(good.stderr)")

@@ -58,13 +58,13 @@ final class SyncDevice: @unchecked Sendable {
 
     /// The list as (name, deadline, done), sorted: what two devices must agree on.
     func list() throws -> [String] {
-        let result = try todo(["list", "--json", "--all"])
+        let result = try todo(["list", "--json"])
         let todos = try parseJSON(result.stdout, as: [[String: Any]].self, "todo list --json (stderr \(result.stderr))")
-        return todos.map { "\($0["name"] ?? "")|\($0["deadline"] ?? "null")|\($0["done"] ?? "")" }.sorted()
+        return todos.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "null")|\(($0["done"] as? Bool ?? false) ? 1 : 0)" }.sorted()
     }
 
     func id(named name: String) throws -> Int {
-        let todos = try parseJSON(try todo(["list", "--json", "--all"]).stdout, as: [[String: Any]].self)
+        let todos = try parseJSON(try todo(["list", "--json"]).stdout, as: [[String: Any]].self)
         guard let id = todos.first(where: { $0["name"] as? String == name })?["id"] as? Int else {
             throw UnexpectedOutput("no todo named \(name) in \(todos)")
         }
