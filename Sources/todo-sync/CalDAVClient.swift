@@ -209,15 +209,18 @@ final class CalDAVClient: @unchecked Sendable {
     }
 
     /// The changes since `token` by sync-collection, or `nil` when the server rejects the token
-    /// (any 4xx but 401: 403/409 valid-sync-token per RFC 6578, 400/412 elsewhere).
+    /// (any 4xx but 401: 403/409 valid-sync-token per RFC 6578, 400/412 elsewhere; and 500,
+    /// which Xandikos 0.2 answers to a token it does not know: a real outage then fails the
+    /// full listing that follows just as well, so nothing is hidden).
     private func delta(since token: String) throws -> Changes? {
-        var changed: [String: Item] = [:], removed: Set<String> = [], order: [String] = []
+        var changed: [String: Item] = [:], removed: Set<String> = [], order: [String] = [], seen: Set<String> = []
         var current = token
         // A server may truncate (507 on the collection's own href): ask again from the token it gave.
         for _ in 0..<1000 {
             let answer = try syncCollection(token: current)
             if answer.status != 207 {
-                if (400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410 {
+                if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410)
+                    || answer.status == 500 {
                     return nil
                 }
                 throw HelperError.status(answer.status, "REPORT sync-collection \(displayURL)")
@@ -232,7 +235,7 @@ final class CalDAVClient: @unchecked Sendable {
                     if response.status == 507 { truncated = true }
                     continue
                 }
-                if !order.contains(response.href) { order.append(response.href) }
+                if seen.insert(response.href).inserted { order.append(response.href) }
                 if response.status == 404 || response.status == 410 {
                     removed.insert(response.href)
                     changed[response.href] = nil

@@ -1,0 +1,104 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Two devices and a phone app (python3-caldav) make random adds, renames, deadline changes,
+/// done/undone and deletes against one Radicale collection, with syncs in between in random
+/// order. After a final round of syncs all three see the same list, nothing is duplicated or
+/// invented, and no todo is lost but by a delete. Seeded: the seed is printed, and
+/// TODO_SYNC_SEED replays one.
+@Suite struct SyncRandomizedTests {
+    @Test func twoDevicesAndAPhoneConverge() throws {
+        let seed = ProcessInfo.processInfo.environment["TODO_SYNC_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        print("SyncRandomizedTests seed: \(seed) (TODO_SYNC_SEED=\(seed) replays it)")
+        var random = SeededGenerator(seed: seed)
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let devices = [SyncDevice(server), SyncDevice(server)]
+        for device in devices { try device.setUp() }
+        var names: Set<String> = []       // every name ever given: nothing may appear that was not
+        var added = 0, deletes = 0
+        var step = 0
+        func freshName() -> String {
+            step += 1
+            let name = "todo \(seed % 1000)-\(step)"
+            names.insert(name)
+            return name
+        }
+        for _ in 0..<40 {
+            let actor = Int.random(in: 0...2, using: &random)
+            let operation = Int.random(in: 0...6, using: &random)
+            if actor == 2 {
+                // The phone app: python3-caldav straight on the server.
+                let pick = Int.random(in: 0...1000, using: &random)
+                switch operation {
+                case 0, 1:
+                    added += 1
+                    try server.python(server.todoCollectionURL, """
+                        cal.save_todo('BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//phone//EN\\r\\nBEGIN:VTODO\\r\\nUID:phone-\(step + 1)-\(seed)\\r\\nDTSTAMP:20240101T000000Z\\r\\nSUMMARY:\(freshName())\\r\\nDESCRIPTION:kept\\r\\nEND:VTODO\\r\\nEND:VCALENDAR\\r\\n')
+                        """)
+                case 6:
+                    let done = try server.python(server.todoCollectionURL, """
+                        todos = sorted(cal.todos(include_completed=True), key=lambda t: str(t.url))
+                        if todos:
+                            todos[\(pick) % len(todos)].delete()
+                            print('deleted')
+                        """)
+                    if done.contains("deleted") { deletes += 1 }
+                default:
+                    let field = operation == 2 ? "summary" : operation == 3 ? "due" : "status"
+                    let name = freshName()
+                    try server.python(server.todoCollectionURL, """
+                        todos = sorted(cal.todos(include_completed=True), key=lambda t: str(t.url))
+                        if todos:
+                            t = todos[\(pick) % len(todos)]
+                            c = t.icalendar_instance.walk('VTODO')[0]
+                            if '\(field)' == 'summary':
+                                c['summary'] = '\(name)'
+                            elif '\(field)' == 'due':
+                                c.pop('due', None)
+                                c.add('due', datetime.date(2024, 1 + \(pick) % 12, 1 + \(pick) % 28))
+                            else:
+                                c['status'] = 'NEEDS-ACTION' if str(c.get('status', '')) == 'COMPLETED' else 'COMPLETED'
+                            t.save()
+                        """)
+                }
+                continue
+            }
+            let device = devices[actor]
+            let ids = try parseJSON(device.ok("list", "--json"), as: [[String: Any]].self).compactMap { $0["id"] as? Int }
+            let id = ids.isEmpty ? nil : ids[Int.random(in: 0..<ids.count, using: &random)]
+            switch (operation, id) {
+            case (0, _), (_, nil):
+                added += 1
+                try device.ok("add", freshName())
+            case (1, _), (5, _):
+                try device.sync()
+            case (2, let id?):
+                try device.ok("edit", "\(id)", "--name", freshName())
+            case (3, let id?):
+                try device.ok("edit", "\(id)", "--due", "2024-0\(Int.random(in: 1...9, using: &random))-1\(Int.random(in: 0...9, using: &random))")
+            case (4, let id?):
+                _ = try device.todo("done", "\(id)")
+                _ = try device.todo("undone", "\(id)")
+                if Bool.random(using: &random) { try device.ok("done", "\(id)") }
+            case (_, let id?):
+                try device.ok("rm", "--yes", "\(id)")
+                deletes += 1
+            }
+        }
+        for device in devices + devices { try device.sync() }
+        let lists = try devices.map { try $0.list() }
+        let phone = try server.todosSeenByPython(server.todoCollectionURL).map { todo -> String in
+            let due = todo["due"] ?? ""
+            let deadline = due.isEmpty ? "null" : "\(due.prefix(4))-\(due.dropFirst(4).prefix(2))-\(due.dropFirst(6).prefix(2))"
+            return "\(todo["summary"] ?? "")|\(deadline)|\(todo["status"] == "COMPLETED" ? 1 : 0)"
+        }.sorted()
+        #expect(lists[0] == lists[1], "seed \(seed)")
+        #expect(lists[0] == phone, "seed \(seed)")
+        let finalNames = lists[0].map { String($0.split(separator: "|")[0]) }
+        #expect(Set(finalNames).count == finalNames.count, "no duplicates (seed \(seed))")
+        #expect(Set(finalNames).isSubset(of: names), "nothing invented (seed \(seed))")
+        #expect(finalNames.count <= added && finalNames.count >= added - deletes, "nothing lost but by a delete (seed \(seed)): \(finalNames.count) of \(added) added, \(deletes) deleted")
+    }
+}
