@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What `todo` sends is what other CalDAV tools read: vdirsyncer copies the collection into a
+/// folder of .ics files, and todoman lists them with the same names, due dates and states; a
+/// todo that todoman completes comes back to `todo` done.
+@Suite struct VdirsyncerInteropTests {
+    @Test func vdirsyncerAndTodomanSeeWhatTodoSentAndTodoSeesWhatTheyChange() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Buy milk", "--due", "2024-05-01")
+        try laptop.ok("add", "Pay rent")
+        try laptop.ok("add", "Café, crème; brûlée")
+        try laptop.ok("done", "2")
+        try laptop.setUp()
+        #expect(try laptop.sync()["sent"] as? Int == 3)
+
+        let folder = TemporaryFolder()
+        let config = folder.file("vdirsyncer.conf"), todoman = folder.file("todoman.py")
+        try FileManager.default.createDirectory(atPath: folder.file("vdir"), withIntermediateDirectories: true)
+        try """
+            [general]
+            status_path = "\(folder.file("status"))/"
+
+            [pair tasks]
+            a = "local"
+            b = "remote"
+            collections = null
+
+            [storage local]
+            type = "filesystem"
+            path = "\(folder.file("vdir"))/"
+            fileext = ".ics"
+
+            [storage remote]
+            type = "caldav"
+            url = "\(server.todoCollectionURL)"
+            username = "alice"
+            password = "secret"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try """
+            path = "\(folder.file("vdir"))"
+            date_format = "%Y-%m-%d"
+            time_format = "%H:%M"
+            default_list = "vdir"
+            """.write(toFile: todoman, atomically: true, encoding: .utf8)
+        let environment = ["HOME": folder.path, "XDG_CACHE_HOME": folder.file("cache"), "TZ": "UTC",
+                           "TODOMAN_CONFIG": todoman, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        func run(_ arguments: [String]) throws -> String {
+            let result = try ProcessRunner.run(arguments[0], Array(arguments.dropFirst()), environment: environment, timeout: 60)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try run(["/usr/bin/vdirsyncer", "-c", config, "discover"])
+        _ = try run(["/usr/bin/vdirsyncer", "-c", config, "sync"])
+        func todomanList() throws -> [[String: Any]] {
+            try parseJSON(try run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY"]), as: [[String: Any]].self)
+        }
+        let listed = try todomanList()
+        let byName = Dictionary(listed.map { ($0["summary"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(Set(byName.keys) == ["Buy milk", "Pay rent", "Café, crème; brûlée"])
+        #expect(byName["Buy milk"]?["due"] as? Int == 1_714_521_600, "2024-05-01 at midnight UTC")
+        #expect(byName["Pay rent"]?["completed"] as? Bool == true)
+        #expect(byName["Buy milk"]?["completed"] as? Bool == false)
+
+        // todoman completes "Buy milk"; vdirsyncer takes it to the server; todo receives it.
+        let milk = try #require(byName["Buy milk"]?["id"] as? Int)
+        _ = try run(["/usr/bin/todoman", "done", "\(milk)"])
+        _ = try run(["/usr/bin/vdirsyncer", "-c", config, "sync"])
+        #expect(try laptop.sync()["received"] as? Int == 1)
+        #expect(try laptop.list().contains("Buy milk|2024-05-01|1"))
+    }
+}
