@@ -36,6 +36,9 @@ public final class RunningProcess: @unchecked Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 
+    /// The process id, for signals a test sends itself.
+    public var pid: Int32 { process.processIdentifier }
+
     private func received(_ data: Data) {
         lock.lock()
         defer { lock.unlock() }

@@ -229,3 +229,68 @@ import Testing
         #expect(try laptop.list().count == 2)
     }
 }
+
+/// What a sync brings in reaches watchers as ordinary commits; a sync killed at any point
+/// is completed by the next one without duplicates; a missing companion is one error line.
+@Suite struct SyncRobustnessTests {
+    @Test func aWatcherSeesWhatASyncBringsIn() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        try laptop.setUp(); try phone.setUp()
+        try phone.ok("add", "From the phone", "--due", "2024-05-01")
+        try phone.sync()
+        let watch = try RunningProcess(ProcessRunner.todoBinary, ["watch", "--json"], environment: ["TODO_DB": laptop.database])
+        defer { _ = watch.interrupt() }
+        let first = try parseJSON(try #require(watch.nextLine()), as: [String: Any].self)
+        #expect((first["items"] as? [Any])?.isEmpty == true)
+        #expect(try laptop.sync()["received"] as? Int == 1)
+        let batch = try parseJSON(try #require(watch.nextLine(timeout: 10), "the watcher saw nothing"), as: [String: Any].self)
+        let changes = try field(batch, "changes", as: [[String: Any]].self)
+        #expect(changes.count == 1 && changes.first?["type"] as? String == "insert")
+        #expect((changes.first?["todo"] as? [String: Any])?["name"] as? String == "From the phone")
+    }
+
+    @Test func aSyncKilledAtAnyPointIsCompletedByTheNextWithoutDuplicates() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        try laptop.setUp(); try phone.setUp()
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0, count = 0
+        for round in 0..<5 {
+            // Each round brings new todos and edits of sent ones, so every sync has work to cut.
+            let values = (1...40).map { "('todo \(round)-\($0)', \($0 % 3 == 0 ? "'2024-05-01'" : "NULL"), \($0 % 2))" }.joined(separator: ", ")
+            let sql = "INSERT INTO todos(name, deadline, done) VALUES \(values); UPDATE todos SET name = name || ' (edited)' WHERE id % 7 = \(round)"
+            #expect(try ProcessRunner.run("sqlite3", [laptop.database, sql]).status == 0)
+            count += 40
+            let sync = try RunningProcess(ProcessRunner.todoBinary, ["sync"],
+                                          environment: ["TODO_DB": laptop.database, "TODO_SYNC_PASSWORD": "secret"])
+            usleep(UInt32.random(in: 20_000...400_000, using: &generator))
+            if kill(sync.pid, SIGKILL) == 0 { kills += 1 }
+            _ = sync.waitForExit(timeout: 10)
+            let check = try ProcessRunner.run("sqlite3", [laptop.database, "PRAGMA integrity_check"])
+            #expect(check.stdout == "ok\n")
+        }
+        #expect(kills > 0, "no sync was cut: the test proved nothing")
+        print("aSyncKilledAtAnyPoint: \(kills) syncs killed")
+        try laptop.sync()
+        try phone.sync()
+        let seen = try server.todosSeenByPython(server.todoCollectionURL)
+        #expect(seen.count == count, "every todo on the server once")
+        #expect(Set(seen.map { $0["uid"] ?? "" }).count == count)
+        #expect(try phone.list() == laptop.list())
+        #expect(try laptop.list().count == count)
+        #expect(try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)["pending"] as? Int == 0)
+    }
+
+    @Test func aMissingCompanionIsOneErrorLine() throws {
+        let folder = TemporaryFolder()
+        let alone = folder.file("todo")
+        try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: alone)
+        let result = try ProcessRunner.run(alone, ["sync", "setup", "http://127.0.0.1:1/x/"],
+                                           environment: ["TODO_DB": folder.file("t.sqlite"), "PATH": "/nonexistent"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("todo-sync"), "\(result.stderr)")
+    }
+}
