@@ -1,25 +1,10 @@
 import TodoStore
 
-/// One todo read from another tool's file, before the database gives it an id.
-///
-/// Only what the `todos` table keeps: a name (by the store's one rule, ``Todo/isValidName(_:)``), an optional
-/// deadline as a calendar date, and whether it is done. Ids in the source file are not kept:
-/// the importing database assigns fresh ones, so an import never collides with existing todos.
-public struct ImportedTodo: Sendable, Equatable {
-    /// What to do; valid by ``Todo/isValidName(_:)`` (the readers refuse any other).
-    public var name: String
-    /// The day it is due, if any.
-    public var deadline: CalendarDate?
-    /// Whether it is done.
-    public var isDone: Bool
-
-    /// Creates an imported todo.
-    public init(name: String, deadline: CalendarDate? = nil, isDone: Bool = false) {
-        self.name = name
-        self.deadline = deadline
-        self.isDone = isDone
-    }
-}
+/// One todo read from another tool's file, before the database gives it an id: only what the `todos` table keeps (a name, an optional deadline as
+/// a calendar date, whether it is done). Ids in the source file are not kept: the importing
+/// database assigns fresh ones, so an import never collides with existing todos. The readers
+/// refuse a name that is not valid by the store's one rule, ``Todo/isValidName(_:)``.
+public typealias ImportedTodo = TodoFields
 
 /// The file formats `todo import --from` reads; the raw values are the option's words.
 ///

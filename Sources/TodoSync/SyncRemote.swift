@@ -1,3 +1,5 @@
+import TodoStore
+
 /// The remote a database syncs with (migration 0005, `sync_remote`): a CalDAV calendar
 /// collection, who to log in as, and how to get the password. The password itself is never
 /// stored anywhere: only the command that prints it.

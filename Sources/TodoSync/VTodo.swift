@@ -1,28 +1,6 @@
 import TodoInterop
 import TodoStore
 
-/// What `todo` keeps of a todo, and what it reads from and writes to a VTODO: the three
-/// fields of ``Todo`` without the local id.
-public struct TodoFields: Sendable, Equatable, Hashable {
-    /// The name: the VTODO's SUMMARY, unescaped (newlines kept as they are).
-    public var name: String
-    /// The deadline: the calendar date of DUE.
-    public var deadline: CalendarDate?
-    /// Whether it is done: from STATUS (and COMPLETED).
-    public var isDone: Bool
-
-    public init(name: String, deadline: CalendarDate? = nil, isDone: Bool = false) {
-        self.name = name
-        self.deadline = deadline
-        self.isDone = isDone
-    }
-
-    /// The fields of `todo`.
-    public init(_ todo: Todo) {
-        self.init(name: todo.name, deadline: todo.deadline, isDone: todo.isDone)
-    }
-}
-
 /// One calendar object resource holding a todo: a VCALENDAR with a VTODO, as a CalDAV server
 /// stores it, read as ``TodoFields`` and updated in place.
 ///

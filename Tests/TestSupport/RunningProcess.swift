@@ -1,16 +1,23 @@
 import Foundation
 
-/// A long-running program (such as `todo watch`) whose stdout is read line by line as it comes.
+/// A long-running program (such as `todo watch`, or `todo-sync` spoken to over its stdin) whose
+/// stdout is read line by line as it comes.
 public final class RunningProcess: @unchecked Sendable {
     private let process = Process()
     private let lock = NSCondition()
     private var lines: [String] = []
+    /// Every line it printed, including those already taken by ``nextLine(timeout:)``.
+    public private(set) var transcript: [String] = []
+    /// Its standard input when started with `input: true`; else /dev/null.
+    private let input: Pipe?
     private var buffer = Data()
     private var ended = false
     private var errorBytes = Data()
 
-    /// Starts `executable` with `arguments` and an environment added to a minimal clean one.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments` and an environment added to a minimal clean one;
+    /// with `input`, its stdin is a pipe that ``send(_:)`` writes.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
+        self.input = input ? Pipe() : nil
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
@@ -27,7 +34,7 @@ public final class RunningProcess: @unchecked Sendable {
             self.errorBytes.append(data)
             self.lock.unlock()
         }
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = self.input ?? FileHandle.nullDevice
         out.fileHandleForReading.readabilityHandler = { [weak self] handle in
             self?.received(handle.availableData)
         }
@@ -45,10 +52,29 @@ public final class RunningProcess: @unchecked Sendable {
         if data.isEmpty { ended = true }
         buffer.append(data)
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            lines.append(line)
+            transcript.append(line)
             buffer.removeSubrange(buffer.startIndex...newline)
         }
         lock.broadcast()
+    }
+
+    /// Writes one line to its stdin (started with `input: true`).
+    public func send(_ line: String) {
+        input?.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Closes its stdin: the end of input.
+    public func closeInput() {
+        try? input?.fileHandleForWriting.close()
+    }
+
+    /// The lines printed and not yet taken.
+    public func remainingLines() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
     }
 
     /// The next line of output, or `nil` if none arrives within `timeout` seconds.

@@ -9,63 +9,28 @@ final class HelperSession: @unchecked Sendable {
         return URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().appendingPathComponent("todo-sync").path
     }()
 
-    private let process = Process()
-    private let input = Pipe()
-    private let lock = NSCondition()
-    private var lines: [String] = []
-    private var buffer = Data()
-    private var ended = false
-    private var errorBytes = Data()
+    private let process: RunningProcess
     /// Every line the helper printed, for the password checks.
-    private(set) var transcript: [String] = []
+    var transcript: [String] { process.transcript }
 
     init(environment: [String: String] = [:], home: String) throws {
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        var env = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home]
+        var env = ["PATH": "/usr/bin:/bin", "HOME": home]
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.received(handle.availableData) }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.lock(); self.errorBytes.append(data); self.lock.unlock()
-        }
-        try process.run()
+        process = try RunningProcess(Self.binary, [], environment: env, input: true)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-    }
-
-    private func received(_ data: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        if data.isEmpty { ended = true }
-        buffer.append(data)
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-            lines.append(line)
-            transcript.append(line)
-            buffer.removeSubrange(buffer.startIndex...newline)
-        }
-        lock.broadcast()
+        process.closeInput()
+        if process.waitForExit(timeout: 1) == nil { kill(process.pid, SIGKILL) }
     }
 
     /// Sends one raw line and returns the one response line (bounded by `timeout`).
     func sendLine(_ line: String, timeout: TimeInterval = 40) throws -> String {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        lock.lock()
-        defer { lock.unlock() }
-        while lines.isEmpty && !ended {
-            if !lock.wait(until: deadline) { break }
+        process.send(line)
+        guard let answer = process.nextLine(timeout: timeout) else {
+            throw UnexpectedOutput("no answer to \(line.prefix(200)) within \(Int(timeout)) s")
         }
-        guard !lines.isEmpty else { throw UnexpectedOutput("no answer to \(line.prefix(200)) within \(Int(timeout)) s") }
-        return lines.removeFirst()
+        return answer
     }
 
     /// Sends one request and returns the response object.
@@ -75,17 +40,12 @@ final class HelperSession: @unchecked Sendable {
         return try parseJSON(try sendLine(String(decoding: data, as: UTF8.self), timeout: timeout), as: [String: Any].self, "the helper's answer")
     }
 
-    /// Closes stdin; the exit status (nil if still running after 5 s) and stderr.
+    /// Closes stdin; the exit status (nil if still running after 5 s), stderr, and any lines
+    /// printed that were not answers.
     func finish() -> (status: Int32?, stderr: String, extraLines: [String]) {
-        try? input.fileHandleForWriting.close()
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        guard !process.isRunning else { return (nil, "", []) }
-        process.waitUntilExit()
-        usleep(50_000)
-        lock.lock()
-        defer { lock.unlock() }
-        return (process.terminationStatus, String(decoding: errorBytes, as: UTF8.self), lines)
+        process.closeInput()
+        guard let status = process.waitForExit(timeout: 5) else { return (nil, "", []) }
+        return (status, process.errorOutput, process.remainingLines())
     }
 }
 
