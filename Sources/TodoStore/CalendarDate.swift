@@ -38,7 +38,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         self.init(year: year, month: month, day: day)
     }
 
-    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    /// The decimal number written in `bytes[range]` (ASCII digits only), or nil. Shared with the
+    /// iCalendar reader's dates and times.
+    package static func number<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Int? where Bytes.Index == Int {
         var value = 0
         for index in range {
             let digit = Int(bytes[index]) - 48

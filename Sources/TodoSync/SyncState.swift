@@ -38,14 +38,12 @@ public struct SyncState {
     }
 
     /// Forgets the remote and its sync state (`todo sync forget`); todos and their UIDs stay.
-    /// Returns false when there was no remote.
-    public func forget() throws(TodoStoreError) -> Bool {
-        try write { () throws(SQLiteError) -> Bool in
+    public func forget() throws(TodoStoreError) {
+        try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
             try connection.execute("DELETE FROM sync_remote")
             // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
             try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
-            return connection.changes > 0 || true
         }
     }
 

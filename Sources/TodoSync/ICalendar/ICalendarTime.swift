@@ -13,15 +13,7 @@ enum ICalendarTime: Sendable, Equatable {
     /// The value of a DUE, DTSTART... property; `nil` when it is neither a DATE nor a DATE-TIME.
     init?(_ property: ICalendarProperty) {
         let bytes = Array(ICalendar.trimmed(property.value).utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(bytes[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { CalendarDate.number(bytes, range) }
         guard bytes.count >= 8, let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
               let date = CalendarDate(year: year, month: month, day: day) else { return nil }
         if bytes.count == 8 {

@@ -126,7 +126,7 @@ enum SyncRun {
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
-        _ = try context.perform { () throws(TodoStoreError) in try state.forget() }
+        try context.perform { () throws(TodoStoreError) in try state.forget() }
         context.out.write("Forgot \(remote.url); the todos stay here and keep their UIDs.\n")
     }
 
