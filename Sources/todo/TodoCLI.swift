@@ -12,7 +12,7 @@ enum TodoCLI {
     static let version = "0.1.0"
 
     /// Every command, in the order help lists them.
-    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui, .sync, .completions, .check, help]
+    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui, .sync, .completions, .manpage, .check, help]
 
     static let help = Command(
         spec: CommandSpec(

@@ -72,11 +72,8 @@ extension Command {
 
 /// The `TODO_UI_STATS` file: drawing statistics, for tests and benchmarks.
 enum UIStats {
+    /// Best effort: statistics that cannot be written are not worth failing the ui for.
     static func write(_ text: String, to path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        var text = text
-        text.withUTF8 { buffer in _ = Glibc.write(descriptor, buffer.baseAddress, buffer.count) }
+        try? FileOutput.write(text, to: path)
     }
 }
