@@ -76,7 +76,7 @@ extension UIApp {
     private func narrowed(to request: TodoFetchRequest) -> [Todo]? {
         guard let search = request.search, let needle = Self.asciiFolded(search) else { return nil }
         if let shown = shownSearch {
-            guard let old = Self.asciiFolded(shown), Self.contains(needle, in: old) else { return nil }
+            guard let old = Self.asciiFolded(shown), Self.contains(old, in: needle) else { return nil }
         }
         var kept: [Todo] = []
         var others: [Int64] = []
