@@ -7,12 +7,12 @@ import Testing
 @Suite(.serialized) struct UITests {
     let sandbox = CLISandbox()
 
-    private static func quote(_ text: String) -> String {
+    static func quote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// Starts `todo ui` against the sandbox's database and waits for its first screen.
-    private func startUI(_ arguments: [String] = [], environment: [String: String] = [:],
+    func startUI(_ arguments: [String] = [], environment: [String: String] = [:],
                          columns: Int = 100, rows: Int = 30, timeout: Double = 5) throws -> TmuxSession {
         var env = ["TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
                    "TERM": "xterm-256color", "LANG": "C.UTF-8"]
@@ -28,7 +28,7 @@ import Testing
     }
 
     /// Inserts `count` todos named "todo N" with the sqlite3 shell (no undo history).
-    private func seed(_ count: Int) throws {
+    func seed(_ count: Int) throws {
         _ = try sandbox.ok("list")
         let sql = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count)) "
             + "INSERT INTO todos(name) SELECT 'todo ' || i FROM n;"
@@ -47,7 +47,7 @@ import Testing
     }
 
     /// The rows of the "All" section, in screen order.
-    private static func allRows(_ screen: [String]) -> [String] {
+    static func allRows(_ screen: [String]) -> [String] {
         guard let start = screen.firstIndex(where: { $0.hasPrefix("All (") }) else { return [] }
         let end = screen[start...].firstIndex { $0.hasPrefix("Outline") } ?? screen.endIndex
         return Array(screen[(start + 1)..<end])

@@ -109,12 +109,18 @@ import TodoStore
         let bad = press([.character("e"), .enter, .clearLine] + "someday".map { Key.character($0) } + [.enter], &state, &list)
         #expect(bad == [])
         #expect(state.messageIsError)
-        // Filter: typed text, Esc cancels, empty clears.
-        #expect(press([.character("/")] + "rent".map { Key.character($0) } + [.enter], &state, &list) == [.refetch(announcing: .filtered)])
+        // Filter: every edit applies at once, Enter keeps it, Esc puts back the filter `/` found,
+        // empty clears.
+        #expect(press([.character("/")] + "rent".map { Key.character($0) } + [.enter], &state, &list)
+                == [.filter(.typed), .filter(.typed), .filter(.typed), .filter(.typed), .filter(.kept)])
         #expect(state.search == "rent")
-        #expect(press([.character("/"), .escape], &state, &list) == [])
+        #expect(press([.character("/"), .escape], &state, &list) == [.filter(.cancelled)])
         #expect(state.search == "rent")
-        #expect(press([.character("/"), .clearLine, .enter], &state, &list) == [.refetch(announcing: .filtered)])
+        #expect(press([.character("/"), .backspace, .control(23)], &state, &list) == [.filter(.typed), .filter(.typed)])
+        #expect(state.search == nil)
+        #expect(press([.escape], &state, &list) == [.filter(.cancelled)])
+        #expect(state.search == "rent")
+        #expect(press([.character("/"), .clearLine, .enter], &state, &list) == [.filter(.typed), .filter(.kept)])
         #expect(state.search == nil)
     }
 

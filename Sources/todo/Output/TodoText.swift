@@ -27,7 +27,7 @@ struct TodoText {
     }
 
     /// The deadline and hint columns' width, with the two spaces between them.
-    private var deadlineColumnsWidth: Int { 10 + (showsHints ? 2 + Self.hintWidth : 0) }
+    var deadlineColumnsWidth: Int { 10 + (showsHints ? 2 + Self.hintWidth : 0) }
 
     /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`.
     ///
@@ -71,12 +71,7 @@ struct TodoText {
             out.writeSpaces(deadlineColumnsWidth)
             return
         }
-        let days = todo.isDone ? nil : today.days(until: deadline)
-        let color: TextStyle.Color? = switch days {
-        case .some(..<0): .red
-        case .some(0): .yellow
-        default: nil
-        }
+        let (days, color) = urgency(of: todo)
         if let color, style.enabled { out.write(style.start(color)) }
         out.write(deadline)
         if showsHints {
@@ -88,10 +83,38 @@ struct TodoText {
         if color != nil, style.enabled { out.write(TextStyle.reset) }
     }
 
+    /// How urgent a todo's deadline is: the days until it (nil when the todo is done or has
+    /// none) and the colour that says so (overdue red, due today yellow). The one rule for
+    /// every view of a todo: `list`'s rows, `show`, and `todo ui`'s rows.
+    func urgency(of todo: Todo) -> (days: Int?, color: TextStyle.Color?) {
+        guard let deadline = todo.deadline, !todo.isDone else { return (nil, nil) }
+        let days = today.days(until: deadline)
+        let color: TextStyle.Color? = switch days {
+        case ..<0: .red
+        case 0: .yellow
+        default: nil
+        }
+        return (days, color)
+    }
+
+    /// The deadline and hint columns as text, exactly as ``writeRow(_:to:)`` lays them out
+    /// (`2024-05-01  tomorrow  `, blanks for no deadline), without colour; and the colour they
+    /// take. For views that build their rows as Strings (`todo ui`, which fits and caches them).
+    func deadlineColumns(_ todo: Todo) -> (text: String, color: TextStyle.Color?) {
+        guard let deadline = todo.deadline else { return (String(repeating: " ", count: deadlineColumnsWidth), nil) }
+        let (days, color) = urgency(of: todo)
+        var text = deadline.description
+        if showsHints {
+            let hint = days.map(Self.hint(days:)) ?? ""
+            text += "  " + hint + String(repeating: " ", count: Self.hintWidth - hint.utf8.count)
+        }
+        return (text, color)
+    }
+
     /// The deadline and, on a terminal, its hint as text (for `show`), e.g. `2024-05-01 (tomorrow)`.
     func deadlineText(_ todo: Todo) -> String? {
         todo.deadline.map { date in
-            let hint = todo.isDone || !showsHints ? "" : Self.hint(days: today.days(until: date))
+            let hint = urgency(of: todo).days.map { showsHints ? Self.hint(days: $0) : "" } ?? ""
             return hint.isEmpty ? date.description : "\(date) (\(hint))"
         }
     }

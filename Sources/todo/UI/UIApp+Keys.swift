@@ -54,6 +54,8 @@ extension UIApp {
             }
         case .suspend:
             suspend()
+        case .filter(let step):
+            performFilter(step)
         case .refetch(let reason):
             refetch()
             switch reason {

@@ -23,7 +23,8 @@ final class UIApp: FetchedResultsControllerDelegate {
     var repository: TodoRepository { controller.repository }
     let databasePath: String
     let today: CalendarDate
-    private(set) var controller: FetchedResultsController
+    /// Replaced on a new sort or filter (see UIApp+Filter.swift).
+    var controller: FetchedResultsController
     var list: UIList
     var state: UIState
     var renderer: UIRenderer
@@ -39,6 +40,16 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// Keys that need the whole list, pressed while it loads; handled when it is in.
     private var deferredKeys: [Key] = []
 
+    // The filter prompt (UIApp+Filter.swift).
+    /// The search the list shows: it runs ahead of the controller's while a filter loads.
+    var shownSearch: String?
+    /// What `/` found, for Esc: the search and its controller (kept live meanwhile).
+    var filterOrigin: (search: String?, controller: FetchedResultsController)?
+    /// Filter text typed but not applied yet: the keys of one read are applied together.
+    var filterPending = false
+    /// The controller is reading a filter's results in slices, behind the narrowed list.
+    var loadingFilter = false
+
     /// Fetches the list, or only its first screen when that is enough for a correct first
     /// frame; nothing is drawn before ``run(_:)``.
     ///
@@ -52,6 +63,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         self.today = today
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
         state = UIState(order: request.order, search: request.search)
+        shownSearch = request.search
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today)
         let screenful = max(size.rows, 1)
@@ -104,11 +116,33 @@ final class UIApp: FetchedResultsControllerDelegate {
     }
 
     /// Leaves preview mode and handles the keys that were waiting for the whole list.
-    private func finishLoading() {
+    func finishLoading() {
         showsPreview = false
+        loadingFilter = false
         let waiting = deferredKeys
         deferredKeys = []
         for key in waiting where !state.quitting { handle(key) }
+    }
+
+    /// While a filter's results load behind the narrowed list (which is exact, only not live
+    /// yet): the filter prompt's keys, help and moves are handled now; keys that write or
+    /// refetch wait for the load's end, as during the first load.
+    private func handleDuringFilterLoad(_ key: Key) {
+        let served: Bool
+        switch state.mode {
+        case .prompt(let prompt):
+            if case .filter = prompt.purpose { served = true } else { served = false }
+        case .help: served = true
+        case .confirmDelete: served = false
+        case .browsing:
+            switch key {
+            case .interrupt, .suspend, .character("q"), .character("?"), .up, .down, .character("k"), .character("j"),
+                 .pageUp, .pageDown, .home, .end, .character("g"), .character("G"), .character("/"):
+                served = true
+            default: served = false
+            }
+        }
+        if deferredKeys.isEmpty, served { handle(key) } else { deferredKeys.append(key) }
     }
 
     /// Handles `key` now if the preview can serve it exactly as the whole list would;
@@ -153,22 +187,39 @@ final class UIApp: FetchedResultsControllerDelegate {
         }
         while !state.quitting {
             // While loading, only look for events between slices; otherwise sleep until one.
-            let batch = showsPreview ? events.poll() : events.next()
+            let loading = showsPreview || loadingFilter
+            let batch = loading ? events.poll() : events.next()
             if let signal = batch.stopSignal { return signal }
             if batch.resized { resize() }
             // Mid-load the controller defers these; the load's end catches up.
-            if batch.databaseChanged, !showsPreview { processExternalChanges() }
+            if batch.databaseChanged, !loading { processExternalChanges() }
             for key in keys.decode(batch.bytes) {
-                if showsPreview { handleDuringLoad(key) } else { handle(key) }
+                if showsPreview {
+                    handleDuringLoad(key)
+                } else if loadingFilter {
+                    handleDuringFilterLoad(key)
+                } else {
+                    handle(key)
+                }
                 if state.quitting { break }
             }
             if batch.inputClosed { state.quitting = true }
             if state.quitting { break }
+            // The filter typed by this read's keys, once for all of them.
+            applyPendingFilter()
             // Draw what the keys did before the next slice, so a key never waits for the load.
-            if !batch.bytes.isEmpty || batch.resized || !showsPreview { render() }
+            if !batch.bytes.isEmpty || batch.resized || !loading { render() }
             if showsPreview {
                 loadSlice()
                 if !showsPreview, !state.quitting { render() }
+            } else if loadingFilter {
+                loadFilterSlice()
+                if !loadingFilter, !state.quitting { render() }
+            }
+            // Filter keys that waited for the load's end.
+            if filterPending, !state.quitting {
+                applyPendingFilter()
+                render()
             }
         }
         return nil
@@ -243,6 +294,8 @@ final class UIApp: FetchedResultsControllerDelegate {
         }
         replacement.delegate = self
         controller = replacement
+        shownSearch = request.search
+        loadingFilter = false
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
         rebuild(from: replacement.snapshot, maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))

@@ -28,7 +28,7 @@ struct UIList {
     }
 
     /// The controller's results: one section, in the request's order.
-    private var results: TodoResultsSnapshot
+    private(set) var results: TodoResultsSnapshot
     private let order: TodoFetchRequest.Order
     private var undone = ChunkedList<Int64>()
     private var done = ChunkedList<Int64>()

@@ -13,6 +13,13 @@ enum UIEffect: Equatable {
     case suspend
     /// The sort or the filter in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
+    /// The filter prompt: its text changed (the list follows at once), Enter kept it, or Esc
+    /// put back the filter `/` found (``UIState/search`` already says which).
+    case filter(FilterStep)
+
+    enum FilterStep: Equatable {
+        case typed, kept, cancelled
+    }
 
     /// What the footer says once the new list is in.
     enum RefetchReason: Equatable {
@@ -52,12 +59,22 @@ enum UIReducer {
         case .prompt(var prompt):
             if prompt.line.handle(key) {
                 state.mode = .prompt(prompt)
-                return []
+                // The filter narrows the list as it is typed, not only on Enter.
+                guard case .filter = prompt.purpose else { return [] }
+                let search = Todo.isValidName(prompt.text) ? prompt.text : nil
+                guard search != state.search else { return [] }
+                state.search = search
+                return [.filter(.typed)]
             }
             switch key {
             case .escape:
                 state.mode = .browsing
                 state.say("Cancelled")
+                // The list as it was before `/`: its filter, or none.
+                if case .filter(let previous) = prompt.purpose {
+                    state.search = previous
+                    return [.filter(.cancelled)]
+                }
                 return []
             case .enter:
                 state.mode = .browsing
@@ -98,7 +115,7 @@ enum UIReducer {
         case .character("a"): state.mode = .prompt(.init(purpose: .add, text: ""))
         case .character("e"):
             if let todo = cursorTodo(state, list) { state.mode = .prompt(.init(purpose: .editName(todo), text: todo.name)) }
-        case .character("/"): state.mode = .prompt(.init(purpose: .filter, text: state.search ?? ""))
+        case .character("/"): state.mode = .prompt(.init(purpose: .filter(previous: state.search), text: state.search ?? ""))
         case .character("s"):
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]
@@ -155,8 +172,8 @@ enum UIReducer {
             }
             return [.edit(todo, name: name, deadline: deadline)]
         case .filter:
-            state.search = Todo.isValidName(text) ? text : nil
-            return [.refetch(announcing: .filtered)]
+            // Already applied, key by key.
+            return [.filter(.kept)]
         }
     }
 

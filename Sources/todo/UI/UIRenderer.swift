@@ -15,12 +15,32 @@ struct UIRenderer {
     private(set) var idWidth = 1
     /// The largest id the id column has been sized for.
     private(set) var maxIDSeen: Int64 = 1
-    private var cache: [UIRowID: String] = [:]
+    private var cache: [UIRowID: Row] = [:]
+
+    /// A rendered todo row: its text, fitted to the width, with the deadline columns' colour
+    /// when colour is on, and the columns it takes (escape sequences take none).
+    private struct Row {
+        var text: String
+        var columns: Int
+    }
 
     init(style: TextStyle, today: CalendarDate) {
         self.style = style
         self.today = today
     }
+
+    /// `todo list`'s row text on a terminal, for the deadline and hint columns and their
+    /// colour: the same rule (``TodoText/urgency(of:)``), the same layout. Its id width and
+    /// line width are unused here.
+    private var rowText: TodoText {
+        TodoText(maxID: 1, today: today, style: style, lineWidth: nil, showsHints: showsHints)
+    }
+
+    /// Whether rows carry the hint column: unless the terminal is so narrow that it would leave
+    /// an outline row's name fewer than ``minimumNameWidth`` columns (rows never wrap, so the
+    /// name would be cut to nothing; the date and its colour stay).
+    private(set) var showsHints = true
+    static let minimumNameWidth = 10
 
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = ["↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "u undo"]
@@ -68,6 +88,9 @@ struct UIRenderer {
         if newWidth != width || newIDWidth != idWidth { cache.removeAll(keepingCapacity: true) }
         width = newWidth
         idWidth = newIDWidth
+        // An outline row: indent, check box, id, date, hint, name.
+        let outlinePrefix = 6 + 4 + idWidth + 2 + 10 + 2 + TodoText.hintWidth + 2
+        showsHints = width - outlinePrefix >= Self.minimumNameWidth
         maxIDSeen = max(maxID, 1)
     }
 
@@ -139,42 +162,55 @@ struct UIRenderer {
     }
 
     private mutating func line(_ entry: UIList.Entry, id: UIRowID?, list: UIList, isCursor: Bool) -> String {
-        let plain: String
+        let row: Row
         switch entry {
         case .sectionHeader(let section):
             let title = section == .all ? "All (\(list.todoCount))" : "Outline"
             return style.paint(fit(title), .bold)
         case .group(let group):
             let arrow = list.isExpanded(group) ? "▾" : "▸"
-            plain = fit("  \(arrow) \(group.title) (\(list.count(of: group)))")
+            let text = fit("  \(arrow) \(group.title) (\(list.count(of: group)))")
+            row = Row(text: text, columns: DisplayWidth.of(text))
         case .todo(let todo, let section):
             if let id, let cached = cache[id] {
-                plain = cached
+                row = cached
             } else {
-                plain = todoLine(todo, indent: section == .all ? 2 : 6)
-                if let id { cache[id] = plain }
+                row = todoRow(todo, indent: section == .all ? 2 : 6)
+                if let id { cache[id] = row }
             }
         }
         guard isCursor else {
-            if case .todo(let todo, _) = entry, todo.isDone { return style.paint(plain, .dim) }
-            return plain
+            if case .todo(let todo, _) = entry, todo.isDone { return style.paint(row.text, .dim) }
+            return row.text
         }
-        // The cursor: a '>' in the margin, and reverse video across the row when colour is on.
-        let marked = ">" + plain.dropFirst()
+        // The cursor: a '>' in the margin, and reverse video across the row when colour is on
+        // (kept on after the deadline's colour ends).
+        let marked = ">" + row.text.dropFirst()
         guard style.enabled else { return String(marked) }
-        let padding = max(0, width - DisplayWidth.of(String(marked)))
-        return "\u{1B}[7m" + marked + String(repeating: " ", count: padding) + "\u{1B}[0m"
+        let padding = max(0, width - row.columns)
+        let reversed = marked.replacing(TextStyle.reset, with: "\u{1B}[0;7m")
+        return "\u{1B}[7m" + reversed + String(repeating: " ", count: padding) + "\u{1B}[0m"
     }
 
-    /// `  [x]  12  2024-05-01  Buy milk`, cut to the width.
-    private func todoLine(_ todo: Todo, indent: Int) -> String {
+    /// `  [ ] 12  2024-05-01  tomorrow    Buy milk`, cut to the width: the deadline and hint
+    /// columns are `todo list`'s on a terminal, coloured as there (overdue red, today yellow).
+    private func todoRow(_ todo: Todo, indent: Int) -> Row {
         let id = String(todo.id)
-        var text = String(repeating: " ", count: indent)
-        text += todo.isDone ? "[x] " : "[ ] "
-        text += String(repeating: " ", count: idWidth - id.count) + id + "  "
-        text += (todo.deadline?.description ?? "          ") + "  "
-        text += TodoText.sanitized(todo.name)
-        return fit(text)
+        var prefix = String(repeating: " ", count: indent)
+        prefix += todo.isDone ? "[x] " : "[ ] "
+        prefix += String(repeating: " ", count: idWidth - id.count) + id + "  "
+        let (columns, color) = rowText.deadlineColumns(todo)
+        let text = fit(prefix + columns + "  " + TodoText.sanitized(todo.name))
+        let plainRow = Row(text: text, columns: DisplayWidth.of(text))
+        guard let color, style.enabled else { return plainRow }
+        // The prefix and the columns are ASCII, one Character a column: whatever of the columns
+        // the width kept (a cut leaves "…", one Character too) is painted.
+        let start = text.index(text.startIndex, offsetBy: prefix.count, limitedBy: text.endIndex) ?? text.endIndex
+        let end = text.index(start, offsetBy: columns.count, limitedBy: text.endIndex) ?? text.endIndex
+        guard start < end else { return plainRow }
+        let painted = String(text[..<start]) + style.start(color) + String(text[start..<end]) + TextStyle.reset
+            + String(text[end...])
+        return Row(text: painted, columns: plainRow.columns)
     }
 
     /// `text` cut to the width (keeping the end instead, for a prompt being typed).

@@ -22,7 +22,8 @@ struct UIState {
             case addDeadline(name: String)
             case editName(Todo)
             case editDeadline(Todo, name: String)
-            case filter
+            /// `previous`: the filter when `/` was pressed, which Esc puts back.
+            case filter(previous: String?)
         }
 
         var purpose: Purpose

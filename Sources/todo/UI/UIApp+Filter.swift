@@ -1,0 +1,183 @@
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+
+/// The filter prompt: the list narrows as the text is typed, Enter keeps the filter, Esc puts
+/// back the list `/` found.
+///
+/// Why not a refetch per key: the search is SQL (`todo_matches` over every name, in the
+/// list's order through the deadline index), ~65 ms at 100,000 todos whatever it finds, and
+/// reading a whole list back costs ~150 ms more; a key must show its list within a frame
+/// (16 ms). So:
+/// - text that extends the shown filter (the usual typing) narrows the list in memory: the
+///   new results are the shown ones whose names contain the new text. Printable-ASCII names
+///   and texts are compared as `TodoSearch` compares them (ASCII case folding on bytes);
+///   any other name is asked of SQLite's own `todo_matches`, one primary-key look-up each
+///   (``TodoRepository/fetch(_:ids:)``), so the Unicode folding rule stays in one place;
+/// - back to the text `/` found (Esc, or erasing what was typed): its controller, kept live
+///   meanwhile, comes back as it is;
+/// - any other change (an erased character, a non-ASCII text) refetches (SQL).
+/// After a narrowing, the controller for the new filter reads its results in slices between
+/// keys (the first load's machinery), so the list is live again once they are in.
+extension UIApp {
+    /// Rows read per event-loop iteration while a filter's results load: ~5 ms.
+    static let filterLoadSlice = 2_500
+
+    func performFilter(_ step: UIEffect.FilterStep) {
+        switch step {
+        case .typed:
+            filterPending = true
+        case .kept:
+            applyPendingFilter()
+            filterOrigin = nil
+            state.say(state.search.map { "\(list.todoCount) matching \"\(TodoText.sanitized($0))\"" } ?? "Filter cleared")
+        case .cancelled:
+            filterPending = true
+            applyPendingFilter()
+            filterOrigin = nil
+        }
+    }
+
+    /// Makes the list show ``UIState/search`` (see the type's comment for how).
+    func applyPendingFilter() {
+        guard filterPending else { return }
+        filterPending = false
+        let search = state.search
+        guard search != shownSearch else { return }
+        if filterOrigin == nil, !loadingFilter { filterOrigin = (shownSearch, controller) }
+        var request = controller.fetchRequest
+        request.search = search
+        request.order = state.order
+        if let origin = filterOrigin, origin.search == search, !origin.controller.isFetching,
+           origin.controller.fetchRequest == request {
+            restore(origin.controller)
+        } else if let narrowed = narrowed(to: request) {
+            show(narrowed, loading: request)
+        } else {
+            refetch()
+        }
+    }
+
+    /// Puts back a live controller (the one `/` found): its results, and the commits it has
+    /// not looked at yet.
+    private func restore(_ original: FetchedResultsController) {
+        controller = original
+        controller.delegate = self
+        loadingFilter = false
+        shownSearch = original.fetchRequest.search
+        renderer.invalidateAll()
+        rebuild(from: original.snapshot, maxID: renderer.maxIDSeen)
+        processExternalChanges()
+    }
+
+    /// The shown todos that `request`'s search selects, in order; nil when it may select
+    /// todos the list does not show (a text that does not extend the shown one), or when the
+    /// text is not printable ASCII.
+    private func narrowed(to request: TodoFetchRequest) -> [Todo]? {
+        guard let search = request.search, let needle = Self.asciiFolded(search) else { return nil }
+        if let shown = shownSearch {
+            guard let old = Self.asciiFolded(shown), Self.contains(old, in: needle) else { return nil }
+        }
+        var kept: [Todo] = []
+        var others: [Int64] = []
+        let results = list.results
+        guard results.numberOfSections > 0 else { return [] }
+        for todo in results.list(inSection: 0) {
+            var name = todo.name
+            let match = name.withUTF8 { bytes -> Bool? in
+                guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+                return Self.contains(needle, in: bytes)
+            }
+            switch match {
+            case true?: kept.append(todo)
+            case false?: break
+            case nil: others.append(todo.id)
+            }
+        }
+        guard !others.isEmpty else { return kept }
+        // Names beyond ASCII: SQLite's todo_matches decides, as for a fetch.
+        let found: [Int64: Todo]
+        do {
+            found = try repository.fetch(request, ids: others)
+        } catch {
+            return nil
+        }
+        guard !found.isEmpty else { return kept }
+        kept = []
+        for todo in results.list(inSection: 0) {
+            if let todo = found[todo.id] {
+                kept.append(todo)
+            } else if Self.asciiFolded(todo.name).map({ Self.contains(needle, in: $0) }) == true {
+                kept.append(todo)
+            }
+        }
+        return kept
+    }
+
+    /// Shows `todos` (exact, not yet live) and starts reading `request`'s results behind them.
+    private func show(_ todos: [Todo], loading request: TodoFetchRequest) {
+        let loader = FetchedResultsController(repository: repository, fetchRequest: request)
+        do {
+            try loader.beginFetch()
+        } catch {
+            state.say(CLIError(error, path: databasePath).message, error: true)
+            return
+        }
+        // The origin's controller stays (for Esc); any other is dropped.
+        controller = loader
+        loadingFilter = true
+        shownSearch = request.search
+        // The same todos: only the header's filter text changes.
+        guard todos.count != list.todoCount else { return }
+        list = UIList(TodoResultsSnapshot(order: request.order, todos: todos), order: request.order,
+                      expanded: list.expandedGroups)
+        state.follow(in: &list)
+    }
+
+    /// Reads the next slice of the filter's results; after the last, the list is the
+    /// controller's (live), with the commits made meanwhile.
+    func loadFilterSlice() {
+        do {
+            guard try controller.continueFetch(rows: Self.filterLoadSlice) else { return }
+        } catch {
+            state.say(CLIError(error, path: databasePath).message, error: true)
+            finishLoading()
+            return
+        }
+        controller.delegate = self
+        // Rows changed by commits the narrowed list never saw are drawn again.
+        renderer.invalidateAll()
+        rebuild(from: controller.snapshot, maxID: renderer.maxIDSeen)
+        processExternalChanges()
+        finishLoading()
+    }
+
+    /// `text`'s bytes with ASCII letters lowered, or nil when it is not printable ASCII.
+    private static func asciiFolded(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return nil }
+            bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+        }
+        return bytes
+    }
+
+    /// Whether `haystack`, its ASCII letters lowered, contains `needle` (already lowered).
+    private static func contains<Bytes: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: Bytes) -> Bool
+    where Bytes.Index == Int {
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= haystack.count else { return false }
+        let base = haystack.startIndex
+        for start in 0...(haystack.count - needle.count) {
+            var offset = 0
+            while offset < needle.count {
+                let byte = haystack[base + start + offset]
+                if ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) != needle[offset] { break }
+                offset += 1
+            }
+            if offset == needle.count { return true }
+        }
+        return false
+    }
+}
