@@ -52,7 +52,7 @@ extension UITests {
     private static func colourBeforeDate(of name: String, in screen: [String]) -> String? {
         guard let row = screen.first(where: { $0.contains(name) }),
               let match = row.firstMatch(of: /(\u{1B}\[[0-9;]*m)+(\d{4}-\d{2}-\d{2})/) else { return nil }
-        return String(match.output.1 ?? "")
+        return String(match.output.1)
     }
 
     @Test func rowsCarryListsDeadlineHintsAndColours() throws {
