@@ -7,13 +7,13 @@ import SQLite
 /// foldings by Character: "ΣΊΣΥΦΟΣ" finds "σίσυφος" (final sigma), "STRASSE" finds "Straße",
 /// and canonically equivalent spellings (a precomposed "é" and "e" plus a combining accent)
 /// match too. Scripts without case, such as Japanese, match as typed.
-enum TodoSearch {
+public enum TodoSearch {
     /// The SQL function `todo_matches(name, folded_needle)`.
     static let sqlFunction = "todo_matches"
 
     /// The form both sides are compared in: Unicode full case folding, scalar by scalar (the
     /// lowercase mapping, except where ``CaseFolding`` says otherwise).
-    static func fold(_ text: String) -> String {
+    public static func fold(_ text: String) -> String {
         var folded = ""
         folded.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -28,10 +28,11 @@ enum TodoSearch {
         return folded
     }
 
-    /// Whether `name` contains the already folded `needle`.
+    /// Whether `name` contains the already folded `needle`: the one rule of a search, for SQL
+    /// (through ``sqlFunction``) and for callers that narrow results they already hold.
     ///
     /// ASCII names (most of them) are searched on bytes without allocating; others are folded.
-    static func matches(name: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func matches(name: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>) -> Bool {
         if needle.isEmpty { return true }
         if name.allSatisfy({ $0 < 0x80 }) && needle.allSatisfy({ $0 < 0x80 }) {
             guard needle.count <= name.count else { return false }

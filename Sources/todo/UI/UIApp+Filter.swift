@@ -10,13 +10,11 @@ import TodoStore
 /// reading a whole list back costs ~150 ms more; a key must show its list within a frame
 /// (16 ms). So:
 /// - text that extends the shown filter (the usual typing) narrows the list in memory: the
-///   new results are the shown ones whose names contain the new text. Printable-ASCII names
-///   and texts are compared as `TodoSearch` compares them (ASCII case folding on bytes);
-///   any other name is asked of SQLite's own `todo_matches`, one primary-key look-up each
-///   (``TodoRepository/fetch(_:ids:)``), so the Unicode folding rule stays in one place;
+///   new results are the shown ones whose names contain the new text, by the store's own
+///   rule (``TodoSearch/matches(name:foldedNeedle:)``, the function SQL's `todo_matches` calls);
 /// - back to the text `/` found (Esc, or erasing what was typed): its controller, kept live
 ///   meanwhile, comes back as it is;
-/// - any other change (an erased character, a non-ASCII text) refetches (SQL).
+/// - any other change (an erased character) refetches (SQL).
 /// After a narrowing, the controller for the new filter reads its results in slices between
 /// keys (the first load's machinery), so the list is live again once they are in.
 extension UIApp {
@@ -71,47 +69,21 @@ extension UIApp {
     }
 
     /// The shown todos that `request`'s search selects, in order; nil when it may select
-    /// todos the list does not show (a text that does not extend the shown one), or when the
-    /// text is not printable ASCII.
+    /// todos the list does not show (a text that does not extend the shown one). The match is
+    /// the store's own rule (``TodoSearch``), so the narrowed rows are those a fetch would give.
     private func narrowed(to request: TodoFetchRequest) -> [Todo]? {
-        guard let search = request.search, let needle = Self.asciiFolded(search) else { return nil }
-        if let shown = shownSearch {
-            guard let old = Self.asciiFolded(shown), Self.contains(old, in: needle) else { return nil }
-        }
-        var kept: [Todo] = []
-        var others: [Int64] = []
+        guard let search = request.search else { return nil }
+        var needle = TodoSearch.fold(search)
+        // Every name containing the new text contains the shown one: the results can only shrink.
+        if let shown = shownSearch, !needle.contains(TodoSearch.fold(shown)) { return nil }
         let results = list.results
         guard results.numberOfSections > 0 else { return [] }
-        for todo in results.list(inSection: 0) {
-            var name = todo.name
-            let match = name.withUTF8 { bytes -> Bool? in
-                guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-                return Self.contains(needle, in: bytes)
-            }
-            switch match {
-            case true?: kept.append(todo)
-            case false?: break
-            case nil: others.append(todo.id)
+        return needle.withUTF8 { needleBytes in
+            results.list(inSection: 0).filter { todo in
+                var name = todo.name
+                return name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needleBytes) }
             }
         }
-        guard !others.isEmpty else { return kept }
-        // Names beyond ASCII: SQLite's todo_matches decides, as for a fetch.
-        let found: [Int64: Todo]
-        do {
-            found = try repository.fetch(request, ids: others)
-        } catch {
-            return nil
-        }
-        guard !found.isEmpty else { return kept }
-        kept = []
-        for todo in results.list(inSection: 0) {
-            if let todo = found[todo.id] {
-                kept.append(todo)
-            } else if Self.asciiFolded(todo.name).map({ Self.contains(needle, in: $0) }) == true {
-                kept.append(todo)
-            }
-        }
-        return kept
     }
 
     /// Shows `todos` (exact, not yet live) and starts reading `request`'s results behind them.
@@ -150,34 +122,5 @@ extension UIApp {
         rebuild(from: controller.snapshot, maxID: renderer.maxIDSeen)
         processExternalChanges()
         finishLoading()
-    }
-
-    /// `text`'s bytes with ASCII letters lowered, or nil when it is not printable ASCII.
-    private static func asciiFolded(_ text: String) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            guard byte >= 0x20, byte < 0x7F else { return nil }
-            bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
-        }
-        return bytes
-    }
-
-    /// Whether `haystack`, its ASCII letters lowered, contains `needle` (already lowered).
-    private static func contains<Bytes: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: Bytes) -> Bool
-    where Bytes.Index == Int {
-        guard !needle.isEmpty else { return true }
-        guard needle.count <= haystack.count else { return false }
-        let base = haystack.startIndex
-        for start in 0...(haystack.count - needle.count) {
-            var offset = 0
-            while offset < needle.count {
-                let byte = haystack[base + start + offset]
-                if ((0x41...0x5A).contains(byte) ? byte + 0x20 : byte) != needle[offset] { break }
-                offset += 1
-            }
-            if offset == needle.count { return true }
-        }
-        return false
     }
 }
