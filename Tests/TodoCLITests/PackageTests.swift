@@ -48,10 +48,7 @@ struct PackageTests {
         // A new bash with bash-completion completes todo at once.
         let database = folder.file("todo.sqlite")
         _ = try run("/usr/bin/todo", ["add", "Buy milk"], environment: ["TODO_DB": database])
-        let rc = folder.file("bashrc")
-        try ". /usr/share/bash-completion/bash_completion\nPS1='$ '\n".write(toFile: rc, atomically: true, encoding: .utf8)
-        let bash = try TmuxSession("env -i HOME=\(folder.path) TERM=xterm PATH=/usr/bin:/bin TODO_DB=\(database) bash --rcfile \(rc) -i")
-        _ = try bash.waitFor("$")
+        let bash = try TmuxSession.newBash(home: folder, database: database, environment: "PATH=/usr/bin:/bin")
         try bash.type("todo done ")
         try bash.press("Tab")
         _ = try bash.waitFor("$ todo done 1")
