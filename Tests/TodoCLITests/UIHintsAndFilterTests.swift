@@ -160,6 +160,27 @@ extension UITests {
         try session.waitFor("EXITED 0")
     }
 
+    /// Erasing narrows the list `/` found in memory: it must hold the commits made since.
+    @Test func erasingACharacterShowsWhatAnotherProcessAddedMeanwhile() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        _ = try sandbox.ok("add", "Call mom")
+        let session = try startUI()
+        try session.waitFor("All (2)")
+        try session.press("/")
+        try session.type("bu")
+        try session.waitFor("All (1)")
+        _ = try sandbox.ok("add", "Buy bread")
+        _ = try sandbox.ok("add", "Bake a cake")
+        try session.press("BSpace")
+        let screen = try session.waitFor("All (3)")  // "b": Buy milk, Buy bread, Bake a cake
+        #expect(Self.allRows(screen).contains { $0.contains("Bake a cake") })
+        #expect(!Self.allRows(screen).contains { $0.contains("Call mom") })
+        try session.press("Escape")
+        try session.waitFor("All (4)")
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+    }
+
     @Test func aFilterKeyAtAHundredThousandTodosNarrowsTheListAtOnce() throws {
         try seed(100_000)
         let session = try startUI(timeout: 10)

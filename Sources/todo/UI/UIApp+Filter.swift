@@ -12,9 +12,11 @@ import TodoStore
 /// - text that extends the shown filter (the usual typing) narrows the list in memory: the
 ///   new results are the shown ones whose names contain the new text, by the store's own
 ///   rule (``TodoSearch/matches(name:foldedNeedle:)``, the function SQL's `todo_matches` calls);
-/// - back to the text `/` found (Esc, or erasing what was typed): its controller, kept live
-///   meanwhile, comes back as it is;
-/// - any other change (an erased character) refetches (SQL).
+/// - back to the text `/` found (Esc, or erasing what was typed): its controller comes back
+///   and catches up on the commits made meanwhile (the change feed says which);
+/// - an erased character narrows the list `/` found instead, when the text still extends the
+///   one `/` found (it always does when `/` found no filter);
+/// - any other change (erasing beyond the text `/` found) refetches (SQL).
 /// After a narrowing, the controller for the new filter reads its results in slices between
 /// keys (the first load's machinery), so the list is live again once they are in.
 extension UIApp {
@@ -68,22 +70,39 @@ extension UIApp {
         processExternalChanges()
     }
 
-    /// The shown todos that `request`'s search selects, in order; nil when it may select
-    /// todos the list does not show (a text that does not extend the shown one). The match is
-    /// the store's own rule (``TodoSearch``), so the narrowed rows are those a fetch would give.
+    /// The todos that `request`'s search selects, in order, found in memory; nil when they may
+    /// include todos neither list at hand holds. Typing (the new text extends the shown one)
+    /// narrows the shown list; erasing back towards the text `/` found narrows the list `/` found
+    /// (its controller catches up on commits first), so most keys never reach SQL. The match is
+    /// the store's own rule (``TodoSearch``), so the rows are those a fetch would give.
     private func narrowed(to request: TodoFetchRequest) -> [Todo]? {
         guard let search = request.search else { return nil }
         var needle = TodoSearch.fold(search)
-        // Every name containing the new text contains the shown one: the results can only shrink.
-        if let shown = shownSearch, !needle.contains(TodoSearch.fold(shown)) { return nil }
-        let results = list.results
-        guard results.numberOfSections > 0 else { return [] }
+        func extends(_ text: String?) -> Bool { text.map { needle.contains(TodoSearch.fold($0)) } ?? true }
+        let source: TodoResultsSnapshot
+        if extends(shownSearch) {
+            source = list.results
+        } else if let origin = filterOrigin, extends(origin.search), !origin.controller.isFetching,
+                  sameRequest(origin.controller.fetchRequest, request) {
+            do { try origin.controller.processExternalChanges() } catch { return nil }
+            source = origin.controller.snapshot
+        } else {
+            return nil
+        }
+        guard source.numberOfSections > 0 else { return [] }
         return needle.withUTF8 { needleBytes in
-            results.list(inSection: 0).filter { todo in
+            source.list(inSection: 0).filter { todo in
                 var name = todo.name
                 return name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needleBytes) }
             }
         }
+    }
+
+    /// Whether two requests differ at most in their search text.
+    private func sameRequest(_ one: TodoFetchRequest, _ other: TodoFetchRequest) -> Bool {
+        var one = one
+        one.search = other.search
+        return one == other
     }
 
     /// Shows `todos` (exact, not yet live) and starts reading `request`'s results behind them.
