@@ -302,10 +302,8 @@ public struct SyncEngine {
 
     /// `2026-11-23T10:15:00Z` for seconds since 1970.
     static func iso8601(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        let date = CalendarDate(daysSinceEpoch: Int(days)).map { "\($0)" } ?? "1970-01-01"
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(date)T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
+        let (date, second) = ICalendarTime.utc(epochSeconds: seconds)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(date.map { "\($0)" } ?? "1970-01-01")T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
     }
 }

@@ -238,6 +238,12 @@ struct Device {
         #expect(try laptop.list().count == 1)
     }
 
+    @Test func lastSyncIsISO8601InUTC() {
+        #expect(SyncEngine.iso8601(1_700_000_000) == "2023-11-14T22:13:20Z")
+        #expect(SyncEngine.iso8601(0) == "1970-01-01T00:00:00Z")
+        #expect(SyncEngine.iso8601(-1) == "1969-12-31T23:59:59Z")
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put("/cal/event.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e1\r\nSUMMARY:Meeting\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")

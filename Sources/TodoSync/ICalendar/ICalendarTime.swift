@@ -37,12 +37,20 @@ enum ICalendarTime: Sendable, Equatable {
     /// `YYYYMMDDTHHMMSSZ` for an instant: DTSTAMP, LAST-MODIFIED, COMPLETED. Instants outside
     /// the years 1...9999 are clamped to them.
     static func utcStamp(epochSeconds: Int64) -> String {
+        let (date, second) = utc(epochSeconds: epochSeconds)
+        let time = pad(second / 3600, 2) + pad(second % 3600 / 60, 2) + pad(second % 60, 2)
+        return (date.map(dateValue) ?? "19700101") + "T" + time + "Z"
+    }
+
+    /// The UTC calendar date of an instant (clamped to the years 1...9999) and the second of
+    /// that day: the one split of seconds since 1970 that both stamp forms (this one and the
+    /// ISO 8601 `last_sync`) are written from.
+    static func utc(epochSeconds: Int64) -> (date: CalendarDate?, second: Int) {
         let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
         let second = Int(epochSeconds - days * 86_400)
         let date = CalendarDate(daysSinceEpoch: Int(clamping: days))
             ?? (days < 0 ? CalendarDate(year: 1, month: 1, day: 1) : CalendarDate(year: 9999, month: 12, day: 31))
-        let time = pad(second / 3600, 2) + pad(second % 3600 / 60, 2) + pad(second % 60, 2)
-        return (date.map(dateValue) ?? "19700101") + "T" + time + "Z"
+        return (date, second)
     }
 
     /// `YYYYMMDD`, the DATE form.
