@@ -376,8 +376,15 @@ public final class TodoRepository {
     /// Runs `body` in one IMMEDIATE transaction (a savepoint when one is open), with commit
     /// notifications held until it returns. The store's writes all go through here.
     func writeTransaction<Result>(_ body: () throws(TodoStoreError) -> Result) throws(TodoStoreError) -> Result {
-        try connection.deferringCommitNotifications { () throws(TodoStoreError) in
-            try connection.transaction(.immediate, mapError: TodoStoreError.sqlite, body)
+        try writeTransaction(mapError: TodoStoreError.sqlite, body)
+    }
+
+    /// ``writeTransaction(_:)`` for layers on the store with errors of their own (sync): the
+    /// same transaction and notification rule, SQLite's failures mapped by `mapError`.
+    package func writeTransaction<Result, Failure: Error>(mapError: (SQLiteError) -> Failure,
+                                                          _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        try connection.deferringCommitNotifications { () throws(Failure) in
+            try connection.transaction(.immediate, mapError: mapError, body)
         }
     }
 }

@@ -73,7 +73,7 @@ public enum ICSFile {
             let timeZones = component.components(named: "VTIMEZONE")
             for todo in todos where todo.property(named: "RECURRENCE-ID") == nil {
                 let location = todo.line.map { ImportError.Location.line($0) } ?? .file
-                guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else {
+                guard let uid = VTodoObject.uid(of: todo) else {
                     throw ImportError(location, "the VTODO has no UID")
                 }
                 let fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)

@@ -59,7 +59,7 @@ public struct SyncEngine {
 
         // 1. What changed there.
         let listing = try collection.changes(since: progress.syncToken)
-        let items = try storeRead { () throws(SQLiteError) in try state.items() }
+        let items = try storeSQL { () throws(SQLiteError) in try state.items() }
         let incoming = Self.remoteChanges(listing, items: items)
         let objects = incoming.changed.isEmpty ? [] : try collection.fetch(incoming.changed)
         let fetched = Set(objects.map(\.href))
@@ -201,7 +201,7 @@ public struct SyncEngine {
             }
             let given = needUIDs.isEmpty ? [:] : try SyncError.wrap { () throws(TodoStoreError) in try uids.assign(toTodos: needUIDs) }
             var planned: [(write: CollectionWrite, change: LocalChange, uid: String, text: String, fields: TodoFields?)] = []
-            var refetch: [String] = []
+            var refetch: Set<String> = []
             for change in changes {
                 switch change {
                 case .created(let todo, let uid):
@@ -212,13 +212,13 @@ public struct SyncEngine {
                     guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone) else {
                         // No ETag to make the write conditional on (or a text we cannot read):
                         // read the object again first.
-                        refetch.append(item.href)
+                        refetch.insert(item.href)
                         continue
                     }
                     object.update(to: TodoFields(todo), now: now())
                     planned.append((.update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text, TodoFields(todo)))
                 case .deleted(let item):
-                    guard let etag = item.etag else { refetch.append(item.href); continue }
+                    guard let etag = item.etag else { refetch.insert(item.href); continue }
                     planned.append((.delete(href: item.href, etag: etag), change, item.uid, "", nil))
                 }
             }
@@ -241,17 +241,17 @@ public struct SyncEngine {
                         report.sent += 1
                         sentAny = true
                     case .preconditionFailed:
-                        refetch.append(plan.write.href)
+                        refetch.insert(plan.write.href)
                     }
                 }
             }
             guard !refetch.isEmpty else { continue }
             // Someone else wrote first: read their version and merge it, then go round again.
-            let objects = try collection.fetch(refetch)
+            let objects = try collection.fetch(refetch.sorted())
             let found = Set(objects.map(\.href))
             try storeWrite { () throws(SyncError) in
                 for object in objects { try applyIncoming(object, report: &report) }
-                let items = try storeRead { () throws(SQLiteError) in try state.items() }
+                let items = try storeSQL { () throws(SQLiteError) in try state.items() }
                 for item in items.values where refetch.contains(item.href) && !found.contains(item.href) {
                     try applyRemoval(uid: item.uid, report: &report)
                 }
@@ -275,7 +275,7 @@ public struct SyncEngine {
     /// keeps the old token, and is fetched next time.
     private func advanceToken(past token: String) throws(SyncError) {
         guard case .delta(let changed, let removed, let next) = try collection.changes(since: token) else { return }
-        let items = try storeRead { () throws(SQLiteError) in try state.items() }
+        let items = try storeSQL { () throws(SQLiteError) in try state.items() }
         let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
         let ours = changed.allSatisfy { href, etag in etag != nil && etags[href] == etag }
             && removed.allSatisfy { etags[$0] == nil }
@@ -285,19 +285,13 @@ public struct SyncEngine {
 
     // MARK: Plumbing
 
-    private func storeRead<Result>(_ body: () throws(SQLiteError) -> Result) throws(SyncError) -> Result {
-        try storeSQL(body)
-    }
-
     private func storeSQL<Result>(_ body: () throws(SQLiteError) -> Result) throws(SyncError) -> Result {
         do { return try body() } catch { throw .store(.sqlite(error)) }
     }
 
-    /// One IMMEDIATE transaction, commit notifications held until it ends.
+    /// One IMMEDIATE transaction, commit notifications held until it ends (the store's rule).
     private func storeWrite<Result>(_ body: () throws(SyncError) -> Result) throws(SyncError) -> Result {
-        try repository.connection.deferringCommitNotifications { () throws(SyncError) -> Result in
-            try repository.connection.transaction(.immediate, mapError: { SyncError.store(.sqlite($0)) }, body)
-        }
+        try repository.writeTransaction(mapError: { SyncError.store(.sqlite($0)) }, body)
     }
 
     /// `2026-11-23T10:15:00Z` for seconds since 1970.

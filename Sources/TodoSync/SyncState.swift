@@ -126,10 +126,8 @@ public struct SyncState {
     }
 
     func write<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {
-        try TodoStoreError.wrap { () throws(SQLiteError) -> Result in
-            try connection.deferringCommitNotifications { () throws(SQLiteError) -> Result in
-                try connection.transaction(.immediate, mapError: { $0 }, body)
-            }
+        try repository.writeTransaction(mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) -> Result in
+            try TodoStoreError.wrap(body)
         }
     }
 }

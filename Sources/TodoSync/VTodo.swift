@@ -43,7 +43,7 @@ public struct VTodoObject: Sendable, Equatable {
         self.location = location
         let calendar = location.child == nil ? nil : components[location.component]
         let todo = Self.todo(in: components, at: location)
-        guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else {
+        guard let uid = Self.uid(of: todo) else {
             throw ICalendarError(.missingUID, line: todo.line, "the VTODO has no UID")
         }
         self.uid = uid
@@ -66,6 +66,13 @@ public struct VTodoObject: Sendable, Equatable {
             .component(newTodo(uid: uid, fields: fields, now: now)),
         ])
         return VTodoObject(components: [calendar], location: (0, 2), uid: uid, fields: fields)
+    }
+
+    /// A VTODO's UID, or nil when it has none (or a blank one): the one reading of it, for an
+    /// object from a server and for a VTODO in a file.
+    static func uid(of todo: ICalendarComponent) -> String? {
+        guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else { return nil }
+        return uid
     }
 
     /// Our PRODID (RFC 5545 3.7.3).

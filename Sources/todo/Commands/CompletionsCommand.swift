@@ -55,8 +55,8 @@ enum CompletionValues: Equatable, Sendable {
         case "--sort": .words(TodoFetchRequest.Order.allCases.map(\.rawValue))
         case "--color": .words(["auto", "always", "never"])
         case "--due", "--due-before", "--due-after": .words(DueDateParser.completionWords)
-        case "--from": .words(["json", "taskwarrior", "todotxt", "ics"])
-        case "--format": .words(["json", "ics"])
+        case "--from": .words(Command.importFormats)
+        case "--format": .words(Command.exportFormats)
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }
     }

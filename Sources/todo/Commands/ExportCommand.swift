@@ -1,6 +1,9 @@
 import TodoStore
 
 extension Command {
+    /// The words of `export --format`.
+    static let exportFormats = ["json", icsFormat]
+
     /// `todo export [--format json|ics]`: every todo, as the JSON array `todo import` reads
     /// back, or as iCalendar for calendar and task apps.
     static let export = Command(
@@ -20,14 +23,14 @@ extension Command {
         ),
         run: { (context) throws(CLIError) in
             let format = context.arguments.value("--format") ?? "json"
-            guard ["json", "ics"].contains(format) else {
-                throw .usage("'\(format)' is not an export format", hint: "Use json or ics.")
+            guard Command.exportFormats.contains(format) else {
+                throw .usage("'\(format)' is not an export format", hint: "Use \(Command.wordList(Command.exportFormats)).")
             }
             var request = TodoFetchRequest()
             try context.applyFilters(to: &request)
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
-                if format == "ics" {
+                if format == Command.icsFormat {
                     try Command.writeICS(repository, request, &context.out)
                 } else {
                     try Command.writeJSON(repository, request, &context.out)

@@ -6,6 +6,17 @@ import Glibc
 #endif
 
 extension Command {
+    /// The words of `import --from`: TodoInterop's formats, and iCalendar (read by TodoSync,
+    /// which keeps UIDs). Completions and the usage error list these.
+    static let importFormats = ImportFormat.allCases.map(\.rawValue) + [icsFormat]
+    /// The `--from` and `--format` word for iCalendar.
+    static let icsFormat = "ics"
+
+    /// `a, b or c`.
+    static func wordList(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "")
+    }
+
     /// `todo import [--from json|taskwarrior|todotxt|ics] FILE|-`: all or nothing, undoable.
     static let `import` = Command(
         spec: CommandSpec(
@@ -31,8 +42,8 @@ extension Command {
         run: { (context) throws(CLIError) in
             let formatName = context.arguments.value("--from") ?? "json"
             let format = ImportFormat(rawValue: formatName)
-            guard format != nil || formatName == "ics" else {
-                throw .usage("'\(formatName)' is not an import format", hint: "Use json, taskwarrior, todotxt or ics.")
+            guard format != nil || formatName == Command.icsFormat else {
+                throw .usage("'\(formatName)' is not an import format", hint: "Use \(Command.wordList(Command.importFormats)).")
             }
             let path = context.arguments.positionals[0]
             let bytes = try FileContents.read(path)
