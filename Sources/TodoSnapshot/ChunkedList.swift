@@ -88,6 +88,14 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     @inlinable
     public func makeIterator() -> Iterator { Iterator(chunks: chunks) }
 
+    /// Calls `body` with each chunk's elements in turn, in order: a scan that reads elements
+    /// in place, without copying each one out (a copy of an element that holds references
+    /// costs a retain and a release, most of a cheap per-element test). O(n).
+    @inlinable
+    public func forEachChunk(_ body: (UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+        for chunk in chunks { try chunk.withUnsafeBufferPointer(body) }
+    }
+
     /// The elements as one array. O(n).
     @inlinable
     public var array: [Element] {

@@ -44,14 +44,25 @@ public struct ShardedDictionary<Key: Hashable, Value> {
         set {
             let shard = shard(of: key)
             if let newValue {
-                if shards[shard].updateValue(newValue, forKey: key) == nil {
-                    storedCount += 1
-                    if storedCount > (shards.count * Self.shardSize) * 2 { grow() }
-                }
+                updateValue(newValue, forKey: key)
             } else if shards[shard].removeValue(forKey: key) != nil {
                 storedCount -= 1
             }
         }
+    }
+
+    /// Sets `value` for `key`; returns the value it replaced, nil when `key` is new. One
+    /// look-up, where reading then setting takes two.
+    @inlinable
+    @discardableResult
+    public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        let shard = shard(of: key)
+        guard let old = shards[shard].updateValue(value, forKey: key) else {
+            storedCount += 1
+            if storedCount > (shards.count * Self.shardSize) * 2 { grow() }
+            return nil
+        }
+        return old
     }
 
     /// Doubles the shard count (twice, past a power of two), rehashing every entry. Amortised

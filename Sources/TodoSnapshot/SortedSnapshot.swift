@@ -90,13 +90,25 @@ where Item.ID: Sendable {
     /// the layout's order. O(k + chunks). Precondition: identifiers are unique.
     @inlinable
     public mutating func append(contentsOf items: some Sequence<Item>) {
+        // One section (a plain fetch's results): straight into its list, no slices to copy.
+        if lists.count == 1 {
+            var previous = lists[0].last
+            for item in items {
+                if let previous, ordered, !layout.areInIncreasingOrder(previous, item) { ordered = false }
+                precondition(index.updateValue(item, forKey: item.id) == nil,
+                             "SortedSnapshot: duplicate item identifier \(item.id)")
+                lists[0].append(item)
+                previous = item
+            }
+            return
+        }
         var slices = [[Item]](repeating: [], count: lists.count)
         for item in items {
             let section = layout.sectionPosition(of: item)
             let previous = slices[section].last ?? lists[section].last
             if let previous, ordered, !layout.areInIncreasingOrder(previous, item) { ordered = false }
-            precondition(index[item.id] == nil, "SortedSnapshot: duplicate item identifier \(item.id)")
-            index[item.id] = item
+            precondition(index.updateValue(item, forKey: item.id) == nil,
+                         "SortedSnapshot: duplicate item identifier \(item.id)")
             slices[section].append(item)
         }
         for section in lists.indices where !slices[section].isEmpty {

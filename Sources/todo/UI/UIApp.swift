@@ -39,16 +39,18 @@ final class UIApp: FetchedResultsControllerDelegate {
     private var previewTodos = 0
     /// Keys that need the whole list, pressed while it loads; handled when it is in.
     private var deferredKeys: [Key] = []
+    /// For each read of keys, the time from the read to its frame drawn (see ``keyStatsLine``).
+    private var keyLatencies: [Duration] = []
 
     // The filter prompt (UIApp+Filter.swift).
-    /// The search the list shows: it runs ahead of the controller's while a filter loads.
-    var shownSearch: String?
-    /// What `/` found, for Esc: the search and its controller (kept live meanwhile).
-    var filterOrigin: (search: String?, controller: FetchedResultsController)?
+    /// The filter text's narrowing of the controller's results, when the list shows one.
+    var narrowing: UINarrowing?
+    /// The controller's list, kept patched while ``list`` shows a narrowing of it.
+    var unnarrowedList: UIList?
+    /// The names of the controller's results, for the filter; dropped when they change.
+    var nameIndex: UINameIndex?
     /// Filter text typed but not applied yet: the keys of one read are applied together.
     var filterPending = false
-    /// The controller is reading a filter's results in slices, behind the narrowed list.
-    var loadingFilter = false
 
     /// Fetches the list, or only its first screen when that is enough for a correct first
     /// frame; nothing is drawn before ``run(_:)``.
@@ -63,7 +65,6 @@ final class UIApp: FetchedResultsControllerDelegate {
         self.today = today
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
         state = UIState(order: request.order, search: request.search)
-        shownSearch = request.search
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today)
         let screenful = max(size.rows, 1)
@@ -118,31 +119,9 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// Leaves preview mode and handles the keys that were waiting for the whole list.
     func finishLoading() {
         showsPreview = false
-        loadingFilter = false
         let waiting = deferredKeys
         deferredKeys = []
         for key in waiting where !state.quitting { handle(key) }
-    }
-
-    /// While a filter's results load behind the narrowed list (which is exact, only not live
-    /// yet): the filter prompt's keys, help and moves are handled now; keys that write or
-    /// refetch wait for the load's end, as during the first load.
-    private func handleDuringFilterLoad(_ key: Key) {
-        let served: Bool
-        switch state.mode {
-        case .prompt(let prompt):
-            if case .filter = prompt.purpose { served = true } else { served = false }
-        case .help: served = true
-        case .confirmDelete: served = false
-        case .browsing:
-            switch key {
-            case .interrupt, .suspend, .character("q"), .character("?"), .up, .down, .character("k"), .character("j"),
-                 .pageUp, .pageDown, .home, .end, .character("g"), .character("G"), .character("/"):
-                served = true
-            default: served = false
-            }
-        }
-        if deferredKeys.isEmpty, served { handle(key) } else { deferredKeys.append(key) }
     }
 
     /// Handles `key` now if the preview can serve it exactly as the whole list would;
@@ -187,8 +166,9 @@ final class UIApp: FetchedResultsControllerDelegate {
         }
         while !state.quitting {
             // While loading, only look for events between slices; otherwise sleep until one.
-            let loading = showsPreview || loadingFilter
+            let loading = showsPreview
             let batch = loading ? events.poll() : events.next()
+            let readAt = ContinuousClock.now
             if let signal = batch.stopSignal { return signal }
             if batch.resized { resize() }
             // Mid-load the controller defers these; the load's end catches up.
@@ -196,8 +176,6 @@ final class UIApp: FetchedResultsControllerDelegate {
             for key in keys.decode(batch.bytes) {
                 if showsPreview {
                     handleDuringLoad(key)
-                } else if loadingFilter {
-                    handleDuringFilterLoad(key)
                 } else {
                     handle(key)
                 }
@@ -209,12 +187,12 @@ final class UIApp: FetchedResultsControllerDelegate {
             applyPendingFilter()
             // Draw what the keys did before the next slice, so a key never waits for the load.
             if !batch.bytes.isEmpty || batch.resized || !loading { render() }
+            if !batch.bytes.isEmpty, keyLatencies.count < Self.keyLatenciesKept {
+                keyLatencies.append(ContinuousClock.now - readAt)
+            }
             if showsPreview {
                 loadSlice()
                 if !showsPreview, !state.quitting { render() }
-            } else if loadingFilter {
-                loadFilterSlice()
-                if !loadingFilter, !state.quitting { render() }
             }
             // Filter keys that waited for the load's end.
             if filterPending, !state.quitting {
@@ -223,6 +201,17 @@ final class UIApp: FetchedResultsControllerDelegate {
             }
         }
         return nil
+    }
+
+    /// How many reads ``keyStatsLine`` reports at most (the first ones).
+    static let keyLatenciesKept = 10_000
+
+    /// `key_us=T1,T2,...`, for `TODO_UI_STATS`: for each read of keys (one key, when they come
+    /// one at a time), the microseconds from the read to its frame written, so a benchmark can
+    /// tell the ui's own time for a key from the terminal's.
+    var keyStatsLine: String {
+        "key_us=" + keyLatencies.map { String($0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
+            .joined(separator: ",") + "\n"
     }
 
     /// Picks up commits made by other processes (a no-op when there were none).
@@ -255,7 +244,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         renderer.invalidate(todos: difference.itemIDs)
         renderer.configure(columns: size.columns,
                            maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
-        list.apply(batch)
+        applyNarrowed(batch)
         state.follow(in: &list)
     }
 
@@ -294,8 +283,9 @@ final class UIApp: FetchedResultsControllerDelegate {
         }
         replacement.delegate = self
         controller = replacement
-        shownSearch = request.search
-        loadingFilter = false
+        narrowing = nil
+        unnarrowedList = nil
+        nameIndex = nil
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
         rebuild(from: replacement.snapshot, maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))

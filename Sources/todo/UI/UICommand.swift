@@ -21,7 +21,8 @@ extension Command {
                 e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
                 u undoes; ? lists the keys; Ctrl-Z suspends (fg resumes); q or Ctrl-C quits. Prompts edit
                 like a shell line: left/right, Home/End or Ctrl-A/Ctrl-E, Delete, Ctrl-U, Ctrl-W.
-                Needs a terminal (not TERM=dumb). TODO_UI_STATS=FILE writes drawing statistics at exit.
+                Needs a terminal (not TERM=dumb). TODO_UI_STATS=FILE writes drawing statistics and the
+                time each key took to draw at exit.
                 """,
             examples: ["todo ui", "todo ui --sort name"]
         ),
@@ -62,7 +63,7 @@ extension Command {
             events.stop()
             TerminalMode.restore()
             if let path = Environment.value("TODO_UI_STATS") {
-                UIStats.write(app.screen.statsLine, to: path)
+                UIStats.write(app.screen.statsLine + app.keyStatsLine, to: path)
             }
             // A stop signal ends the process as the shell expects: 128 + the signal's number.
             if let stopSignal { throw .stopped(by: stopSignal) }

@@ -61,13 +61,18 @@ struct UIList {
     /// Takes in one change of the controller's results: the todos it names leave their group
     /// at their old place and join one at their new place. O(k log n) for k todos changed.
     mutating func apply(_ batch: FetchedResultsBatch) {
+        apply(batch.snapshot, changed: batch.difference.itemIDs)
+    }
+
+    /// Takes in new results that differ from the current ones at most in the todos `changed`
+    /// names (a batch, or a narrowing of one). O(k log n) for k todos.
+    mutating func apply(_ newResults: TodoResultsSnapshot, changed: [Int64]) {
         // A preview holds only the first screen; the load's end replaces it whole.
         guard previewTotal == nil else { return }
         let previous = results
-        results = batch.snapshot
+        results = newResults
         // Groups in an order the comparator does not share cannot be searched: rebuild them.
         guard previous.isOrdered, results.isOrdered else { return regroup() }
-        let changed = batch.difference.itemIDs
         // The groups are in the previous order until the changed todos are out, and in the new
         // one after: search each phase with the todos of its snapshot.
         for id in changed {
@@ -85,7 +90,10 @@ struct UIList {
     }
 
     /// The groups that show their todos.
-    var expandedGroups: Set<TodoGroup> { expanded }
+    var expandedGroups: Set<TodoGroup> {
+        get { expanded }
+        set { expanded = newValue }
+    }
 
     /// The number of todos.
     var todoCount: Int { count(of: .undone) + count(of: .done) }

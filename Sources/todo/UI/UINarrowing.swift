@@ -1,0 +1,98 @@
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+
+/// The todos of the controller's results whose names contain a filter text, kept in memory:
+/// what `todo ui` shows while its filter text extends the search its controller fetched (see
+/// UIApp+Filter.swift for why).
+///
+/// The match is the store's own rule (``TodoSearch``, the function SQL's `todo_matches` calls),
+/// so the results are exactly those a fetch with this search would give, in the same order.
+/// They stay live the way the controller's do: each of its batches is narrowed the same way and
+/// patched in, O(k log n) for k todos changed (``apply(_:)``).
+struct UINarrowing {
+    /// The filter text, as typed.
+    let search: String
+    /// `search` case-folded, as ``TodoSearch/matches(name:foldedNeedle:)`` takes it.
+    let foldedSearch: String
+    /// The todos that match, in the controller's order.
+    private(set) var results: TodoResultsSnapshot
+    /// Where ``results`` are in the name index they were found with; nil once a batch has
+    /// patched them (the index is dropped then too).
+    private(set) var positions: [Int]?
+
+    /// What a narrowing selects, and whether that is everything it was narrowed from.
+    enum Outcome {
+        /// All of the index's todos (the controller's results): ``results`` are those.
+        case everything
+        /// All of the narrowing it was narrowed from: ``results`` are that one's.
+        case unchanged
+        /// Fewer: ``results`` were built from them.
+        case fewer
+    }
+
+    /// Narrows the todos of `index` to those whose names contain `search`; only those of
+    /// `previous`, when it is given, was found with `index`, and `search` extends its text.
+    /// O(n) (O(m) for m todos in `previous`) to scan the names, plus O(k) to build the results
+    /// when k < all of them match; none when all do, so typing that leaves nothing out builds
+    /// nothing.
+    init(search: String, folded: String, in index: UINameIndex, narrowing previous: UINarrowing?,
+         order: TodoFetchRequest.Order) {
+        self.search = search
+        foldedSearch = folded
+        let candidates = previous.flatMap { $0.isNarrowed(by: folded) ? $0.positions : nil }
+        let found = index.positions(matching: folded, among: candidates)
+        positions = found
+        if found.count == index.count {
+            results = index.results
+            outcome = .everything
+        } else if let previous, let candidates, found.count == candidates.count {
+            results = previous.results
+            outcome = .unchanged
+        } else {
+            results = TodoResultsSnapshot(order: order, todos: index.todos(at: found))
+            outcome = .fewer
+        }
+    }
+
+    /// How the results relate to what they were narrowed from, when they were made.
+    private(set) var outcome: Outcome
+
+    /// Whether `text`, case-folded, contains this narrowing's text: then every todo it selects
+    /// is among this narrowing's results.
+    func isNarrowed(by foldedText: String) -> Bool { foldedText.contains(foldedSearch) }
+
+    /// Takes in one of the controller's batches: the todos it changed that match now are put
+    /// in (or replaced), the others taken out. Returns the identifiers of the todos whose place
+    /// or content in ``results`` may have changed; nil when the results could not be patched
+    /// (another program's data sorted differently in SQL) and were narrowed anew from the
+    /// controller's.
+    mutating func apply(_ batch: FetchedResultsBatch, order: TodoFetchRequest.Order) -> [Int64]? {
+        var changes: [Int64: Todo?] = [:]
+        for id in batch.difference.itemIDs {
+            let new = batch.snapshot.item(withID: id).flatMap { matches($0) ? $0 : nil }
+            if new != nil || results.contains(itemWithID: id) { changes[id] = new }
+        }
+        positions = nil
+        guard !changes.isEmpty else { return [] }
+        if let patched = results.applying(changes) {
+            results = patched
+            return Array(changes.keys)
+        }
+        self = UINarrowing(search: search, folded: foldedSearch, in: UINameIndex(batch.snapshot), narrowing: nil,
+                           order: order)
+        positions = nil
+        return nil
+    }
+
+    /// Whether `todo`'s name contains the filter text.
+    func matches(_ todo: Todo) -> Bool {
+        var needle = foldedSearch
+        return needle.withUTF8 { Self.nameMatches(todo, $0) }
+    }
+
+    private static func nameMatches(_ todo: Todo, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        var name = todo.name
+        return name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needle) }
+    }
+}
