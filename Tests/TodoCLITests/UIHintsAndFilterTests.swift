@@ -181,6 +181,71 @@ extension UITests {
         try session.waitFor("EXITED 0")
     }
 
+    /// A kept filter is a narrowing of the controller's live results: renames by another
+    /// program move todos in and out of it, the ui's own toggle regroups it, and Esc after
+    /// `/` finds every change in the list beneath.
+    @Test func aKeptFilterFollowsRenamesTogglesAndDeletesFromAnyProgram() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        _ = try sandbox.ok("add", "Milk the cow")
+        _ = try sandbox.ok("add", "Call mom")
+        let session = try startUI()
+        try session.waitFor("All (3)")
+        try session.press("/")
+        try session.type("milk")
+        try session.waitFor("All (2)")
+        try session.press("Enter")
+        try session.waitFor("2 matching \"milk\"")
+        // Out of it, into it, gone: each by another program.
+        _ = try sandbox.ok("edit", "2", "--name", "Feed the cow")
+        var screen = try session.waitFor("All (1)")
+        #expect(!Self.allRows(screen).contains { $0.contains("cow") })
+        _ = try sandbox.ok("edit", "3", "--name", "Call mom about milk")
+        screen = try session.waitFor("All (2)")
+        #expect(Self.allRows(screen).contains { $0.contains("Call mom about milk") })
+        _ = try sandbox.ok("rm", "1")
+        screen = try session.waitFor("All (1)")
+        #expect(Self.allRows(screen).first?.contains("Call mom about milk") == true)
+        // The ui's own toggle: the todo moves to Done in the outline.
+        try session.press("Space")
+        screen = try session.waitFor("Done (1)")
+        #expect(screen.contains { $0.contains("Undone (0)") })
+        // Back to the list beneath the filter: every change is there.
+        try session.press("/", "C-u")
+        screen = try session.waitFor("All (2)")
+        #expect(Self.allRows(screen).contains { $0.contains("Feed the cow") })
+        #expect(screen.contains { $0.contains("Done (1)") })
+        try session.press("Enter", "q")
+        try session.waitFor("EXITED 0")
+    }
+
+    /// Erasing past a search the list was fetched with (`--search`) cannot be answered from
+    /// the todos at hand: it fetches, and typing after that narrows again.
+    @Test func erasingPastAFetchedSearchFetches() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        _ = try sandbox.ok("add", "Mild salsa")
+        _ = try sandbox.ok("add", "Call mom")
+        let session = try startUI(["--search", "milk"])
+        try session.waitFor("All (1)")
+        try session.press("/")
+        try session.press("BSpace")
+        var screen = try session.waitFor("All (2)")  // "mil": Buy milk, Mild salsa
+        #expect(Self.allRows(screen).contains { $0.contains("Mild salsa") })
+        #expect(screen[0].contains("filter: \"mil\""))
+        try session.press("BSpace", "BSpace", "BSpace")
+        screen = try session.waitFor("All (3)")
+        #expect(!screen[0].contains("filter:"))
+        try session.type("sal")
+        screen = try session.waitFor("All (1)")
+        #expect(Self.allRows(screen).first?.contains("Mild salsa") == true)
+        // Esc: the filter the ui started with.
+        try session.press("Escape")
+        screen = try session.waitFor("Cancelled")
+        #expect(screen[0].contains("filter: \"milk\""))
+        #expect(screen.contains { $0.hasPrefix("All (1)") })
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+    }
+
     @Test func aFilterKeyAtAHundredThousandTodosNarrowsTheListAtOnce() throws {
         try seed(100_000)
         let session = try startUI(timeout: 10)
