@@ -61,8 +61,6 @@ extension UIApp {
             switch reason {
             case .sorted:
                 state.say("Sorted by \(state.order.rawValue)")
-            case .filtered:
-                state.say(state.search.map { "\(list.todoCount) matching \"\(TodoText.sanitized($0))\"" } ?? "Filter cleared")
             }
         }
     }

@@ -9,7 +9,7 @@ import TodoStore
 /// The match is the store's own rule (``TodoSearch``, the function SQL's `todo_matches` calls),
 /// so the results are exactly those a fetch with this search would give, in the same order.
 /// They stay live the way the controller's do: each of its batches is narrowed the same way and
-/// patched in, O(k log n) for k todos changed (``apply(_:)``).
+/// patched in, O(k log n) for k todos changed (``apply(_:order:)``).
 struct UINarrowing {
     /// The filter text, as typed.
     let search: String
@@ -20,6 +20,8 @@ struct UINarrowing {
     /// Where ``results`` are in the name index they were found with; nil once a batch has
     /// patched them (the index is dropped then too).
     private(set) var positions: [Int]?
+    /// How ``results`` relate to what they were narrowed from, when they were made.
+    let outcome: Outcome
 
     /// What a narrowing selects, and whether that is everything it was narrowed from.
     enum Outcome {
@@ -31,11 +33,13 @@ struct UINarrowing {
         case fewer
     }
 
-    /// Narrows the todos of `index` to those whose names contain `search`; only those of
-    /// `previous`, when it is given, was found with `index`, and `search` extends its text.
-    /// O(n) (O(m) for m todos in `previous`) to scan the names, plus O(k) to build the results
-    /// when k < all of them match; none when all do, so typing that leaves nothing out builds
-    /// nothing.
+    /// Narrows the todos of `index` to those whose names contain `search` (`folded`, case-folded).
+    /// When `previous` was found in the same index (it has ``positions``) and `search` extends
+    /// its text, only its todos are scanned.
+    ///
+    /// O(n) to scan the names (O(m) for the m todos of `previous`), plus O(k) to build the
+    /// results when k todos match and that is fewer than were scanned; none when all of them
+    /// match, so typing that leaves nothing out builds nothing.
     init(search: String, folded: String, in index: UINameIndex, narrowing previous: UINarrowing?,
          order: TodoFetchRequest.Order) {
         self.search = search
@@ -54,9 +58,6 @@ struct UINarrowing {
             outcome = .fewer
         }
     }
-
-    /// How the results relate to what they were narrowed from, when they were made.
-    private(set) var outcome: Outcome
 
     /// Whether `text`, case-folded, contains this narrowing's text: then every todo it selects
     /// is among this narrowing's results.
@@ -88,11 +89,7 @@ struct UINarrowing {
     /// Whether `todo`'s name contains the filter text.
     func matches(_ todo: Todo) -> Bool {
         var needle = foldedSearch
-        return needle.withUTF8 { Self.nameMatches(todo, $0) }
-    }
-
-    private static func nameMatches(_ todo: Todo, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
         var name = todo.name
-        return name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needle) }
+        return needle.withUTF8 { needle in name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needle) } }
     }
 }

@@ -11,7 +11,7 @@ enum UIEffect: Equatable {
     case undo
     /// Ctrl-Z: give the terminal back to the shell until `fg`.
     case suspend
-    /// The sort or the filter in the state changed: fetch the list again.
+    /// The sort in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
     /// The filter prompt: its text changed (the list follows at once), Enter kept it, or Esc
     /// put back the filter `/` found (``UIState/search`` already says which).
@@ -24,7 +24,6 @@ enum UIEffect: Equatable {
     /// What the footer says once the new list is in.
     enum RefetchReason: Equatable {
         case sorted
-        case filtered
     }
 }
 
