@@ -34,7 +34,7 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     /// True while ``list`` is the first screen only (see ``init``); ``run(_:)`` loads the rest
     /// in slices between events, so keys are read, and mostly handled, during the load.
-    private var showsPreview = false
+    private(set) var showsPreview = false
     /// The number of todos the preview holds (the lines after the "All" header).
     private var previewTodos = 0
     /// Keys that need the whole list, pressed while it loads; handled when it is in.
@@ -190,6 +190,9 @@ final class UIApp: FetchedResultsControllerDelegate {
             if !batch.bytes.isEmpty, keyLatencies.count < Self.keyLatenciesKept {
                 keyLatencies.append(ContinuousClock.now - readAt)
             }
+            // With the frame out, while the user reads it: the filter's name index, so the
+            // first key typed only scans it.
+            prepareFilter()
             if showsPreview {
                 loadSlice()
                 if !showsPreview, !state.quitting { render() }

@@ -71,7 +71,7 @@ extension Command {
     )
 }
 
-/// The `TODO_UI_STATS` file: drawing statistics, for tests and benchmarks.
+/// The `TODO_UI_STATS` file: drawing statistics and each key's time, for tests and benchmarks.
 enum UIStats {
     /// Best effort: statistics that cannot be written are not worth failing the ui for.
     static func write(_ text: String, to path: String) {
