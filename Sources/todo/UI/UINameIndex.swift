@@ -7,7 +7,7 @@ import TodoStore
 ///
 /// Why: reading a todo's name out of the results copies the todo (a retain and a release of
 /// its name), which made a scan of 100,000 todos cost ~8 ms, half a frame, for every key.
-/// Built once (O(n), ~5 ms at 100,000), a scan of its bytes costs ~1.5 ms, and the positions a
+/// Built once (O(n), ~5 ms at 100,000), a scan of its bytes costs ~2 ms, and the positions a
 /// scan finds narrow the next one while the text grows (``positions(matching:among:)``).
 ///
 /// It describes the results it was built from and no later version: the owner drops it when
