@@ -42,13 +42,22 @@ struct PackageTests {
             _ = try? run("/usr/bin/dpkg", ["-r", "todo"])
         }
         #expect(try run("/usr/bin/todo", ["--version"]).stdout == version)
-        #expect(try run("/usr/bin/man", ["-w", "todo"]).stdout == "/usr/share/man/man1/todo.1.gz\n")
-        #expect(try run("/usr/bin/man", ["-w", "todo-sync"]).stdout == "/usr/share/man/man1/todo-sync.1.gz\n")
+        // The package's own pages, whatever else is installed: `scripts/install` may have put
+        // pages under /usr/local/share/man, which man would find first on its default path.
+        for page in ["todo", "todo-sync"] {
+            let path = "/usr/share/man/man1/\(page).1.gz"
+            #expect(files.contains(path), "dpkg -L todo lists no \(path)")
+            let man = try run("/usr/bin/man", ["-w", page], environment: ["MANPATH": "/usr/share/man"])
+            #expect(man.stdout == path + "\n", "\(man.stderr)")
+            let shown = try run("/usr/bin/man", ["-l", path], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+            #expect(shown.status == 0 && shown.stdout.contains("todo"), "man -l \(path): \(shown.stderr)")
+        }
 
-        // A new bash with bash-completion completes todo at once.
+        // A new bash with bash-completion completes todo at once, from the package's completion
+        // (XDG_DATA_DIRS without /usr/local/share, where scripts/install puts its own).
         let database = folder.file("todo.sqlite")
         _ = try run("/usr/bin/todo", ["add", "Buy milk"], environment: ["TODO_DB": database])
-        let bash = try TmuxSession.newBash(home: folder, database: database, environment: "PATH=/usr/bin:/bin")
+        let bash = try TmuxSession.newBash(home: folder, database: database, environment: "PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/share")
         try bash.type("todo done ")
         try bash.press("Tab")
         _ = try bash.waitFor("$ todo done 1")
