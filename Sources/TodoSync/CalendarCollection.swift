@@ -11,12 +11,15 @@ public protocol CalendarCollection {
     /// longer accepts this one.
     func changes(since token: String?) throws(SyncError) -> CollectionListing
 
-    /// The objects at `hrefs`, with their current ETags. An href with nothing there is left
-    /// out of the result.
-    func fetch(_ hrefs: [String]) throws(SyncError) -> [RemoteObject]
+    /// The objects at `hrefs`, with their current ETags, and the hrefs the server said are gone
+    /// (404 or 410). An href that is in neither was not delivered (left out of the answer, or
+    /// answered without its data): that proves nothing, and the engine asks again next time.
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects
 
     /// Performs the writes, each conditional (create only if absent, change or delete only if
-    /// the ETag still matches), and returns one outcome per write, in order.
+    /// the ETag still matches), and returns one outcome per write, in order. A write that
+    /// failed, and the writes not sent after it, have outcomes of their own: the engine records
+    /// every write that was done before it reports the failure.
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome]
 
     /// Where a new object with `uid` goes.
@@ -33,6 +36,23 @@ public struct RemoteObject: Sendable, Equatable {
         self.href = href
         self.etag = etag
         self.text = text
+    }
+}
+
+/// A collection's answer to ``CalendarCollection/fetch(_:)``.
+public struct FetchedObjects: Sendable, Equatable {
+    /// The objects the server sent, each under the href it was asked for.
+    public var objects: [RemoteObject]
+    /// The hrefs the server said are gone (404 or 410): the only proof of a deletion a fetch gives.
+    public var gone: [String]
+    /// The hrefs whose objects could not travel in a batched answer (one object made the
+    /// server's XML invalid) and were read alone: each is reported once, as a warning.
+    public var readAlone: [String]
+
+    public init(objects: [RemoteObject], gone: [String] = [], readAlone: [String] = []) {
+        self.objects = objects
+        self.gone = gone
+        self.readAlone = readAlone
     }
 }
 
@@ -68,4 +88,8 @@ public enum WriteOutcome: Sendable, Equatable {
     case deleted
     /// Someone else wrote first (412): the engine reads the object again, merges, retries.
     case preconditionFailed
+    /// The write failed (the server refused it, or the connection broke).
+    case failed(SyncError)
+    /// Not sent, because an earlier write of the batch failed.
+    case notSent
 }

@@ -18,7 +18,17 @@ import Glibc
 /// 3. Send what changed here (found in the file, whoever wrote it: see
 ///    ``SyncState/localChanges(since:)``), every write conditional on the ETag last seen. A
 ///    write refused with 412 means someone else wrote first: the object is fetched, merged as
-///    in step 2, and sent again (at most three rounds). Each write is recorded as it returns.
+///    in step 2, and sent again (at most three rounds). Each write is recorded as it returns,
+///    those before a failed one included. Then what was written is read back: a server may
+///    store something other than what it was sent (RFC 4791 allows it, and an ETag in the
+///    answer does not prove it kept the bytes), and this database ends up with what it holds.
+///
+/// What the server says is not believed blindly: only an explicit statement deletes a todo
+/// here (404 or 410 for that object, or its absence from a complete listing), and a complete
+/// listing that names no todo at all while some were synced before is refused
+/// (``SyncError/serverEmpty(syncedBefore:)``) unless `forceDelete` is set. An object the server
+/// leaves out of an answer, or sends without data, changes nothing here and is asked for again
+/// next time (the sync token is kept), as is a todo's object that cannot be read.
 ///
 /// A todo gets its UID in a committed transaction *before* it is first sent, and its object's
 /// href follows from the UID: a sync killed after the server stored it but before this database
@@ -33,6 +43,9 @@ public struct SyncEngine {
     public let timeZone: LocalTimeZone
     /// The clock, in seconds since 1970 (UTC), for DTSTAMP, COMPLETED and `last_sync`.
     public let now: () -> Int64
+    /// Believe a complete listing that names no todo though some were synced before, and delete
+    /// them here (`todo sync --force-delete`, the user's explicit word).
+    public let forceDelete: Bool
 
     var state: SyncState { SyncState(repository: repository) }
     var uids: TodoUIDs { TodoUIDs(repository: repository) }
@@ -41,11 +54,13 @@ public struct SyncEngine {
     static let maximumRounds = 3
 
     public init(repository: TodoRepository, collection: any CalendarCollection,
-                timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = { Int64(time(nil)) }) {
+                timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = { Int64(time(nil)) },
+                forceDelete: Bool = false) {
         self.repository = repository
         self.collection = collection
         self.timeZone = timeZone
         self.now = now
+        self.forceDelete = forceDelete
     }
 
     /// Syncs both ways; see the type's documentation.
@@ -60,24 +75,32 @@ public struct SyncEngine {
         // 1. What changed there.
         let listing = try collection.changes(since: progress.syncToken)
         let items = try storeSQL { () throws(SQLiteError) in try state.items() }
+        if case .everything(let all, _) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
+            throw .serverEmpty(syncedBefore: items.count)
+        }
         let incoming = Self.remoteChanges(listing, items: items)
-        let objects = incoming.changed.isEmpty ? [] : try collection.fetch(incoming.changed)
-        let fetched = Set(objects.map(\.href))
-        // Listed as changed, gone by the time it was fetched: removed.
-        let vanished = incoming.changed.filter { !fetched.contains($0) }
+        let fetched = incoming.changed.isEmpty ? FetchedObjects(objects: []) : try collection.fetch(incoming.changed)
         let itemsByHref = Dictionary(items.values.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
-        let removedUIDs = (incoming.removed + vanished).compactMap { itemsByHref[$0]?.uid }
+        // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all
+        // proves nothing: it stays as it is here.
+        let removedUIDs = (incoming.removed + fetched.gone).compactMap { itemsByHref[$0]?.uid }
+        let delivered = Set(fetched.objects.map(\.href)).union(fetched.gone)
+        report.notDelivered = incoming.changed.filter { !delivered.contains($0) }
+        report.readAlone = fetched.readAlone
 
-        // 2. Apply it here, in one transaction.
+        // 2. Apply it here, in one transaction. The token moves on only when everything listed
+        // was dealt with; otherwise the same listing comes again and what is missing is fetched
+        // then (what was applied now is skipped by its ETag).
+        var complete = report.notDelivered.isEmpty
         try storeWrite { () throws(SyncError) in
-            for object in objects { try applyIncoming(object, report: &report) }
+            for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
             for uid in removedUIDs { try applyRemoval(uid: uid, report: &report) }
-            try storeSQL { () throws(SQLiteError) in try state.setToken(incoming.token) }
+            if complete { try storeSQL { () throws(SQLiteError) in try state.setToken(incoming.token) } }
         }
 
         // 3. Send what changed here.
         let sentAny = try push(since: progress.feedSeq, report: &report)
-        if sentAny, let token = incoming.token { try advanceToken(past: token) }
+        if sentAny, complete, let token = incoming.token { try advanceToken(past: token) }
         try storeWrite { () throws(SyncError) in
             try storeSQL { () throws(SQLiteError) in try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq) }
         }
@@ -112,15 +135,19 @@ public struct SyncEngine {
     // MARK: Step 2
 
     /// Merges one object from the server into the database. Runs inside the caller's transaction.
-    func applyIncoming(_ object: RemoteObject, report: inout SyncReport) throws(SyncError) {
+    /// Returns false when the object is one of our todos and could not be read: the todo keeps
+    /// its last synced version, and the object is read again next time.
+    @discardableResult
+    func applyIncoming(_ object: RemoteObject, report: inout SyncReport) throws(SyncError) -> Bool {
         let vtodo: VTodoObject
         do {
             vtodo = try VTodoObject(parsing: object.text, timeZone: timeZone)
         } catch {
             // Not a todo (a VEVENT in the same collection) is none of our business; a broken
-            // one is reported and left as it is.
-            if error.kind != .noTodo { report.unreadable.append(object.href) }
-            return
+            // one is reported and left as it is. Where one of our todos was, nothing here changes.
+            let ours = try storeSQL { () throws(SQLiteError) in try state.item(href: object.href) } != nil
+            if error.kind != .noTodo || ours { report.unreadable.append(object.href) }
+            return !ours
         }
         let remote = vtodo.fields
         let uid = vtodo.uid
@@ -130,19 +157,19 @@ public struct SyncEngine {
         let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
 
         guard let local else {
-            let knownHere = try SyncError.wrap { () throws(TodoStoreError) in try uids.isKnown(uid) }
+            let previousID = try SyncError.wrap { () throws(TodoStoreError) in try uids.knownTodoID(forUID: uid) }
             if let item, item.base == remote {
                 // Deleted here, unchanged there (but for what we do not sync): the deletion
                 // stands and is sent with the new ETag.
                 try storeSQL { () throws(SQLiteError) in try state.save(SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: item.base)) }
-                return
+                return true
             }
             let todo = try insert(remote, uid: uid)
             try storeSQL { () throws(SQLiteError) in try state.save(newItem) }
             report.received += 1
             // Deleted here while edited there: the edit wins, and the delete is reported.
-            if knownHere { report.conflicts.append(.editBeatDelete(todoID: todo.id)) }
-            return
+            if let previousID { report.conflicts.append(.editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name)) }
+            return true
         }
         let merged = ThreeWayMerge.merge(base: item?.base, local: TodoFields(local), remote: remote, todoID: local.id)
         if merged.fields != TodoFields(local) {
@@ -151,6 +178,7 @@ public struct SyncEngine {
         }
         report.conflicts += merged.conflicts
         try storeSQL { () throws(SQLiteError) in try state.save(newItem) }
+        return true
     }
 
     /// Deals with an object deleted on the server. Runs inside the caller's transaction.
@@ -160,7 +188,7 @@ public struct SyncEngine {
         let local = try localID.flatMap { id throws(SyncError) in try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) } }
         if let local, TodoFields(local) != item.base {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
-            report.conflicts.append(.editBeatDelete(todoID: local.id))
+            report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
         } else if let local {
             _ = try SyncError.wrap { () throws(TodoStoreError) in try repository.delete(ids: [local.id]) }
             report.deleted += 1
@@ -223,6 +251,8 @@ public struct SyncEngine {
                 }
             }
             let outcomes = planned.isEmpty ? [] : try collection.write(planned.map(\.write))
+            var failure: SyncError?
+            var written: [String] = []
             try storeWrite { () throws(SyncError) in
                 for (plan, outcome) in zip(planned, outcomes) {
                     switch outcome {
@@ -231,6 +261,7 @@ public struct SyncEngine {
                         try storeSQL { () throws(SQLiteError) in
                             try state.save(SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         }
+                        written.append(plan.write.href)
                         report.sent += 1
                         sentAny = true
                     case .deleted:
@@ -242,20 +273,20 @@ public struct SyncEngine {
                         sentAny = true
                     case .preconditionFailed:
                         refetch.insert(plan.write.href)
+                    case .failed(let error):
+                        failure = failure ?? error
+                    case .notSent:
+                        break
                     }
                 }
             }
+            // What the server holds now, whatever it answered to the PUT (see the type's
+            // documentation): merged as an incoming change against what was sent.
+            if !written.isEmpty { try readBack(written, report: &report) }
+            if let failure { throw failure }
             guard !refetch.isEmpty else { continue }
             // Someone else wrote first: read their version and merge it, then go round again.
-            let objects = try collection.fetch(refetch.sorted())
-            let found = Set(objects.map(\.href))
-            try storeWrite { () throws(SyncError) in
-                for object in objects { try applyIncoming(object, report: &report) }
-                let items = try storeSQL { () throws(SQLiteError) in try state.items() }
-                for item in items.values where refetch.contains(item.href) && !found.contains(item.href) {
-                    try applyRemoval(uid: item.uid, report: &report)
-                }
-            }
+            try readBack(refetch.sorted(), report: &report)
         }
         let left = try SyncError.wrap { () throws(TodoStoreError) in try state.localChanges(since: feedSeq) }
         guard left.isEmpty else {
@@ -267,6 +298,21 @@ public struct SyncEngine {
             throw .tooManyRetries(href: href)
         }
         return sentAny
+    }
+
+    /// Fetches `hrefs` and merges what the server sends, in one transaction; an object the
+    /// server says is gone is a removal. One not delivered stays as recorded: its write goes
+    /// again if it is still needed (a 412 next time), or the next listing shows its ETag.
+    private func readBack(_ hrefs: [String], report: inout SyncReport) throws(SyncError) {
+        let fetched = try collection.fetch(hrefs)
+        try storeWrite { () throws(SyncError) in
+            for object in fetched.objects { try applyIncoming(object, report: &report) }
+            let gone = Set(fetched.gone)
+            let items = try storeSQL { () throws(SQLiteError) in try state.items() }
+            for item in items.values where gone.contains(item.href) {
+                try applyRemoval(uid: item.uid, report: &report)
+            }
+        }
     }
 
     /// After sending, moves the stored token past our own writes, so that the next sync with

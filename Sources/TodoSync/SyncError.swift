@@ -27,6 +27,11 @@ public enum SyncError: Error, Sendable, Equatable {
     case companion(String)
     /// An object kept changing under us: three rounds of 412.
     case tooManyRetries(href: String)
+    /// A complete listing of the collection named no todo at all, while `syncedBefore` objects
+    /// were there at the last sync. A server that lost its storage, a collection recreated
+    /// empty, or an answer missing its list all look like this, so it is not believed (as
+    /// vdirsyncer's `StorageEmpty`): nothing is deleted here unless the user says so.
+    case serverEmpty(syncedBefore: Int)
     /// The store failed.
     case store(TodoStoreError)
 
@@ -45,7 +50,29 @@ extension SyncError: CustomStringConvertible {
              .password(let message), .companion(let message):
             message
         case .tooManyRetries(let href): "\(href) kept changing on the server while this sync ran"
+        case .serverEmpty(let count):
+            "the server lists no todos in the collection, but \(count) \(count == 1 ? "was" : "were") synced with it before; nothing was changed here"
         case .store(let error): "\(error)"
+        }
+    }
+}
+
+extension SyncError {
+    /// A word for programs (`todo sync --json`'s `{"error": {"kind": ...}}`), one per case.
+    public var kind: String {
+        switch self {
+        case .notConfigured: "not_configured"
+        case .unreachable: "unreachable"
+        case .authenticationFailed: "auth"
+        case .collectionNotFound: "not_found"
+        case .noTodoSupport: "no_todo_support"
+        case .server: "server"
+        case .badResponse: "bad_response"
+        case .password: "password"
+        case .companion: "companion"
+        case .tooManyRetries: "too_many_retries"
+        case .serverEmpty: "server_empty"
+        case .store: "store"
         }
     }
 }

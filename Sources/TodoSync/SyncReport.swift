@@ -9,8 +9,14 @@ public struct SyncReport: Sendable, Equatable {
     /// Each value that was replaced because both sides changed it (or an edit beat a delete).
     public var conflicts: [SyncConflict] = []
     /// Objects of the collection that could not be read as todos (broken iCalendar, no UID):
-    /// left untouched on the server, not copied here.
+    /// left untouched on the server, not copied here. One that is a todo here keeps its last
+    /// synced version and is read again next time.
     public var unreadable: [String] = []
+    /// Objects listed as changed that the server did not send (left out of its answer, or sent
+    /// without their data): nothing here changed for them, and the next sync asks again.
+    public var notDelivered: [String] = []
+    /// Objects that made the server's batched answer invalid XML and were read alone.
+    public var readAlone: [String] = []
 
     public init() {}
 }

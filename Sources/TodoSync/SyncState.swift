@@ -82,8 +82,17 @@ public struct SyncState {
     }
 
     func item(uid: String) throws(SQLiteError) -> SyncItem? {
-        let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items WHERE uid = ?")
-        try statement.bind([uid])
+        try item(where: "uid", is: uid)
+    }
+
+    func item(href: String) throws(SQLiteError) -> SyncItem? {
+        try item(where: "href", is: href)
+    }
+
+    /// The item whose `column` (a unique one: uid or href) holds `value`.
+    private func item(where column: String, is value: String) throws(SQLiteError) -> SyncItem? {
+        let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ?")
+        try statement.bind([value])
         var item: SyncItem?
         try statement.forEachRow { item = Self.item(from: $0) }
         return item

@@ -29,17 +29,31 @@ public struct SyncConflict: Sendable, Equatable {
     public var kept: Value
     public var replaced: Value
 
-    public init(todoID: Int64, field: Field, kept: Value, replaced: Value) {
+    /// For ``Field/deleted``: the todo's id before the sync. It differs from ``todoID`` when the
+    /// todo had been deleted here and the server's edit brought it back under a new id.
+    public var previousID: Int64?
+    /// For ``Field/deleted``: the name of the todo that was kept.
+    public var name: String?
+
+    public init(todoID: Int64, field: Field, kept: Value, replaced: Value, previousID: Int64? = nil, name: String? = nil) {
         self.todoID = todoID
         self.field = field
         self.kept = kept
         self.replaced = replaced
+        self.previousID = previousID
+        self.name = name
     }
 
     /// An edit (on either side) that survived the other side's delete.
-    public static func editBeatDelete(todoID: Int64) -> SyncConflict {
-        SyncConflict(todoID: todoID, field: .deleted, kept: .text("edit"), replaced: .text("delete"))
+    /// An edit on one side beat a delete on the other. `previousID` is the todo's id before the
+    /// sync (the same as `todoID` when it was edited here and deleted there).
+    public static func editBeatDelete(todoID: Int64, previousID: Int64, name: String) -> SyncConflict {
+        SyncConflict(todoID: todoID, field: .deleted, kept: .text("edit"), replaced: .text("delete"),
+                     previousID: previousID, name: name)
     }
+
+    /// Whether this is an edit made on the server that brought back a todo deleted here.
+    public var deletedHere: Bool { field == .deleted && previousID != todoID }
 }
 
 /// The merge rule of `todo sync`, per field, against the values both sides last agreed on.

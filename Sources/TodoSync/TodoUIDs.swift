@@ -35,11 +35,17 @@ public struct TodoUIDs {
     /// still to send. (The UID of a todo deleted before it was ever synced, such as one undone
     /// by `todo undo` after an import, is free again: importing it anew brings the todo back.)
     public func isKnown(_ uid: String) throws(TodoStoreError) -> Bool {
-        try TodoStoreError.wrap { () throws(SQLiteError) -> Bool in
+        try knownTodoID(forUID: uid) != nil
+    }
+
+    /// The id of the todo that has (or had, while its deletion waits to be sent) `uid`, when
+    /// ``isKnown(_:)``: what the user knew it as.
+    public func knownTodoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Int64? in
             try repository.connection.internalCachedStatement("""
-                SELECT count(*) FROM todo_uids u WHERE u.uid = ?
+                SELECT u.todo_id FROM todo_uids u WHERE u.uid = ?
                 AND (u.todo_id IN (SELECT id FROM todos) OR u.uid IN (SELECT uid FROM sync_items))
-                """).scalarInt64([uid]) ?? 0 > 0
+                """).scalarInt64([uid])
         }
     }
 

@@ -31,6 +31,8 @@ final class CalDAVClient: @unchecked Sendable {
     static let timeout: TimeInterval = 30
     static let writesInFlight = 4
     static let multigetBatch = 100
+    /// The most pages of a truncated (507) sync-collection listing read in one sync.
+    static let maximumPages = 100
 
     init(url: String, user: String?, passwordCommand: String?) throws {
         guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
@@ -215,8 +217,11 @@ final class CalDAVClient: @unchecked Sendable {
     private func delta(since token: String) throws -> Changes? {
         var changed: [String: Item] = [:], removed: Set<String> = [], order: [String] = [], seen: Set<String> = []
         var current = token
-        // A server may truncate (507 on the collection's own href): ask again from the token it gave.
-        for _ in 0..<1000 {
+        // A server may truncate (507 on the collection's own href): ask again from the token it
+        // gave, as long as each page brings something new, and at most `maximumPages` times.
+        var pages = 0
+        while true {
+            pages += 1
             let answer = try syncCollection(token: current)
             if answer.status != 207 {
                 if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410)
@@ -229,13 +234,13 @@ final class CalDAVClient: @unchecked Sendable {
             guard let next = status.syncToken else {
                 throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): no sync-token in the answer")
             }
-            var truncated = false
+            var truncated = false, progress = false
             for response in status.responses {
                 if isCollection(response.href) {
                     if response.status == 507 { truncated = true }
                     continue
                 }
-                if seen.insert(response.href).inserted { order.append(response.href) }
+                if seen.insert(response.href).inserted { order.append(response.href); progress = true }
                 if response.status == 404 || response.status == 410 {
                     removed.insert(response.href)
                     changed[response.href] = nil
@@ -246,6 +251,10 @@ final class CalDAVClient: @unchecked Sendable {
             }
             current = next
             if !truncated || next == token { break }
+            guard progress, pages < Self.maximumPages else {
+                throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): the server truncated its listing "
+                                  + (progress ? "\(pages) times" : "without listing anything new") + "; stopped")
+            }
         }
         return .delta(changed: order.compactMap { changed[$0] }, removed: order.filter { removed.contains($0) }, token: current)
     }
@@ -290,18 +299,40 @@ final class CalDAVClient: @unchecked Sendable {
         var json: [String: Any] { ["href": href, "etag": etag.map { $0 as Any } ?? NSNull(), "text": text] }
     }
 
-    func fetch(_ hrefs: [String]) throws -> [Object] {
+    /// What a fetch found: the objects sent, the hrefs the server said are gone (404 or 410),
+    /// and the hrefs read alone by GET because their object made a batch's XML unreadable. An
+    /// href in none of them was not delivered (left out of the answer, or sent without its
+    /// data): the engine believes nothing of it.
+    struct Fetched {
         var objects: [Object] = []
+        var gone: [String] = []
+        var readAlone: [String] = []
+
+        mutating func add(_ other: Fetched) {
+            objects += other.objects
+            gone += other.gone
+            readAlone += other.readAlone
+        }
+
+        var json: [String: Any] { ["objects": objects.map(\.json), "gone": gone, "read_alone": readAlone] }
+    }
+
+    func fetch(_ hrefs: [String]) throws -> Fetched {
+        var fetched = Fetched()
         var start = 0
         while start < hrefs.count {
             let batch = Array(hrefs[start..<min(start + Self.multigetBatch, hrefs.count)])
-            objects += try multiget(batch)
+            fetched.add(try multiget(batch))
             start += batch.count
         }
-        return objects
+        return fetched
     }
 
-    private func multiget(_ hrefs: [String]) throws -> [Object] {
+    /// One calendar-multiget. When its answer is not XML that can be read (one object with a
+    /// control character that the server copied raw into its XML is enough), the batch is
+    /// halved and asked again, down to the single object, which is read alone by GET: one bad
+    /// object costs about 2·log2(batch) requests and holds up none of the others.
+    private func multiget(_ hrefs: [String]) throws -> Fetched {
         let list = hrefs.map { "<D:href>\(Self.xmlEscaped($0))</D:href>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -311,39 +342,59 @@ final class CalDAVClient: @unchecked Sendable {
         let answer = try dav("REPORT", collection, depth: "1", body: body)
         switch answer.status {
         case 207:
-            let status = try Multistatus(answer.body)
-            var byHref: [String: Object] = [:]
-            var byPath: [String: Object] = [:]
+            let status: Multistatus
+            do {
+                status = try Multistatus(answer.body)
+            } catch let error as HelperError where error.kind == .badResponse {
+                guard hrefs.count > 1 else {
+                    var alone = try get(hrefs[0])
+                    if !alone.objects.isEmpty { alone.readAlone = hrefs }
+                    return alone
+                }
+                var halves = try multiget(Array(hrefs[..<(hrefs.count / 2)]))
+                halves.add(try multiget(Array(hrefs[(hrefs.count / 2)...])))
+                return halves
+            }
+            var byHref: [String: Multistatus.Response] = [:]
+            var byPath: [String: Multistatus.Response] = [:]
             for response in status.responses {
-                guard let data = response.prop(caldavNS, "calendar-data") else { continue }
-                let object = Object(href: response.href, etag: response.etag, text: data.text)
-                byHref[response.href] = object
-                if let path = try? resolve(response.href).path { byPath[path] = object }
+                byHref[response.href] = response
+                if let path = try? resolve(response.href).path { byPath[path] = response }
             }
             // In the order asked, under the href asked (a server may write it another way).
-            return hrefs.compactMap { href in
-                guard var object = byHref[href] ?? (try? resolve(href).path).flatMap({ byPath[$0] }) else { return nil }
-                object.href = href
-                return object
+            var fetched = Fetched()
+            for href in hrefs {
+                guard let response = byHref[href] ?? (try? resolve(href).path).flatMap({ byPath[$0] }) else { continue }
+                if response.status == 404 || response.status == 410 {
+                    fetched.gone.append(href)
+                } else if let data = response.prop(caldavNS, "calendar-data") {
+                    fetched.objects.append(Object(href: href, etag: response.etag, text: data.text))
+                }
             }
+            return fetched
         case 401, 404, 410:
             throw HelperError.status(answer.status, "REPORT calendar-multiget \(displayURL)")
         default:
-            return try hrefs.compactMap(get)
+            var fetched = Fetched()
+            for href in hrefs { fetched.add(try get(href)) }
+            return fetched
         }
     }
 
-    /// One object by GET, or `nil` when it is gone.
-    private func get(_ href: String) throws -> Object? {
+    /// One object by GET: the object, or the href as gone (404, 410). Another status is no
+    /// statement about the object: it is left undelivered.
+    private func get(_ href: String) throws -> Fetched {
         let url = try resolve(href)
         let answer = try send("GET", url, headers: ["Accept": "text/calendar"])
         switch answer.status {
         case 200..<300:
-            return Object(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))
+            return Fetched(objects: [Object(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))])
         case 404, 410:
-            return nil
-        default:
+            return Fetched(gone: [href])
+        case 401:
             throw HelperError.status(answer.status, "GET \(display(url))")
+        default:
+            return Fetched()
         }
     }
 
@@ -357,17 +408,25 @@ final class CalDAVClient: @unchecked Sendable {
 
     enum Outcome {
         case written(etag: String?), deleted, preconditionFailed
-        var json: [String: Any] {
+        /// The write failed; `todo` records the others before it reports this.
+        case failed(HelperError)
+        /// Not started, because an earlier write failed.
+        case notSent
+
+        func json(masking secrets: [String]) -> [String: Any] {
             switch self {
             case .written(let etag): return ["outcome": "written", "etag": etag.map { $0 as Any } ?? NSNull()]
             case .deleted: return ["outcome": "deleted"]
             case .preconditionFailed: return ["outcome": "precondition_failed"]
+            case .failed(let error): return ["outcome": "failed", "error": error.json(masking: secrets)["error"] ?? NSNull()]
+            case .notSent: return ["outcome": "not_sent"]
             }
         }
     }
 
-    /// Runs the writes, a few at once; the outcomes in the writes' order. The first error (in
-    /// order) fails the whole request, and writes not yet started then are not sent.
+    /// Runs the writes, a few at once; one outcome per write, in the writes' order. After a
+    /// failure no more writes are started: those are `notSent`, and those that were in flight
+    /// keep their own outcomes, so that what was done is recorded.
     func write(_ writes: [Write]) throws -> [Outcome] {
         final class State: @unchecked Sendable {
             let lock = NSLock()
@@ -398,10 +457,13 @@ final class CalDAVClient: @unchecked Sendable {
             thread.start()
         }
         group.wait()
-        for case .failure(let error)? in state.results { throw error }
         return state.results.map { result in
-            guard case .success(let outcome)? = result else { preconditionFailure("a write was not run") }
-            return outcome
+            switch result {
+            case .success(let outcome)?: return outcome
+            case .failure(let error as HelperError)?: return .failed(error)
+            case .failure?: return .failed(HelperError(.protocol, "unexpected failure"))
+            case nil: return .notSent
+            }
         }
     }
 

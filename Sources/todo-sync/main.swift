@@ -53,7 +53,7 @@ func serve(_ op: String, _ request: [String: Any], _ client: CalDAVClient) throw
     case "fetch":
         let hrefs = try required(request, "hrefs", as: [Any].self)
         guard let strings = hrefs as? [String] else { throw HelperError(.protocol, "\"hrefs\" must be strings") }
-        return ["objects": try client.fetch(strings).map(\.json)]
+        return try client.fetch(strings).json
     case "write":
         let writes = try required(request, "writes", as: [Any].self).map { item -> CalDAVClient.Write in
             guard let write = item as? [String: Any] else { throw HelperError(.protocol, "each write must be an object") }
@@ -65,7 +65,7 @@ func serve(_ op: String, _ request: [String: Any], _ client: CalDAVClient) throw
             case let other: throw HelperError(.protocol, "unknown write method \(other.debugDescription)")
             }
         }
-        return ["outcomes": try client.write(writes).map(\.json)]
+        return ["outcomes": try client.write(writes).map { $0.json(masking: client.secrets) }]
     default:
         throw HelperError(.protocol, "unknown op \(op.debugDescription)")
     }

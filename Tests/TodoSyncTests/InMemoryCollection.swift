@@ -20,6 +20,16 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     /// Runs once before the next write batch: someone else writes first.
     var beforeNextWrite: (() -> Void)?
 
+    // Misbehaviour, as the hostile server of TodoSyncServerTests does it over HTTP.
+    /// Complete listings name nothing (a server that lost its storage), and tokens are refused.
+    var listsNothing = false
+    /// Fetches leave these hrefs out of the answer (neither sent nor said to be gone).
+    var leavesOut: Set<String> = []
+    /// The n-th write of the next batch (counted from 1) fails; the ones after it are not sent.
+    var failsWrite: Int?
+    /// What the server stores of a text it is sent (Cyrus trims trailing blanks from SUMMARY).
+    var storing: (String) -> String = { $0 }
+
     init(offersTokens: Bool = true) { self.offersTokens = offersTokens }
 
     // MARK: What others do
@@ -41,6 +51,7 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     func changes(since token: String?) throws(SyncError) -> CollectionListing {
         try request()
         let now = String(log.count)
+        if listsNothing { return .everything([:], token: nil) }
         if offersTokens, let token, let position = Int(token), position <= log.count {
             let touched = Set(log[position...])
             var changed: [String: String?] = [:]
@@ -54,9 +65,11 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
                            token: offersTokens ? now : nil)
     }
 
-    func fetch(_ hrefs: [String]) throws(SyncError) -> [RemoteObject] {
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
         try request()
-        return hrefs.compactMap { href in objects[href].map { RemoteObject(href: href, etag: $0.etag, text: $0.text) } }
+        let asked = hrefs.filter { !leavesOut.contains($0) }
+        return FetchedObjects(objects: asked.compactMap { href in objects[href].map { RemoteObject(href: href, etag: $0.etag, text: $0.text) } },
+                              gone: asked.filter { objects[$0] == nil })
     }
 
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
@@ -65,15 +78,20 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
             beforeNextWrite = nil
             before()
         }
-        return writes.map { write in
+        let failing = failsWrite
+        failsWrite = nil
+        return writes.enumerated().map { index, write in
+            if let failing, index + 1 >= failing {
+                return index + 1 == failing ? .failed(.server(status: 500, message: "PUT \(write.href): unexpected HTTP status 500")) : .notSent
+            }
             switch write {
             case .create(let href, let text):
                 guard objects[href] == nil else { return .preconditionFailed }
-                put(href, text)
+                put(href, storing(text))
                 return .written(etag: objects[href]?.etag)
             case .update(let href, let text, let etag):
                 guard objects[href]?.etag == etag else { return .preconditionFailed }
-                put(href, text)
+                put(href, storing(text))
                 return .written(etag: objects[href]?.etag)
             case .delete(let href, let etag):
                 guard let object = objects[href] else { return .deleted }

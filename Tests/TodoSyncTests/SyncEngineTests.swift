@@ -261,7 +261,7 @@ final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Send
     let server: InMemoryCollection
     init(_ server: InMemoryCollection) { self.server = server }
     func changes(since token: String?) throws(SyncError) -> CollectionListing { try server.changes(since: token) }
-    func fetch(_ hrefs: [String]) throws(SyncError) -> [RemoteObject] { try server.fetch(hrefs) }
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects { try server.fetch(hrefs) }
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
         _ = try server.write(writes)
         throw .unreachable("connection reset")

@@ -14,14 +14,17 @@ extension Command {
             options: [
                 .init(name: "--user", value: "name", help: "For setup: the user to log in as."),
                 .init(name: "--password-command", value: "command", help: "For setup: a command that prints the password (run with /bin/sh -c at each sync), such as 'pass show caldav'."),
-                .init(name: "--json", value: nil, help: "Print the result (of a sync or status) as a JSON object."),
+                .init(name: "--json", value: nil, help: "Print the result (of a sync or status) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."),
+                .init(name: "--force-delete", value: nil, help: "Believe a server that lists no todos at all though some were synced with it before, and delete them here too."),
             ],
             discussion: """
                 Setup remembers the collection in this database (so each database file is one device)
                 after checking it at once. A sync sends the changes made here since the last one, by
                 any program, and applies the server's in one transaction; a field changed on both
                 sides keeps the server's value and is reported as a conflict, and an edit beats a
-                delete. The password comes from --password-command, else TODO_SYNC_PASSWORD, else
+                delete. Only the server's explicit word deletes a todo here: an object it leaves out
+                of an answer is asked for again next time, and a collection that suddenly lists no
+                todos at all is refused unless --force-delete says it was emptied on purpose. The password comes from --password-command, else TODO_SYNC_PASSWORD, else
                 ~/.netrc; it is never stored or shown. Forget drops the remote and its sync state;
                 the todos stay and keep their UIDs, so setting up the same collection again matches them.
                 """,
@@ -38,6 +41,9 @@ extension Command {
             let setupOnly = ["--user", "--password-command"].filter { context.arguments.value($0) != nil }
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
+            }
+            if action != nil, context.arguments.flag("--force-delete") {
+                throw .usage("'--force-delete' goes with 'todo sync' alone")
             }
             switch action {
             case nil:
@@ -82,16 +88,21 @@ enum SyncRun {
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
-        let collection = try syncing { () throws(SyncError) in try CompanionCollection(remote: remote) }
-        let report = try syncing(context) { () throws(SyncError) in
-            try SyncEngine(repository: repository, collection: collection).sync()
+        let json = context.arguments.flag("--json")
+        let report = try syncing(context, json: json) { () throws(SyncError) in
+            let collection = try CompanionCollection(remote: remote)
+            return try SyncEngine(repository: repository, collection: collection,
+                                  forceDelete: context.arguments.flag("--force-delete")).sync()
         }
-        for href in report.unreadable {
-            context.err.write("warning: \(href) on the server is not a readable todo; it was left as it is\n")
+        for warning in warnings(report) {
+            context.err.write("warning: \(TodoText.sanitized(warning))\n")
         }
-        if context.arguments.flag("--json") {
+        if json {
             let conflicts = report.conflicts.map { conflict in
-                "{\"id\": \(conflict.todoID), \"field\": \"\(conflict.field.rawValue)\", \"kept\": \(json(conflict.kept)), \"replaced\": \(json(conflict.replaced))}"
+                var object = "{\"id\": \(conflict.todoID), \"field\": \"\(conflict.field.rawValue)\", \"kept\": \(Self.json(conflict.kept)), \"replaced\": \(Self.json(conflict.replaced))"
+                if let previousID = conflict.previousID { object += ", \"previous_id\": \(previousID)" }
+                if let name = conflict.name { object += ", \"name\": \(JSON.string(name))" }
+                return object + "}"
             }
             context.out.write("{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflicts.joined(separator: ", "))]}\n")
             return
@@ -132,6 +143,13 @@ enum SyncRun {
 
     static let notSetUp = CLIError.failure("no sync remote is set up for this database", hint: "Run 'todo sync setup URL' first.")
 
+    /// One line per object the sync could not take as the server should have sent it.
+    static func warnings(_ report: SyncReport) -> [String] {
+        report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
+            + report.notDelivered.map { "the server did not send \($0), which it listed as changed; it is asked for again next sync" }
+            + report.readAlone.map { "the server's answer for \($0) was not valid XML; it was read alone" }
+    }
+
     /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.
     static func line(_ conflict: SyncConflict) -> String {
         func shown(_ value: SyncConflict.Value) -> String {
@@ -139,7 +157,11 @@ enum SyncRun {
             return value.description
         }
         if conflict.field == .deleted {
-            return "conflict: todo \(conflict.todoID) was edited on one side and deleted on the other; the edit was kept"
+            let name = conflict.name.map { " \"\(TodoText.sanitized($0))\"" } ?? ""
+            if conflict.deletedHere, let previousID = conflict.previousID {
+                return "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, as todo \(conflict.todoID)"
+            }
+            return "conflict: todo \(conflict.todoID)\(name) was edited here and deleted on the server; the edit was kept"
         }
         return "conflict: todo \(conflict.todoID) \(conflict.field.rawValue): kept \(shown(conflict.kept)), replaced \(shown(conflict.replaced))"
     }
@@ -154,18 +176,36 @@ enum SyncRun {
         }
     }
 
-    /// Runs a sync step, turning its errors into one `error:` line.
-    private static func syncing<Result>(_ context: CommandContext? = nil,
-                                        hint: String = "Nothing was lost: the next 'todo sync' completes the work.",
+    /// Runs a sync step, turning its errors into one `error:` line (and, with `json`, one
+    /// `{"error": {"kind": ..., "message": ...}}` object on stdout).
+    private static func syncing<Result>(_ context: CommandContext? = nil, json: Bool = false,
+                                        hint: String? = nil,
                                         _ body: () throws(SyncError) -> Result) throws(CLIError) -> Result {
         do {
             return try body()
-        } catch .store(let error) {
-            throw CLIError(error, path: (try? context?.databasePath()) ?? "the database")
-        } catch .notConfigured {
-            throw notSetUp
         } catch {
-            throw .failure(error.description, hint: hint)
+            let failure: CLIError
+            switch error {
+            case .store(let storeError): failure = CLIError(storeError, path: (try? context?.databasePath()) ?? "the database")
+            case .notConfigured: failure = notSetUp
+            default: failure = .failure(error.description, hint: hint ?? Self.hint(for: error))
+            }
+            if json, let context {
+                context.out.write("{\"error\": {\"kind\": \"\(error.kind)\", \"message\": \(JSON.string(failure.message))}}\n")
+            }
+            throw failure
+        }
+    }
+
+    /// What the user can do about a failed sync, or what is true of their data.
+    private static func hint(for error: SyncError) -> String {
+        switch error {
+        case .serverEmpty:
+            "If the todos were deleted there on purpose, 'todo sync --force-delete' deletes them here too; if the collection was emptied or recreated, 'todo sync setup URL' sends them to it again."
+        case .badResponse, .companion:
+            "Nothing here was changed by what the server sent; the next 'todo sync' tries again."
+        default:
+            "Nothing was lost: the next 'todo sync' completes the work."
         }
     }
 }

@@ -22,30 +22,36 @@ final class CompanionCollection: CalendarCollection {
         _ = try companion.request(#"{"op": "probe"}"#)
     }
 
+    // Answers are read strictly: a field that is missing or of another type is an error, never
+    // a default. An answer without its list must not read as "the server holds nothing".
+
     func changes(since token: String?) throws(SyncError) -> CollectionListing {
-        let answer = try companion.request(#"{"op": "changes", "token": \#(JSON.optional(token))}"#)
-        func entries(_ key: String) -> [String: String?] {
+        let answer = Answer(op: "changes", value: try companion.request(#"{"op": "changes", "token": \#(JSON.optional(token))}"#))
+        func entries(_ key: String) throws(SyncError) -> [String: String?] {
             var result: [String: String?] = [:]
-            for entry in answer[key]?.arrayValue ?? [] {
-                guard let href = entry["href"]?.stringValue else { continue }
-                result[href] = .some(entry["etag"]?.stringValue)
+            for entry in try answer.array(key) {
+                result[try answer.string("href", in: entry)] = .some(try answer.optionalString("etag", in: entry))
             }
             return result
         }
-        let newToken = answer["token"]?.stringValue
-        if answer["kind"]?.stringValue == "delta", let newToken {
-            return .delta(changed: entries("changed"),
-                          removed: (answer["removed"]?.arrayValue ?? []).compactMap(\.stringValue), token: newToken)
+        switch try answer.string("kind") {
+        case "delta":
+            return .delta(changed: try entries("changed"), removed: try answer.strings("removed"), token: try answer.string("token"))
+        case "everything":
+            return .everything(try entries("items"), token: try answer.optionalString("token"))
+        case let other:
+            throw answer.unreadable("kind \(other.debugDescription)")
         }
-        return .everything(entries("items"), token: newToken)
     }
 
-    func fetch(_ hrefs: [String]) throws(SyncError) -> [RemoteObject] {
-        let answer = try companion.request(#"{"op": "fetch", "hrefs": [\#(hrefs.map(JSON.string).joined(separator: ", "))]}"#)
-        return (answer["objects"]?.arrayValue ?? []).compactMap { object in
-            guard let href = object["href"]?.stringValue, let text = object["text"]?.stringValue else { return nil }
-            return RemoteObject(href: href, etag: object["etag"]?.stringValue, text: text)
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
+        let answer = Answer(op: "fetch", value: try companion.request(#"{"op": "fetch", "hrefs": [\#(hrefs.map(JSON.string).joined(separator: ", "))]}"#))
+        var objects: [RemoteObject] = []
+        for object in try answer.array("objects") {
+            objects.append(RemoteObject(href: try answer.string("href", in: object), etag: try answer.optionalString("etag", in: object),
+                                        text: try answer.string("text", in: object)))
         }
+        return FetchedObjects(objects: objects, gone: try answer.strings("gone"), readAlone: try answer.strings("read_alone"))
     }
 
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
@@ -59,22 +65,72 @@ final class CompanionCollection: CalendarCollection {
                 #"{"method": "delete", "href": \#(JSON.string(href)), "etag": \#(JSON.string(etag))}"#
             }
         }
-        let answer = try companion.request(#"{"op": "write", "writes": [\#(requests.joined(separator: ", "))]}"#)
-        let outcomes = answer["outcomes"]?.arrayValue ?? []
+        let answer = Answer(op: "write", value: try companion.request(#"{"op": "write", "writes": [\#(requests.joined(separator: ", "))]}"#))
+        let outcomes = try answer.array("outcomes")
         guard outcomes.count == writes.count else {
-            throw .companion("\(CompanionProcess.name) answered \(outcomes.count) outcomes for \(writes.count) writes")
+            throw answer.unreadable("\(outcomes.count) outcomes for \(writes.count) writes")
         }
-        return outcomes.map { outcome in
-            switch outcome["outcome"]?.stringValue {
-            case "written": .written(etag: outcome["etag"]?.stringValue)
-            case "deleted": .deleted
-            default: .preconditionFailed
+        var result: [WriteOutcome] = []
+        for outcome in outcomes {
+            switch try answer.string("outcome", in: outcome) {
+            case "written": result.append(.written(etag: try answer.optionalString("etag", in: outcome)))
+            case "deleted": result.append(.deleted)
+            case "precondition_failed": result.append(.preconditionFailed)
+            case "failed":
+                guard let error = outcome["error"] else { throw answer.unreadable("a failed write without its error") }
+                result.append(.failed(CompanionProcess.error(from: error)))
+            case "not_sent": result.append(.notSent)
+            case let other: throw answer.unreadable("outcome \(other.debugDescription)")
             }
         }
+        return result
     }
 
     func href(forNewUID uid: String) -> String {
         path + SyncURL.percentEncoded(uid) + ".ics"
+    }
+}
+
+/// One answer of the companion, with accessors that throw where a field is missing or of
+/// another type.
+private struct Answer {
+    let op: String
+    let value: JSONValue
+
+    func unreadable(_ what: String) -> SyncError {
+        .companion("\(CompanionProcess.name) answered \"\(op)\" with \(what)")
+    }
+
+    func field(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> JSONValue {
+        guard let field = (object ?? value)[key] else { throw unreadable("no \"\(key)\"") }
+        return field
+    }
+
+    func array(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> [JSONValue] {
+        guard let array = try field(key, in: object).arrayValue else { throw unreadable("\"\(key)\" not an array") }
+        return array
+    }
+
+    func string(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> String {
+        guard let string = try field(key, in: object).stringValue else { throw unreadable("\"\(key)\" not a string") }
+        return string
+    }
+
+    /// A string or null.
+    func optionalString(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> String? {
+        let field = try field(key, in: object)
+        if field.isNull { return nil }
+        guard let string = field.stringValue else { throw unreadable("\"\(key)\" not a string or null") }
+        return string
+    }
+
+    func strings(_ key: String) throws(SyncError) -> [String] {
+        var strings: [String] = []
+        for element in try array(key) {
+            guard let string = element.stringValue else { throw unreadable("\"\(key)\" holding a non-string") }
+            strings.append(string)
+        }
+        return strings
     }
 }
 

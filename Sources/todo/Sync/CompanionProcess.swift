@@ -114,7 +114,7 @@ final class CompanionProcess {
     }
 
     /// The protocol's `{"kind": ..., "message": ..., "status": ...}` as a ``SyncError``.
-    private static func error(from value: JSONValue) -> SyncError {
+    static func error(from value: JSONValue) -> SyncError {
         let message = value["message"]?.stringValue ?? "\(name) failed"
         switch value["kind"]?.stringValue {
         case "unreachable": return .unreachable(message)
