@@ -225,3 +225,16 @@ public final class CalDAVServer: @unchecked Sendable {
 public struct ServerDidNotStart: Error, CustomStringConvertible {
     public let description: String
 }
+
+extension CalDAVServer {
+    /// The path of the VTODO collection (`/alice/tasks/`), percent-encoded as in its URL.
+    public var todoCollectionPath: String { URLComponents(string: todoCollectionURL)?.percentEncodedPath ?? "/" }
+
+    /// Stores `text` as `name` in the VTODO collection by a plain PUT (as another client would,
+    /// byte for byte, without a client library's checks); returns the status.
+    @discardableResult
+    public func put(_ name: String, _ text: String) throws -> Int {
+        try request("PUT", todoCollectionURL + name, body: Data(text.utf8),
+                    headers: ["Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"]).status
+    }
+}

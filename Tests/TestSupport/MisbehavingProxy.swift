@@ -96,9 +96,6 @@ public final class MisbehavingProxy: @unchecked Sendable {
     /// The upstream's VTODO collection through the proxy.
     public var todoCollectionURL: String { url(upstream.todoCollectionURL) }
 
-    /// The path of the upstream's VTODO collection (`/alice/tasks/`).
-    public var todoCollectionPath: String { URLComponents(string: upstream.todoCollectionURL)?.percentEncodedPath ?? "/" }
-
     /// Starts a proxy in front of `upstream` in `pass` mode.
     public init(_ upstream: CalDAVServer, timeLimit: Int = 300) throws {
         self.upstream = upstream
@@ -186,8 +183,8 @@ public final class MisbehavingProxy: @unchecked Sendable {
         }
     }
 
-    /// The requests answered while `body` ran.
-    public func requests<T>(during body: () throws -> T) rethrows -> (result: T, requests: [Request]) {
+    /// What `body` returned, and the requests answered while it ran.
+    public func recording<T>(_ body: () throws -> T) rethrows -> (result: T, requests: [Request]) {
         let before = requests.count
         let result = try body()
         return (result, Array(requests.dropFirst(before)))
