@@ -193,3 +193,13 @@ public final class MisbehavingProxy: @unchecked Sendable {
     /// The proxy's own output (a Python traceback when it failed).
     public var log: String { String(decoding: folder.contents(folder.file("proxy.log")) ?? Data(), as: UTF8.self) }
 }
+
+extension MisbehavingProxy.Mode: CustomStringConvertible {
+    /// The control file's JSON (the injected object's text left out): `{"mode":"put_fail_nth","n":2}`.
+    public var description: String {
+        var control = MisbehavingProxy.control(self)
+        if let text = control["text"] as? String { control["text"] = "\(text.utf8.count) bytes" }
+        let data = (try? JSONSerialization.data(withJSONObject: control, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

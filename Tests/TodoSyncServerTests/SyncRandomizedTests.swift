@@ -23,7 +23,8 @@ import Testing
         for device in devices { try device.setUp() }
         var names: Set<String> = []       // every name ever given: nothing may appear that was not
         var added = 0, deletes = 0
-        var step = 0, faultySyncs = 0
+        var step = 0
+        var faults: [String] = []     // each faulty sync: the fault and the exit status
         func freshName() -> String {
             step += 1
             let name = "todo \(seed % 1000)-\(step)"
@@ -86,7 +87,7 @@ import Testing
                 try proxy.set(fault)
                 let result = try device.todo("sync")
                 try proxy.set(.pass)
-                faultySyncs += 1
+                faults.append("\(fault): exit \(result.status)")
                 #expect(result.status == 0 || result.status == 1, "a sync with \(fault) crashed: exit \(result.status), \(result.stderr.prefix(1_000)) (seed \(seed))")
             case (2, let id?):
                 try device.ok("edit", "\(id)", "--name", freshName())
@@ -101,7 +102,7 @@ import Testing
                 deletes += 1
             }
         }
-        print("SyncRandomizedTests: \(faultySyncs) syncs with a fault on (seed \(seed))")
+        print("SyncRandomizedTests: \(faults.count) syncs with a fault on (seed \(seed)): \(faults.joined(separator: "; "))")
         for device in devices + devices { try device.sync() }
         let lists = try devices.map { try $0.list() }
         let phone = try server.listSeenByPython(server.todoCollectionURL)
