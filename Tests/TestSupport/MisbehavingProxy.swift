@@ -101,17 +101,8 @@ public final class MisbehavingProxy: @unchecked Sendable {
         self.upstream = upstream
         let folder = TemporaryFolder()
         self.folder = folder
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = [Self.script, upstream.base, folder.path, "--time-limit", String(timeLimit)]
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path]
-        _ = FileManager.default.createFile(atPath: folder.file("proxy.log"), contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file("proxy.log")))
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? log.close()
+        let process = try CalDAVServer.runPython([Self.script, upstream.base, folder.path, "--time-limit", String(timeLimit)],
+                                                 in: folder, log: "proxy.log")
         self.process = process
         // Bounded wait: the proxy binds port 0 and writes the port it got; then that port answers.
         var port = 0

@@ -175,14 +175,17 @@ import Testing
         #expect(result.status == 0, "exit \(result.status): \(result.stderr)")
         let spoiled = Set(requests.filter { $0.kind == "calendar-multiget" }.flatMap(\.affected))
         #expect(!spoiled.isEmpty, "the fault touched nothing: the test proves nothing")
+        // What the sync fetched again one by one (GET is not spoiled) was delivered after all.
+        let got = Set(requests.filter { $0.method == "GET" && $0.status == 200 }.map { $0.path.removingPercentEncoding ?? $0.path })
+        let undelivered = spoiled.subtracting(got)
         #expect(try stage.ids() == ids, "no todo was deleted")
         let warnings = Self.warnings(result)
-        for href in spoiled {
+        for href in undelivered {
             let name = String(href.split(separator: "/").last ?? "")
             #expect(warnings.contains { $0.contains(name) }, "no warning names \(href): \(result.stderr)")
         }
         let renamed = try device.names().filter { $0.hasSuffix(" (phone)") }
-        #expect(renamed.count == 3 - spoiled.count, "what was delivered is applied: \(renamed)")
+        #expect(renamed.count == 3 - undelivered.count, "what was delivered is applied: \(renamed)")
 
         try stage.proxy.set(.pass)
         let rest = try device.todo("sync")
