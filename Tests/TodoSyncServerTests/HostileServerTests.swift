@@ -280,7 +280,7 @@ import Testing
         let start = Date()
         let result = try device.todo("sync", "--json")
         let seconds = Date().timeIntervalSince(start)
-        #expect(result.status == 0, "exit \(result.status) (134 or 139: a crash): \(result.stderr.prefix(2_000))")
+        #expect(result.status == 0, "exit \(result.status) (a signal number such as 11 or 6: a crash): \(result.stderr.prefix(2_000))")
         let warnings = Self.warnings(result)
         #expect(warnings.count == 1 && warnings.first?.contains("monster-\(monster).ics") == true, "one warning naming \(href): \(result.stderr.prefix(2_000))")
         #expect(try device.dump("todos") == before, "the todos are unchanged")
