@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 
         // Temporary folders and a process runner shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["misbehaving_caldav.py"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
         // A VFS that simulates power loss (unsynced writes dropped or torn), for the tests below.

@@ -83,17 +83,7 @@ public final class CalDAVServer: @unchecked Sendable {
                 arguments = ["-m", "xandikos.web", "--defaults", "-d", folder.file("data"),
                              "-l", "127.0.0.1", "-p", String(port)]
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = arguments
-            process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path]
-            _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file("server.log")))
-            process.standardOutput = log
-            process.standardError = log
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            try? log.close()
+            let process = try runPython(arguments, in: folder, log: "server.log")
             let server = CalDAVServer(kind: kind, port: port, folder: folder, users: users, process: process)
             // Bounded wait: the port answers within 10 s, or the server died (a clash: retry).
             let deadline = Date(timeIntervalSinceNow: 10)
@@ -224,4 +214,34 @@ public final class CalDAVServer: @unchecked Sendable {
 /// A server that did not start or answer as expected.
 public struct ServerDidNotStart: Error, CustomStringConvertible {
     public let description: String
+}
+
+extension CalDAVServer {
+    /// Starts the system's Python with `arguments`, in a clean environment with `folder` as HOME,
+    /// its stdout and stderr going to the file `log` in `folder`.
+    public static func runPython(_ arguments: [String], in folder: TemporaryFolder, log name: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path]
+        _ = FileManager.default.createFile(atPath: folder.file(name), contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file(name)))
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try? log.close()
+        return process
+    }
+
+    /// The path of the VTODO collection (`/alice/tasks/`), percent-encoded as in its URL.
+    public var todoCollectionPath: String { URLComponents(string: todoCollectionURL)?.percentEncodedPath ?? "/" }
+
+    /// Stores `text` as `name` in the VTODO collection by a plain PUT (as another client would,
+    /// byte for byte, without a client library's checks); returns the status.
+    @discardableResult
+    public func put(_ name: String, _ text: String) throws -> Int {
+        try request("PUT", todoCollectionURL + name, body: Data(text.utf8),
+                    headers: ["Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"]).status
+    }
 }

@@ -15,6 +15,11 @@ final class SyncDevice: @unchecked Sendable {
         self.url = url ?? server.todoCollectionURL
     }
 
+    /// A device that reaches the server's collection through a misbehaving proxy.
+    convenience init(_ proxy: MisbehavingProxy) {
+        self.init(proxy.upstream, url: proxy.todoCollectionURL)
+    }
+
     /// The password of the server's first user (Radicale); Xandikos asks for none.
     var password: String? { server.users.keys.sorted().first.flatMap { server.users[$0] } }
     var user: String? { server.users.keys.sorted().first }
@@ -63,6 +68,18 @@ final class SyncDevice: @unchecked Sendable {
         return todos.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "null")|\(($0["done"] as? Bool ?? false) ? 1 : 0)" }.sorted()
     }
 
+    /// The names of `todo list --json`, in its order.
+    func names() throws -> [String] {
+        try parseJSON(try todo(["list", "--json"]).stdout, as: [[String: Any]].self, "todo list --json").map { $0["name"] as? String ?? "" }
+    }
+
+    /// `sqlite3 DB .dump [table]`: the database's whole content, to compare before and after.
+    func dump(_ table: String? = nil) throws -> String {
+        let result = try ProcessRunner.run("sqlite3", [database, table.map { ".dump \($0)" } ?? ".dump"])
+        guard result.status == 0 else { throw UnexpectedOutput("sqlite3 .dump failed: \(result.stderr)") }
+        return result.stdout
+    }
+
     func id(named name: String) throws -> Int {
         let todos = try parseJSON(try todo(["list", "--json"]).stdout, as: [[String: Any]].self)
         guard let id = todos.first(where: { $0["name"] as? String == name })?["id"] as? Int else {
@@ -93,6 +110,15 @@ extension CalDAVServer {
         let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
         guard result.status == 0 else { throw UnexpectedOutput("python3-caldav failed: \(result.stderr)") }
         return try parseJSON(result.stdout, as: [[String: String]].self, "python3-caldav's todos")
+    }
+
+    /// The list as python3-caldav reads it, in the form of ``SyncDevice/list()``.
+    func listSeenByPython(_ url: String) throws -> [String] {
+        try todosSeenByPython(url).map { todo -> String in
+            let due = todo["due"] ?? ""
+            let deadline = due.isEmpty ? "null" : "\(due.prefix(4))-\(due.dropFirst(4).prefix(2))-\(due.dropFirst(6).prefix(2))"
+            return "\(todo["summary"] ?? "")|\(deadline)|\(todo["status"] == "COMPLETED" ? 1 : 0)"
+        }.sorted()
     }
 
     /// Runs a python3-caldav program with `cal` bound to the collection at `url`.
