@@ -17,7 +17,8 @@ final class CompanionProcess {
     private let pid: pid_t
     private let input: Int32
     private let output: Int32
-    private var buffer: [UInt8] = []
+    /// What the companion wrote and was not yet read as an answer.
+    private var answers = LineBuffer()
 
     /// The companion's file name; it is looked for beside this executable, then on PATH.
     static let name = "todo-sync"
@@ -91,25 +92,29 @@ final class CompanionProcess {
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
             written += count
         }
-        let answer = try readLine()
-        let value: JSONValue
-        do { value = try JSONParser.parse(answer) } catch { throw .companion("\(Self.name) answered something unreadable") }
+        let value = try readAnswer()
         if let failure = value["error"] { throw Self.error(from: failure) }
         return value
     }
 
-    private func readLine() throws(SyncError) -> [UInt8] {
+    /// The next answer line, parsed where it lies in the buffer.
+    ///
+    /// Linear in the answer's length however long it is (a fetch of a 50 MB object is one line
+    /// of that size): each read appends to the buffer, and only the bytes it brought are
+    /// searched for the newline (see ``LineBuffer``).
+    private func readAnswer() throws(SyncError) -> JSONValue {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
+            let parsed = answers.nextLine { line in
+                Result { () throws(JSONParseError) in try JSONParser.parse(line) }
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            switch parsed {
+            case .success(let value)?: return value
+            case .failure?: throw .companion("\(Self.name) answered something unreadable")
+            case nil: break
+            }
+            let count = answers.fill { space in read(output, space.baseAddress, space.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
-            buffer += chunk[..<count]
         }
     }
 
@@ -126,5 +131,96 @@ final class CompanionProcess {
         case "bad_response": return .badResponse(message)
         default: return .companion(message)
         }
+    }
+}
+
+/// Lines out of a byte stream that arrives in pieces (the companion's answers on a pipe), each
+/// byte stored once and searched for the newline once, however long the line.
+///
+/// Why: an answer can be one line of tens of megabytes (a fetched object with a large
+/// `DESCRIPTION` or attachment). Searching the whole buffer again after each 64 KiB read, and
+/// removing the consumed prefix after each line, made reading such a line quadratic (80 MB took
+/// 47 s in `todo` where the companion needed 5 s). Here the pending bytes keep their place
+/// (a start offset, moved to the front only when the free space runs short and the consumed
+/// part is at least as large as what is left), the free space grows by doubling, so a long line
+/// is read in ever larger pieces, and the search resumes where the last one stopped.
+struct LineBuffer {
+    /// Storage: `storage[start..<end]` is pending; `storage[end...]` is free space. Its count is
+    /// its capacity, so that a read can write into it without zero-filling anything again.
+    private var storage: [UInt8] = []
+    private var start = 0
+    private var end = 0
+    /// Where the newline search resumes: no newline is in `storage[start..<searched]`.
+    private var searched = 0
+
+    /// The free space offered to a read, at least: the size of a pipe's buffer.
+    static let minimumRead = 65_536
+    /// A buffer this large is let go once it is empty, so that one huge answer does not keep its
+    /// memory for the rest of the run.
+    static let retainedCapacity = 1 << 22
+
+    /// Bytes received and not yet returned in a line.
+    var pendingCount: Int { end - start }
+
+    /// Calls `body` with the next whole line (without its `\n`), in place, and consumes it; `nil`
+    /// (without calling `body`) when no whole line is pending.
+    mutating func nextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        let from = searched, to = end
+        let newline: Int? = storage.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, from < to else { return nil }
+            return memchr(base + from, Int32(UInt8(ascii: "\n")), to - from)
+                .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
+        }
+        guard let newline else {
+            searched = end
+            return nil
+        }
+        let lineStart = start
+        let result = storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<newline])) }
+        start = newline + 1
+        searched = start
+        if start == end {
+            start = 0
+            end = 0
+            searched = 0
+            if storage.count > Self.retainedCapacity { storage = [] }
+        }
+        return result
+    }
+
+    /// Lets `read` write into the free space after the pending bytes and keeps the bytes it says
+    /// it wrote; returns what it returned (0 or less: nothing was kept, e.g. `read(2)`'s end of
+    /// file or -1).
+    ///
+    /// The space offered is at least ``minimumRead`` bytes, and at least as large as what is
+    /// pending: a long line is read in pieces that grow with it.
+    mutating func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        reserveSpace(max(Self.minimumRead, pendingCount))
+        let offset = end
+        let count = storage.withUnsafeMutableBytes { bytes in
+            read(UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
+        }
+        if count > 0 { end += min(count, storage.count - offset) }
+        return count
+    }
+
+    /// Makes `wanted` bytes free after the pending ones: by moving them to the front when the
+    /// consumed part before them is at least as large as they are (so each byte is moved at most
+    /// about once over its life), else by doubling the storage.
+    private mutating func reserveSpace(_ wanted: Int) {
+        guard storage.count - end < wanted else { return }
+        if start > 0 && start >= pendingCount {
+            let count = pendingCount, from = start
+            storage.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                base.update(from: base + from, count: count)
+            }
+            searched -= start
+            end = count
+            start = 0
+            if storage.count - end >= wanted { return }
+        }
+        let capacity = max(storage.count * 2, end + wanted)
+        storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
     }
 }
