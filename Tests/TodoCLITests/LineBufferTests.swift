@@ -7,7 +7,7 @@ import Testing
     /// Feeds `bytes` to `buffer` through ``LineBuffer/fill(_:)`` in reads of at most `chunk`
     /// bytes (a pipe's reads), taking the lines as they become whole; returns them, and the space
     /// each read was offered.
-    private func feed(_ bytes: [UInt8], chunk: Int, into buffer: inout LineBuffer) -> (lines: [[UInt8]], offered: [Int]) {
+    private func feed(_ bytes: [UInt8], chunk: Int, into buffer: LineBuffer) -> (lines: [[UInt8]], offered: [Int]) {
         var lines: [[UInt8]] = []
         var offered: [Int] = []
         var position = 0
@@ -25,8 +25,8 @@ import Testing
     }
 
     private func lines(_ text: String, chunk: Int) -> [String] {
-        var buffer = LineBuffer()
-        return feed(Array(text.utf8), chunk: chunk, into: &buffer).lines.map { String(decoding: $0, as: UTF8.self) }
+        let buffer = LineBuffer()
+        return feed(Array(text.utf8), chunk: chunk, into: buffer).lines.map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func linesSplitAcrossReadsComeOutWhole() {
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func severalLinesInOneReadComeOutInOrder() {
-        var buffer = LineBuffer()
+        let buffer = LineBuffer()
         _ = buffer.fill { space in
             space.copyBytes(from: Array("a\nbb\n\nccc\nrest".utf8))
             return 14
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aReadThatBringsNothingKeepsNothing() {
-        var buffer = LineBuffer()
+        let buffer = LineBuffer()
         #expect(buffer.fill { _ in 0 } == 0)
         #expect(buffer.fill { _ in -1 } == -1)
         #expect(buffer.pendingCount == 0)
@@ -74,8 +74,8 @@ import Testing
             long += fold
         }
         let stream = Array("{\"ok\": true}\n".utf8) + long + [0x0A] + Array("next\n".utf8)
-        var buffer = LineBuffer()
-        let (lines, offered) = feed(stream, chunk: 65_536, into: &buffer)
+        let buffer = LineBuffer()
+        let (lines, offered) = feed(stream, chunk: 65_536, into: buffer)
         #expect(lines.count == 3)
         #expect(lines.first == Array("{\"ok\": true}".utf8))
         #expect(lines.dropFirst().first == long)
@@ -95,8 +95,8 @@ import Testing
             expected.append(line)
             stream += line + [0x0A]
         }
-        var buffer = LineBuffer()
-        let (lines, offered) = feed(stream, chunk: 4_099, into: &buffer)
+        let buffer = LineBuffer()
+        let (lines, offered) = feed(stream, chunk: 4_099, into: buffer)
         #expect(lines == expected)
         #expect((offered.max() ?? 0) <= 4 * LineBuffer.minimumRead, "the free space stayed small: \(offered.max() ?? 0)")
     }

@@ -18,7 +18,7 @@ final class CompanionProcess {
     private let input: Int32
     private let output: Int32
     /// What the companion wrote and was not yet read as an answer.
-    private var answers = LineBuffer()
+    private let answers = LineBuffer()
 
     /// The companion's file name; it is looked for beside this executable, then on PATH.
     static let name = "todo-sync"
@@ -114,6 +114,7 @@ final class CompanionProcess {
             }
             let count = answers.fill { space in read(output, space.baseAddress, space.count) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == ENOMEM { throw .companion("out of memory reading \(Self.name)'s answer") }
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
         }
     }
@@ -144,13 +145,18 @@ final class CompanionProcess {
 /// (a start offset, moved to the front only when the free space runs short and the consumed
 /// part is at least as large as what is left), the free space grows by doubling, so a long line
 /// is read in ever larger pieces, and the search resumes where the last one stopped.
-struct LineBuffer {
-    /// Storage: `storage[start..<end]` is pending; `storage[end...]` is free space. Its count is
-    /// its capacity, so that a read can write into it without zero-filling anything again.
-    private var storage: [UInt8] = []
+///
+/// A class over `malloc`ed memory rather than a `[UInt8]`: growing it is a `realloc`, which
+/// for a large block remaps its pages instead of copying them, and free space is never
+/// zero-filled (an array must initialise it): for a 50 MB line the array's growth cost as much
+/// as parsing the JSON. Used on one thread.
+final class LineBuffer {
+    /// `bytes[start..<end]` is pending; `bytes[end..<capacity]` is free space.
+    private var bytes: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
     private var start = 0
     private var end = 0
-    /// Where the newline search resumes: no newline is in `storage[start..<searched]`.
+    /// Where the newline search resumes: no newline is in `bytes[start..<searched]`.
     private var searched = 0
 
     /// The free space offered to a read, at least: the size of a pipe's buffer.
@@ -159,68 +165,68 @@ struct LineBuffer {
     /// memory for the rest of the run.
     static let retainedCapacity = 1 << 22
 
+    deinit { free(bytes) }
+
     /// Bytes received and not yet returned in a line.
     var pendingCount: Int { end - start }
 
     /// Calls `body` with the next whole line (without its `\n`), in place, and consumes it; `nil`
-    /// (without calling `body`) when no whole line is pending.
-    mutating func nextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        let from = searched, to = end
-        let newline: Int? = storage.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, from < to else { return nil }
-            return memchr(base + from, Int32(UInt8(ascii: "\n")), to - from)
-                .map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
-        }
-        guard let newline else {
+    /// (without calling `body`) when no whole line is pending. The bytes are valid only in `body`.
+    func nextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let bytes, searched < end,
+              let found = memchr(bytes + searched, Int32(UInt8(ascii: "\n")), end - searched) else {
             searched = end
             return nil
         }
-        let lineStart = start
-        let result = storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<newline])) }
+        let newline = UnsafeRawPointer(bytes).distance(to: UnsafeRawPointer(found))
+        let result = body(UnsafeBufferPointer(start: bytes + start, count: newline - start))
         start = newline + 1
         searched = start
         if start == end {
             start = 0
             end = 0
             searched = 0
-            if storage.count > Self.retainedCapacity { storage = [] }
+            if capacity > Self.retainedCapacity {
+                free(bytes)
+                self.bytes = nil
+                capacity = 0
+            }
         }
         return result
     }
 
     /// Lets `read` write into the free space after the pending bytes and keeps the bytes it says
     /// it wrote; returns what it returned (0 or less: nothing was kept, e.g. `read(2)`'s end of
-    /// file or -1).
+    /// file or -1), or -1 with `errno` ENOMEM when no memory could be had for the space.
     ///
     /// The space offered is at least ``minimumRead`` bytes, and at least as large as what is
     /// pending: a long line is read in pieces that grow with it.
-    mutating func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
-        reserveSpace(max(Self.minimumRead, pendingCount))
-        let offset = end
-        let count = storage.withUnsafeMutableBytes { bytes in
-            read(UnsafeMutableRawBufferPointer(rebasing: bytes[offset...]))
+    func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        guard reserveSpace(max(Self.minimumRead, pendingCount)), let bytes else {
+            errno = ENOMEM
+            return -1
         }
-        if count > 0 { end += min(count, storage.count - offset) }
+        let count = read(UnsafeMutableRawBufferPointer(start: bytes + end, count: capacity - end))
+        if count > 0 { end += min(count, capacity - end) }
         return count
     }
 
     /// Makes `wanted` bytes free after the pending ones: by moving them to the front when the
     /// consumed part before them is at least as large as they are (so each byte is moved at most
-    /// about once over its life), else by doubling the storage.
-    private mutating func reserveSpace(_ wanted: Int) {
-        guard storage.count - end < wanted else { return }
-        if start > 0 && start >= pendingCount {
-            let count = pendingCount, from = start
-            storage.withUnsafeMutableBufferPointer { buffer in
-                guard let base = buffer.baseAddress else { return }
-                base.update(from: base + from, count: count)
-            }
+    /// about once over its life), else by doubling the storage. False when memory ran out.
+    private func reserveSpace(_ wanted: Int) -> Bool {
+        guard capacity - end < wanted else { return true }
+        if let bytes, start > 0, start >= pendingCount {
+            bytes.update(from: bytes + start, count: pendingCount)
             searched -= start
-            end = count
+            end -= start
             start = 0
-            if storage.count - end >= wanted { return }
+            if capacity - end >= wanted { return true }
         }
-        let capacity = max(storage.count * 2, end + wanted)
-        storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
+        let grown = max(capacity * 2, end + wanted)
+        guard let moved = realloc(bytes, grown) else { return false }
+        bytes = moved.assumingMemoryBound(to: UInt8.self)
+        capacity = grown
+        return true
     }
 }
