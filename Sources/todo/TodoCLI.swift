@@ -34,11 +34,6 @@ enum TodoCLI {
         }
     )
 
-    /// `text` cut to 300 characters: an error line stays readable whatever was typed.
-    static func shortened(_ text: String) -> String {
-        text.count <= 300 ? text : text.prefix(299) + "…"
-    }
-
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
         // A reader that went away (`todo list | head -1`) is EPIPE on the next write, which
@@ -62,10 +57,9 @@ enum TodoCLI {
         } catch {
             // Output already produced stays in order before the error, as a person reads it.
             out.flush()
-            // Messages quote what the user typed: keep a newline or escape in it from breaking
-            // the one-line contract or reaching the terminal, and a huge token from flooding it.
-            err.write("error: \(Self.shortened(TodoText.sanitized(error.message)))\n")
-            if let hint = error.hint { err.write("\(Self.shortened(TodoText.sanitized(hint)))\n") }
+            // Messages quote what was typed or what a server sent: Diagnostics keeps a newline or
+            // an escape in them from breaking the one-line contract or reaching the terminal.
+            err.writeError(error.message, hint: error.hint)
             return error.kind.rawValue
         }
     }

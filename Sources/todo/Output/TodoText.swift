@@ -158,7 +158,9 @@ struct TodoText {
         return out
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` must not reach a terminal raw: C0, DEL, C1, the line and paragraph
+    /// separators, and the bidi embeddings, overrides and isolates (which reorder what follows).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
             || (0x2028...0x2029).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
             || (0x2066...0x2069).contains(scalar.value)

@@ -17,7 +17,8 @@ final class CompanionProcess {
     private let pid: pid_t
     private let input: Int32
     private let output: Int32
-    private var buffer: [UInt8] = []
+    /// What the companion wrote and was not yet read as an answer.
+    private let answers = LineBuffer()
 
     /// The companion's file name; it is looked for beside this executable, then on PATH.
     static let name = "todo-sync"
@@ -91,25 +92,30 @@ final class CompanionProcess {
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
             written += count
         }
-        let answer = try readLine()
-        let value: JSONValue
-        do { value = try JSONParser.parse(answer) } catch { throw .companion("\(Self.name) answered something unreadable") }
+        let value = try readAnswer()
         if let failure = value["error"] { throw Self.error(from: failure) }
         return value
     }
 
-    private func readLine() throws(SyncError) -> [UInt8] {
+    /// The next answer line, parsed where it lies in the buffer.
+    ///
+    /// Linear in the answer's length however long it is (a fetch of a 50 MB object is one line
+    /// of that size): each read appends to the buffer, and only the bytes it brought are
+    /// searched for the newline (see ``LineBuffer``).
+    private func readAnswer() throws(SyncError) -> JSONValue {
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
+            let parsed = answers.nextLine { line in
+                Result { () throws(JSONParseError) in try JSONParser.parse(line) }
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            switch parsed {
+            case .success(let value)?: return value
+            case .failure?: throw .companion("\(Self.name) answered something unreadable")
+            case nil: break
+            }
+            let count = answers.fill { space in read(output, space.baseAddress, space.count) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == ENOMEM { throw .companion("out of memory reading \(Self.name)'s answer") }
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
-            buffer += chunk[..<count]
         }
     }
 
@@ -126,5 +132,101 @@ final class CompanionProcess {
         case "bad_response": return .badResponse(message)
         default: return .companion(message)
         }
+    }
+}
+
+/// Lines out of a byte stream that arrives in pieces (the companion's answers on a pipe), each
+/// byte stored once and searched for the newline once, however long the line.
+///
+/// Why: an answer can be one line of tens of megabytes (a fetched object with a large
+/// `DESCRIPTION` or attachment). Searching the whole buffer again after each 64 KiB read, and
+/// removing the consumed prefix after each line, made reading such a line quadratic (80 MB took
+/// 47 s in `todo` where the companion needed 5 s). Here the pending bytes keep their place
+/// (a start offset, moved to the front only when the free space runs short and the consumed
+/// part is at least as large as what is left), the free space grows by doubling, so a long line
+/// is read in ever larger pieces, and the search resumes where the last one stopped.
+///
+/// A class over `malloc`ed memory rather than a `[UInt8]`: growing it is a `realloc`, which
+/// for a large block remaps its pages instead of copying them, and free space is never
+/// zero-filled (an array must initialise it): for a 50 MB line the array's growth cost as much
+/// as parsing the JSON. Used on one thread.
+final class LineBuffer {
+    /// `bytes[start..<end]` is pending; `bytes[end..<capacity]` is free space.
+    private var bytes: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+    private var start = 0
+    private var end = 0
+    /// Where the newline search resumes: no newline is in `bytes[start..<searched]`.
+    private var searched = 0
+
+    /// The free space offered to a read, at least: the size of a pipe's buffer.
+    static let minimumRead = 65_536
+    /// A buffer this large is let go once it is empty, so that one huge answer does not keep its
+    /// memory for the rest of the run.
+    static let retainedCapacity = 1 << 22
+
+    deinit { free(bytes) }
+
+    /// Bytes received and not yet returned in a line.
+    var pendingCount: Int { end - start }
+
+    /// Calls `body` with the next whole line (without its `\n`), in place, and consumes it; `nil`
+    /// (without calling `body`) when no whole line is pending. The bytes are valid only in `body`.
+    func nextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let bytes, searched < end,
+              let found = memchr(bytes + searched, Int32(UInt8(ascii: "\n")), end - searched) else {
+            searched = end
+            return nil
+        }
+        let newline = UnsafeRawPointer(bytes).distance(to: UnsafeRawPointer(found))
+        let result = body(UnsafeBufferPointer(start: bytes + start, count: newline - start))
+        start = newline + 1
+        searched = start
+        if start == end {
+            start = 0
+            end = 0
+            searched = 0
+            if capacity > Self.retainedCapacity {
+                free(bytes)
+                self.bytes = nil
+                capacity = 0
+            }
+        }
+        return result
+    }
+
+    /// Lets `read` write into the free space after the pending bytes and keeps the bytes it says
+    /// it wrote; returns what it returned (0 or less: nothing was kept, e.g. `read(2)`'s end of
+    /// file or -1), or -1 with `errno` ENOMEM when no memory could be had for the space.
+    ///
+    /// The space offered is at least ``minimumRead`` bytes, and at least as large as what is
+    /// pending: a long line is read in pieces that grow with it.
+    func fill(_ read: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+        guard reserveSpace(max(Self.minimumRead, pendingCount)), let bytes else {
+            errno = ENOMEM
+            return -1
+        }
+        let count = read(UnsafeMutableRawBufferPointer(start: bytes + end, count: capacity - end))
+        if count > 0 { end += min(count, capacity - end) }
+        return count
+    }
+
+    /// Makes `wanted` bytes free after the pending ones: by moving them to the front when the
+    /// consumed part before them is at least as large as they are (so each byte is moved at most
+    /// about once over its life), else by doubling the storage. False when memory ran out.
+    private func reserveSpace(_ wanted: Int) -> Bool {
+        guard capacity - end < wanted else { return true }
+        if let bytes, start > 0, start >= pendingCount {
+            bytes.update(from: bytes + start, count: pendingCount)
+            searched -= start
+            end -= start
+            start = 0
+            if capacity - end >= wanted { return true }
+        }
+        let grown = max(capacity * 2, end + wanted)
+        guard let moved = realloc(bytes, grown) else { return false }
+        bytes = moved.assumingMemoryBound(to: UInt8.self)
+        capacity = grown
+        return true
     }
 }
