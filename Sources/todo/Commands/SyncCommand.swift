@@ -81,7 +81,7 @@ enum SyncRun {
         try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try collection.probe() }
         let repository = try context.openRepository()
         try context.perform { () throws(TodoStoreError) in try SyncState(repository: repository).setRemote(remote) }
-        context.out.write("Set up sync with \(url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.\n")
+        context.out.write(TodoText.sanitized("Set up sync with \(url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.") + "\n")
     }
 
     static func sync(context: inout CommandContext) throws(CLIError) {
@@ -95,7 +95,7 @@ enum SyncRun {
                                   forceDelete: context.arguments.flag("--force-delete")).sync()
         }
         for warning in warnings(report) {
-            context.err.write("warning: \(TodoText.sanitized(warning))\n")
+            context.err.writeWarning(warning)
         }
         if json {
             let conflicts = report.conflicts.map { conflict in
@@ -125,9 +125,9 @@ enum SyncRun {
             return
         }
         context.out.write("""
-            url:        \(remote.url)
-            user:       \(remote.user ?? "none")
-            last sync:  \(progress.lastSync ?? "never")
+            url:        \(TodoText.sanitized(remote.url))
+            user:       \(TodoText.sanitized(remote.user ?? "none"))
+            last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
             pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
 
             """)
@@ -138,7 +138,7 @@ enum SyncRun {
         let state = SyncState(repository: repository)
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
         try context.perform { () throws(TodoStoreError) in try state.forget() }
-        context.out.write("Forgot \(remote.url); the todos stay here and keep their UIDs.\n")
+        context.out.write("Forgot \(TodoText.sanitized(remote.url)); the todos stay here and keep their UIDs.\n")
     }
 
     static let notSetUp = CLIError.failure("no sync remote is set up for this database", hint: "Run 'todo sync setup URL' first.")
@@ -147,7 +147,7 @@ enum SyncRun {
     static func warnings(_ report: SyncReport) -> [String] {
         report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
             + report.notDelivered.map { "the server did not send \($0), which it listed as changed; it is asked for again next sync" }
-            + report.readAlone.map { "the server's answer for \($0) was not valid XML; it was read alone" }
+            + report.readAlone.map { "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone" }
     }
 
     /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.

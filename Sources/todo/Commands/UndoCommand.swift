@@ -22,11 +22,11 @@ extension Command {
             let repository = try context.openRepository()
             if context.arguments.flag("--skip") {
                 let skipped = try context.perform { () throws(TodoStoreError) in try repository.skipUndo() }
-                context.out.write("Forgot '\(skipped.command)'; no todo was changed.\n")
+                context.out.write("Forgot '\(TodoText.sanitized(skipped.command))'; no todo was changed.\n")
                 return
             }
             let undone = try context.perform { () throws(TodoStoreError) in try repository.undo() }
-            context.out.write("Undid '\(undone.command)'.\n")
+            context.out.write("Undid '\(TodoText.sanitized(undone.command))'.\n")
         }
     )
 
@@ -44,7 +44,7 @@ extension Command {
         run: { (context) throws(CLIError) in
             let repository = try context.openRepository()
             let redone = try context.perform { () throws(TodoStoreError) in try repository.redo() }
-            context.out.write("Redid '\(redone.command)'.\n")
+            context.out.write("Redid '\(TodoText.sanitized(redone.command))'.\n")
         }
     )
 }

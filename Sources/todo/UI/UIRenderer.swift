@@ -141,7 +141,8 @@ struct UIRenderer {
             return fit("? keys · any key returns")
         case .browsing:
             if let message = state.message {
-                return state.messageIsError ? style.paint(fit(message), .red) : fit(message)
+                let shown = TodoText.sanitized(message)  // a CLIError quotes paths and server text
+                return state.messageIsError ? style.paint(fit(shown), .red) : fit(shown)
             }
             return style.paint(fit(Self.keysHelp(width: width)), .dim)
         }
