@@ -23,11 +23,16 @@ public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What is wrong, without the line.
     public let reason: String
 
-    /// Creates an error.
+    /// Creates an error. Control characters in `reason` (quoted from the text) become U+FFFD,
+    /// so that the description stays one line and prints nothing a terminal would act on.
     public init(_ kind: Kind, line: Int?, _ reason: String) {
         self.kind = kind
         self.line = line
-        self.reason = reason
+        if reason.unicodeScalars.contains(where: ICalendar.isControl) {
+            self.reason = String(String.UnicodeScalarView(reason.unicodeScalars.map { ICalendar.isControl($0) ? "\u{FFFD}" : $0 }))
+        } else {
+            self.reason = reason
+        }
     }
 
     /// `line N: reason`, or just the reason when no line is at fault.

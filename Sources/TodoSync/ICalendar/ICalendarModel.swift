@@ -63,6 +63,10 @@ public struct ICalendarProperty: Sendable, Equatable {
 ///
 /// Order is kept as read, so an unchanged component serialises as it was read; the BEGIN and
 /// END lines are remembered too (see ``ICalendarProperty``). Equality compares the content.
+///
+/// A tree is released, compared and written recursively, one frame per level. That is safe
+/// because a tree is shallow: ``ICalendar/parse(_:)`` never builds one deeper than
+/// ``ICalendar/maxDepth``, and the code here builds three levels at most.
 public struct ICalendarComponent: Sendable, Equatable {
     /// One child of a component, in document order.
     public enum Child: Sendable, Equatable {
