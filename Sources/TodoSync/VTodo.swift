@@ -186,8 +186,9 @@ public struct VTodoObject: Sendable, Equatable {
     ///   rounding moves it to another date on read-back, and a reader in a zone up to eleven
     ///   hours away still sees the same date. Each choice is checked by reading it back; a
     ///   floating noon on the deadline (its own wall date in any zone) is the last resort, for
-    ///   dates at the ends of the years 1...9999 that the other forms cannot write.
-    /// - A DTSTART later than the new DUE moves back to the start of the deadline's day (a DATE
+    ///   dates at the ends of the years 1...9999 that the other forms cannot write. When that
+    ///   time is before a DTSTART on the deadline itself, DUE is DTSTART's time instead.
+    /// - A DTSTART later than the new DUE (on a later day) moves back to the start of the deadline's day (a DATE
     ///   to the deadline, a DATE-TIME to midnight in the sync's zone, in its own form), its
     ///   parameters kept; never past DUE.
     ///
@@ -206,7 +207,7 @@ public struct VTodoObject: Sendable, Equatable {
         todo.setProperty(due)
         guard var startProperty, let start, let dueTime = ICalendarTime(due), dueTime.seconds < start.seconds else { return }
         var moved = time(atSecond: 0, of: deadline, like: start, timeZones: timeZones) ?? dueTime
-        if !moved.hasSameForm(as: dueTime) || moved.seconds > dueTime.seconds { moved = dueTime }
+        if moved.value == nil || !moved.hasSameForm(as: dueTime) || moved.seconds > dueTime.seconds { moved = dueTime }
         guard let value = moved.value else { return }
         startProperty.value = value
         if case .local(_, let tzid) = moved, tzid == nil {
@@ -229,11 +230,18 @@ public struct VTodoObject: Sendable, Equatable {
         }
         if let noon = time(atSecond: 43_200, of: deadline, like: start, timeZones: timeZones) { candidates.append(noon) }
         candidates.append(.local(wallSeconds: day + 43_200, tzid: nil))
+        func readsBack(_ time: ICalendarTime) -> ICalendarProperty? {
+            guard let property = Self.timeProperty("DUE", time),
+                  Self.deadline(property, timeZones: timeZones, timeZone: timeZone) == deadline else { return nil }
+            return property
+        }
         for candidate in candidates {
-            if let property = Self.timeProperty("DUE", candidate),
-               Self.deadline(property, timeZones: timeZones, timeZone: timeZone) == deadline {
-                return property
+            guard let property = readsBack(candidate) else { continue }
+            // A DTSTART later on the deadline itself: DUE at DTSTART, which then stays.
+            if candidate.hasSameForm(as: start), candidate.seconds < start.seconds, let atStart = readsBack(start) {
+                return atStart
             }
+            return property
         }
         // Not reached: a floating noon on the deadline reads back as the deadline.
         return Self.dueProperty(deadline)

@@ -304,21 +304,23 @@ public enum ICalendar {
     /// would end the line early). Line feeds in TEXT never get here: ``escapeText(_:)`` made
     /// them `\n`.
     static func fresh(_ line: String) -> String {
-        var out = ""
+        // Bytes, then one String: appending to a String's scalar view one scalar at a time
+        // copied the string on each append, quadratic in a long DESCRIPTION.
+        var out: [UInt8] = []
         out.reserveCapacity(line.utf8.count + line.utf8.count / 70 * 3 + 2)
         var octets = 0
         for var scalar in line.unicodeScalars {
             if isControl(scalar) { scalar = "\u{FFFD}" }
             let size = UTF8.width(scalar)
             if octets + size > maxLineOctets {
-                out.unicodeScalars.append(contentsOf: "\r\n ".unicodeScalars)
+                out.append(contentsOf: [0x0D, 0x0A, 0x20])
                 octets = 1
             }
-            out.unicodeScalars.append(scalar)
+            UTF8.encode(scalar) { out.append($0) }
             octets += size
         }
-        out.unicodeScalars.append(contentsOf: "\r\n".unicodeScalars)
-        return out
+        out.append(contentsOf: [0x0D, 0x0A])
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether `scalar` is a control character no line written here may hold: C0 but HTAB,
