@@ -304,20 +304,37 @@ public enum ICalendar {
     /// would end the line early). Line feeds in TEXT never get here: ``escapeText(_:)`` made
     /// them `\n`.
     static func fresh(_ line: String) -> String {
-        // Bytes, then one String: appending to a String's scalar view one scalar at a time
-        // copied the string on each append, quadratic in a long DESCRIPTION.
+        // Byte by byte into one buffer, then one String: appending to a String's scalar view a
+        // scalar at a time copied the string each time, quadratic in a long DESCRIPTION.
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
         var out: [UInt8] = []
         out.reserveCapacity(line.utf8.count + line.utf8.count / 70 * 3 + 2)
         var octets = 0
-        for var scalar in line.unicodeScalars {
-            if isControl(scalar) { scalar = "\u{FFFD}" }
-            let size = UTF8.width(scalar)
-            if octets + size > maxLineOctets {
-                out.append(contentsOf: [0x0D, 0x0A, 0x20])
-                octets = 1
+        var line = line
+        line.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                // The scalar's length, from its lead byte (the text is valid UTF-8).
+                let size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                let control = size == 1 ? lead < 0x20 && lead != 0x09 || lead == 0x7F
+                    : size == 2 && lead == 0xC2 && bytes[index + 1] < 0xA0
+                let written = control ? 3 : size
+                if octets + written > maxLineOctets {
+                    out.append(contentsOf: [0x0D, 0x0A, 0x20])
+                    octets = 1
+                }
+                if control {
+                    out.append(contentsOf: replacement)
+                    index += size
+                } else {
+                    for _ in 0..<size {
+                        out.append(bytes[index])
+                        index += 1
+                    }
+                }
+                octets += written
             }
-            UTF8.encode(scalar) { out.append($0) }
-            octets += size
         }
         out.append(contentsOf: [0x0D, 0x0A])
         return String(decoding: out, as: UTF8.self)
@@ -336,32 +353,51 @@ public enum ICalendar {
     /// return, an ESC), which TEXT has no escape for, become U+FFFD when the line is written
     /// (see ``fresh(_:)``).
     public static func escapeText(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\", ";", ",": out.append("\\"); out.append(scalar)
-            case "\n": out.append("\\"); out.append("n")
-            default: out.append(scalar)
+        // Bytes: every character escaped is ASCII, and a String's scalar view appends slowly.
+        var text = text
+        return text.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+                var count = 0
+                for byte in bytes {
+                    switch byte {
+                    case 0x5C, 0x3B, 0x2C: // \ ; ,
+                        out[count] = 0x5C
+                        out[count + 1] = byte
+                        count += 2
+                    case 0x0A: // a line feed: \n
+                        out[count] = 0x5C
+                        out[count + 1] = UInt8(ascii: "n")
+                        count += 2
+                    default:
+                        out[count] = byte
+                        count += 1
+                    }
+                }
+                return count
             }
         }
-        return String(out)
     }
 
     /// Unescapes a TEXT value: `\\`, `\;`, `\,`, `\n` and `\N`, and `\:` that some apps write;
     /// a backslash before anything else is kept as written.
     public static func unescapeText(_ value: String) -> String {
         guard value.utf8.contains(UInt8(ascii: "\\")) else { return value }
-        var out = String.UnicodeScalarView()
-        var iterator = value.unicodeScalars.makeIterator()
-        while let scalar = iterator.next() {
-            guard scalar == "\\" else { out.append(scalar); continue }
-            guard let next = iterator.next() else { out.append(scalar); break }
-            switch next {
-            case "\\", ";", ",", ":": out.append(next)
-            case "n", "N": out.append("\n")
-            default: out.append(scalar); out.append(next)
+        // Bytes, as in escapeText: a backslash and what it escapes are ASCII.
+        let bytes = Array(value.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\"), index < bytes.count else { out.append(byte); continue }
+            switch bytes[index] {
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ":"): out.append(bytes[index]); index += 1
+            case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(UInt8(ascii: "\n")); index += 1
+            // Kept as written; what follows is read on its own (it is no backslash).
+            default: out.append(byte)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
