@@ -188,9 +188,9 @@ public struct VTodoObject: Sendable, Equatable {
     ///   floating noon on the deadline (its own wall date in any zone) is the last resort, for
     ///   dates at the ends of the years 1...9999 that the other forms cannot write. When that
     ///   time is before a DTSTART on the deadline itself, DUE is DTSTART's time instead.
-    /// - A DTSTART later than the new DUE (on a later day) moves back to the start of the deadline's day (a DATE
-    ///   to the deadline, a DATE-TIME to midnight in the sync's zone, in its own form), its
-    ///   parameters kept; never past DUE.
+    /// - A DTSTART later than the new DUE (on a later day) moves back to the start of the
+    ///   deadline's day: a DATE to the deadline, a DATE-TIME to midnight in the sync's zone in
+    ///   its own form (its parameters kept), never past DUE.
     ///
     /// Every other property is left as it was.
     private func setDeadline(_ deadline: CalendarDate, in todo: inout ICalendarComponent) {
@@ -223,7 +223,7 @@ public struct VTodoObject: Sendable, Equatable {
         let day = Int64(deadline.daysSinceEpoch) * 86_400
         var candidates: [ICalendarTime] = []
         if let previous, previous.hasSameForm(as: start) {
-            let second = previous.seconds - (previous.seconds >= 0 ? previous.seconds / 86_400 : (previous.seconds - 86_399) / 86_400) * 86_400
+            let second = Int64(ICalendarTime.split(previous.seconds).second)
             // The same time of day on the deadline, or a day either side of it: in UTC or
             // another zone's clock the deadline may begin the day before or after.
             candidates += [0, -1, 1].map { start.withSeconds(day + $0 * 86_400 + second) }
@@ -347,7 +347,7 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// The date on the wall clock that reads `wall` seconds since its 1970-01-01T00:00:00.
     private static func wallDate(_ wall: Int64) -> CalendarDate? {
-        CalendarDate(daysSinceEpoch: Int(clamping: wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400))
+        CalendarDate(daysSinceEpoch: Int(clamping: ICalendarTime.split(wall).days))
     }
 
     /// The offset of the VTIMEZONE `tzid` when all its observances have one and the same

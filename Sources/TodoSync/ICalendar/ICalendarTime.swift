@@ -48,9 +48,9 @@ enum ICalendarTime: Sendable, Equatable {
         case .date(let date):
             return Self.dateValue(date)
         case .utc(let seconds), .local(let seconds, _):
-            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            let (days, second) = Self.split(seconds)
             guard let date = CalendarDate(daysSinceEpoch: Int(clamping: days)) else { return nil }
-            let time = Self.dateValue(date) + "T" + Self.timeValue(Int(seconds - days * 86_400))
+            let time = Self.dateValue(date) + "T" + Self.timeValue(second)
             if case .utc = self { return time + "Z" }
             return time
         }
@@ -93,11 +93,17 @@ enum ICalendarTime: Sendable, Equatable {
     /// that day: the one split of seconds since 1970 that both stamp forms (this one and the
     /// ISO 8601 `last_sync`) are written from.
     static func utc(epochSeconds: Int64) -> (date: CalendarDate?, second: Int) {
-        let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
-        let second = Int(epochSeconds - days * 86_400)
+        let (days, second) = split(epochSeconds)
         let date = CalendarDate(daysSinceEpoch: Int(clamping: days))
             ?? (days < 0 ? CalendarDate(year: 1, month: 1, day: 1) : CalendarDate(year: 9999, month: 12, day: 31))
         return (date, second)
+    }
+
+    /// Seconds since 1970 (on any clock) as whole days since 1970-01-01 and the second of the
+    /// last day: floor division, so a second before 1970 is in the day that holds it.
+    static func split(_ seconds: Int64) -> (days: Int64, second: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (days, Int(seconds - days * 86_400))
     }
 
     /// `YYYYMMDD`, the DATE form.
