@@ -66,7 +66,7 @@ public enum ICalendar {
                 component.line = logical.line
                 stack.append((component, 0))
             case "END":
-                let name = trimmed(property.value).uppercased()
+                let name = upper(trimmed(property.value))
                 guard var (component, _) = stack.popLast() else {
                     throw ICalendarError(.structure, line: logical.line, "END:\(shown(name)) without BEGIN:\(shown(name))")
                 }
@@ -238,14 +238,19 @@ public enum ICalendar {
     }
 
     /// `text` without white space at either end (names, BEGIN/END values, enumerated values).
-    static func trimmed(_ text: some StringProtocol) -> String {
-        let scalars = text.unicodeScalars
-        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
-              let last = scalars.lastIndex(where: { !isBlank($0) }) else { return "" }
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars[first...last])
-        return String(out)
+    static func trimmed(_ text: String) -> String {
+        // Bytes: a space and a tab are one byte each, never part of another character.
+        let utf8 = text.utf8
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }),
+              let last = utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(decoding: utf8[first...last], as: UTF8.self)
+    }
+
+    /// A name upper-cased (names are case-insensitive, RFC 5545 section 2); the name itself
+    /// when it already is, as nearly every name read is, without building another string.
+    static func upper(_ name: String) -> String {
+        name.utf8.contains { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 } ? name.uppercased() : name
     }
 
     // MARK: Writing
