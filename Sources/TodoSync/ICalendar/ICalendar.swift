@@ -231,9 +231,9 @@ public enum ICalendar {
         return "\"\(text)\(bytes.count > 40 ? "..." : "")\""
     }
 
-    /// A name as an error message shows it: at most 40 characters, so that a megabyte-long
-    /// BEGIN value does not become a megabyte-long message.
-    private static func shown(_ name: String) -> String {
+    /// A name (or a UID) as an error message shows it: at most 40 characters, so that a
+    /// megabyte-long BEGIN value does not become a megabyte-long message.
+    static func shown(_ name: String) -> String {
         name.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(name.unicodeScalars.prefix(40))) + "..." : name
     }
 

@@ -6,9 +6,12 @@
 public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: Sendable, Equatable {
-        /// A content line that is not `NAME[;PARAM=...]:value`.
+        /// A content line that is not `NAME[;PARAM=...]:value`, or one with more parameter
+        /// values than ``ICalendar/maxParameterValuesPerProperty``.
         case syntax
-        /// BEGIN and END that do not pair up, or a property outside any component.
+        /// BEGIN and END that do not pair up, a property outside any component, components
+        /// nested deeper than ``ICalendar/maxDepth``, or a component with more properties than
+        /// ``ICalendar/maxPropertiesPerComponent``.
         case structure
         /// Well-formed iCalendar without a VTODO (an event, a journal entry, a bare VTIMEZONE).
         case noTodo
