@@ -11,7 +11,7 @@ import TodoStore
 /// X-...), its VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a
 /// RECURRENCE-ID) are never touched, and ``text`` gives back every line `todo` did not change
 /// exactly as it was read. ``update(to:now:)`` changes the lines of the fields that changed,
-/// and no others.
+/// and no others, but for a DTSTART after a new deadline, moved back to keep the VTODO valid.
 ///
 /// The mapping, read from the master VTODO (the one without RECURRENCE-ID):
 /// - name: SUMMARY as TEXT, unescaped; none is `""`.
