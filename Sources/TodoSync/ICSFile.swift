@@ -78,7 +78,7 @@ public enum ICSFile {
                 }
                 let fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)
                 guard Todo.isValidName(fields.name) else {
-                    throw ImportError(location, "the VTODO \(uid) has no name (its SUMMARY is missing or blank)")
+                    throw ImportError(location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
                 }
                 entries.append(Entry(uid: uid, fields: fields))
                 if todo.properties(named: "DESCRIPTION").contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) { counts["description", default: 0] += 1 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TodoInterop
 import TodoStore
 
@@ -8,7 +11,7 @@ import TodoStore
 /// X-...), its VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a
 /// RECURRENCE-ID) are never touched, and ``text`` gives back every line `todo` did not change
 /// exactly as it was read. ``update(to:now:)`` changes the lines of the fields that changed,
-/// and no others.
+/// and no others, but for a DTSTART after a new deadline, moved back to keep the VTODO valid.
 ///
 /// The mapping, read from the master VTODO (the one without RECURRENCE-ID):
 /// - name: SUMMARY as TEXT, unescaped; none is `""`.
@@ -29,6 +32,9 @@ public struct VTodoObject: Sendable, Equatable {
     public private(set) var uid: String
     /// The fields read from the master VTODO (or last written by ``update(to:now:)``).
     public private(set) var fields: TodoFields
+    /// The zone the fields were read in: an update writes a date-time DUE that reads back, in
+    /// this zone, as the deadline it was given.
+    private var timeZone: LocalTimeZone
 
     /// Reads an object's text.
     ///
@@ -47,15 +53,18 @@ public struct VTodoObject: Sendable, Equatable {
             throw ICalendarError(.missingUID, line: todo.line, "the VTODO has no UID")
         }
         self.uid = uid
+        self.timeZone = timeZone
         timeZone.prepare()
         fields = Self.fields(of: todo, timeZones: calendar?.components(named: "VTIMEZONE") ?? [], timeZone: timeZone)
     }
 
+    /// A new object has no DTSTART, so its DUE is always a DATE and `timeZone` is never used.
     private init(components: [ICalendarComponent], location: (component: Int, child: Int?), uid: String, fields: TodoFields) {
         self.components = components
         self.location = location
         self.uid = uid
         self.fields = fields
+        self.timeZone = .system
     }
 
     /// A new object for a todo: a VCALENDAR (VERSION 2.0, our PRODID) with one VTODO.
@@ -107,8 +116,11 @@ public struct VTodoObject: Sendable, Equatable {
     /// differs, the text stays byte-identical.
     ///
     /// - name: SUMMARY gets the new text (its parameters, such as LANGUAGE, kept).
-    /// - deadline: DUE becomes `DUE;VALUE=DATE:YYYYMMDD` (other parameters dropped); no deadline
-    ///   removes DUE. DURATION is never touched.
+    /// - deadline: DUE takes DTSTART's value type (RFC 5545 3.8.2.3), other parameters dropped:
+    ///   `DUE;VALUE=DATE:YYYYMMDD` without DTSTART or beside a DATE one; beside a DATE-TIME one,
+    ///   a DATE-TIME in DTSTART's form (see ``setDeadline(_:in:)``). A DTSTART after the new
+    ///   DUE moves back to the deadline's day. No deadline removes DUE and leaves DTSTART.
+    ///   DURATION is never touched.
     /// - done: STATUS:COMPLETED, COMPLETED at `now`, and PERCENT-COMPLETE:100 when the object has
     ///   one; not done: STATUS:NEEDS-ACTION, COMPLETED removed, and PERCENT-COMPLETE removed
     ///   when it said 100.
@@ -123,7 +135,7 @@ public struct VTodoObject: Sendable, Equatable {
         }
         if fields.deadline != self.fields.deadline {
             if let deadline = fields.deadline {
-                todo.setProperty(Self.dueProperty(deadline))
+                setDeadline(deadline, in: &todo)
             } else {
                 todo.removeProperties(named: "DUE")
             }
@@ -157,6 +169,121 @@ public struct VTodoObject: Sendable, Equatable {
         } else {
             components[location.component] = todo
         }
+    }
+
+    // MARK: Writing a deadline
+
+    /// Writes DUE for `deadline` into `todo`, keeping the VTODO valid beside its DTSTART
+    /// (RFC 5545 3.8.2.3: DUE has DTSTART's value type and is not before it).
+    ///
+    /// - Without DTSTART, or beside a DATE one: `DUE;VALUE=DATE:YYYYMMDD`.
+    /// - Beside a DATE-TIME DTSTART: a DATE-TIME in the same form (UTC, floating, or DTSTART's
+    ///   TZID) that reads back (``deadline(_:timeZones:timeZone:)`` in the zone it was read in)
+    ///   as exactly `deadline`. The time is the previous DUE's time of day when that DUE was in
+    ///   the same form, so an app's "due at 17:00" stays 17:00; otherwise noon on the deadline
+    ///   in the sync's zone, written in DTSTART's form. Noon, because it is twelve hours from
+    ///   either end of the day: no daylight saving change (they happen at night) and no
+    ///   rounding moves it to another date on read-back, and a reader in a zone up to eleven
+    ///   hours away still sees the same date. Each choice is checked by reading it back; a
+    ///   floating noon on the deadline (its own wall date in any zone) is the last resort, for
+    ///   dates at the ends of the years 1...9999 that the other forms cannot write. When that
+    ///   time is before a DTSTART on the deadline itself, DUE is DTSTART's time instead.
+    /// - A DTSTART later than the new DUE (on a later day) moves back to the start of the
+    ///   deadline's day: a DATE to the deadline, a DATE-TIME to midnight in the sync's zone in
+    ///   its own form (its parameters kept), never past DUE.
+    ///
+    /// Every other property is left as it was.
+    private func setDeadline(_ deadline: CalendarDate, in todo: inout ICalendarComponent) {
+        let timeZones = location.child == nil ? [] : components[location.component].components(named: "VTIMEZONE")
+        let startProperty = todo.property(named: "DTSTART")
+        let start = startProperty.flatMap(ICalendarTime.init)
+        let due: ICalendarProperty
+        if let start, !start.hasSameForm(as: .date(deadline)) {
+            due = dueProperty(for: deadline, like: start, previous: todo.property(named: "DUE").flatMap(ICalendarTime.init),
+                              timeZones: timeZones)
+        } else {
+            due = Self.dueProperty(deadline)
+        }
+        todo.setProperty(due)
+        guard var startProperty, let start, let dueTime = ICalendarTime(due), dueTime.seconds < start.seconds else { return }
+        var moved = time(atSecond: 0, of: deadline, like: start, timeZones: timeZones) ?? dueTime
+        if moved.value == nil || !moved.hasSameForm(as: dueTime) || moved.seconds > dueTime.seconds { moved = dueTime }
+        guard let value = moved.value else { return }
+        startProperty.value = value
+        if case .local(_, let tzid) = moved, tzid == nil {
+            // The last-resort floating DUE: DTSTART follows it into the floating form.
+            startProperty.parameters.removeAll { $0.name == "TZID" }
+        }
+        todo.setProperty(startProperty)
+    }
+
+    /// A DATE-TIME DUE in `start`'s form that reads back as `deadline` (see ``setDeadline(_:in:)``).
+    private func dueProperty(for deadline: CalendarDate, like start: ICalendarTime, previous: ICalendarTime?,
+                             timeZones: [ICalendarComponent]) -> ICalendarProperty {
+        let day = Int64(deadline.daysSinceEpoch) * 86_400
+        var candidates: [ICalendarTime] = []
+        if let previous, previous.hasSameForm(as: start) {
+            let second = Int64(ICalendarTime.split(previous.seconds).second)
+            // The same time of day on the deadline, or a day either side of it: in UTC or
+            // another zone's clock the deadline may begin the day before or after.
+            candidates += [0, -1, 1].map { start.withSeconds(day + $0 * 86_400 + second) }
+        }
+        if let noon = time(atSecond: 43_200, of: deadline, like: start, timeZones: timeZones) { candidates.append(noon) }
+        candidates.append(.local(wallSeconds: day + 43_200, tzid: nil))
+        func readsBack(_ time: ICalendarTime) -> ICalendarProperty? {
+            guard let property = Self.timeProperty("DUE", time),
+                  Self.deadline(property, timeZones: timeZones, timeZone: timeZone) == deadline else { return nil }
+            return property
+        }
+        for candidate in candidates {
+            guard let property = readsBack(candidate) else { continue }
+            // A DTSTART later on the deadline itself: DUE at DTSTART, which then stays.
+            if candidate.hasSameForm(as: start), candidate.seconds < start.seconds, let atStart = readsBack(start) {
+                return atStart
+            }
+            return property
+        }
+        // Not reached: a floating noon on the deadline reads back as the deadline.
+        return Self.dueProperty(deadline)
+    }
+
+    /// The instant `second` seconds into `date` on the sync zone's clock, written in `form`'s
+    /// way: as it is in UTC; on the TZID's clock (the tz database's zone, else the VTIMEZONE's
+    /// single offset). A floating time, and one in a zone known by neither, is read back as
+    /// its wall date, so it is that second of `date` on its own clock. `nil` when the zone has
+    /// no such instant.
+    private func time(atSecond second: Int, of date: CalendarDate, like form: ICalendarTime,
+                      timeZones: [ICalendarComponent]) -> ICalendarTime? {
+        let wall = Int64(date.daysSinceEpoch) * 86_400 + Int64(second)
+        switch form {
+        case .date:
+            return .date(date)
+        case .local(_, nil):
+            return .local(wallSeconds: wall, tzid: nil)
+        case .utc:
+            return timeZone.epochSeconds(atSecond: second, of: date).map { .utc(epochSeconds: $0) }
+        case .local(_, let tzid?):
+            guard let instant = timeZone.epochSeconds(atSecond: second, of: date) else { return nil }
+            if let zone = ZoneInfo.load(named: tzid) {
+                return .local(wallSeconds: instant + Int64(zone.offset(atUTC: instant)), tzid: tzid)
+            }
+            if let offset = Self.fixedOffset(of: tzid, in: timeZones) {
+                return .local(wallSeconds: instant + Int64(offset), tzid: tzid)
+            }
+            return .local(wallSeconds: wall, tzid: tzid)
+        }
+    }
+
+    /// The property `name` holding `time`: `VALUE=DATE` for a date, `TZID` for a zone's wall
+    /// clock; `nil` outside the years 1...9999.
+    static func timeProperty(_ name: String, _ time: ICalendarTime) -> ICalendarProperty? {
+        guard let value = time.value else { return nil }
+        let parameters: [ICalendarParameter] = switch time {
+        case .date: [ICalendarParameter(name: "VALUE", values: ["DATE"])]
+        case .utc, .local(_, nil): []
+        case .local(_, let tzid?): [ICalendarParameter(name: "TZID", values: [tzid])]
+        }
+        return ICalendarProperty(name: name, parameters: parameters, value: value)
     }
 
     // MARK: The mapping
@@ -220,7 +347,7 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// The date on the wall clock that reads `wall` seconds since its 1970-01-01T00:00:00.
     private static func wallDate(_ wall: Int64) -> CalendarDate? {
-        CalendarDate(daysSinceEpoch: Int(clamping: wall >= 0 ? wall / 86_400 : (wall - 86_399) / 86_400))
+        CalendarDate(daysSinceEpoch: Int(clamping: ICalendarTime.split(wall).days))
     }
 
     /// The offset of the VTIMEZONE `tzid` when all its observances have one and the same
@@ -254,5 +381,29 @@ public struct VTodoObject: Sendable, Equatable {
 
     public static func == (lhs: VTodoObject, rhs: VTodoObject) -> Bool {
         lhs.components == rhs.components && lhs.uid == rhs.uid && lhs.fields == rhs.fields
+    }
+}
+
+extension LocalTimeZone {
+    /// The instant (seconds since 1970, UTC) that is `second` seconds into `date` on this
+    /// zone's clock, or `nil` when it cannot be found. On a day a daylight saving change
+    /// skips that time, a moment next to it. The caller calls ``prepare()`` first.
+    func epochSeconds(atSecond second: Int, of date: CalendarDate) -> Int64? {
+        switch self {
+        case .offset(let offset):
+            return Int64(date.daysSinceEpoch) * 86_400 + Int64(second) - Int64(offset)
+        case .system:
+            var parts = tm()
+            parts.tm_year = Int32(date.year - 1900)
+            parts.tm_mon = Int32(date.month - 1)
+            parts.tm_mday = Int32(date.day)
+            parts.tm_hour = Int32(second / 3600)
+            parts.tm_min = Int32(second % 3600 / 60)
+            parts.tm_sec = Int32(second % 60)
+            // Whether daylight saving is in effect then is for mktime to find out.
+            parts.tm_isdst = -1
+            let instant = mktime(&parts)
+            return instant == -1 ? nil : Int64(instant)
+        }
     }
 }

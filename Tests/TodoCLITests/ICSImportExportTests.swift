@@ -159,4 +159,43 @@ import Testing
         #expect(try sandbox.ok("import", "--from", "ics", file) == "Imported 2 todos.\n")
         #expect(try contents().count == 2)
     }
+
+    @Test func aFileNested50000DeepIsOneErrorAndChangesNothing() throws {
+        _ = try sandbox.ok("add", "existing")
+        let nested = "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:X\r\n", count: 50_000)
+            + String(repeating: "END:X\r\n", count: 50_000) + "END:VCALENDAR\r\n"
+        for (name, text) in [("closed.ics", nested), ("open.ics", String(repeating: "BEGIN:X\n", count: 50_000))] {
+            let file = try write(text, to: name)
+            let before = try Reliability.dump(sandbox.database)
+            let result = try sandbox.todo("import", "--from", "ics", file)
+            #expect(result.status == 1, "\(name): \(result.stderr.prefix(500))")
+            #expect(result.stdout.isEmpty)
+            // One error line (and the importers' usual "Nothing was imported." after it).
+            #expect(result.stderrLines.filter { $0.hasPrefix("error:") }.count == 1, "\(name): \(result.stderr.prefix(500))")
+            #expect(result.stderrLines.count <= 2 && result.stderr.utf8.count < 500, "\(name): \(result.stderr.prefix(500))")
+            #expect(result.stderr.hasPrefix("error: \(file): line 33: BEGIN:X nests components more than 32 deep"), "\(result.stderr.prefix(500))")
+            for trace in ["Fatal error", "Stack dump", "backtrace", "Segmentation fault"] {
+                #expect(!result.stderr.contains(trace), "\(name)")
+            }
+            #expect(try Reliability.dump(sandbox.database) == before, "\(name) changed the database")
+        }
+        #expect(try contents() == ["existing||false"])
+    }
+
+    @Test func exportWritesNoControlCharacters() throws {
+        // A name with an ESC sequence and a C1 CSI, as another program may store it.
+        _ = try sandbox.ok("add", "plain")
+        let insert = try ProcessRunner.run("sqlite3", [sandbox.database, "INSERT INTO todos (name) VALUES ('a' || char(27) || '[31mb' || char(155) || 'c')"])
+        #expect(insert.status == 0, "\(insert.stderr)")
+        let export = try sandbox.ok("export", "--format", "ics")
+        let bytes = Array(export.utf8)
+        #expect(bytes.count > 100)
+        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F {
+            let lineEnd = (byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A)
+                || (byte == 0x0A && index > 0 && bytes[index - 1] == 0x0D)
+            #expect(lineEnd, "byte \(byte) at \(index) of \(export.debugDescription)")
+        }
+        #expect(!export.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "\(export.debugDescription)")
+        #expect(export.contains("SUMMARY:a\u{FFFD}[31mb\u{FFFD}c\r\n"))
+    }
 }

@@ -24,6 +24,13 @@ import TodoStore
         #expect(try ICSFile.read(Array("\u{FEFF}".utf8) + Array(text.utf8), timeZone: utc).entries == entries)
     }
 
+    @Test func writesNoControlCharacters() throws {
+        let entries = [ICSFile.Entry(uid: "a", fields: TodoFields(name: "a\u{1B}[31mb\u{9B}c"))]
+        let text = ICSFile.write(entries, now: 0)
+        #expect(ICalendarCodecTests.hasNoControls(text), "\(text.debugDescription)")
+        #expect(try ICSFile.read(Array(text.utf8), timeZone: utc).entries.map(\.fields.name) == ["a\u{FFFD}[31mb\u{FFFD}c"])
+    }
+
     @Test func refusesWhatIsNotICalendarOrHasNoNameOrUID() {
         let cases: [(text: String, error: ImportError)] = [
             ("", ImportError(.file, "not an iCalendar file: it does not start with BEGIN:VCALENDAR")),

@@ -133,6 +133,39 @@ import Testing
         #expect(lines[0].count == 72 && lines[1].count == 1 + 72, "a four-octet character that does not fit starts the next line")
     }
 
+    /// Whether `text` holds no control character but the CRLF that ends each line (and, when
+    /// `tabs`, horizontal tabs): no other byte below 0x20, no DEL, no C1 scalar.
+    static func hasNoControls(_ text: String, tabs: Bool = false) -> Bool {
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F {
+            switch byte {
+            case 0x0D: guard index + 1 < bytes.count, bytes[index + 1] == 0x0A else { return false }
+            case 0x0A: guard index > 0, bytes[index - 1] == 0x0D else { return false }
+            case 0x09: guard tabs else { return false }
+            default: return false
+            }
+        }
+        return !text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }
+    }
+
+    @Test func freshLinesWriteControlCharactersAsReplacementCharacters() throws {
+        let name = "a\u{1B}[31mb\u{9B}c\r\u{7F}\u{0}\u{85}d\te\nf"
+        let todo = ICalendarComponent(name: "VTODO", children: [
+            .property(ICalendarProperty(name: "SUMMARY", text: name)),
+            .property(ICalendarProperty(name: "X-P", parameters: [ICalendarParameter(name: "X-Q", values: ["q\u{1B}r"])], value: "v\u{7}\nw")),
+        ])
+        let text = ICalendar.serialize([todo])
+        #expect(Self.hasNoControls(text, tabs: true), "\(text.debugDescription)")
+        let read = try #require(try ICalendar.parse(text).first)
+        #expect(read.property(named: "SUMMARY")?.text == "a\u{FFFD}[31mb\u{FFFD}c\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}d\te\nf",
+                "each control a replacement character; a tab kept, a line feed escaped")
+        #expect(read.property(named: "X-P") == ICalendarProperty(name: "X-P", parameters: [ICalendarParameter(name: "X-Q", values: ["q\u{FFFD}r"])],
+                                                                 value: "v\u{FFFD}\u{FFFD}w"))
+        #expect(Self.hasNoControls(ICalendar.serialize([ICalendarComponent(name: "VTODO", children: [
+            .property(ICalendarProperty(name: "SUMMARY", text: "a\u{1B}[31mb\u{9B}c")),
+        ])])))
+    }
+
     @Test func setPropertyReplacesInPlaceAndKeepsAnEqualOne() throws {
         var calendar = try #require(try ICalendar.parse(Fixtures.thunderbird).first)
         let before = ICalendar.serialize([calendar])

@@ -293,4 +293,149 @@ import TodoStore
         #expect(object.todo.property(named: "SEQUENCE")?.value == "2")
         #expect(object.text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"), "the VTIMEZONE stays")
     }
+
+    // MARK: DUE beside DTSTART
+
+    /// An object with `lines`, its deadline set to `deadline` (read and written in `zone`).
+    func edited(_ lines: [String], deadline: String?, zone: LocalTimeZone) throws -> (before: String, after: VTodoObject) {
+        let text = object(["SUMMARY:x"] + lines)
+        var todo = try VTodoObject(parsing: text, timeZone: zone)
+        var fields = todo.fields
+        fields.deadline = deadline.flatMap(date)
+        todo.update(to: fields, now: 1_800_000_000)
+        return (text, todo)
+    }
+
+    func object(_ lines: [String]) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:t1", "DTSTAMP:20240101T000000Z"]
+            + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
+    /// The unfolded line of a property, as written.
+    func line(_ name: String, _ object: VTodoObject) -> String? {
+        unfolded(object.text).first { propertyName($0) == name }
+    }
+
+    @Test func aDeadlineBesideADateTimeStartIsADateTimeInTheSameForm() throws {
+        let tokyo = LocalTimeZone.offset(seconds: 9 * 3600), hawaii = LocalTimeZone.offset(seconds: -10 * 3600)
+        let cases: [(start: String, due: String?, zone: LocalTimeZone, expected: String)] = [
+            // Floating: noon on the deadline (its own date in any zone).
+            ("DTSTART:20240501T090000", nil, tokyo, "DUE:20240615T120000"),
+            ("DTSTART:20240501T090000", "DUE;VALUE=DATE:20240502", hawaii, "DUE:20240615T120000"),
+            // UTC: noon on the deadline in the sync's zone.
+            ("DTSTART:20240501T090000Z", nil, utc, "DUE:20240615T120000Z"),
+            ("DTSTART:20240501T090000Z", nil, tokyo, "DUE:20240615T030000Z"),
+            ("DTSTART:20240501T090000Z", nil, hawaii, "DUE:20240615T220000Z"),
+            // A zone: noon in the sync's zone on that zone's clock (New York is UTC-4 in June).
+            ("DTSTART;TZID=America/New_York:20240501T090000", nil, utc, "DUE;TZID=America/New_York:20240615T080000"),
+            ("DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;VALUE=DATE:20240502", .offset(seconds: 7200), "DUE;TZID=Europe/Berlin:20240615T120000"),
+            ("DTSTART;TZID=Pacific/Kiritimati:20240501T090000", nil, hawaii, "DUE;TZID=Pacific/Kiritimati:20240616T120000"),
+            // A zone the system does not know, with a VTIMEZONE-less object: the wall date.
+            ("DTSTART;TZID=Nowhere/Special:20240501T090000", nil, tokyo, "DUE;TZID=Nowhere/Special:20240615T120000"),
+            // The previous DUE's time of day is kept when it was in the same form...
+            ("DTSTART:20240501T090000Z", "DUE:20240502T170000Z", utc, "DUE:20240615T170000Z"),
+            ("DTSTART:20240501T090000", "DUE:20240502T235959", hawaii, "DUE:20240615T235959"),
+            ("DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Berlin:20240503T170000", .offset(seconds: 7200),
+             "DUE;TZID=Europe/Berlin:20240615T170000"),
+            // ...on whichever UTC day reads back as the deadline (15:00Z is midnight in Tokyo).
+            ("DTSTART:20240501T090000Z", "DUE:20240430T150000Z", tokyo, "DUE:20240614T150000Z"),
+            // ...but not from another form.
+            ("DTSTART:20240501T090000Z", "DUE:20240502T170000", utc, "DUE:20240615T120000Z"),
+            ("DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Paris:20240503T170000", .offset(seconds: 7200),
+             "DUE;TZID=Europe/Berlin:20240615T120000"),
+        ]
+        for (start, due, zone, expected) in cases {
+            let (before, after) = try edited([start] + (due.map { [$0] } ?? []), deadline: "2024-06-15", zone: zone)
+            let label = "\(start) \(due ?? "") in \(zone)"
+            #expect(line("DUE", after) == expected, "\(label)")
+            #expect(line("DTSTART", after) == start, "\(label): DTSTART stays")
+            #expect(try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-06-15"), "\(label)")
+            #expect(changedNames(before, after.text).isSubset(of: ["DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]), "\(label)")
+        }
+    }
+
+    @Test func aDeadlineBesideADateStartIsADate() throws {
+        let (_, after) = try edited(["DTSTART;VALUE=DATE:20240501", "DUE:20240502T170000Z"], deadline: "2024-06-15", zone: utc)
+        #expect(line("DUE", after) == "DUE;VALUE=DATE:20240615")
+        #expect(line("DTSTART", after) == "DTSTART;VALUE=DATE:20240501")
+    }
+
+    @Test func aDeadlineBeforeTheStartMovesTheStartBack() throws {
+        let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
+        let cases: [(start: String, zone: LocalTimeZone, due: String, movedStart: String)] = [
+            ("DTSTART;VALUE=DATE:20240601", utc, "DUE;VALUE=DATE:20240520", "DTSTART;VALUE=DATE:20240520"),
+            ("DTSTART:20240601", tokyo, "DUE;VALUE=DATE:20240520", "DTSTART:20240520"),
+            // A date-time: the start of the deadline's day in the sync's zone, in DTSTART's form.
+            ("DTSTART:20240601T090000", tokyo, "DUE:20240520T120000", "DTSTART:20240520T000000"),
+            ("DTSTART:20240601T090000Z", utc, "DUE:20240520T120000Z", "DTSTART:20240520T000000Z"),
+            ("DTSTART:20240601T090000Z", tokyo, "DUE:20240520T030000Z", "DTSTART:20240519T150000Z"),
+            ("DTSTART;TZID=America/New_York:20240601T090000", utc, "DUE;TZID=America/New_York:20240520T080000",
+             "DTSTART;TZID=America/New_York:20240519T200000"),
+            ("DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240601T090000", .offset(seconds: 7200), "DUE;TZID=Europe/Berlin:20240520T120000",
+             "DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240520T000000"),
+        ]
+        for (start, zone, due, movedStart) in cases {
+            let (before, after) = try edited([start, "X-UNKNOWN;X-P=1:kept"], deadline: "2024-05-20", zone: zone)
+            #expect(line("DUE", after) == due, "\(start) in \(zone)")
+            #expect(line("DTSTART", after) == movedStart, "\(start) in \(zone)")
+            #expect(try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-05-20"), "\(start)")
+            #expect(changedNames(before, after.text) == ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"], "\(start)")
+        }
+    }
+
+    @Test func aDeadlineOnTheStartsDayIsNotBeforeTheStart() throws {
+        // Noon would be before a 15:00 start: DUE is at the start instead, and the start stays.
+        let (_, after) = try edited(["DTSTART:20240520T150000"], deadline: "2024-05-20", zone: utc)
+        #expect(line("DUE", after) == "DUE:20240520T150000")
+        #expect(line("DTSTART", after) == "DTSTART:20240520T150000")
+        let (_, utcStart) = try edited(["DTSTART:20240520T150000Z", "DUE:20240521T100000Z"], deadline: "2024-05-20", zone: .offset(seconds: 3600))
+        #expect(line("DUE", utcStart) == "DUE:20240520T150000Z" && line("DTSTART", utcStart) == "DTSTART:20240520T150000Z")
+    }
+
+    @Test func clearingTheDeadlineLeavesTheStart() throws {
+        let (before, after) = try edited(["DTSTART:20240601T090000Z", "DUE:20240602T090000Z", "X-UNKNOWN:kept"], deadline: nil, zone: utc)
+        #expect(line("DUE", after) == nil)
+        #expect(line("DTSTART", after) == "DTSTART:20240601T090000Z")
+        #expect(changedNames(before, after.text) == ["DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"])
+    }
+
+    @Test func everyWrittenDeadlineReadsBackAsItself() throws {
+        let zones: [LocalTimeZone] = [.system] + stride(from: -12, through: 14, by: 1).map { .offset(seconds: $0 * 3600) }
+            + [.offset(seconds: 5 * 3600 + 1800), .offset(seconds: -(9 * 3600 + 1800))]
+        let starts = ["DTSTART:20240301T093000", "DTSTART:20240301T093000Z", "DTSTART;TZID=Europe/Berlin:20240301T093000",
+                      "DTSTART;TZID=America/New_York:20240301T233000", "DTSTART;TZID=Australia/Lord_Howe:20240301T020000",
+                      "DTSTART;TZID=Pacific/Kiritimati:20240301T000000", "DTSTART;VALUE=DATE:20240301"]
+        let dues = [nil, "DUE;VALUE=DATE:20240305", "DUE:20240305T000000Z", "DUE:20240305T235959Z", "DUE:20240305T000000",
+                    "DUE;TZID=Europe/Berlin:20240305T000000", "DUE;TZID=America/New_York:20240305T235959"]
+        // Daylight saving days in Berlin, New York and Lord Howe, a leap day, the ends of the years.
+        let deadlines = ["2024-03-31", "2024-10-27", "2024-03-10", "2024-11-03", "2024-04-07", "2024-02-29", "2024-02-20",
+                         "0001-01-01", "9999-12-31"]
+        for zone in zones {
+            for start in starts {
+                for due in dues {
+                    let text = object(["SUMMARY:x", start] + (due.map { [$0] } ?? []))
+                    let original = try VTodoObject(parsing: text, timeZone: zone)
+                    for deadline in deadlines {
+                        var todo = original
+                        var fields = todo.fields
+                        fields.deadline = date(deadline)
+                        todo.update(to: fields, now: 0)
+                        let label = "\(start) \(due ?? "") \(deadline) in \(zone)"
+                        let reread = try VTodoObject(parsing: todo.text, timeZone: zone)
+                        #expect(reread.fields.deadline == date(deadline), "\(label): \(line("DUE", todo) ?? "")")
+                        let written = try #require(reread.todo.property(named: "DUE").flatMap(ICalendarTime.init), "\(label)")
+                        let writtenStart = try #require(reread.todo.property(named: "DTSTART").flatMap(ICalendarTime.init), "\(label)")
+                        if case .date = writtenStart {
+                            #expect(written.hasSameForm(as: writtenStart), "\(label)")
+                        } else {
+                            #expect(!written.hasSameForm(as: .date(CalendarDate(daysSinceEpoch: 0)!)), "\(label): a DATE beside a DATE-TIME")
+                        }
+                        if written.hasSameForm(as: writtenStart) {
+                            #expect(writtenStart.seconds <= written.seconds, "\(label): DUE before DTSTART")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

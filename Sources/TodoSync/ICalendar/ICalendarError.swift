@@ -6,9 +6,12 @@
 public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: Sendable, Equatable {
-        /// A content line that is not `NAME[;PARAM=...]:value`.
+        /// A content line that is not `NAME[;PARAM=...]:value`, or one with more parameter
+        /// values than ``ICalendar/maxParameterValuesPerProperty``.
         case syntax
-        /// BEGIN and END that do not pair up, or a property outside any component.
+        /// BEGIN and END that do not pair up, a property outside any component, components
+        /// nested deeper than ``ICalendar/maxDepth``, or a component with more properties than
+        /// ``ICalendar/maxPropertiesPerComponent``.
         case structure
         /// Well-formed iCalendar without a VTODO (an event, a journal entry, a bare VTIMEZONE).
         case noTodo
@@ -23,11 +26,16 @@ public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertibl
     /// What is wrong, without the line.
     public let reason: String
 
-    /// Creates an error.
+    /// Creates an error. Control characters in `reason` (quoted from the text) become U+FFFD,
+    /// so that the description stays one line and prints nothing a terminal would act on.
     public init(_ kind: Kind, line: Int?, _ reason: String) {
         self.kind = kind
         self.line = line
-        self.reason = reason
+        if reason.unicodeScalars.contains(where: ICalendar.isControl) {
+            self.reason = String(String.UnicodeScalarView(reason.unicodeScalars.map { ICalendar.isControl($0) ? "\u{FFFD}" : $0 }))
+        } else {
+            self.reason = reason
+        }
     }
 
     /// `line N: reason`, or just the reason when no line is at fault.

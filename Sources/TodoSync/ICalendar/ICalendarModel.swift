@@ -7,7 +7,7 @@ public struct ICalendarParameter: Sendable, Equatable, Hashable {
 
     /// Creates a parameter; `name` is upper-cased.
     public init(name: String, values: [String]) {
-        self.name = name.uppercased()
+        self.name = ICalendar.upper(name)
         self.values = values
     }
 
@@ -35,7 +35,7 @@ public struct ICalendarProperty: Sendable, Equatable {
 
     /// Creates a property; `name` is upper-cased.
     public init(name: String, parameters: [ICalendarParameter] = [], value: String) {
-        self.name = name.uppercased()
+        self.name = ICalendar.upper(name)
         self.parameters = parameters
         self.value = value
     }
@@ -47,7 +47,7 @@ public struct ICalendarProperty: Sendable, Equatable {
 
     /// The first parameter called `name` (any case), if any.
     public func parameter(named name: String) -> ICalendarParameter? {
-        let name = name.uppercased()
+        let name = ICalendar.upper(name)
         return parameters.first { $0.name == name }
     }
 
@@ -63,6 +63,10 @@ public struct ICalendarProperty: Sendable, Equatable {
 ///
 /// Order is kept as read, so an unchanged component serialises as it was read; the BEGIN and
 /// END lines are remembered too (see ``ICalendarProperty``). Equality compares the content.
+///
+/// A tree is released, compared and written recursively, one frame per level. That is safe
+/// because a tree is shallow: ``ICalendar/parse(_:)`` never builds one deeper than
+/// ``ICalendar/maxDepth``, and the code here builds three levels at most.
 public struct ICalendarComponent: Sendable, Equatable {
     /// One child of a component, in document order.
     public enum Child: Sendable, Equatable {
@@ -83,20 +87,20 @@ public struct ICalendarComponent: Sendable, Equatable {
 
     /// Creates a component; `name` is upper-cased.
     public init(name: String, children: [Child] = []) {
-        self.name = name.uppercased()
+        self.name = ICalendar.upper(name)
         self.children = children
     }
 
     /// The first property called `name` (any case), if any.
     public func property(named name: String) -> ICalendarProperty? {
-        let name = name.uppercased()
+        let name = ICalendar.upper(name)
         for case .property(let property) in children where property.name == name { return property }
         return nil
     }
 
     /// Every property called `name` (any case), in order.
     public func properties(named name: String) -> [ICalendarProperty] {
-        let name = name.uppercased()
+        let name = ICalendar.upper(name)
         return children.compactMap { child in
             if case .property(let property) = child, property.name == name { return property }
             return nil
@@ -105,7 +109,7 @@ public struct ICalendarComponent: Sendable, Equatable {
 
     /// The direct sub-components called `name` (any case), in order.
     public func components(named name: String) -> [ICalendarComponent] {
-        let name = name.uppercased()
+        let name = ICalendar.upper(name)
         return children.compactMap { child in
             if case .component(let component) = child, component.name == name { return component }
             return nil
@@ -135,7 +139,7 @@ public struct ICalendarComponent: Sendable, Equatable {
 
     /// Removes every property called `name` (any case).
     public mutating func removeProperties(named name: String) {
-        let name = name.uppercased()
+        let name = ICalendar.upper(name)
         children.removeAll { if case .property(let p) = $0 { p.name == name } else { false } }
     }
 

@@ -38,19 +38,72 @@ enum ICalendarTime: Sendable, Equatable {
     /// the years 1...9999 are clamped to them.
     static func utcStamp(epochSeconds: Int64) -> String {
         let (date, second) = utc(epochSeconds: epochSeconds)
-        let time = pad(second / 3600, 2) + pad(second % 3600 / 60, 2) + pad(second % 60, 2)
-        return (date.map(dateValue) ?? "19700101") + "T" + time + "Z"
+        return (date.map(dateValue) ?? "19700101") + "T" + timeValue(second) + "Z"
+    }
+
+    /// The value as written (`20240501`, `20240501T120000Z`, `20240501T120000`), or `nil`
+    /// outside the years 1...9999. A TZID is a parameter, not part of the value.
+    var value: String? {
+        switch self {
+        case .date(let date):
+            return Self.dateValue(date)
+        case .utc(let seconds), .local(let seconds, _):
+            let (days, second) = Self.split(seconds)
+            guard let date = CalendarDate(daysSinceEpoch: Int(clamping: days)) else { return nil }
+            let time = Self.dateValue(date) + "T" + Self.timeValue(second)
+            if case .utc = self { return time + "Z" }
+            return time
+        }
+    }
+
+    /// Whether two values are written the same way: both dates, both UTC, or both wall-clock
+    /// times with the same TZID (or both floating).
+    func hasSameForm(as other: ICalendarTime) -> Bool {
+        switch (self, other) {
+        case (.date, .date), (.utc, .utc): true
+        case (.local(_, let a), .local(_, let b)): a == b
+        default: false
+        }
+    }
+
+    /// The same form holding `seconds` (since 1970 on its clock); a date stays itself.
+    func withSeconds(_ seconds: Int64) -> ICalendarTime {
+        switch self {
+        case .date: self
+        case .utc: .utc(epochSeconds: seconds)
+        case .local(_, let tzid): .local(wallSeconds: seconds, tzid: tzid)
+        }
+    }
+
+    /// The seconds since 1970 on the value's own clock (a date: its midnight), which orders
+    /// two values of the same form.
+    var seconds: Int64 {
+        switch self {
+        case .date(let date): Int64(date.daysSinceEpoch) * 86_400
+        case .utc(let seconds), .local(let seconds, _): seconds
+        }
+    }
+
+    /// `HHMMSS` for a second of the day.
+    private static func timeValue(_ second: Int) -> String {
+        pad(second / 3600, 2) + pad(second % 3600 / 60, 2) + pad(second % 60, 2)
     }
 
     /// The UTC calendar date of an instant (clamped to the years 1...9999) and the second of
     /// that day: the one split of seconds since 1970 that both stamp forms (this one and the
     /// ISO 8601 `last_sync`) are written from.
     static func utc(epochSeconds: Int64) -> (date: CalendarDate?, second: Int) {
-        let days = epochSeconds >= 0 ? epochSeconds / 86_400 : (epochSeconds - 86_399) / 86_400
-        let second = Int(epochSeconds - days * 86_400)
+        let (days, second) = split(epochSeconds)
         let date = CalendarDate(daysSinceEpoch: Int(clamping: days))
             ?? (days < 0 ? CalendarDate(year: 1, month: 1, day: 1) : CalendarDate(year: 9999, month: 12, day: 31))
         return (date, second)
+    }
+
+    /// Seconds since 1970 (on any clock) as whole days since 1970-01-01 and the second of the
+    /// last day: floor division, so a second before 1970 is in the day that holds it.
+    static func split(_ seconds: Int64) -> (days: Int64, second: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (days, Int(seconds - days * 86_400))
     }
 
     /// `YYYYMMDD`, the DATE form.
