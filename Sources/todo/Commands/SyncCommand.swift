@@ -143,11 +143,15 @@ enum SyncRun {
 
     static let notSetUp = CLIError.failure("no sync remote is set up for this database", hint: "Run 'todo sync setup URL' first.")
 
-    /// One line per object the sync could not take as the server should have sent it.
+    /// One line per object the sync could not take as the server should have sent it (an
+    /// object read alone that then turned out unreadable is named once, as unreadable).
     static func warnings(_ report: SyncReport) -> [String] {
-        report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
+        let unreadable = Set(report.unreadable)
+        return report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
             + report.notDelivered.map { "the server did not send \($0), which it listed as changed; it is asked for again next sync" }
-            + report.readAlone.map { "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone" }
+            + report.readAlone.filter { !unreadable.contains($0) }.map {
+                "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone"
+            }
     }
 
     /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.
