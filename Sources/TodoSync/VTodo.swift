@@ -205,6 +205,8 @@ public struct VTodoObject: Sendable, Equatable {
             due = Self.dueProperty(deadline)
         }
         todo.setProperty(due)
+        // RFC 5545 allows DUE or DURATION, never both: a deadline set here replaces the duration.
+        todo.removeProperties(named: "DURATION")
         guard var startProperty, let start, let dueTime = ICalendarTime(due), dueTime.seconds < start.seconds else { return }
         var moved = time(atSecond: 0, of: deadline, like: start, timeZones: timeZones) ?? dueTime
         if moved.value == nil || !moved.hasSameForm(as: dueTime) || moved.seconds > dueTime.seconds { moved = dueTime }

@@ -360,6 +360,13 @@ import TodoStore
         #expect(line("DTSTART", after) == "DTSTART;VALUE=DATE:20240501")
     }
 
+    @Test func aDeadlineReplacesADuration() throws {
+        let (_, after) = try edited(["DTSTART;VALUE=DATE:20240501", "DURATION:P3D"], deadline: "2024-06-15", zone: utc)
+        #expect(line("DUE", after) == "DUE;VALUE=DATE:20240615")
+        #expect(line("DURATION", after) == nil)
+        #expect(line("DTSTART", after) == "DTSTART;VALUE=DATE:20240501")
+    }
+
     @Test func aDeadlineBeforeTheStartMovesTheStartBack() throws {
         let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
         let cases: [(start: String, zone: LocalTimeZone, due: String, movedStart: String)] = [
