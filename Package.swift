@@ -30,7 +30,10 @@ let package = Package(
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot"),
         // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
-        .target(name: "TodoInterop", dependencies: ["TodoStore"]),
+        // A strict JSON parser and its values (RFC 8259), standard library only: shared by
+        // TodoInterop (which re-exports it) and the todo-sync companion.
+        .target(name: "JSONCodec"),
+        .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
