@@ -112,6 +112,12 @@ extension JSONValue {
     }
 }
 
+/// The protocol's version and what this helper does beyond version 1's first form.
+let helloAnswer: JSONValue = .object([
+    ("version", 1),
+    ("capabilities", .strings(["ca_file", "redirect_error", "origin_only", "basic", "digest", "bounded_answers", "http2"])),
+])
+
 /// One line of the protocol: a JSON object. Writes are unbuffered and whole lines.
 enum ProtocolIO {
     static func encode(_ value: JSONValue) -> [UInt8] {

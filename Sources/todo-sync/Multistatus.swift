@@ -41,9 +41,9 @@ final class XMLNode {
     /// no network, no DTD, no entity substitution: a DOCTYPE or an entity reference is refused).
     /// Carriage returns in text survive (an XML parser, libxml2 too, turns CR LF into LF; calendar
     /// data needs its CR LF byte for byte): see `protectingCarriageReturns`.
-    static func parse(_ data: [UInt8]) throws(HelperError) -> XMLNode {
+    static func parse(_ data: [UInt8], protectingCR: Bool = true) throws(HelperError) -> XMLNode {
         XMLLibrary.setUp()
-        let bytes = protectingCarriageReturns(data)
+        let bytes = protectingCR ? protectingCarriageReturns(data) : data
         guard bytes.count < Int(Int32.max) else { throw HelperError(.badResponse, "the server's XML is too large") }
         // No XML_PARSE_NOENT (entities stay references, refused below), no DTDLOAD, no HUGE (libxml2's own limits hold).
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)

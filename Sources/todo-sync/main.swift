@@ -17,12 +17,6 @@ import JSONCodec
 
 signal(SIGPIPE, SIG_IGN)
 
-/// The protocol's version and what this helper does beyond version 1's first form.
-let helloAnswer: JSONValue = .object([
-    ("version", 1),
-    ("capabilities", .strings(["ca_file", "redirect_error", "origin_only", "basic", "digest", "bounded_answers", "http2"])),
-])
-
 /// The request loop's state: the collection opened last.
 final class Helper {
     var client: CalDAVClient?

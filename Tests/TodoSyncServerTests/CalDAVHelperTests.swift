@@ -419,3 +419,95 @@ struct MultigetFallbackTests {
         #expect(status == 0 && stderr.isEmpty)
     }
 }
+
+@Suite("todo-sync keeps credentials at the collection's origin", .timeLimit(.minutes(1)))
+struct OriginTests {
+    /// Two bare HTTP servers in one process, each logging `PORT METHOD PATH AUTHORIZATION` per
+    /// request to argv[3]. The first asks for Basic credentials, then redirects everything to
+    /// the second (argv[2]), which answers any request with a 207 that lists nothing.
+    static let servers = #"""
+        import http.server, sys, threading, time
+        first, second, log = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+        lock = threading.Lock()
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *args): pass
+            def answer(self, status, body=b"", headers={}):
+                self.send_response(status)
+                for k, v in headers.items(): self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def handle_any(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                port = self.server.server_address[1]
+                with lock, open(log, "a") as f:
+                    f.write("%d %s %s %s\n" % (port, self.command, self.path, self.headers.get("Authorization", "-")))
+                if port == first:
+                    if self.headers.get("Authorization") is None:
+                        self.answer(401, b"", {"WWW-Authenticate": 'Basic realm="todo"'})
+                    else:
+                        self.answer(301, b"", {"Location": "http://127.0.0.1:%d%s" % (second, self.path)})
+                else:
+                    self.answer(207, b'<?xml version="1.0"?><multistatus xmlns="DAV:"/>', {"Content-Type": "application/xml"})
+            do_GET = do_PUT = do_DELETE = do_REPORT = do_PROPFIND = handle_any
+        for port in (first, second):
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        time.sleep(30)   # bounded: the servers end by themselves
+        """#
+
+    @Test("a redirect is an error naming the new URL; the server redirected to never hears from the helper; hrefs elsewhere are refused unsent")
+    func redirectAndForeignHrefs() throws {
+        let first = try CalDAVServer.freePort(), second = try CalDAVServer.freePort()
+        let folder = TemporaryFolder()
+        let log = folder.file("requests.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
+        process.arguments = ["-c", Self.servers, String(first), String(second), log]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !(CalDAVServer.portAnswers(first) && CalDAVServer.portAnswers(second)) && Date() < deadline { usleep(20_000) }
+        func requests() throws -> [String] {
+            try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+
+        let home = TemporaryFolder()
+        let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
+        #expect(try session.send(["op": "hello"])["version"] as? Int == 1)
+        let collection = "http://127.0.0.1:\(first)/c/"
+        #expect(try session.send(["op": "open", "url": collection, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
+
+        let probe = try session.send(["op": "probe"])
+        let error = probe["error"] as? [String: Any]
+        let target = "http://127.0.0.1:\(second)/c/"
+        #expect(error?["kind"] as? String == "redirect", "\(probe)")
+        #expect(error?["location"] as? String == target, "\(probe)")
+        #expect((error?["message"] as? String)?.contains("todo sync setup \(target)") == true, "\(probe)")
+
+        // Members elsewhere: another server, another path, dot segments. Refused, never requested.
+        for href in [target + "x.ics", "/other/x.ics", "/c/../other/x.ics"] {
+            let fetched = try session.send(["op": "fetch", "hrefs": ["/c/fine.ics", href]])
+            #expect(errorKind(fetched) == "bad_response", "\(href): \(fetched)")
+            #expect(((fetched["error"] as? [String: Any])?["message"] as? String)?.contains("refused") == true)
+        }
+        let outcomes = try field(try session.send(["op": "write", "writes": [
+            ["method": "delete", "href": target + "x.ics", "etag": "\"1\""],
+            ["method": "delete", "href": "/c/y.ics", "etag": "\"1\""]]]), "outcomes", as: [[String: Any]].self)
+        #expect(outcomes.map { $0["outcome"] as? String } == ["failed", "not_sent"], "\(outcomes)")
+
+        let seen = try requests()
+        #expect(!seen.isEmpty && seen.allSatisfy { $0.hasPrefix("\(first) ") }, "\(seen)")
+        #expect(!seen.contains { $0.contains("/other/") || $0.contains("fine.ics") }, "\(seen)")
+        // The first server heard the credentials only after asking for them.
+        #expect(seen.first?.hasSuffix(" -") == true, "\(seen)")
+        #expect(seen.contains { $0.contains(" Basic ") }, "\(seen)")
+        let (status, stderr, extra) = session.finish()
+        #expect(status == 0 && stderr.isEmpty && extra.isEmpty)
+        #expect(!session.transcript.contains { $0.contains(Fixture.password) })
+    }
+}
