@@ -299,15 +299,16 @@ private final class Transfer {
     /// The certificate problem as OpenSSL's verify result names it, with curl's own words.
     static func certificateProblem(_ result: Int, _ curlText: String) -> String {
         let name: String
+        // curl checks the name itself after OpenSSL accepted the chain.
+        let nameMismatch = curlText.contains("subject name") || curlText.contains("does not match")
         switch result {
+        case _ where nameMismatch: name = "certificate name mismatch"
         case 9: name = "certificate not yet valid"
         case 10: name = "certificate expired"
         case 18, 19: name = "certificate not trusted (self-signed)"
         case 20, 21, 2: name = "certificate not trusted (unknown issuer)"
         case 23: name = "certificate revoked"
         case 62: name = "certificate name mismatch"
-        case 0 where curlText.contains("subject name") || curlText.contains("does not match"):
-            name = "certificate name mismatch"
         default: name = "certificate not accepted"
         }
         return "\(name); curl: \(curlText)"

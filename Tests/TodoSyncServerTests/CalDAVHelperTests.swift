@@ -511,3 +511,130 @@ struct OriginTests {
         #expect(!session.transcript.contains { $0.contains(Fixture.password) })
     }
 }
+
+@Suite("todo-sync over TLS, with Digest, against answers too large", .timeLimit(.minutes(1)))
+struct TransportTests {
+    /// One HTTPS server (argv[2] the certificate, argv[3] its key; "-" for plain HTTP) asking
+    /// for Digest (MD5, qop=auth) as alice / argv[4]. PROPFIND: a VTODO calendar; REPORT: 501;
+    /// GET /c/bomb.ics: 65 MiB of zeros, gzip-compressed. Requests are logged to argv[5].
+    static let server = #"""
+        import http.server, sys, ssl, hashlib, gzip, os, threading, time
+        port, cert, key, password, log = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+        realm, nonce = "todo", os.urandom(8).hex()
+        md5 = lambda s: hashlib.md5(s.encode()).hexdigest()
+        BOMB = gzip.compress(b"\0" * (65 << 20), 1)
+        PROPFIND = (b'<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
+                    b'<d:response><d:href>/c/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/>'
+                    b'</d:resourcetype><c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>'
+                    b'<d:sync-token>t1</d:sync-token></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>')
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *args): pass
+            def answer(self, status, body=b"", headers={}):
+                self.send_response(status)
+                for k, v in headers.items(): self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def authorized(self):
+                header = self.headers.get("Authorization", "")
+                with open(log, "a") as f: f.write("%s %s %s\n" % (self.command, self.path, header.split(" ")[0] or "-"))
+                if not header.startswith("Digest "): return False
+                fields = {}
+                for part in header[7:].split(","):
+                    k, _, v = part.strip().partition("=")
+                    fields[k] = v.strip('"')
+                ha1 = md5("alice:%s:%s" % (realm, password))
+                ha2 = md5("%s:%s" % (self.command, fields.get("uri", "")))
+                expected = md5(":".join([ha1, fields.get("nonce", ""), fields.get("nc", ""), fields.get("cnonce", ""), fields.get("qop", ""), ha2]))
+                return fields.get("username") == "alice" and fields.get("response") == expected
+            def handle_any(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if not self.authorized():
+                    self.answer(401, b"", {"WWW-Authenticate": 'Digest realm="%s", nonce="%s", qop="auth", algorithm=MD5' % (realm, nonce)})
+                elif self.command == "PROPFIND": self.answer(207, PROPFIND, {"Content-Type": "application/xml"})
+                elif self.command == "GET" and self.path == "/c/bomb.ics":
+                    self.answer(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "text/calendar"})
+                else: self.answer(501)
+            do_GET = do_REPORT = do_PROPFIND = handle_any
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        if cert != "-":
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(cert, key)
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        time.sleep(40)   # bounded: the server ends by itself
+        """#
+
+    /// A self-signed certificate for `name` (`IP:127.0.0.1` or `DNS:localhost`): its files.
+    static func certificate(_ folder: TemporaryFolder, _ stem: String, _ name: String) throws -> (cert: String, key: String) {
+        let cert = folder.file(stem + ".pem"), key = folder.file(stem + ".key")
+        let result = try ProcessRunner.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                                                                "-days", "1", "-subj", "/CN=todo test", "-addext", "subjectAltName=" + name], timeout: 30)
+        #expect(result.status == 0, "openssl: \(result.stderr)")
+        return (cert, key)
+    }
+
+    /// Starts the server; its port and process (killed by the caller).
+    static func start(_ folder: TemporaryFolder, cert: String, key: String, log: String) throws -> (Int, Process) {
+        let port = try CalDAVServer.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
+        process.arguments = ["-c", server, String(port), cert, key, Fixture.password, log]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+        return (port, process)
+    }
+
+    @Test("TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME")
+    func tlsAndDigest() throws {
+        let folder = TemporaryFolder(), home = TemporaryFolder()
+        let good = try Self.certificate(folder, "good", "IP:127.0.0.1")
+        let other = try Self.certificate(folder, "other", "DNS:localhost")
+        let log = folder.file("requests.log")
+        let (port, process) = try Self.start(folder, cert: good.cert, key: good.key, log: log)
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let (otherPort, otherProcess) = try Self.start(folder, cert: other.cert, key: other.key, log: log)
+        defer { kill(otherProcess.processIdentifier, SIGKILL); otherProcess.waitUntilExit() }
+        func message(_ answer: [String: Any]) -> String { (answer["error"] as? [String: Any])?["message"] as? String ?? "" }
+
+        let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
+        let url = "https://127.0.0.1:\(port)/c/"
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])
+        let untrusted = try session.send(["op": "probe"])
+        #expect(errorKind(untrusted) == "unreachable" && message(untrusted).contains("certificate not trusted (self-signed)"), "\(untrusted)")
+
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert])
+        let trusted = try session.send(["op": "probe"])
+        #expect(trusted["ok"] as? Bool == true, "\(trusted)")
+
+        try session.send(["op": "open", "url": "https://127.0.0.1:\(otherPort)/c/", "user": "alice", "password_command": NSNull(), "ca_file": other.cert])
+        let mismatch = try session.send(["op": "probe"])
+        #expect(message(mismatch).contains("certificate name mismatch"), "\(mismatch)")
+
+        // A wrong Digest password: 401, kind auth.
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": "echo wrong", "ca_file": good.cert])
+        #expect(errorKind(try session.send(["op": "probe"])) == "auth")
+
+        // 65 MiB once decompressed: refused past 64 MiB (REPORT is 501 here, so fetch GETs).
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert])
+        let bomb = try session.send(["op": "fetch", "hrefs": ["/c/bomb.ics"]], timeout: 60)
+        #expect(errorKind(bomb) == "bad_response" && message(bomb).contains("larger than 64 MiB"), "\(bomb)")
+        let (status, stderr, _) = session.finish()
+        #expect(status == 0 && stderr.isEmpty, "\(stderr)")
+
+        // SSL_CERT_FILE, as the curl tool reads it.
+        let viaEnvironment = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password, "SSL_CERT_FILE": good.cert], home: home.path)
+        try viaEnvironment.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])
+        #expect(try viaEnvironment.send(["op": "probe"])["ok"] as? Bool == true)
+        _ = viaEnvironment.finish()
+
+        let requests = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(requests.contains("PROPFIND /c/ Digest"), "\(requests)")
+        #expect(!requests.contains("Basic"), "\(requests)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "the helper wrote to HOME")
+    }
+}
