@@ -152,7 +152,7 @@ final class CalDAVClient {
     }
 
     private static func xmlEscaped(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
 
     private func syncCollection(token: String) throws(HelperError) -> HTTPAnswer {
@@ -453,6 +453,6 @@ final class CalDAVClient {
 private extension HelperError {
     /// A 404 on an item is no proof that the collection is gone: report it as a server error.
     var forItem: HelperError {
-        kind == .notFound ? HelperError(.server, message.replacing("no such collection", with: "not found"), status: status) : self
+        kind == .notFound ? HelperError(.server, message.replacingAll("no such collection", with: "not found"), status: status) : self
     }
 }

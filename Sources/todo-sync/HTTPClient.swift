@@ -300,7 +300,7 @@ private final class Transfer {
     static func certificateProblem(_ result: Int, _ curlText: String) -> String {
         let name: String
         // curl checks the name itself after OpenSSL accepted the chain.
-        let nameMismatch = curlText.contains("subject name") || curlText.contains("does not match")
+        let nameMismatch = curlText.containsText("subject name") || curlText.containsText("does not match")
         switch result {
         case _ where nameMismatch: name = "certificate name mismatch"
         case 9: name = "certificate not yet valid"

@@ -37,15 +37,15 @@ struct HelperError: Error {
 
     /// The error object, with `secrets` masked out of the message as a last safety net.
     func errorObject(masking secrets: [String]) -> JSONValue {
-        var text = message.replacing("\r", with: " ").replacing("\n", with: " ")
+        var text = message.replacingAll("\r", with: " ").replacingAll("\n", with: " ")
         for secret in secrets where !secret.isEmpty {
-            text = text.replacing(secret, with: "***")
+            text = text.replacingAll(secret, with: "***")
         }
         var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("message", .string(text)),
                                                ("status", status.map { .number(Double($0)) } ?? .null)]
         if let location {
             var masked = location
-            for secret in secrets where !secret.isEmpty { masked = masked.replacing(secret, with: "***") }
+            for secret in secrets where !secret.isEmpty { masked = masked.replacingAll(secret, with: "***") }
             members.append(("location", .string(masked)))
         }
         return .object(members)
@@ -171,5 +171,45 @@ extension JSONValue {
         guard let value = self[key], !value.isNull else { throw HelperError(.protocol, "the request has no \"\(key)\"") }
         guard let array = value.arrayValue else { throw HelperError(.protocol, "\"\(key)\" has the wrong type") }
         return array
+    }
+}
+
+/// Byte-wise (UTF-8) search and replace: what the helper needs of strings, without the
+/// standard library's regex-based algorithms (which would link _StringProcessing, 1 MB).
+extension String {
+    private func occurrences(of target: [UInt8], in bytes: [UInt8]) -> [Int] {
+        guard !target.isEmpty, bytes.count >= target.count else { return [] }
+        var found: [Int] = []
+        var index = 0
+        while index <= bytes.count - target.count {
+            if bytes[index] == target[0] && bytes[index..<index + target.count].elementsEqual(target) {
+                found.append(index)
+                index += target.count
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// The text with every occurrence of `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let bytes = Array(utf8), pattern = Array(target.utf8)
+        let found = occurrences(of: pattern, in: bytes)
+        guard !found.isEmpty else { return self }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var start = 0
+        for index in found {
+            out += bytes[start..<index]
+            out += replacement.utf8
+            start = index + pattern.count
+        }
+        out += bytes[start...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func containsText(_ target: String) -> Bool {
+        !occurrences(of: Array(target.utf8), in: Array(utf8)).isEmpty
     }
 }
