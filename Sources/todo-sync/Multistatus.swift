@@ -51,14 +51,26 @@ final class XMLNode {
             buffer.withMemoryRebound(to: CChar.self) { xmlReaderForMemory($0.baseAddress, Int32(buffer.count), nil, nil, options) }
         }
         guard let reader else { throw HelperError(.badResponse, "the server's XML could not be parsed") }
-        defer { xmlFreeTextReader(reader) }
-        xmlTextReaderSetStructuredErrorHandler(reader, { _, _ in }, nil)
+        // libxml2's first complaint, for the message; nothing goes to stderr.
+        final class FirstError { var text: String? }
+        let firstError = FirstError()
+        defer { xmlFreeTextReader(reader); withExtendedLifetime(firstError) {} }
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let box = Unmanaged<FirstError>.fromOpaque(context).takeUnretainedValue()
+            guard box.text == nil, let message = error.pointee.message else { return }
+            var text = String(cString: message)
+            while text.last == "\n" || text.last == " " { text.removeLast() }
+            box.text = "line \(error.pointee.line): " + String(text.prefix(200))
+        }, Unmanaged.passUnretained(firstError).toOpaque())
 
         func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
             guard let pointer else { return "" }
             return String(cString: pointer)
         }
-        let unreadable = HelperError(.badResponse, "the server's XML could not be parsed")
+        var unreadable: HelperError {
+            HelperError(.badResponse, "the server's XML could not be parsed" + (firstError.text.map { " (libxml2: \($0))" } ?? ""))
+        }
         var root: XMLNode?
         var stack: [XMLNode] = []
         var elements = 0
