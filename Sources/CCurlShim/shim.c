@@ -48,4 +48,8 @@ CURLMcode todo_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long val
 
 long todo_curlauth_basic_digest(void) { return (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST); }
 
+long todo_curlauth_basic(void) { return (long)CURLAUTH_BASIC; }
+
+long todo_curlauth_digest(void) { return (long)CURLAUTH_DIGEST; }
+
 long todo_curl_global_all(void) { return CURL_GLOBAL_ALL; }

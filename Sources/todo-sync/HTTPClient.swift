@@ -34,6 +34,10 @@ final class HTTPClient {
         var password: String?
         /// A CA bundle (PEM) instead of the system's.
         var caFile: String?
+        /// The authentication schemes offered to the server (CURLAUTH_ bits): Basic or Digest,
+        /// whichever the server asks for (curl first asks without credentials), until the server
+        /// has asked for Basic alone; then Basic, sent at once on the handles made after that.
+        var authentication = todo_curlauth_basic_digest()
     }
 
     /// The most bytes of one answer's body, after decompression.
@@ -46,7 +50,7 @@ final class HTTPClient {
     /// The longest one request may take in all.
     static let requestTimeout = 300
 
-    private let settings: Settings
+    private var settings: Settings
     private let multi: UnsafeMutableRawPointer
     private var idle: [Transfer] = []
 
@@ -80,6 +84,18 @@ final class HTTPClient {
             if let value = Environment.value(name), !value.isEmpty { return value }
         }
         return nil
+    }
+
+    /// Once a request passed a challenge for Basic alone, the handles made after it send Basic
+    /// credentials with their first request, instead of each asking without them first.
+    private func learnAuthentication(_ transfer: Transfer, _ result: Result<HTTPAnswer, HelperError>) {
+        guard settings.user != nil, settings.authentication == todo_curlauth_basic_digest(),
+              case .success(let answer) = result, answer.status != 401 else { return }
+        var offered = 0
+        _ = todo_curl_getinfo_long(transfer.handle, CURLINFO_HTTPAUTH_AVAIL, &offered)
+        if offered & todo_curlauth_basic() != 0 && offered & todo_curlauth_digest() == 0 {
+            settings.authentication = todo_curlauth_basic()
+        }
     }
 
     /// Sends one request and waits for its answer.
@@ -123,6 +139,7 @@ final class HTTPClient {
                 curl_multi_remove_handle(multi, handle)
                 finished = true
                 let result = transfer.finish(code)
+                learnAuthentication(transfer, result)
                 idle.append(transfer)
                 if !done(transfer.index, result) { going = false }
             }
@@ -172,7 +189,7 @@ private final class Transfer {
         _ = todo_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // any that curl decodes
         _ = todo_curl_setopt_string(handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
         if let user = settings.user {
-            long(CURLOPT_HTTPAUTH, todo_curlauth_basic_digest())
+            long(CURLOPT_HTTPAUTH, settings.authentication)
             _ = todo_curl_setopt_string(handle, CURLOPT_USERNAME, user)
             _ = todo_curl_setopt_string(handle, CURLOPT_PASSWORD, settings.password ?? "")
         }

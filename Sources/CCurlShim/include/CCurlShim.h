@@ -24,5 +24,8 @@ CURLMcode todo_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long val
 
 /// CURLAUTH_BASIC | CURLAUTH_DIGEST.
 long todo_curlauth_basic_digest(void);
+/// CURLAUTH_BASIC, CURLAUTH_DIGEST.
+long todo_curlauth_basic(void);
+long todo_curlauth_digest(void);
 long todo_curl_global_all(void);
 #endif
