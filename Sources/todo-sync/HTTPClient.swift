@@ -64,7 +64,7 @@ final class HTTPClient {
     }
 
     deinit {
-        for transfer in idle { curl_easy_cleanup(transfer.handle) }
+        idle.removeAll()  // each easy handle is cleaned up by its Transfer (none is in the multi now)
         curl_multi_cleanup(multi)
     }
 
@@ -119,8 +119,9 @@ final class HTTPClient {
                 let index = next
                 next += 1
                 do {
+                    let built = try request(index)
                     let transfer = idle.popLast() ?? Transfer(settings: settings)
-                    transfer.start(try request(index), index: index)
+                    transfer.start(built, index: index)
                     active[transfer.handle] = transfer
                     curl_multi_add_handle(multi, transfer.handle)
                 } catch {
@@ -199,6 +200,7 @@ private final class Transfer {
     }
 
     deinit {
+        curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
@@ -264,7 +266,12 @@ private final class Transfer {
 
     /// The answer, or the error that ended the request.
     func finish(_ code: CURLcode) -> Result<HTTPAnswer, HelperError> {
-        defer { request = nil }
+        defer {
+            // An idle handle keeps nothing of its last answer.
+            request = nil
+            body = []
+            headers = []
+        }
         guard let request else { return .failure(HelperError(.protocol, "unexpected failure")) }
         if code == CURLE_OK {
             var status = 0
