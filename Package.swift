@@ -12,8 +12,8 @@ let package = Package(
         .library(name: "TodoSnapshot", targets: ["TodoSnapshot"]),
         .library(name: "TodoObservation", targets: ["TodoObservation"]),
         .library(name: "TodoSync", targets: ["TodoSync"]),
-        // `todo sync` runs this companion (as git runs git-remote-https): HTTP and XML need full
-        // Foundation, which `todo` itself does without to stay small, static and fast.
+        // `todo sync` runs this companion (as git runs git-remote-https): HTTP on libcurl and XML
+        // on libxml2, which `todo` itself does without to stay small, static and fast.
         .executable(name: "todo-sync", targets: ["todo-sync"]),
     ],
     targets: [
@@ -30,18 +30,26 @@ let package = Package(
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot"),
         // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
-        .target(name: "TodoInterop", dependencies: ["TodoStore"]),
+        // A strict JSON parser and its values (RFC 8259), standard library only: shared by
+        // TodoInterop (which re-exports it) and the todo-sync companion.
+        .target(name: "JSONCodec"),
+        .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
         // the merge rules (pure), the sync state, and an engine written against a collection
-        // protocol. Standard library only: the CalDAV client that needs Foundation is in todo-sync.
+        // protocol. Standard library only: the CalDAV client (libcurl, libxml2) is in todo-sync.
         .target(name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"]),
         // The command-line tool.
         .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync"]),
-        // The CalDAV client (FoundationNetworking over libcurl, FoundationXML over libxml2) and
-        // the `todo sync` run itself; `todo sync` execs it.
-        .executableTarget(name: "todo-sync"),
+        // libcurl and libxml2 from the system (Debian: libcurl4-openssl-dev, libxml2-dev), and
+        // typed C doors to curl's variadic calls.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // The CalDAV client of `todo sync`, which spawns it: HTTP on libcurl, XML on libxml2's
+        // streaming reader, JSON lines on JSONCodec. No Foundation.
+        .executableTarget(name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec"]),
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 

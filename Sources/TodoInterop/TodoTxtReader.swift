@@ -1,3 +1,5 @@
+import JSONCodec
+
 import TodoStore
 
 /// Reads a todo.txt file (http://todotxt.org): one todo a line.

@@ -1,149 +1,109 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// One HTTP answer.
-struct HTTPAnswer {
-    let status: Int
-    let headers: [AnyHashable: Any]
-    let body: Data
-
-    func header(_ name: String) -> String? {
-        for (key, value) in headers {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
-        }
-        return nil
-    }
-}
+import CCurl
+import JSONCodec
 
 /// A CalDAV collection over HTTP: the requests of the helper's protocol, blocking.
-final class CalDAVClient: @unchecked Sendable {
+final class CalDAVClient {
     /// The collection, without user info, its path ending with `/`.
-    let collection: URL
+    let collection: HTTPURL
     /// `scheme://host:port/path` for messages: never any user info.
     let displayURL: String
-    private let authorization: String?
     /// Strings never to print (the password).
     let secrets: [String]
-    private let session: URLSession
-    private let delegate = SessionDelegate()
-    static let timeout: TimeInterval = 30
+    private let http: HTTPClient
     static let writesInFlight = 4
     static let multigetBatch = 100
     /// The most pages of a truncated (507) sync-collection listing read in one sync.
     static let maximumPages = 100
 
-    init(url: String, user: String?, passwordCommand: String?) throws {
-        guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
+    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil) throws(HelperError) {
+        guard var collection = HTTPURL(url) else {
             throw HelperError(.protocol, "\"url\" is not an http or https URL")
         }
-        let credentials = try Credentials.resolve(url: components, user: user, passwordCommand: passwordCommand)
-        components.user = nil
-        components.password = nil
-        if !components.percentEncodedPath.hasSuffix("/") { components.percentEncodedPath += "/" }
-        components.query = nil
-        components.fragment = nil
-        guard let collection = components.url else { throw HelperError(.protocol, "\"url\" is not a valid URL") }
+        let credentials = try Credentials.resolve(url: collection, user: user, passwordCommand: passwordCommand)
+        secrets = [credentials.password, collection.password].compactMap { $0 }.filter { !$0.isEmpty }
+        collection.user = nil
+        collection.password = nil
+        collection.query = nil
+        if !collection.path.hasSuffix("/") { collection.path += "/" }
         self.collection = collection
-        displayURL = collection.absoluteString
-        authorization = credentials.authorization
-        secrets = [credentials.password, URLComponents(string: url)?.password].compactMap { $0 }.filter { !$0.isEmpty }
-
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Self.timeout
-        configuration.httpMaximumConnectionsPerHost = Self.writesInFlight
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCredentialStorage = nil
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        displayURL = collection.string
+        http = HTTPClient(settings: HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile))
     }
-
-    deinit { session.invalidateAndCancel() }
 
     // MARK: HTTP
 
     /// `href` (as the server or the engine wrote it: a path, a relative or absolute URL) resolved
     /// against the collection, percent-encoding kept.
-    func resolve(_ href: String) throws -> URL {
-        if let url = URL(string: href, relativeTo: collection)?.absoluteURL { return url }
-        let escaped = href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? href
-        if let url = URL(string: escaped, relativeTo: collection)?.absoluteURL { return url }
-        throw HelperError(.protocol, "the href \(href.debugDescription) is not a valid URL reference")
+    func resolve(_ href: String) throws(HelperError) -> HTTPURL {
+        guard let url = collection.resolve(href) else {
+            throw HelperError(.protocol, "the href \(href.debugDescription) is not a valid URL reference")
+        }
+        return url
+    }
+
+    /// `href` resolved, when it names a member of the collection: at the collection's origin
+    /// (credentials go nowhere else), under its path, without `.` or `..` segments. Anything
+    /// else is refused, never requested.
+    func member(_ href: String) throws(HelperError) -> HTTPURL {
+        let url = try resolve(href)
+        if let reason = url.refusal(inside: collection) {
+            throw HelperError(.badResponse, "the href \(href.debugDescription) is outside the collection \(displayURL) (\(reason)); refused, not requested")
+        }
+        return url
     }
 
     /// `url` for messages, without user info.
-    func display(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return displayURL }
-        components.user = nil
-        components.password = nil
-        return components.string ?? displayURL
+    func display(_ url: HTTPURL) -> String { url.string }
+
+    /// Sends one request and waits for its answer. A redirect is an error naming its target:
+    /// the helper never follows one (credentials go only to the collection's origin).
+    func send(_ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil) throws(HelperError) -> HTTPAnswer {
+        let answer = try http.send(request(method, url, headers: headers, body: body))
+        try checkRedirect(answer, method, url)
+        return answer
     }
 
-    /// Sends one request and waits for its answer (at most `timeout` seconds of silence).
-    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil) throws -> HTTPAnswer {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: Self.timeout)
-        request.httpMethod = method
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let body { request.httpBody = body }
-
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request)
-        let exchange = Exchange(done)
-        delegate.register(exchange, for: task)
-        task.resume()
-        // URLSession enforces the timeout; this bound only guards against a lost callback.
-        if done.wait(timeout: .now() + Self.timeout + 15) == .timedOut {
-            task.cancel()
-            throw HelperError(.unreachable, "\(method) \(display(url)): no answer within \(Int(Self.timeout)) s")
-        }
-        let box = exchange
-        if let answer = box.answer { return answer }
-        throw unreachable(box.error, method: method, url: url)
+    private func request(_ method: String, _ url: HTTPURL, headers: [String: String], body: [UInt8]?) -> HTTPRequest {
+        HTTPRequest(method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }, body: body)
     }
 
-    private func unreachable(_ error: Error?, method: String, url: URL) -> HelperError {
-        let name = collection.host ?? "the server"
-        let host = collection.port.map { "\(name):\($0)" } ?? name
-        let reason: String
-        switch (error as? URLError)?.code {
-        case .cannotConnectToHost?: reason = "connection refused"
-        case .cannotFindHost?, .dnsLookupFailed?: reason = "host not found"
-        case .timedOut?: reason = "timed out after \(Int(Self.timeout)) s"
-        case .networkConnectionLost?: reason = "connection lost"
-        case .notConnectedToInternet?: reason = "no network"
-        case .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
-             .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?: reason = "TLS failed"
-        case let code?: reason = "network error \(code.rawValue)"
-        case nil: reason = "network error"
-        }
-        return HelperError(.unreachable, "cannot reach \(host) (\(reason)) for \(method) \(display(url))")
+    private func checkRedirect(_ answer: HTTPAnswer, _ method: String, _ url: HTTPURL) throws(HelperError) {
+        guard [301, 302, 303, 307, 308].contains(answer.status) else { return }
+        let target = answer.header("Location").flatMap { url.resolve($0) }
+        let location = target?.string ?? answer.header("Location") ?? "(no Location given)"
+        let setup = target.map { $0.isSame(as: url) ? "" : " If that is the right place, run: todo sync setup \($0.string)" } ?? ""
+        throw HelperError(.redirect, "\(method) \(display(url)) was redirected (HTTP \(answer.status)) to \(location); "
+                          + "todo does not follow redirects, so that the password goes only to the server set up." + setup,
+                          status: answer.status, location: location)
     }
 
     private static let xmlHeaders = ["Content-Type": "application/xml; charset=utf-8"]
 
     /// A PROPFIND or REPORT whose answer must be a 207 multistatus; other statuses throw.
-    private func multistatus(_ method: String, _ url: URL, depth: String, body: String, what: String) throws -> Multistatus {
+    private func multistatus(_ method: String, _ url: HTTPURL, depth: String, body: String, what: String) throws(HelperError) -> Multistatus {
         let answer = try dav(method, url, depth: depth, body: body)
         guard answer.status == 207 else { throw HelperError.status(answer.status, "\(what) \(display(url))") }
         return try Multistatus(answer.body)
     }
 
-    private func dav(_ method: String, _ url: URL, depth: String, body: String) throws -> HTTPAnswer {
+    private func dav(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> HTTPAnswer {
         var headers = Self.xmlHeaders
         headers["Depth"] = depth
-        return try send(method, url, headers: headers, body: Data(body.utf8))
+        return try send(method, url, headers: headers, body: Array(body.utf8))
     }
 
     /// Whether `href` names the collection itself.
     private func isCollection(_ href: String) -> Bool {
         guard let url = try? resolve(href) else { return false }
-        func trimmed(_ path: String) -> String { path.hasSuffix("/") ? String(path.dropLast()) : path }
-        return trimmed(url.path) == trimmed(collection.path)
+        return url.isSame(as: collection)
+    }
+
+    /// A listed href that is not the collection: refused unless it is one of its members.
+    private func listed(_ href: String) throws(HelperError) -> String {
+        do throws(HelperError) { _ = try member(href) } catch {
+            throw HelperError(.badResponse, "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
+        }
+        return href
     }
 
     // MARK: probe
@@ -153,7 +113,7 @@ final class CalDAVClient: @unchecked Sendable {
         var components: [String]?
     }
 
-    func probe() throws -> Probe {
+    func probe() throws(HelperError) -> Probe {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop>\
@@ -183,7 +143,7 @@ final class CalDAVClient: @unchecked Sendable {
     struct Item {
         var href: String
         var etag: String?
-        var json: [String: Any] { ["href": href, "etag": etag.map { $0 as Any } ?? NSNull()] }
+        var json: JSONValue { .object([("href", .string(href)), ("etag", .optional(etag))]) }
     }
 
     enum Changes {
@@ -192,11 +152,10 @@ final class CalDAVClient: @unchecked Sendable {
     }
 
     private static func xmlEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
 
-    private func syncCollection(token: String) throws -> HTTPAnswer {
+    private func syncCollection(token: String) throws(HelperError) -> HTTPAnswer {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(Self.xmlEscaped(token))</D:sync-token>\
@@ -205,7 +164,7 @@ final class CalDAVClient: @unchecked Sendable {
         return try dav("REPORT", collection, depth: "0", body: body)
     }
 
-    func changes(since token: String?) throws -> Changes {
+    func changes(since token: String?) throws(HelperError) -> Changes {
         if let token, let delta = try delta(since: token) { return delta }
         return try everything()
     }
@@ -214,7 +173,7 @@ final class CalDAVClient: @unchecked Sendable {
     /// (any 4xx but 401: 403/409 valid-sync-token per RFC 6578, 400/412 elsewhere; and 500,
     /// which Xandikos 0.2 answers to a token it does not know: a real outage then fails the
     /// full listing that follows just as well, so nothing is hidden).
-    private func delta(since token: String) throws -> Changes? {
+    private func delta(since token: String) throws(HelperError) -> Changes? {
         var changed: [String: Item] = [:], removed: Set<String> = [], order: [String] = [], seen: Set<String> = []
         var current = token
         // A server may truncate (507 on the collection's own href): ask again from the token it
@@ -240,7 +199,7 @@ final class CalDAVClient: @unchecked Sendable {
                     if response.status == 507 { truncated = true }
                     continue
                 }
-                if seen.insert(response.href).inserted { order.append(response.href); progress = true }
+                if seen.insert(try listed(response.href)).inserted { order.append(response.href); progress = true }
                 if response.status == 404 || response.status == 410 {
                     removed.insert(response.href)
                     changed[response.href] = nil
@@ -261,7 +220,7 @@ final class CalDAVClient: @unchecked Sendable {
 
     /// Every VTODO object: the sync token read first (so a change made meanwhile shows again
     /// next time, never lost), then a calendar-query for VTODO components.
-    private func everything() throws -> Changes {
+    private func everything() throws(HelperError) -> Changes {
         let token = try currentSyncToken()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -273,13 +232,13 @@ final class CalDAVClient: @unchecked Sendable {
         var seen = Set<String>()
         var items: [Item] = []
         for response in status.responses where !isCollection(response.href) && response.status.map({ (200..<300).contains($0) }) ?? true {
-            if seen.insert(response.href).inserted { items.append(Item(href: response.href, etag: response.etag)) }
+            if seen.insert(try listed(response.href)).inserted { items.append(Item(href: response.href, etag: response.etag)) }
         }
         return .everything(items: items, token: token)
     }
 
     /// The collection's DAV:sync-token, or `nil` when it has none.
-    func currentSyncToken() throws -> String? {
+    func currentSyncToken() throws(HelperError) -> String? {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:"><D:prop><D:sync-token/></D:prop></D:propfind>
@@ -296,7 +255,7 @@ final class CalDAVClient: @unchecked Sendable {
         var href: String
         var etag: String?
         var text: String
-        var json: [String: Any] { ["href": href, "etag": etag.map { $0 as Any } ?? NSNull(), "text": text] }
+        var json: JSONValue { .object([("href", .string(href)), ("etag", .optional(etag)), ("text", .string(text))]) }
     }
 
     /// What a fetch found: the objects sent, the hrefs the server said are gone (404 or 410),
@@ -314,10 +273,11 @@ final class CalDAVClient: @unchecked Sendable {
             readAlone += other.readAlone
         }
 
-        var json: [String: Any] { ["objects": objects.map(\.json), "gone": gone, "read_alone": readAlone] }
+        var json: JSONValue { .object([("objects", .array(objects.map(\.json))), ("gone", .strings(gone)), ("read_alone", .strings(readAlone))]) }
     }
 
-    func fetch(_ hrefs: [String]) throws -> Fetched {
+    func fetch(_ hrefs: [String]) throws(HelperError) -> Fetched {
+        for href in hrefs { _ = try member(href) }
         var fetched = Fetched()
         var start = 0
         while start < hrefs.count {
@@ -332,7 +292,7 @@ final class CalDAVClient: @unchecked Sendable {
     /// control character that the server copied raw into its XML is enough), the batch is
     /// halved and asked again, down to the single object, which is read alone by GET: one bad
     /// object costs about 2·log2(batch) requests and holds up none of the others.
-    private func multiget(_ hrefs: [String]) throws -> Fetched {
+    private func multiget(_ hrefs: [String]) throws(HelperError) -> Fetched {
         let list = hrefs.map { "<D:href>\(Self.xmlEscaped($0))</D:href>" }.joined()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -343,9 +303,9 @@ final class CalDAVClient: @unchecked Sendable {
         switch answer.status {
         case 207:
             let status: Multistatus
-            do {
+            do throws(HelperError) {
                 status = try Multistatus(answer.body)
-            } catch let error as HelperError where error.kind == .badResponse {
+            } catch where error.kind == .badResponse {
                 guard hrefs.count > 1 else {
                     var alone = try get(hrefs[0])
                     if !alone.objects.isEmpty { alone.readAlone = hrefs }
@@ -359,12 +319,12 @@ final class CalDAVClient: @unchecked Sendable {
             var byPath: [String: Multistatus.Response] = [:]
             for response in status.responses {
                 byHref[response.href] = response
-                if let path = try? resolve(response.href).path { byPath[path] = response }
+                if let url = try? resolve(response.href), url.sameOrigin(collection) { byPath[url.comparablePath] = response }
             }
             // In the order asked, under the href asked (a server may write it another way).
             var fetched = Fetched()
             for href in hrefs {
-                guard let response = byHref[href] ?? (try? resolve(href).path).flatMap({ byPath[$0] }) else { continue }
+                guard let response = byHref[href] ?? (try? resolve(href)).flatMap({ byPath[$0.comparablePath] }) else { continue }
                 if response.status == 404 || response.status == 410 {
                     fetched.gone.append(href)
                 } else if let data = response.prop(caldavNS, "calendar-data") {
@@ -383,8 +343,8 @@ final class CalDAVClient: @unchecked Sendable {
 
     /// One object by GET: the object, or the href as gone (404, 410). Another status is no
     /// statement about the object: it is left undelivered.
-    private func get(_ href: String) throws -> Fetched {
-        let url = try resolve(href)
+    private func get(_ href: String) throws(HelperError) -> Fetched {
+        let url = try member(href)
         let answer = try send("GET", url, headers: ["Accept": "text/calendar"])
         switch answer.status {
         case 200..<300:
@@ -413,74 +373,62 @@ final class CalDAVClient: @unchecked Sendable {
         /// Not started, because an earlier write failed.
         case notSent
 
-        func json(masking secrets: [String]) -> [String: Any] {
+        func json(masking secrets: [String]) -> JSONValue {
             switch self {
-            case .written(let etag): return ["outcome": "written", "etag": etag.map { $0 as Any } ?? NSNull()]
-            case .deleted: return ["outcome": "deleted"]
-            case .preconditionFailed: return ["outcome": "precondition_failed"]
-            case .failed(let error): return ["outcome": "failed", "error": error.json(masking: secrets)["error"] ?? NSNull()]
-            case .notSent: return ["outcome": "not_sent"]
+            case .written(let etag): return .object([("outcome", "written"), ("etag", .optional(etag))])
+            case .deleted: return .object([("outcome", "deleted")])
+            case .preconditionFailed: return .object([("outcome", "precondition_failed")])
+            case .failed(let error): return .object([("outcome", "failed"), ("error", error.errorObject(masking: secrets))])
+            case .notSent: return .object([("outcome", "not_sent")])
             }
         }
     }
 
-    /// Runs the writes, a few at once; one outcome per write, in the writes' order. After a
-    /// failure no more writes are started: those are `notSent`, and those that were in flight
-    /// keep their own outcomes, so that what was done is recorded.
-    func write(_ writes: [Write]) throws -> [Outcome] {
-        final class State: @unchecked Sendable {
-            let lock = NSLock()
-            var next = 0
-            var failed = false
-            var results: [Result<Outcome, Error>?]
-            init(count: Int) { results = Array(repeating: nil, count: count) }
-        }
-        let state = State(count: writes.count)
-        let group = DispatchGroup()
-        for _ in 0..<min(Self.writesInFlight, writes.count) {
-            group.enter()
-            let thread = Thread { [self] in
-                while true {
-                    state.lock.lock()
-                    guard !state.failed, state.next < writes.count else { state.lock.unlock(); break }
-                    let index = state.next
-                    state.next += 1
-                    state.lock.unlock()
-                    let result = Result { try self.perform(writes[index]) }
-                    state.lock.lock()
-                    state.results[index] = result
-                    if case .failure = result { state.failed = true }
-                    state.lock.unlock()
-                }
-                group.leave()
+    /// Runs the writes, a few at once (one connection pool; HTTP/2 streams where the server
+    /// multiplexes); one outcome per write, in the writes' order. After a failure no more writes
+    /// are started: those are `notSent`, and those that were in flight keep their own outcomes,
+    /// so that what was done is recorded.
+    func write(_ writes: [Write]) -> [Outcome] {
+        var outcomes = [Outcome](repeating: .notSent, count: writes.count)
+        var urls = [HTTPURL?](repeating: nil, count: writes.count)
+        http.run(count: writes.count, inFlight: Self.writesInFlight, request: { (index) throws(HelperError) -> HTTPRequest in
+            let (method, href, headers, body) = Self.parts(of: writes[index])
+            let url = try member(href)
+            urls[index] = url
+            return request(method, url, headers: headers, body: body)
+        }, done: { index, result in
+            do throws(HelperError) {
+                let answer = try result.get()
+                try checkRedirect(answer, Self.parts(of: writes[index]).method, urls[index]!)
+                outcomes[index] = try outcome(of: writes[index], answer, urls[index]!)
+                return true
+            } catch {
+                outcomes[index] = .failed(error)
+                return false
             }
-            thread.start()
-        }
-        group.wait()
-        return state.results.map { result in
-            switch result {
-            case .success(let outcome)?: return outcome
-            case .failure(let error as HelperError)?: return .failed(error)
-            case .failure?: return .failed(HelperError(.protocol, "unexpected failure"))
-            case nil: return .notSent
-            }
-        }
+        })
+        return outcomes
     }
 
-    private func perform(_ write: Write) throws -> Outcome {
-        let calendar = ["Content-Type": "text/calendar; charset=utf-8"]
+    private static func parts(of write: Write) -> (method: String, href: String, headers: [String: String], body: [UInt8]?) {
+        let calendar = "text/calendar; charset=utf-8"
         switch write {
         case .create(let href, let text):
-            let url = try resolve(href)
-            let answer = try send("PUT", url, headers: calendar.merging(["If-None-Match": "*"]) { $1 }, body: Data(text.utf8))
-            return try putOutcome(answer, url, creating: true)
+            return ("PUT", href, ["Content-Type": calendar, "If-None-Match": "*"], Array(text.utf8))
         case .update(let href, let text, let etag):
-            let url = try resolve(href)
-            let answer = try send("PUT", url, headers: calendar.merging(["If-Match": etag]) { $1 }, body: Data(text.utf8))
-            return try putOutcome(answer, url, creating: false)
+            return ("PUT", href, ["Content-Type": calendar, "If-Match": etag], Array(text.utf8))
         case .delete(let href, let etag):
-            let url = try resolve(href)
-            let answer = try send("DELETE", url, headers: ["If-Match": etag])
+            return ("DELETE", href, ["If-Match": etag], nil)
+        }
+    }
+
+    private func outcome(of write: Write, _ answer: HTTPAnswer, _ url: HTTPURL) throws(HelperError) -> Outcome {
+        switch write {
+        case .create:
+            return try putOutcome(answer, url, creating: true)
+        case .update:
+            return try putOutcome(answer, url, creating: false)
+        case .delete:
             switch answer.status {
             case 200..<300, 404, 410: return .deleted
             case 412: return .preconditionFailed
@@ -489,7 +437,7 @@ final class CalDAVClient: @unchecked Sendable {
         }
     }
 
-    private func putOutcome(_ answer: HTTPAnswer, _ url: URL, creating: Bool) throws -> Outcome {
+    private func putOutcome(_ answer: HTTPAnswer, _ url: HTTPURL, creating: Bool) throws(HelperError) -> Outcome {
         switch answer.status {
         case 200..<300:
             let etag = answer.header("ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }  // a weak tag is no version
@@ -505,70 +453,6 @@ final class CalDAVClient: @unchecked Sendable {
 private extension HelperError {
     /// A 404 on an item is no proof that the collection is gone: report it as a server error.
     var forItem: HelperError {
-        kind == .notFound ? HelperError(.server, message.replacingOccurrences(of: "no such collection", with: "not found"), status: status) : self
+        kind == .notFound ? HelperError(.server, message.replacingAll("no such collection", with: "not found"), status: status) : self
     }
-}
-
-/// One request in flight: what came back, and the semaphore its sender waits on.
-private final class Exchange: @unchecked Sendable {
-    let done: DispatchSemaphore
-    var body = Data()
-    var response: HTTPURLResponse?
-    /// The 401 answer that raised an authentication challenge (refused here: the credentials
-    /// were sent already, and corelibs would otherwise wait forever for one it does not have).
-    var challenged: HTTPURLResponse?
-    var answer: HTTPAnswer?
-    var error: Error?
-
-    init(_ done: DispatchSemaphore) { self.done = done }
-}
-
-/// Collects each task's answer. Tasks with a completion handler cannot refuse an authentication
-/// challenge in swift-corelibs-foundation 6.3 (a 401 with WWW-Authenticate hangs them), so every
-/// request goes through this delegate.
-private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var exchanges: [Int: Exchange] = [:]
-
-    func register(_ exchange: Exchange, for task: URLSessionTask) {
-        lock.lock()
-        exchanges[task.taskIdentifier] = exchange
-        lock.unlock()
-    }
-
-    private func exchange(_ task: URLSessionTask, remove: Bool = false) -> Exchange? {
-        lock.lock()
-        defer { lock.unlock() }
-        return remove ? exchanges.removeValue(forKey: task.taskIdentifier) : exchanges[task.taskIdentifier]
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        exchange(dataTask)?.response = response as? HTTPURLResponse
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        exchange(dataTask)?.body.append(data)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        exchange(task)?.challenged = (challenge.failureResponse as? HTTPURLResponse) ?? (task.response as? HTTPURLResponse)
-        completionHandler(.cancelAuthenticationChallenge, nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let exchange = exchange(task, remove: true) else { return }
-        if let challenged = exchange.challenged {
-            exchange.answer = HTTPAnswer(status: challenged.statusCode, headers: challenged.allHeaderFields, body: Data())
-        } else if error == nil, let response = exchange.response ?? (task.response as? HTTPURLResponse) {
-            exchange.answer = HTTPAnswer(status: response.statusCode, headers: response.allHeaderFields, body: exchange.body)
-        } else {
-            exchange.error = error
-        }
-        exchange.done.signal()
-    }
-
-    // Redirects are followed as URLSession does by default.
 }

@@ -1,59 +1,140 @@
-import Foundation
+import Glibc
 
-/// Who the helper is to the server: HTTP Basic credentials, or none.
+/// Who the helper is to the server: a user and password for HTTP Basic or Digest (curl
+/// answers the server's challenge), or none.
 struct Credentials {
     var user: String?
     var password: String?
 
-    /// The `Authorization` header value, when there is a user.
-    var authorization: String? {
-        guard let user else { return nil }
-        return "Basic " + Data("\(user):\(password ?? "")".utf8).base64EncodedString()
-    }
-
     /// Resolves the credentials for `url` in this order: the user given, else the URL's own user,
     /// else a netrc login; the password from `passwordCommand`, else the URL's own password, else
     /// `TODO_SYNC_PASSWORD`, else `$HOME/.netrc`. No network.
-    static func resolve(url: URLComponents, user: String?, passwordCommand: String?,
-                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Credentials {
+    static func resolve(url: HTTPURL, user: String?, passwordCommand: String?,
+                        environment: (String) -> String? = Environment.value) throws(HelperError) -> Credentials {
         var credentials = Credentials(user: user ?? url.user, password: nil)
         if let passwordCommand {
-            credentials.password = try runPasswordCommand(passwordCommand)
+            credentials.password = try PasswordCommand.run(passwordCommand)
         } else if let password = url.password {
             credentials.password = password
-        } else if let password = environment["TODO_SYNC_PASSWORD"], !password.isEmpty {
+        } else if let password = environment("TODO_SYNC_PASSWORD"), !password.isEmpty {
             credentials.password = password
-        } else if let home = environment["HOME"], let host = url.host,
-                  let text = try? String(contentsOfFile: home + "/.netrc", encoding: .utf8),
-                  let entry = Netrc.entry(in: text, host: host, login: credentials.user) {
+        } else if let home = environment("HOME"),
+                  let bytes = FileBytes.read(home + "/.netrc", limit: 1 << 20),
+                  let text = String(validating: bytes, as: UTF8.self),
+                  let entry = Netrc.entry(in: text, host: url.host, login: credentials.user) {
             credentials.user = credentials.user ?? entry.login
             credentials.password = entry.password
         }
         return credentials
     }
+}
 
-    /// Runs `command` with `/bin/sh -c`; its first output line is the password. The command reads
-    /// nothing (its stdin is /dev/null, never the protocol) and its stderr is its own.
-    static func runPasswordCommand(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
+enum Environment {
+    static func value(_ name: String) -> String? {
+        guard let pointer = getenv(name) else { return nil }
+        return String(cString: pointer)
+    }
+}
+
+enum FileBytes {
+    /// The file's bytes (at most `limit`), or `nil` when it cannot be read.
+    static func read(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+}
+
+/// The password command: `/bin/sh -c COMMAND`, its first output line the password. It reads
+/// nothing (its stdin is /dev/null, never the protocol) and its stderr is its own. It runs in
+/// a process group of its own, which is killed whole when it takes longer than `timeout`.
+enum PasswordCommand {
+    static let timeout: Int32 = 60  // seconds: time to answer a password manager's prompt
+    static let maximumOutput = 65_536
+
+    static func run(_ command: String, timeout: Int32 = timeout) throws(HelperError) -> String {
+        var output: [Int32] = [-1, -1]
+        guard pipe(&output) == 0, fcntl(output[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(output[1], F_SETFD, FD_CLOEXEC) == 0 else { throw HelperError(.password, "could not run the password command") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Its own process group (the group id is its pid), so that a timeout ends its children too;
+        // default signal handling (the helper ignores SIGPIPE).
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        close(output[1])
+        guard spawned == 0 else {
+            close(output[0])
             throw HelperError(.password, "could not run the password command")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how = process.terminationReason == .exit ? "exited with status \(process.terminationStatus)"
-                : "was killed by signal \(process.terminationStatus)"
+        defer { close(output[0]) }
+
+        // Read its output until end of file, or until the shell has exited and its output is
+        // drained (a child it left in the background may hold the pipe open), at most `timeout`
+        // seconds in all; then the whole process group is killed.
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        deadline.tv_sec += Int(timeout)
+        var status: Int32 = 0
+        var exited = false, timedOut = false
+        reading: while true {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let left = (deadline.tv_sec - now.tv_sec) * 1000 + (deadline.tv_nsec - now.tv_nsec) / 1_000_000
+            if left <= 0 && !exited { timedOut = true; break }
+            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            // Short waits only to notice the shell's exit; its output wakes this at once.
+            let ready = poll(&poller, 1, exited ? 0 : Int32(max(1, min(left, 100))))
+            if ready < 0 { if errno == EINTR { continue }; break }
+            if ready == 0 {
+                if exited { break reading }
+                if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+                continue
+            }
+            let count = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; break }
+            if count == 0 { break reading }
+            if data.count < maximumOutput { data += buffer[..<count] }
+        }
+        if timedOut { kill(-pid, SIGKILL) }
+        if !exited { while waitpid(pid, &status, 0) < 0 && errno == EINTR {} }
+        if timedOut {
+            throw HelperError(.password, "the password command did not finish within \(timeout) s; stopped")
+        }
+        let signaled = (status & 0x7f) != 0 && (status & 0x7f) != 0x7f
+        let exitStatus = (status >> 8) & 0xff
+        guard !signaled, exitStatus == 0 else {
+            let how = signaled ? "was killed by signal \(status & 0x7f)" : "exited with status \(exitStatus)"
             throw HelperError(.password, "the password command \(how)")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        var line = data[..<(data.firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex)]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        let password = String(decoding: line, as: UTF8.self)
         guard !password.isEmpty else { throw HelperError(.password, "the password command printed no password") }
         return password
     }
@@ -142,7 +223,7 @@ enum Netrc {
             tokens += lineTokens
             if lineTokens.first == "macdef" {
                 tokens.removeLast(lineTokens.count)
-                while index < lines.count && !lines[index].trimmingCharacters(in: .whitespaces).isEmpty { index += 1 }
+                while index < lines.count && !lines[index].allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { index += 1 }
             }
         }
         return tokens

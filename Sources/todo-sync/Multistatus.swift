@@ -1,7 +1,4 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import CLibXML2
 
 let davNS = "DAV:"
 let caldavNS = "urn:ietf:params:xml:ns:caldav"
@@ -26,28 +23,104 @@ final class XMLNode {
 
     func all(_ namespace: String, _ name: String) -> [XMLNode] { children.filter { $0.is(namespace, name) } }
 
-    var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    var trimmedText: String {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[first...last])
+    }
 
-    /// Parses a document with namespaces. Carriage returns in text survive (an XML parser turns
-    /// CR LF into LF; calendar data needs its CR LF byte for byte): see `protectingCarriageReturns`.
-    static func parse(_ data: Data) throws -> XMLNode {
-        let parser = XMLParser(data: protectingCarriageReturns(data))
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        let builder = TreeBuilder()
-        parser.delegate = builder
-        guard parser.parse(), let root = builder.root else {
-            throw HelperError(.badResponse, "the server's XML could not be parsed")
+    /// The deepest element nesting read: a DAV answer needs about 8.
+    static let maximumDepth = 64
+    /// The most elements in one answer: 100 objects in a multiget need about 1,000.
+    static let maximumElements = 1_000_000
+    /// The most text in one element (libxml2 stops at 10,000,000 bytes in one text node as well).
+    static let maximumText = 16 << 20
+
+    /// Parses a document with namespaces, with libxml2's streaming reader (no tree of its own,
+    /// no network, no DTD, no entity substitution: a DOCTYPE or an entity reference is refused).
+    /// Carriage returns in text survive (an XML parser, libxml2 too, turns CR LF into LF; calendar
+    /// data needs its CR LF byte for byte): see `protectingCarriageReturns`.
+    static func parse(_ data: [UInt8], protectingCR: Bool = true) throws(HelperError) -> XMLNode {
+        XMLLibrary.setUp()
+        let bytes = protectingCR ? protectingCarriageReturns(data) : data
+        guard bytes.count < Int(Int32.max) else { throw HelperError(.badResponse, "the server's XML is too large") }
+        // No XML_PARSE_NOENT (entities stay references, refused below), no DTDLOAD, no HUGE (libxml2's own limits hold).
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)
+        let reader = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { xmlReaderForMemory($0.baseAddress, Int32(buffer.count), nil, nil, options) }
         }
+        guard let reader else { throw HelperError(.badResponse, "the server's XML could not be parsed") }
+        // libxml2's first complaint, for the message; nothing goes to stderr.
+        final class FirstError { var text: String? }
+        let firstError = FirstError()
+        defer { xmlFreeTextReader(reader); withExtendedLifetime(firstError) {} }
+        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
+            guard let context, let error else { return }
+            let box = Unmanaged<FirstError>.fromOpaque(context).takeUnretainedValue()
+            guard box.text == nil, let message = error.pointee.message else { return }
+            var text = String(cString: message)
+            while text.last == "\n" || text.last == " " { text.removeLast() }
+            box.text = "line \(error.pointee.line): " + String(text.prefix(200))
+        }, Unmanaged.passUnretained(firstError).toOpaque())
+
+        func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
+            guard let pointer else { return "" }
+            return String(cString: pointer)
+        }
+        var unreadable: HelperError {
+            HelperError(.badResponse, "the server's XML could not be parsed" + (firstError.text.map { " (libxml2: \($0))" } ?? ""))
+        }
+        var root: XMLNode?
+        var stack: [XMLNode] = []
+        var elements = 0
+        while true {
+            let step = xmlTextReaderRead(reader)
+            if step == 0 { break }
+            guard step == 1 else { throw unreadable }
+            switch xmlReaderTypes(rawValue: UInt32(xmlTextReaderNodeType(reader))) {
+            case XML_READER_TYPE_ELEMENT:
+                elements += 1
+                guard stack.count < maximumDepth else {
+                    throw HelperError(.badResponse, "the server's XML is nested deeper than \(maximumDepth) elements")
+                }
+                guard elements <= maximumElements else {
+                    throw HelperError(.badResponse, "the server's XML holds more than \(maximumElements) elements")
+                }
+                let namespace = string(xmlTextReaderConstNamespaceUri(reader))
+                let name = string(xmlTextReaderConstLocalName(reader))
+                let empty = xmlTextReaderIsEmptyElement(reader) == 1
+                var attributes: [String: String] = [:]
+                while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                    if string(xmlTextReaderConstNamespaceUri(reader)) == "http://www.w3.org/2000/xmlns/" { continue }
+                    attributes[string(xmlTextReaderConstLocalName(reader))] = string(xmlTextReaderConstValue(reader))
+                }
+                let node = XMLNode(namespace: namespace, name: name, attributes: attributes)
+                if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
+                if !empty { stack.append(node) }
+            case XML_READER_TYPE_END_ELEMENT:
+                _ = stack.popLast()
+            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA, XML_READER_TYPE_WHITESPACE, XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
+                guard let node = stack.last else { continue }
+                node.text += string(xmlTextReaderConstValue(reader))
+                guard node.text.utf8.count <= maximumText else {
+                    throw HelperError(.badResponse, "the server's XML holds an element with more than \(maximumText >> 20) MiB of text")
+                }
+            case XML_READER_TYPE_DOCUMENT_TYPE, XML_READER_TYPE_ENTITY_REFERENCE, XML_READER_TYPE_ENTITY:
+                throw HelperError(.badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs")
+            default:
+                continue
+            }
+        }
+        guard let root else { throw unreadable }
         return root
     }
 
     /// `data` with each CR byte in character data written as `&#13;` (in CDATA: the section is
     /// closed around it), which a parser keeps, where a literal CR would be normalised away.
     /// CRs inside tags, comments, processing instructions and outside the root element are left alone.
-    static func protectingCarriageReturns(_ data: Data) -> Data {
-        guard data.contains(13) else { return data }
-        let bytes = [UInt8](data)
+    static func protectingCarriageReturns(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(13) else { return bytes }
         var out = [UInt8]()
         out.reserveCapacity(bytes.count + bytes.count / 20)
         enum State { case text, tag, comment, cdata, instruction }
@@ -58,7 +131,7 @@ final class XMLNode {
         var i = 0
         func starts(_ pattern: String, at index: Int) -> Bool {
             let p = Array(pattern.utf8)
-            return index + p.count <= bytes.count && Array(bytes[index..<index + p.count]) == p
+            return index + p.count <= bytes.count && bytes[index..<index + p.count].elementsEqual(p)
         }
         while i < bytes.count {
             let byte = bytes[i]
@@ -91,31 +164,20 @@ final class XMLNode {
             out.append(byte)
             i += 1
         }
-        return Data(out)
+        return out
     }
 }
 
-private final class TreeBuilder: NSObject, XMLParserDelegate {
-    var root: XMLNode?
-    private var stack: [XMLNode] = []
+/// libxml2, set up once: its parser initialised, its error messages silenced (errors are
+/// reported as `bad_response`; nothing may go to stderr).
+enum XMLLibrary {
+    nonisolated(unsafe) private static var ready = false
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        let node = XMLNode(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict)
-        if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
-        stack.append(node)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        _ = stack.popLast()
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        stack.last?.text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        stack.last?.text += String(decoding: CDATABlock, as: UTF8.self)
+    static func setUp() {
+        guard !ready else { return }
+        ready = true
+        xmlInitParser()
+        xmlSetStructuredErrorFunc(nil, { _, _ in })
     }
 }
 
@@ -142,7 +204,7 @@ struct Multistatus {
     /// The top-level DAV:sync-token (sync-collection).
     var syncToken: String?
 
-    init(_ data: Data) throws {
+    init(_ data: [UInt8]) throws(HelperError) {
         let root = try XMLNode.parse(data)
         guard root.is(davNS, "multistatus") else {
             throw HelperError(.badResponse, "the server's answer is not a DAV:multistatus")
@@ -165,7 +227,7 @@ struct Multistatus {
 
     /// The code of a status line such as `HTTP/1.1 404 Not Found`.
     static func statusCode(_ line: String) -> Int? {
-        let parts = line.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
         guard parts.count >= 2 else { return nil }
         return Int(parts[1])
     }

@@ -1,8 +1,19 @@
-import Foundation
+import Glibc
+import JSONCodec
 
 // todo-sync: the CalDAV transport of `todo sync`, as git-remote-https is git's. It reads one
 // JSON request per line on stdin and writes exactly one JSON response line per request on
-// stdout, until stdin closes. Nothing else goes to stdout, nothing to stderr.
+// stdout, until stdin closes. Nothing else goes to stdout, nothing to stderr, nothing to disk.
+//
+// HTTP is libcurl's, XML libxml2's streaming reader, JSON the package's own JSONCodec: no
+// Foundation. Requests and answers:
+//   hello                                     → {"version":1,"capabilities":[…]}
+//   open {url, user?, password_command?, ca_file?} → {"ok":true}
+//   probe                                     → {"ok":true,"sync_token":Bool,"components":[…]}
+//   changes {token?}                          → {"kind":"delta",changed,removed,token} | {"kind":"everything",items,token}
+//   fetch {hrefs}                             → {"objects":[{href,etag,text}],"gone":[…],"read_alone":[…]}
+//   write {writes:[{method,href,text?,etag?}]} → {"outcomes":[{"outcome":…}]}
+// and on failure {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -10,62 +21,66 @@ signal(SIGPIPE, SIG_IGN)
 final class Helper {
     var client: CalDAVClient?
 
-    func handle(_ line: String) -> [String: Any] {
-        do {
+    func handle(_ line: [UInt8]) -> JSONValue {
+        do throws(HelperError) {
             let (op, request) = try ProtocolIO.parse(line)
+            if op == "hello" { return helloAnswer }
             if op == "open" {
                 client = nil
-                client = try CalDAVClient(url: try required(request, "url", as: String.self),
-                                          user: try optional(request, "user", as: String.self),
-                                          passwordCommand: try optional(request, "password_command", as: String.self))
-                return ["ok": true]
+                client = try CalDAVClient(url: try request.requiredString("url"),
+                                          user: try request.optionalString("user"),
+                                          passwordCommand: try request.optionalString("password_command"),
+                                          caFile: try request.optionalString("ca_file"))
+                return .object([("ok", true)])
             }
             guard let client else {
                 if ["probe", "changes", "fetch", "write"].contains(op) { throw HelperError(.protocol, "\"\(op)\" before \"open\"") }
                 throw HelperError(.protocol, "unknown op \(op.debugDescription)")
             }
-            do {
+            do throws(HelperError) {
                 return try serve(op, request, client)
-            } catch let error as HelperError {
+            } catch {
                 return error.json(masking: client.secrets)
             }
-        } catch let error as HelperError {
-            return error.json(masking: [])
         } catch {
-            return HelperError(.protocol, "unexpected failure").json(masking: [])
+            return error.json(masking: [])
         }
     }
 }
 
-func serve(_ op: String, _ request: [String: Any], _ client: CalDAVClient) throws -> [String: Any] {
+func serve(_ op: String, _ request: JSONValue, _ client: CalDAVClient) throws(HelperError) -> JSONValue {
     switch op {
     case "probe":
         let probe = try client.probe()
-        return ["ok": true, "sync_token": probe.syncToken != nil,
-                "components": probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]]
+        return .object([("ok", true), ("sync_token", .bool(probe.syncToken != nil)),
+                        ("components", .strings(probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]))])
     case "changes":
-        switch try client.changes(since: try optional(request, "token", as: String.self)) {
+        switch try client.changes(since: try request.optionalString("token")) {
         case .delta(let changed, let removed, let token):
-            return ["kind": "delta", "changed": changed.map(\.json), "removed": removed, "token": token]
+            return .object([("kind", "delta"), ("changed", .array(changed.map(\.json))), ("removed", .strings(removed)), ("token", .string(token))])
         case .everything(let items, let token):
-            return ["kind": "everything", "items": items.map(\.json), "token": token.map { $0 as Any } ?? NSNull()]
+            return .object([("kind", "everything"), ("items", .array(items.map(\.json))), ("token", .optional(token))])
         }
     case "fetch":
-        let hrefs = try required(request, "hrefs", as: [Any].self)
-        guard let strings = hrefs as? [String] else { throw HelperError(.protocol, "\"hrefs\" must be strings") }
+        var strings: [String] = []
+        for href in try request.requiredArray("hrefs") {
+            guard let string = href.stringValue else { throw HelperError(.protocol, "\"hrefs\" must be strings") }
+            strings.append(string)
+        }
         return try client.fetch(strings).json
     case "write":
-        let writes = try required(request, "writes", as: [Any].self).map { item -> CalDAVClient.Write in
-            guard let write = item as? [String: Any] else { throw HelperError(.protocol, "each write must be an object") }
-            let href = try required(write, "href", as: String.self)
-            switch try required(write, "method", as: String.self) {
-            case "create": return .create(href: href, text: try required(write, "text"))
-            case "update": return .update(href: href, text: try required(write, "text"), etag: try required(write, "etag"))
-            case "delete": return .delete(href: href, etag: try required(write, "etag"))
+        var writes: [CalDAVClient.Write] = []
+        for item in try request.requiredArray("writes") {
+            guard item.objectValue != nil else { throw HelperError(.protocol, "each write must be an object") }
+            let href = try item.requiredString("href")
+            switch try item.requiredString("method") {
+            case "create": writes.append(.create(href: href, text: try item.requiredString("text")))
+            case "update": writes.append(.update(href: href, text: try item.requiredString("text"), etag: try item.requiredString("etag")))
+            case "delete": writes.append(.delete(href: href, etag: try item.requiredString("etag")))
             case let other: throw HelperError(.protocol, "unknown write method \(other.debugDescription)")
             }
         }
-        return ["outcomes": try client.write(writes).map { $0.json(masking: client.secrets) }]
+        return .object([("outcomes", .array(client.write(writes).map { $0.json(masking: client.secrets) }))])
     default:
         throw HelperError(.protocol, "unknown op \(op.debugDescription)")
     }
@@ -73,7 +88,8 @@ func serve(_ op: String, _ request: [String: Any], _ client: CalDAVClient) throw
 
 let helper = Helper()
 while let line = readLine(strippingNewline: true) {
-    if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-    ProtocolIO.write(helper.handle(line))
+    let bytes = Array(line.utf8)
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+    ProtocolIO.write(helper.handle(bytes))
 }
 exit(0)

@@ -419,3 +419,222 @@ struct MultigetFallbackTests {
         #expect(status == 0 && stderr.isEmpty)
     }
 }
+
+@Suite("todo-sync keeps credentials at the collection's origin", .timeLimit(.minutes(1)))
+struct OriginTests {
+    /// Two bare HTTP servers in one process, each logging `PORT METHOD PATH AUTHORIZATION` per
+    /// request to argv[3]. The first asks for Basic credentials, then redirects everything to
+    /// the second (argv[2]), which answers any request with a 207 that lists nothing.
+    static let servers = #"""
+        import http.server, sys, threading, time
+        first, second, log = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+        lock = threading.Lock()
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *args): pass
+            def answer(self, status, body=b"", headers={}):
+                self.send_response(status)
+                for k, v in headers.items(): self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def handle_any(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                port = self.server.server_address[1]
+                with lock, open(log, "a") as f:
+                    f.write("%d %s %s %s\n" % (port, self.command, self.path, self.headers.get("Authorization", "-")))
+                if port == first:
+                    if self.headers.get("Authorization") is None:
+                        self.answer(401, b"", {"WWW-Authenticate": 'Basic realm="todo"'})
+                    else:
+                        self.answer(301, b"", {"Location": "http://127.0.0.1:%d%s" % (second, self.path)})
+                else:
+                    self.answer(207, b'<?xml version="1.0"?><multistatus xmlns="DAV:"/>', {"Content-Type": "application/xml"})
+            do_GET = do_PUT = do_DELETE = do_REPORT = do_PROPFIND = handle_any
+        for port in (first, second):
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        time.sleep(30)   # bounded: the servers end by themselves
+        """#
+
+    @Test("a redirect is an error naming the new URL; the server redirected to never hears from the helper; hrefs elsewhere are refused unsent")
+    func redirectAndForeignHrefs() throws {
+        let first = try CalDAVServer.freePort(), second = try CalDAVServer.freePort()
+        let folder = TemporaryFolder()
+        let log = folder.file("requests.log")
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
+        process.arguments = ["-c", Self.servers, String(first), String(second), log]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !(CalDAVServer.portAnswers(first) && CalDAVServer.portAnswers(second)) && Date() < deadline { usleep(20_000) }
+        func requests() throws -> [String] {
+            try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+
+        let home = TemporaryFolder()
+        let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
+        #expect(try session.send(["op": "hello"])["version"] as? Int == 1)
+        let collection = "http://127.0.0.1:\(first)/c/"
+        #expect(try session.send(["op": "open", "url": collection, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
+
+        let probe = try session.send(["op": "probe"])
+        let error = probe["error"] as? [String: Any]
+        let target = "http://127.0.0.1:\(second)/c/"
+        #expect(error?["kind"] as? String == "redirect", "\(probe)")
+        #expect(error?["location"] as? String == target, "\(probe)")
+        #expect((error?["message"] as? String)?.contains("todo sync setup \(target)") == true, "\(probe)")
+
+        // Members elsewhere: another server, another path, dot segments. Refused, never requested.
+        for href in [target + "x.ics", "/other/x.ics", "/c/../other/x.ics"] {
+            let fetched = try session.send(["op": "fetch", "hrefs": ["/c/fine.ics", href]])
+            #expect(errorKind(fetched) == "bad_response", "\(href): \(fetched)")
+            #expect(((fetched["error"] as? [String: Any])?["message"] as? String)?.contains("refused") == true)
+        }
+        let outcomes = try field(try session.send(["op": "write", "writes": [
+            ["method": "delete", "href": target + "x.ics", "etag": "\"1\""],
+            ["method": "delete", "href": "/c/y.ics", "etag": "\"1\""]]]), "outcomes", as: [[String: Any]].self)
+        #expect(outcomes.map { $0["outcome"] as? String } == ["failed", "not_sent"], "\(outcomes)")
+
+        let seen = try requests()
+        #expect(!seen.isEmpty && seen.allSatisfy { $0.hasPrefix("\(first) ") }, "\(seen)")
+        #expect(!seen.contains { $0.contains("/other/") || $0.contains("fine.ics") }, "\(seen)")
+        // The first server heard the credentials only after asking for them.
+        #expect(seen.first?.hasSuffix(" -") == true, "\(seen)")
+        #expect(seen.contains { $0.contains(" Basic ") }, "\(seen)")
+        let (status, stderr, extra) = session.finish()
+        #expect(status == 0 && stderr.isEmpty && extra.isEmpty)
+        #expect(!session.transcript.contains { $0.contains(Fixture.password) })
+    }
+}
+
+@Suite("todo-sync over TLS, with Digest, against answers too large", .timeLimit(.minutes(1)))
+struct TransportTests {
+    /// One HTTPS server (argv[2] the certificate, argv[3] its key; "-" for plain HTTP) asking
+    /// for Digest (MD5, qop=auth) as alice / argv[4]. PROPFIND: a VTODO calendar; REPORT: 501;
+    /// GET /c/bomb.ics: 65 MiB of zeros, gzip-compressed. Requests are logged to argv[5].
+    static let server = #"""
+        import http.server, sys, ssl, hashlib, gzip, os, threading, time
+        port, cert, key, password, log = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+        realm, nonce = "todo", os.urandom(8).hex()
+        md5 = lambda s: hashlib.md5(s.encode()).hexdigest()
+        BOMB = gzip.compress(b"\0" * (65 << 20), 1)
+        PROPFIND = (b'<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
+                    b'<d:response><d:href>/c/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/>'
+                    b'</d:resourcetype><c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>'
+                    b'<d:sync-token>t1</d:sync-token></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>')
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *args): pass
+            def answer(self, status, body=b"", headers={}):
+                self.send_response(status)
+                for k, v in headers.items(): self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def authorized(self):
+                header = self.headers.get("Authorization", "")
+                with open(log, "a") as f: f.write("%s %s %s\n" % (self.command, self.path, header.split(" ")[0] or "-"))
+                if not header.startswith("Digest "): return False
+                fields = {}
+                for part in header[7:].split(","):
+                    k, _, v = part.strip().partition("=")
+                    fields[k] = v.strip('"')
+                ha1 = md5("alice:%s:%s" % (realm, password))
+                ha2 = md5("%s:%s" % (self.command, fields.get("uri", "")))
+                expected = md5(":".join([ha1, fields.get("nonce", ""), fields.get("nc", ""), fields.get("cnonce", ""), fields.get("qop", ""), ha2]))
+                return fields.get("username") == "alice" and fields.get("response") == expected
+            def handle_any(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if not self.authorized():
+                    self.answer(401, b"", {"WWW-Authenticate": 'Digest realm="%s", nonce="%s", qop="auth", algorithm=MD5' % (realm, nonce)})
+                elif self.command == "PROPFIND": self.answer(207, PROPFIND, {"Content-Type": "application/xml"})
+                elif self.command == "GET" and self.path == "/c/bomb.ics":
+                    self.answer(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "text/calendar"})
+                else: self.answer(501)
+            do_GET = do_REPORT = do_PROPFIND = handle_any
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        if cert != "-":
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(cert, key)
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        time.sleep(40)   # bounded: the server ends by itself
+        """#
+
+    /// A self-signed certificate for `name` (`IP:127.0.0.1` or `DNS:localhost`): its files.
+    static func certificate(_ folder: TemporaryFolder, _ stem: String, _ name: String) throws -> (cert: String, key: String) {
+        let cert = folder.file(stem + ".pem"), key = folder.file(stem + ".key")
+        let result = try ProcessRunner.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                                                                "-days", "1", "-subj", "/CN=todo test", "-addext", "subjectAltName=" + name], timeout: 30)
+        #expect(result.status == 0, "openssl: \(result.stderr)")
+        return (cert, key)
+    }
+
+    /// Starts the server; its port and process (killed by the caller).
+    static func start(_ folder: TemporaryFolder, cert: String, key: String, log: String) throws -> (Int, Process) {
+        let port = try CalDAVServer.freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
+        process.arguments = ["-c", server, String(port), cert, key, Fixture.password, log]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+        return (port, process)
+    }
+
+    @Test("TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME")
+    func tlsAndDigest() throws {
+        let folder = TemporaryFolder(), home = TemporaryFolder()
+        let good = try Self.certificate(folder, "good", "IP:127.0.0.1")
+        let other = try Self.certificate(folder, "other", "DNS:localhost")
+        let log = folder.file("requests.log")
+        let (port, process) = try Self.start(folder, cert: good.cert, key: good.key, log: log)
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let (otherPort, otherProcess) = try Self.start(folder, cert: other.cert, key: other.key, log: log)
+        defer { kill(otherProcess.processIdentifier, SIGKILL); otherProcess.waitUntilExit() }
+        func message(_ answer: [String: Any]) -> String { (answer["error"] as? [String: Any])?["message"] as? String ?? "" }
+
+        let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
+        let url = "https://127.0.0.1:\(port)/c/"
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])
+        let untrusted = try session.send(["op": "probe"])
+        #expect(errorKind(untrusted) == "unreachable" && message(untrusted).contains("certificate not trusted (self-signed)"), "\(untrusted)")
+
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert])
+        let trusted = try session.send(["op": "probe"])
+        #expect(trusted["ok"] as? Bool == true, "\(trusted)")
+
+        try session.send(["op": "open", "url": "https://127.0.0.1:\(otherPort)/c/", "user": "alice", "password_command": NSNull(), "ca_file": other.cert])
+        let mismatch = try session.send(["op": "probe"])
+        #expect(message(mismatch).contains("certificate name mismatch"), "\(mismatch)")
+
+        // A wrong Digest password: 401, kind auth.
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": "echo wrong", "ca_file": good.cert])
+        #expect(errorKind(try session.send(["op": "probe"])) == "auth")
+
+        // 65 MiB once decompressed: refused past 64 MiB (REPORT is 501 here, so fetch GETs).
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert])
+        let bomb = try session.send(["op": "fetch", "hrefs": ["/c/bomb.ics"]], timeout: 60)
+        #expect(errorKind(bomb) == "bad_response" && message(bomb).contains("larger than 64 MiB"), "\(bomb)")
+        let (status, stderr, _) = session.finish()
+        #expect(status == 0 && stderr.isEmpty, "\(stderr)")
+
+        // SSL_CERT_FILE, as the curl tool reads it.
+        let viaEnvironment = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password, "SSL_CERT_FILE": good.cert], home: home.path)
+        try viaEnvironment.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])
+        #expect(try viaEnvironment.send(["op": "probe"])["ok"] as? Bool == true)
+        _ = viaEnvironment.finish()
+
+        let requests = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(requests.contains("PROPFIND /c/ Digest"), "\(requests)")
+        #expect(!requests.contains("Basic"), "\(requests)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "the helper wrote to HOME")
+    }
+}

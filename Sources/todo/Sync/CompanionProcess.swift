@@ -8,9 +8,9 @@ import Glibc
 /// The `todo-sync` companion, running as a child: one JSON request per line on its stdin, one
 /// JSON answer per line on its stdout (the protocol is documented in Sources/todo-sync/main.swift).
 ///
-/// Why a separate program: HTTP and XML need full Foundation (FoundationNetworking over
-/// libcurl, FoundationXML over libxml2), about 70 MB linked statically, which `todo` does
-/// without so that `todo add` starts as fast as the sqlite3 shell. Only `todo sync` pays for it.
+/// Why a separate program: HTTP and XML need libcurl and libxml2 (and their own dependencies:
+/// OpenSSL, nghttp2, ICU...), which cannot be linked into the fully static `todo`, and which
+/// `todo add` should not load. Only `todo sync` pays for them, as git-remote-https does for git.
 ///
 /// Threading: one thread at a time; each call blocks until the answer line arrives.
 final class CompanionProcess {

@@ -3,11 +3,11 @@
 /// Rejects what `String(decoding:as:)` would silently repair: stray continuation bytes,
 /// truncated sequences, overlong forms (`C0 80`), UTF-16 surrogates encoded in UTF-8
 /// (`ED A0 80`) and anything past U+10FFFF.
-enum UTF8Validation {
+package enum UTF8Validation {
     /// The index just past the well-formed sequence that starts at `index` (a byte >= 0x80),
     /// or `nil` when the bytes there are not UTF-8.
     @inline(__always)
-    static func endOfSequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+    package static func endOfSequence(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         let lead = bytes[index]
         let count = bytes.count
         // The allowed range of the second byte depends on the lead (Table 3-7 of Unicode).
@@ -31,7 +31,7 @@ enum UTF8Validation {
     }
 
     /// Whether all of `bytes` is well-formed UTF-8.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while index < bytes.count {
             if bytes[index] < 0x80 {

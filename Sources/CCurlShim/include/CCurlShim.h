@@ -1,0 +1,31 @@
+#ifndef TODO_CCURLSHIM_H
+#define TODO_CCURLSHIM_H
+// Typed, non-variadic doors to libcurl's variadic calls (Swift cannot call C variadics), and
+// the values of macros Swift cannot import (casts and shifts).
+#include <curl/curl.h>
+
+typedef size_t (*todo_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+
+CURLcode todo_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode todo_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode todo_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode todo_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode todo_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+/// CURLOPT_WRITEFUNCTION and CURLOPT_WRITEDATA.
+CURLcode todo_curl_setopt_write(CURL *handle, todo_curl_data_callback callback, void *context);
+/// CURLOPT_HEADERFUNCTION and CURLOPT_HEADERDATA.
+CURLcode todo_curl_setopt_header(CURL *handle, todo_curl_data_callback callback, void *context);
+
+CURLcode todo_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode todo_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode todo_curl_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
+
+CURLMcode todo_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+/// CURLAUTH_BASIC | CURLAUTH_DIGEST.
+long todo_curlauth_basic_digest(void);
+/// CURLAUTH_BASIC, CURLAUTH_DIGEST.
+long todo_curlauth_basic(void);
+long todo_curlauth_digest(void);
+long todo_curl_global_all(void);
+#endif

@@ -1,0 +1,340 @@
+import CCurl
+import CCurlShim
+import Glibc
+
+/// One HTTP request: a method, a URL at the collection's origin, header lines, a body.
+struct HTTPRequest {
+    var method: String
+    var url: HTTPURL
+    var headers: [String] = []
+    var body: [UInt8]?
+}
+
+/// One HTTP answer (the last one, after any authentication round trip curl made).
+struct HTTPAnswer {
+    let status: Int
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+
+    func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.last { $0.name.lowercased() == lower }?.value
+    }
+}
+
+/// HTTP over libcurl: one multi handle (one connection pool: keep-alive, HTTP/2 multiplexing
+/// where the server speaks it over TLS) and a few reusable easy handles, one per request in flight.
+///
+/// Every request goes to the origin the client was made for; redirects are never followed;
+/// credentials are given to curl as user and password (never in a URL) for Basic or Digest,
+/// which curl answers when the server challenges; answers are bounded in size and time.
+final class HTTPClient {
+    struct Settings {
+        var user: String?
+        var password: String?
+        /// A CA bundle (PEM) instead of the system's.
+        var caFile: String?
+        /// The authentication schemes offered to the server (CURLAUTH_ bits): Basic or Digest,
+        /// whichever the server asks for (curl first asks without credentials), until the server
+        /// has asked for Basic alone; then Basic, sent at once on the handles made after that.
+        var authentication = todo_curlauth_basic_digest()
+    }
+
+    /// The most bytes of one answer's body, after decompression.
+    static let maximumBody = 64 << 20
+    /// The most bytes of one answer's header lines.
+    static let maximumHeaders = 1 << 20
+    static let connectTimeout = 10
+    /// An answer that brings less than 1 byte/s for this long is abandoned.
+    static let stallTimeout = 30
+    /// The longest one request may take in all.
+    static let requestTimeout = 300
+
+    private var settings: Settings
+    private let multi: UnsafeMutableRawPointer
+    private var idle: [Transfer] = []
+
+    init(settings: Settings) {
+        HTTPClient.setUpLibrary()
+        self.settings = settings
+        multi = curl_multi_init()
+        // Multiplex (HTTP/2) when the server can; at most a few connections to it.
+        _ = todo_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = todo_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, 8)
+    }
+
+    deinit {
+        idle.removeAll()  // each easy handle is cleaned up by its Transfer (none is in the multi now)
+        curl_multi_cleanup(multi)
+    }
+
+    nonisolated(unsafe) private static var libraryReady = false
+
+    private static func setUpLibrary() {
+        guard !libraryReady else { return }
+        libraryReady = true
+        curl_global_init(todo_curl_global_all())
+    }
+
+    /// The CA bundle to use: the one given, else `CURL_CA_BUNDLE`, else `SSL_CERT_FILE` (as the
+    /// curl tool reads them), else curl's built-in default.
+    static func caFile(given: String?) -> String? {
+        if let given, !given.isEmpty { return given }
+        for name in ["CURL_CA_BUNDLE", "SSL_CERT_FILE"] {
+            if let value = Environment.value(name), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    /// Once a request passed a challenge for Basic alone, the handles made after it send Basic
+    /// credentials with their first request, instead of each asking without them first.
+    private func learnAuthentication(_ transfer: Transfer, _ result: Result<HTTPAnswer, HelperError>) {
+        guard settings.user != nil, settings.authentication == todo_curlauth_basic_digest(),
+              case .success(let answer) = result, answer.status != 401 else { return }
+        var offered = 0
+        _ = todo_curl_getinfo_long(transfer.handle, CURLINFO_HTTPAUTH_AVAIL, &offered)
+        if offered & todo_curlauth_basic() != 0 && offered & todo_curlauth_digest() == 0 {
+            settings.authentication = todo_curlauth_basic()
+        }
+    }
+
+    /// Sends one request and waits for its answer.
+    func send(_ request: HTTPRequest) throws(HelperError) -> HTTPAnswer {
+        var result: Result<HTTPAnswer, HelperError>?
+        run(count: 1, inFlight: 1, request: { _ in request }, done: { _, answer in result = answer; return true })
+        switch result! {
+        case .success(let answer): return answer
+        case .failure(let error): throw error
+        }
+    }
+
+    /// Runs `count` requests, at most `inFlight` at once, built by `request(index)` when they
+    /// start; `done(index, result)` is called as each ends and returns whether to start more.
+    /// A request that cannot be built is done with its error, unsent.
+    func run(count: Int, inFlight: Int, request: (Int) throws(HelperError) -> HTTPRequest,
+             done: (Int, Result<HTTPAnswer, HelperError>) -> Bool) {
+        var next = 0, active: [UnsafeMutableRawPointer: Transfer] = [:], going = true
+        while true {
+            while going && active.count < inFlight && next < count {
+                let index = next
+                next += 1
+                do {
+                    let built = try request(index)
+                    let transfer = idle.popLast() ?? Transfer(settings: settings)
+                    transfer.start(built, index: index)
+                    active[transfer.handle] = transfer
+                    curl_multi_add_handle(multi, transfer.handle)
+                } catch {
+                    if !done(index, .failure(error)) { going = false }
+                }
+            }
+            if active.isEmpty { break }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var finished = false
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                      let transfer = active.removeValue(forKey: handle) else { continue }
+                let code = message.pointee.data.result
+                curl_multi_remove_handle(multi, handle)
+                finished = true
+                let result = transfer.finish(code)
+                learnAuthentication(transfer, result)
+                idle.append(transfer)
+                if !done(transfer.index, result) { going = false }
+            }
+            if !finished && !active.isEmpty {
+                // Sleeps until a socket is ready or curl's own timer is due; no busy waiting.
+                curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+        }
+    }
+}
+
+/// One easy handle and what its current request brings back.
+private final class Transfer {
+    let handle: UnsafeMutableRawPointer
+    var index = 0
+    private var request: HTTPRequest?
+    private var status = 0
+    private var headers: [(name: String, value: String)] = []
+    private var headerBytes = 0
+    private var body: [UInt8] = []
+    private var tooLarge = false
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    init(settings: HTTPClient.Settings) {
+        handle = curl_easy_init()
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = todo_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = todo_curl_setopt_write(handle, { data, size, count, context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().received(data, size * count)
+        }, context)
+        _ = todo_curl_setopt_header(handle, { data, size, count, context in
+            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receivedHeader(data, size * count)
+        }, context)
+        long(CURLOPT_NOSIGNAL, 1)
+        _ = todo_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+        long(CURLOPT_FOLLOWLOCATION, 0)
+        long(CURLOPT_UNRESTRICTED_AUTH, 0)
+        long(CURLOPT_CONNECTTIMEOUT, HTTPClient.connectTimeout)
+        long(CURLOPT_LOW_SPEED_LIMIT, 1)
+        long(CURLOPT_LOW_SPEED_TIME, HTTPClient.stallTimeout)
+        long(CURLOPT_TIMEOUT, HTTPClient.requestTimeout)
+        long(CURLOPT_TCP_KEEPALIVE, 1)
+        long(CURLOPT_PIPEWAIT, 1)
+        _ = todo_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(HTTPClient.maximumBody))
+        _ = todo_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // any that curl decodes
+        _ = todo_curl_setopt_string(handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
+        if let user = settings.user {
+            long(CURLOPT_HTTPAUTH, settings.authentication)
+            _ = todo_curl_setopt_string(handle, CURLOPT_USERNAME, user)
+            _ = todo_curl_setopt_string(handle, CURLOPT_PASSWORD, settings.password ?? "")
+        }
+        if let caFile = HTTPClient.caFile(given: settings.caFile) {
+            _ = todo_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)
+        }
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    private func long(_ option: CURLoption, _ value: Int) {
+        _ = todo_curl_setopt_long(handle, option, value)
+    }
+
+    func start(_ request: HTTPRequest, index: Int) {
+        self.request = request
+        self.index = index
+        status = 0
+        headers = []
+        headerBytes = 0
+        body = []
+        tooLarge = false
+        errorBuffer[0] = 0
+        _ = todo_curl_setopt_string(handle, CURLOPT_URL, request.url.string)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        for line in request.headers + ["Expect:"] { headerList = curl_slist_append(headerList, line) }
+        _ = todo_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+        if let body = request.body {
+            _ = todo_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBytes { bytes in
+                _ = todo_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+            }
+        } else {
+            long(CURLOPT_HTTPGET, 1)
+        }
+        _ = todo_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method == "GET" || (request.method == "POST" && request.body != nil) ? nil : request.method)
+    }
+
+    fileprivate func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        guard body.count + count <= HTTPClient.maximumBody else {
+            tooLarge = true
+            return 0  // curl stops with CURLE_WRITE_ERROR
+        }
+        if let data, count > 0 {
+            body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+        }
+        return count
+    }
+
+    fileprivate func receivedHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        headerBytes += count
+        guard headerBytes <= HTTPClient.maximumHeaders else { tooLarge = true; return 0 }
+        guard let data, count > 0 else { return count }
+        var line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") || line.hasSuffix("\r\n") { line.removeLast() }
+        if line.hasPrefix("HTTP/") {
+            // A new answer (after a 100 Continue or an authentication challenge): start afresh.
+            headers = []
+            body = []
+            let parts = line.split(separator: " ", maxSplits: 2)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+        } else if let colon = line.firstIndex(of: ":") {
+            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            headers.append((String(line[..<colon]), String(value)))
+        }
+        return count
+    }
+
+    /// The answer, or the error that ended the request.
+    func finish(_ code: CURLcode) -> Result<HTTPAnswer, HelperError> {
+        defer {
+            // An idle handle keeps nothing of its last answer.
+            request = nil
+            body = []
+            headers = []
+        }
+        guard let request else { return .failure(HelperError(.protocol, "unexpected failure")) }
+        if code == CURLE_OK {
+            var status = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+            return .success(HTTPAnswer(status: status, headers: headers, body: body))
+        }
+        return .failure(error(code, request))
+    }
+
+    private func error(_ code: CURLcode, _ request: HTTPRequest) -> HelperError {
+        let what = "\(request.method) \(request.url.string)"
+        let detail = String(cString: errorBuffer)
+        let curlText = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
+            return HelperError(.badResponse, "\(what): the answer is larger than \(HTTPClient.maximumBody >> 20) MiB; stopped")
+        }
+        if code == CURLE_BAD_CONTENT_ENCODING {
+            return HelperError(.badResponse, "\(what): the answer's compression is broken (curl: \(curlText))")
+        }
+        let reason: String
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            reason = "host not found"
+        case CURLE_COULDNT_CONNECT:
+            var osError = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
+            reason = osError == Int(ECONNREFUSED) ? "connection refused" : "cannot connect: \(curlText)"
+        case CURLE_OPERATION_TIMEDOUT:
+            reason = "timed out: \(curlText)"
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+            reason = "connection lost: \(curlText)"
+        case CURLE_PEER_FAILED_VERIFICATION:
+            var result = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_SSL_VERIFYRESULT, &result)
+            reason = "TLS: " + Transfer.certificateProblem(result, curlText)
+        case CURLE_SSL_CONNECT_ERROR:
+            reason = "TLS handshake failed: \(curlText)"
+        case CURLE_SSL_CACERT_BADFILE:
+            reason = "TLS: cannot read the CA certificates (\(curlText))"
+        case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED:
+            reason = "TLS: \(curlText)"
+        default:
+            reason = "network error: \(curlText)"
+        }
+        return HelperError(.unreachable, "cannot reach \(request.url.authority) (\(reason)) for \(what)")
+    }
+
+    /// The certificate problem as OpenSSL's verify result names it, with curl's own words.
+    static func certificateProblem(_ result: Int, _ curlText: String) -> String {
+        let name: String
+        // curl checks the name itself after OpenSSL accepted the chain.
+        let nameMismatch = curlText.containsText("subject name") || curlText.containsText("does not match")
+        switch result {
+        case _ where nameMismatch: name = "certificate name mismatch"
+        case 9: name = "certificate not yet valid"
+        case 10: name = "certificate expired"
+        case 18, 19: name = "certificate not trusted (self-signed)"
+        case 20, 21, 2: name = "certificate not trusted (unknown issuer)"
+        case 23: name = "certificate revoked"
+        case 62: name = "certificate name mismatch"
+        default: name = "certificate not accepted"
+        }
+        return "\(name); curl: \(curlText)"
+    }
+}
