@@ -27,7 +27,8 @@ final class CalDAVClient {
         if !collection.path.hasSuffix("/") { collection.path += "/" }
         self.collection = collection
         displayURL = collection.string
-        http = HTTPClient(settings: HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile))
+        http = HTTPClient(settings: HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile),
+                          origin: collection)
     }
 
     // MARK: HTTP

@@ -34,9 +34,10 @@ final class HTTPClient {
         var password: String?
         /// A CA bundle (PEM) instead of the system's.
         var caFile: String?
-        /// The authentication schemes offered to the server (CURLAUTH_ bits): Basic or Digest,
-        /// whichever the server asks for (curl first asks without credentials), until the server
-        /// has asked for Basic alone; then Basic, sent at once on the handles made after that.
+        /// The authentication schemes offered to the server (CURLAUTH_ bits). Basic alone is
+        /// sent with the first request (no round trip to learn the scheme: an idle sync stays one
+        /// request); Basic or Digest lets curl ask without credentials first and answer the
+        /// server's challenge. See ``init(settings:origin:)``.
         var authentication = todo_curlauth_basic_digest()
     }
 
@@ -54,8 +55,16 @@ final class HTTPClient {
     private let multi: UnsafeMutableRawPointer
     private var idle: [Transfer] = []
 
-    init(settings: Settings) {
+    /// Credentials go to `origin` only. Over https, or to a loopback host, Basic is sent at once
+    /// (the password is as safe there as a Digest exchange keeps it); a 401 that offers Digest
+    /// switches to negotiation and the request is sent again. Over plain http to another host,
+    /// curl negotiates from the start, so a Digest server never sees the password in clear.
+    init(settings: Settings, origin: HTTPURL) {
         HTTPClient.setUpLibrary()
+        var settings = settings
+        if origin.scheme == "https" || ["127.0.0.1", "localhost", "[::1]"].contains(origin.host) {
+            settings.authentication = todo_curlauth_basic()
+        }
         self.settings = settings
         multi = curl_multi_init()
         // Multiplex (HTTP/2) when the server can; at most a few connections to it.
@@ -68,13 +77,10 @@ final class HTTPClient {
         curl_multi_cleanup(multi)
     }
 
-    nonisolated(unsafe) private static var libraryReady = false
+    /// curl_global_init, once per process (a lazily initialised static is thread-safe).
+    private static let libraryReady: Void = { curl_global_init(todo_curl_global_all()) }()
 
-    private static func setUpLibrary() {
-        guard !libraryReady else { return }
-        libraryReady = true
-        curl_global_init(todo_curl_global_all())
-    }
+    private static func setUpLibrary() { _ = libraryReady }
 
     /// The CA bundle to use: the one given, else `CURL_CA_BUNDLE`, else `SSL_CERT_FILE` (as the
     /// curl tool reads them), else curl's built-in default.
@@ -86,16 +92,25 @@ final class HTTPClient {
         return nil
     }
 
-    /// Once a request passed a challenge for Basic alone, the handles made after it send Basic
-    /// credentials with their first request, instead of each asking without them first.
-    private func learnAuthentication(_ transfer: Transfer, _ result: Result<HTTPAnswer, HelperError>) {
-        guard settings.user != nil, settings.authentication == todo_curlauth_basic_digest(),
-              case .success(let answer) = result, answer.status != 401 else { return }
+    /// Learns from an answer how to authenticate from now on, and says whether the request must
+    /// be sent again. After a challenge for Basic alone was passed, Basic is sent at once; a 401
+    /// to Basic sent at once that offers Digest switches to negotiation, and that request goes again.
+    private func learnAuthentication(_ transfer: Transfer, _ result: Result<HTTPAnswer, HelperError>) -> Bool {
+        guard settings.user != nil, case .success(let answer) = result else { return false }
         var offered = 0
         _ = todo_curl_getinfo_long(transfer.handle, CURLINFO_HTTPAUTH_AVAIL, &offered)
-        if offered & todo_curlauth_basic() != 0 && offered & todo_curlauth_digest() == 0 {
+        if settings.authentication == todo_curlauth_basic() {
+            // curl fills CURLINFO_HTTPAUTH_AVAIL only for schemes it was asked to negotiate: read
+            // the challenge itself.
+            let challenges = answer.headers.filter { $0.name.lowercased() == "www-authenticate" }
+            guard answer.status == 401, challenges.contains(where: { $0.value.lowercased().hasPrefix("digest") }) else { return false }
+            settings.authentication = todo_curlauth_basic_digest()
+            return true
+        }
+        if answer.status != 401, offered & todo_curlauth_basic() != 0, offered & todo_curlauth_digest() == 0 {
             settings.authentication = todo_curlauth_basic()
         }
+        return false
     }
 
     /// Sends one request and waits for its answer.
@@ -121,6 +136,7 @@ final class HTTPClient {
                 do {
                     let built = try request(index)
                     let transfer = idle.popLast() ?? Transfer(settings: settings)
+                    if settings.user != nil { _ = todo_curl_setopt_long(transfer.handle, CURLOPT_HTTPAUTH, settings.authentication) }
                     transfer.start(built, index: index)
                     active[transfer.handle] = transfer
                     curl_multi_add_handle(multi, transfer.handle)
@@ -140,7 +156,16 @@ final class HTTPClient {
                 curl_multi_remove_handle(multi, handle)
                 finished = true
                 let result = transfer.finish(code)
-                learnAuthentication(transfer, result)
+                if learnAuthentication(transfer, result), let again = try? request(transfer.index) {
+                    // The same request with the scheme the server asked for (at most once: the
+                    // authentication is no longer Basic alone), on a new handle: curl keeps a
+                    // failed authentication's state on the handle that met it.
+                    let retry = Transfer(settings: settings)
+                    retry.start(again, index: transfer.index)
+                    active[retry.handle] = retry
+                    curl_multi_add_handle(multi, retry.handle)
+                    continue
+                }
                 idle.append(transfer)
                 if !done(transfer.index, result) { going = false }
             }
