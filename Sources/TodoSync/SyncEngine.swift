@@ -28,7 +28,7 @@ import Glibc
 /// listing that names no todo at all while some were synced before is refused
 /// (``SyncError/serverEmpty(syncedBefore:)``) unless `forceDelete` is set. An object the server
 /// leaves out of an answer, or sends without data, changes nothing here and is asked for again
-/// next time (the sync token is kept), as is a todo's object that cannot be read.
+/// next time (the sync token is kept), as is an object that cannot be read as a todo.
 ///
 /// A todo gets its UID in a committed transaction *before* it is first sent, and its object's
 /// href follows from the UID: a sync killed after the server stored it but before this database
@@ -135,8 +135,10 @@ public struct SyncEngine {
     // MARK: Step 2
 
     /// Merges one object from the server into the database. Runs inside the caller's transaction.
-    /// Returns false when the object is one of our todos and could not be read: the todo keeps
-    /// its last synced version, and the object is read again next time.
+    /// Returns false when the object could not be read as a todo (broken, or one of ours that
+    /// is no longer a todo): it is reported, a todo of ours keeps its last synced version, and
+    /// the object is read again next time (a broken answer may be passing; an object skipped
+    /// for good would never reach this device).
     @discardableResult
     func applyIncoming(_ object: RemoteObject, report: inout SyncReport) throws(SyncError) -> Bool {
         let vtodo: VTodoObject
@@ -146,8 +148,9 @@ public struct SyncEngine {
             // Not a todo (a VEVENT in the same collection) is none of our business; a broken
             // one is reported and left as it is. Where one of our todos was, nothing here changes.
             let ours = try storeSQL { () throws(SQLiteError) in try state.item(href: object.href) } != nil
-            if error.kind != .noTodo || ours { report.unreadable.append(object.href) }
-            return !ours
+            guard error.kind != .noTodo || ours else { return true }
+            report.unreadable.append(object.href)
+            return false
         }
         let remote = vtodo.fields
         let uid = vtodo.uid

@@ -102,6 +102,21 @@ import TodoStore
         #expect(try laptop.sync().unreadable == [href])
     }
 
+    @Test func aNewObjectSentBrokenOnceArrivesWhenItIsSentWhole() throws {
+        let server = InMemoryCollection()
+        let laptop = try syncedDevice(server), phone = try Device(folder, "phone", server)
+        try phone.sync()
+        try phone.repository.add(name: "Water plants")
+        try phone.sync()
+        let href = try #require(server.objects.first { $0.value.text.contains("Water plants") }?.key)
+        let whole = try #require(server.objects[href]?.text)
+        server.put(href, "not iCalendar")   // a broken answer: the object as this sync sees it
+        #expect(try laptop.sync().unreadable == [href])
+        server.put(href, whole)
+        #expect(try laptop.sync().received == 1)
+        #expect(try laptop.list() == phone.list())
+    }
+
     @Test func anEditThatBeatADeleteNamesTheTodoAsTheUserKnewIt() throws {
         let server = InMemoryCollection()
         let laptop = try syncedDevice(server), phone = try Device(folder, "phone", server)
