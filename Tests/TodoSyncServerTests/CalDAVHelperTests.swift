@@ -397,15 +397,8 @@ struct MultigetFallbackTests {
     func fetchByGet() throws {
         let port = try CalDAVServer.freePort()
         let folder = TemporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = ["-c", Self.server, String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+        let server = try ScriptedServer(Self.server, arguments: [String(port)], ports: [port])
+        defer { withExtendedLifetime(server) {} }
 
         let session = try HelperSession(home: folder.path)
         #expect(try session.send(["op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
@@ -463,15 +456,8 @@ struct OriginTests {
         let folder = TemporaryFolder()
         let log = folder.file("requests.log")
         FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = ["-c", Self.servers, String(first), String(second), log]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !(CalDAVServer.portAnswers(first) && CalDAVServer.portAnswers(second)) && Date() < deadline { usleep(20_000) }
+        let servers = try ScriptedServer(Self.servers, arguments: [String(first), String(second), log], ports: [first, second])
+        defer { withExtendedLifetime(servers) {} }
         func requests() throws -> [String] {
             try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         }
@@ -575,18 +561,10 @@ struct TransportTests {
         return (cert, key)
     }
 
-    /// Starts the server; its port and process (killed by the caller).
-    static func start(_ folder: TemporaryFolder, cert: String, key: String, log: String) throws -> (Int, Process) {
+    /// Starts the server; its port and the running server (stopped when released).
+    static func start(cert: String, key: String, log: String) throws -> (Int, ScriptedServer) {
         let port = try CalDAVServer.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = ["-c", server, String(port), cert, key, Fixture.password, log]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
-        return (port, process)
+        return (port, try ScriptedServer(server, arguments: [String(port), cert, key, Fixture.password, log], ports: [port]))
     }
 
     @Test("TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME")
@@ -595,10 +573,9 @@ struct TransportTests {
         let good = try Self.certificate(folder, "good", "IP:127.0.0.1")
         let other = try Self.certificate(folder, "other", "DNS:localhost")
         let log = folder.file("requests.log")
-        let (port, process) = try Self.start(folder, cert: good.cert, key: good.key, log: log)
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        let (otherPort, otherProcess) = try Self.start(folder, cert: other.cert, key: other.key, log: log)
-        defer { kill(otherProcess.processIdentifier, SIGKILL); otherProcess.waitUntilExit() }
+        let (port, server) = try Self.start(cert: good.cert, key: good.key, log: log)
+        let (otherPort, otherServer) = try Self.start(cert: other.cert, key: other.key, log: log)
+        defer { withExtendedLifetime((server, otherServer)) {} }
         func message(_ answer: [String: Any]) -> String { (answer["error"] as? [String: Any])?["message"] as? String ?? "" }
 
         let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
