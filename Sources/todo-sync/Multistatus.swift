@@ -45,11 +45,18 @@ final class XMLNode {
         XMLLibrary.setUp()
         let bytes = protectingCR ? protectingCarriageReturns(data) : data
         guard bytes.count < Int(Int32.max) else { throw HelperError(.badResponse, "the server's XML is too large") }
+        // The reader reads from the buffer until it is freed: the whole parse runs inside the
+        // closure that lends the bytes (outside it, an optimised build may free them first).
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(HelperError) -> XMLNode in
+            try buffer.withMemoryRebound(to: CChar.self) { (memory) throws(HelperError) -> XMLNode in try read(memory) }
+        }
+    }
+
+    /// Builds the tree from `memory` with libxml2's streaming reader, within the bounds.
+    private static func read(_ memory: UnsafeBufferPointer<CChar>) throws(HelperError) -> XMLNode {
         // No XML_PARSE_NOENT (entities stay references, refused below), no DTDLOAD, no HUGE (libxml2's own limits hold).
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)
-        let reader = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { xmlReaderForMemory($0.baseAddress, Int32(buffer.count), nil, nil, options) }
-        }
+        let reader = xmlReaderForMemory(memory.baseAddress, Int32(memory.count), nil, nil, options)
         guard let reader else { throw HelperError(.badResponse, "the server's XML could not be parsed") }
         // libxml2's first complaint, for the message; nothing goes to stderr.
         final class FirstError { var text: String? }
