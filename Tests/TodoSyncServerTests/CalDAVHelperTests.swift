@@ -44,7 +44,7 @@ final class HelperSession: @unchecked Sendable {
     /// printed that were not answers.
     func finish() -> (status: Int32?, stderr: String, extraLines: [String]) {
         process.closeInput()
-        guard let status = process.waitForExit(timeout: 5) else { return (nil, "", []) }
+        guard let status = process.waitForExit(timeout: 20) else { return (nil, "", []) }
         return (status, process.errorOutput, process.remainingLines())
     }
 }
