@@ -102,10 +102,10 @@ public enum ChangesAnswer: ObjectMessage {
     init(_ fields: Fields) throws(MessageDecodingError) {
         switch try fields.oneOf("kind", Kind.self) {
         case .delta:
-            self = .delta(changed: try fields.objects("changed") { (item) throws(MessageDecodingError) in try ListedItem(item) },
+            self = .delta(changed: try fields.objects("changed", as: ListedItem.self),
                           removed: try fields.strings("removed"), token: try fields.string("token"))
         case .everything:
-            self = .everything(items: try fields.objects("items") { (item) throws(MessageDecodingError) in try ListedItem(item) },
+            self = .everything(items: try fields.objects("items", as: ListedItem.self),
                                token: try fields.nullableString("token"))
         }
     }
@@ -156,7 +156,7 @@ public struct FetchAnswer: ObjectMessage {
     }
 
     init(_ fields: Fields) throws(MessageDecodingError) {
-        objects = try fields.objects("objects") { (object) throws(MessageDecodingError) in try FetchedObject(object) }
+        objects = try fields.objects("objects", as: FetchedObject.self)
         gone = try fields.strings("gone")
         readAlone = try fields.strings("read_alone")
     }
@@ -175,7 +175,7 @@ public struct WriteAnswer: ObjectMessage {
     }
 
     init(_ fields: Fields) throws(MessageDecodingError) {
-        outcomes = try fields.objects("outcomes") { (outcome) throws(MessageDecodingError) in try Outcome(outcome) }
+        outcomes = try fields.objects("outcomes", as: Outcome.self)
     }
 
     var members: [(String, JSONValue)] { [("outcomes", .array(outcomes.map(\.json)))] }
@@ -261,7 +261,7 @@ public struct DiscoverAnswer: ObjectMessage {
     }
 
     init(_ fields: Fields) throws(MessageDecodingError) {
-        collections = try fields.objects("collections") { (collection) throws(MessageDecodingError) in try DiscoveredCollection(collection) }
+        collections = try fields.objects("collections", as: DiscoveredCollection.self)
     }
 
     var members: [(String, JSONValue)] { [("collections", .array(collections.map(\.json)))] }

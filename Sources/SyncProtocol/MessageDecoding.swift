@@ -135,21 +135,23 @@ struct Fields {
         guard value == .bool(true) else { throw wrongType(key, "true", value) }
     }
 
-    /// A field that must be there, as an integer (a number without a fraction) or null.
+    /// A field that must be there, as an integer (a number without a fraction, exact in a
+    /// Double) or null.
     func nullableInteger(_ key: String) throws(MessageDecodingError) -> Int? {
         let value = try value(key)
         if value.isNull { return nil }
-        guard let number = value.doubleValue, number == number.rounded(), abs(number) < 9.0e15 else {
-            throw wrongType(key, "an integer or null", value)
-        }
-        return Int(number)
+        guard let integer = Self.integer(value) else { throw wrongType(key, "an integer or null", value) }
+        return integer
     }
 
     func integer(_ key: String) throws(MessageDecodingError) -> Int {
         let value = try value(key)
-        guard let number = value.doubleValue, number == number.rounded(), abs(number) < 9.0e15 else {
-            throw wrongType(key, "an integer", value)
-        }
+        guard let integer = Self.integer(value) else { throw wrongType(key, "an integer", value) }
+        return integer
+    }
+
+    private static func integer(_ value: JSONValue) -> Int? {
+        guard let number = value.doubleValue, number == number.rounded(), abs(number) < 9.0e15 else { return nil }
         return Int(number)
     }
 
@@ -172,14 +174,14 @@ struct Fields {
         return strings
     }
 
-    /// An array of objects, each decoded by `decode` from its own fields.
-    func objects<Element>(_ key: String, _ decode: (Fields) throws(MessageDecodingError) -> Element) throws(MessageDecodingError) -> [Element] {
+    /// An array of messages, each decoded from its own fields.
+    func objects<Message: ObjectMessage>(_ key: String, as type: Message.Type) throws(MessageDecodingError) -> [Message] {
         let array = try array(key)
         let elementPrefix = path(key)
-        var elements: [Element] = []
+        var elements: [Message] = []
         elements.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
-            elements.append(try decode(try Fields(element, path: elementPrefix, index: index)))
+            elements.append(try Message(try Fields(element, path: elementPrefix, index: index)))
         }
         return elements
     }

@@ -81,7 +81,7 @@ public enum Request: ProtocolMessage {
         case .probe: self = .probe
         case .changes: self = .changes(token: try fields.optionalString("token"))
         case .fetch: self = .fetch(hrefs: try fields.strings("hrefs"))
-        case .write: self = .write(try fields.objects("writes") { (item) throws(MessageDecodingError) in try Write(item) })
+        case .write: self = .write(try fields.objects("writes", as: Write.self))
         case .discover: self = .discover
         }
     }
