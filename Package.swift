@@ -34,6 +34,9 @@ let package = Package(
         // TodoInterop (which re-exports it) and the todo-sync companion.
         .target(name: "JSONCodec"),
         .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"]),
+        // The messages between `todo sync` and its companion todo-sync, defined once for both
+        // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
+        .target(name: "SyncProtocol", dependencies: ["JSONCodec"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
@@ -41,7 +44,7 @@ let package = Package(
         // protocol. Standard library only: the CalDAV client (libcurl, libxml2) is in todo-sync.
         .target(name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"]),
         // The command-line tool.
-        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync"]),
+        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol"]),
         // libcurl and libxml2 from the system (Debian: libcurl4-openssl-dev, libxml2-dev), and
         // typed C doors to curl's variadic calls.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -49,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The CalDAV client of `todo sync`, which spawns it: HTTP on libcurl, XML on libxml2's
         // streaming reader, JSON lines on JSONCodec. No Foundation.
-        .executableTarget(name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec"]),
+        .executableTarget(name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec", "SyncProtocol"]),
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 
@@ -65,6 +68,7 @@ let package = Package(
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TestSupport"]),
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
         // `todo sync` against real CalDAV servers (Radicale, Xandikos) and clients (python3-caldav).

@@ -1,5 +1,6 @@
 import CCurl
 import JSONCodec
+import SyncProtocol
 
 /// A CalDAV collection over HTTP: the requests of the helper's protocol, blocking.
 final class CalDAVClient {
@@ -141,17 +142,6 @@ final class CalDAVClient {
 
     // MARK: changes
 
-    struct Item {
-        var href: String
-        var etag: String?
-        var json: JSONValue { .object([("href", .string(href)), ("etag", .optional(etag))]) }
-    }
-
-    enum Changes {
-        case delta(changed: [Item], removed: [String], token: String)
-        case everything(items: [Item], token: String?)
-    }
-
     private static func xmlEscaped(_ text: String) -> String {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
@@ -165,7 +155,7 @@ final class CalDAVClient {
         return try dav("REPORT", collection, depth: "0", body: body)
     }
 
-    func changes(since token: String?) throws(HelperError) -> Changes {
+    func changes(since token: String?) throws(HelperError) -> ChangesAnswer {
         if let token, let delta = try delta(since: token) { return delta }
         return try everything()
     }
@@ -174,8 +164,8 @@ final class CalDAVClient {
     /// (any 4xx but 401: 403/409 valid-sync-token per RFC 6578, 400/412 elsewhere; and 500,
     /// which Xandikos 0.2 answers to a token it does not know: a real outage then fails the
     /// full listing that follows just as well, so nothing is hidden).
-    private func delta(since token: String) throws(HelperError) -> Changes? {
-        var changed: [String: Item] = [:], removed: Set<String> = [], order: [String] = [], seen: Set<String> = []
+    private func delta(since token: String) throws(HelperError) -> ChangesAnswer? {
+        var changed: [String: ListedItem] = [:], removed: Set<String> = [], order: [String] = [], seen: Set<String> = []
         var current = token
         // A server may truncate (507 on the collection's own href): ask again from the token it
         // gave, as long as each page brings something new, and at most `maximumPages` times.
@@ -206,7 +196,7 @@ final class CalDAVClient {
                     changed[response.href] = nil
                 } else {
                     removed.remove(response.href)
-                    changed[response.href] = Item(href: response.href, etag: response.etag)
+                    changed[response.href] = ListedItem(href: response.href, etag: response.etag)
                 }
             }
             current = next
@@ -221,7 +211,7 @@ final class CalDAVClient {
 
     /// Every VTODO object: the sync token read first (so a change made meanwhile shows again
     /// next time, never lost), then a calendar-query for VTODO components.
-    private func everything() throws(HelperError) -> Changes {
+    private func everything() throws(HelperError) -> ChangesAnswer {
         let token = try currentSyncToken()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -231,9 +221,9 @@ final class CalDAVClient {
             """
         let status = try multistatus("REPORT", collection, depth: "1", body: body, what: "REPORT calendar-query")
         var seen = Set<String>()
-        var items: [Item] = []
+        var items: [ListedItem] = []
         for response in status.responses where !isCollection(response.href) && response.status.map({ (200..<300).contains($0) }) ?? true {
-            if seen.insert(try listed(response.href)).inserted { items.append(Item(href: response.href, etag: response.etag)) }
+            if seen.insert(try listed(response.href)).inserted { items.append(ListedItem(href: response.href, etag: response.etag)) }
         }
         return .everything(items: items, token: token)
     }
@@ -252,30 +242,11 @@ final class CalDAVClient {
 
     // MARK: fetch
 
-    struct Object {
-        var href: String
-        var etag: String?
-        var text: String
-        var json: JSONValue { .object([("href", .string(href)), ("etag", .optional(etag)), ("text", .string(text))]) }
-    }
-
-    /// What a fetch found: the objects sent, the hrefs the server said are gone (404 or 410),
-    /// and the hrefs read alone by GET because their object made a batch's XML unreadable. An
-    /// href in none of them was not delivered (left out of the answer, or sent without its
-    /// data): the engine believes nothing of it.
-    struct Fetched {
-        var objects: [Object] = []
-        var gone: [String] = []
-        var readAlone: [String] = []
-
-        mutating func add(_ other: Fetched) {
-            objects += other.objects
-            gone += other.gone
-            readAlone += other.readAlone
-        }
-
-        var json: JSONValue { .object([("objects", .array(objects.map(\.json))), ("gone", .strings(gone)), ("read_alone", .strings(readAlone))]) }
-    }
+    /// What a fetch found (SyncProtocol's ``FetchAnswer``): the objects sent, the hrefs the
+    /// server said are gone (404 or 410), and the hrefs read alone by GET because their object
+    /// made a batch's XML unreadable. An href in none of them was not delivered (left out of the
+    /// answer, or sent without its data): the engine believes nothing of it.
+    typealias Fetched = FetchAnswer
 
     func fetch(_ hrefs: [String]) throws(HelperError) -> Fetched {
         for href in hrefs { _ = try member(href) }
@@ -329,7 +300,7 @@ final class CalDAVClient {
                 if response.status == 404 || response.status == 410 {
                     fetched.gone.append(href)
                 } else if let data = response.prop(caldavNS, "calendar-data") {
-                    fetched.objects.append(Object(href: href, etag: response.etag, text: data.text))
+                    fetched.objects.append(FetchedObject(href: href, etag: response.etag, text: data.text))
                 }
             }
             return fetched
@@ -349,7 +320,7 @@ final class CalDAVClient {
         let answer = try send("GET", url, headers: ["Accept": "text/calendar"])
         switch answer.status {
         case 200..<300:
-            return Fetched(objects: [Object(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))])
+            return Fetched(objects: [FetchedObject(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))])
         case 404, 410:
             return Fetched(gone: [href])
         case 401:
@@ -361,36 +332,12 @@ final class CalDAVClient {
 
     // MARK: write
 
-    enum Write {
-        case create(href: String, text: String)
-        case update(href: String, text: String, etag: String)
-        case delete(href: String, etag: String)
-    }
-
-    enum Outcome {
-        case written(etag: String?), deleted, preconditionFailed
-        /// The write failed; `todo` records the others before it reports this.
-        case failed(HelperError)
-        /// Not started, because an earlier write failed.
-        case notSent
-
-        func json(masking secrets: [String]) -> JSONValue {
-            switch self {
-            case .written(let etag): return .object([("outcome", "written"), ("etag", .optional(etag))])
-            case .deleted: return .object([("outcome", "deleted")])
-            case .preconditionFailed: return .object([("outcome", "precondition_failed")])
-            case .failed(let error): return .object([("outcome", "failed"), ("error", error.errorObject(masking: secrets))])
-            case .notSent: return .object([("outcome", "not_sent")])
-            }
-        }
-    }
-
     /// Runs the writes, a few at once (one connection pool; HTTP/2 streams where the server
     /// multiplexes); one outcome per write, in the writes' order. After a failure no more writes
     /// are started: those are `notSent`, and those that were in flight keep their own outcomes,
-    /// so that what was done is recorded.
-    func write(_ writes: [Write]) -> [Outcome] {
-        var outcomes = [Outcome](repeating: .notSent, count: writes.count)
+    /// so that what was done is recorded (a failure's error masked of the secrets).
+    func write(_ writes: [Write]) -> [WriteAnswer.Outcome] {
+        var outcomes = [WriteAnswer.Outcome](repeating: .notSent, count: writes.count)
         var urls = [HTTPURL?](repeating: nil, count: writes.count)
         http.run(count: writes.count, inFlight: Self.writesInFlight, request: { (index) throws(HelperError) -> HTTPRequest in
             let (method, href, headers, body) = Self.parts(of: writes[index])
@@ -404,7 +351,7 @@ final class CalDAVClient {
                 outcomes[index] = try outcome(of: writes[index], answer, urls[index]!)
                 return true
             } catch {
-                outcomes[index] = .failed(error)
+                outcomes[index] = .failed(error.errorObject(masking: secrets))
                 return false
             }
         })
@@ -423,7 +370,7 @@ final class CalDAVClient {
         }
     }
 
-    private func outcome(of write: Write, _ answer: HTTPAnswer, _ url: HTTPURL) throws(HelperError) -> Outcome {
+    private func outcome(of write: Write, _ answer: HTTPAnswer, _ url: HTTPURL) throws(HelperError) -> WriteAnswer.Outcome {
         switch write {
         case .create:
             return try putOutcome(answer, url, creating: true)
@@ -438,7 +385,7 @@ final class CalDAVClient {
         }
     }
 
-    private func putOutcome(_ answer: HTTPAnswer, _ url: HTTPURL, creating: Bool) throws(HelperError) -> Outcome {
+    private func putOutcome(_ answer: HTTPAnswer, _ url: HTTPURL, creating: Bool) throws(HelperError) -> WriteAnswer.Outcome {
         switch answer.status {
         case 200..<300:
             let etag = answer.header("ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }  // a weak tag is no version
@@ -455,5 +402,14 @@ private extension HelperError {
     /// A 404 on an item is no proof that the collection is gone: report it as a server error.
     var forItem: HelperError {
         kind == .notFound ? HelperError(.server, message.replacingAll("no such collection", with: "not found"), status: status) : self
+    }
+}
+
+extension FetchAnswer {
+    /// Another batch's findings after these.
+    mutating func add(_ other: FetchAnswer) {
+        objects += other.objects
+        gone += other.gone
+        readAlone += other.readAlone
     }
 }

@@ -284,13 +284,40 @@ import Testing
         #expect(try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)["pending"] as? Int == 0)
     }
 
-    @Test func aMissingCompanionIsOneErrorLine() throws {
+    /// `todo` runs the todo-sync beside it, never one on PATH: alone in a folder, it says where
+    /// it looked, though PATH leads to the build's own todo-sync.
+    @Test func aMissingCompanionIsOneErrorLineNamingWhereItWasLookedFor() throws {
         let folder = TemporaryFolder()
         let alone = folder.file("todo")
         try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: alone)
+        let build = URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path
+        #expect(FileManager.default.isExecutableFile(atPath: build + "/todo-sync"))
         let result = try ProcessRunner.run(alone, ["sync", "setup", "http://127.0.0.1:1/x/"],
-                                           environment: ["TODO_DB": folder.file("t.sqlite"), "PATH": "/nonexistent"])
+                                           environment: ["TODO_DB": folder.file("t.sqlite"), "PATH": build + ":/usr/bin:/bin"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("todo-sync"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: todo-sync is not beside \(alone): reinstall todo\n"), "\(result.stderr)")
+    }
+
+    /// A todo-sync of another protocol version (here a script whose hello says 2) is named, with
+    /// what to do, before anything else is asked of it.
+    @Test func aCompanionOfAnotherVersionIsNamed() throws {
+        let folder = TemporaryFolder()
+        let todo = folder.file("todo"), companion = folder.file("todo-sync"), asked = folder.file("asked")
+        try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
+        try """
+            #!/bin/sh
+            while IFS= read -r line; do
+                printf '%s\\n' "$line" >> '\(asked)'
+                printf '%s\\n' '{"version": 2, "capabilities": ["teleport"]}'
+            done
+
+            """.write(toFile: companion, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: companion)
+        let result = try ProcessRunner.run(todo, ["sync", "setup", "http://127.0.0.1:1/x/"],
+                                           environment: ["TODO_DB": folder.file("t.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: todo-sync at \(companion) speaks protocol 2; this todo speaks 1: install todo and todo-sync together"),
+                "\(result.stderr)")
+        #expect(try String(contentsOfFile: asked, encoding: .utf8) == #"{"op":"hello"}"# + "\n", "hello, and nothing after it")
     }
 }

@@ -1,7 +1,12 @@
+import SyncProtocol
 import TodoInterop
 import TodoSync
 
 /// The remote calendar collection, reached through the `todo-sync` companion.
+///
+/// Answers are SyncProtocol's, read strictly: a field that is missing or of another type is an
+/// error, never a default. An answer without its list must not read as "the server holds
+/// nothing".
 final class CompanionCollection: CalendarCollection {
     private let companion: CompanionProcess
     /// The collection's path (`/alice/tasks/`), where new objects are put.
@@ -12,125 +17,58 @@ final class CompanionCollection: CalendarCollection {
     init(remote: SyncRemote) throws(SyncError) {
         companion = try CompanionProcess()
         path = SyncURL.path(of: remote.url)
-        _ = try companion.request("""
-            {"op": "open", "url": \(JSON.string(remote.url)), "user": \(JSON.optional(remote.user)), "password_command": \(JSON.optional(remote.passwordCommand))}
-            """)
+        _ = try companion.request(.open(OpenRequest(url: remote.url, user: remote.user, passwordCommand: remote.passwordCommand)),
+                                  answer: OKAnswer.self)
     }
 
     /// Checks that the URL is a calendar collection that holds todos and that we may read it.
     func probe() throws(SyncError) {
-        _ = try companion.request(#"{"op": "probe"}"#)
+        _ = try companion.request(.probe, answer: ProbeAnswer.self)
     }
 
-    // Answers are read strictly: a field that is missing or of another type is an error, never
-    // a default. An answer without its list must not read as "the server holds nothing".
-
     func changes(since token: String?) throws(SyncError) -> CollectionListing {
-        let answer = Answer(op: "changes", value: try companion.request(#"{"op": "changes", "token": \#(JSON.optional(token))}"#))
-        func entries(_ key: String) throws(SyncError) -> [String: String?] {
+        func entries(_ items: [ListedItem]) -> [String: String?] {
             var result: [String: String?] = [:]
-            for entry in try answer.array(key) {
-                result[try answer.string("href", in: entry)] = .some(try answer.optionalString("etag", in: entry))
-            }
+            for item in items { result[item.href] = .some(item.etag) }
             return result
         }
-        switch try answer.string("kind") {
-        case "delta":
-            return .delta(changed: try entries("changed"), removed: try answer.strings("removed"), token: try answer.string("token"))
-        case "everything":
-            return .everything(try entries("items"), token: try answer.optionalString("token"))
-        case let other:
-            throw answer.unreadable("kind \(other.debugDescription)")
+        switch try companion.request(.changes(token: token), answer: ChangesAnswer.self) {
+        case .delta(let changed, let removed, let token): return .delta(changed: entries(changed), removed: removed, token: token)
+        case .everything(let items, let token): return .everything(entries(items), token: token)
         }
     }
 
     func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
-        let answer = Answer(op: "fetch", value: try companion.request(#"{"op": "fetch", "hrefs": [\#(hrefs.map(JSON.string).joined(separator: ", "))]}"#))
-        var objects: [RemoteObject] = []
-        for object in try answer.array("objects") {
-            objects.append(RemoteObject(href: try answer.string("href", in: object), etag: try answer.optionalString("etag", in: object),
-                                        text: try answer.string("text", in: object)))
-        }
-        return FetchedObjects(objects: objects, gone: try answer.strings("gone"), readAlone: try answer.strings("read_alone"))
+        let answer = try companion.request(.fetch(hrefs: hrefs), answer: FetchAnswer.self)
+        return FetchedObjects(objects: answer.objects.map { RemoteObject(href: $0.href, etag: $0.etag, text: $0.text) },
+                              gone: answer.gone, readAlone: answer.readAlone)
     }
 
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
-        let requests = writes.map { write -> String in
+        let requests = writes.map { write -> Write in
             switch write {
-            case .create(let href, let text):
-                #"{"method": "create", "href": \#(JSON.string(href)), "text": \#(JSON.string(text))}"#
-            case .update(let href, let text, let etag):
-                #"{"method": "update", "href": \#(JSON.string(href)), "text": \#(JSON.string(text)), "etag": \#(JSON.string(etag))}"#
-            case .delete(let href, let etag):
-                #"{"method": "delete", "href": \#(JSON.string(href)), "etag": \#(JSON.string(etag))}"#
+            case .create(let href, let text): .create(href: href, text: text)
+            case .update(let href, let text, let etag): .update(href: href, text: text, etag: etag)
+            case .delete(let href, let etag): .delete(href: href, etag: etag)
             }
         }
-        let answer = Answer(op: "write", value: try companion.request(#"{"op": "write", "writes": [\#(requests.joined(separator: ", "))]}"#))
-        let outcomes = try answer.array("outcomes")
+        let outcomes = try companion.request(.write(requests), answer: WriteAnswer.self).outcomes
         guard outcomes.count == writes.count else {
-            throw answer.unreadable("\(outcomes.count) outcomes for \(writes.count) writes")
+            throw .companion("\(CompanionProcess.name) answered \"write\" with \(outcomes.count) outcomes for \(writes.count) writes")
         }
-        var result: [WriteOutcome] = []
-        for outcome in outcomes {
-            switch try answer.string("outcome", in: outcome) {
-            case "written": result.append(.written(etag: try answer.optionalString("etag", in: outcome)))
-            case "deleted": result.append(.deleted)
-            case "precondition_failed": result.append(.preconditionFailed)
-            case "failed":
-                guard let error = outcome["error"] else { throw answer.unreadable("a failed write without its error") }
-                result.append(.failed(CompanionProcess.error(from: error)))
-            case "not_sent": result.append(.notSent)
-            case let other: throw answer.unreadable("outcome \(other.debugDescription)")
+        return outcomes.map { outcome -> WriteOutcome in
+            switch outcome {
+            case .written(let etag): .written(etag: etag)
+            case .deleted: .deleted
+            case .preconditionFailed: .preconditionFailed
+            case .failed(let error): .failed(SyncError(error))
+            case .notSent: .notSent
             }
         }
-        return result
     }
 
     func href(forNewUID uid: String) -> String {
         path + SyncURL.percentEncoded(uid) + ".ics"
-    }
-}
-
-/// One answer of the companion, with accessors that throw where a field is missing or of
-/// another type.
-private struct Answer {
-    let op: String
-    let value: JSONValue
-
-    func unreadable(_ what: String) -> SyncError {
-        .companion("\(CompanionProcess.name) answered \"\(op)\" with \(what)")
-    }
-
-    func field(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> JSONValue {
-        guard let field = (object ?? value)[key] else { throw unreadable("no \"\(key)\"") }
-        return field
-    }
-
-    func array(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> [JSONValue] {
-        guard let array = try field(key, in: object).arrayValue else { throw unreadable("\"\(key)\" not an array") }
-        return array
-    }
-
-    func string(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> String {
-        guard let string = try field(key, in: object).stringValue else { throw unreadable("\"\(key)\" not a string") }
-        return string
-    }
-
-    /// A string or null.
-    func optionalString(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> String? {
-        let field = try field(key, in: object)
-        if field.isNull { return nil }
-        guard let string = field.stringValue else { throw unreadable("\"\(key)\" not a string or null") }
-        return string
-    }
-
-    func strings(_ key: String) throws(SyncError) -> [String] {
-        var strings: [String] = []
-        for element in try array(key) {
-            guard let string = element.stringValue else { throw unreadable("\"\(key)\" holding a non-string") }
-            strings.append(string)
-        }
-        return strings
     }
 }
 

@@ -1,3 +1,4 @@
+import SyncProtocol
 import TodoInterop
 import TodoSync
 
@@ -6,7 +7,7 @@ import Glibc
 #endif
 
 /// The `todo-sync` companion, running as a child: one JSON request per line on its stdin, one
-/// JSON answer per line on its stdout (the protocol is documented in Sources/todo-sync/main.swift).
+/// JSON answer per line on its stdout, the messages SyncProtocol's (which todo-sync shares).
 ///
 /// Why a separate program: HTTP and XML need libcurl and libxml2 (and their own dependencies:
 /// OpenSSL, nghttp2, ICU...), which cannot be linked into the fully static `todo`, and which
@@ -19,15 +20,20 @@ final class CompanionProcess {
     private let output: Int32
     /// What the companion wrote and was not yet read as an answer.
     private let answers = LineBuffer()
+    /// Where the companion runs from: beside this executable.
+    let path: String
 
-    /// The companion's file name; it is looked for beside this executable, then on PATH.
+    /// The companion's file name; it is run from the folder of this executable, and from
+    /// nowhere else (never from PATH: the two are installed together and speak one version).
     static let name = "todo-sync"
 
-    /// Starts the companion.
+    /// Starts the companion beside this executable and checks, by its hello, that it speaks
+    /// this protocol version.
     ///
-    /// - Throws: ``SyncError/companion(_:)`` when it is in neither place, or cannot start.
+    /// - Throws: ``SyncError/companion(_:)`` when it is not there, cannot start, or speaks
+    ///   another version.
     init() throws(SyncError) {
-        let path = Self.locate()
+        path = try Self.locate()
         var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0 else { throw .companion("cannot create a pipe: \(String(cString: strerror(errno)))") }
         guard pipe(&fromChild) == 0 else {
@@ -41,11 +47,9 @@ final class CompanionProcess {
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
         var child: pid_t = 0
-        let arguments = [path]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { for pointer in argv { free(pointer) } }
-        // posix_spawnp: a bare name is looked up on PATH.
-        let status = posix_spawnp(&child, path, &actions, nil, argv, environ)
+        let status = posix_spawn(&child, path, &actions, nil, argv, environ)
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
@@ -55,6 +59,7 @@ final class CompanionProcess {
         pid = child
         input = toChild[1]
         output = fromChild[0]
+        try handshake()
     }
 
     deinit {
@@ -64,27 +69,58 @@ final class CompanionProcess {
         _ = waitpid(pid, &status, 0)
     }
 
-    /// `todo-sync` beside this executable (an install puts both in one folder, and so does a
-    /// build), else the bare name for a PATH look-up.
-    private static func locate() -> String {
+    /// `todo-sync` in the folder of this executable (an install puts both there, and so does a
+    /// build), when it is there and may be run.
+    private static func locate() throws(SyncError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = executable.lastIndex(of: "/") {
-                let candidate = executable[..<slash] + "/" + name
-                if access(candidate, X_OK) == 0 { return String(candidate) }
-            }
+        guard length > 0 else {
+            throw .companion("cannot tell where todo runs from (/proc/self/exe: \(String(cString: strerror(errno)))), so not where \(name) is")
         }
-        return name
+        let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        let candidate = folder + "/" + name
+        guard access(candidate, X_OK) == 0 else {
+            throw .companion("\(name) is not beside \(executable): reinstall todo")
+        }
+        return candidate
     }
 
-    /// Sends one request (a JSON object's text) and returns the answer.
+    /// Asks for the companion's version first: one of another version is named as such before
+    /// anything else is read of its answers.
+    private func handshake() throws(SyncError) {
+        let answer = try exchange(.hello)
+        if let version = try? HelloAnswer.version(in: answer), version != ProtocolVersion.current {
+            throw .companion("\(Self.name) at \(path) speaks protocol \(version); this todo speaks \(ProtocolVersion.current): "
+                             + "install todo and todo-sync together")
+        }
+        _ = try decode(answer, of: .hello, as: HelloAnswer.self)
+    }
+
+    /// Sends one request and returns its answer, decoded strictly.
     ///
-    /// - Throws: the error the answer carries (see ``SyncError``), or ``SyncError/companion(_:)``
-    ///   when the companion stopped or answered something unreadable.
-    func request(_ json: String) throws(SyncError) -> JSONValue {
-        let line = Array((json + "\n").utf8)
+    /// - Throws: the error the answer carries (see ``SyncError/init(_:)``), or
+    ///   ``SyncError/companion(_:)`` when the companion stopped or answered something unreadable.
+    func request<Answer: ProtocolMessage>(_ request: Request, answer: Answer.Type) throws(SyncError) -> Answer {
+        try decode(try exchange(request), of: request.op, as: Answer.self)
+    }
+
+    private func decode<Answer: ProtocolMessage>(_ value: JSONValue, of op: Op, as type: Answer.Type) throws(SyncError) -> Answer {
+        let reply: Reply<Answer>
+        do throws(MessageDecodingError) {
+            reply = try Reply<Answer>(json: value)
+        } catch {
+            throw .companion("\(Self.name) answered \"\(op.rawValue)\" unreadably: \(error)")
+        }
+        switch reply {
+        case .answer(let answer): return answer
+        case .error(let error): throw SyncError(error)
+        }
+    }
+
+    /// Writes the request's line and reads the answer's.
+    private func exchange(_ request: Request) throws(SyncError) -> JSONValue {
+        let line = request.line
         var written = 0
         while written < line.count {
             let count = line[written...].withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
@@ -92,9 +128,7 @@ final class CompanionProcess {
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
             written += count
         }
-        let value = try readAnswer()
-        if let failure = value["error"] { throw Self.error(from: failure) }
-        return value
+        return try readAnswer()
     }
 
     /// The next answer line, parsed where it lies in the buffer.
@@ -118,19 +152,21 @@ final class CompanionProcess {
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
         }
     }
+}
 
-    /// The protocol's `{"kind": ..., "message": ..., "status": ...}` as a ``SyncError``.
-    static func error(from value: JSONValue) -> SyncError {
-        let message = value["message"]?.stringValue ?? "\(name) failed"
-        switch value["kind"]?.stringValue {
-        case "unreachable": return .unreachable(message)
-        case "auth": return .authenticationFailed(message)
-        case "not_found": return .collectionNotFound(message)
-        case "no_todo_support": return .noTodoSupport(message)
-        case "server": return .server(status: value["status"]?.doubleValue.map { Int($0) } ?? 0, message: message)
-        case "password": return .password(message)
-        case "bad_response": return .badResponse(message)
-        default: return .companion(message)
+extension SyncError {
+    /// The companion's error as `todo`'s: each kind of SyncProtocol's one case here. A protocol
+    /// error or a redirect (whose message says what to set up instead) is the companion's.
+    init(_ error: ErrorObject) {
+        switch error.kind {
+        case .unreachable: self = .unreachable(error.message)
+        case .auth: self = .authenticationFailed(error.message)
+        case .notFound: self = .collectionNotFound(error.message)
+        case .noTodoSupport: self = .noTodoSupport(error.message)
+        case .server: self = .server(status: error.status ?? 0, message: error.message)
+        case .password: self = .password(error.message)
+        case .badResponse: self = .badResponse(error.message)
+        case .protocol, .redirect: self = .companion(error.message)
         }
     }
 }

@@ -1,0 +1,70 @@
+extension JSONValue {
+    /// The value as one line of JSON text (RFC 8259): no whitespace, members in their order, `/`
+    /// not escaped, non-ASCII as UTF-8; CR, LF, tab, the other C0 controls and DEL escaped, so
+    /// the text never holds a line break. Integral numbers below 2^53 are written as integers.
+    public func encoded(into out: inout [UInt8]) {
+        switch self {
+        case .null: out += "null".utf8
+        case .bool(let value): out += (value ? "true" : "false").utf8
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 9.0e15 { out += String(Int64(value)).utf8 }
+            else { out += "\(value)".utf8 }
+        case .string(let value): JSONValue.encode(value, into: &out)
+        case .array(let values):
+            out.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                value.encoded(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            out.append(UInt8(ascii: "{"))
+            for (index, member) in object.members.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.encode(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.encoded(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The value as one line of JSON text (see ``encoded(into:)``).
+    public var encoded: [UInt8] {
+        var out: [UInt8] = []
+        encoded(into: &out)
+        return out
+    }
+
+    private static func encode(_ string: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20, 0x7F:
+                let digits = Array("0123456789abcdef".utf8)
+                out += "\\u00".utf8
+                out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// An object from key-value pairs in order; the keys must be distinct.
+    public static func object(_ members: [(String, JSONValue)]) -> JSONValue {
+        .object(JSONObject(members: members.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+
+    /// A string, or `null` for `nil`.
+    public static func optional(_ text: String?) -> JSONValue { text.map { .string($0) } ?? .null }
+
+    /// An array of strings.
+    public static func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
+}

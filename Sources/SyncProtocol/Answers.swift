@@ -1,0 +1,268 @@
+import JSONCodec
+
+/// The answer to `hello`: `{"version": 1, "capabilities": [...]}`.
+///
+/// Capabilities are strings, not ``Capability``: a companion may do more than this side knows
+/// of, and saying so is no error. The version is what must match.
+public struct HelloAnswer: ObjectMessage {
+    public var version: Int
+    public var capabilities: [String]
+
+    public init(version: Int = ProtocolVersion.current, capabilities: [Capability]) {
+        self.version = version
+        self.capabilities = capabilities.map(\.rawValue)
+    }
+
+    public init(version: Int, capabilities: [String]) {
+        self.version = version
+        self.capabilities = capabilities
+    }
+
+    /// Only the version of a hello answer, so that a companion of another version is named as
+    /// such even when the rest of its answer has another shape.
+    public static func version(in json: JSONValue) throws(MessageDecodingError) -> Int {
+        try Fields(json, path: "").integer("version")
+    }
+
+    public func supports(_ capability: Capability) -> Bool { capabilities.contains(capability.rawValue) }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        version = try fields.integer("version")
+        capabilities = try fields.strings("capabilities")
+    }
+
+    var members: [(String, JSONValue)] {
+        [("version", .number(Double(version))), ("capabilities", .strings(capabilities))]
+    }
+}
+
+/// The answer to `open`: `{"ok": true}`.
+public struct OKAnswer: ObjectMessage {
+    public init() {}
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        try fields.isTrue("ok")
+    }
+
+    var members: [(String, JSONValue)] { [("ok", true)] }
+}
+
+/// The answer to `probe`: whether the collection offers sync tokens (RFC 6578), and the
+/// components it holds (every kind when the server names none).
+public struct ProbeAnswer: ObjectMessage {
+    public var syncToken: Bool
+    public var components: [String]
+
+    public init(syncToken: Bool, components: [String]) {
+        self.syncToken = syncToken
+        self.components = components
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        try fields.isTrue("ok")
+        syncToken = try fields.bool("sync_token")
+        components = try fields.strings("components")
+    }
+
+    var members: [(String, JSONValue)] {
+        [("ok", true), ("sync_token", .bool(syncToken)), ("components", .strings(components))]
+    }
+}
+
+/// An object listed by `changes`: `{"href", "etag"}`, the etag a string or null.
+public struct ListedItem: ObjectMessage {
+    public var href: String
+    public var etag: String?
+
+    public init(href: String, etag: String?) {
+        self.href = href
+        self.etag = etag
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        href = try fields.string("href")
+        etag = try fields.nullableString("etag")
+    }
+
+    var members: [(String, JSONValue)] { [("href", .string(href)), ("etag", .optional(etag))] }
+}
+
+/// The answer to `changes`.
+public enum ChangesAnswer: ObjectMessage {
+    /// What changed since the token given: `{"kind": "delta", "changed", "removed", "token"}`.
+    case delta(changed: [ListedItem], removed: [String], token: String)
+    /// Every object (no token given, or the server refused it):
+    /// `{"kind": "everything", "items", "token"}`, the token null when the server has none.
+    case everything(items: [ListedItem], token: String?)
+
+    public enum Kind: String, CaseIterable, Sendable {
+        case delta, everything
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        switch try fields.oneOf("kind", Kind.self) {
+        case .delta:
+            self = .delta(changed: try fields.objects("changed", as: ListedItem.self),
+                          removed: try fields.strings("removed"), token: try fields.string("token"))
+        case .everything:
+            self = .everything(items: try fields.objects("items", as: ListedItem.self),
+                               token: try fields.nullableString("token"))
+        }
+    }
+
+    var members: [(String, JSONValue)] {
+        switch self {
+        case .delta(let changed, let removed, let token):
+            [("kind", "delta"), ("changed", .array(changed.map(\.json))), ("removed", .strings(removed)), ("token", .string(token))]
+        case .everything(let items, let token):
+            [("kind", "everything"), ("items", .array(items.map(\.json))), ("token", .optional(token))]
+        }
+    }
+}
+
+/// An object sent by `fetch`: `{"href", "etag", "text"}`, the etag a string or null.
+public struct FetchedObject: ObjectMessage {
+    public var href: String
+    public var etag: String?
+    public var text: String
+
+    public init(href: String, etag: String?, text: String) {
+        self.href = href
+        self.etag = etag
+        self.text = text
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        href = try fields.string("href")
+        etag = try fields.nullableString("etag")
+        text = try fields.string("text")
+    }
+
+    var members: [(String, JSONValue)] { [("href", .string(href)), ("etag", .optional(etag)), ("text", .string(text))] }
+}
+
+/// The answer to `fetch`: the objects sent, the hrefs the server said are gone, and the hrefs
+/// read alone (by GET) because their object made a batch's XML unreadable. An href asked for
+/// and in none of them was not delivered.
+public struct FetchAnswer: ObjectMessage {
+    public var objects: [FetchedObject]
+    public var gone: [String]
+    public var readAlone: [String]
+
+    public init(objects: [FetchedObject] = [], gone: [String] = [], readAlone: [String] = []) {
+        self.objects = objects
+        self.gone = gone
+        self.readAlone = readAlone
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        objects = try fields.objects("objects", as: FetchedObject.self)
+        gone = try fields.strings("gone")
+        readAlone = try fields.strings("read_alone")
+    }
+
+    var members: [(String, JSONValue)] {
+        [("objects", .array(objects.map(\.json))), ("gone", .strings(gone)), ("read_alone", .strings(readAlone))]
+    }
+}
+
+/// The answer to `write`: one outcome per write, in the writes' order.
+public struct WriteAnswer: ObjectMessage {
+    public var outcomes: [Outcome]
+
+    public init(outcomes: [Outcome]) {
+        self.outcomes = outcomes
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        outcomes = try fields.objects("outcomes", as: Outcome.self)
+    }
+
+    var members: [(String, JSONValue)] { [("outcomes", .array(outcomes.map(\.json)))] }
+
+    /// What became of one write: `{"outcome": ...}`.
+    public enum Outcome: ObjectMessage {
+        /// Stored; the server's new etag, or `nil` when it gave none (or only a weak one).
+        case written(etag: String?)
+        case deleted
+        /// The object was not at the etag given (HTTP 412, or gone when updated).
+        case preconditionFailed
+        /// The write failed; the writes before it keep their outcomes.
+        case failed(ErrorObject)
+        /// Not started, because an earlier write failed.
+        case notSent
+
+        public enum Kind: String, CaseIterable, Sendable {
+            case written, deleted, preconditionFailed = "precondition_failed", failed, notSent = "not_sent"
+        }
+
+        public var kind: Kind {
+            switch self {
+            case .written: .written
+            case .deleted: .deleted
+            case .preconditionFailed: .preconditionFailed
+            case .failed: .failed
+            case .notSent: .notSent
+            }
+        }
+
+        init(_ fields: Fields) throws(MessageDecodingError) {
+            switch try fields.oneOf("outcome", Kind.self) {
+            case .written: self = .written(etag: try fields.nullableString("etag"))
+            case .deleted: self = .deleted
+            case .preconditionFailed: self = .preconditionFailed
+            case .failed: self = .failed(try fields.object("error", as: ErrorObject.self))
+            case .notSent: self = .notSent
+            }
+        }
+
+        var members: [(String, JSONValue)] {
+            var members: [(String, JSONValue)] = [("outcome", .string(kind.rawValue))]
+            switch self {
+            case .written(let etag): members.append(("etag", .optional(etag)))
+            case .failed(let error): members.append(("error", error.json))
+            case .deleted, .preconditionFailed, .notSent: break
+            }
+            return members
+        }
+    }
+}
+
+/// A calendar collection found by `discover`: `{"url", "name", "components"}`, the name (its
+/// DAV:displayname) a string or null.
+public struct DiscoveredCollection: ObjectMessage {
+    public var url: String
+    public var name: String?
+    public var components: [String]
+
+    public init(url: String, name: String?, components: [String]) {
+        self.url = url
+        self.name = name
+        self.components = components
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        url = try fields.string("url")
+        name = try fields.nullableString("name")
+        components = try fields.strings("components")
+    }
+
+    var members: [(String, JSONValue)] {
+        [("url", .string(url)), ("name", .optional(name)), ("components", .strings(components))]
+    }
+}
+
+/// The answer to `discover`: `{"collections": [...]}`.
+public struct DiscoverAnswer: ObjectMessage {
+    public var collections: [DiscoveredCollection]
+
+    public init(collections: [DiscoveredCollection]) {
+        self.collections = collections
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        collections = try fields.objects("collections", as: DiscoveredCollection.self)
+    }
+
+    var members: [(String, JSONValue)] { [("collections", .array(collections.map(\.json)))] }
+}

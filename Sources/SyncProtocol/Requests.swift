@@ -1,0 +1,182 @@
+import JSONCodec
+
+// The protocol between `todo sync` and its companion `todo-sync`: one JSON request per line on
+// the companion's stdin, exactly one JSON answer per line on its stdout.
+//
+//   hello                                          → {"version":1,"capabilities":[…]}
+//   open {url, user?, password_command?, ca_file?} → {"ok":true}
+//   probe                                          → {"ok":true,"sync_token":Bool,"components":[…]}
+//   changes {token?}                               → {"kind":"delta",changed,removed,token}
+//                                                   | {"kind":"everything",items,token}
+//   fetch {hrefs}                                  → {"objects":[{href,etag,text}],"gone":[…],"read_alone":[…]}
+//   write {writes:[{method,href,text?,etag?}]}     → {"outcomes":[{"outcome":…}]}
+//   discover                                       → {"collections":[{url,name,components}]}
+//
+// and any of them, on failure: {"error":{"kind","message","status"[,"location"]}}.
+// Every request carries its name as "op".
+
+/// The protocol's version: `todo` speaks to a `todo-sync` whose hello answers this one only.
+public enum ProtocolVersion {
+    public static let current = 1
+}
+
+/// What a companion does beyond version 1's first form, as its hello lists it.
+public enum Capability: String, CaseIterable, Sendable {
+    /// `open` takes `ca_file`.
+    case caFile = "ca_file"
+    /// A redirect is an error of kind `redirect` with its `location`, never followed.
+    case redirectError = "redirect_error"
+    /// Credentials go only to the collection's origin; hrefs elsewhere are refused.
+    case originOnly = "origin_only"
+    /// HTTP Basic authentication.
+    case basic
+    /// HTTP Digest authentication.
+    case digest
+    /// Answers from the server are read only up to a bound.
+    case boundedAnswers = "bounded_answers"
+    /// HTTP/2 where the server offers it.
+    case http2
+}
+
+/// The name of a request, its `"op"`.
+public enum Op: String, CaseIterable, Sendable {
+    case hello, open, probe, changes, fetch, write, discover
+}
+
+/// A request from `todo` to `todo-sync`.
+public enum Request: ProtocolMessage {
+    /// The version and capabilities; answered by ``HelloAnswer``.
+    case hello
+    /// The collection later requests are about; answered by ``OKAnswer``.
+    case open(OpenRequest)
+    /// Whether the collection holds todos and offers sync tokens; answered by ``ProbeAnswer``.
+    case probe
+    /// The changes since `token`, or every object when `nil` (or the token is refused);
+    /// answered by ``ChangesAnswer``.
+    case changes(token: String?)
+    /// The objects at `hrefs`; answered by ``FetchAnswer``.
+    case fetch(hrefs: [String])
+    /// The writes, in order; answered by ``WriteAnswer``.
+    case write([Write])
+    /// The calendar collections reachable from the URL opened; answered by ``DiscoverAnswer``.
+    case discover
+
+    public var op: Op {
+        switch self {
+        case .hello: .hello
+        case .open: .open
+        case .probe: .probe
+        case .changes: .changes
+        case .fetch: .fetch
+        case .write: .write
+        case .discover: .discover
+        }
+    }
+
+    public init(json: JSONValue) throws(MessageDecodingError) {
+        let fields = try Fields(json, path: "")
+        switch try fields.oneOf("op", Op.self) {
+        case .hello: self = .hello
+        case .open: self = .open(try OpenRequest(fields))
+        case .probe: self = .probe
+        case .changes: self = .changes(token: try fields.optionalString("token"))
+        case .fetch: self = .fetch(hrefs: try fields.strings("hrefs"))
+        case .write: self = .write(try fields.objects("writes", as: Write.self))
+        case .discover: self = .discover
+        }
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("op", .string(op.rawValue))]
+        switch self {
+        case .hello, .probe, .discover: break
+        case .open(let open): members += open.members
+        case .changes(let token): members.append(("token", .optional(token)))
+        case .fetch(let hrefs): members.append(("hrefs", .strings(hrefs)))
+        case .write(let writes): members.append(("writes", .array(writes.map(\.json))))
+        }
+        return .object(members)
+    }
+}
+
+/// The fields of `open`: the collection's URL and how to authenticate to it.
+public struct OpenRequest: Sendable, Equatable {
+    /// The collection's http or https URL (it may name the user, never the password).
+    public var url: String
+    public var user: String?
+    /// A shell command that prints the password; without one, `TODO_SYNC_PASSWORD` or ~/.netrc.
+    public var passwordCommand: String?
+    /// A file of CA certificates to trust instead of the system's.
+    public var caFile: String?
+
+    public init(url: String, user: String? = nil, passwordCommand: String? = nil, caFile: String? = nil) {
+        self.url = url
+        self.user = user
+        self.passwordCommand = passwordCommand
+        self.caFile = caFile
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        url = try fields.string("url")
+        user = try fields.optionalString("user")
+        passwordCommand = try fields.optionalString("password_command")
+        caFile = try fields.optionalString("ca_file")
+    }
+
+    /// `user` and `password_command` are always written (null when absent), `ca_file` only
+    /// when there is one, as `todo` always wrote them.
+    var members: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("url", .string(url)), ("user", .optional(user)),
+                                              ("password_command", .optional(passwordCommand))]
+        if let caFile { members.append(("ca_file", .string(caFile))) }
+        return members
+    }
+}
+
+/// One write of a `write` request: `{"method", "href", "text"?, "etag"?}`.
+public enum Write: ObjectMessage {
+    /// A new object: `If-None-Match: *`.
+    case create(href: String, text: String)
+    /// A new version of an object, if it is still at `etag`.
+    case update(href: String, text: String, etag: String)
+    /// The object's removal, if it is still at `etag`.
+    case delete(href: String, etag: String)
+
+    public enum Method: String, CaseIterable, Sendable {
+        case create, update, delete
+    }
+
+    public var method: Method {
+        switch self {
+        case .create: .create
+        case .update: .update
+        case .delete: .delete
+        }
+    }
+
+    public var href: String {
+        switch self {
+        case .create(let href, _), .update(let href, _, _), .delete(let href, _): href
+        }
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        let method = try fields.oneOf("method", Method.self)
+        let href = try fields.string("href")
+        switch method {
+        case .create: self = .create(href: href, text: try fields.string("text"))
+        case .update: self = .update(href: href, text: try fields.string("text"), etag: try fields.string("etag"))
+        case .delete: self = .delete(href: href, etag: try fields.string("etag"))
+        }
+    }
+
+    var members: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("method", .string(method.rawValue)), ("href", .string(href))]
+        switch self {
+        case .create(_, let text): members.append(("text", .string(text)))
+        case .update(_, let text, let etag): members += [("text", .string(text)), ("etag", .string(etag))]
+        case .delete(_, let etag): members.append(("etag", .string(etag)))
+        }
+        return members
+    }
+}
