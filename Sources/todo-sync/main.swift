@@ -10,6 +10,7 @@ import JSONCodec
 //   hello                                     → {"version":1,"capabilities":[…]}
 //   open {url, user?, password_command?, ca_file?} → {"ok":true}
 //   probe                                     → {"ok":true,"sync_token":Bool,"components":[…]}
+//   discover                                  → {"collections":[{url,name,components}]} (Discovery.swift)
 //   changes {token?}                          → {"kind":"delta",changed,removed,token} | {"kind":"everything",items,token}
 //   fetch {hrefs}                             → {"objects":[{href,etag,text}],"gone":[…],"read_alone":[…]}
 //   write {writes:[{method,href,text?,etag?}]} → {"outcomes":[{"outcome":…}]}
@@ -34,7 +35,7 @@ final class Helper {
                 return .object([("ok", true)])
             }
             guard let client else {
-                if ["probe", "changes", "fetch", "write"].contains(op) { throw HelperError(.protocol, "\"\(op)\" before \"open\"") }
+                if ["probe", "discover", "changes", "fetch", "write"].contains(op) { throw HelperError(.protocol, "\"\(op)\" before \"open\"") }
                 throw HelperError(.protocol, "unknown op \(op.debugDescription)")
             }
             do throws(HelperError) {
@@ -54,6 +55,8 @@ func serve(_ op: String, _ request: JSONValue, _ client: CalDAVClient) throws(He
         let probe = try client.probe()
         return .object([("ok", true), ("sync_token", .bool(probe.syncToken != nil)),
                         ("components", .strings(probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]))])
+    case "discover":
+        return try Discovery(client).json()
     case "changes":
         switch try client.changes(since: try request.optionalString("token")) {
         case .delta(let changed, let removed, let token):

@@ -13,8 +13,21 @@ final class CompanionCollection: CalendarCollection {
         companion = try CompanionProcess()
         path = SyncURL.path(of: remote.url)
         _ = try companion.request("""
-            {"op": "open", "url": \(JSON.string(remote.url)), "user": \(JSON.optional(remote.user)), "password_command": \(JSON.optional(remote.passwordCommand))}
+            {"op": "open", "url": \(JSON.string(remote.url)), "user": \(JSON.optional(remote.user)), \
+            "password_command": \(JSON.optional(remote.passwordCommand)), "ca_file": \(JSON.optional(remote.caFile))}
             """)
+    }
+
+    /// The calendar collections for tasks that the URL opened leads to (the helper follows the
+    /// principal and the calendar home, and redirects: see Sources/todo-sync/Discovery.swift).
+    func discover() throws(SyncError) -> [DiscoveredCollection] {
+        let answer = Answer(op: "discover", value: try companion.request(#"{"op": "discover"}"#))
+        var found: [DiscoveredCollection] = []
+        for entry in try answer.array("collections") {
+            found.append(DiscoveredCollection(url: try answer.string("url", in: entry), name: try answer.optionalString("name", in: entry),
+                                              components: try answer.strings("components", in: entry)))
+        }
+        return found
     }
 
     /// Checks that the URL is a calendar collection that holds todos and that we may read it.
@@ -91,6 +104,13 @@ final class CompanionCollection: CalendarCollection {
     }
 }
 
+/// A calendar collection for tasks that discovery found.
+struct DiscoveredCollection {
+    var url: String
+    var name: String?
+    var components: [String]
+}
+
 /// One answer of the companion, with accessors that throw where a field is missing or of
 /// another type.
 private struct Answer {
@@ -124,9 +144,9 @@ private struct Answer {
         return string
     }
 
-    func strings(_ key: String) throws(SyncError) -> [String] {
+    func strings(_ key: String, in object: JSONValue? = nil) throws(SyncError) -> [String] {
         var strings: [String] = []
-        for element in try array(key) {
+        for element in try array(key, in: object) {
             guard let string = element.stringValue else { throw unreadable("\"\(key)\" holding a non-string") }
             strings.append(string)
         }
@@ -137,7 +157,8 @@ private struct Answer {
 /// What `todo` needs to know of a collection's URL without a URL library.
 enum SyncURL {
     /// The URL checked for what setup accepts: `http` or `https`, a host, no password in it.
-    /// Returns the URL (ending with `/`) and the user named in it, if any.
+    /// Returns the URL as given without its user info (no `/` added: discovery starts there, and
+    /// `/.well-known/caldav` takes none) and the user named in it, if any.
     static func validate(_ text: String) throws(CLIError) -> (url: String, user: String?) {
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
@@ -160,7 +181,6 @@ enum SyncURL {
             user = String(userInfo)
             url = String(text[..<schemeEnd.upperBound]) + String(afterScheme[authority.index(after: at)...])
         }
-        if !url.hasSuffix("/") { url += "/" }
         return (url, user)
     }
 
