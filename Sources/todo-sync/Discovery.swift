@@ -124,9 +124,18 @@ final class Discovery {
         }
     }
 
-    /// The response about `url` itself (or the only one).
-    private static func own(_ status: Multistatus, _ url: HTTPURL) -> Multistatus.Response? {
-        status.responses.first { url.resolve($0.href)?.isSame(as: url) == true } ?? (status.responses.count == 1 ? status.responses.first : nil)
+    /// The properties of `url` itself (Depth 0), and the URL that answered. A multistatus whose
+    /// response says 404 (Xandikos answers a PROPFIND so) is the 404 it means.
+    private func about(_ url: HTTPURL) throws(HelperError) -> (Multistatus.Response, HTTPURL) {
+        let (status, at) = try propfind(url, depth: "0")
+        let responses = status.responses
+        guard let response = responses.first(where: { at.resolve($0.href)?.isSame(as: at) == true }) ?? (responses.count == 1 ? responses.first : nil) else {
+            throw HelperError(.badResponse, "PROPFIND \(at.string): no response about the URL itself")
+        }
+        if let code = response.status, code == 404 || code == 410 {
+            throw HelperError(.notFound, "\(at.string) answered \(code): no such collection or principal there", status: code)
+        }
+        return (response, at)
     }
 
     /// The URL in a property holding a DAV:href (`current-user-principal`, `calendar-home-set`).
@@ -155,10 +164,7 @@ final class Discovery {
 
     /// The VTODO-capable calendars found from the URL given.
     func run() throws(HelperError) -> [Found] {
-        let (status, at) = try propfind(start, depth: "0")
-        guard let response = Self.own(status, at) else {
-            throw HelperError(.badResponse, "PROPFIND \(at.string): no response about the URL itself")
-        }
+        let (response, at) = try about(start)
         if Self.isCalendar(response) {
             let calendar = Self.found(response, at)
             guard calendar.components.contains("VTODO") else {
@@ -168,9 +174,8 @@ final class Discovery {
         }
         var home = Self.href(response, caldavNS, "calendar-home-set", at: at)
         if home == nil, let principal = Self.href(response, davNS, "current-user-principal", at: at), !principal.isSame(as: at) {
-            let (principalStatus, principalAt) = try propfind(principal, depth: "0")
-            guard let about = Self.own(principalStatus, principalAt),
-                  let found = Self.href(about, caldavNS, "calendar-home-set", at: principalAt) else {
+            let (properties, principalAt) = try about(principal)
+            guard let found = Self.href(properties, caldavNS, "calendar-home-set", at: principalAt) else {
                 throw HelperError(.notFound, "\(at.string) names the principal \(principalAt.string), which names no calendar home (calendar-home-set): not a CalDAV account")
             }
             home = found

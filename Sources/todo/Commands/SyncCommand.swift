@@ -28,8 +28,9 @@ extension Command {
                 the principal, its calendar home, the calendars there that hold todos; redirects are
                 followed at setup only, at most 5, never from https to http, and the password goes only
                 to the server named) and remembers it in this database (so each database file is one
-                device). When several collections hold todos, --name picks one, or setup takes its URL. A sync sends the changes made here since the last one, by
-                any program, and applies the server's in one transaction; a field changed on both
+                device). When several collections hold todos, --name picks one, or setup takes its URL;
+                --list shows them and stores nothing. A sync sends the changes made here since the last
+                one, by any program, and applies the server's in one transaction; a field changed on both
                 sides keeps the server's value and is reported as a conflict, and an edit beats a
                 delete. Only the server's explicit word deletes a todo here: an object it leaves out
                 of an answer is asked for again next time, and a collection that suddenly lists no
