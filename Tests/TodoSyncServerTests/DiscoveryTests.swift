@@ -188,7 +188,7 @@ struct DiscoveryTests {
             port = try CalDAVServer.freePort()
             base = "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)"
             log = folder.file("requests-\(port).log")
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             process = Process()
             process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
             process.arguments = ["-c", DiscoveryTests.server, String(port), tls?.cert ?? "-", tls?.key ?? "-", log, other]
