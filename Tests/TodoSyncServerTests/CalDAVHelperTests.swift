@@ -371,15 +371,7 @@ struct MultigetFallbackTests {
     static let server = #"""
         import http.server, sys
         TEXT = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        class Handler(AnswerHandler):
             def do_REPORT(self):
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 self.answer(501)
@@ -397,15 +389,8 @@ struct MultigetFallbackTests {
     func fetchByGet() throws {
         let port = try CalDAVServer.freePort()
         let folder = TemporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = ["-c", Self.server, String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try PythonHTTPServer.start(Self.server, [String(port)], ports: [port])
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
 
         let session = try HelperSession(home: folder.path)
         #expect(try session.send(["op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
@@ -429,15 +414,7 @@ struct OriginTests {
         import http.server, sys, threading, time
         first, second, log = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
         lock = threading.Lock()
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        class Handler(AnswerHandler):
             def handle_any(self):
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 port = self.server.server_address[1]
@@ -463,15 +440,8 @@ struct OriginTests {
         let folder = TemporaryFolder()
         let log = folder.file("requests.log")
         FileManager.default.createFile(atPath: log, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = ["-c", Self.servers, String(first), String(second), log]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try PythonHTTPServer.start(Self.servers, [String(first), String(second), log], ports: [first, second])
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !(CalDAVServer.portAnswers(first) && CalDAVServer.portAnswers(second)) && Date() < deadline { usleep(20_000) }
         func requests() throws -> [String] {
             try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         }
@@ -527,15 +497,7 @@ struct TransportTests {
                     b'<d:response><d:href>/c/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/>'
                     b'</d:resourcetype><c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>'
                     b'<d:sync-token>t1</d:sync-token></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>')
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        class Handler(AnswerHandler):
             def authorized(self):
                 header = self.headers.get("Authorization", "")
                 with open(log, "a") as f: f.write("%s %s %s\n" % (self.command, self.path, header.split(" ")[0] or "-"))
@@ -578,15 +540,7 @@ struct TransportTests {
     /// Starts the server; its port and process (killed by the caller).
     static func start(_ folder: TemporaryFolder, cert: String, key: String, log: String) throws -> (Int, Process) {
         let port = try CalDAVServer.freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-        process.arguments = ["-c", server, String(port), cert, key, Fixture.password, log]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date(timeIntervalSinceNow: 15)
-        while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
-        return (port, process)
+        return (port, try PythonHTTPServer.start(server, [String(port), cert, key, Fixture.password, log], ports: [port]))
     }
 
     @Test("TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME")

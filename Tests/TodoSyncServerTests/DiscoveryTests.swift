@@ -143,15 +143,7 @@ struct DiscoveryTests {
                  b'<d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>'
                  b'</d:response></d:multistatus>')
         lock = threading.Lock()
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        class Handler(AnswerHandler):
             def handle_any(self):
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 auth = self.headers.get("Authorization")
@@ -189,14 +181,7 @@ struct DiscoveryTests {
             base = "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)"
             log = folder.file("requests-\(port).log")
             _ = FileManager.default.createFile(atPath: log, contents: nil)
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
-            process.arguments = ["-c", DiscoveryTests.server, String(port), tls?.cert ?? "-", tls?.key ?? "-", log, other]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date(timeIntervalSinceNow: 15)
-            while !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+            process = try PythonHTTPServer.start(DiscoveryTests.server, [String(port), tls?.cert ?? "-", tls?.key ?? "-", log, other], ports: [port])
         }
 
         deinit {
