@@ -20,7 +20,7 @@ extension Command {
                 .init(name: "--name", value: "name", help: "For setup: of several task collections found, the one with this display name (exact, else ignoring case)."),
                 .init(name: "--list", value: nil, help: "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."),
                 .init(name: "--ca-file", value: "file", help: "For setup: a CA bundle (PEM) to trust for this server instead of the system's, such as a self-signed certificate; stored and used at each sync."),
-                .init(name: "--json", value: nil, help: "Print the result (of a sync or status) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."),
+                .init(name: "--json", value: nil, help: "Print the result (of a sync, status or setup --list) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."),
                 .init(name: "--force-delete", value: nil, help: "Believe a server that lists no todos at all though some were synced with it before, and delete them here too."),
             ],
             discussion: """
