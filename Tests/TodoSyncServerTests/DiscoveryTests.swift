@@ -120,6 +120,68 @@ struct DiscoveryTests {
         try device.refused([server.base + "/nothing/"], "\(server.base)/nothing/ answered 404")
     }
 
+    @Test("the protocol: discover before open is an error; after it, collections with url, name and components")
+    func protocolShape() throws {
+        let server = try CalDAVServer.xandikos()
+        defer { server.stop() }
+        let home = TemporaryFolder()
+        let session = try HelperSession(home: home.path)
+        #expect(errorKind(try session.send(["op": "discover"])) == "protocol")
+        #expect(try session.send(["op": "open", "url": server.base + "/.well-known/caldav", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
+        let answer = try session.send(["op": "discover"])
+        let collections = try field(answer, "collections", as: [[String: Any]].self)
+        #expect(collections.count == 1, "\(answer)")
+        #expect(collections.first?["url"] as? String == server.todoCollectionURL)
+        #expect(collections.first?["name"] as? String == "calendar")
+        #expect((collections.first?["components"] as? [String])?.contains("VTODO") == true)
+        try session.send(["op": "open", "url": server.base + "/nothing/", "user": NSNull(), "password_command": NSNull()])
+        let nothing = try session.send(["op": "discover"])
+        #expect(errorKind(nothing) == "not_found" && errorStatus(nothing) == 404, "\(nothing)")
+        let (status, stderr, extra) = session.finish()
+        #expect(status == 0 && stderr.isEmpty && extra.isEmpty)
+    }
+
+    @Test("Radicale over TLS: found from the root with --ca-file, stored as https, and synced")
+    func radicaleOverTLS() throws {
+        let folder = TemporaryFolder(), device = Device()
+        let certificate = try TransportTests.certificate(folder, "radicale", "IP:127.0.0.1")
+        let port = try CalDAVServer.freePort()
+        try Data("alice:secret\n".utf8).write(to: URL(fileURLWithPath: folder.file("users")))
+        try Data("""
+            [server]
+            hosts = 127.0.0.1:\(port)
+            ssl = True
+            certificate = \(certificate.cert)
+            key = \(certificate.key)
+            [auth]
+            type = htpasswd
+            htpasswd_filename = \(folder.file("users"))
+            htpasswd_encryption = plain
+            delay = 0
+            [storage]
+            filesystem_folder = \(folder.file("storage"))
+            [logging]
+            level = warning
+            """.utf8).write(to: URL(fileURLWithPath: folder.file("config")))
+        let process = try CalDAVServer.runPython(["-m", "radicale", "--config", folder.file("config")], in: folder, log: "server.log")
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while process.isRunning && !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
+        let base = "https://127.0.0.1:\(port)"
+        let mkcol = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate.cert,
+                                                            "-u", "alice:secret", "-X", "MKCOL", "-H", "Content-Type: application/xml", "--data",
+                                                            #"<?xml version="1.0"?><D:mkcol xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Tasks</D:displayname><C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop></D:set></D:mkcol>"#,
+                                                            base + "/alice/tasks/"], timeout: 30)
+        #expect(mkcol.stdout == "201", "MKCOL: \(mkcol.stdout) \(mkcol.stderr)")
+
+        try device.refused([base + "/", "--user", "alice"], "certificate not trusted")
+        #expect(try device.setUp([base + "/.well-known/caldav", "--user", "alice", "--ca-file", certificate.cert]) == base + "/alice/tasks/")
+        #expect(try device.todo(["add", "Over TLS"]).status == 0)
+        let sync = try device.todo(["sync", "--json"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try parseJSON(sync.stdout, as: [String: Any].self)["sent"] as? Int == 1)
+    }
+
     // MARK: Redirects and TLS
 
     /// A bare HTTP(S) server on 127.0.0.1:argv[1] (argv[2] a certificate and argv[3] its key, or
