@@ -493,10 +493,7 @@ struct TransportTests {
         realm, nonce = "todo", os.urandom(8).hex()
         md5 = lambda s: hashlib.md5(s.encode()).hexdigest()
         BOMB = gzip.compress(b"\0" * (65 << 20), 1)
-        PROPFIND = (b'<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
-                    b'<d:response><d:href>/c/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/>'
-                    b'</d:resourcetype><c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>'
-                    b'<d:sync-token>t1</d:sync-token></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>')
+        PROPFIND = calendar("/c/")
         class Handler(AnswerHandler):
             def authorized(self):
                 header = self.headers.get("Authorization", "")
@@ -519,13 +516,7 @@ struct TransportTests {
                     self.answer(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "text/calendar"})
                 else: self.answer(501)
             do_GET = do_REPORT = do_PROPFIND = handle_any
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        if cert != "-":
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(cert, key)
-            server.socket = context.wrap_socket(server.socket, server_side=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        time.sleep(40)   # bounded: the server ends by itself
+        serve(Handler, port, cert, key, 40)
         """#
 
     /// A self-signed certificate for `name` (`IP:127.0.0.1` or `DNS:localhost`): its files.

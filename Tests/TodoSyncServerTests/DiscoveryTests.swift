@@ -146,24 +146,9 @@ struct DiscoveryTests {
         let folder = TemporaryFolder(), device = Device()
         let certificate = try TransportTests.certificate(folder, "radicale", "IP:127.0.0.1")
         let port = try CalDAVServer.freePort()
-        try Data("alice:secret\n".utf8).write(to: URL(fileURLWithPath: folder.file("users")))
-        try Data("""
-            [server]
-            hosts = 127.0.0.1:\(port)
-            ssl = True
-            certificate = \(certificate.cert)
-            key = \(certificate.key)
-            [auth]
-            type = htpasswd
-            htpasswd_filename = \(folder.file("users"))
-            htpasswd_encryption = plain
-            delay = 0
-            [storage]
-            filesystem_folder = \(folder.file("storage"))
-            [logging]
-            level = warning
-            """.utf8).write(to: URL(fileURLWithPath: folder.file("config")))
-        let process = try CalDAVServer.runPython(["-m", "radicale", "--config", folder.file("config")], in: folder, log: "server.log")
+        let arguments = try CalDAVServer.radicaleArguments(users: ["alice": "secret"], port: port, in: folder,
+                                                           server: ["ssl = True", "certificate = \(certificate.cert)", "key = \(certificate.key)"])
+        let process = try CalDAVServer.runPython(arguments, in: folder, log: "server.log")
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         let deadline = Date(timeIntervalSinceNow: 15)
         while process.isRunning && !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
@@ -195,12 +180,6 @@ struct DiscoveryTests {
     static let server = #"""
         import http.server, sys, ssl, threading, time
         port, cert, key, log, other = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-        def calendar(href):
-            return ('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
-                    '<d:response><d:href>%s</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/>'
-                    '</d:resourcetype><d:displayname>Redirected</d:displayname><c:supported-calendar-component-set><c:comp name="VTODO"/>'
-                    '</c:supported-calendar-component-set><d:sync-token>t1</d:sync-token></d:prop><d:status>HTTP/1.1 200 OK</d:status>'
-                    '</d:propstat></d:response></d:multistatus>' % href).encode()
         PLAIN = (b'<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"><d:response><d:href>/plain/</d:href><d:propstat><d:prop>'
                  b'<d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>'
                  b'</d:response></d:multistatus>')
@@ -222,13 +201,7 @@ struct DiscoveryTests {
                 elif path in ("/c/", "/locked/"): self.answer(501)
                 else: self.answer(404)
             do_GET = do_PUT = do_DELETE = do_REPORT = do_PROPFIND = handle_any
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        if cert != "-":
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(cert, key)
-            server.socket = context.wrap_socket(server.socket, server_side=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        time.sleep(60)
+        serve(Handler, port, cert, key, 60)
         """#
 
     /// One running ``server``: its base URL and its request log; killed by pid when released.
