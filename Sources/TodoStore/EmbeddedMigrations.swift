@@ -129,5 +129,11 @@ CREATE TABLE sync_items (
     done     INTEGER NOT NULL
 );
 """#),
+        Migration(version: 6, name: "sync_ca_file", sql: #"""
+-- The CA bundle (a PEM file) that `todo sync setup --ca-file FILE` named, to trust a server
+-- whose certificate the system's store does not (a self-signed one at home); NULL for the
+-- system's. Only the path is stored, as given (absolute), never the certificates.
+ALTER TABLE sync_remote ADD COLUMN ca_file TEXT;
+"""#),
     ]
 }

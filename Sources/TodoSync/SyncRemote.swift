@@ -1,6 +1,6 @@
 import TodoStore
 
-/// The remote a database syncs with (migration 0005, `sync_remote`): a CalDAV calendar
+/// The remote a database syncs with (migrations 0005 and 0006, `sync_remote`): a CalDAV calendar
 /// collection, who to log in as, and how to get the password. The password itself is never
 /// stored anywhere: only the command that prints it.
 public struct SyncRemote: Sendable, Equatable {
@@ -9,11 +9,14 @@ public struct SyncRemote: Sendable, Equatable {
     public var user: String?
     /// Run with `/bin/sh -c` at each sync; its first line of output is the password.
     public var passwordCommand: String?
+    /// A CA bundle (PEM) to trust instead of the system's (migration 0006), as an absolute path.
+    public var caFile: String?
 
-    public init(url: String, user: String?, passwordCommand: String?) {
+    public init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil) {
         self.url = url
         self.user = user
         self.passwordCommand = passwordCommand
+        self.caFile = caFile
     }
 }
 

@@ -17,9 +17,11 @@ public struct SyncState {
     /// The remote set up for this database, if any.
     public func remote() throws(TodoStoreError) -> SyncRemote? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> SyncRemote? in
-            let statement = try connection.internalCachedStatement("SELECT url, user, password_command FROM sync_remote WHERE id = 1")
+            let statement = try connection.internalCachedStatement("SELECT url, user, password_command, ca_file FROM sync_remote WHERE id = 1")
             var remote: SyncRemote?
-            try statement.forEachRow { remote = SyncRemote(url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2)) }
+            try statement.forEachRow {
+                remote = SyncRemote(url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2), caFile: $0.optionalString(3))
+            }
             return remote
         }
     }
@@ -30,10 +32,10 @@ public struct SyncState {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
             try connection.internalCachedStatement("""
-                INSERT INTO sync_remote (id, url, user, password_command) VALUES (1, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET url = excluded.url, user = excluded.user,
-                    password_command = excluded.password_command, sync_token = NULL, last_sync = NULL, feed_seq = 0
-                """).execute([remote.url, remote.user, remote.passwordCommand])
+                INSERT INTO sync_remote (id, url, user, password_command, ca_file) VALUES (1, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET url = excluded.url, user = excluded.user, password_command = excluded.password_command,
+                    ca_file = excluded.ca_file, sync_token = NULL, last_sync = NULL, feed_seq = 0
+                """).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile])
         }
     }
 

@@ -10,6 +10,10 @@ final class CalDAVClient {
     let displayURL: String
     /// Strings never to print (the password).
     let secrets: [String]
+    /// The URL as given, without user info, query or an added `/` (discovery starts there:
+    /// `/.well-known/caldav` takes no slash), and the HTTP settings (credentials, CA file).
+    let given: HTTPURL
+    let settings: HTTPClient.Settings
     private let http: HTTPClient
     static let writesInFlight = 4
     static let multigetBatch = 100
@@ -25,11 +29,12 @@ final class CalDAVClient {
         collection.user = nil
         collection.password = nil
         collection.query = nil
+        given = collection
         if !collection.path.hasSuffix("/") { collection.path += "/" }
         self.collection = collection
         displayURL = collection.string
-        http = HTTPClient(settings: HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile),
-                          origin: collection)
+        settings = HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile)
+        http = HTTPClient(settings: settings, origin: collection)
     }
 
     // MARK: HTTP

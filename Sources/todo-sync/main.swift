@@ -8,7 +8,7 @@ import SyncProtocol
 //
 // HTTP is libcurl's, XML libxml2's streaming reader, JSON the package's own JSONCodec: no
 // Foundation. The requests and answers are SyncProtocol's (defined there once, for `todo` too):
-// hello, open, probe, changes, fetch, write (and discover, not served yet), each answered with
+// hello, open, probe, discover (Discovery.swift), changes, fetch, write, each answered with
 // its answer or {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
@@ -54,8 +54,10 @@ func serve(_ request: Request, _ client: CalDAVClient) throws(HelperError) -> JS
         return try client.fetch(hrefs).json
     case .write(let writes):
         return WriteAnswer(outcomes: client.write(writes)).json
-    case .hello, .open, .discover:
-        throw HelperError(.protocol, "this todo-sync does not serve \(request.op.rawValue.debugDescription)")
+    case .discover:
+        return DiscoverAnswer(collections: try Discovery(client).run().map(\.message)).json
+    case .hello, .open:
+        throw HelperError(.protocol, "\(request.op.rawValue.debugDescription) is answered before a collection is open")
     }
 }
 

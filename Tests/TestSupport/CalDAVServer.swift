@@ -61,24 +61,7 @@ public final class CalDAVServer: @unchecked Sendable {
             let arguments: [String]
             switch kind {
             case .radicale:
-                let userLines = users.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }.joined()
-                try Data(userLines.utf8).write(to: URL(fileURLWithPath: folder.file("users")))
-                let config = """
-                    [server]
-                    hosts = 127.0.0.1:\(port)
-                    [auth]
-                    type = htpasswd
-                    htpasswd_filename = \(folder.file("users"))
-                    htpasswd_encryption = plain
-                    delay = 0
-                    [storage]
-                    filesystem_folder = \(folder.file("storage"))
-                    [logging]
-                    level = warning
-                    mask_passwords = True
-                    """
-                try Data(config.utf8).write(to: URL(fileURLWithPath: folder.file("config")))
-                arguments = ["-m", "radicale", "--config", folder.file("config")]
+                arguments = try radicaleArguments(users: users, port: port, in: folder)
             case .xandikos:
                 arguments = ["-m", "xandikos.web", "--defaults", "-d", folder.file("data"),
                              "-l", "127.0.0.1", "-p", String(port)]
@@ -93,6 +76,31 @@ public final class CalDAVServer: @unchecked Sendable {
             server.stop()
         }
         throw lastError!
+    }
+
+    /// Writes Radicale's users (plain htpasswd) and configuration into `folder`, with `server`
+    /// lines added to its [server] section (`ssl = True`, ...); the arguments that run it.
+    public static func radicaleArguments(users: [String: String], port: Int, in folder: TemporaryFolder,
+                                         server: [String] = []) throws -> [String] {
+        let userLines = users.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }.joined()
+        try Data(userLines.utf8).write(to: URL(fileURLWithPath: folder.file("users")))
+        let config = """
+            [server]
+            hosts = 127.0.0.1:\(port)
+            \(server.joined(separator: "\n"))
+            [auth]
+            type = htpasswd
+            htpasswd_filename = \(folder.file("users"))
+            htpasswd_encryption = plain
+            delay = 0
+            [storage]
+            filesystem_folder = \(folder.file("storage"))
+            [logging]
+            level = warning
+            mask_passwords = True
+            """
+        try Data(config.utf8).write(to: URL(fileURLWithPath: folder.file("config")))
+        return ["-m", "radicale", "--config", folder.file("config")]
     }
 
     private init(kind: Kind, port: Int, folder: TemporaryFolder, users: [String: String], process: Process) {

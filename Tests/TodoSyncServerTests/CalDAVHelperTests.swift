@@ -371,15 +371,7 @@ struct MultigetFallbackTests {
     static let server = #"""
         import http.server, sys
         TEXT = b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        class Handler(AnswerHandler):
             def do_REPORT(self):
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 self.answer(501)
@@ -397,8 +389,8 @@ struct MultigetFallbackTests {
     func fetchByGet() throws {
         let port = try CalDAVServer.freePort()
         let folder = TemporaryFolder()
-        let server = try ScriptedServer(Self.server, arguments: [String(port)], ports: [port])
-        defer { withExtendedLifetime(server) {} }
+        let process = try PythonHTTPServer.start(Self.server, [String(port)], ports: [port])
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
 
         let session = try HelperSession(home: folder.path)
         #expect(try session.send(["op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
@@ -422,15 +414,7 @@ struct OriginTests {
         import http.server, sys, threading, time
         first, second, log = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
         lock = threading.Lock()
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        class Handler(AnswerHandler):
             def handle_any(self):
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 port = self.server.server_address[1]
@@ -456,8 +440,8 @@ struct OriginTests {
         let folder = TemporaryFolder()
         let log = folder.file("requests.log")
         FileManager.default.createFile(atPath: log, contents: nil)
-        let servers = try ScriptedServer(Self.servers, arguments: [String(first), String(second), log], ports: [first, second])
-        defer { withExtendedLifetime(servers) {} }
+        let process = try PythonHTTPServer.start(Self.servers, [String(first), String(second), log], ports: [first, second])
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         func requests() throws -> [String] {
             try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         }
@@ -509,19 +493,8 @@ struct TransportTests {
         realm, nonce = "todo", os.urandom(8).hex()
         md5 = lambda s: hashlib.md5(s.encode()).hexdigest()
         BOMB = gzip.compress(b"\0" * (65 << 20), 1)
-        PROPFIND = (b'<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">'
-                    b'<d:response><d:href>/c/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/>'
-                    b'</d:resourcetype><c:supported-calendar-component-set><c:comp name="VTODO"/></c:supported-calendar-component-set>'
-                    b'<d:sync-token>t1</d:sync-token></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>')
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def log_message(self, *args): pass
-            def answer(self, status, body=b"", headers={}):
-                self.send_response(status)
-                for k, v in headers.items(): self.send_header(k, v)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        PROPFIND = calendar("/c/")
+        class Handler(AnswerHandler):
             def authorized(self):
                 header = self.headers.get("Authorization", "")
                 with open(log, "a") as f: f.write("%s %s %s\n" % (self.command, self.path, header.split(" ")[0] or "-"))
@@ -543,13 +516,7 @@ struct TransportTests {
                     self.answer(200, BOMB, {"Content-Encoding": "gzip", "Content-Type": "text/calendar"})
                 else: self.answer(501)
             do_GET = do_REPORT = do_PROPFIND = handle_any
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        if cert != "-":
-            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(cert, key)
-            server.socket = context.wrap_socket(server.socket, server_side=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        time.sleep(40)   # bounded: the server ends by itself
+        serve(Handler, port, cert, key, 40)
         """#
 
     /// A self-signed certificate for `name` (`IP:127.0.0.1` or `DNS:localhost`): its files.
@@ -561,10 +528,10 @@ struct TransportTests {
         return (cert, key)
     }
 
-    /// Starts the server; its port and the running server (stopped when released).
-    static func start(cert: String, key: String, log: String) throws -> (Int, ScriptedServer) {
+    /// Starts the server; its port and process (killed by the caller).
+    static func start(_ folder: TemporaryFolder, cert: String, key: String, log: String) throws -> (Int, Process) {
         let port = try CalDAVServer.freePort()
-        return (port, try ScriptedServer(server, arguments: [String(port), cert, key, Fixture.password, log], ports: [port]))
+        return (port, try PythonHTTPServer.start(server, [String(port), cert, key, Fixture.password, log], ports: [port]))
     }
 
     @Test("TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME")
@@ -573,9 +540,10 @@ struct TransportTests {
         let good = try Self.certificate(folder, "good", "IP:127.0.0.1")
         let other = try Self.certificate(folder, "other", "DNS:localhost")
         let log = folder.file("requests.log")
-        let (port, server) = try Self.start(cert: good.cert, key: good.key, log: log)
-        let (otherPort, otherServer) = try Self.start(cert: other.cert, key: other.key, log: log)
-        defer { withExtendedLifetime((server, otherServer)) {} }
+        let (port, process) = try Self.start(folder, cert: good.cert, key: good.key, log: log)
+        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let (otherPort, otherProcess) = try Self.start(folder, cert: other.cert, key: other.key, log: log)
+        defer { kill(otherProcess.processIdentifier, SIGKILL); otherProcess.waitUntilExit() }
         func message(_ answer: [String: Any]) -> String { (answer["error"] as? [String: Any])?["message"] as? String ?? "" }
 
         let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)

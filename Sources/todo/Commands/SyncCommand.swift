@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SyncProtocol
 import TodoStore
 import TodoSync
 
@@ -9,18 +13,25 @@ extension Command {
             abstract: "Sync todos with a CalDAV server, both ways.",
             arguments: [
                 .init(name: "action", help: "setup URL, status or forget; none syncs now.", optional: true),
-                .init(name: "url", help: "For setup: the URL of a calendar collection that holds todos.", optional: true),
+                .init(name: "url", help: "For setup: the server, a /.well-known/caldav URL, a principal, a calendar home or a calendar collection that holds todos.", optional: true),
             ],
             options: [
                 .init(name: "--user", value: "name", help: "For setup: the user to log in as."),
                 .init(name: "--password-command", value: "command", help: "For setup: a command that prints the password (run with /bin/sh -c at each sync), such as 'pass show caldav'."),
-                .init(name: "--json", value: nil, help: "Print the result (of a sync or status) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."),
+                .init(name: "--name", value: "name", help: "For setup: of several task collections found, the one with this display name (exact, else ignoring case)."),
+                .init(name: "--list", value: nil, help: "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."),
+                .init(name: "--ca-file", value: "file", help: "For setup: a CA bundle (PEM) to trust for this server instead of the system's, such as a self-signed certificate; stored and used at each sync."),
+                .init(name: "--json", value: nil, help: "Print the result (of a sync, status or setup --list) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."),
                 .init(name: "--force-delete", value: nil, help: "Believe a server that lists no todos at all though some were synced with it before, and delete them here too."),
             ],
             discussion: """
-                Setup remembers the collection in this database (so each database file is one device)
-                after checking it at once. A sync sends the changes made here since the last one, by
-                any program, and applies the server's in one transaction; a field changed on both
+                Setup finds the collection from the URL given (RFC 6764: the server's /.well-known/caldav,
+                the principal, its calendar home, the calendars there that hold todos; redirects are
+                followed at setup only, at most 5, never from https to http, and the password goes only
+                to the server named) and remembers it in this database (so each database file is one
+                device). When several collections hold todos, --name picks one, or setup takes its URL;
+                --list shows them and stores nothing. A sync sends the changes made here since the last
+                one, by any program, and applies the server's in one transaction; a field changed on both
                 sides keeps the server's value and is reported as a conflict, and an edit beats a
                 delete. Only the server's explicit word deletes a todo here: an object it leaves out
                 of an answer is asked for again next time, and a collection that suddenly lists no
@@ -30,6 +41,8 @@ extension Command {
                 """,
             examples: [
                 "todo sync setup https://dav.example.com/alice/tasks/ --user alice --password-command 'pass show caldav'",
+                "todo sync setup https://dav.example.com/ --user alice --list",
+                "todo sync setup https://dav.example.com/ --user alice --name Tasks --ca-file ~/dav-ca.pem",
                 "todo sync",
                 "todo sync status --json",
                 "todo sync forget",
@@ -38,7 +51,8 @@ extension Command {
         run: { (context) throws(CLIError) in
             let positionals = context.arguments.positionals
             let action = positionals.first
-            let setupOnly = ["--user", "--password-command"].filter { context.arguments.value($0) != nil }
+            let setupOnly = ["--user", "--password-command", "--name", "--ca-file"].filter { context.arguments.value($0) != nil }
+                + (context.arguments.flag("--list") ? ["--list"] : [])
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
             }
@@ -52,7 +66,12 @@ extension Command {
                 guard positionals.count == 2 else {
                     throw .usage("'todo sync setup' needs the collection's URL", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
                 }
-                if context.arguments.flag("--json") { throw .usage("'--json' goes with 'todo sync' and 'todo sync status'") }
+                if context.arguments.flag("--json") && !context.arguments.flag("--list") {
+                    throw .usage("'--json' goes with 'todo sync', 'todo sync status' and 'todo sync setup --list'")
+                }
+                if context.arguments.flag("--list") && context.arguments.value("--name") != nil {
+                    throw .usage("'--list' stores nothing; '--name' picks the collection to store: give one of them")
+                }
                 try SyncRun.setup(url: positionals[1], context: &context)
             case "status", "forget":
                 guard positionals.count == 1 else { throw .usage("'todo sync \(action ?? "")' takes no other argument") }
@@ -74,14 +93,70 @@ enum SyncRun {
 
     static func setup(url text: String, context: inout CommandContext) throws(CLIError) {
         let (url, userInURL) = try SyncURL.validate(text)
-        let remote = SyncRemote(url: url, user: context.arguments.value("--user") ?? userInURL,
-                                passwordCommand: context.arguments.value("--password-command"))
-        // Checked before anything is stored: a wrong URL or password leaves the database as it was.
-        let collection = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try CompanionCollection(remote: remote) }
-        try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try collection.probe() }
+        var remote = SyncRemote(url: url, user: context.arguments.value("--user") ?? userInURL,
+                                passwordCommand: context.arguments.value("--password-command"),
+                                caFile: try context.arguments.value("--ca-file").map { (path) throws(CLIError) in try caFile(path) })
+        // Found and checked before anything is stored: a wrong URL or password leaves the database as it was.
+        let found = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try CompanionCollection(remote: remote).discover() }
+        if context.arguments.flag("--list") {
+            if context.arguments.flag("--json") {
+                let items = found.map { "{\"url\": \(JSON.string($0.url)), \"name\": \(JSON.optional($0.name)), \"components\": [\($0.components.map(JSON.string).joined(separator: ", "))]}" }
+                context.out.write("{\"collections\": [\(items.joined(separator: ", "))]}\n")
+            } else {
+                for collection in found { context.out.write(line(collection) + "\n") }
+            }
+            return
+        }
+        remote.url = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context).url
         let repository = try context.openRepository()
         try context.perform { () throws(TodoStoreError) in try SyncState(repository: repository).setRemote(remote) }
-        context.out.write(TodoText.sanitized("Set up sync with \(url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.") + "\n")
+        context.out.write(TodoText.sanitized("Set up sync with \(remote.url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.") + "\n")
+    }
+
+    /// `NAME  URL`, sanitized: one collection found by setup.
+    static func line(_ collection: DiscoveredCollection) -> String {
+        TodoText.sanitized((collection.name ?? "(no name)") + "  " + collection.url)
+    }
+
+    /// The collection to store: the only one found, or the one `name` picks (its display name
+    /// exactly, else ignoring case). Several and no name: they are listed and nothing is stored.
+    static func choose(among found: [DiscoveredCollection], name: String?, url: String,
+                       context: inout CommandContext) throws(CLIError) -> DiscoveredCollection {
+        let names = found.map { TodoText.sanitized($0.name ?? "(no name)") }.joined(separator: ", ")
+        guard let name else {
+            guard found.count > 1 else {
+                guard let only = found.first else { throw .failure("\(TodoText.sanitized(url)) leads to no calendar collection that holds todos") }
+                return only
+            }
+            context.out.write(TodoText.sanitized(url) + " leads to \(found.count) collections that hold todos:\n")
+            for collection in found { context.out.write("  " + line(collection) + "\n") }
+            throw .failure("several collections hold todos; nothing was stored",
+                           hint: "Choose one with --name NAME, or run 'todo sync setup' with its URL.")
+        }
+        let exact = found.filter { $0.name == name }
+        let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == name.lowercased() } : exact
+        guard matches.count == 1 else {
+            if matches.isEmpty {
+                throw .failure("no collection that holds todos is named '\(TodoText.sanitized(name))'; nothing was stored",
+                               hint: "The names found: \(names).")
+            }
+            throw .failure("\(matches.count) collections are named '\(TodoText.sanitized(name))'; nothing was stored",
+                           hint: "Run 'todo sync setup' with the URL of one: " + matches.map { TodoText.sanitized($0.url) }.joined(separator: ", "))
+        }
+        return matches[0]
+    }
+
+    /// `--ca-file`: a file that exists and can be read, as an absolute path (a sync may run
+    /// from another folder).
+    static func caFile(_ path: String) throws(CLIError) -> String {
+        var info = stat()
+        guard !path.isEmpty, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(path, R_OK) == 0 else {
+            throw .usage("--ca-file '\(TodoText.sanitized(path))' is not a file that can be read", hint: "Give a PEM file of CA certificates.")
+        }
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return String(cString: buffer) + "/" + path
     }
 
     static func sync(context: inout CommandContext) throws(CLIError) {
@@ -121,12 +196,13 @@ enum SyncRun {
         }
         guard let remote else { throw notSetUp }
         if context.arguments.flag("--json") {
-            context.out.write("{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending)}\n")
+            context.out.write("{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending)}\n")
             return
         }
         context.out.write("""
             url:        \(TodoText.sanitized(remote.url))
             user:       \(TodoText.sanitized(remote.user ?? "none"))
+            ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
             last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
             pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
 

@@ -17,8 +17,15 @@ final class CompanionCollection: CalendarCollection {
     init(remote: SyncRemote) throws(SyncError) {
         companion = try CompanionProcess()
         path = SyncURL.path(of: remote.url)
-        _ = try companion.request(.open(OpenRequest(url: remote.url, user: remote.user, passwordCommand: remote.passwordCommand)),
+        _ = try companion.request(.open(OpenRequest(url: remote.url, user: remote.user, passwordCommand: remote.passwordCommand,
+                                                    caFile: remote.caFile)),
                                   answer: OKAnswer.self)
+    }
+
+    /// The calendar collections for tasks that the URL opened leads to (the helper follows the
+    /// principal and the calendar home, and redirects: see Sources/todo-sync/Discovery.swift).
+    func discover() throws(SyncError) -> [DiscoveredCollection] {
+        try companion.request(.discover, answer: DiscoverAnswer.self).collections
     }
 
     /// Checks that the URL is a calendar collection that holds todos and that we may read it.
@@ -75,7 +82,8 @@ final class CompanionCollection: CalendarCollection {
 /// What `todo` needs to know of a collection's URL without a URL library.
 enum SyncURL {
     /// The URL checked for what setup accepts: `http` or `https`, a host, no password in it.
-    /// Returns the URL (ending with `/`) and the user named in it, if any.
+    /// Returns the URL as given without its user info (no `/` added: discovery starts there, and
+    /// `/.well-known/caldav` takes none) and the user named in it, if any.
     static func validate(_ text: String) throws(CLIError) -> (url: String, user: String?) {
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
@@ -98,7 +106,6 @@ enum SyncURL {
             user = String(userInfo)
             url = String(text[..<schemeEnd.upperBound]) + String(afterScheme[authority.index(after: at)...])
         }
-        if !url.hasSuffix("/") { url += "/" }
         return (url, user)
     }
 
