@@ -91,7 +91,11 @@ public struct SyncEngine {
         // 2. Apply it here, in one transaction. The token moves on only when everything listed
         // was dealt with; otherwise the same listing comes again and what is missing is fetched
         // then (what was applied now is skipped by its ETag).
+        // An empty complete listing is believed only so far as it deletes nothing here (see the
+        // guard above); its token is not kept either: if it was a lie, a token taken from it would
+        // skip, for good, every object it left out (the next sync lists again, cheaply if empty).
         var complete = report.notDelivered.isEmpty
+        if case .everything(let all, _) = listing, all.isEmpty { complete = false }
         try storeWrite { () throws(SyncError) in
             for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
             for uid in removedUIDs { try applyRemoval(uid: uid, report: &report) }
