@@ -439,7 +439,7 @@ struct OriginTests {
         let first = try CalDAVServer.freePort(), second = try CalDAVServer.freePort()
         let folder = TemporaryFolder()
         let log = folder.file("requests.log")
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = try PythonHTTPServer.start(Self.servers, [String(first), String(second), log], ports: [first, second])
         defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
         func requests() throws -> [String] {
