@@ -276,21 +276,31 @@ final class CalDAVClient {
             <C:calendar-multiget xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><D:getetag/>\
             <C:calendar-data/></D:prop>\(list)</C:calendar-multiget>
             """
-        let answer = try dav("REPORT", collection, depth: "1", body: body)
+        /// The batch again in two halves, or the one object by GET (an answer over the size bound
+        /// or not readable as XML is no statement about the objects in it).
+        func halved() throws(HelperError) -> Fetched {
+            guard hrefs.count > 1 else {
+                var alone = try get(hrefs[0])
+                if !alone.objects.isEmpty { alone.readAlone = hrefs }
+                return alone
+            }
+            var halves = try multiget(Array(hrefs[..<(hrefs.count / 2)]))
+            halves.add(try multiget(Array(hrefs[(hrefs.count / 2)...])))
+            return halves
+        }
+        let answer: HTTPAnswer
+        do throws(HelperError) {
+            answer = try dav("REPORT", collection, depth: "1", body: body)
+        } catch where error.kind == .badResponse {
+            return try halved()  // too large a batch (or broken compression): smaller ones
+        }
         switch answer.status {
         case 207:
             let status: Multistatus
             do throws(HelperError) {
                 status = try Multistatus(answer.body)
             } catch where error.kind == .badResponse {
-                guard hrefs.count > 1 else {
-                    var alone = try get(hrefs[0])
-                    if !alone.objects.isEmpty { alone.readAlone = hrefs }
-                    return alone
-                }
-                var halves = try multiget(Array(hrefs[..<(hrefs.count / 2)]))
-                halves.add(try multiget(Array(hrefs[(hrefs.count / 2)...])))
-                return halves
+                return try halved()
             }
             var byHref: [String: Multistatus.Response] = [:]
             var byPath: [String: Multistatus.Response] = [:]
