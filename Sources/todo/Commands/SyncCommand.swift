@@ -201,13 +201,18 @@ enum SyncRun {
         }
         context.out.write("""
             url:        \(TodoText.sanitized(remote.url))
-            user:       \(TodoText.sanitized(remote.user ?? "none"))
+            user:       \(remote.user.map(TodoText.sanitized) ?? Self.noUser)
             ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
             last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
             pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
 
             """)
     }
+
+    /// The status line's user when none was given at setup nor in the URL: todo-sync takes the
+    /// login of ~/.netrc's entry for the host (todo itself never reads the file, so cannot say
+    /// whether there is one).
+    static let noUser = "none given (todo-sync uses the login of ~/.netrc's entry for the host, if any)"
 
     static func forget(context: inout CommandContext) throws(CLIError) {
         let repository = try context.openRepository()
