@@ -35,9 +35,10 @@ extension Command {
                 sides keeps the server's value and is reported as a conflict, and an edit beats a
                 delete. Only the server's explicit word deletes a todo here: an object it leaves out
                 of an answer is asked for again next time, and a collection that suddenly lists no
-                todos at all is refused unless --force-delete says it was emptied on purpose. The user is --user, else the URL's, else ~/.netrc's login for the host;
-                the password comes from --password-command, else TODO_SYNC_PASSWORD, else ~/.netrc;
-                it is never stored or shown. Forget drops the remote and its sync state;
+                todos at all is refused unless --force-delete says it was emptied on purpose. The
+                user is --user, else the URL's, else ~/.netrc's login for the host; the password
+                comes from --password-command, else TODO_SYNC_PASSWORD, else ~/.netrc; it is never
+                stored or shown. Forget drops the remote and its sync state;
                 the todos stay and keep their UIDs, so setting up the same collection again matches them.
                 """,
             examples: [
