@@ -103,6 +103,7 @@ public enum Request: ProtocolMessage {
 public struct OpenRequest: Sendable, Equatable {
     /// The collection's http or https URL (it may name the user, never the password).
     public var url: String
+    /// The user to log in as; `nil`: the URL's, else the login of ~/.netrc's entry for the host.
     public var user: String?
     /// A shell command that prints the password; without one, `TODO_SYNC_PASSWORD` or ~/.netrc.
     public var passwordCommand: String?

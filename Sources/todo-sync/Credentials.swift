@@ -6,24 +6,43 @@ struct Credentials {
     var user: String?
     var password: String?
 
-    /// Resolves the credentials for `url` in this order: the user given, else the URL's own user,
-    /// else a netrc login; the password from `passwordCommand`, else the URL's own password, else
-    /// `TODO_SYNC_PASSWORD`, else `$HOME/.netrc`. No network.
+    /// Resolves the credentials for `url`. No network.
+    ///
+    /// The user: the one given, else the URL's own, else the login of `$HOME/.netrc`'s entry for
+    /// the host (or its `default` entry). The password: from `passwordCommand`, else the URL's
+    /// own, else `TODO_SYNC_PASSWORD`, else that netrc entry's. The two are looked up apart, so a
+    /// netrc login is never dropped because the password came from elsewhere; a password with no
+    /// user anywhere is an error (kind `password`), never a request without credentials. An
+    /// unreadable netrc (permissions, a folder, not UTF-8) is an error naming it whenever it is
+    /// needed; a missing one is no entry.
     static func resolve(url: HTTPURL, user: String?, passwordCommand: String?,
                         environment: (String) -> String? = Environment.value) throws(HelperError) -> Credentials {
         var credentials = Credentials(user: user ?? url.user, password: nil)
+        var source = ""
         if let passwordCommand {
             credentials.password = try PasswordCommand.run(passwordCommand)
+            source = "the password command"
         } else if let password = url.password {
             credentials.password = password
+            source = "the URL"
         } else if let password = environment("TODO_SYNC_PASSWORD"), !password.isEmpty {
             credentials.password = password
-        } else if let home = environment("HOME"),
-                  let bytes = FileBytes.read(home + "/.netrc", limit: 1 << 20),
-                  let text = String(validating: bytes, as: UTF8.self),
-                  let entry = Netrc.entry(in: text, host: url.host, login: credentials.user) {
-            credentials.user = credentials.user ?? entry.login
-            credentials.password = entry.password
+            source = "TODO_SYNC_PASSWORD"
+        }
+        if credentials.user == nil || credentials.password == nil, let home = environment("HOME"), !home.isEmpty,
+           let text = try Netrc.read(home + "/.netrc") {
+            if credentials.password == nil {
+                if let entry = Netrc.entry(in: text, host: url.host, login: credentials.user) {
+                    credentials.user = credentials.user ?? entry.login
+                    credentials.password = entry.password
+                    source = "~/.netrc"
+                }
+            } else {
+                credentials.user = Netrc.login(in: text, host: url.host)
+            }
+        }
+        if credentials.password != nil && credentials.user == nil {
+            throw HelperError(.password, "a password (from \(source)) but no user for \(url.host): give one with --user at setup, in the URL, or as the login of a ~/.netrc entry for the host")
         }
         return credentials
     }
@@ -37,17 +56,25 @@ enum Environment {
 }
 
 enum FileBytes {
-    /// The file's bytes (at most `limit`), or `nil` when it cannot be read.
-    static func read(_ path: String, limit: Int) -> [UInt8]? {
+    /// Why a file could not be read: the system's words (`Permission denied`, `Is a directory`).
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    /// The file's bytes (at most `limit`), or `nil` when it does not exist.
+    static func read(_ path: String, limit: Int) throws(Unreadable) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw Unreadable(reason: String(cString: strerror(errno)))
+        }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while bytes.count < limit {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            guard count >= 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
             if count == 0 { break }
             bytes += chunk[..<count]
         }
@@ -84,7 +111,8 @@ enum PasswordCommand {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(command), nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        let environment = childEnvironment()
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environment)
         close(output[1])
         guard spawned == 0 else {
             close(output[0])
@@ -140,6 +168,21 @@ enum PasswordCommand {
     }
 }
 
+extension PasswordCommand {
+    /// The helper's environment without `TODO_SYNC_PASSWORD`: a password never reaches a child
+    /// through its environment (the command is there to find one). The pointers are `environ`'s
+    /// own, valid until the environment changes (the helper never changes it); `nil`-terminated.
+    static func childEnvironment(_ environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ) -> [UnsafeMutablePointer<CChar>?] {
+        var entries: [UnsafeMutablePointer<CChar>?] = []
+        var index = 0
+        while let entry = environment?[index] {
+            if strncmp(entry, "TODO_SYNC_PASSWORD=", 19) != 0 { entries.append(entry) }
+            index += 1
+        }
+        return entries + [nil]
+    }
+}
+
 /// curl's `.netrc`: `machine HOST login USER password PASS`, `default`, `macdef` (skipped);
 /// tokens are separated by any white space and may be double-quoted (with \" \\ \n \t \r).
 enum Netrc {
@@ -148,9 +191,36 @@ enum Netrc {
         var password: String?
     }
 
+    /// The text of the netrc file at `path`, or `nil` when there is none; an error of kind
+    /// `password` naming it when it cannot be read or is not UTF-8.
+    static func read(_ path: String) throws(HelperError) -> String? {
+        let bytes: [UInt8]?
+        do {
+            bytes = try FileBytes.read(path, limit: 1 << 20)
+        } catch {
+            throw HelperError(.password, "cannot read \(path): \(error.reason)")
+        }
+        guard let bytes else { return nil }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw HelperError(.password, "cannot read \(path): it is not UTF-8 text")
+        }
+        return text
+    }
+
     /// The first entry for `host` (or else the `default` one) whose login is `login` when both
     /// are known.
     static func entry(in text: String, host: String, login: String?) -> Entry? {
+        first(in: text, host: host) { $0.password != nil && (login == nil || $0.login == nil || $0.login == login) }
+    }
+
+    /// The login of the first entry for `host` that has one (or else of the `default` entry):
+    /// the user when none was given, whatever gives the password.
+    static func login(in text: String, host: String) -> String? {
+        first(in: text, host: host) { $0.login != nil }?.login
+    }
+
+    /// The first entry for `host` that `fits`, or else the first `default` entry that does.
+    private static func first(in text: String, host: String, where fits: (Entry) -> Bool) -> Entry? {
         var machines: [(host: String?, entry: Entry)] = []  // host nil: default
         var tokens = tokenize(text)[...]
         while let token = tokens.popFirst() {
@@ -169,9 +239,6 @@ enum Netrc {
             default:
                 break
             }
-        }
-        func fits(_ entry: Entry) -> Bool {
-            entry.password != nil && (login == nil || entry.login == nil || entry.login == login)
         }
         if let match = machines.first(where: { $0.host?.lowercased() == host.lowercased() && fits($0.entry) }) {
             return match.entry

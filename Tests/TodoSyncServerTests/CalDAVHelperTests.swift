@@ -76,7 +76,8 @@ struct Fixture {
     init(_ kind: CalDAVServer.Kind, collectionName: String = "todos") throws {
         server = kind == .radicale ? try CalDAVServer.radicale(users: ["alice": Fixture.password]) : try CalDAVServer.xandikos()
         collection = try server.makeCollection(name: collectionName, components: ["VTODO"])
-        session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
+        // Xandikos asks for no password and gets none: a password with no user is an error.
+        session = try HelperSession(environment: kind == .radicale ? ["TODO_SYNC_PASSWORD": Fixture.password] : [:], home: home.path)
         let opened = try session.send(open(collection))
         #expect(opened["ok"] as? Bool == true, "\(opened)")
     }
@@ -353,6 +354,62 @@ struct CalDAVHelperTests {
         #expect(try probe(["op": "open", "url": url, "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
         #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
         server.stop()
+    }
+
+    @Test("passwords: a netrc login is kept whatever gives the password; a password with no user and an unreadable netrc are password errors; the command never sees TODO_SYNC_PASSWORD")
+    func passwordSources() throws {
+        let server = try CalDAVServer.radicale(users: ["alice": Fixture.password])
+        defer { server.stop() }
+        let home = TemporaryFolder()
+        let netrcPath = home.file(".netrc")
+        func probe(user: String? = nil, command: String? = nil, environment: [String: String] = [:]) throws -> [String: Any] {
+            let session = try HelperSession(environment: environment, home: home.path)
+            let opened = try session.send(["op": "open", "url": server.todoCollectionURL, "user": user as Any? ?? NSNull(), "password_command": command as Any? ?? NSNull()])
+            let result = opened["ok"] as? Bool == true ? try session.send(["op": "probe"]) : opened
+            let (status, stderr, _) = session.finish()
+            #expect(status == 0 && stderr.isEmpty, "stderr: \(stderr)")
+            #expect(!session.transcript.contains { $0.contains(Fixture.password) }, "the password was printed")
+            return result
+        }
+        func message(_ response: [String: Any]) -> String { (response["error"] as? [String: Any])?["message"] as? String ?? "" }
+        let fromEnvironment = ["TODO_SYNC_PASSWORD": Fixture.password]
+
+        // A netrc with the login and a stale password: the login is kept for TODO_SYNC_PASSWORD's
+        // and the command's password (either goes before the netrc's); alone, the netrc's is sent.
+        try Data("machine 127.0.0.1 login alice password stale-one\n".utf8).write(to: URL(fileURLWithPath: netrcPath))
+        let kept = try probe(environment: fromEnvironment)
+        #expect(kept["ok"] as? Bool == true, "\(kept)")
+        #expect(try probe(command: "echo \(Fixture.password)")["ok"] as? Bool == true)
+        #expect(errorKind(try probe()) == "auth")
+        // A login-only entry gives the user too.
+        try Data("machine 127.0.0.1 login alice\n".utf8).write(to: URL(fileURLWithPath: netrcPath))
+        #expect(try probe(environment: fromEnvironment)["ok"] as? Bool == true)
+
+        // A password with no user anywhere: an error saying so, nothing sent without credentials.
+        try Data("machine example.org login bob password nope\n".utf8).write(to: URL(fileURLWithPath: netrcPath))
+        let noUser = try probe(environment: fromEnvironment)
+        #expect(errorKind(noUser) == "password" && message(noUser).contains("TODO_SYNC_PASSWORD") && message(noUser).contains("no user"), "\(noUser)")
+        try FileManager.default.removeItem(atPath: netrcPath)
+        #expect(errorKind(try probe(command: "echo \(Fixture.password)")) == "password")
+
+        // An unreadable netrc: a password error naming it, when it is needed.
+        try FileManager.default.createDirectory(atPath: netrcPath, withIntermediateDirectories: false)
+        let folder = try probe(environment: fromEnvironment)
+        #expect(errorKind(folder) == "password" && message(folder).contains(netrcPath), "\(folder)")
+        #expect(errorKind(try probe(user: "alice")) == "password")
+        #expect(try probe(user: "alice", environment: fromEnvironment)["ok"] as? Bool == true, "not needed, not read")
+        try FileManager.default.removeItem(atPath: netrcPath)
+        if geteuid() != 0 {  // root reads it anyway
+            try Data("machine 127.0.0.1 login alice password \(Fixture.password)\n".utf8).write(to: URL(fileURLWithPath: netrcPath))
+            chmod(netrcPath, 0)
+            let denied = try probe(environment: fromEnvironment)
+            #expect(errorKind(denied) == "password" && message(denied).contains(netrcPath), "\(denied)")
+            try FileManager.default.removeItem(atPath: netrcPath)
+        }
+
+        // The password command's environment holds no TODO_SYNC_PASSWORD: what it prints from it is wrong.
+        let blind = try probe(user: "alice", command: "echo \"${TODO_SYNC_PASSWORD:-not-seen}\"", environment: fromEnvironment)
+        #expect(errorKind(blind) == "auth", "\(blind)")
     }
 
     @Test("the helper exits 0 when stdin closes, printing nothing else")

@@ -117,7 +117,7 @@ struct DiscoveryTests {
         #expect(list.status == 0 && list.stdout.contains(calendar) && list.stdout.contains(second), "\(list.stdout) \(list.stderr)")
         #expect(try device.setUp([server.base + "/", "--name", "second"], password: nil) == second)
         try device.forget()
-        try device.refused([server.base + "/nothing/"], "\(server.base)/nothing/ answered 404")
+        try device.refused([server.base + "/nothing/"], password: nil, "\(server.base)/nothing/ answered 404")
     }
 
     @Test("the protocol: discover before open is an error; after it, collections with url, name and components")
@@ -266,14 +266,14 @@ struct DiscoveryTests {
         try device.forget()
         #expect(second.requests.contains("PROPFIND /c/ Basic"), "\(second.requests)")
 
-        try device.refused([second.base + "/loop/"], "more than 5 redirects")
+        try device.refused([second.base + "/loop/"], password: nil, "more than 5 redirects")
         #expect(second.requests.filter { $0.hasPrefix("PROPFIND /loop/") }.count == 6, "\(second.requests)")
-        try device.refused([second.base + "/plain/"], "\(second.base)/plain/ is a WebDAV collection but not a calendar, and names no principal")
-        try device.refused([second.base + "/elsewhere/"], "answered 404")
+        try device.refused([second.base + "/plain/"], password: nil, "\(second.base)/plain/ is a WebDAV collection but not a calendar, and names no principal")
+        try device.refused([second.base + "/elsewhere/"], password: nil, "answered 404")
         // During a sync, redirects stay an error (the stored URL now redirects).
         #expect(try device.setUp([second.base + "/c/"], password: nil) == second.base + "/c/")
         _ = try ProcessRunner.run("/usr/bin/sqlite3", [device.database, "UPDATE sync_remote SET url = '\(toXandikos.base)/to/user/calendars/calendar/'"])
-        let sync = try device.todo(["sync"])
+        let sync = try device.todo(["sync"], password: nil)
         #expect(sync.status == 1 && sync.stderr.contains("does not follow redirects"), "\(sync.stderr)")
     }
 
@@ -284,18 +284,18 @@ struct DiscoveryTests {
         let plain = try Listener(folder, redirectingTo: "-")
         let tls = try Listener(folder, redirectingTo: plain.base + "/", tls: certificate)
 
-        try device.refused([tls.base + "/c/"], "certificate not trusted")
+        try device.refused([tls.base + "/c/"], password: nil, "certificate not trusted")
         try device.refused([tls.base + "/c/", "--ca-file", folder.file("missing.pem")], status: 2, "--ca-file")
         try device.refused([tls.base + "/c/", "--ca-file", folder.path], status: 2, "--ca-file")
-        try device.refused([tls.base + "/to/c/", "--ca-file", certificate.cert], "from https to plain http")
+        try device.refused([tls.base + "/to/c/", "--ca-file", certificate.cert], password: nil, "from https to plain http")
         #expect(plain.requests.isEmpty, "the http server was asked: \(plain.requests)")
 
-        #expect(try device.setUp([tls.base + "/c/", "--ca-file", certificate.cert]) == tls.base + "/c/")
+        #expect(try device.setUp([tls.base + "/c/", "--ca-file", certificate.cert], password: nil) == tls.base + "/c/")
         let status = try parseJSON(try device.todo(["sync", "status", "--json"]).stdout, as: [String: Any].self)
         #expect(status["ca_file"] as? String == certificate.cert)
         #expect(try device.todo(["sync", "status"]).stdout.contains("ca file:    \(certificate.cert)"))
         // The sync opens with the CA file: TLS passes, and the server's 501 to REPORT is the error.
-        let sync = try device.todo(["sync"])
+        let sync = try device.todo(["sync"], password: nil)
         #expect(sync.status == 1 && sync.stderr.contains("501") && !sync.stderr.contains("certificate"), "\(sync.stderr)")
         // A relative --ca-file is stored as an absolute path.
         try device.forget()

@@ -20,6 +20,11 @@ struct HelperUnitTests {
         #expect(Netrc.entry(in: text, host: "127.0.0.1", login: "carol") == nil)  // no entry for carol; mallory's is a macro
         #expect(Netrc.entry(in: text, host: "other.net", login: nil) == Netrc.Entry(login: "anyone", password: "two"))
         #expect(Netrc.entry(in: "machine h login a password p", host: "x", login: nil) == nil)
+        // The login alone, for a password from elsewhere: the host's first login, else default's.
+        #expect(Netrc.login(in: text, host: "127.0.0.1") == "alice")
+        #expect(Netrc.login(in: "machine h password p\nmachine h login a\n", host: "H") == "a")
+        #expect(Netrc.login(in: text, host: "other.net") == "anyone")
+        #expect(Netrc.login(in: "machine h password p", host: "h") == nil)
     }
 
     @Test("multistatus: prefixes, default namespace, CR LF kept in text and CDATA, status lines")
@@ -109,6 +114,17 @@ struct HelperUnitTests {
             #expect(error.kind == .password && error.message.contains("did not finish"), "\(error)")
         }
         #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test("password command: its environment is the helper's without TODO_SYNC_PASSWORD")
+    func passwordCommandEnvironment() {
+        let names = ["PATH=/bin", "TODO_SYNC_PASSWORD=secret", "TODO_SYNC_PASSWORDS=kept", "HOME=/h"]
+        let pointers = names.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        var copy = pointers
+        let child = copy.withUnsafeMutableBufferPointer { PasswordCommand.childEnvironment($0.baseAddress) }
+        #expect(child.last == .some(nil))
+        #expect(child.dropLast().map { String(cString: $0!) } == ["PATH=/bin", "TODO_SYNC_PASSWORDS=kept", "HOME=/h"])
     }
 
     @Test("hello and JSON answers: one line, escapes, null status")

@@ -212,6 +212,26 @@ import Testing
         #expect(dump.contains("echo secret") && !dump.contains("'secret'"))
     }
 
+    @Test func aNetrcLoginServesADeviceSetUpWithoutAUserWhateverGivesThePassword() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let device = SyncDevice(server)
+        // The login in ~/.netrc, the password in TODO_SYNC_PASSWORD (SyncDevice sets it).
+        try Data("machine 127.0.0.1 login alice password stale\n".utf8).write(to: URL(fileURLWithPath: device.folder.file(".netrc")))
+        let setup = try device.todo("sync", "setup", server.todoCollectionURL)
+        #expect(setup.status == 0, "\(setup.stderr)")
+        try device.ok("add", "Buy milk")
+        #expect(try device.sync()["sent"] as? Int == 1)
+        // Status says where the user comes from, reading no netrc itself; --json keeps null.
+        let status = try device.ok("sync", "status")
+        #expect(status.contains("user:       none given (todo-sync uses the login of ~/.netrc's entry for the host, if any)\n"), "\(status)")
+        #expect(try parseJSON(device.ok("sync", "status", "--json"), as: [String: Any].self)["user"] is NSNull)
+        // No user anywhere: an error saying so, not a 401.
+        try FileManager.default.removeItem(atPath: device.folder.file(".netrc"))
+        let noUser = try device.todo("sync")
+        #expect(noUser.status == 1 && noUser.stderr.contains("no user"), "\(noUser.stderr)")
+    }
+
     @Test(arguments: kinds) func forgetKeepsTheTodosAndSettingUpAgainMatchesThem(kind: CalDAVServer.Kind) throws {
         let server = try Self.start(kind)
         defer { server.stop() }

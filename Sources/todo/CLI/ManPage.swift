@@ -84,7 +84,8 @@ enum ManPage {
             .BR "todo sync" ,
             when no password command was set up; else
             .I ~/.netrc
-            is read.
+            is read. Never passed on to the password command. A password with no user (none given,
+            none in the URL, no netrc login for the host) is an error.
             .TP
             .B TZ
             The time zone of the local calendar: today, relative dates, and date-times from other
@@ -95,9 +96,12 @@ enum ManPage {
             The default database: plain SQLite in WAL mode, created 0600 in a folder created 0700.
             .TP
             .I ~/.netrc
-            Passwords for
+            Logins and passwords for
             .BR "todo sync" ,
-            in curl's format.
+            in curl's format: the entry for the host gives the user when none was given, and the
+            password when neither a password command nor
+            .B TODO_SYNC_PASSWORD
+            does. Read by todo-sync only; one that cannot be read is an error.
             .SH DATABASE
             The todos are in one table that other programs may read and write:
             .PP

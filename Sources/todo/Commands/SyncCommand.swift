@@ -35,8 +35,10 @@ extension Command {
                 sides keeps the server's value and is reported as a conflict, and an edit beats a
                 delete. Only the server's explicit word deletes a todo here: an object it leaves out
                 of an answer is asked for again next time, and a collection that suddenly lists no
-                todos at all is refused unless --force-delete says it was emptied on purpose. The password comes from --password-command, else TODO_SYNC_PASSWORD, else
-                ~/.netrc; it is never stored or shown. Forget drops the remote and its sync state;
+                todos at all is refused unless --force-delete says it was emptied on purpose. The
+                user is --user, else the URL's, else ~/.netrc's login for the host; the password
+                comes from --password-command, else TODO_SYNC_PASSWORD, else ~/.netrc; it is never
+                stored or shown. Forget drops the remote and its sync state;
                 the todos stay and keep their UIDs, so setting up the same collection again matches them.
                 """,
             examples: [
@@ -201,13 +203,18 @@ enum SyncRun {
         }
         context.out.write("""
             url:        \(TodoText.sanitized(remote.url))
-            user:       \(TodoText.sanitized(remote.user ?? "none"))
+            user:       \(remote.user.map(TodoText.sanitized) ?? Self.noUser)
             ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
             last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
             pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
 
             """)
     }
+
+    /// The status line's user when none was given at setup nor in the URL: todo-sync takes the
+    /// login of ~/.netrc's entry for the host (todo itself never reads the file, so cannot say
+    /// whether there is one).
+    static let noUser = "none given (todo-sync uses the login of ~/.netrc's entry for the host, if any)"
 
     static func forget(context: inout CommandContext) throws(CLIError) {
         let repository = try context.openRepository()
