@@ -27,19 +27,19 @@ extension Command {
             discussion: """
                 Setup finds the collection from the URL given (RFC 6764: the server's /.well-known/caldav,
                 the principal, its calendar home, the calendars there that hold todos; redirects are
-                followed at setup only, at most 5, never from https to http, and the password goes only
-                to the server named) and remembers it in this database (so each database file is one
-                device). When several collections hold todos, --name picks one, or setup takes its URL;
-                --list shows them and stores nothing. A sync sends the changes made here since the last
-                one, by any program, and applies the server's in one transaction; a field changed on both
-                sides keeps the server's value and is reported as a conflict, and an edit beats a
-                delete. Only the server's explicit word deletes a todo here: an object it leaves out
-                of an answer is asked for again next time, and a collection that suddenly lists no
-                todos at all is refused unless --force-delete says it was emptied on purpose. The
-                user is --user, else the URL's, else ~/.netrc's login for the host; the password
-                comes from --password-command, else TODO_SYNC_PASSWORD, else ~/.netrc; it is never
-                stored or shown. Forget drops the remote and its sync state;
-                the todos stay and keep their UIDs, so setting up the same collection again matches them.
+                followed at setup only, at most 5, never from https to http, and the password goes only to
+                the server named) and remembers it in this database (so each database file is one device).
+                When several collections hold todos, --name picks one, or setup takes its URL; --list
+                shows them and stores nothing. A sync sends the changes made here since the last one, by
+                any program, and applies the server's in one transaction; a field changed on both sides
+                keeps the server's value and is reported as a conflict, and an edit beats a delete. Only
+                the server's explicit word deletes a todo here: an object it leaves out of an answer is
+                asked for again next time, and a collection that suddenly lists no todos at all is refused
+                unless --force-delete says it was emptied on purpose. The user is --user, else the URL's,
+                else ~/.netrc's login for the host; the password comes from --password-command, else
+                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. Forget drops the remote
+                and its sync state; the todos stay and keep their UIDs, so setting up the same collection
+                again matches them.
                 """,
             examples: [
                 "todo sync setup https://dav.example.com/alice/tasks/ --user alice --password-command 'pass show caldav'",
