@@ -34,10 +34,13 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// One request in the access log, which both servers write in the same shape:
-    /// `PORT METHOD PATH STATUS CONTENT-LENGTH auth="AUTHORIZATION"` (`-` for a header not sent).
+    /// `PORT PROTOCOL METHOD PATH STATUS CONTENT-LENGTH auth="AUTHORIZATION"` (`-` for a header
+    /// not sent).
     public struct Request: Sendable, CustomStringConvertible {
         /// The port of ours it came to.
         public let port: Int
+        /// `HTTP/1.1`, `HTTP/2.0`…
+        public let `protocol`: String
         public let method: String
         public let path: String
         public let status: Int
@@ -47,18 +50,19 @@ public final class WebServer: @unchecked Sendable {
         public let authorization: String?
 
         public var description: String {
-            "\(port) \(method) \(path) \(status) \(length.map(String.init) ?? "-") auth=\(authorization.map { String($0.prefix(6)) + "…" } ?? "-")"
+            "\(port) \(`protocol`) \(method) \(path) \(status) \(length.map(String.init) ?? "-") auth=\(authorization.map { String($0.prefix(6)) + "…" } ?? "-")"
         }
     }
 
     /// The requests answered so far, in order (both servers log a request once answered).
     public var requests: [Request] {
         String(decoding: folder.contents(folder.file("access.log")) ?? Data(), as: UTF8.self).split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 5)
-            guard fields.count == 6, let port = Int(fields[0]), let status = Int(fields[3]),
-                  fields[5].hasPrefix("auth=\""), fields[5].hasSuffix("\"") else { return nil }
-            let authorization = String(fields[5].dropFirst(6).dropLast())
-            return Request(port: port, method: String(fields[1]), path: String(fields[2]), status: status, length: Int(fields[4]),
+            let fields = line.split(separator: " ", maxSplits: 6)
+            guard fields.count == 7, let port = Int(fields[0]), let status = Int(fields[4]),
+                  fields[6].hasPrefix("auth=\""), fields[6].hasSuffix("\"") else { return nil }
+            let authorization = String(fields[6].dropFirst(6).dropLast())
+            return Request(port: port, protocol: String(fields[1]), method: String(fields[2]), path: String(fields[3]), status: status,
+                           length: Int(fields[5]),
                            authorization: authorization == "-" || authorization.isEmpty ? nil : authorization)
         }
     }
@@ -79,7 +83,7 @@ public final class WebServer: @unchecked Sendable {
                 events { worker_connections 64; }
                 http {
                 \(temporary)
-                    log_format requests '$server_port $request_method $request_uri $status $content_length auth="$http_authorization"';
+                    log_format requests '$server_port $server_protocol $request_method $request_uri $status $content_length auth="$http_authorization"';
                     access_log \(folder.file("access.log")) requests;
                 \(http)
                 }
@@ -103,7 +107,7 @@ public final class WebServer: @unchecked Sendable {
             let lines = ["ServerRoot \(folder.path)", "ServerName 127.0.0.1", "PidFile \(folder.file("httpd.pid"))",
                          "DefaultRuntimeDir \(folder.path)", "ErrorLog \(folder.file("error.log"))", "LogLevel warn"]
                 + ports.map { "Listen 127.0.0.1:\($0)" } + loads
-                + [#"LogFormat "%{local}p %m %U %>s %{Content-Length}i auth=\"%{Authorization}i\"" requests"#,
+                + [#"LogFormat "%{local}p %H %m %U %>s %{Content-Length}i auth=\"%{Authorization}i\"" requests"#,
                    "CustomLog \(folder.file("access.log")) requests"]
             try Data((lines.joined(separator: "\n") + "\n" + body + "\n").utf8).write(to: URL(fileURLWithPath: folder.file("httpd.conf")))
             return ["-X", "-d", folder.path, "-f", folder.file("httpd.conf")]

@@ -102,7 +102,7 @@ struct ProxyServerTests {
         let certificates = TemporaryFolder()
         let certificate = try TransportTests.certificate(certificates, "nginx", "IP:127.0.0.1")
         // Three listeners of one nginx: the origin named at setup, another port (the second
-        // listener, which Radicale is behind too), and https.
+        // listener, which Radicale is behind too), and https (with HTTP/2).
         let nginx = try WebServer.nginx(ports: 3) { _, ports in
             """
                 server {
@@ -116,7 +116,7 @@ struct ProxyServerTests {
             \(Self.radicale(under: "/radicale", radicale))
                 }
                 server {
-                    listen 127.0.0.1:\(ports[2]) ssl;
+                    listen 127.0.0.1:\(ports[2]) ssl http2;
                     ssl_certificate \(certificate.cert);
                     ssl_certificate_key \(certificate.key);
                     location = /downgrade/ { return 301 http://127.0.0.1:\(ports[1])/radicale/alice/tasks/; }
@@ -149,12 +149,17 @@ struct ProxyServerTests {
         try device.refused([nginx.base() + "/secure/", "--user", "alice", "--ca-file", certificate.cert], "todo sync setup \(https)")
         let upgraded = nginx.requests(to: secure).dropFirst(toSecure)
         #expect(!upgraded.isEmpty && upgraded.allSatisfy { $0.authorization == nil }, "\(nginx.requests)")
-        // Set up there, the password goes to it, and a sync works over TLS through nginx.
+        // Set up there, the password goes to it, and a sync works over TLS through nginx, on
+        // HTTP/2 (the writes as streams of one connection).
         #expect(try device.setUp([https, "--user", "alice", "--ca-file", certificate.cert]) == https)
         #expect(nginx.requests(to: secure).last?.authorization?.hasPrefix("Basic ") == true)
-        #expect(try device.todo(["add", "Over https"]).status == 0)
+        for name in ["Over https", "Over HTTP/2", "Three at once"] { #expect(try device.todo(["add", name]).status == 0) }
+        let beforeSync = nginx.requests(to: secure).count
         let sync = try device.todo(["sync", "--json"])
-        #expect(sync.status == 0 && (try? parseJSON(sync.stdout, as: [String: Any].self)["sent"] as? Int) == 1, "\(sync.stdout) \(sync.stderr)")
+        #expect(sync.status == 0 && (try? parseJSON(sync.stdout, as: [String: Any].self)["sent"] as? Int) == 3, "\(sync.stdout) \(sync.stderr)")
+        let synced = nginx.requests(to: secure).dropFirst(beforeSync)
+        #expect(synced.filter { $0.method == "PUT" && $0.status == 201 }.count == 3 && synced.allSatisfy { $0.protocol == "HTTP/2.0" }, "\(synced)")
+        #expect(Set(try radicale.todosSeenByPython(radicale.todoCollectionURL).compactMap { $0["summary"] }) == ["Over https", "Over HTTP/2", "Three at once"])
         // Nothing anywhere ever carried the password but to the origin set up with it.
         #expect(nginx.requests(to: other).allSatisfy { $0.authorization == nil }, "\(nginx.requests)")
     }
