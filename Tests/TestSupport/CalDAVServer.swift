@@ -124,13 +124,7 @@ public final class CalDAVServer: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        let pid = process.processIdentifier
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date(timeIntervalSinceNow: 2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        process.stopByPID()
     }
 
     /// A free TCP port of 127.0.0.1: bound to port 0, read, closed.
@@ -236,18 +230,8 @@ extension CalDAVServer {
     /// Starts the system's Python with `arguments`, in a clean environment with `folder` as HOME,
     /// its stdout and stderr going to the file `log` in `folder`.
     public static func runPython(_ arguments: [String], in folder: TemporaryFolder, log name: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path]
-        _ = FileManager.default.createFile(atPath: folder.file(name), contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file(name)))
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
-        try? log.close()
-        return process
+        try Process.startServer(python, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path],
+                                log: folder.file(name))
     }
 
     /// The path of the VTODO collection (`/alice/tasks/`), percent-encoded as in its URL.

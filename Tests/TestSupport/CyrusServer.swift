@@ -112,18 +112,8 @@ public final class CyrusServer: @unchecked Sendable {
             let given = try ProcessRunner.run("/bin/chown", ["-R", "cyrus", folder.path], timeout: 30)
             guard given.status == 0 else { throw ServerDidNotStart(description: "chown -R cyrus \(folder.path): \(given.stderr)") }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "\(programs)/master")
-        process.arguments = ["-C", config, "-M", folder.file("cyrus.conf"), "-p", folder.file("master.pid"), "-D"]
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]
-        _ = fileManager.createFile(atPath: folder.file("master.log"), contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file("master.log")))
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
-        try? log.close()
-        return process
+        return try Process.startServer("\(programs)/master", ["-C", config, "-M", folder.file("cyrus.conf"), "-p", folder.file("master.pid"), "-D"],
+                                       environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"], log: folder.file("master.log"))
     }
 
     /// Delivers one message to `user` over LMTP, which creates the user's INBOX.
@@ -159,14 +149,8 @@ public final class CyrusServer: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        let pid = process.processIdentifier
-        guard process.isRunning else { return }
         let services = children()
-        kill(pid, SIGTERM)
-        let deadline = Date(timeIntervalSinceNow: 2)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        process.stopByPID()
         for service in services where kill(service, 0) == 0 { kill(service, SIGKILL) }
     }
 }

@@ -129,17 +129,8 @@ public final class WebServer: @unchecked Sendable {
                 let port = try CalDAVServer.freePort()
                 if !ports.contains(port) { ports.append(port) }
             }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: kind.binary)
-            process.arguments = try prepare(folder, ports)
-            process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"]
-            _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
-            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file("server.log")))
-            process.standardOutput = log
-            process.standardError = log
-            process.standardInput = FileHandle.nullDevice
-            try process.runWithSignalsUnblocked()
-            try? log.close()
+            let process = try Process.startServer(kind.binary, try prepare(folder, ports), environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"],
+                                                  log: folder.file("server.log"))
             let server = WebServer(kind: kind, ports: ports, folder: folder, process: process)
             let deadline = Date(timeIntervalSinceNow: 10)
             while process.isRunning && !ports.allSatisfy(CalDAVServer.portAnswers) && Date() < deadline { usleep(10_000) }
@@ -163,12 +154,6 @@ public final class WebServer: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        let pid = process.processIdentifier
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date(timeIntervalSinceNow: 2)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        process.stopByPID()
     }
 }
