@@ -198,7 +198,11 @@ public final class CommitObserverToken: Sendable {
 
 extension Connection {
     /// Calls `handler` after every write transaction this connection commits, with the tables
-    /// it changed; never for a transaction that rolled back. Returns a token for removing it.
+    /// it changed; never for a transaction that rolled back, nor for one whose every change was
+    /// rolled back to a savepoint (a transaction partly rolled back is announced with the
+    /// changes that stayed). Savepoints are followed in the SQL this connection runs through
+    /// ``Statement`` and ``execute(_:)``; SQL run on ``handle`` with the C API is not seen.
+    /// Returns a token for removing it.
     ///
     /// The handler runs on the connection's thread, after the statement that committed (COMMIT,
     /// or a write in autocommit mode) has finished, or, inside

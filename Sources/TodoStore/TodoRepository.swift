@@ -412,7 +412,9 @@ public final class TodoRepository {
     }
 
     /// Runs `body` in one IMMEDIATE transaction (a savepoint when one is open), with commit
-    /// notifications held until it returns. The store's writes all go through here.
+    /// notifications held until it returns. The store's writes of more than one statement go
+    /// through here (``add(name:deadline:isDone:nameCheck:)`` is one statement, in autocommit
+    /// mode when no transaction is open).
     func writeTransaction<Result>(_ body: () throws(TodoStoreError) -> Result) throws(TodoStoreError) -> Result {
         try writeTransaction(mapError: TodoStoreError.sqlite, body)
     }
