@@ -209,4 +209,81 @@ import TodoStore
         #expect(try controller.continueFetch(rows: 100) == true)
         #expect(controller.fetchedObjects.count == 30)
     }
+
+    // MARK: Programs that held already, kept as tests of their promises
+
+    @Test func twoRepositoriesOnOneFileEachSeeTheOthersWrites() throws {
+        let path = folder.file("shared.sqlite")
+        let first = try TodoRepository(path: path)
+        let second = try TodoRepository(path: path)
+        let controllers = [FetchedResultsController(repository: first), FetchedResultsController(repository: second)]
+        for controller in controllers { try controller.performFetch() }
+        let a = try first.add(name: "from the first")
+        let b = try second.add(name: "from the second")
+        _ = try first.setDone(true, ids: [b.id])
+        _ = try second.rename(id: a.id, to: "renamed by the second")
+        for controller in controllers {
+            try controller.processExternalChanges()
+            #expect(controller.fetchedObjects == (try first.fetch()))
+        }
+        #expect(try second.fetch().map(\.name) == ["renamed by the second", "from the second"])
+    }
+
+    @Test func aLongReadSeesOneSnapshotWhileAnotherConnectionCommits() throws {
+        let repository = try repository(todos: 200)
+        let writer = try TodoRepository(path: repository.connection.path)
+        var seen = 0
+        try repository.forEach { todo in
+            seen += 1
+            if todo.id % 20 == 0 { _ = try? writer.add(name: "committed during the read") }
+        }
+        #expect(seen == 200, "the loop read one snapshot")
+        #expect(try writer.count() == 210)
+        #expect(try repository.count() == 210, "and the next read sees every commit")
+    }
+
+    @Test func eightThreadsAddingAtOnceLoseNothing() throws {
+        let path = folder.file("threads.sqlite")
+        _ = try TodoRepository(path: path)  // created and migrated once, before the threads
+        final class Failures: @unchecked Sendable {
+            private let lock = NSLock()
+            private var errors: [String] = []
+            func add(_ error: any Error) { lock.lock(); errors.append("\(error)"); lock.unlock() }
+            var all: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+        }
+        let failures = Failures()
+        // Each thread owns its repository (one connection each), as the README asks.
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            do {
+                let repository = try TodoRepository(path: path)
+                for index in 0..<20 { try repository.add(name: "thread \(thread) todo \(index)") }
+            } catch {
+                failures.add(error)
+            }
+        }
+        #expect(failures.all.isEmpty)
+        let todos = try TodoRepository(path: path).fetch()
+        #expect(todos.count == 160)
+        #expect(Set(todos.map(\.id)).count == 160)
+        #expect(Set(todos.map(\.name)).count == 160)
+    }
+
+    @Test func undoingAStepAnotherProcessRecordedWorksAndIsObserved() throws {
+        let path = folder.file("undo.sqlite")
+        let repository = try TodoRepository(path: path)
+        try repository.add(name: "mine")
+        let controller = FetchedResultsController(repository: repository)
+        let recorder = Recorder()
+        controller.delegate = recorder
+        try controller.performFetch()
+        let added = try ProcessRunner.run(ProcessRunner.todoBinary, ["--db", path, "add", "from another process"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try controller.processExternalChanges())
+        #expect(controller.fetchedObjects.map(\.name) == ["mine", "from another process"])
+
+        #expect(try repository.undo() == UndoneCommand(command: "add", remaining: 0))
+        #expect(controller.fetchedObjects.map(\.name) == ["mine"])
+        #expect(recorder.objectChanges.last == "delete 2 0.1->-")
+        #expect(try ProcessRunner.run(ProcessRunner.todoBinary, ["--db", path, "list"]).stdout.contains("from another process") == false)
+    }
 }
