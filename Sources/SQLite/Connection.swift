@@ -110,11 +110,13 @@ public final class Connection {
     }
 
     /// Makes closing this connection leave the `-wal` and `-shm` files at its path alone
-    /// (SQLite's persistent-WAL setting): by default the last connection to a WAL database to
-    /// close checkpoints it and deletes both files by name. For a connection whose file is no
-    /// longer the one at its path (deleted, or replaced), whose companion files at the path may
-    /// now be another file's, in use by another process. Its own log stays where it is (an
-    /// unlinked file, or one ``leaveWriteAheadLogModeNow()`` already removed).
+    /// (SQLite's persistent-WAL setting): the last connection to a WAL database to close
+    /// checkpoints it and deletes both files by name. For a connection whose file is no longer
+    /// the one at its path (deleted, or replaced), whose companion files at the path may now be
+    /// another file's, in use by another process. SQLite's unix VFS already skips that
+    /// checkpoint when the file was moved or deleted (`SQLITE_READONLY_DBMOVED`); this holds
+    /// whatever the VFS (``Options/vfs``). Its own log stays where it is (an unlinked file, or
+    /// one ``leaveWriteAheadLogModeNow()`` already removed).
     public func keepWriteAheadLogFilesOnClose() {
         var persist: Int32 = 1
         _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
