@@ -242,24 +242,32 @@ public final class FetchedResultsController {
         // The version before the feed, the feed before the rows: a commit in between is read
         // again later, never missed.
         let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
-        var completed: (results: TodoResultsSnapshot, position: TodoFeedPosition)?
-        let limit = Self.incrementalLimit(forResultsOf: results.numberOfItems)
-        if case .changed(let ids, let position) = try repository.changedTodos(since: start, limit: limit) {
-            if ids.isEmpty {
-                completed = (results, position)
-            } else if fetchRequest.limit == nil, fetchRequest.offset == 0,
-                      let patch = try patched(results, changing: ids) {
-                completed = (patch.results, position)
-            }
-        }
-        if completed == nil {
+        let completed: (results: TodoResultsSnapshot, position: TodoFeedPosition)
+        if let patched = try patched(results, changedSince: start) {
+            completed = patched
+        } else {
             let position = try repository.feedPosition()
             completed = (makeResults(try repository.fetch(fetchRequest)), position)
         }
-        guard let completed else { return }
         lastDataVersion = version
         feedPosition = completed.position
         adopt(completed.results)
+    }
+
+    /// `results` with every todo the change feed lists after `start` re-read, and the feed's
+    /// position after them; nil when they must be read whole instead: more changes than
+    /// ``incrementalLimit`` or a feed pruned past `start`, or any change at all to a request
+    /// with a limit or an offset (a todo entering or leaving the window moves others), or
+    /// results out of the comparator's order.
+    private func patched(_ results: TodoResultsSnapshot, changedSince start: TodoFeedPosition) throws(TodoStoreError)
+        -> (results: TodoResultsSnapshot, position: TodoFeedPosition)?
+    {
+        let limit = Self.incrementalLimit(forResultsOf: results.numberOfItems)
+        guard case .changed(let ids, let position) = try repository.changedTodos(since: start, limit: limit) else { return nil }
+        if ids.isEmpty { return (results, position) }
+        guard fetchRequest.limit == nil, fetchRequest.offset == 0,
+              let patch = try patched(results, changing: ids) else { return nil }
+        return (patch.results, position)
     }
 
     /// Refetches if another connection committed since the last look; notifies if the results
