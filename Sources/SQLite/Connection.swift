@@ -191,9 +191,11 @@ public final class Connection {
     /// Cached statements live as long as the connection's schema: both caches are emptied when
     /// a statement through this connection changes the schema (CREATE, DROP, ALTER) and when
     /// SQLite had to prepare a statement again because another connection did, as GRDB does,
-    /// so no cached statement outlives the schema it was compiled for. A statement taken from
-    /// the cache before stays valid (SQLite recompiles it on its next step); it is just no
-    /// longer handed out. The statement comes back reset. A
+    /// so no cached statement outlives the schema it was compiled for. (SQLite also prepares a
+    /// statement again when a new binding may change its plan, a `LIKE ?` on an indexed
+    /// column: the caches are emptied then too, which costs prepares, never a wrong result.)
+    /// A statement taken from the cache before stays valid (SQLite recompiles it on its next
+    /// step); it is just no longer handed out. The statement comes back reset. A
     /// cached statement that is still being stepped (a loop over its rows is under way, say a
     /// `forEach` whose body reads the same query) is never handed out again: the caller gets a
     /// new, uncached statement instead, so the outer loop keeps its place.
