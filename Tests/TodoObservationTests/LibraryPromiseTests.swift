@@ -70,10 +70,21 @@ import TodoStore
         try other.add(name: "from the other connection")
         let mine = try repository.add(name: "from this repository")  // SQLITE_BUSY_SNAPSHOT (517) before the fix
         #expect(try repository.todo(id: mine.id) == mine)
+        // The app's own SQL and transactions, each after another commit elsewhere.
+        #expect(try controller.continueFetch(rows: 10) == false)
+        try other.add(name: "again from the other connection")
+        try repository.connection.execute("UPDATE todos SET done = 1 WHERE id = 1")
+        #expect(try controller.continueFetch(rows: 5) == false)
+        try other.add(name: "once more from the other connection")
+        try repository.connection.transaction { _ = try repository.rename(id: 2, to: "renamed in a transaction") }
         try finishLoading(controller)
 
         #expect(controller.fetchedObjects == (try repository.fetch()))
-        #expect(controller.fetchedObjects.suffix(2).map(\.name) == ["from the other connection", "from this repository"])
+        #expect(controller.fetchedObjects.suffix(4).map(\.name) == ["from the other connection", "from this repository",
+                                                                     "again from the other connection",
+                                                                     "once more from the other connection"])
+        #expect(controller.fetchedObjects.first?.isDone == true)
+        #expect(controller.fetchedObjects.dropFirst().first?.name == "renamed in a transaction")
     }
 
     // MARK: A delegate that writes while told about another program's commit
