@@ -47,9 +47,10 @@ public final class Connection {
     private var internalStatementCache: [String: Statement] = [:]
     /// How long statements wait for another connection's lock, in milliseconds.
     let busyTimeoutMilliseconds: Int32
-    /// The commit observer's state. The C hooks hold an unretained pointer to it; the
-    /// connection and its statements keep it alive.
-    let commitHooks = CommitHooks()
+    /// What this connection and its statements share: the commit observer's state, open
+    /// savepoints, schema changes, statements to reset before writes. The C hooks hold an
+    /// unretained pointer to it; the connection and its statements keep it alive.
+    let commitHooks = ConnectionHooks()
 
     /// Opens the database at `path`.
     ///
@@ -95,6 +96,9 @@ public final class Connection {
     /// into this connection's file and the `-wal` and `-shm` files are deleted. Best effort:
     /// when another connection still uses the file, or a statement is running, nothing changes.
     ///
+    /// SQLite deletes those two files by name (the path's, plus `-wal` and `-shm`), whichever
+    /// file they belong to now: call it only when they are this connection's own.
+    ///
     /// For a file that was replaced (renamed over) while open: SQLite names those two files
     /// after the path, so they now sit beside the new file while belonging to the old one. A
     /// new connection to the path must not find them: it would read the old file's log as its
@@ -103,6 +107,19 @@ public final class Connection {
         sqlite3_busy_timeout(handle, 0)
         defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
         try? execute("PRAGMA journal_mode = DELETE")
+    }
+
+    /// Makes closing this connection leave the `-wal` and `-shm` files at its path alone
+    /// (SQLite's persistent-WAL setting): the last connection to a WAL database to close
+    /// checkpoints it and deletes both files by name. For a connection whose file is no longer
+    /// the one at its path (deleted, or replaced), whose companion files at the path may now be
+    /// another file's, in use by another process. SQLite's unix VFS already skips that
+    /// checkpoint when the file was moved or deleted (`SQLITE_READONLY_DBMOVED`); this holds
+    /// whatever the VFS (``Options/vfs``). Its own log stays where it is (an unlinked file, or
+    /// one ``leaveWriteAheadLogModeNow()`` already removed).
+    public func keepWriteAheadLogFilesOnClose() {
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
     }
 
     private func setBusyTimeout(_ milliseconds: Int32) throws(SQLiteError) {
@@ -138,6 +155,10 @@ public final class Connection {
                 }
                 defer { sqlite3_finalize(statement) }
                 if let statement {
+                    let traits = StatementTraits(statement: statement)
+                    if traits.startsWrite, commitHooks.hasYieldingReaders {
+                        commitHooks.resetYieldingReaders(except: statement)
+                    }
                     let mark = commitHooks.mark()
                     var result = sqlite3_step(statement)
                     while result == SQLITE_ROW { result = sqlite3_step(statement) }
@@ -145,6 +166,7 @@ public final class Connection {
                         commitHooks.discard(since: mark)
                         throw SQLiteError(handle: handle, code: result, sql: String(cString: sqlite3_sql(statement)))
                     }
+                    commitHooks.statementFinished(traits)
                     commitHooks.deliver()
                 }
                 guard let tail, tail != cursor else { return }
@@ -166,7 +188,14 @@ public final class Connection {
 
     /// Returns a prepared statement for `sql`, preparing it on first use and reusing it after.
     ///
-    /// Cached statements live as long as the connection; the statement comes back reset. A
+    /// Cached statements live as long as the connection's schema: both caches are emptied when
+    /// a statement through this connection changes the schema (CREATE, DROP, ALTER) and when
+    /// SQLite had to prepare a statement again because another connection did, as GRDB does,
+    /// so no cached statement outlives the schema it was compiled for. (SQLite also prepares a
+    /// statement again when a new binding may change its plan, a `LIKE ?` on an indexed
+    /// column: the caches are emptied then too, which costs prepares, never a wrong result.)
+    /// A statement taken from the cache before stays valid (SQLite recompiles it on its next
+    /// step); it is just no longer handed out. The statement comes back reset. A
     /// cached statement that is still being stepped (a loop over its rows is under way, say a
     /// `forEach` whose body reads the same query) is never handed out again: the caller gets a
     /// new, uncached statement instead, so the outer loop keeps its place.
@@ -174,17 +203,28 @@ public final class Connection {
     /// This cache is the app's; the libraries built on this connection use their own, so a
     /// statement an app holds is never reset by a library call.
     public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
-        try Self.statement(sql, from: &publicStatementCache, database: handle, hooks: commitHooks)
+        emptyCachesIfTheSchemaChanged()
+        return try Self.statement(sql, from: &publicStatementCache, database: handle, hooks: commitHooks)
     }
 
     /// ``cachedStatement(_:)`` for the libraries of this package (the todo store, the
     /// observation layer), from a cache apart from the app's.
     package func internalCachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
-        try Self.statement(sql, from: &internalStatementCache, database: handle, hooks: commitHooks)
+        emptyCachesIfTheSchemaChanged()
+        return try Self.statement(sql, from: &internalStatementCache, database: handle, hooks: commitHooks)
+    }
+
+    /// Empties both statement caches after a schema change (see ``cachedStatement(_:)``).
+    /// Statements in use keep running: the caches only drop their references.
+    private func emptyCachesIfTheSchemaChanged() {
+        guard commitHooks.schemaMayHaveChanged else { return }
+        commitHooks.schemaMayHaveChanged = false
+        publicStatementCache.removeAll()
+        internalStatementCache.removeAll()
     }
 
     private static func statement(_ sql: String, from cache: inout [String: Statement],
-                                  database: OpaquePointer, hooks: CommitHooks) throws(SQLiteError) -> Statement {
+                                  database: OpaquePointer, hooks: ConnectionHooks) throws(SQLiteError) -> Statement {
         if let statement = cache[sql] {
             // Busy: an outer caller is between two steps of it. Resetting it would restart
             // that caller's loop, so this caller gets a statement of its own.

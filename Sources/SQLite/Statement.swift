@@ -12,9 +12,13 @@ public final class Statement {
     /// The SQL text this statement was prepared from.
     public let sql: String
     private let database: OpaquePointer
-    private let hooks: CommitHooks
+    private let hooks: ConnectionHooks
+    /// What it does besides reading rows (savepoints, schema changes, writes).
+    private let traits: StatementTraits
+    /// How many times SQLite prepared it again (a schema change) when it was last checked.
+    private var reprepares: Int32 = 0
 
-    init(database: OpaquePointer, sql: String, hooks: CommitHooks) throws(SQLiteError) {
+    init(database: OpaquePointer, sql: String, hooks: ConnectionHooks) throws(SQLiteError) {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
@@ -25,6 +29,7 @@ public final class Statement {
         self.sql = sql
         self.database = database
         self.hooks = hooks
+        traits = StatementTraits(statement: statement)
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -70,8 +75,34 @@ public final class Statement {
     public func reset() throws(SQLiteError) {
         // sqlite3_reset repeats the last step's error; that error was already reported by step().
         _ = sqlite3_reset(handle)
-        // A write left unfinished in autocommit mode commits here.
+        ended()
+    }
+
+    /// After a run ends (done or reset): notes a recompilation (another connection changed the
+    /// schema) for the connection's caches, and announces a write that committed (a write left
+    /// unfinished in autocommit mode commits at its reset).
+    private func ended() {
+        let count = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if count != reprepares {
+            reprepares = count
+            hooks.schemaMayHaveChanged = true
+        }
         hooks.deliver()
+    }
+
+    /// Resets this statement whenever its connection is about to write, if it is between two
+    /// steps then, and calls `onReset` after the reset; for a statement read in slices across
+    /// other work (a sliced fetch). A statement between two steps keeps a read transaction
+    /// open, and a write on a connection whose read snapshot is older than another
+    /// connection's commit fails with `SQLITE_BUSY_SNAPSHOT`: the reset lets the write start
+    /// from the newest snapshot. "About to write": the first step of a statement that is not
+    /// read-only, or of BEGIN or SAVEPOINT.
+    ///
+    /// `onReset` runs on the connection's thread, inside the writing call, before the write: it
+    /// may note that the statement must be started again, and must not use the connection.
+    /// The registration lasts as long as the statement.
+    package func resetBeforeWrites(_ onReset: @escaping () -> Void) {
+        hooks.resetBeforeWrites(self, onReset: onReset)
     }
 
     /// Advances to the next row. Returns `true` on a row, `false` when the statement is done.
@@ -80,11 +111,15 @@ public final class Statement {
     /// reset, so it can be reused.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
+        if traits.startsWrite, hooks.hasYieldingReaders, sqlite3_stmt_busy(handle) == 0 {
+            hooks.resetYieldingReaders(except: handle)
+        }
         let mark = hooks.mark()
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE:
-            hooks.deliver()
+            hooks.statementFinished(traits)
+            ended()
             return false
         case let code:
             // A COMMIT that failed after the commit hook ran (full disk, I/O error) committed
@@ -111,7 +146,7 @@ public final class Statement {
     public func forEachRow(_ body: (Row) -> Void) throws(SQLiteError) {
         defer {
             _ = sqlite3_reset(handle)
-            hooks.deliver()
+            ended()
         }
         while try step() { body(Row(handle: handle)) }
     }
@@ -124,26 +159,18 @@ public final class Statement {
         defer {
             _ = sqlite3_reset(handle)
             // A write's autocommit ends at the reset when a body stops the loop early.
-            hooks.deliver()
+            ended()
         }
         while try step() { try body(Row(handle: handle)) }
-    }
-
-    /// Steps once and calls `body` with the row. Returns `false`, calling nothing, when the
-    /// statement is done.
-    ///
-    /// For reading a result in slices (a long fetch between other work): the statement keeps
-    /// its place, and its read snapshot, until it is done or reset.
-    public func stepRow(_ body: (Row) throws -> Void) throws -> Bool {
-        guard try step() else { return false }
-        try body(Row(handle: handle))
-        return true
     }
 
     /// The first column of the first row, or `nil` when there is no row or it is NULL.
     public func scalarInt64(_ values: [any SQLiteBindable] = []) throws(SQLiteError) -> Int64? {
         try bind(values)
-        defer { _ = sqlite3_reset(handle) }
+        defer {
+            _ = sqlite3_reset(handle)
+            ended()
+        }
         guard try step() else { return nil }
         let row = Row(handle: handle)
         return row.isNull(0) ? nil : row.int64(0)
@@ -185,6 +212,18 @@ public struct Row {
     @inline(__always)
     public func optionalString(_ column: Int32) -> String? {
         isNull(column) ? nil : string(column)
+    }
+
+    /// The column exactly as stored (storage class and bytes), to bind back where SQLite must
+    /// compare it as it compares the stored value: the last key of a keyset pagination.
+    public func storedValue(_ column: Int32) -> StoredValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return StoredValue(storage: .integer(int64(column)))
+        case SQLITE_FLOAT: return StoredValue(storage: .real(double(column)))
+        case SQLITE_TEXT: return StoredValue(storage: .text(withUTF8(column) { Array($0) }))
+        case SQLITE_BLOB: return StoredValue(storage: .blob(blob(column)))
+        default: return StoredValue(storage: .null)
+        }
     }
 
     /// The column as bytes (a BLOB; text gives its UTF-8 bytes; NULL gives none).

@@ -83,3 +83,45 @@ extension SQLiteValue: SQLiteBindable {
         }
     }
 }
+
+/// A column's value exactly as SQLite stored it, read by ``Row/storedValue(_:)``: text as its
+/// bytes (invalid UTF-8 included), a BLOB as a BLOB. Bound back, it compares and sorts as the
+/// stored value does.
+public struct StoredValue: Sendable, Hashable, SQLiteBindable {
+    enum Storage: Sendable, Hashable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text([UInt8])
+        case blob([UInt8])
+    }
+
+    let storage: Storage
+
+    /// True for SQL NULL.
+    public var isNull: Bool { storage == .null }
+
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        switch storage {
+        case .null: try statement.check(sqlite3_bind_null(statement.handle, index))
+        case .integer(let value): try value.bind(to: statement, at: index)
+        case .real(let value): try value.bind(to: statement, at: index)
+        case .text(let bytes):
+            // A null pointer would bind NULL: an empty text gets a valid one.
+            let code = bytes.isEmpty
+                ? sqlite3_bind_text64(statement.handle, index, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
+                : bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_text64(statement.handle, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                        UInt64(buffer.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                }
+            try statement.check(code)
+        case .blob(let bytes):
+            let code = bytes.isEmpty
+                ? sqlite3_bind_zeroblob(statement.handle, index, 0)
+                : bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob64(statement.handle, index, buffer.baseAddress, UInt64(buffer.count), csqlite_transient())
+                }
+            try statement.check(code)
+        }
+    }
+}

@@ -39,7 +39,19 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
 
     /// Watches the database at `path` and calls `onChange` (on a private queue) when it may
     /// have changed. The monitor runs until ``cancel()`` or until it is released.
-    public init(databasePath path: String, onChange: @escaping @Sendable () -> Void) throws(Failure) {
+    public convenience init(databasePath path: String, onChange: @escaping @Sendable () -> Void) throws(Failure) {
+        try self.init(databasePath: path, scheduleTick: { queue, milliseconds, tick in
+            queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: tick)
+        }, onChange: onChange)
+    }
+
+    /// Runs `tick` on `queue` after `milliseconds`: how settling ticks are scheduled.
+    typealias TickScheduler = @Sendable (_ queue: DispatchQueue, _ milliseconds: Int, _ tick: @escaping @Sendable () -> Void) -> Void
+
+    /// ``init(databasePath:onChange:)`` with the settling ticks scheduled by `scheduleTick`
+    /// (tests run them when they choose, on the monitor's queue, instead of waiting for them).
+    init(databasePath path: String, scheduleTick: @escaping TickScheduler,
+         onChange: @escaping @Sendable () -> Void) throws(Failure) {
         let folder = DatabaseFile.folder(of: path)
         let name = String(path.split(separator: "/").last ?? Substring(path))
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -51,7 +63,8 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
             throw Failure(path: folder, errno: code)
         }
         self.descriptor = descriptor
-        let state = State(names: [name, name + "-wal", name + "-journal"], onChange: onChange, queue: queue)
+        let state = State(names: [name, name + "-wal", name + "-journal"], onChange: onChange, queue: queue,
+                          scheduleTick: scheduleTick)
         queue.setSpecific(key: State.queueKey, value: state.queueToken)
         self.state = state
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
@@ -85,6 +98,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         let names: Set<String>
         let onChange: @Sendable () -> Void
         let queue: DispatchQueue
+        let scheduleTick: TickScheduler
         /// Bumped on every burst, so stale settling ticks do nothing.
         var generation = 0
         private var cancelled = false
@@ -92,10 +106,12 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         /// This monitor's value for ``queueKey``.
         var queueToken: Int { Int(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
-        init(names: Set<String>, onChange: @escaping @Sendable () -> Void, queue: DispatchQueue) {
+        init(names: Set<String>, onChange: @escaping @Sendable () -> Void, queue: DispatchQueue,
+             scheduleTick: @escaping TickScheduler) {
             self.names = names
             self.onChange = onChange
             self.queue = queue
+            self.scheduleTick = scheduleTick
             pthread_mutex_init(&lock, nil)
         }
 
@@ -139,10 +155,12 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         func changed() {
             guard !isCancelled else { return }
             onChange()
+            // The callback may have cancelled the monitor: then it was the last.
+            guard !isCancelled else { return }
             generation += 1
             let current = generation
             for delay in [1, 2, 4, 8, 16, 40, 150] {
-                queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
+                scheduleTick(queue, delay) { [self] in
                     guard !isCancelled, generation == current else { return }
                     onChange()
                 }

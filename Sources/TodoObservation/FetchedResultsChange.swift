@@ -63,12 +63,15 @@ public struct FetchedResultsBatch: Sendable {
 ///
 /// When: for a write through the controller's repository, after the writing call (`add`,
 /// `setDone`, a `transaction`...) has finished and has its result, before it returns to its
-/// caller. Never nested: one will/did pair at a time.
+/// caller; for other connections' commits, inside
+/// ``FetchedResultsController/processExternalChanges()``. Never nested: one will/did pair at a
+/// time, batches in commit order, whoever committed.
 ///
 /// What a callback may do: read the controller and the repository; write through the
-/// repository (that write is reported in its own batch, after this one's callbacks have all
-/// run); throw nothing (errors have nowhere to go from a notification: keep them in the app).
-/// It must not call ``FetchedResultsController/performFetch()`` from inside a callback.
+/// repository, and call ``FetchedResultsController/processExternalChanges()`` (what they bring
+/// is reported in batches of its own, after this one's callbacks have all run); throw nothing
+/// (errors have nowhere to go from a notification: keep them in the app). It must not call
+/// ``FetchedResultsController/performFetch()`` from inside a callback.
 public protocol FetchedResultsControllerDelegate: AnyObject {
     /// A batch of changes is about to be reported.
     func controllerWillChangeContent(_ controller: FetchedResultsController)

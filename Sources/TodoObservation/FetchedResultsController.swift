@@ -5,13 +5,13 @@ import TodoStore
 /// Live results of a todo fetch request, with change notifications for every committed
 /// transaction that changes them, made by this process or by any other.
 ///
-/// Like `NSFetchedResultsController`, minus its known flaws (BRIEF 2): items are identified by
+/// Like `NSFetchedResultsController`, minus its known flaws: items are identified by
 /// todo id, so a diff is minimal (one rename is one update); an edit is always reported; a move
 /// carries its new content; sections are diffed too; and changes made by another process, the
 /// `sqlite3` shell included, are seen.
 ///
 /// How changes are detected:
-/// - through the repository's own connection: SQLite's update, rollback and WAL hooks (see
+/// - through the repository's own connection: SQLite's update, rollback and commit hooks (see
 ///   `Connection.addCommitObserver`): the controller updates right after each commit that
 ///   touched `todos` (patching in the changed rows, or refetching; see Complexity), before the
 ///   writing call returns; rolled-back work is never seen;
@@ -27,6 +27,11 @@ import TodoStore
 /// Threading: not `Sendable`. Use a controller where its repository is used (one actor, queue
 /// or thread); delegate callbacks and stream elements are produced there. ``batches()`` hands
 /// `Sendable` values to any other context.
+///
+/// Batches never nest and arrive in commit order, whoever committed: a commit made while the
+/// delegate is being told about a batch (a callback that writes, or that calls
+/// ``processExternalChanges()``) is brought in and reported once every callback of that batch
+/// has run.
 ///
 /// Complexity: a commit, through this connection or any other, that changed at most
 /// ``incrementalLimit`` todos (and a request without limit or offset) costs O(k log n) for k
@@ -74,7 +79,9 @@ public final class FetchedResultsController {
     /// refetched 1,821 ms; at 100,000, k = 2,000 41 ms, 2,001 202 ms; at 10,000, k = 256
     /// 9.5 ms, 257 19.6 ms. Patching costs mostly copying the chunks and shards the changes
     /// touch (the previous results share them), so it never grows past a copy of the list.
-    public var incrementalLimit: Int { min(max(256, snapshot.numberOfItems / 50), 10_000) }
+    public var incrementalLimit: Int { Self.incrementalLimit(forResultsOf: snapshot.numberOfItems) }
+
+    private static func incrementalLimit(forResultsOf count: Int) -> Int { min(max(256, count / 50), 10_000) }
     private var lastDataVersion: Int64?
     /// Where the change feed stood when the results were last read whole: the changes after it
     /// are what other connections did since, so a small commit costs a look-up of its rows.
@@ -85,14 +92,22 @@ public final class FetchedResultsController {
     /// Set when a refresh failed: the snapshot may be stale, so the next refresh refetches whole
     /// instead of patching changed rows into them.
     private var needsFullRefetch = false
-    /// Set when this connection committed while a sliced fetch was under way: its rows may be
-    /// older than the commit, so the fetch starts over when it completes.
-    private var pendingFetchIsStale = false
+    /// True while the delegate and the streams are being told about a batch.
+    private var isNotifying = false
+    /// What arrived while a batch was being told, to do in order once it has been.
+    private var queuedWork: [QueuedWork] = []
+    private enum QueuedWork {
+        /// A commit through this connection, with the todo ids it changed (nil: unknown).
+        case commit(Set<Int64>?)
+        /// A ``processExternalChanges()`` call.
+        case externalChanges
+    }
     /// The error of the last refresh that failed, `nil` once one succeeds. Also told to the
     /// delegate (``FetchedResultsControllerDelegate/controller(_:didFailToRefreshWith:)``).
     public private(set) var lastRefreshError: TodoStoreError?
     private var observerToken: CommitObserverToken?
     /// The fetch ``continueFetch(rows:)`` is reading, if one is under way, and what it has read.
+    /// Its cursor's `startPosition` says which changes the results must be checked against.
     private var pendingFetch: (cursor: TodoFetchCursor, results: TodoResultsSnapshot)?
     private var continuations: [AsyncStream<FetchedResultsBatch>.Continuation] = []
 
@@ -137,7 +152,6 @@ public final class FetchedResultsController {
     /// notification. Calling it again refetches (and still notifies nothing).
     public func performFetch() throws(TodoStoreError) {
         pendingFetch = nil
-        pendingFetchIsStale = false
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
         adopt(makeResults(try repository.fetch(fetchRequest)))
@@ -157,7 +171,6 @@ public final class FetchedResultsController {
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
                 guard let self, transaction.mayHaveChanged("todos") else { return }
-                if self.pendingFetch != nil { self.pendingFetchIsStale = true }
                 self.refreshReportingFailure(changed: transaction.changedRowIDs(in: "todos"))
             }
         }
@@ -165,7 +178,9 @@ public final class FetchedResultsController {
 
     /// ``refresh(changed:)`` from the commit hook, which has nowhere to throw to: a failure is
     /// kept in ``lastRefreshError``, told to the delegate, and makes the next refresh a full one.
+    /// While a batch is being told, the refresh waits until it has been.
     private func refreshReportingFailure(changed: Set<Int64>?) {
+        guard !isNotifying else { return queuedWork.append(.commit(changed)) }
         do {
             try refresh(changed: changed)
         } catch {
@@ -177,26 +192,28 @@ public final class FetchedResultsController {
 
     /// Starts a fetch that ``continueFetch(rows:)`` reads in slices, for callers that must stay
     /// responsive meanwhile (100,000 todos take ~100 ms to read). The current results stay
-    /// published, and nothing is notified, until the last slice is read.
+    /// published, and nothing is notified, until the last slice is read; that slice publishes
+    /// the results as they are then, every commit made meanwhile included.
     ///
-    /// Changes committed by other connections meanwhile are not lost: the data version is
-    /// taken before the first row, so the next ``processExternalChanges()`` after the fetch
-    /// sees them. A write through the repository meanwhile is reported against the current
-    /// results as usual, and makes the fetch start over once it has read its last slice (its
-    /// rows may predate the write), so the results it finally publishes include it.
+    /// Between slices the repository may be written through as usual, whoever else committed
+    /// meanwhile (the fetch never holds a read snapshot across a write: see `TodoFetchCursor`).
+    /// Such a write is reported against the current results once some were published (by a
+    /// ``performFetch()`` or an earlier sliced fetch); on a first fetch there is nothing to
+    /// report it against, and it is simply in the results the last slice publishes. Commits
+    /// by other connections meanwhile are in those results too: the last slice re-reads every
+    /// todo the change feed lists since the fetch began (a full read when there are more than
+    /// ``incrementalLimit`` of them, or the request has a limit or an offset).
     public func beginFetch() throws(TodoStoreError) {
-        lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
-        feedPosition = try repository.feedPosition()
         pendingFetch = (try repository.cursor(fetchRequest), makeResults())
-        pendingFetchIsStale = false
     }
 
     /// True between ``beginFetch()`` and the ``continueFetch(rows:)`` that completes it.
     public var isFetching: Bool { pendingFetch != nil }
 
-    /// Reads up to `rows` more todos of the fetch ``beginFetch()`` started; after the last
-    /// slice the results are replaced, as ``performFetch()`` would, and observing starts.
-    /// Returns whether the fetch is complete. Sends no notification.
+    /// Reads up to `rows` more todos of the fetch ``beginFetch()`` started. Returns true from
+    /// the call that reads the last todo (and after): the results are then replaced, as
+    /// ``performFetch()`` would, and observing starts. Sends no notification. An error ends
+    /// the fetch; the results stay as they were.
     @discardableResult
     public func continueFetch(rows: Int) throws(TodoStoreError) -> Bool {
         guard var fetch = pendingFetch else { return true }
@@ -205,18 +222,52 @@ public final class FetchedResultsController {
         // indexed as it comes, so completing the fetch costs nothing more.
         var slice: [Todo] = []
         let complete = try fetch.cursor.read(upTo: rows, into: &slice)
+        if fetch.cursor.wasRestarted {
+            // A todo changed between two snapshots may come again; the last slice re-reads it.
+            slice.removeAll { fetch.results.contains(itemWithID: $0.id) }
+        }
         fetch.results.append(contentsOf: slice)
         guard complete else {
             pendingFetch = fetch
             return false
         }
-        if pendingFetchIsStale {
-            pendingFetchIsStale = false
-            pendingFetch = (try repository.cursor(fetchRequest), makeResults())
-            return false
-        }
-        adopt(fetch.results)
+        try publish(fetch.results, checkingChangesSince: fetch.cursor.startPosition)
         return true
+    }
+
+    /// Publishes the results of a sliced fetch once every todo changed after `start` (while
+    /// the slices were read, or since) is re-read, and takes the data version and the feed's
+    /// position for ``processExternalChanges()`` to go on from.
+    private func publish(_ results: TodoResultsSnapshot, checkingChangesSince start: TodoFeedPosition) throws(TodoStoreError) {
+        // The version before the feed, the feed before the rows: a commit in between is read
+        // again later, never missed.
+        let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
+        let completed: (results: TodoResultsSnapshot, position: TodoFeedPosition)
+        if let patched = try patched(results, changedSince: start) {
+            completed = patched
+        } else {
+            let position = try repository.feedPosition()
+            completed = (makeResults(try repository.fetch(fetchRequest)), position)
+        }
+        lastDataVersion = version
+        feedPosition = completed.position
+        adopt(completed.results)
+    }
+
+    /// `results` with every todo the change feed lists after `start` re-read, and the feed's
+    /// position after them; nil when they must be read whole instead: more changes than
+    /// ``incrementalLimit`` or a feed pruned past `start`, or any change at all to a request
+    /// with a limit or an offset (a todo entering or leaving the window moves others), or
+    /// results out of the comparator's order.
+    private func patched(_ results: TodoResultsSnapshot, changedSince start: TodoFeedPosition) throws(TodoStoreError)
+        -> (results: TodoResultsSnapshot, position: TodoFeedPosition)?
+    {
+        let limit = Self.incrementalLimit(forResultsOf: results.numberOfItems)
+        guard case .changed(let ids, let position) = try repository.changedTodos(since: start, limit: limit) else { return nil }
+        if ids.isEmpty { return (results, position) }
+        guard fetchRequest.limit == nil, fetchRequest.offset == 0,
+              let patch = try patched(results, changing: ids) else { return nil }
+        return (patch.results, position)
     }
 
     /// Refetches if another connection committed since the last look; notifies if the results
@@ -228,10 +279,17 @@ public final class FetchedResultsController {
     /// It also looks at the file (one `stat`): a replaced file is opened, with the checks a
     /// first open makes, and the whole difference to it reported; a deleted one throws
     /// ``TodoStoreError/databaseMissing(path:)`` and the results stay as they were.
+    ///
+    /// Returns false at once, doing nothing, in two cases: during a sliced fetch (its last
+    /// slice brings in every commit made meanwhile), and from inside a delegate callback,
+    /// where it runs once the current batch has been told (a failure then goes to
+    /// ``FetchedResultsControllerDelegate/controller(_:didFailToRefreshWith:)``).
     @discardableResult
     public func processExternalChanges() throws(TodoStoreError) -> Bool {
-        // Mid-fetch, the version stays the one taken before the first row; the call after the
-        // fetch completes compares against it.
+        guard !isNotifying else {
+            queuedWork.append(.externalChanges)
+            return false
+        }
         guard pendingFetch == nil else { return false }
         switch repository.fileState() {
         case .unchanged: break
@@ -338,7 +396,28 @@ public final class FetchedResultsController {
         return (patched, patched.difference(from: results, changed: ids))
     }
 
+    /// Tells the streams and the delegate about `batch`, then does what arrived meanwhile, in
+    /// order (each of which may tell a batch of its own, after this one).
     private func notify(_ batch: FetchedResultsBatch) {
+        isNotifying = true
+        tell(batch)
+        isNotifying = false
+        while !queuedWork.isEmpty {
+            switch queuedWork.removeFirst() {
+            case .commit(let changed):
+                refreshReportingFailure(changed: changed)
+            case .externalChanges:
+                do {
+                    try processExternalChanges()
+                } catch {
+                    lastRefreshError = error
+                    delegate?.controller(self, didFailToRefreshWith: error)
+                }
+            }
+        }
+    }
+
+    private func tell(_ batch: FetchedResultsBatch) {
         continuations.removeAll { continuation in
             if case .terminated = continuation.yield(batch) { return true }
             return false

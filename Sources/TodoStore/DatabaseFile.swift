@@ -37,6 +37,16 @@ public enum DatabaseFile {
         return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
+    /// The identities of the `-wal` and `-shm` files SQLite keeps beside `path`, keyed by
+    /// suffix; absent ones are left out.
+    static func companionIdentities(of path: String) -> [String: Identity] {
+        var identities: [String: Identity] = [:]
+        for suffix in ["-wal", "-shm"] {
+            if let identity = identity(of: path + suffix) { identities[suffix] = identity }
+        }
+        return identities
+    }
+
     /// The folder holding `path`, where SQLite also keeps its `-wal`, `-shm` and `-journal`
     /// files: `.` for a bare name, `/` for a file at the root.
     public static func folder(of path: String) -> String {

@@ -1,53 +1,138 @@
 import SQLite
 
-/// A fetch read in slices: the rows of one `SELECT`, handed out a few thousand at a time.
+/// A fetch read in slices: the todos of one request, handed out a few thousand at a time.
 ///
-/// Why: reading 100,000 todos at once blocks an interactive caller for ~100 ms. One statement
-/// stepped across slices keeps a single read snapshot (SQLite holds it until the statement is
-/// done), so the concatenated slices equal one ``TodoRepository/fetch(_:)`` at the moment the
-/// first row was read, whatever other connections commit meanwhile.
+/// Why: reading 100,000 todos at once blocks an interactive caller for ~100 ms.
 ///
-/// Not thread-safe: use it on the repository's thread, and finish or drop it before writing
-/// through the same connection (an open statement would otherwise keep its snapshot).
+/// How: one statement is stepped across slices, so the whole read costs what one fetch costs
+/// and, while nothing is written through this connection, every slice comes from the read
+/// snapshot the first one started. A statement between two steps keeps that read transaction
+/// open, and a write on a connection whose snapshot is older than another connection's commit
+/// fails (`SQLITE_BUSY_SNAPSHOT`); so before anything is written through this connection the
+/// statement is reset, and the next slice starts a new one after the last todo handed out, in
+/// the request's order (keyset pagination; for orders without an index that statement sorts
+/// the rest of the todos once). Writes through the repository therefore always work, whoever
+/// else committed meanwhile.
+///
+/// After such a restart (``wasRestarted``) the slices come from more than one snapshot: a todo
+/// changed between two of them may be missing, or handed out twice (as it was and as it is).
+/// The change feed lists every such todo after ``startPosition``: re-read those to complete
+/// the results, as `FetchedResultsController` does at the end of a sliced fetch. Every other
+/// todo is handed out exactly once, in order.
+///
+/// Threading: not `Sendable`; use it where its repository is used, like the repository. An
+/// error reading a slice ends the cursor (``isFinished``).
 public final class TodoFetchCursor {
+    private let connection: Connection
+    private let request: TodoFetchRequest
+    /// Where the change feed stood before the first todo was read: every change the slices may
+    /// have missed, or read in two states, is listed after it.
+    public let startPosition: TodoFeedPosition
+    /// True once the reading was restarted after a write through this connection: the slices
+    /// since come from a later snapshot than the ones before.
+    public private(set) var wasRestarted = false
+    /// True once every todo was handed out (or reading failed).
+    public private(set) var isFinished = false
+    /// The statement being stepped, or nil before the first slice and after a reset.
     private var statement: Statement?
+    /// The todo the statement stands on, read one step ahead so that the slice handing out the
+    /// last todo can say so; not handed out yet.
+    private var lookahead: Todo?
+    /// The ordering columns (as stored) of the last todo handed out, where a restart resumes.
+    private var lastKey: [StoredValue]?
+    /// How many todos were handed out, for the request's limit.
+    private var handedOut = 0
 
-    init(statement: Statement) {
+    init(connection: Connection, request: TodoFetchRequest, startPosition: TodoFeedPosition) {
+        self.connection = connection
+        self.request = request
+        self.startPosition = startPosition
+    }
+
+    /// Appends up to `limit` more todos (at least one) to `todos`, in the request's order.
+    /// Returns whether the results are now complete: true from the slice that hands out the
+    /// last todo on.
+    @discardableResult
+    public func read(upTo limit: Int, into todos: inout [Todo]) throws(TodoStoreError) -> Bool {
+        guard !isFinished else { return true }
+        do {
+            try TodoStoreError.wrap { () throws(SQLiteError) in try readSlice(upTo: max(limit, 1), into: &todos) }
+        } catch {
+            finish()
+            throw error
+        }
+        return isFinished
+    }
+
+    private func readSlice(upTo limit: Int, into todos: inout [Todo]) throws(SQLiteError) {
+        if statement == nil { try start() }
+        guard let statement else { return }
+        var count = 0
+        if let lookahead {
+            todos.append(lookahead)
+            self.lookahead = nil
+            count = 1
+        }
+        while count < limit {
+            guard try statement.step() else {
+                handedOut += count
+                return finish()
+            }
+            todos.append(TodoColumns.todo(from: statement.row))
+            count += 1
+        }
+        handedOut += count
+        // The statement stands on the last todo handed out: where a restart would resume.
+        lastKey = request.order.keyColumns.map { statement.row.storedValue($0) }
+        if try statement.step() {
+            lookahead = TodoColumns.todo(from: statement.row)
+        } else {
+            finish()
+        }
+    }
+
+    /// Starts the statement: the request's own the first time, the todos after the last one
+    /// handed out after a reset.
+    private func start() throws(SQLiteError) {
+        let statement: Statement
+        if let lastKey {
+            var remaining = -1
+            if let limit = request.limit {
+                remaining = limit - handedOut
+                guard remaining > 0 else { return finish() }
+            }
+            let (sql, arguments) = request.sql(after: lastKey, limit: remaining)
+            statement = try connection.prepare(sql)
+            try statement.bind(arguments)
+        } else {
+            // Its own statement, not the cached one: a fetch meanwhile must not reset it.
+            statement = try connection.prepare(request.sql)
+            try statement.bind(request.arguments)
+        }
+        statement.resetBeforeWrites { [weak self] in self?.statementWasReset() }
         self.statement = statement
     }
 
-    /// True once every row was read.
-    public var isFinished: Bool { statement == nil }
+    /// Called before a write through the connection reset the statement: the todo read ahead
+    /// is dropped (the next statement reads it again, as it is then).
+    private func statementWasReset() {
+        statement = nil
+        lookahead = nil
+        wasRestarted = true
+    }
 
-    /// Appends up to `limit` more todos to `todos`, in the request's order. Returns whether
-    /// the result is now complete.
-    @discardableResult
-    public func read(upTo limit: Int, into todos: inout [Todo]) throws(TodoStoreError) -> Bool {
-        guard let statement else { return true }
-        // A failed step leaves the statement reset; the cursor is then finished, not restarted.
-        var count = 0
-        var done = true
-        defer { if done { self.statement = nil } }
-        try TodoStoreError.wrap { () throws(SQLiteError) in
-            while count < limit, try statement.step() {
-                todos.append(TodoColumns.todo(from: statement.row))
-                count += 1
-            }
-        }
-        done = count < limit
-        return isFinished
+    private func finish() {
+        isFinished = true
+        statement = nil
+        lookahead = nil
     }
 }
 
 extension TodoRepository {
-    /// A cursor over the todos `request` selects, for reading them in slices; nothing is read
-    /// until its first ``TodoFetchCursor/read(upTo:into:)``.
+    /// A cursor over the todos `request` selects, for reading them in slices; nothing but the
+    /// change feed's position (``TodoFetchCursor/startPosition``) is read until its first
+    /// ``TodoFetchCursor/read(upTo:into:)``.
     public func cursor(_ request: TodoFetchRequest) throws(TodoStoreError) -> TodoFetchCursor {
-        try TodoStoreError.wrap { () throws(SQLiteError) in
-            // Its own statement, not the cached one: a ``fetch(_:)`` meanwhile must not reset it.
-            let statement = try connection.prepare(request.sql)
-            try statement.bind(request.arguments)
-            return TodoFetchCursor(statement: statement)
-        }
+        TodoFetchCursor(connection: connection, request: request, startPosition: try feedPosition())
     }
 }

@@ -1,4 +1,14 @@
 extension TodoFetchRequest.Order {
+    /// The columns the order compares, as positions in ``TodoColumns/list``, in `ORDER BY`
+    /// order (`id` last): what ``TodoFetchRequest/sql(after:limit:)`` takes as a key.
+    var keyColumns: [Int32] {
+        switch self {
+        case .due: [2, 0]
+        case .name: [1, 0]
+        case .status: [3, 2, 0]
+        }
+    }
+
     /// Whether `a` comes before `b` in this order: exactly the request's `ORDER BY`, so results
     /// patched in memory match a fresh fetch.
     ///

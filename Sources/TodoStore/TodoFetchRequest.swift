@@ -53,13 +53,48 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Few distinct texts exist (orders x filters x search or not), so each is prepared once
     /// and cached.
     var sql: String {
-        var sql = "SELECT \(TodoColumns.list) FROM todos" + whereClause
+        "SELECT \(TodoColumns.list) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
+    }
+
+    /// ` ORDER BY ...` for ``order``.
+    private var orderBy: String {
         switch order {
-        case .due: sql += " ORDER BY deadline IS NULL, deadline, id"
-        case .name: sql += " ORDER BY name COLLATE NOCASE, id"
-        case .status: sql += " ORDER BY done, deadline IS NULL, deadline, id"
+        case .due: " ORDER BY deadline IS NULL, deadline, id"
+        case .name: " ORDER BY name COLLATE NOCASE, id"
+        case .status: " ORDER BY done, deadline IS NULL, deadline, id"
         }
-        return sql + " LIMIT ? OFFSET ?"
+    }
+
+    /// The SELECT of the todos after one in this request's order (keyset pagination): the
+    /// request's filter and search, then `key` (the ordering columns of the todo after which to
+    /// start, ``Order/keyColumns``, as stored) compared as the `ORDER BY` compares them; at most
+    /// `limit` todos (-1: no limit), no offset. The SQL and its arguments, in order.
+    func sql(after key: [StoredValue], limit: Int) -> (sql: String, arguments: [any SQLiteBindable]) {
+        var arguments = filterArguments
+        // A deadline comparison that also holds for undated todos, which sort last.
+        func afterDeadline(_ deadline: StoredValue, id: StoredValue) -> String {
+            if deadline.isNull {
+                arguments.append(id)
+                return "(deadline IS NULL AND id > ?)"
+            }
+            arguments += [deadline, deadline, id] as [any SQLiteBindable]
+            return "(deadline IS NULL OR deadline > ? OR (deadline = ? AND id > ?))"
+        }
+        let after: String
+        switch order {
+        case .due:
+            after = afterDeadline(key[0], id: key[1])
+        case .name:
+            arguments += [key[0], key[0], key[1]] as [any SQLiteBindable]
+            after = "(name COLLATE NOCASE > ? OR (name COLLATE NOCASE = ? AND id > ?))"
+        case .status:
+            arguments += [key[0], key[0]] as [any SQLiteBindable]
+            after = "(done > ? OR (done = ? AND \(afterDeadline(key[1], id: key[2]))))"
+        }
+        arguments.append(Int64(limit))
+        let sql = "SELECT \(TodoColumns.list) FROM todos WHERE " + (conditions + [after]).joined(separator: " AND ")
+            + orderBy + " LIMIT ?"
+        return (sql, arguments)
     }
 
     /// The values for ``sql``'s parameters, in order.

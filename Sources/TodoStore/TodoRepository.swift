@@ -10,6 +10,10 @@ public final class TodoRepository {
     public let connection: Connection
     /// The file the connection opened, to tell when the path names another one (see ``fileState()``).
     private let openedFile: DatabaseFile.Identity?
+    /// The `-wal` and `-shm` files beside it when it was opened, which this connection uses
+    /// for as long as it is open: at the path they are still its own only while they are these
+    /// (see ``reopened()``).
+    private let openedCompanionFiles: [String: DatabaseFile.Identity]
     /// How this repository was opened, so ``reopened()`` opens the same way.
     private let migrator: Migrator
     private let vfs: String?
@@ -56,6 +60,7 @@ public final class TodoRepository {
     private init(migratedConnection connection: Connection, migrator: Migrator, vfs: String?) throws(TodoStoreError) {
         self.connection = connection
         self.openedFile = DatabaseFile.identity(of: connection.path)
+        self.openedCompanionFiles = DatabaseFile.companionIdentities(of: connection.path)
         self.migrator = migrator
         self.vfs = vfs
         try TodoStoreError.wrap { () throws(SQLiteError) in try TodoSearch.register(on: connection) }
@@ -88,12 +93,22 @@ public final class TodoRepository {
     /// - Throws: ``TodoStoreError/databaseMissing(path:)`` when nothing is there (it is never
     ///   created again behind the user's back), or any error opening it can give.
     ///
-    /// This repository lets go of the `-wal` and `-shm` files at the path first (see
-    /// `Connection.leaveWriteAheadLogModeNow()`): they belong to the file it has open, not to
-    /// the new one. Use it no more afterwards: writes through it would go to the old file.
+    /// The `-wal` and `-shm` files at the path are looked at first (one `stat` each). When they
+    /// are still the ones this repository's connection opened (the file was renamed over, and
+    /// they sit beside the new file while belonging to the old one), this repository lets go
+    /// of them (`Connection.leaveWriteAheadLogModeNow()`): the new file must not read the old
+    /// one's log as its own. When they are not (the file was deleted and another program made
+    /// a new one, whose log they are), they are left alone. Either way the old connection is
+    /// set never to delete them when it closes (`Connection.keepWriteAheadLogFilesOnClose()`):
+    /// no file of another file's connection is ever removed or truncated. Use this repository
+    /// no more afterwards: writes through it would go to the old file.
     public func reopened() throws(TodoStoreError) -> TodoRepository {
         guard DatabaseFile.identity(of: connection.path) != nil else { throw .databaseMissing(path: connection.path) }
-        connection.leaveWriteAheadLogModeNow()
+        let companions = DatabaseFile.companionIdentities(of: connection.path)
+        if !companions.isEmpty, companions.allSatisfy({ openedCompanionFiles[$0.key] == $0.value }) {
+            connection.leaveWriteAheadLogModeNow()
+        }
+        connection.keepWriteAheadLogFilesOnClose()
         return try TodoRepository(path: connection.path, migrator: migrator, vfs: vfs)
     }
 
@@ -184,19 +199,42 @@ public final class TodoRepository {
         }
     }
 
-    /// ``forEach(_:_:)`` with a body that can fail: an error `body` throws stops the loop and
-    /// comes back unchanged; the store's own failures come back as ``TodoStoreError``.
+    /// ``forEach(_:_:)`` with a body that can fail, run in one transaction: when `body` throws,
+    /// the loop stops, everything the body wrote through this connection is rolled back, and
+    /// the error comes back unchanged; when the loop ends, the body's writes commit together
+    /// (commit observers hear of them once, after this call). The store's own failures come
+    /// back as ``TodoStoreError``.
+    ///
+    /// The transaction is IMMEDIATE (a savepoint inside an open transaction): it takes the
+    /// write lock for the whole loop, so a body's write never fails for a lock another
+    /// connection took meanwhile, and other connections wait (their busy timeout) to write
+    /// until the loop ends. To read without holding it, use ``forEach(_:_:)``.
     public func forEach(_ request: TodoFetchRequest = TodoFetchRequest(),
                         throwing body: (Todo) throws -> Void) throws {
-        let statement = try TodoStoreError.wrap { () throws(SQLiteError) in
-            let statement = try connection.internalCachedStatement(request.sql)
-            try statement.bind(request.arguments)
-            return statement
-        }
-        do {
-            try statement.forEachRow { try body(TodoColumns.todo(from: $0)) }
-        } catch let error as SQLiteError {
-            throw TodoStoreError.sqlite(error)
+        try connection.deferringCommitNotifications { () throws in
+            try connection.transaction(.immediate, mapError: { TodoStoreError.sqlite($0) as any Error }) { () throws in
+                let statement = try TodoStoreError.wrap { () throws(SQLiteError) in
+                    let statement = try connection.internalCachedStatement(request.sql)
+                    try statement.bind(request.arguments)
+                    return statement
+                }
+                // The body's error, told apart from the loop's own SQLite errors.
+                var failure: (any Error)?
+                do {
+                    try statement.forEachRow { row in
+                        do {
+                            try body(TodoColumns.todo(from: row))
+                        } catch {
+                            failure = error
+                            throw error
+                        }
+                    }
+                } catch {
+                    if let failure { throw failure }
+                    if let error = error as? SQLiteError { throw TodoStoreError.sqlite(error) }
+                    throw error
+                }
+            }
         }
     }
 
@@ -374,7 +412,9 @@ public final class TodoRepository {
     }
 
     /// Runs `body` in one IMMEDIATE transaction (a savepoint when one is open), with commit
-    /// notifications held until it returns. The store's writes all go through here.
+    /// notifications held until it returns. The store's writes of more than one statement go
+    /// through here (``add(name:deadline:isDone:nameCheck:)`` is one statement, in autocommit
+    /// mode when no transaction is open).
     func writeTransaction<Result>(_ body: () throws(TodoStoreError) -> Result) throws(TodoStoreError) -> Result {
         try writeTransaction(mapError: TodoStoreError.sqlite, body)
     }

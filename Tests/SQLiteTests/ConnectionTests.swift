@@ -35,6 +35,27 @@ import Testing
         #expect(try db.cachedStatement("SELECT 2") !== first)
     }
 
+    /// As GRDB does: no cached statement outlives the schema it was compiled against, whoever
+    /// changed the schema (SQLite would recompile each one on its next step).
+    @Test func cachedStatementsArePreparedAgainAfterTheSchemaChanges() throws {
+        let db = try Connection(path: folder.file("schema.sqlite"))
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        let count = try db.cachedStatement("SELECT count(*) FROM t")
+        let insert = try db.cachedStatement("INSERT INTO t VALUES (?)")
+        #expect(try db.cachedStatement("SELECT count(*) FROM t") === count)
+
+        try db.execute("CREATE INDEX t_by_x ON t (x)")  // this connection
+        let countAfter = try db.cachedStatement("SELECT count(*) FROM t")
+        #expect(countAfter !== count)
+        #expect(try db.cachedStatement("INSERT INTO t VALUES (?)") !== insert)
+        #expect(try db.cachedStatement("SELECT count(*) FROM t") === countAfter, "cached again")
+
+        let other = try Connection(path: db.path)  // another connection
+        try other.execute("ALTER TABLE t ADD COLUMN y TEXT")
+        #expect(try countAfter.scalarInt64() == 0)  // SQLite recompiles it: the change is seen here
+        #expect(try db.cachedStatement("SELECT count(*) FROM t") !== countAfter)
+    }
+
     @Test func errorsCarryCodesMessageAndSQL() throws {
         let db = try Connection(path: folder.file("errors.sqlite"))
         try db.execute("CREATE TABLE t (x TEXT NOT NULL)")

@@ -4,7 +4,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
-import TodoObservation
+@testable import TodoObservation
 import TodoSnapshot
 import TodoStore
 
@@ -326,12 +326,41 @@ import TodoStore
 
     // MARK: The file monitor
 
-    /// Counts callbacks from the monitor's queue.
+    /// Counts callbacks from the monitor's queue; `first` is signalled by the first one.
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
-        func increment() { lock.lock(); value += 1; lock.unlock() }
+        let first = DispatchSemaphore(value: 0)
+        func increment() {
+            lock.lock()
+            value += 1
+            let isFirst = value == 1
+            lock.unlock()
+            if isFirst { first.signal() }
+        }
         var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+    }
+
+    /// Settling ticks a monitor scheduled, kept to be run when the test chooses, on the
+    /// monitor's queue, as their timers would run them.
+    final class PendingTicks: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ticks: [(queue: DispatchQueue, tick: @Sendable () -> Void)] = []
+        var schedule: DatabaseFileMonitor.TickScheduler {
+            { [self] queue, _, tick in
+                lock.lock()
+                ticks.append((queue, tick))
+                lock.unlock()
+            }
+        }
+        var count: Int { lock.lock(); defer { lock.unlock() }; return ticks.count }
+        func runAll() {
+            lock.lock()
+            let due = ticks
+            ticks.removeAll()
+            lock.unlock()
+            for (queue, tick) in due { queue.sync(execute: tick) }
+        }
     }
 
     @Test func afterCancelReturnsNoCallbackRuns() throws {
@@ -339,15 +368,26 @@ import TodoStore
         let repository = try TodoRepository(path: path)
         let writer = try TodoRepository(path: path)
         let counter = Counter()
-        let monitor = try DatabaseFileMonitor(databasePath: path) { counter.increment() }
+        let ticks = PendingTicks()
+        let monitor = try DatabaseFileMonitor(databasePath: path, scheduleTick: ticks.schedule) { counter.increment() }
         try writer.add(name: "wake up")
-        // Bounded wait for the first callback, so the settling ticks are queued when we cancel.
-        for _ in 0..<200 where counter.count == 0 { usleep(5_000) }
-        #expect(counter.count > 0)
+        #expect(counter.first.wait(timeout: .now() + 5) == .success)
         monitor.cancel()
         let atCancel = counter.count
+        // Once cancel() returned, the callback that was running has finished scheduling its
+        // settling ticks: each one runs now, as its timer would have, and must call nothing.
+        #expect(ticks.count >= 7)
+        ticks.runAll()
+        #expect(counter.count == atCancel)
+        // A file event after cancel: a second monitor hears it; the cancelled one did not.
+        let witness = Counter()
+        let witnessMonitor = try DatabaseFileMonitor(databasePath: path, scheduleTick: PendingTicks().schedule) {
+            witness.increment()
+        }
         try writer.add(name: "after cancel")
-        usleep(300_000)  // past the last settling tick (150 ms)
+        #expect(witness.first.wait(timeout: .now() + 5) == .success)
+        witnessMonitor.cancel()
+        ticks.runAll()
         #expect(counter.count == atCancel)
         withExtendedLifetime(repository) {}
     }
@@ -356,17 +396,17 @@ import TodoStore
         let path = folder.file("self-cancel.sqlite")
         let writer = try TodoRepository(path: path)
         let counter = Counter()
+        let ticks = PendingTicks()
         final class Box: @unchecked Sendable { var monitor: DatabaseFileMonitor? }
         let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        box.monitor = try DatabaseFileMonitor(databasePath: path) {
+        box.monitor = try DatabaseFileMonitor(databasePath: path, scheduleTick: ticks.schedule) {
             counter.increment()
-            box.monitor?.cancel()
-            done.signal()
+            box.monitor?.cancel()  // returns at once: this callback is the last
         }
         try writer.add(name: "wake up")
-        #expect(done.wait(timeout: .now() + 5) == .success)
-        usleep(300_000)
+        #expect(counter.first.wait(timeout: .now() + 5) == .success)
+        box.monitor?.cancel()  // from outside: waits for the callback to end
+        ticks.runAll()
         #expect(counter.count == 1)
     }
 }

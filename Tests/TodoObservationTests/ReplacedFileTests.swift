@@ -91,6 +91,45 @@ import TodoStore
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// The file is deleted (with its `-wal` and `-shm`) and another process makes a new one at
+    /// the path, which it keeps open with its todos still in its `-wal`. Following it must leave
+    /// that process's files alone: they are the new file's, not the one this process had open.
+    @Test func followingAFileAnotherProcessMadeKeepsThatProcesssTodos() throws {
+        let path = folder.file("todo.sqlite")
+        try database(at: path, names: ["Buy milk"])
+        let controller = FetchedResultsController(repository: try TodoRepository(path: path))
+        try controller.performFetch()
+        try database(at: folder.file("template.sqlite"), names: [])  // closed: one file, no -wal
+        for suffix in ["", "-wal", "-shm"] { #expect(unlink(path + suffix) == 0, "\(suffix)") }
+        try FileManager.default.copyItem(atPath: folder.file("template.sqlite"), toPath: path)
+
+        let script = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("PRAGMA wal_autocheckpoint = 0")  # its todos stay in its -wal
+            db.execute("BEGIN")
+            for name in ["Pay rent", "Call mum"]:
+                db.execute("INSERT INTO todos (name) VALUES (?)", (name,))
+            db.execute("COMMIT")
+            print("ready", flush=True)
+            sys.stdin.readline()
+            print(db.execute("SELECT count(*) FROM todos").fetchone()[0], flush=True)
+            """
+        let other = try RunningProcess("/usr/bin/python3", ["-c", script, path], input: true)
+        #expect(other.nextLine(timeout: 10) == "ready", "\(other.errorOutput)")
+
+        #expect(try controller.processExternalChanges())
+        #expect(controller.fetchedObjects.map(\.name) == ["Pay rent", "Call mum"])
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process's -wal was deleted")
+        // A third process sees them too, now that this one has let go of the old file.
+        let reader = try ProcessRunner.run("sqlite3", [path, "SELECT name FROM todos ORDER BY id"])
+        #expect(reader.stdout == "Pay rent\nCall mum\n", "\(reader.stderr)")
+        other.send("count")
+        #expect(other.nextLine(timeout: 10) == "2")
+        other.closeInput()
+        #expect(other.waitForExit(timeout: 10) == 0)
+    }
+
     @Test func aReplacementFromAnotherApplicationIsRefusedUntouched() throws {
         let path = folder.file("todo.sqlite")
         try database(at: path, names: ["Buy milk"])
