@@ -22,6 +22,10 @@ public final class CalDAVServer: @unchecked Sendable {
     public let folder: TemporaryFolder
     /// Users and passwords (Radicale; Xandikos has no authentication).
     public let users: [String: String]
+    /// Radicale takes the user from an `X-Remote-User` header that a reverse proxy in front of it
+    /// sets once it has authenticated the request (`auth type = http_x_remote_user`), instead of
+    /// checking passwords itself; ``request(_:_:body:headers:user:)`` sends that header.
+    public private(set) var userFromProxy = false
     private let process: Process
     private var stopped = false
 
@@ -38,8 +42,10 @@ public final class CalDAVServer: @unchecked Sendable {
 
     /// Radicale with plain-text users, and a VTODO collection /<user>/tasks/ for the first user
     /// (in sorted order).
-    public static func radicale(users: [String: String] = ["alice": "secret"]) throws -> CalDAVServer {
-        let server = try start(.radicale, users: users)
+    /// With `userFromProxy`, Radicale checks no password and takes the user from the
+    /// `X-Remote-User` header (only a proxy that authenticates must reach it then).
+    public static func radicale(users: [String: String] = ["alice": "secret"], userFromProxy: Bool = false) throws -> CalDAVServer {
+        let server = try start(.radicale, users: users, userFromProxy: userFromProxy)
         let user = users.keys.sorted().first!
         server.todoCollectionURL = try server.makeCollection(name: "tasks", components: ["VTODO"], user: user)
         return server
@@ -53,7 +59,7 @@ public final class CalDAVServer: @unchecked Sendable {
     }
 
     /// Starts the server on a free port; tries another port when it dies at start (a clash).
-    private static func start(_ kind: Kind, users: [String: String]) throws -> CalDAVServer {
+    private static func start(_ kind: Kind, users: [String: String], userFromProxy: Bool = false) throws -> CalDAVServer {
         var lastError: Error?
         for _ in 0..<3 {
             let folder = TemporaryFolder()
@@ -61,13 +67,15 @@ public final class CalDAVServer: @unchecked Sendable {
             let arguments: [String]
             switch kind {
             case .radicale:
-                arguments = try radicaleArguments(users: users, port: port, in: folder)
+                arguments = try radicaleArguments(users: users, port: port, in: folder,
+                                                  auth: userFromProxy ? ["type = http_x_remote_user"] : nil)
             case .xandikos:
                 arguments = ["-m", "xandikos.web", "--defaults", "-d", folder.file("data"),
                              "-l", "127.0.0.1", "-p", String(port)]
             }
             let process = try runPython(arguments, in: folder, log: "server.log")
             let server = CalDAVServer(kind: kind, port: port, folder: folder, users: users, process: process)
+            server.userFromProxy = userFromProxy
             // Bounded wait: the port answers within 10 s, or the server died (a clash: retry).
             let deadline = Date(timeIntervalSinceNow: 10)
             while Date() < deadline && process.isRunning && !portAnswers(port) { usleep(20_000) }
@@ -79,9 +87,10 @@ public final class CalDAVServer: @unchecked Sendable {
     }
 
     /// Writes Radicale's users (plain htpasswd) and configuration into `folder`, with `server`
-    /// lines added to its [server] section (`ssl = True`, ...); the arguments that run it.
+    /// lines added to its [server] section (`ssl = True`, ...) and `auth` lines instead of the
+    /// plain htpasswd file in its [auth] section; the arguments that run it.
     public static func radicaleArguments(users: [String: String], port: Int, in folder: TemporaryFolder,
-                                         server: [String] = []) throws -> [String] {
+                                         server: [String] = [], auth: [String]? = nil) throws -> [String] {
         let userLines = users.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }.joined()
         try Data(userLines.utf8).write(to: URL(fileURLWithPath: folder.file("users")))
         let config = """
@@ -89,9 +98,7 @@ public final class CalDAVServer: @unchecked Sendable {
             hosts = 127.0.0.1:\(port)
             \(server.joined(separator: "\n"))
             [auth]
-            type = htpasswd
-            htpasswd_filename = \(folder.file("users"))
-            htpasswd_encryption = plain
+            \((auth ?? ["type = htpasswd", "htpasswd_filename = \(folder.file("users"))", "htpasswd_encryption = plain"]).joined(separator: "\n"))
             delay = 0
             [storage]
             filesystem_folder = \(folder.file("storage"))
@@ -117,13 +124,7 @@ public final class CalDAVServer: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        let pid = process.processIdentifier
-        guard process.isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date(timeIntervalSinceNow: 2)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
+        process.stopByPID()
     }
 
     /// A free TCP port of 127.0.0.1: bound to port 0, read, closed.
@@ -196,6 +197,7 @@ public final class CalDAVServer: @unchecked Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if kind == .radicale, let name = user ?? users.keys.sorted().first, let password = users[name] {
             request.setValue("Basic " + Data("\(name):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            if userFromProxy { request.setValue(name, forHTTPHeaderField: "X-Remote-User") }
         }
         final class Box: @unchecked Sendable { var result: (Int, [String: String], Data)?; var error: Error? }
         let box = Box()
@@ -228,18 +230,8 @@ extension CalDAVServer {
     /// Starts the system's Python with `arguments`, in a clean environment with `folder` as HOME,
     /// its stdout and stderr going to the file `log` in `folder`.
     public static func runPython(_ arguments: [String], in folder: TemporaryFolder, log name: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path]
-        _ = FileManager.default.createFile(atPath: folder.file(name), contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: folder.file(name)))
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? log.close()
-        return process
+        try Process.startServer(python, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path],
+                                log: folder.file(name))
     }
 
     /// The path of the VTODO collection (`/alice/tasks/`), percent-encoded as in its URL.
