@@ -3,6 +3,9 @@
 // No package dependencies: the toolchain and the system libsqlite3 only.
 import PackageDescription
 
+/// Optimised in debug builds too (the default `swift build` the tests run on).
+let optimisedInTests: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "todo",
     products: [
@@ -24,11 +27,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Layer 1a: a small, safe wrapper over the C API.
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: optimisedInTests),
         // Layer 1b: migrations, the Todo model and its repository.
-        .target(name: "TodoStore", dependencies: ["SQLite"]),
+        .target(name: "TodoStore", dependencies: ["SQLite"], swiftSettings: optimisedInTests),
         // Layer 3: snapshots and their diff. Standard library only.
-        .target(name: "TodoSnapshot"),
+        .target(name: "TodoSnapshot", swiftSettings: optimisedInTests),
         // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
         // A strict JSON parser and its values (RFC 8259), standard library only: shared by
         // TodoInterop (which re-exports it) and the todo-sync companion.
@@ -38,7 +41,7 @@ let package = Package(
         // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
         .target(name: "SyncProtocol", dependencies: ["JSONCodec"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
-        .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"]),
+        .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"], swiftSettings: optimisedInTests),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
         // the merge rules (pure), the sync state, and an engine written against a collection
         // protocol. Standard library only: the CalDAV client (libcurl, libxml2) is in todo-sync.
@@ -64,7 +67,7 @@ let package = Package(
         .target(name: "CPowerLossVFS", dependencies: ["CSQLite"], path: "Tests/CPowerLossVFS"),
         .testTarget(name: "PowerLossTests", dependencies: ["TodoStore", "TodoInterop", "CPowerLossVFS", "TestSupport"]),
         .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot", "TestSupport"]),
-        .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"]),
+        .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"], swiftSettings: optimisedInTests),
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TestSupport"]),

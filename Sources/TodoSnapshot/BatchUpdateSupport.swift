@@ -36,13 +36,13 @@
 @inlinable
 func keptInPlaceMask(offsets: [Int], unchanged: [Bool]) -> [Bool] {
     let count = offsets.count
-    precondition(unchanged.count == count, "keptInPlaceMask: one unchanged flag per offset")
+    guard unchanged.count == count else { fatalError("keptInPlaceMask: one unchanged flag per offset") }
     var bound = 0
     var increasing = true
     // One pass finds both whether the offsets increase and their bound (the largest plus one).
     for index in 0..<count {
         let offset = offsets[index]
-        precondition(offset >= 0, "keptInPlaceMask: negative offset")
+        guard offset >= 0 else { fatalError("keptInPlaceMask: negative offset") }
         if offset < bound { increasing = false } else { bound = offset + 1 }
     }
     if increasing { return [Bool](repeating: true, count: count) }
@@ -127,7 +127,8 @@ func keptInPlaceMask(offsets: [Int], weights: [Int], bound: Int) -> [Bool] {
 /// A difference that does not fit the list or snapshot it is applied to.
 ///
 /// Thrown inside the applying code so the property tests can report the seed of a bad case;
-/// the public `applying` functions turn it into a precondition failure with this message.
+/// the public `applying` functions turn it into a fatal error with this message, printed in
+/// every build (a release build's `precondition` stops without its message).
 @usableFromInline
 struct BatchUpdateMismatch: Error, CustomStringConvertible {
     @usableFromInline let description: String

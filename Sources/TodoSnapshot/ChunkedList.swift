@@ -42,7 +42,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     /// The element at `index`. O(log c). Precondition: `index` is in range.
     @inlinable
     public subscript(index: Int) -> Element {
-        precondition(index >= 0 && index < endIndex, "ChunkedList: index \(index) is out of range")
+        guard index >= 0 && index < endIndex else { fatalError("ChunkedList: index \(index) is out of range") }
         let chunk = chunk(containing: index)
         return chunks[chunk][index - starts[chunk]]
     }
@@ -165,7 +165,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     /// Precondition: `0 ... count`.
     @inlinable
     public mutating func insert(_ element: Element, at index: Int) {
-        precondition(index >= 0 && index <= endIndex, "ChunkedList: insertion index \(index) is out of range")
+        guard index >= 0 && index <= endIndex else { fatalError("ChunkedList: insertion index \(index) is out of range") }
         guard !chunks.isEmpty else { return append(element) }
         // At a chunk boundary, the earlier chunk takes it (so appending fills the last chunk).
         let chunk = index == endIndex ? chunks.count - 1 : chunk(containing: index)
@@ -179,7 +179,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     @inlinable
     @discardableResult
     public mutating func remove(at index: Int) -> Element {
-        precondition(index >= 0 && index < endIndex, "ChunkedList: index \(index) is out of range")
+        guard index >= 0 && index < endIndex else { fatalError("ChunkedList: index \(index) is out of range") }
         let chunk = chunk(containing: index)
         let element = chunks[chunk].remove(at: index - starts[chunk])
         for later in (chunk + 1) ..< starts.count { starts[later] -= 1 }

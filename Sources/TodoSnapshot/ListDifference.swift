@@ -75,7 +75,7 @@ where Item.ID: Sendable {
     public init(from old: [Item], to new: [Item]) {
         var oldIndex = [Item.ID: Int](minimumCapacity: old.count)
         for offset in old.indices where oldIndex.updateValue(offset, forKey: old[offset].id) != nil {
-            preconditionFailure("ListDifference: duplicate item identifier \(old[offset].id) in the old list")
+            fatalError("ListDifference: duplicate item identifier \(old[offset].id) in the old list")
         }
         self.init(old: old, new: new) { oldIndex[$0] }
     }
@@ -141,7 +141,7 @@ where Item.ID: Sendable {
 
     @inlinable
     func duplicateInNewList(_ id: Item.ID) -> Never {
-        preconditionFailure("ListDifference: duplicate item identifier \(id) in the new list")
+        fatalError("ListDifference: duplicate item identifier \(id) in the new list")
     }
 }
 
@@ -157,7 +157,7 @@ extension Array where Element: Identifiable & Equatable & Sendable, Element.ID: 
         do {
             return try checkedApplying(difference)
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
     }
 

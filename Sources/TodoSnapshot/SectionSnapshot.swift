@@ -251,7 +251,7 @@ public struct SectionSnapshot<ItemID: Hashable & Sendable>: Sendable, Equatable 
     @inlinable
     func requireNode(_ item: ItemID) -> Node {
         guard let node = nodes[item] else {
-            preconditionFailure("SectionSnapshot: no item \(item)")
+            fatalError("SectionSnapshot: no item \(item)")
         }
         return node
     }
@@ -261,7 +261,7 @@ public struct SectionSnapshot<ItemID: Hashable & Sendable>: Sendable, Equatable 
     mutating func claim(_ items: [ItemID], parent: ItemID?) {
         nodes.reserveCapacity(nodes.count + items.count)
         for item in items where nodes.updateValue(Node(parent: parent), forKey: item) != nil {
-            preconditionFailure("SectionSnapshot: duplicate item identifier \(item)")
+            fatalError("SectionSnapshot: duplicate item identifier \(item)")
         }
     }
 

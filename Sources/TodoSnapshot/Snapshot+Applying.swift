@@ -15,7 +15,7 @@ extension Snapshot {
         do {
             return try checkedApplying(difference)
         } catch {
-            preconditionFailure(error.description)
+            fatalError(error.description)
         }
     }
 

@@ -84,7 +84,7 @@ extension Snapshot {
             position = requirePosition(ofSection: section)
         } else {
             guard !sectionIDs.isEmpty else {
-                preconditionFailure("Snapshot: cannot append items, the snapshot has no section")
+                fatalError("Snapshot: cannot append items, the snapshot has no section")
             }
             position = sectionIDs.count - 1
         }
@@ -168,7 +168,7 @@ extension Snapshot {
     public mutating func reconfigureItems(_ items: [Item]) {
         for item in items {
             guard let location = locations[item.id] else {
-                preconditionFailure("Snapshot: cannot reconfigure item \(item.id), it is not in the snapshot")
+                fatalError("Snapshot: cannot reconfigure item \(item.id), it is not in the snapshot")
             }
             sectionItems[location.section][location.offset] = item
         }
@@ -257,7 +257,7 @@ extension Snapshot {
 
     @inlinable
     mutating func moveSection(_ id: SectionID, relativeTo target: SectionID, after: Bool) {
-        precondition(id != target, "Snapshot: cannot move section \(id) relative to itself")
+        guard id != target else { fatalError("Snapshot: cannot move section \(id) relative to itself") }
         let from = requirePosition(ofSection: id)
         var to = requirePosition(ofSection: target)
         let items = sectionItems.remove(at: from)
@@ -271,7 +271,7 @@ extension Snapshot {
 
     @inlinable
     mutating func moveItem(_ id: Item.ID, relativeTo target: Item.ID, after: Bool) {
-        precondition(id != target, "Snapshot: cannot move item \(id) relative to itself")
+        guard id != target else { fatalError("Snapshot: cannot move item \(id) relative to itself") }
         let from = requireLocation(ofItem: id)
         _ = requireLocation(ofItem: target)
         let item = sectionItems[from.section].remove(at: from.offset)
@@ -314,11 +314,11 @@ extension Snapshot {
 
     @inlinable
     func duplicateItem(_ id: Item.ID) -> Never {
-        preconditionFailure("Snapshot: duplicate item identifier \(id)")
+        fatalError("Snapshot: duplicate item identifier \(id)")
     }
 
     @inlinable
     func duplicateSection(_ id: SectionID) -> Never {
-        preconditionFailure("Snapshot: duplicate section identifier \(id)")
+        fatalError("Snapshot: duplicate section identifier \(id)")
     }
 }

@@ -136,10 +136,9 @@ where Item.ID: Sendable {
     /// Precondition: the index path is inside the snapshot.
     @inlinable
     public func item(at indexPath: SnapshotIndexPath) -> Item {
-        precondition(
-            sectionItems.indices.contains(indexPath.section)
-                && sectionItems[indexPath.section].indices.contains(indexPath.item),
-            "Snapshot: index path \(indexPath) is out of bounds")
+        guard sectionItems.indices.contains(indexPath.section),
+              sectionItems[indexPath.section].indices.contains(indexPath.item)
+        else { fatalError("Snapshot: index path \(indexPath) is out of bounds") }
         return sectionItems[indexPath.section][indexPath.item]
     }
 
@@ -191,7 +190,7 @@ where Item.ID: Sendable {
     @inlinable
     func requirePosition(ofSection section: SectionID) -> Int {
         guard let position = sectionPositions[section] else {
-            preconditionFailure("Snapshot: no section \(section)")
+            fatalError("Snapshot: no section \(section)")
         }
         return position
     }
@@ -200,7 +199,7 @@ where Item.ID: Sendable {
     @inlinable
     func requireLocation(ofItem id: Item.ID) -> Location {
         guard let location = locations[id] else {
-            preconditionFailure("Snapshot: no item with identifier \(id)")
+            fatalError("Snapshot: no item with identifier \(id)")
         }
         return location
     }

@@ -37,7 +37,7 @@ where Item.ID: Sendable {
         @inlinable
         public init(sections: [SectionID], keepsEmptySections: Bool, section: @escaping @Sendable (Item) -> Int,
                     areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) {
-            precondition(!sections.isEmpty, "SortedSnapshot.Layout: no sections")
+            guard !sections.isEmpty else { fatalError("SortedSnapshot.Layout: no sections") }
             self.sections = sections
             self.keepsEmptySections = keepsEmptySections
             self.section = section
@@ -54,7 +54,7 @@ where Item.ID: Sendable {
         @inlinable
         func sectionPosition(of item: Item) -> Int {
             let position = section(item)
-            precondition(sections.indices.contains(position), "SortedSnapshot.Layout: section \(position) does not exist")
+            guard sections.indices.contains(position) else { fatalError("SortedSnapshot.Layout: section \(position) does not exist") }
             return position
         }
     }
@@ -95,8 +95,9 @@ where Item.ID: Sendable {
             var previous = lists[0].last
             for item in items {
                 if let previous, ordered, !layout.areInIncreasingOrder(previous, item) { ordered = false }
-                precondition(index.updateValue(item, forKey: item.id) == nil,
-                             "SortedSnapshot: duplicate item identifier \(item.id)")
+                guard index.updateValue(item, forKey: item.id) == nil else {
+                    fatalError("SortedSnapshot: duplicate item identifier \(item.id)")
+                }
                 lists[0].append(item)
                 previous = item
             }
@@ -107,8 +108,9 @@ where Item.ID: Sendable {
             let section = layout.sectionPosition(of: item)
             let previous = slices[section].last ?? lists[section].last
             if let previous, ordered, !layout.areInIncreasingOrder(previous, item) { ordered = false }
-            precondition(index.updateValue(item, forKey: item.id) == nil,
-                         "SortedSnapshot: duplicate item identifier \(item.id)")
+            guard index.updateValue(item, forKey: item.id) == nil else {
+                fatalError("SortedSnapshot: duplicate item identifier \(item.id)")
+            }
             slices[section].append(item)
         }
         for section in lists.indices where !slices[section].isEmpty {
@@ -157,7 +159,7 @@ where Item.ID: Sendable {
     @inlinable
     public func list(inSection index: Int) -> ChunkedList<Item> {
         guard let position = layoutPosition(ofShownSection: index) else {
-            preconditionFailure("SortedSnapshot: no section at index \(index)")
+            fatalError("SortedSnapshot: no section at index \(index)")
         }
         return lists[position]
     }
@@ -203,7 +205,7 @@ where Item.ID: Sendable {
     public func item(at indexPath: SnapshotIndexPath) -> Item {
         guard let position = layoutPosition(ofShownSection: indexPath.section),
               lists[position].indices.contains(indexPath.item)
-        else { preconditionFailure("SortedSnapshot: index path \(indexPath) is out of bounds") }
+        else { fatalError("SortedSnapshot: index path \(indexPath) is out of bounds") }
         return lists[position][indexPath.item]
     }
 
@@ -266,7 +268,7 @@ where Item.ID: Sendable {
         }
         for (id, new) in changes {
             guard let new else { continue }
-            precondition(new.id == id, "SortedSnapshot.applying: item \(new.id) given for identifier \(id)")
+            guard new.id == id else { fatalError("SortedSnapshot.applying: item \(new.id) given for identifier \(id)") }
             let position = layout.sectionPosition(of: new)
             let offset = result.lists[position].lowerBound(of: new, by: layout.areInIncreasingOrder)
             if offset < result.lists[position].count, result.lists[position][offset].id == id { return nil }

@@ -13,6 +13,8 @@ public final class RunningProcess: @unchecked Sendable {
     private var buffer = Data()
     private var ended = false
     private var errorBytes = Data()
+    /// Set when stderr reached its end (the program and every child holding it have closed it).
+    private var errorEnded = false
 
     /// Starts `executable` with `arguments` and an environment added to a minimal clean one;
     /// with `input`, its stdin is a pipe that ``send(_:)`` writes.
@@ -32,6 +34,12 @@ public final class RunningProcess: @unchecked Sendable {
             guard let self else { return }
             self.lock.lock()
             self.errorBytes.append(data)
+            if data.isEmpty {
+                self.errorEnded = true
+                // Without this the handler is called again and again at the end of the pipe.
+                handle.readabilityHandler = nil
+            }
+            self.lock.broadcast()
             self.lock.unlock()
         }
         process.standardInput = self.input ?? FileHandle.nullDevice
@@ -102,7 +110,12 @@ public final class RunningProcess: @unchecked Sendable {
         while process.isRunning && Date() < deadline { usleep(5_000) }
         guard !process.isRunning else { return nil }
         process.waitUntilExit()
-        usleep(50_000)  // lets the stderr handler take the last bytes
+        // The stderr handler takes the last bytes on its own thread: wait for the pipe's end
+        // (bounded, as a child the program started may still hold the pipe open).
+        let errorDeadline = Date(timeIntervalSinceNow: 2)
+        lock.lock()
+        while !errorEnded, lock.wait(until: errorDeadline) {}
+        lock.unlock()
         return process.terminationStatus
     }
 

@@ -9,14 +9,8 @@ import Glibc
 /// Helpers shared by the `Reliability*` suites: seeded randomness, processes that can be
 /// killed or timed out, and the `sqlite3` shell as an independent witness of the file.
 enum Reliability {
-    /// The seed for a randomised test: `TODO_RELIABILITY_SEED` when set (to replay a failure),
-    /// else a fresh one. Tests print it and put it in every failure message.
-    static func seed(_ label: String) -> UInt64 {
-        let seed = ProcessInfo.processInfo.environment["TODO_RELIABILITY_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 1...UInt64.max)
-        print("[reliability] \(label): seed \(seed) (replay with TODO_RELIABILITY_SEED=\(seed))")
-        return seed
-    }
+    /// The seed for a randomised test (``TestSeed``); tests put it in every failure message.
+    static func seed(_ label: String) -> UInt64 { TestSeed.make(label) }
 
     /// Prints a test's counts, so they show in CI logs.
     static func report(_ label: String, _ text: String) {

@@ -54,11 +54,13 @@ import Testing
     }
 
     /// Moves the cursor down until its row contains `text`.
+    /// Each `j` is waited for: the next press comes once the cursor has left the row it was on.
     private func moveCursor(_ session: TmuxSession, to text: String) throws {
         for _ in 0..<20 {
-            if let line = TmuxSession.cursorLine(try session.screen()), line.contains(text) { return }
+            let line = TmuxSession.cursorLine(try session.screen())
+            if let line, line.contains(text) { return }
             try session.press("j")
-            usleep(50_000)
+            try session.waitUntil("the cursor to move from \(line ?? "no row")") { TmuxSession.cursorLine($0) != line }
         }
         Issue.record("the cursor never reached \(text)")
     }
@@ -362,6 +364,17 @@ import Testing
         #expect(screen.contains { $0.hasPrefix("All (4)") })
     }
 
+    /// The `TODO_UI_STATS` file's `key=number` pairs.
+    static func stats(in path: String) throws -> [String: Int] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var values: [String: Int] = [:]
+        for pair in text.split(whereSeparator: \.isWhitespace) {
+            let parts = pair.split(separator: "=")
+            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+        }
+        return values
+    }
+
     @Test func oneRenameInAThousandTodosRedrawsOnlyItsRow() throws {
         try seed(1000)
         let stats = sandbox.folder.file("stats.txt")
@@ -371,63 +384,53 @@ import Testing
         try session.waitFor("renamed by another program")
         try session.press("q")
         try session.waitFor("EXITED 0")
-        let text = try String(contentsOfFile: stats, encoding: .utf8)
-        var values: [String: Int] = [:]
-        for pair in text.split(whereSeparator: \.isWhitespace) {
-            let parts = pair.split(separator: "=")
-            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
-        }
+        let values = try Self.stats(in: stats)
         let frame = try #require(values["last_frame_bytes"])
         let full = try #require(values["full_repaint_bytes"])
-        print("UI stats, one rename in 1,000 todos: \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
         #expect(values["frames"] == 2)
         #expect(frame > 0 && frame * 10 < full, "rename frame \(frame) bytes vs full repaint \(full)")
     }
 
-    @Test func aHundredThousandTodosStartAndRespondQuickly() throws {
+    /// A hundred thousand todos: the list starts, each key lands where it should, and each
+    /// key's frame rewrites only what changed (the time each takes is `scripts/bench`'s
+    /// ui_first_frame and ui_toggle: wall-clock bounds flake on a 2-core machine).
+    @Test func aHundredThousandTodosAreBrowsedAndToggledWithSmallFrames() throws {
         try seed(100_000)
-        let started = Date()
-        let session = try startUI(timeout: 30)
+        let stats = sandbox.folder.file("stats.txt")
+        let session = try startUI(environment: ["TODO_UI_STATS": stats], timeout: 30)
         try session.waitFor("All (100000)")
-        let startup = Date().timeIntervalSince(started)
-        var latencies: [Double] = []
         for step in 2...6 {
-            let pressed = Date()
             try session.press("j")
             try session.waitUntil("cursor on todo \(step)") { TmuxSession.cursorLine($0)?.hasSuffix("todo \(step)") == true }
-            latencies.append(Date().timeIntervalSince(pressed))
         }
-        let pressed = Date()
         try session.press("G")
         // The last line is the outline's "Done" group.
         try session.waitUntil("cursor at the end") { TmuxSession.cursorLine($0)?.contains("Done (0)") == true }
-        let jump = Date().timeIntervalSince(pressed)
         try session.press("k")
         try session.waitUntil("cursor on the last todo") { TmuxSession.cursorLine($0)?.hasSuffix("todo 100000") == true }
-        let toggled = Date()
         try session.press("Space")
         try session.waitUntil("toggled") { $0.contains { $0.contains("Done (1)") } }
-        let toggle = Date().timeIntervalSince(toggled)
-        let median = latencies.sorted()[latencies.count / 2]
-        print(String(format: "UI 100k: start-up %.0f ms, key j median %.0f ms (max %.0f), G %.0f ms, toggle %.0f ms (tmux polling included)",
-                     startup * 1000, median * 1000, (latencies.max() ?? 0) * 1000, jump * 1000, toggle * 1000))
-        // Figures only: wall-clock assertions flake on a 2-core machine (scripts/bench measures).
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+        let values = try Self.stats(in: stats)
+        let frame = try #require(values["last_frame_bytes"])
+        let full = try #require(values["full_repaint_bytes"])
+        // The toggle's frame: the cursor row and the two group counts, not the screen.
+        #expect(frame > 0 && frame * 4 < full, "toggle frame \(frame) bytes vs full repaint \(full)")
     }
 
-    /// A key pressed right after the first frame, while the whole list is still loading behind
-    /// the first-screen preview, is handled at once; a key that needs the whole list (`G`)
-    /// waits for it and then lands where it would have.
-    @Test func aKeyPressedWhileAHundredThousandTodosLoadIsHandledAtOnce() throws {
+    /// A key pressed right after the first frame, while the whole list may still be loading
+    /// behind the first-screen preview, lands where it should; a key that needs the whole list
+    /// (`G`) waits for it and then lands where it would have. (How soon the first key is
+    /// handled is a figure for `scripts/bench`, not a wall-clock assertion.)
+    @Test func aKeyPressedWhileAHundredThousandTodosLoadLandsWhereItShould() throws {
         try seed(100_000)
         let session = try startUI(timeout: 30)
-        let pressed = Date()
         try session.press("j")
         try session.waitUntil("cursor on todo 2") { TmuxSession.cursorLine($0)?.hasSuffix("todo 2") == true }
-        let latency = Date().timeIntervalSince(pressed)
         try session.press("G", "k")
         try session.waitUntil(timeout: 30, "cursor on the last todo") {
             TmuxSession.cursorLine($0)?.hasSuffix("todo 100000") == true
         }
-        print(String(format: "UI 100k: j right after the first frame %.0f ms (tmux polling included)", latency * 1000))
     }
 }

@@ -56,7 +56,8 @@ import Testing
         var list = try field(try json(watch.nextLine()), "items", as: [[String: Any]].self)
         #expect(ids(list) == ids(try sandbox.listJSON()))
 
-        var generator = SystemRandomNumberGenerator()
+        let seed = TestSeed.make("jsonLinesRebuildTheListAfterEveryTransaction")
+        var generator = SeededGenerator(seed: seed)
         var transactions = 0
         for step in 0..<36 {
             let before = ids(try sandbox.listJSON())
@@ -78,7 +79,7 @@ import Testing
             let changes = try self.changes(watch.nextLine())
             #expect(!changes.isEmpty)
             list = Self.apply(changes, to: list)
-            #expect(ids(list) == ids(expected), "step \(step)")
+            #expect(ids(list) == ids(expected), "seed \(seed) step \(step)")
             transactions += 1
         }
         #expect(transactions >= 20, "too few transactions changed the list: \(transactions)")

@@ -41,8 +41,8 @@ private let expectedDoneTxt = [
         #expect(try TodoImporter.parse(try Fixture.bytes("done.txt"), format: .todotxt) == expectedDoneTxt)
     }
 
-    @Test(.enabled(if: Fixture.isInstalled("todo-txt"), "todotxt-cli is not installed"))
-    func readsLiveFilesFromTheInstalledTool() throws {
+    @Test func readsLiveFilesFromTheInstalledTool() throws {
+        try #require(Fixture.isInstalled("todo-txt"), "todotxt-cli is not installed (scripts/setup installs it)")
         let folder = TemporaryFolder()
         let run = try ProcessRunner.run("sh", [Fixture.path("capture-todotxt.sh"), folder.path])
         try #require(run.status == 0, "\(run.stderr)")

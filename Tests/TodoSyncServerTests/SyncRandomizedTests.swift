@@ -9,11 +9,10 @@ import Testing
 /// leaving objects out, a failed PUT, endless truncation, an injected garbage object): such a
 /// sync may fail (exit 1) but never crashes. After a final round of syncs in pass mode all three
 /// see the same list, nothing is duplicated or invented, and no todo is lost but by a delete.
-/// Seeded: the seed is printed, and TODO_SYNC_SEED replays one.
+/// Seeded: the seed is printed, and TODO_TEST_SEED replays one.
 @Suite struct SyncRandomizedTests {
     @Test func twoDevicesAndAPhoneConverge() throws {
-        let seed = ProcessInfo.processInfo.environment["TODO_SYNC_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64(UInt32.max))
-        print("SyncRandomizedTests seed: \(seed) (TODO_SYNC_SEED=\(seed) replays it)")
+        let seed = TestSeed.make("SyncRandomizedTests")
         var random = SeededGenerator(seed: seed)
         let server = try CalDAVServer.radicale()
         defer { server.stop() }
