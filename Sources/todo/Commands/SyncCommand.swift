@@ -99,7 +99,10 @@ enum SyncRun {
                                 passwordCommand: context.arguments.value("--password-command"),
                                 caFile: try context.arguments.value("--ca-file").map { (path) throws(CLIError) in try caFile(path) })
         // Found and checked before anything is stored: a wrong URL or password leaves the database as it was.
+        // Listed by name (then URL), whatever order the server's listing had: a server's order is
+        // its storage's (Radicale's is the file system's directory order).
         let found = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try CompanionCollection(remote: remote).discover() }
+            .sorted { ($0.name?.lowercased() ?? "", $0.url) < ($1.name?.lowercased() ?? "", $1.url) }
         if context.arguments.flag("--list") {
             if context.arguments.flag("--json") {
                 let items = found.map { "{\"url\": \(JSON.string($0.url)), \"name\": \(JSON.optional($0.name)), \"components\": [\($0.components.map(JSON.string).joined(separator: ", "))]}" }
