@@ -4,7 +4,7 @@ import Testing
 
 /// `todo sync` end to end: the built `todo` and `todo-sync` against real Radicale and Xandikos
 /// servers on 127.0.0.1, and python3-caldav as the other client.
-@Suite(.serialized) struct SyncCLITests {
+@Suite struct SyncCLITests {
     static let kinds: [CalDAVServer.Kind] = [.radicale, .xandikos]
 
     static func start(_ kind: CalDAVServer.Kind) throws -> CalDAVServer {
