@@ -155,9 +155,11 @@ public final class TodoRepository {
 
     // MARK: Reading
     //
-    // Every public call wraps its work in `deferringCommitNotifications`: commit observers (a
-    // FetchedResultsController, an app's own) run after the call has its result, never in the
-    // middle of it, so what they do (read, write, throw) cannot change what the call returns.
+    // Every public call that writes wraps its work in `deferringCommitNotifications`: commit
+    // observers (a FetchedResultsController, an app's own) run after the call has its result,
+    // never in the middle of it, so what they do (read, write, throw) cannot change what the
+    // call returns. The reading calls below commit nothing themselves; a write a `forEach` body
+    // makes is announced when that write's own call returns, between two rows.
 
     /// The todo with `id`, or `nil` when there is none.
     public func todo(id: Int64) throws(TodoStoreError) -> Todo? {
