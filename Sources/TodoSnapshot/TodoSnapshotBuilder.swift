@@ -236,13 +236,6 @@ where Record.ID: Sendable {
         }, previous: previous)
     }
 
-    /// The flat list alone: one section, `all`, whose items are the records themselves, so a
-    /// diff (``Snapshot/listDifference(from:inSection:)``) speaks in record ids. O(n).
-    @inlinable
-    public func listSnapshot(_ records: [Record]) -> Snapshot<TodoSection, Record> {
-        Snapshot(sections: [(id: .all, items: records)])
-    }
-
     @inlinable
     func makeOutline(
         _ groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])],
