@@ -32,10 +32,10 @@ let package = Package(
         .target(name: "TodoStore", dependencies: ["SQLite"], swiftSettings: optimisedInTests),
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot", swiftSettings: optimisedInTests),
-        // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
         // A strict JSON parser and its values (RFC 8259), standard library only: shared by
         // TodoInterop (which re-exports it) and the todo-sync companion.
         .target(name: "JSONCodec"),
+        // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
         .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"]),
         // The messages between `todo sync` and its companion todo-sync, defined once for both
         // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
@@ -43,8 +43,10 @@ let package = Package(
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"], swiftSettings: optimisedInTests),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
-        // the merge rules (pure), the sync state, and an engine written against a collection
-        // protocol. Standard library only: the CalDAV client (libcurl, libxml2) is in todo-sync.
+        // the merge rules (pure), the sync state, and the engine, written against a collection
+        // protocol. The `todo` executable runs the engine in-process (`todo sync`); the CalDAV
+        // client (HTTP on libcurl, XML on libxml2) is the separate todo-sync helper, which `todo`
+        // reaches through that protocol. No Foundation, no libcurl or libxml2 here.
         .target(name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"]),
         // The command-line tool.
         .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol"]),

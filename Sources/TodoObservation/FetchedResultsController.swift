@@ -86,8 +86,9 @@ public final class FetchedResultsController {
     /// Where the change feed stood when the results were last read whole: the changes after it
     /// are what other connections did since, so a small commit costs a look-up of its rows.
     private var feedPosition: TodoFeedPosition?
-    /// How many times the whole request was read after the first fetch: what tests check to
-    /// prove a small change is patched in, not refetched.
+    /// How many times a refresh after a commit read the whole request (a first fetch, a sliced
+    /// fetch and ``performFetch()`` are not counted): what tests check to prove a small change
+    /// is patched in, not refetched.
     private(set) var refetches = 0
     /// Set when a refresh failed: the snapshot may be stale, so the next refresh refetches whole
     /// instead of patching changed rows into them.
