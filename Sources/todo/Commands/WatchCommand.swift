@@ -83,7 +83,9 @@ final class StopSignals: @unchecked Sendable {
     var received: Int32? { lock.withLock { signalNumber } }
 }
 
-/// Prints what the controller reports: the BRIEF's JSON lines, or one line per change for people.
+/// Prints what the controller reports: with `--json`, one JSON object a line (`{"items": [...]}`
+/// first, then `{"changes": [...]}` per batch, see `writeJSON(_:)`), or one line per change
+/// for people.
 final class WatchPrinter: FetchedResultsControllerDelegate {
     let json: Bool
     var out: OutputStream
