@@ -185,9 +185,6 @@ public final class Statement {
 public struct Row {
     let handle: OpaquePointer
 
-    /// The number of columns in the result.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
-
     /// True when the column holds SQL NULL.
     @inline(__always)
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
