@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TodoStore
 
 #if canImport(Glibc)
@@ -93,7 +94,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
     }
 
     /// The mutable part. `generation` is confined to the monitor's queue; `cancelled` is read
-    /// there and set from any thread, so it sits behind a lock.
+    /// there and set from any thread, so it sits behind a mutex.
     private final class State: @unchecked Sendable {
         /// Tells the monitor's queue from others, so ``cancel()`` knows when it runs on it.
         static let queueKey = DispatchSpecificKey<Int>()
@@ -103,8 +104,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         let scheduleTick: TickScheduler
         /// Bumped on every burst, so stale settling ticks do nothing.
         var generation = 0
-        private var cancelled = false
-        private var lock = pthread_mutex_t()
+        private let cancelled = Mutex(false)
         /// This monitor's value for ``queueKey``.
         var queueToken: Int { Int(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
@@ -114,22 +114,11 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
             self.onChange = onChange
             self.queue = queue
             self.scheduleTick = scheduleTick
-            pthread_mutex_init(&lock, nil)
         }
 
-        deinit { pthread_mutex_destroy(&lock) }
+        var isCancelled: Bool { cancelled.withLock { $0 } }
 
-        var isCancelled: Bool {
-            pthread_mutex_lock(&lock)
-            defer { pthread_mutex_unlock(&lock) }
-            return cancelled
-        }
-
-        func cancel() {
-            pthread_mutex_lock(&lock)
-            cancelled = true
-            pthread_mutex_unlock(&lock)
-        }
+        func cancel() { cancelled.withLock { $0 = true } }
 
         /// Reads every queued event; true when one concerns the database's files.
         func drainEvents(_ descriptor: Int32) -> Bool {
