@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
-// The todo service: a SQLite wrapper, the todo store, a pure snapshot/diff layer and the `todo` CLI.
-// No package dependencies: the toolchain and the system libsqlite3 only.
+// The todo list: a SQLite wrapper, the todo store, a pure snapshot/diff layer, live results across
+// processes, import and export, CalDAV sync, the `todo` CLI and its `todo-sync` companion.
+// No package dependencies: the toolchain and system libraries only (libsqlite3; libcurl and libxml2
+// for todo-sync).
 import PackageDescription
 
 /// Optimised in debug builds too (the default `swift build` the tests run on).
