@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
-// The todo service: a SQLite wrapper, the todo store, a pure snapshot/diff layer and the `todo` CLI.
-// No package dependencies: the toolchain and the system libsqlite3 only.
+// The todo list: a SQLite wrapper, the todo store, a pure snapshot/diff layer, live results across
+// processes, import and export, CalDAV sync, the `todo` CLI and its `todo-sync` companion.
+// No package dependencies: the toolchain and system libraries only (libsqlite3; libcurl and libxml2
+// for todo-sync).
 import PackageDescription
 
 /// `scripts/test` sets TODO_OPTIMISED_TESTS=1: the libraries (and the observation tests, the
@@ -38,10 +40,10 @@ let package = Package(
         .target(name: "TodoStore", dependencies: ["SQLite"], swiftSettings: optimisedInTests),
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot", swiftSettings: optimisedInTests),
-        // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
         // A strict JSON parser and its values (RFC 8259), standard library only: shared by
         // TodoInterop (which re-exports it) and the todo-sync companion.
         .target(name: "JSONCodec", swiftSettings: optimisedInTests),
+        // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
         .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"], swiftSettings: optimisedInTests),
         // The messages between `todo sync` and its companion todo-sync, defined once for both
         // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
@@ -49,8 +51,10 @@ let package = Package(
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"], swiftSettings: optimisedInTests),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
-        // the merge rules (pure), the sync state, and an engine written against a collection
-        // protocol. Standard library only: the CalDAV client (libcurl, libxml2) is in todo-sync.
+        // the merge rules (pure), the sync state, and the engine, written against a collection
+        // protocol. The `todo` executable runs the engine in-process (`todo sync`); the CalDAV
+        // client (HTTP on libcurl, XML on libxml2) is the separate todo-sync helper, which `todo`
+        // reaches through that protocol. No Foundation, no libcurl or libxml2 here.
         .target(name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"], swiftSettings: optimisedInTests),
         // The command-line tool.
         .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol"]),

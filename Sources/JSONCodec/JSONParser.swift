@@ -6,7 +6,7 @@
 /// trailing commas, leading zeros, unescaped control characters in strings, lone surrogates,
 /// invalid UTF-8, numbers too large for a `Double`, duplicate keys in one object, and nesting
 /// deeper than ``maximumDepth`` arrays and objects. A byte order mark is not JSON either: strip
-/// it before parsing if a file may carry one (``TodoImporter`` does).
+/// it before parsing if a file may carry one (TodoInterop's `TodoImporter` does).
 ///
 /// It reads bytes, never `Character`s: ASCII strings without escapes become a `String` in one
 /// copy, and error positions are computed only when parsing fails.

@@ -1,7 +1,8 @@
 extension JSONValue {
     /// The value as one line of JSON text (RFC 8259): no whitespace, members in their order, `/`
     /// not escaped, non-ASCII as UTF-8; CR, LF, tab, the other C0 controls and DEL escaped, so
-    /// the text never holds a line break. Integral numbers below 2^53 are written as integers.
+    /// the text never holds a line break. Integral numbers of magnitude below 9e15 (just under
+    /// 2^53) are written as integers, other numbers as Swift prints a `Double`.
     public func encoded(into out: inout [UInt8]) {
         switch self {
         case .null: out += "null".utf8

@@ -71,8 +71,9 @@ final class ConnectionHooks {
     /// The savepoints open in the current transaction, innermost last, each with the changes
     /// recorded when it began (kept while observing only).
     private var savepoints: [(name: String, tables: Set<String>, rowIDs: [String: Set<Int64>], changes: Int64)] = []
-    /// Set when a statement changed the schema, or SQLite had to prepare one again because
-    /// another connection did; the connection then empties its statement caches.
+    /// Set when a statement changed the schema, or SQLite had to prepare one again (another
+    /// connection changed the schema, or a new binding may change the plan); the connection
+    /// then empties its statement caches.
     var schemaMayHaveChanged = false
     /// Statements read across other work, reset before this connection writes
     /// (``Statement/resetBeforeWrites(_:)``), with what to tell their owners.

@@ -254,10 +254,6 @@ public final class Connection {
 
     /// The rowid of the most recent successful INSERT on this connection.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    /// Rows changed by the most recent INSERT, UPDATE or DELETE on this connection.
-    public var changes: Int64 { sqlite3_changes64(handle) }
     /// True while a transaction is open (SQLite is not in autocommit mode).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
-    /// True when the connection cannot write (opened read-only, or a read-only file).
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 }

@@ -15,7 +15,8 @@ public final class Statement {
     private let hooks: ConnectionHooks
     /// What it does besides reading rows (savepoints, schema changes, writes).
     private let traits: StatementTraits
-    /// How many times SQLite prepared it again (a schema change) when it was last checked.
+    /// How many times SQLite prepared it again (a schema change, or a new binding that may
+    /// change its plan) when it was last checked.
     private var reprepares: Int32 = 0
 
     init(database: OpaquePointer, sql: String, hooks: ConnectionHooks) throws(SQLiteError) {
@@ -78,9 +79,10 @@ public final class Statement {
         ended()
     }
 
-    /// After a run ends (done or reset): notes a recompilation (another connection changed the
-    /// schema) for the connection's caches, and announces a write that committed (a write left
-    /// unfinished in autocommit mode commits at its reset).
+    /// After a run ends (done or reset): notes a recompilation (the schema changed, or a new
+    /// binding may change the plan) for the connection's caches, which then empty themselves,
+    /// and announces a write that committed (a write left unfinished in autocommit mode commits
+    /// at its reset).
     private func ended() {
         let count = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
         if count != reprepares {
@@ -182,9 +184,6 @@ public final class Statement {
 /// A row is a view, not a copy: it is only valid until the statement steps or resets.
 public struct Row {
     let handle: OpaquePointer
-
-    /// The number of columns in the result.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// True when the column holds SQL NULL.
     @inline(__always)

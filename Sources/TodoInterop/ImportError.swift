@@ -14,7 +14,7 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case position(line: Int, column: Int)
         /// A record of a JSON file: its 1-based index in the array (or in the sequence).
         case record(Int)
-        /// A line of a todo.txt file, 1-based, blank lines counted.
+        /// A line of a todo.txt or iCalendar file, 1-based, blank lines counted.
         case line(Int)
     }
 

@@ -1,12 +1,16 @@
 import TodoStore
 
-/// One todo read from another tool's file, before the database gives it an id: only what the `todos` table keeps (a name, an optional deadline as
-/// a calendar date, whether it is done). Ids in the source file are not kept: the importing
-/// database assigns fresh ones, so an import never collides with existing todos. The readers
-/// refuse a name that is not valid by the store's one rule, ``Todo/isValidName(_:)``.
+/// One todo read from another tool's file, before the database gives it an id: only what the
+/// `todos` table keeps (a name, an optional deadline as a calendar date, whether it is done).
+/// Ids in the source file are not kept: the importing database assigns fresh ones, so an
+/// import never collides with existing todos. The taskwarrior and todo.txt readers refuse a
+/// name that is not valid by the store's one rule, ``Todo/isValidName(_:)``; the reader of
+/// `todo export`'s JSON takes a blank name back as it was stored, so an export always imports
+/// back whole.
 public typealias ImportedTodo = TodoFields
 
-/// The file formats `todo import --from` reads; the raw values are the option's words.
+/// The file formats `todo import --from` reads here; the raw values are the option's words.
+/// (`--from ics` is read by TodoSync's `ICSFile`, which keeps each todo's UID.)
 ///
 /// Every format yields ``ImportedTodo`` values (name, deadline, done) and refuses a file with
 /// any bad record; the readers' rules in short:
@@ -17,9 +21,10 @@ public typealias ImportedTodo = TodoFields
 ///   dates are dropped, `due:YYYY-MM-DD` is the deadline, and `+project` / `@context` tags stay
 ///   in the name (searchable with `todo list --search`).
 public enum ImportFormat: String, Sendable, CaseIterable {
-    /// Our own `todo export`: a JSON array of todo objects. `name` is required; `deadline`
-    /// (`YYYY-MM-DD` or `null`) and `done` (a Boolean) are optional; `id` and unknown keys are
-    /// ignored, since the importing database assigns ids.
+    /// Our own `todo export`: a JSON array of todo objects. `name` is required (a string,
+    /// blank only when it was stored blank); `deadline` (`YYYY-MM-DD` or `null`) and `done`
+    /// (a Boolean) are optional; `id` and unknown keys are ignored, since the importing
+    /// database assigns ids.
     case json
     /// Taskwarrior's `task export`: a JSON array of tasks (or one task a line). `description`
     /// is the name; `due` (`20240501T000000Z`, UTC) becomes the calendar date in the local time

@@ -3,7 +3,8 @@ import TodoStore
 /// Reads our own `todo export`: a JSON array of todo objects.
 ///
 /// Each record is `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01" | null, "done": false}`:
-/// - `name` is required: a string with something other than white space in it, kept exactly;
+/// - `name` is required: a string, kept exactly, blank included (a name another program
+///   stored blank comes back as it was: the name rule is for names people type);
 /// - `deadline` is optional: absent or `null` for none, else a real `YYYY-MM-DD` day;
 /// - `done` is optional: `true` or `false`, `false` when absent;
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TodoStore
 
 #if canImport(Glibc)
@@ -17,8 +18,10 @@ import Glibc
 /// of events the monitor also fires settling ticks: 1, 2, 4, 8 and 16 ms later, which catch
 /// the commit as soon as that fsync is done (a 10 ms first tick made a one-row change take
 /// 11 ms to show; these, 2.3 ms), then 40 and 150 ms for a slow disk. A reader that checks
-/// `PRAGMA data_version` on every tick (a few microseconds) therefore never misses a commit,
-/// and an idle database costs no CPU at all.
+/// `PRAGMA data_version` on every tick (a few microseconds) sees a commit at the first tick
+/// after it became visible. The ticks stop at 150 ms: a commit that becomes visible later
+/// than that after its last file event is seen only at the next event (another write to the
+/// files) or the next check the app makes itself. An idle database costs no CPU at all.
 ///
 /// Threading: events are delivered on the monitor's private serial queue. The monitor itself
 /// may be shared: its properties never change after `init`, and a dispatch source may be
@@ -91,7 +94,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
     }
 
     /// The mutable part. `generation` is confined to the monitor's queue; `cancelled` is read
-    /// there and set from any thread, so it sits behind a lock.
+    /// there and set from any thread, so it sits behind a mutex.
     private final class State: @unchecked Sendable {
         /// Tells the monitor's queue from others, so ``cancel()`` knows when it runs on it.
         static let queueKey = DispatchSpecificKey<Int>()
@@ -101,8 +104,7 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         let scheduleTick: TickScheduler
         /// Bumped on every burst, so stale settling ticks do nothing.
         var generation = 0
-        private var cancelled = false
-        private var lock = pthread_mutex_t()
+        private let cancelled = Mutex(false)
         /// This monitor's value for ``queueKey``.
         var queueToken: Int { Int(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
@@ -112,22 +114,11 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
             self.onChange = onChange
             self.queue = queue
             self.scheduleTick = scheduleTick
-            pthread_mutex_init(&lock, nil)
         }
 
-        deinit { pthread_mutex_destroy(&lock) }
+        var isCancelled: Bool { cancelled.withLock { $0 } }
 
-        var isCancelled: Bool {
-            pthread_mutex_lock(&lock)
-            defer { pthread_mutex_unlock(&lock) }
-            return cancelled
-        }
-
-        func cancel() {
-            pthread_mutex_lock(&lock)
-            cancelled = true
-            pthread_mutex_unlock(&lock)
-        }
+        func cancel() { cancelled.withLock { $0 = true } }
 
         /// Reads every queued event; true when one concerns the database's files.
         func drainEvents(_ descriptor: Int32) -> Bool {

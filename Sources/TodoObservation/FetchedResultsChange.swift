@@ -3,8 +3,8 @@ import TodoStore
 
 /// The snapshot type a ``FetchedResultsController`` publishes: sections named by string
 /// ("All", or "Undone" and "Done"), todos as items identified by their id, each section in the
-/// request's order. A ``SortedSnapshot``: reading by index path or id is O(log n), a copy
-/// shares storage, and ``SortedSnapshot/snapshot`` gives the plain ``Snapshot`` (O(n)).
+/// request's order. A `SortedSnapshot`: reading by index path or id is O(log n), a copy
+/// shares storage, and its `snapshot` property gives the plain `Snapshot` (O(n)).
 public typealias TodoResultsSnapshot = SortedSnapshot<String, Todo>
 
 extension SortedSnapshot where SectionID == String, Item == Todo {

@@ -22,10 +22,10 @@ import TodoStore
 ///   re-read and patched in, as for this connection's commits.
 ///   When the file was replaced (renamed over, as editors and file-sync tools save), it opens
 ///   the new file, switches ``repository`` to it and reports the difference; when the file was
-///   deleted, it throws ``TodoStoreError/databaseMissing(path:)``.
+///   deleted, it throws `TodoStoreError.databaseMissing(path:)`.
 ///
 /// Threading: not `Sendable`. Use a controller where its repository is used (one actor, queue
-/// or thread); delegate callbacks and stream elements are produced there. ``batches()`` hands
+/// or thread); delegate callbacks and stream elements are produced there. ``batches(bufferingNewest:)`` hands
 /// `Sendable` values to any other context.
 ///
 /// Batches never nest and arrive in commit order, whoever committed: a commit made while the
@@ -36,7 +36,7 @@ import TodoStore
 /// Complexity: a commit, through this connection or any other, that changed at most
 /// ``incrementalLimit`` todos (and a request without limit or offset) costs O(k log n) for k
 /// changed todos, whatever the size of the results: those todos are re-read by id, moved by
-/// binary search in the snapshot (a ``SortedSnapshot``, which shares storage with the previous
+/// binary search in the snapshot (a `SortedSnapshot`, which shares storage with the previous
 /// one), and the difference is derived from them alone. Any other change refetches the
 /// request, O(n), and finds the changed todos by merging the old and new results.
 public final class FetchedResultsController {
@@ -86,8 +86,9 @@ public final class FetchedResultsController {
     /// Where the change feed stood when the results were last read whole: the changes after it
     /// are what other connections did since, so a small commit costs a look-up of its rows.
     private var feedPosition: TodoFeedPosition?
-    /// How many times the whole request was read after the first fetch: what tests check to
-    /// prove a small change is patched in, not refetched.
+    /// How many times a refresh after a commit read the whole request (a first fetch, a sliced
+    /// fetch and ``performFetch()`` are not counted): what tests check to prove a small change
+    /// is patched in, not refetched.
     private(set) var refetches = 0
     /// Set when a refresh failed: the snapshot may be stale, so the next refresh refetches whole
     /// instead of patching changed rows into them.
@@ -278,7 +279,7 @@ public final class FetchedResultsController {
     ///
     /// It also looks at the file (one `stat`): a replaced file is opened, with the checks a
     /// first open makes, and the whole difference to it reported; a deleted one throws
-    /// ``TodoStoreError/databaseMissing(path:)`` and the results stay as they were.
+    /// `TodoStoreError.databaseMissing(path:)` and the results stay as they were.
     ///
     /// Returns false at once, doing nothing, in two cases: during a sliced fetch (its last
     /// slice brings in every commit made meanwhile), and from inside a delegate callback,

@@ -124,11 +124,11 @@ func keptInPlaceMask(offsets: [Int], weights: [Int], bound: Int) -> [Bool] {
     return mask
 }
 
-/// A difference that does not fit the list or snapshot it is applied to.
+/// A difference that does not fit the snapshot it is applied to.
 ///
 /// Thrown inside the applying code so the property tests can report the seed of a bad case;
-/// the public `applying` functions turn it into a fatal error with this message, printed in
-/// every build (a release build's `precondition` stops without its message).
+/// the public ``Snapshot/applying(_:)`` turns it into a fatal error with this message, printed
+/// in every build (a release build's `precondition` stops without its message).
 @usableFromInline
 struct BatchUpdateMismatch: Error, CustomStringConvertible {
     @usableFromInline let description: String

@@ -1,6 +1,5 @@
-// The four kinds of item change, shared by the two diffs: ``ListDifference`` locates items by
-// `Int` index, ``SnapshotDifference`` by ``SnapshotIndexPath``. One definition, generic over
-// the position, so the two cannot drift apart.
+// The four kinds of item change that a ``SnapshotDifference`` reports, generic over the
+// position (a ``SnapshotIndexPath`` there).
 
 /// An item that is gone: its identifier and where it was.
 public struct DeletedItem<Item: Identifiable & Equatable & Sendable, Position: Hashable & Sendable>: Equatable, Sendable

@@ -98,12 +98,6 @@ public struct SectionSnapshot<ItemID: Hashable & Sendable>: Sendable, Equatable 
         }
     }
 
-    /// Removes every item. O(1).
-    @inlinable
-    public mutating func deleteAll() {
-        self = SectionSnapshot()
-    }
-
     /// Makes room for `count` items in total, so building a large outline never rehashes.
     /// O(count) when it grows the storage.
     @inlinable

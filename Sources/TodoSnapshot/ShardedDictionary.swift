@@ -10,7 +10,8 @@
 /// shared, O(s + n / s) for s shards; the shard count grows with the size (rehashing
 /// everything, amortised O(1) per insertion), from one shard up.
 public struct ShardedDictionary<Key: Hashable, Value> {
-    /// A shard holds about this many entries before the table doubles its shard count.
+    /// Entries per shard a table is sized for: a new table gets one shard per this many
+    /// entries (a power of two of them). It grows once its shards hold twice this on average.
     @usableFromInline static var shardSize: Int { 2_048 }
 
     @usableFromInline var shards: [[Key: Value]]
@@ -65,7 +66,8 @@ public struct ShardedDictionary<Key: Hashable, Value> {
         return old
     }
 
-    /// Doubles the shard count (twice, past a power of two), rehashing every entry. Amortised
+    /// Rebuilds the table sized for twice the entries it holds, which is eight times the
+    /// shards (then about ``shardSize`` / 4 entries each), rehashing every entry. Amortised
     /// over the insertions that made it necessary.
     @inlinable
     mutating func grow() {

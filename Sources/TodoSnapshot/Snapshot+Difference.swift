@@ -83,24 +83,6 @@ extension Snapshot {
         return result
     }
 
-    /// The changes that turn the items of `section` in `old` into its items here, as a flat
-    /// list with integer indexes: what a single-list view (`todo watch`) needs.
-    ///
-    /// A section missing on either side counts as empty. Items that arrive from or leave for
-    /// another section are inserts and deletes in this view. O(items in the section) plus the
-    /// subsequence search, using the old snapshot's identifier index.
-    @inlinable
-    public func listDifference(from old: Snapshot, inSection section: SectionID) -> ListDifference<Item> {
-        let newItems = sectionPositions[section].map { sectionItems[$0] } ?? []
-        guard let oldSection = old.sectionPositions[section] else {
-            return ListDifference(old: [], new: newItems) { _ in nil }
-        }
-        return ListDifference(old: old.sectionItems[oldSection], new: newItems) { id in
-            guard let location = old.locations[id], location.section == oldSection else { return nil }
-            return location.offset
-        }
-    }
-
     /// Fills in the section changes and returns, for each new section, its old index or -1.
     @inlinable
     func diffSections(

@@ -1,5 +1,7 @@
-// The sample app's two-section list, rebuilt from fetched records. Generic over the record so
-// this module needs no storage layer: the CLI passes its `Todo` and how to tell it is done.
+// The two-section todo list of the iOS pattern this project re-creates (see the README): the
+// flat "all" section and the "Undone"/"Done" outline, rebuilt from fetched records. Generic
+// over the record so this module needs no storage layer: the CLI passes its `Todo` and how to
+// tell it is done.
 
 /// The two sections of the todo list.
 public enum TodoSection: Hashable, Sendable, CaseIterable, CustomStringConvertible {
@@ -135,8 +137,8 @@ where Record.ID: Sendable {
     }
 }
 
-/// The todo list as the sample app's `updateSnapshot()` builds it: both sections, and the
-/// outline's hierarchy with its expansion state.
+/// The todo list as a diffable data source shows it: both sections, and the outline's
+/// hierarchy with its expansion state (what `todo list --outline` prints).
 public struct TodoSnapshots<Record: Identifiable & Equatable & Sendable>: Sendable, Equatable
 where Record.ID: Sendable {
     /// The two sections, `all` then `outline`, flat: what a diff compares.
@@ -234,13 +236,6 @@ where Record.ID: Sendable {
         makeOutline(TodoGroup.partition(records, isDone: isDone).map { group, indices in
             (group, indices.map { .todo(records[$0].id, .outline) })
         }, previous: previous)
-    }
-
-    /// The flat list alone: one section, `all`, whose items are the records themselves, so a
-    /// diff (``Snapshot/listDifference(from:inSection:)``) speaks in record ids. O(n).
-    @inlinable
-    public func listSnapshot(_ records: [Record]) -> Snapshot<TodoSection, Record> {
-        Snapshot(sections: [(id: .all, items: records)])
     }
 
     @inlinable

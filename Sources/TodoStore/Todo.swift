@@ -13,7 +13,7 @@ public struct Todo: Identifiable, Hashable, Sendable {
     /// Whether it is done.
     public var isDone: Bool
 
-    /// Creates a todo value. Persisting one is ``TodoRepository/add(name:deadline:isDone:)``'s job.
+    /// Creates a todo value. Persisting one is ``TodoRepository/add(name:deadline:isDone:nameCheck:)``'s job.
     public init(id: Int64, name: String, deadline: CalendarDate? = nil, isDone: Bool = false) {
         self.id = id
         self.name = name

@@ -3,7 +3,7 @@ import SQLite
 /// What to fetch from the todo list, and in which order: a value, so it can be stored,
 /// compared and sent across threads.
 public struct TodoFetchRequest: Hashable, Sendable {
-    /// The list order (the sample app's Sort menu). Every order ends with `id`, so it is total
+    /// The list order (`todo list --sort`, the `s` key of `todo ui`). Every order ends with `id`, so it is total
     /// and stable: equal keys never swap between two fetches.
     public enum Order: String, CaseIterable, Sendable {
         /// Deadline ascending, undated last, then id.
@@ -47,11 +47,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
         self.offset = offset
     }
 
-    /// The SELECT for this request. Its parameters: the folded search text when there is one,
-    /// then the limit and the offset.
+    /// The SELECT for this request. Its parameters: ``filterArguments`` (the `dueBefore` and
+    /// `dueAfter` days and the folded search text, each when set), then the limit and the
+    /// offset (``arguments`` binds them all).
     ///
-    /// Few distinct texts exist (orders x filters x search or not), so each is prepared once
-    /// and cached.
+    /// Few distinct texts exist (orders x filters x which of the deadline bounds and search
+    /// are set), so each is prepared once and cached.
     var sql: String {
         "SELECT \(TodoColumns.list) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
     }
@@ -115,14 +116,14 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return arguments
     }
 
-    /// ` WHERE ...` for the filter and the search, or nothing.
+    /// ` WHERE ...` for the filter, the deadline bounds and the search, or nothing.
     private var whereClause: String {
         let conditions = self.conditions
         return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The SELECT of the one todo with a given id, when the request's filter and search select
-    /// it. Parameters: the id, then the folded search text when there is one.
+    /// The SELECT of the one todo with a given id, when the request's filter, deadline bounds
+    /// and search select it. Parameters: the id, then ``filterArguments``.
     var sqlForOneID: String {
         (["SELECT \(TodoColumns.list) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
     }

@@ -2,7 +2,7 @@ import SQLite
 
 /// The todo list stored in one SQLite file: add, read, change and delete todos.
 ///
-/// Threading: a repository owns its ``Connection`` and, like it, is not `Sendable`: use it
+/// Threading: a repository owns its `Connection` and, like it, is not `Sendable`: use it
 /// from one actor, queue or thread. Every method is atomic: it either applies whole or throws
 /// and changes nothing. Methods that take several ids are all or nothing.
 public final class TodoRepository {
@@ -80,7 +80,7 @@ public final class TodoRepository {
         case missing
     }
 
-    /// Compares the file at ``Connection/path`` with the one opened; one `stat`, no SQLite call.
+    /// Compares the file at `connection.path` with the one opened; one `stat`, no SQLite call.
     public func fileState() -> FileState {
         guard let openedFile else { return .unchanged }
         guard let current = DatabaseFile.identity(of: connection.path) else { return .missing }
@@ -155,9 +155,11 @@ public final class TodoRepository {
 
     // MARK: Reading
     //
-    // Every public call wraps its work in `deferringCommitNotifications`: commit observers (a
-    // FetchedResultsController, an app's own) run after the call has its result, never in the
-    // middle of it, so what they do (read, write, throw) cannot change what the call returns.
+    // Every public call that writes wraps its work in `deferringCommitNotifications`: commit
+    // observers (a FetchedResultsController, an app's own) run after the call has its result,
+    // never in the middle of it, so what they do (read, write, throw) cannot change what the
+    // call returns. The reading calls below commit nothing themselves; a write a `forEach` body
+    // makes is announced when that write's own call returns, between two rows.
 
     /// The todo with `id`, or `nil` when there is none.
     public func todo(id: Int64) throws(TodoStoreError) -> Todo? {
@@ -287,7 +289,7 @@ public final class TodoRepository {
     /// Adds a todo and returns it with its new id.
     ///
     /// The id is read the moment the INSERT's step returns: commit observers are held until
-    /// this call returns (``SQLite/Connection/deferringCommitNotifications(_:)``), and SQLite
+    /// this call returns (`Connection.deferringCommitNotifications(_:)`), and SQLite
     /// restores `last_insert_rowid()` when a trigger's own inserts end, so no other code can
     /// have inserted in between. (A `RETURNING id` clause does the same at about half the
     /// insert rate, 163k against 306k rows/s in scripts/bench: SQLite buffers returned rows.) The other fields are

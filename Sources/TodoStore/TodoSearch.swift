@@ -3,7 +3,7 @@ import SQLite
 /// Case-insensitive substring search over todo names, for every script.
 ///
 /// SQLite's `LIKE` and `instr` fold ASCII case only, so "ÉCLAIR" would not find "éclair". The
-/// store registers ``sqlFunction`` on its connection, and searches compare Unicode full case
+/// store registers the SQL function `todo_matches` on its connection, and searches compare Unicode full case
 /// foldings by Character: "ΣΊΣΥΦΟΣ" finds "σίσυφος" (final sigma), "STRASSE" finds "Straße",
 /// and canonically equivalent spellings (a precomposed "é" and "e" plus a combining accent)
 /// match too. Scripts without case, such as Japanese, match as typed.
@@ -12,7 +12,7 @@ public enum TodoSearch {
     static let sqlFunction = "todo_matches"
 
     /// The form both sides are compared in: Unicode full case folding, scalar by scalar (the
-    /// lowercase mapping, except where ``CaseFolding`` says otherwise).
+    /// lowercase mapping, except where the generated `CaseFolding` table says otherwise).
     public static func fold(_ text: String) -> String {
         var folded = ""
         folded.reserveCapacity(text.utf8.count)
@@ -29,7 +29,7 @@ public enum TodoSearch {
     }
 
     /// Whether `name` contains the already folded `needle`: the one rule of a search, for SQL
-    /// (through ``sqlFunction``) and for callers that narrow results they already hold.
+    /// (through `todo_matches`) and for callers that narrow results they already hold.
     ///
     /// ASCII names (most of them) are searched on bytes without allocating; others are folded.
     /// It runs once per name for every search (100,000 times for a key in `todo ui`'s filter),

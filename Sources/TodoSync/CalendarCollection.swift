@@ -1,6 +1,7 @@
 /// A calendar collection as the sync engine sees it: a set of objects, each at an href with an
-/// ETag, that can be listed, read and written conditionally. The CalDAV client (todo-sync)
-/// implements it over HTTP; tests also run the engine against an in-memory one.
+/// ETag, that can be listed, read and written conditionally. The `todo` executable implements
+/// it by handing each call to its `todo-sync` companion process, the CalDAV client that speaks
+/// HTTP; tests also run the engine against an in-memory one.
 ///
 /// Calls block until done. An implementation may run a batch's requests concurrently, but
 /// returns only when all have finished. Errors are ``SyncError``s; a write refused because the

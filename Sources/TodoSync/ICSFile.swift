@@ -4,8 +4,8 @@ import TodoStore
 /// A whole `.ics` file of todos: what `todo export --format ics` writes and
 /// `todo import --from ics` reads.
 ///
-/// Reading follows the other importers' rules (``TodoImporter``): pure, all or nothing, the
-/// first bad VTODO stops it with an ``ImportError`` naming its line. Each VTODO of each
+/// Reading follows the other importers' rules (TodoInterop's `TodoImporter`): pure, all or nothing, the
+/// first bad VTODO stops it with an `ImportError` naming its line. Each VTODO of each
 /// VCALENDAR is one todo, mapped as ``VTodoObject`` maps one; VEVENTs, VJOURNALs and the like
 /// are ignored, and a VTODO with a RECURRENCE-ID (a changed occurrence of a repeating todo) is
 /// the same todo as its master, so it is not another one. What todos cannot keep
@@ -44,8 +44,10 @@ public enum ICSFile {
 
     /// Reads a whole file (a UTF-8 byte order mark is allowed).
     ///
-    /// - Parameter timeZone: where DUE date-times become dates (see ``VTodoObject``).
-    /// - Throws: ``ImportError`` for text that is not UTF-8 or not iCalendar, and for a VTODO
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - timeZone: where DUE date-times become dates (see ``VTodoObject``).
+    /// - Throws: `ImportError` for text that is not UTF-8 or not iCalendar, and for a VTODO
     ///   without a UID or without a name (a SUMMARY with something other than white space).
     public static func read(_ bytes: [UInt8], timeZone: LocalTimeZone = .system) throws(ImportError) -> Reading {
         guard let text = String(validating: bytes, as: UTF8.self) else {

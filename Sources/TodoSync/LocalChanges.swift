@@ -20,7 +20,8 @@ extension SyncState {
     /// fields differ from the last synced ones. The change feed (migration 0004) narrows the
     /// todos to compare to those written since the last complete sync (`feedSeq`): a sync with
     /// nothing to send reads a few rows, whatever the list's size. When the feed no longer
-    /// reaches back that far (or before the first sync), every todo is compared.
+    /// reaches back that far, lists more than 100,000 changes, or before the first sync, every
+    /// todo is compared.
     public func localChanges(since feedSeq: Int64) throws(TodoStoreError) -> [LocalChange] {
         let read = feedSeq > 0 ? try repository.changedTodos(since: TodoFeedPosition(seq: feedSeq), limit: 100_000) : nil
         return try TodoStoreError.wrap { () throws(SQLiteError) -> [LocalChange] in

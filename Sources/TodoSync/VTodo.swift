@@ -5,18 +5,19 @@ import TodoInterop
 import TodoStore
 
 /// One calendar object resource holding a todo: a VCALENDAR with a VTODO, as a CalDAV server
-/// stores it, read as ``TodoFields`` and updated in place.
+/// stores it, read as `TodoFields` and updated in place.
 ///
 /// The object is kept whole: its other properties (DESCRIPTION, PRIORITY, CATEGORIES, RRULE,
 /// X-...), its VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a
 /// RECURRENCE-ID) are never touched, and ``text`` gives back every line `todo` did not change
-/// exactly as it was read. ``update(to:now:)`` changes the lines of the fields that changed,
-/// and no others, but for a DTSTART after a new deadline, moved back to keep the VTODO valid.
+/// exactly as it was read. ``update(to:now:)`` changes the lines of the fields that changed
+/// and the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for what a
+/// new deadline makes invalid: a DTSTART after it, moved back, and a DURATION, removed.
 ///
 /// The mapping, read from the master VTODO (the one without RECURRENCE-ID):
 /// - name: SUMMARY as TEXT, unescaped; none is `""`.
 /// - deadline: DUE as a date. `DUE;VALUE=DATE:20240501` is that date. A DATE-TIME is the
-///   calendar date, in the given ``LocalTimeZone``, of the instant it names: `...Z` is UTC;
+///   calendar date, in the given `LocalTimeZone`, of the instant it names: `...Z` is UTC;
 ///   with `TZID=Name` it is that zone's wall clock (the system's tz database, else the
 ///   object's own VTIMEZONE when it has a single offset, else the wall date as written);
 ///   floating (neither) is its own wall date. A DUE that is not a date at all is no deadline
@@ -118,9 +119,10 @@ public struct VTodoObject: Sendable, Equatable {
     /// - name: SUMMARY gets the new text (its parameters, such as LANGUAGE, kept).
     /// - deadline: DUE takes DTSTART's value type (RFC 5545 3.8.2.3), other parameters dropped:
     ///   `DUE;VALUE=DATE:YYYYMMDD` without DTSTART or beside a DATE one; beside a DATE-TIME one,
-    ///   a DATE-TIME in DTSTART's form (see ``setDeadline(_:in:)``). A DTSTART after the new
-    ///   DUE moves back to the deadline's day. No deadline removes DUE and leaves DTSTART.
-    ///   DURATION is never touched.
+    ///   a DATE-TIME in DTSTART's form that reads back as the deadline, at the previous DUE's
+    ///   time of day or else noon. A DTSTART after the new DUE moves back to the deadline's day,
+    ///   and a DURATION goes (RFC 5545 allows DUE or DURATION, never both). No deadline removes
+    ///   DUE and leaves DTSTART and DURATION as they are.
     /// - done: STATUS:COMPLETED, COMPLETED at `now`, and PERCENT-COMPLETE:100 when the object has
     ///   one; not done: STATUS:NEEDS-ACTION, COMPLETED removed, and PERCENT-COMPLETE removed
     ///   when it said 100.
@@ -191,6 +193,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// - A DTSTART later than the new DUE (on a later day) moves back to the start of the
     ///   deadline's day: a DATE to the deadline, a DATE-TIME to midnight in the sync's zone in
     ///   its own form (its parameters kept), never past DUE.
+    /// - A DURATION is removed: RFC 5545 allows DUE or DURATION, never both.
     ///
     /// Every other property is left as it was.
     private func setDeadline(_ deadline: CalendarDate, in todo: inout ICalendarComponent) {

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The design card's four commands, end to end, with BRIEF 3's JSON shapes.
+/// The four commands of the README's first example (add, list, done, rm), end to end, with
+/// their JSON shapes (`{"id", "name", "deadline", "done"}` objects).
 @Suite struct CardCommandsTests {
     let sandbox = CLISandbox()
 

@@ -26,9 +26,10 @@ import Testing
         try RunningProcess(ProcessRunner.todoBinary, ["watch"] + arguments, environment: ["TODO_DB": sandbox.database])
     }
 
-    /// BRIEF 3's batch semantics, written independently of the Swift diff: remove deletes and
-    /// move sources (highest `from` first), insert inserts and move targets (lowest `to`
-    /// first), then replace updates at `to`. Also checks that no index is reported twice.
+    /// The batch semantics of `todo watch --json` (SnapshotDifference's, in flat list indexes),
+    /// written independently of the Swift diff: remove deletes and move sources (highest
+    /// `from` first), insert inserts and move targets (lowest `to` first), then replace updates
+    /// at `to`. Also checks that no index is reported twice.
     static func apply(_ changes: [[String: Any]], to list: [[String: Any]]) -> [[String: Any]] {
         var list = list
         let removals = changes.filter { ["delete", "move"].contains($0["type"] as? String) }.compactMap { $0["from"] as? Int }

@@ -1,20 +1,24 @@
 import Testing
 @testable import TodoSnapshot
 
-/// Single edits give single changes, in both the snapshot form and the flat list form.
+/// Single edits give single changes, in a flat list (one section) and across sections.
 @Suite struct MinimalityTests {
     let base = (1...8).map { Row($0) }
 
-    func listDiff(_ old: [Row], _ new: [Row]) -> ListDifference<Row> {
-        ListDifference(from: old, to: new)
+    /// The difference between two flat lists, each as the one section of a snapshot.
+    func listDiff(_ old: [Row], _ new: [Row]) -> SnapshotDifference<String, Row> {
+        oneSection(new).difference(from: oneSection(old))
     }
+
+    /// Item `item` of the one section.
+    func at(_ item: Int) -> SnapshotIndexPath { SnapshotIndexPath(section: 0, item: item) }
 
     @Test func oneRenameIsOneUpdate() {
         var new = base
         new[3].content = 9
         let diff = listDiff(base, new)
         #expect(diff.count == 1)
-        #expect(diff.updates == [.init(item: Row(4, 9), from: 3, to: 3)])
+        #expect(diff.itemUpdates == [.init(item: Row(4, 9), from: at(3), to: at(3))])
 
         var renamed = makeSnapshot([("a", [1]), ("b", [2, 3, 4])])
         renamed.reconfigureItems([Row(3, 1)])
@@ -34,8 +38,8 @@ import Testing
         new.insert(item, at: 6)
         let diff = listDiff(base, new)
         #expect(diff.count == 1)
-        #expect(diff.moves == [.init(item: Row(2, 5), from: 1, to: 6)])
-        #expect(diff.updates.isEmpty)
+        #expect(diff.itemMoves == [.init(item: Row(2, 5), from: at(1), to: at(6))])
+        #expect(diff.itemUpdates.isEmpty)
     }
 
     @Test func oneAddIsOneInsert() {
@@ -43,7 +47,7 @@ import Testing
         new.insert(Row(99), at: 4)
         let diff = listDiff(base, new)
         #expect(diff.count == 1)
-        #expect(diff.inserts == [.init(item: Row(99), to: 4)])
+        #expect(diff.itemInserts == [.init(item: Row(99), to: at(4))])
     }
 
     @Test func oneRemovalIsOneDelete() {
@@ -51,7 +55,7 @@ import Testing
         new.remove(at: 0)
         let diff = listDiff(base, new)
         #expect(diff.count == 1)
-        #expect(diff.deletes == [.init(id: 1, from: 0)])
+        #expect(diff.itemDeletes == [.init(id: 1, from: at(0))])
     }
 
     @Test func swappingTwoNeighboursIsOneMove() {
@@ -59,8 +63,8 @@ import Testing
         new.swapAt(2, 3)
         let diff = listDiff(base, new)
         #expect(diff.count == 1)
-        #expect(diff.moves.count == 1)
-        #expect(base.applying(diff) == new)
+        #expect(diff.itemMoves.count == 1)
+        #expect(oneSection(base).applying(diff) == oneSection(new))
     }
 
     @Test func updateIndexesFollowInsertsAndDeletesBefore() {
@@ -68,14 +72,14 @@ import Testing
         var new = Array(base.dropFirst())
         new[3].content = 1
         let diff = listDiff(base, new)
-        #expect(diff.deletes == [.init(id: 1, from: 0)])
-        #expect(diff.updates == [.init(item: Row(5, 1), from: 4, to: 3)])
-        #expect(diff.moves.isEmpty && diff.inserts.isEmpty)
+        #expect(diff.itemDeletes == [.init(id: 1, from: at(0))])
+        #expect(diff.itemUpdates == [.init(item: Row(5, 1), from: at(4), to: at(3))])
+        #expect(diff.itemMoves.isEmpty && diff.itemInserts.isEmpty)
     }
 
     @Test func emptyToManyIsAllInserts() {
         let diff = listDiff([], base)
-        #expect(diff.inserts.map(\.to) == Array(0..<8))
+        #expect(diff.itemInserts.map(\.to) == (0..<8).map(at))
         #expect(diff.count == 8)
         let snapshotDiff = makeSnapshot([("a", [1, 2, 3])]).difference(from: RowSnapshot())
         #expect(snapshotDiff.sectionInserts == [.init(id: "a", to: 0)])
@@ -85,7 +89,7 @@ import Testing
 
     @Test func manyToEmptyIsAllDeletes() {
         let diff = listDiff(base, [])
-        #expect(diff.deletes.map(\.from) == Array(0..<8))
+        #expect(diff.itemDeletes.map(\.from) == (0..<8).map(at))
         #expect(diff.count == 8)
         let snapshotDiff = RowSnapshot().difference(from: makeSnapshot([("a", [1, 2, 3])]))
         #expect(snapshotDiff.sectionDeletes == [.init(id: "a", from: 0)])
@@ -142,17 +146,8 @@ import Testing
         #expect(old.map(\.id) == [2, 1] && new.map(\.id) == [1, 2])
         let diff = listDiff(old, new)
         #expect(diff.count == 1)
-        #expect(diff.moves == [.init(item: Row(2, 2025_01_01), from: 0, to: 1)])
-        #expect(old.applying(diff) == new)
-
-        let snapshotDiff = oneSection(new).difference(from: oneSection(old))
-        #expect(snapshotDiff.count == 1)
-        #expect(
-            snapshotDiff.itemMoves == [
-                .init(item: Row(2, 2025_01_01), from: SnapshotIndexPath(section: 0, item: 0), to: SnapshotIndexPath(section: 0, item: 1))
-            ])
-        #expect(oneSection(old).applying(snapshotDiff) == oneSection(new))
-        #expect(oneSection(new).listDifference(from: oneSection(old), inSection: "all") == diff)
+        #expect(diff.itemMoves == [.init(item: Row(2, 2025_01_01), from: at(0), to: at(1))])
+        #expect(oneSection(old).applying(diff) == oneSection(new))
     }
 
     @Test func aDeadlineChangeFromFrontToBackOfTenIsOneMove() {
@@ -164,16 +159,8 @@ import Testing
         #expect(new.map(\.id) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 1])
         let diff = listDiff(old, new)
         #expect(diff.count == 1)
-        #expect(diff.moves == [.init(item: Row(1, 2025_01_01), from: 0, to: 9)])
-        #expect(old.applying(diff) == new)
-
-        let snapshotDiff = oneSection(new).difference(from: oneSection(old))
-        #expect(snapshotDiff.count == 1)
-        #expect(
-            snapshotDiff.itemMoves == [
-                .init(item: Row(1, 2025_01_01), from: SnapshotIndexPath(section: 0, item: 0), to: SnapshotIndexPath(section: 0, item: 9))
-            ])
-        #expect(oneSection(old).applying(snapshotDiff) == oneSection(new))
+        #expect(diff.itemMoves == [.init(item: Row(1, 2025_01_01), from: at(0), to: at(9))])
+        #expect(oneSection(old).applying(diff) == oneSection(new))
     }
 
     @Test func aRenameInPlaceAndAnotherItemMovingAreOneUpdateAndOneMove() {
@@ -183,20 +170,9 @@ import Testing
         new.insert(new.remove(at: 6), at: 0)
         let diff = listDiff(base, new)
         #expect(diff.count == 2)
-        #expect(diff.updates == [.init(item: Row(4, 9), from: 3, to: 4)])
-        #expect(diff.moves == [.init(item: Row(7), from: 6, to: 0)])
-        #expect(base.applying(diff) == new)
-
-        let snapshotDiff = oneSection(new).difference(from: oneSection(base))
-        #expect(snapshotDiff.count == 2)
-        #expect(
-            snapshotDiff.itemUpdates == [
-                .init(item: Row(4, 9), from: SnapshotIndexPath(section: 0, item: 3), to: SnapshotIndexPath(section: 0, item: 4))
-            ])
-        #expect(
-            snapshotDiff.itemMoves == [
-                .init(item: Row(7), from: SnapshotIndexPath(section: 0, item: 6), to: SnapshotIndexPath(section: 0, item: 0))
-            ])
+        #expect(diff.itemUpdates == [.init(item: Row(4, 9), from: at(3), to: at(4))])
+        #expect(diff.itemMoves == [.init(item: Row(7), from: at(6), to: at(0))])
+        #expect(oneSection(base).applying(diff) == oneSection(new))
     }
 
     @Test func onATieARenameInPlaceIsAnUpdateRatherThanAMove() {
@@ -206,8 +182,8 @@ import Testing
         let new = [Row(3), Row(1, 1), Row(2)]
         let diff = listDiff(old, new)
         #expect(diff.count == 2)
-        #expect(diff.updates == [.init(item: Row(1, 1), from: 0, to: 1)])
-        #expect(diff.moves == [.init(item: Row(3), from: 2, to: 0)])
+        #expect(diff.itemUpdates == [.init(item: Row(1, 1), from: at(0), to: at(1))])
+        #expect(diff.itemMoves == [.init(item: Row(3), from: at(2), to: at(0))])
     }
 
     @Test func editedItemsOvertakingAnUnchangedOneAreMovesNotUpdates() {
@@ -217,11 +193,9 @@ import Testing
         let new = [Row(2, 1), Row(3, 1), Row(1)]
         let diff = listDiff(old, new)
         #expect(diff.count == 2)
-        #expect(diff.updates.isEmpty)
-        #expect(diff.moves == [.init(item: Row(2, 1), from: 1, to: 0), .init(item: Row(3, 1), from: 2, to: 1)])
-        #expect(old.applying(diff) == new)
-        let snapshotDiff = oneSection(new).difference(from: oneSection(old))
-        #expect(snapshotDiff.count == 2 && snapshotDiff.itemUpdates.isEmpty)
+        #expect(diff.itemUpdates.isEmpty)
+        #expect(diff.itemMoves == [.init(item: Row(2, 1), from: at(1), to: at(0)), .init(item: Row(3, 1), from: at(2), to: at(1))])
+        #expect(oneSection(old).applying(diff) == oneSection(new))
     }
 
     @Test func remainingTiesGoToTheRunFoundFirst() {

@@ -358,7 +358,7 @@ public enum ICalendar {
     /// Escapes a TEXT value (RFC 5545 3.3.11): `\` `;` `,` get a backslash, a line feed
     /// becomes `\n`. Other characters are kept here; other control characters (a carriage
     /// return, an ESC), which TEXT has no escape for, become U+FFFD when the line is written
-    /// (see ``fresh(_:)``).
+    /// (see ``serialize(_:)``).
     public static func escapeText(_ text: String) -> String {
         // Bytes: every character escaped is ASCII, and a String's scalar view appends slowly.
         var text = text

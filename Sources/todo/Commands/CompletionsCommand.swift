@@ -91,7 +91,7 @@ struct CompletionScript {
 
     /// Turns `list --json` lines into `id<TAB>name`: the name unescaped, control escapes as
     /// spaces (descriptions are one line). GNU sed, so no jq is needed; the id and name are
-    /// the first two keys of every todo object (BRIEF 3), and each object is one line.
+    /// the first two keys of every todo object (`JSON.object(_:)`), and each object is one line.
     static let idsSedProgram = #"s/^[[:space:]]*{"id": *\([0-9][0-9]*\), *"name": *"\(\([^"\\]\|\\.\)*\)".*/\1\t\2/;T;s/\\\\/\x01/g;s/\\[nrt]/ /g;s/\\u[0-9a-fA-F]\{4\}/ /g;s/\\\(.\)/\1/g;s/\x01/\\/g;p"#
 
     private var commandNames: String { commands.map(\.name).joined(separator: " ") }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TodoObservation
 import TodoSnapshot
 import TodoStore
@@ -67,12 +68,12 @@ extension Command {
 /// lines with status 130 or 143 (TodoCLI decides it).
 final class StopSignals: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
-    private let lock = Lock()
-    private var signalNumber: Int32?
+    /// The first stop signal received, set from the signal sources' queue.
+    private let signalNumber = Mutex<Int32?>(nil)
 
     init(wake: DispatchSemaphore) {
         sources = SignalSources.make([SIGINT, SIGTERM], queue: .global()) { [weak self] signalNumber in
-            self?.lock.withLock { if self?.signalNumber == nil { self?.signalNumber = signalNumber } }
+            self?.signalNumber.withLock { if $0 == nil { $0 = signalNumber } }
             wake.signal()
         }
     }
@@ -80,10 +81,12 @@ final class StopSignals: @unchecked Sendable {
     deinit { sources.forEach { $0.cancel() } }
 
     /// The first stop signal received, if any.
-    var received: Int32? { lock.withLock { signalNumber } }
+    var received: Int32? { signalNumber.withLock { $0 } }
 }
 
-/// Prints what the controller reports: the BRIEF's JSON lines, or one line per change for people.
+/// Prints what the controller reports: with `--json`, one JSON object a line (`{"items": [...]}`
+/// first, then `{"changes": [...]}` per batch, see `writeJSON(_:)`), or one line per change
+/// for people.
 final class WatchPrinter: FetchedResultsControllerDelegate {
     let json: Bool
     var out: OutputStream

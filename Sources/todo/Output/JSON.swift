@@ -39,7 +39,9 @@ enum JSON {
         text.map(string) ?? "null"
     }
 
-    /// The BRIEF's todo object: `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false}`.
+    /// A todo as JSON, in the one shape every `--json` output and `todo export` use (README,
+    /// "Using it"): `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false}`,
+    /// keys in that order, `"deadline": null` when there is none.
     static func object(_ todo: Todo) -> String {
         let deadline = todo.deadline.map { "\"\($0)\"" } ?? "null"
         return "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone)}"

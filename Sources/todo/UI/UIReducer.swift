@@ -28,8 +28,8 @@ enum UIEffect: Equatable {
 }
 
 /// The pure half of `todo ui`: a key, the state and the list in; the new state and the
-/// effects to perform out. No I/O, no repository, no terminal, so every key's meaning is unit
-/// tested (see UIReducerTests).
+/// effects to perform out. No I/O, no repository, no terminal, so keys are unit tested without
+/// a terminal (`UIUnitTests`, in Tests/TodoCLITests/UIUnitTests.swift).
 ///
 /// The list is passed `inout` only for its outline's expansion state, which keys change.
 enum UIReducer {
