@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TestSupport"]),
-        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol"]),
+        .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
         // `todo sync` against real CalDAV servers (Radicale, Xandikos) and clients (python3-caldav).

@@ -13,7 +13,7 @@ import TodoStore
 /// A SIGKILL cannot show this: the operating system's cache survives it. This proves what the
 /// store's settings promise: WAL journal mode with `synchronous = FULL` (and checkpoints,
 /// forced often here) lose no acknowledged command and never half-apply one.
-@Suite(.serialized) struct PowerLossTests {
+@Suite(.timed, .serialized) struct PowerLossTests {
     let folder = TemporaryFolder()
 
     /// One command as `todo` runs it, through the same library calls.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import SQLite
 
-@Suite struct CommitObserverTests {
+@Suite(.timed) struct CommitObserverTests {
     let folder = TemporaryFolder()
 
     /// A WAL database with two tables and a log of what the observer saw.

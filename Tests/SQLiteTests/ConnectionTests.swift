@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import SQLite
 
-@Suite struct ConnectionTests {
+@Suite(.timed) struct ConnectionTests {
     let folder = TemporaryFolder()
 
     @Test func bindsAndReadsEveryType() throws {

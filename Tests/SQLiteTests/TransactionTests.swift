@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import SQLite
 
-@Suite struct TransactionTests {
+@Suite(.timed) struct TransactionTests {
     let folder = TemporaryFolder()
 
     private func makeDatabase(_ name: String = "tx.sqlite") throws -> Connection {

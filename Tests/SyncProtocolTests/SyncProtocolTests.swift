@@ -1,10 +1,11 @@
 import JSONCodec
 import SyncProtocol
+import TestSupport
 import Testing
 
 /// The messages between `todo` and `todo-sync`: each one survives encoding, the wire text, and
 /// decoding; and decoding refuses, naming the field, whatever is missing, mistyped or unknown.
-@Suite struct SyncProtocolTests {
+@Suite(.timed) struct SyncProtocolTests {
     /// Encoded, written as a line, parsed back and decoded: the same message.
     func roundTrip<Message: ProtocolMessage>(_ message: Message) throws {
         let line = message.line

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Bad input gets one clear `error:` line, the right exit status, and changes nothing.
-@Suite struct BadInputTests {
+@Suite(.timed) struct BadInputTests {
     let sandbox = CLISandbox()
 
     /// Runs `arguments`, expects `status`, one `error:` line (plus at most one hint line),

@@ -4,7 +4,7 @@ import Testing
 
 /// The four commands of the README's first example (add, list, done, rm), end to end, with
 /// their JSON shapes (`{"id", "name", "deadline", "done"}` objects).
-@Suite struct CardCommandsTests {
+@Suite(.timed) struct CardCommandsTests {
     let sandbox = CLISandbox()
 
     @Test func addPrintsTheIdAndJSONPrintsTheObject() throws {

@@ -14,7 +14,7 @@ private func isInstalled(_ program: String) -> Bool {
 /// are checked when installed; tests never install them. fish can also be driven for real
 /// with `complete -C`; zsh completion needs an interactive line editor, so zsh gets a parse
 /// check and a check that the script registers itself with compinit.
-@Suite struct CompletionsTests {
+@Suite(.timed) struct CompletionsTests {
     let sandbox = CLISandbox()
 
     /// The specs the built `todo` generates from.

@@ -6,7 +6,7 @@ import Testing
 /// Text from elsewhere (another program's name, a server's href, a path a script built) never
 /// reaches the terminal raw: text output, `--json` and the `error:` / `warning:` lines show
 /// control characters escaped, and one message stays one line.
-@Suite struct ControlCharacterOutputTests {
+@Suite(.timed) struct ControlCharacterOutputTests {
     let sandbox = CLISandbox()
 
     /// ESC and a colour sequence, the 8-bit CSI U+009B, a right-to-left override U+202E, and a

@@ -4,7 +4,7 @@ import Testing
 
 /// What a week of daily use asked for (issue 12): the forms people type and the ways out of a
 /// stuck undo.
-@Suite struct DailyUseTests {
+@Suite(.timed) struct DailyUseTests {
     let sandbox = CLISandbox()
 
     private func seed(_ count: Int) throws {
@@ -106,7 +106,7 @@ import Testing
 }
 
 /// `--overdue`, `--due-before`, `--due-after` in list, watch and export.
-@Suite struct DeadlineFilterTests {
+@Suite(.timed) struct DeadlineFilterTests {
     let sandbox = CLISandbox()
 
     private func names(_ arguments: String...) throws -> [String] {

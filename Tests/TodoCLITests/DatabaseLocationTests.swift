@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Where `todo` keeps its database, and how private it keeps it.
-@Suite struct DatabaseLocationTests {
+@Suite(.timed) struct DatabaseLocationTests {
     let sandbox = CLISandbox()
 
     @Test func anEmptyDbIsAUsageErrorNotTheDefaultList() throws {

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 @testable import todo
 
 /// Terminal column widths as `wcwidth` counts them, and cutting text to a width.
-@Suite struct DisplayWidthTests {
+@Suite(.timed) struct DisplayWidthTests {
     @Test(arguments: [
         ("", 0),
         ("Buy milk", 8),

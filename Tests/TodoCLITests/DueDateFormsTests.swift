@@ -1,9 +1,10 @@
+import TestSupport
 import Testing
 import TodoStore
 @testable import todo
 
 /// The date forms added for daily use, against fixed days (no clock involved).
-@Suite struct DueDateFormsTests {
+@Suite(.timed) struct DueDateFormsTests {
     private func parse(_ text: String, on today: String) throws -> String {
         try DueDateParser.parse(text, today: #require(CalendarDate(today))).description
     }

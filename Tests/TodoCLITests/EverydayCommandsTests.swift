@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// edit, undone, show, search and paging, end to end.
-@Suite struct EverydayCommandsTests {
+@Suite(.timed) struct EverydayCommandsTests {
     let sandbox = CLISandbox()
 
     private func todo(_ id: Int) throws -> [String: Any] {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `--due` in words, always in the local calendar, and the relative hints of the list.
-@Suite struct HumanDatesTests {
+@Suite(.timed) struct HumanDatesTests {
     let sandbox = CLISandbox()
 
     /// Today plus `days` in time zone `zone`, as YYYY-MM-DD, computed by Foundation

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `todo export --format ics` and `todo import --from ics`, end to end.
-@Suite struct ICSImportExportTests {
+@Suite(.timed) struct ICSImportExportTests {
     let sandbox = CLISandbox()
 
     /// The todos without their ids, in list order.

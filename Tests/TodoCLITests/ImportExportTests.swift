@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `todo export` and `todo import`, end to end: round trips, other tools' files, bad files.
-@Suite struct ImportExportTests {
+@Suite(.timed) struct ImportExportTests {
     let sandbox = CLISandbox()
     let fixtures = ProcessRunner.packageRoot + "/Tests/TodoInteropTests/Fixtures"
 

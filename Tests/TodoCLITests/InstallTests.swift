@@ -5,7 +5,7 @@ import Testing
 /// `scripts/install` as a new user meets it: the binaries, the manual and the completions
 /// under PREFIX, working in a new shell with no other step; `--uninstall` takes exactly that
 /// away. It installs the test build's binaries (TODO_BINARIES) rather than building a release.
-@Suite(.serialized) struct InstallTests {
+@Suite(.timed, .serialized) struct InstallTests {
     let folder = TemporaryFolder()
     var prefix: String { folder.file("prefix") }
     var binaries: String { URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path }
@@ -81,7 +81,7 @@ import Testing
 }
 
 /// The manual: one page per command from the same specs as help, valid roff.
-@Suite struct ManPageTests {
+@Suite(.timed) struct ManPageTests {
     let folder = TemporaryFolder()
 
     func pages() throws -> [String] {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The file is a plain SQLite database that other clients share.
-@Suite struct InteropTests {
+@Suite(.timed) struct InteropTests {
     let sandbox = CLISandbox()
 
     @Test func theSQLiteShellReadsTheFile() throws {

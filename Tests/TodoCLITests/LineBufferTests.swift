@@ -1,9 +1,10 @@
+import TestSupport
 import Testing
 @testable import todo
 
 /// The reader of the companion's answer lines: lines split across reads, several in one read,
 /// and one line far longer than a read, fed as a pipe would feed them.
-@Suite struct LineBufferTests {
+@Suite(.timed) struct LineBufferTests {
     /// Feeds `bytes` to `buffer` through ``LineBuffer/fill(_:)`` in reads of at most `chunk`
     /// bytes (a pipe's reads), taking the lines as they become whole; returns them, and the space
     /// each read was offered.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `todo list --outline` and `--sort`: the sample app's outline section and Sort menu.
-@Suite struct OutlineAndSortTests {
+@Suite(.timed) struct OutlineAndSortTests {
     let sandbox = CLISandbox()
 
     private func seed() throws {

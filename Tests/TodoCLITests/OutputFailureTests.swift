@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// A failed write to standard output is a failed command; a reader that went away is not.
-@Suite struct OutputFailureTests {
+@Suite(.timed) struct OutputFailureTests {
     let sandbox = CLISandbox()
 
     /// Runs `todo ARGS > /dev/full` (ENOSPC on every write) through bash.

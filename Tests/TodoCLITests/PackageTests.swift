@@ -5,7 +5,7 @@ import Testing
 /// `scripts/package`: a Debian package that lintian accepts, that installs todo with its manual
 /// and completions working at once, and that `dpkg -r` removes without a trace. Installing a
 /// package needs root (CI runs as root); elsewhere the suite is skipped.
-@Suite(.serialized, .enabled(if: getuid() == 0, "dpkg -i needs root"))
+@Suite(.timed, .serialized, .enabled(if: getuid() == 0, "dpkg -i needs root"))
 struct PackageTests {
     let folder = TemporaryFolder()
     var binaries: String { URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path }

@@ -8,7 +8,7 @@ import TodoStore
 /// exit 1 with one `error:` line on a problem, never a crash, and the file is only read.
 ///
 /// The in-process tests call `DatabaseCheck` directly; the end-to-end ones run the binary.
-@Suite struct ReliabilityCheckTests {
+@Suite(.timed) struct ReliabilityCheckTests {
     let sandbox = CLISandbox()
 
     static let latest = Migrator().latestVersion

@@ -4,7 +4,7 @@ import Testing
 
 /// SIGKILL at random moments: after every kill the file passes `PRAGMA integrity_check`,
 /// every acknowledged write is there, and every command is all or nothing.
-@Suite struct ReliabilityCrashTests {
+@Suite(.timed) struct ReliabilityCrashTests {
     let sandbox = CLISandbox()
 
     /// A fixed count, not a time budget: a seed replays the same rounds on any machine, and a

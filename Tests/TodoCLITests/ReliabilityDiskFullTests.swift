@@ -10,7 +10,7 @@ import Glibc
 /// so, every acknowledged todo kept, the file intact; once space returns, `todo` works again.
 ///
 /// Not root: reported as skipped. Root (CI): a failed mount is a failure, not a quiet pass.
-@Suite(.serialized, .enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
+@Suite(.timed, .serialized, .enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
 struct ReliabilityDiskFullTests {
     let sandbox = CLISandbox()
 

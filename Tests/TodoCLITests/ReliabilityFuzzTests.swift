@@ -6,7 +6,7 @@ import TodoStore
 
 /// Random and mutated command lines and dates: no crash, no hang, no stack trace; every
 /// refusal is a usage error (exit 2) with one `error:` line.
-@Suite struct ReliabilityFuzzTests {
+@Suite(.timed) struct ReliabilityFuzzTests {
     static let parserInputs = 25_000
     static let dateInputs = 25_000
     static let binarySample = 200

@@ -4,7 +4,7 @@ import Testing
 
 /// Hostile input that is valid: a 1 MB name, thousands of ids, SQL and control characters.
 /// It is stored exactly (bound, never spliced) and shown safely.
-@Suite struct ReliabilityInputTests {
+@Suite(.timed) struct ReliabilityInputTests {
     let sandbox = CLISandbox()
 
     @Test("A 1,000,009-character name (ten 100,000-character words) round-trips through list, show and export")

@@ -8,7 +8,7 @@ import Glibc
 
 /// A todo list is private: created 0700/0600 whatever the umask, and an owner's chosen mode is
 /// never loosened, not by `todo` and not by the `-wal`/`-shm` files SQLite makes beside it.
-@Suite struct ReliabilityPrivacyTests {
+@Suite(.timed) struct ReliabilityPrivacyTests {
     let sandbox = CLISandbox()
 
     /// Every command that opens the file, once each.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Behaviour that depends on a terminal: colour, widths, the delete question.
-@Suite struct TerminalTests {
+@Suite(.timed) struct TerminalTests {
     let sandbox = CLISandbox()
     private let escape = "\u{1B}["
 

@@ -8,7 +8,7 @@ import TodoStore
 /// The ui filter's in-memory narrowing against the store's own search, on a real file: at every
 /// step it must hold exactly what a fetch with that search returns, in the same order, while
 /// the text grows and shrinks and while the controller reports changes.
-@Suite struct UINarrowingTests {
+@Suite(.timed) struct UINarrowingTests {
     let folder = TemporaryFolder()
 
     /// Collects the controller's batches.

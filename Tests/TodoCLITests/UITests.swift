@@ -5,7 +5,7 @@ import Testing
 /// `todo ui` in a real terminal (tmux): keys in, screen out, the database checked with
 /// `todo list --json`. Each test has its own tmux server, so they run side by side; how fast
 /// the screen answers is measured by `scripts/bench`, not here.
-@Suite struct UITests {
+@Suite(.timed) struct UITests {
     let sandbox = CLISandbox()
 
     static func quote(_ text: String) -> String {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TodoObservation
 import TodoSnapshot
@@ -6,7 +7,7 @@ import TodoStore
 
 /// The pure parts of `todo ui`, without a terminal: key decoding, the reducer (key + state ->
 /// state + effects) and rendering a frame. The tmux tests (UITests) run the whole program.
-@Suite struct UIUnitTests {
+@Suite(.timed) struct UIUnitTests {
     static let today = CalendarDate(year: 2024, month: 5, day: 1)!
 
     /// Three todos in due order: 1 undone, 2 done, 3 undone.

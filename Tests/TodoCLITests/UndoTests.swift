@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `todo undo`: each kind of change, reverted exactly, ids included, across runs.
-@Suite struct UndoTests {
+@Suite(.timed) struct UndoTests {
     let sandbox = CLISandbox()
 
     /// The whole todos table as the sqlite3 shell sees it: ids, names, deadlines, done flags.

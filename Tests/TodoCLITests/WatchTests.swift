@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `todo watch`, seen from outside: its JSON lines rebuild `todo list --json` exactly.
-@Suite struct WatchTests {
+@Suite(.timed) struct WatchTests {
     let sandbox = CLISandbox()
 
     private func json(_ line: String?) throws -> [String: Any] {

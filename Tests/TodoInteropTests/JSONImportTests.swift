@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 import TodoInterop
 import TodoStore
 
 /// `todo import --from json`: our own export read back.
-@Suite struct JSONImportTests {
+@Suite(.timed) struct JSONImportTests {
     @Test func readsOurExport() throws {
         let text = """
             [
@@ -79,7 +80,7 @@ import TodoStore
 }
 
 /// Many records at once: the CLI promises 50,000 todos import in well under a second.
-@Suite struct LargeImportTests {
+@Suite(.timed) struct LargeImportTests {
     /// A `todo export`-shaped document with `count` todos (about 80 bytes each).
     static func export(count: Int) -> [UInt8] {
         var text = "[\n"

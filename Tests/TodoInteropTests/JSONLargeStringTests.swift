@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 import TodoInterop
 
 /// One huge string value, as the sync companion's fetch answer carries a large calendar object:
 /// a `\r\n` escape about every 80 bytes (folded iCalendar lines), some `\"`, `\\` and non-ASCII text.
 /// The parser reads it in one pass (plain runs copied whole, each escape decoded once).
-@Suite struct JSONLargeStringTests {
+@Suite(.timed) struct JSONLargeStringTests {
     @Test func readsAnEightMegabyteEscapedStringWhole() throws {
         var text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nDESCRIPTION:"
         while text.utf8.count < 8_000_000 {

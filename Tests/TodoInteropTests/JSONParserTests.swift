@@ -20,7 +20,7 @@ private func parseError(_ bytes: [UInt8]) -> JSONParseError? {
 
 private func parseError(_ text: String) -> JSONParseError? { parseError(Array(text.utf8)) }
 
-@Suite struct JSONParserValidTests {
+@Suite(.timed) struct JSONParserValidTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try parse(#" { "a" : [1, -2.5, "x", true, false, null, {}, []] , "b":{"c":"d"} } "#)
         #expect(value == ["a": [1, -2.5, "x", true, false, nil, [:], []], "b": ["c": "d"]])
@@ -66,7 +66,7 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
     }
 }
 
-@Suite struct JSONParserErrorTests {
+@Suite(.timed) struct JSONParserErrorTests {
     @Test(arguments: [
         ("", 1, 1, "unexpected end of input, expected a value"),
         ("   ", 1, 4, "unexpected end of input, expected a value"),
@@ -146,7 +146,7 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
     }
 }
 
-@Suite struct JSONParserStringTests {
+@Suite(.timed) struct JSONParserStringTests {
     @Test func resolvesEverySimpleEscape() throws {
         #expect(try parse(#""\" \\ \/ \b \f \n \r \t""#) == "\" \\ / \u{8} \u{C} \n \r \t")
     }
@@ -184,7 +184,7 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
     }
 }
 
-@Suite struct JSONParserNumberTests {
+@Suite(.timed) struct JSONParserNumberTests {
     @Test func readsIntegersExactly() throws {
         #expect(try parse("0") == 0)
         #expect(try parse("-0").doubleValue?.sign == .minus)
@@ -202,7 +202,7 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
     }
 }
 
-@Suite struct JSONParserDepthTests {
+@Suite(.timed) struct JSONParserDepthTests {
     @Test func acceptsSixtyFourLevels() throws {
         let depth = JSONParser.maximumDepth
         #expect(depth == 64)

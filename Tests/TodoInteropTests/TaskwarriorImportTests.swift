@@ -44,7 +44,7 @@ private let expectedInTokyo = [
     // "Call mom" was deleted: skipped.
 ]
 
-@Suite struct TaskwarriorImportTests {
+@Suite(.timed) struct TaskwarriorImportTests {
     @Test func readsTheRealExportInTheZoneItWasWrittenIn() throws {
         let todos = try TodoImporter.parse(try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
         #expect(todos == expectedInTokyo)
@@ -154,7 +154,7 @@ private let expectedInTokyo = [
 }
 
 /// The `.system` zone, through glibc: TZ is changed for the duration of each test.
-@Suite(.serialized) struct TaskwarriorSystemTimeZoneTests {
+@Suite(.timed, .serialized) struct TaskwarriorSystemTimeZoneTests {
     /// Runs `body` with TZ set to `zone`, then restores the previous TZ (or its absence).
     private func withTZ<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
         let previous = getenv("TZ").map { String(cString: $0) }

@@ -35,7 +35,7 @@ private let expectedDoneTxt = [
     ImportedTodo(name: "Submit the report +work", deadline: day("2024-04-30"), isDone: true),
 ]
 
-@Suite struct TodoTxtImportTests {
+@Suite(.timed) struct TodoTxtImportTests {
     @Test func readsTheRealFiles() throws {
         #expect(try TodoImporter.parse(try Fixture.bytes("todo.txt"), format: .todotxt) == expectedTodoTxt)
         #expect(try TodoImporter.parse(try Fixture.bytes("done.txt"), format: .todotxt) == expectedDoneTxt)

@@ -12,7 +12,7 @@ import TodoStore
 /// the same query, writing from a delegate callback, throwing their own errors through our
 /// closures. Each once failed (a loop that never ended, `add` returning the delegate's todo,
 /// a trap); each is a test now.
-@Suite struct AppDeveloperProgramTests {
+@Suite(.timed) struct AppDeveloperProgramTests {
     let folder = TemporaryFolder()
 
     struct AppError: Error, Equatable { let code: Int }

@@ -7,7 +7,7 @@ import TodoStore
 
 /// Changes committed by other processes (the sqlite3 shell, a second todo, Python) reach the
 /// controller through the file monitor and `PRAGMA data_version`.
-@Suite struct CrossProcessTests {
+@Suite(.timed) struct CrossProcessTests {
     let folder = TemporaryFolder()
 
     /// A controller driven the way `todo watch` drives one: wait for the monitor, then

@@ -6,7 +6,7 @@ import TodoSnapshot
 import TodoStore
 
 /// Changes made through the controller's own repository connection, seen through SQLite's hooks.
-@Suite struct InProcessChangeTests {
+@Suite(.timed) struct InProcessChangeTests {
     let folder = TemporaryFolder()
 
     private func makeController(_ sectioning: FetchedResultsController.Sectioning = .none,

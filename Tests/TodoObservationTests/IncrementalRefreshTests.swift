@@ -8,7 +8,7 @@ import TodoStore
 /// Results patched in after small commits (no refetch) must always equal a full fetch, the
 /// notifications must still rebuild them exactly, and each difference derived from the changed
 /// todos must be as minimal as the full diff of the two snapshots.
-@Suite struct IncrementalRefreshTests {
+@Suite(.timed) struct IncrementalRefreshTests {
     let folder = TemporaryFolder()
 
     /// Keeps its own copy of the results, rebuilt only from the batches' differences.

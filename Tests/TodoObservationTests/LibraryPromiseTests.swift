@@ -8,7 +8,7 @@ import TodoStore
 /// Programs an app developer writes from the README's "Using the library safely" and the doc
 /// comments, each against the public API only. Each one broke a promise the libraries made
 /// (issue 24) and is kept as a test of that promise.
-@Suite struct LibraryPromiseTests {
+@Suite(.timed) struct LibraryPromiseTests {
     let folder = TemporaryFolder()
 
     struct AppError: Error, Equatable { let code: Int }

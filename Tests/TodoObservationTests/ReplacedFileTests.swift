@@ -7,7 +7,7 @@ import TodoStore
 /// Editors and file-sync tools save by writing a new file and renaming it over the old one.
 /// A controller follows the path to the new file (reporting the difference) and says when the
 /// file is gone, instead of watching a deleted inode in silence.
-@Suite struct ReplacedFileTests {
+@Suite(.timed) struct ReplacedFileTests {
     let folder = TemporaryFolder()
 
     /// A database at `path` holding todos named `names`, made and closed by its own repository.

@@ -8,7 +8,7 @@ import TodoStore
 /// a fetch read in slices ends equal to one full fetch, each slice says exactly whether it
 /// completed the fetch, and commits made by another connection while it runs are in the
 /// results it publishes.
-@Suite struct SlicedFetchTests {
+@Suite(.timed) struct SlicedFetchTests {
     let folder = TemporaryFolder()
 
     @Test func slicesEqualAFullFetchAndACommitDuringTheFetchIsNotLost() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Random pairs: the difference must apply exactly and keep every promise of the batch
 /// semantics. Each pair has its own seed, printed with any failure, so a case can be replayed
 /// with `SeededGenerator(seed:)`.
-@Suite struct DifferencePropertyTests {
+@Suite(.timed) struct DifferencePropertyTests {
     static let pairs: UInt64 = 10_000
 
     @Test func snapshotDifferenceAppliesExactly() {

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 @testable import TodoSnapshot
 
 /// Single edits give single changes, in a flat list (one section) and across sections.
-@Suite struct MinimalityTests {
+@Suite(.timed) struct MinimalityTests {
     let base = (1...8).map { Row($0) }
 
     /// The difference between two flat lists, each as the one section of a snapshot.

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 @testable import TodoSnapshot
 
 /// The outline forest: structure, deletion with descendants, expansion and visibility.
-@Suite struct SectionSnapshotTests {
+@Suite(.timed) struct SectionSnapshotTests {
     /// a (b (c), d), e
     func tree() -> SectionSnapshot<String> {
         var outline = SectionSnapshot<String>()

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 @testable import TodoSnapshot
 
 /// The editing vocabulary and the lookups, checked against the index the snapshot keeps.
-@Suite struct SnapshotTests {
+@Suite(.timed) struct SnapshotTests {
     /// Every lookup agrees with the stored order: catches an index left stale by an edit.
     func expectConsistent(_ snapshot: RowSnapshot, sourceLocation: SourceLocation = #_sourceLocation) {
         var flat = 0

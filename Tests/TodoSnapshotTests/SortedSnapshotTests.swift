@@ -5,7 +5,7 @@ import Testing
 /// The in-place form of the snapshot: patched results must equal results built whole, and the
 /// difference derived from the changed items must be as exact and as minimal as the full diff,
 /// which stays the reference.
-@Suite struct SortedSnapshotTests {
+@Suite(.timed) struct SortedSnapshotTests {
     typealias Sorted = SortedSnapshot<String, Row>
 
     /// Sections "low" (content below 50) and "high", hidden while empty; inside a section by

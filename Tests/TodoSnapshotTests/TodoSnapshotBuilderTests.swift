@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TodoSnapshot
 
@@ -9,7 +10,7 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
 }
 
 /// The sample app's two-section list: `all` flat, `outline` grouped into Undone then Done.
-@Suite struct TodoSnapshotBuilderTests {
+@Suite(.timed) struct TodoSnapshotBuilderTests {
     typealias ID = TodoRowID<Int64>
     let builder = TodoSnapshotBuilder<FakeTodo> { $0.isDone }
     let todos = [

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 @testable import TodoStore
 
-@Suite struct CalendarDateTests {
+@Suite(.timed) struct CalendarDateTests {
     @Test func parsesOnlyRealDaysInISOForm() {
         #expect(CalendarDate("2024-05-01") == CalendarDate(year: 2024, month: 5, day: 1))
         #expect(CalendarDate("2024-02-29") != nil)

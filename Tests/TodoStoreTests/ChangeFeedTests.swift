@@ -5,7 +5,7 @@ import Testing
 import TodoStore
 
 /// The change feed (migration 0004): triggers record every changed todo id, whoever writes.
-@Suite struct ChangeFeedTests {
+@Suite(.timed) struct ChangeFeedTests {
     let folder = TemporaryFolder()
 
     @Test func everyWriterIsRecordedAndAReaderSeesOnlyWhatCameAfterIt() throws {

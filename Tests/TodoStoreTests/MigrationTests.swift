@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import TodoStore
 
-@Suite struct MigrationTests {
+@Suite(.timed) struct MigrationTests {
     let folder = TemporaryFolder()
 
     @Test func embeddedMigrationsMatchTheMigrationsFolder() throws {

@@ -3,7 +3,7 @@ import Testing
 import TodoStore
 
 /// `--search` ignores case in every script: Unicode full case folding plus canonical equivalence.
-@Suite struct SearchFoldingTests {
+@Suite(.timed) struct SearchFoldingTests {
     let folder = TemporaryFolder()
 
     private func found(_ needle: String, in names: [String]) throws -> [String] {

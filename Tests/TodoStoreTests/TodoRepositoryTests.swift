@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 @testable import TodoStore
 
-@Suite struct TodoRepositoryTests {
+@Suite(.timed) struct TodoRepositoryTests {
     let folder = TemporaryFolder()
 
     private func makeRepository() throws -> TodoRepository {

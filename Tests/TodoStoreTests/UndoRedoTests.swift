@@ -4,7 +4,7 @@ import Testing
 import TodoStore
 
 /// Undo, redo and the ways past a step that cannot be undone.
-@Suite struct UndoRedoTests {
+@Suite(.timed) struct UndoRedoTests {
     let folder = TemporaryFolder()
 
     private func makeRepository() throws -> TodoRepository {
@@ -87,7 +87,7 @@ import TodoStore
 
 /// Stored changesets are checked before SQLite reads them: SQLite's reader never returns on
 /// some malformed bytes, which would hang `todo undo` on a damaged history entry.
-@Suite struct ChangesetValidationTests {
+@Suite(.timed) struct ChangesetValidationTests {
     let folder = TemporaryFolder()
 
     @Test func mutatedChangesetsAreRefusedOrApplyWithoutHanging() throws {

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import todo_sync
 
-@Suite("todo-sync pieces: netrc, multistatus on libxml2, carriage returns, hrefs, password command")
+@Suite("todo-sync pieces: netrc, multistatus on libxml2, carriage returns, hrefs, password command", .timed)
 struct HelperUnitTests {
     @Test("netrc: machine, default, quoted values, macdef and comments")
     func netrc() {

@@ -6,7 +6,7 @@ import Testing
 /// `/.well-known/caldav` redirect, moved collections, redirects to another origin or from https
 /// to http) and Apache with Digest-only authentication, both started by the tests on 127.0.0.1
 /// in front of a Radicale of their own.
-@Suite("nginx and Apache in front of Radicale: redirects, /.well-known/caldav, the password kept at its origin, Digest",
+@Suite("nginx and Apache in front of Radicale: redirects, /.well-known/caldav, the password kept at its origin, Digest", .timed,
        .timeLimit(.minutes(2)))
 struct ProxyServerTests {
     typealias Device = DiscoveryTests.Device

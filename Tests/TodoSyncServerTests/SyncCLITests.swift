@@ -4,7 +4,7 @@ import Testing
 
 /// `todo sync` end to end: the built `todo` and `todo-sync` against real Radicale and Xandikos
 /// servers on 127.0.0.1, and python3-caldav as the other client.
-@Suite struct SyncCLITests {
+@Suite(.timed) struct SyncCLITests {
     static let kinds: [CalDAVServer.Kind] = [.radicale, .xandikos]
 
     static func start(_ kind: CalDAVServer.Kind) throws -> CalDAVServer {
@@ -252,7 +252,7 @@ import Testing
 
 /// What a sync brings in reaches watchers as ordinary commits; a sync killed at any point
 /// is completed by the next one without duplicates; a missing companion is one error line.
-@Suite struct SyncRobustnessTests {
+@Suite(.timed) struct SyncRobustnessTests {
     @Test func aWatcherSeesWhatASyncBringsIn() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }

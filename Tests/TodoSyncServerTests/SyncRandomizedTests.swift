@@ -10,7 +10,7 @@ import Testing
 /// sync may fail (exit 1) but never crashes. After a final round of syncs in pass mode all three
 /// see the same list, nothing is duplicated or invented, and no todo is lost but by a delete.
 /// Seeded: the seed is printed, and TODO_TEST_SEED replays one.
-@Suite struct SyncRandomizedTests {
+@Suite(.timed) struct SyncRandomizedTests {
     @Test func twoDevicesAndAPhoneConverge() throws {
         let seed = TestSeed.make("SyncRandomizedTests")
         var random = SeededGenerator(seed: seed)

@@ -5,7 +5,7 @@ import Testing
 /// What `todo` sends is what other CalDAV tools read: vdirsyncer copies the collection into a
 /// folder of .ics files, and todoman lists them with the same names, due dates and states; a
 /// todo that todoman completes comes back to `todo` done.
-@Suite struct VdirsyncerInteropTests {
+@Suite(.timed) struct VdirsyncerInteropTests {
     @Test func vdirsyncerAndTodomanSeeWhatTodoSentAndTodoSeesWhatTheyChange() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 import TodoInterop
 import TodoStore
 @testable import TodoSync
 
 /// Whole `.ics` files: every VTODO of every VCALENDAR, occurrences and events left out.
-@Suite struct ICSFileTests {
+@Suite(.timed) struct ICSFileTests {
     let utc = LocalTimeZone.offset(seconds: 0)
 
     @Test func readsEveryTodoOfOtherAppsFilesAndCountsWhatItCannotKeep() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import TodoSync
 
 /// The iCalendar codec: folding, escaping, structure, and byte-exact re-serialisation.
-@Suite struct ICalendarCodecTests {
+@Suite(.timed) struct ICalendarCodecTests {
     /// Random texts from every kind of character a name can hold.
     static func randomText(using generator: inout SeededGenerator) -> String {
         let pieces: [String] = ["a", "Z", "7", " ", "\t", ",", ";", "\\", ":", "\"", "\n", "\\n", "é", "ß", "日本", "ü",

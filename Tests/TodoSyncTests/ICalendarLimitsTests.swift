@@ -5,7 +5,7 @@ import TodoInterop
 
 /// What the reader does with hostile or huge input: a clear error within its limits, never a
 /// crash, and a legitimately huge object read in linear time.
-@Suite struct ICalendarLimitsTests {
+@Suite(.timed) struct ICalendarLimitsTests {
     /// `depth` nested `BEGIN:X` lines, each closed by its END when `closed`.
     static func nested(_ depth: Int, closed: Bool = true) -> String {
         String(repeating: "BEGIN:X\r\n", count: depth) + (closed ? String(repeating: "END:X\r\n", count: depth) : "")

@@ -7,7 +7,7 @@ import TodoStore
 
 /// What the engine refuses to believe from a server (issue 22), on the in-memory collection;
 /// TodoSyncServerTests runs the same cases through a misbehaving proxy in front of Radicale.
-@Suite struct SyncDistrustTests {
+@Suite(.timed) struct SyncDistrustTests {
     let folder = TemporaryFolder()
 
     /// A device with three synced todos, synced once more: it holds a sync token (the first

@@ -33,7 +33,7 @@ struct Device {
     }
 }
 
-@Suite struct SyncEngineTests {
+@Suite(.timed) struct SyncEngineTests {
     let folder = TemporaryFolder()
 
     @Test func aFirstSyncGivesBothDevicesTheUnionAndSyncingAgainChangesNothing() throws {
@@ -269,7 +269,7 @@ final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Send
     func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
 }
 
-@Suite struct ThreeWayMergeTests {
+@Suite(.timed) struct ThreeWayMergeTests {
     let base = TodoFields(name: "a", deadline: nil, isDone: false)
 
     @Test func eachSideKeepsWhatOnlyItChanged() {

@@ -5,7 +5,7 @@ import TodoStore
 @testable import TodoSync
 
 /// VTODO <-> todo fields: what is read, what an update changes, and what it never touches.
-@Suite struct VTodoMappingTests {
+@Suite(.timed) struct VTodoMappingTests {
     let utc = LocalTimeZone.offset(seconds: 0)
 
     /// A one-VTODO object with the given extra property lines.
