@@ -20,7 +20,7 @@ final class CalDAVClient {
     /// The most pages of a truncated (507) sync-collection listing read in one sync.
     static let maximumPages = 100
 
-    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil) throws(HelperError) {
+    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil, timeout: Int? = nil) throws(HelperError) {
         guard var collection = HTTPURL(url) else {
             throw HelperError(.protocol, "\"url\" is not an http or https URL")
         }
@@ -33,7 +33,8 @@ final class CalDAVClient {
         if !collection.path.hasSuffix("/") { collection.path += "/" }
         self.collection = collection
         displayURL = collection.string
-        settings = HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile)
+        settings = HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile,
+                                       timeouts: timeout.map { HTTPClient.Timeouts(seconds: $0) } ?? HTTPClient.Timeouts())
         http = HTTPClient(settings: settings, origin: collection)
     }
 

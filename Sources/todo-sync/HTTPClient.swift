@@ -39,15 +39,38 @@ final class HTTPClient {
         /// request); Basic or Digest lets curl ask without credentials first and answer the
         /// server's challenge. See ``init(settings:origin:)``.
         var authentication = todo_curlauth_basic_digest()
+        /// How long to wait for the server.
+        var timeouts = Timeouts()
+    }
+
+    /// How long a request waits for the server: to connect, and then for each stretch of
+    /// ``stall`` seconds to move at least ``HTTPClient/minimumProgress`` bytes (sent and received
+    /// together). One number for both when the user sets it (`TODO_SYNC_TIMEOUT`, as git's
+    /// `http.lowSpeedTime`); a request never takes longer than ``HTTPClient/requestTimeout``.
+    struct Timeouts {
+        /// Seconds to connect (TCP, and TLS over it).
+        var connect = 10
+        /// Seconds in which a request, once connected, must move ``HTTPClient/minimumProgress``
+        /// bytes: a server that never answers, or drips its answer a byte at a time, is given up
+        /// after this long, not after ``HTTPClient/requestTimeout``.
+        var stall = 30
+
+        init() {}
+
+        /// The same `seconds` for both.
+        init(seconds: Int) {
+            connect = seconds
+            stall = seconds
+        }
     }
 
     /// The most bytes of one answer's body, after decompression.
     static let maximumBody = 64 << 20
     /// The most bytes of one answer's header lines.
     static let maximumHeaders = 1 << 20
-    static let connectTimeout = 10
-    /// An answer that brings less than 1 byte/s for this long is abandoned.
-    static let stallTimeout = 30
+    /// Less than this many bytes in ``Timeouts/stall`` seconds, and a request is abandoned: a
+    /// server that drips its answer is given up as soon as one that sends nothing.
+    static let minimumProgress = 1024
     /// The longest one request may take in all.
     static let requestTimeout = 300
 
@@ -169,9 +192,26 @@ final class HTTPClient {
                 idle.append(transfer)
                 if !done(transfer.index, result) { going = false }
             }
+            // Requests that stopped moving end here, with their error; their handle goes (and
+            // its connection is closed with it).
+            let now = MonotonicClock.now()
+            var wake = now + 1_000_000_000
+            for (handle, transfer) in Array(active) {
+                switch transfer.progress(at: now) {
+                case .stalled(let error):
+                    active[handle] = nil
+                    curl_multi_remove_handle(multi, handle)
+                    finished = true
+                    if !done(transfer.index, .failure(error)) { going = false }
+                case .checkAgain(let time):
+                    wake = min(wake, time)
+                }
+            }
             if !finished && !active.isEmpty {
-                // Sleeps until a socket is ready or curl's own timer is due; no busy waiting.
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                // Sleeps until a socket is ready, curl's own timer is due or a request's progress
+                // is to be checked; no busy waiting.
+                let milliseconds = wake > now ? (wake - now + 999_999) / 1_000_000 : 1
+                curl_multi_poll(multi, nil, 0, Int32(clamping: min(max(milliseconds, 1), 1000)), nil)
             }
         }
     }
@@ -187,11 +227,21 @@ private final class Transfer {
     private var headerBytes = 0
     private var body: [UInt8] = []
     private var tooLarge = false
+    private let timeouts: HTTPClient.Timeouts
+    /// When the request started, and the bytes received for it (header lines, and the body as
+    /// delivered): for ``progress(at:)``.
+    private var started: UInt64 = 0
+    private var receivedBytes = 0
+    /// The start of the current stretch of ``HTTPClient/Timeouts/stall`` seconds, and the bytes
+    /// moved by then; `nil` while connecting.
+    private var checkpoint: (time: UInt64, moved: Int, received: Int)?
+    private var connectedAt: UInt64 = 0
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(settings: HTTPClient.Settings) {
         handle = curl_easy_init()
+        timeouts = settings.timeouts
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = todo_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -205,9 +255,10 @@ private final class Transfer {
         _ = todo_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         long(CURLOPT_FOLLOWLOCATION, 0)
         long(CURLOPT_UNRESTRICTED_AUTH, 0)
-        long(CURLOPT_CONNECTTIMEOUT, HTTPClient.connectTimeout)
-        long(CURLOPT_LOW_SPEED_LIMIT, 1)
-        long(CURLOPT_LOW_SPEED_TIME, HTTPClient.stallTimeout)
+        // Connecting is curl's to time; a stalled answer is ``progress(at:)``'s (curl's own
+        // low-speed check averages over a few seconds, the request's upload included, so that a
+        // server dripping a byte a second was held several seconds past the limit).
+        long(CURLOPT_CONNECTTIMEOUT, timeouts.connect)
         long(CURLOPT_TIMEOUT, HTTPClient.requestTimeout)
         long(CURLOPT_TCP_KEEPALIVE, 1)
         long(CURLOPT_PIPEWAIT, 1)
@@ -242,6 +293,10 @@ private final class Transfer {
         headerBytes = 0
         body = []
         tooLarge = false
+        started = MonotonicClock.now()
+        receivedBytes = 0
+        checkpoint = nil
+        connectedAt = 0
         errorBuffer[0] = 0
         _ = todo_curl_setopt_string(handle, CURLOPT_URL, request.url.string)
         curl_slist_free_all(headerList)
@@ -260,6 +315,7 @@ private final class Transfer {
     }
 
     fileprivate func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
+        receivedBytes += count
         guard body.count + count <= HTTPClient.maximumBody else {
             tooLarge = true
             return 0  // curl stops with CURLE_WRITE_ERROR
@@ -272,6 +328,7 @@ private final class Transfer {
 
     fileprivate func receivedHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         headerBytes += count
+        receivedBytes += count
         guard headerBytes <= HTTPClient.maximumHeaders else { tooLarge = true; return 0 }
         guard let data, count > 0 else { return count }
         var line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
@@ -287,6 +344,53 @@ private final class Transfer {
             headers.append((String(line[..<colon]), String(value)))
         }
         return count
+    }
+
+    enum Progress {
+        /// Moving, or still connecting: check again at this time (monotonic nanoseconds).
+        case checkAgain(UInt64)
+        /// Less than ``HTTPClient/minimumProgress`` bytes in the last stretch: the request ends.
+        case stalled(HelperError)
+    }
+
+    /// Whether the request still moves at `now` (monotonic nanoseconds): once connected, each
+    /// stretch of ``HTTPClient/Timeouts/stall`` seconds must move at least
+    /// ``HTTPClient/minimumProgress`` bytes, sent and received together. Counted from the moment
+    /// the connection was ready, exactly: a server that sends nothing is given up after `stall`
+    /// seconds, and so is one that drips a byte a second.
+    func progress(at now: UInt64) -> Progress {
+        let second: UInt64 = 1_000_000_000
+        let window = UInt64(timeouts.stall) * second
+        if checkpoint == nil {
+            // Microseconds from the start until the request could be sent; 0 while connecting,
+            // which curl's connect timeout bounds (checked here too, a second later, should it not).
+            var ready = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)  // a curl_off_t: a long on LP64 Linux
+            if ready > 0 {
+                connectedAt = started + UInt64(ready) * 1_000
+            } else {
+                let giveUp = started + UInt64(timeouts.connect + 1) * second
+                guard now >= giveUp else { return .checkAgain(giveUp) }
+                connectedAt = started
+            }
+            checkpoint = (connectedAt, 0, 0)
+        }
+        guard let (since, movedThen, receivedThen) = checkpoint else { return .checkAgain(now + window) }
+        guard now >= since + window else { return .checkAgain(since + window) }
+        var sent = 0
+        _ = todo_curl_getinfo_long(handle, CURLINFO_SIZE_UPLOAD_T, &sent)
+        let moved = receivedBytes + sent
+        guard moved - movedThen < HTTPClient.minimumProgress else {
+            checkpoint = (now, moved, receivedBytes)
+            return .checkAgain(now + window)
+        }
+        let what = request.map { "\($0.method) \($0.url.string)" } ?? "the request"
+        if receivedBytes == 0 {
+            let waited = (now - connectedAt + second / 2) / second
+            return .stalled(HelperError(.unreachable, "\(what): the server did not answer within \(waited) s; stopped (see TODO_SYNC_TIMEOUT)"))
+        }
+        return .stalled(HelperError(.unreachable, "\(what): the server sent less than 1 KiB in \(timeouts.stall) s "
+                                    + "(\(receivedBytes - receivedThen) bytes); stopped (see TODO_SYNC_TIMEOUT)"))
     }
 
     /// The answer, or the error that ended the request.
@@ -325,7 +429,12 @@ private final class Transfer {
             _ = todo_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
             reason = osError == Int(ECONNREFUSED) ? "connection refused" : "cannot connect: \(curlText)"
         case CURLE_OPERATION_TIMEDOUT:
-            reason = "timed out: \(curlText)"
+            var ready = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)
+            guard ready == 0 else {
+                return HelperError(.unreachable, "\(what): the server took more than \(HTTPClient.requestTimeout) s to answer; stopped")
+            }
+            reason = "no connection within \(timeouts.connect) s"
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
             reason = "connection lost: \(curlText)"
         case CURLE_PEER_FAILED_VERIFICATION:
@@ -361,5 +470,14 @@ private final class Transfer {
         default: name = "certificate not accepted"
         }
         return "\(name); curl: \(curlText)"
+    }
+}
+
+/// The monotonic clock, in nanoseconds.
+enum MonotonicClock {
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
