@@ -89,9 +89,9 @@ final class CalDAVClient {
 
     /// A PROPFIND or REPORT whose answer must be a 207 multistatus; other statuses throw.
     private func multistatus(_ method: String, _ url: HTTPURL, depth: String, body: String, what: String) throws(HelperError) -> Multistatus {
-        let answer = try dav(method, url, depth: depth, body: body)
+        var answer = try dav(method, url, depth: depth, body: body)
         guard answer.status == 207 else { throw HelperError.status(answer.status, "\(what) \(display(url))") }
-        return try Multistatus(answer.body)
+        return try Multistatus(answer.takeBody(), from: "\(what) \(display(url))")
     }
 
     private func dav(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> HTTPAnswer {
@@ -138,7 +138,7 @@ final class CalDAVClient {
         var result = Probe()
         if let token = response.prop(davNS, "sync-token")?.trimmedText, !token.isEmpty { result.syncToken = token }
         if let set = response.prop(caldavNS, "supported-calendar-component-set") {
-            result.components = set.all(caldavNS, "comp").compactMap { $0.attributes["name"]?.uppercased() }
+            result.components = set.all(caldavNS, "comp").compactMap { $0.nameAttribute?.uppercased() }
             if !result.components!.contains("VTODO") {
                 throw HelperError(.noTodoSupport, "\(displayURL) holds no tasks (VTODO); it allows \(result.components!.joined(separator: ", "))")
             }
@@ -178,7 +178,7 @@ final class CalDAVClient {
         var pages = 0
         while true {
             pages += 1
-            let answer = try syncCollection(token: current)
+            var answer = try syncCollection(token: current)
             if answer.status != 207 {
                 if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410)
                     || answer.status == 500 {
@@ -186,7 +186,7 @@ final class CalDAVClient {
                 }
                 throw HelperError.status(answer.status, "REPORT sync-collection \(displayURL)")
             }
-            let status = try Multistatus(answer.body)
+            let status = try Multistatus(answer.takeBody(), from: "REPORT sync-collection \(displayURL)")
             guard let next = status.syncToken else {
                 throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): no sync-token in the answer")
             }
@@ -289,7 +289,7 @@ final class CalDAVClient {
             halves.add(try multiget(Array(hrefs[(hrefs.count / 2)...])))
             return halves
         }
-        let answer: HTTPAnswer
+        var answer: HTTPAnswer
         do throws(HelperError) {
             answer = try dav("REPORT", collection, depth: "1", body: body)
         } catch where error.kind == .badResponse {
@@ -299,7 +299,7 @@ final class CalDAVClient {
         case 207:
             let status: Multistatus
             do throws(HelperError) {
-                status = try Multistatus(answer.body)
+                status = try Multistatus(answer.takeBody(), from: "REPORT calendar-multiget \(displayURL)")
             } catch where error.kind == .badResponse {
                 return try halved()
             }

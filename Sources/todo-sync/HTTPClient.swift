@@ -14,7 +14,20 @@ struct HTTPRequest {
 struct HTTPAnswer {
     let status: Int
     let headers: [(name: String, value: String)]
-    let body: [UInt8]
+    private(set) var body: [UInt8]
+
+    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body, which this answer no longer holds: its only copy, so that whoever reads it can
+    /// let it go once read (an answer can be megabytes; two copies at once count).
+    mutating func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
 
     func header(_ name: String) -> String? {
         let lower = name.lowercased()
@@ -64,8 +77,10 @@ final class HTTPClient {
         }
     }
 
-    /// The most bytes of one answer's body, after decompression.
-    static let maximumBody = 64 << 20
+    /// The most bytes of one answer's body, after decompression. With the bounds on the XML read
+    /// from it (see ``XMLNode``), it keeps the helper under 64 MiB whatever a server sends:
+    /// a body, its XML's tree and the JSON answer made of it are in memory together.
+    static let maximumBody = 8 << 20
     /// The most bytes of one answer's header lines.
     static let maximumHeaders = 1 << 20
     /// Less than this many bytes in ``Timeouts/stall`` seconds, and a request is abandoned: a
