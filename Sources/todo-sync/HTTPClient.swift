@@ -430,7 +430,9 @@ private final class Transfer {
         let detail = String(cString: errorBuffer)
         let curlText = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
-            return HelperError(.badResponse, "\(what): the answer is larger than \(HTTPClient.maximumBody >> 20) MiB; stopped")
+            let encoding = headers.last { $0.name.lowercased() == "content-encoding" }?.value
+            let unpacked = encoding.map { " once decompressed (it came as Content-Encoding: \($0.prefix(40)))" } ?? ""
+            return HelperError(.badResponse, "\(what): the answer is larger than \(HTTPClient.maximumBody >> 20) MiB\(unpacked); stopped")
         }
         if code == CURLE_BAD_CONTENT_ENCODING {
             return HelperError(.badResponse, "\(what): the answer's compression is broken (curl: \(curlText))")
