@@ -65,8 +65,11 @@ final class CalDAVClient {
 
     /// Sends one request and waits for its answer. A redirect is an error naming its target:
     /// the helper never follows one (credentials go only to the collection's origin).
-    func send(_ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil) throws(HelperError) -> HTTPAnswer {
-        let answer = try http.send(request(method, url, headers: headers, body: body))
+    func send(_ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil,
+              maximumAnswer: Int = HTTPClient.maximumBody) throws(HelperError) -> HTTPAnswer {
+        var request = request(method, url, headers: headers, body: body)
+        request.maximumAnswer = maximumAnswer
+        let answer = try http.send(request)
         try checkRedirect(answer, method, url)
         return answer
     }
@@ -333,7 +336,7 @@ final class CalDAVClient {
     /// statement about the object: it is left undelivered.
     private func get(_ href: String) throws(HelperError) -> Fetched {
         let url = try member(href)
-        let answer = try send("GET", url, headers: ["Accept": "text/calendar"])
+        let answer = try send("GET", url, headers: ["Accept": "text/calendar"], maximumAnswer: HTTPClient.maximumObject)
         switch answer.status {
         case 200..<300:
             return Fetched(objects: [FetchedObject(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))])

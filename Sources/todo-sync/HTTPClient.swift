@@ -2,12 +2,14 @@ import CCurl
 import CCurlShim
 import Glibc
 
-/// One HTTP request: a method, a URL at the collection's origin, header lines, a body.
+/// One HTTP request: a method, a URL at the collection's origin, header lines, a body, and the
+/// most bytes its answer's body may have once decompressed.
 struct HTTPRequest {
     var method: String
     var url: HTTPURL
     var headers: [String] = []
     var body: [UInt8]?
+    var maximumAnswer = HTTPClient.maximumBody
 }
 
 /// One HTTP answer (the last one, after any authentication round trip curl made).
@@ -77,10 +79,16 @@ final class HTTPClient {
         }
     }
 
-    /// The most bytes of one answer's body, after decompression. With the bounds on the XML read
-    /// from it (see ``XMLNode``), it keeps the helper under 64 MiB whatever a server sends:
-    /// a body, its XML's tree and the JSON answer made of it are in memory together.
+    /// The most bytes of one answer's body, after decompression, unless its request says
+    /// otherwise: a DAV answer's (XML). With the bounds on the XML read from it (see ``XMLNode``),
+    /// it keeps the helper under 64 MiB whatever a server answers: a body, its XML's tree and
+    /// the JSON answer made of it are in memory together.
     static let maximumBody = 8 << 20
+    /// The most bytes of one object fetched alone by GET (its text, after decompression): a
+    /// VTODO with a long description or an inline attachment is read whole, up to this. Such an
+    /// object is in memory a few times over (its body, its text, the JSON answer), so the helper
+    /// may then take about four times this.
+    static let maximumObject = 64 << 20
     /// The most bytes of one answer's header lines.
     static let maximumHeaders = 1 << 20
     /// Less than this many bytes in ``Timeouts/stall`` seconds, and a request is abandoned: a
@@ -277,7 +285,6 @@ private final class Transfer {
         long(CURLOPT_TIMEOUT, HTTPClient.requestTimeout)
         long(CURLOPT_TCP_KEEPALIVE, 1)
         long(CURLOPT_PIPEWAIT, 1)
-        _ = todo_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(HTTPClient.maximumBody))
         _ = todo_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // any that curl decodes
         _ = todo_curl_setopt_string(handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
         if let user = settings.user {
@@ -314,6 +321,7 @@ private final class Transfer {
         connectedAt = 0
         errorBuffer[0] = 0
         _ = todo_curl_setopt_string(handle, CURLOPT_URL, request.url.string)
+        _ = todo_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumAnswer))
         curl_slist_free_all(headerList)
         headerList = nil
         for line in request.headers + ["Expect:"] { headerList = curl_slist_append(headerList, line) }
@@ -331,7 +339,7 @@ private final class Transfer {
 
     fileprivate func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         receivedBytes += count
-        guard body.count + count <= HTTPClient.maximumBody else {
+        guard body.count + count <= request?.maximumAnswer ?? HTTPClient.maximumBody else {
             tooLarge = true
             return 0  // curl stops with CURLE_WRITE_ERROR
         }
@@ -432,7 +440,7 @@ private final class Transfer {
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
             let encoding = headers.last { $0.name.lowercased() == "content-encoding" }?.value
             let unpacked = encoding.map { " once decompressed (it came as Content-Encoding: \($0.prefix(40)))" } ?? ""
-            return HelperError(.badResponse, "\(what): the answer is larger than \(HTTPClient.maximumBody >> 20) MiB\(unpacked); stopped")
+            return HelperError(.badResponse, "\(what): the answer is larger than \(request.maximumAnswer >> 20) MiB\(unpacked); stopped")
         }
         if code == CURLE_BAD_CONTENT_ENCODING {
             return HelperError(.badResponse, "\(what): the answer's compression is broken (curl: \(curlText))")

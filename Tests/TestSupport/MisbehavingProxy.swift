@@ -67,7 +67,7 @@ public final class MisbehavingProxy: @unchecked Sendable {
     public enum InjectedObject: Sendable {
         /// A VTODO with `depth` nested `BEGIN:X` components.
         case nested(depth: Int)
-        /// A VTODO with `properties` lines `X-A:1` (1,000,000: 7 MB), made once by the proxy.
+        /// A VTODO with `properties` lines `X-A:1` (2,000,000: 14 MB), made once by the proxy.
         case huge(properties: Int)
         /// Not iCalendar at all.
         case garbage

@@ -29,7 +29,7 @@ Modes (`{"mode": NAME, ...parameters}`):
 - inject_object: listings (sync-collection, calendar-query) also list `href` with `etag`
   (default "injected-1"); multiget and GET of it answer the object given by `object`: "nested"
   (`depth` BEGIN:X lines inside a VTODO, default 50,000), "huge" (`properties` X-A:1 lines in a
-  VTODO, default 1,000,000), "garbage", or `text` itself. PUT and DELETE of it answer 404.
+  VTODO, default 2,000,000), "garbage", or `text` itself. PUT and DELETE of it answer 404.
 
 Modes for the bounds on time and memory, each on the requests of `kind` (default
 "sync-collection", the first request of a sync that holds a token); the others are forwarded:
@@ -182,7 +182,7 @@ class Proxy:
             depth = int(control.get("depth", 50000))
             text = head + "BEGIN:X\r\n" * depth + "END:X\r\n" * depth + tail
         elif kind == "huge":
-            text = head + "X-A:1\r\n" * int(control.get("properties", 1000000)) + tail
+            text = head + "X-A:1\r\n" * int(control.get("properties", 2000000)) + tail
         else:
             text = "this is not iCalendar at all <<<>>> &&& ]]>\r\nBEGIN:VCALENDAR\r\nBEGIN:VTODO\r\ngarbage"
         with self.lock:
