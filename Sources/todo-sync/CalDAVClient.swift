@@ -19,6 +19,10 @@ final class CalDAVClient {
     static let multigetBatch = 100
     /// The most pages of a truncated (507) sync-collection listing read in one sync.
     static let maximumPages = 100
+    /// The most objects one `changes` answer lists, over all its pages: as many as one answer's
+    /// XML can list (``XMLNode/maximumElements``, 6 elements each), so that a server truncating
+    /// its listing page after page cannot pile up more than one page could hold.
+    static let maximumListed = XMLNode.maximumElements / 6
 
     init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil, timeout: Int? = nil) throws(HelperError) {
         guard var collection = HTTPURL(url) else {
@@ -200,6 +204,9 @@ final class CalDAVClient {
                     continue
                 }
                 if seen.insert(try listed(response.href)).inserted { order.append(response.href); progress = true }
+                guard order.count <= Self.maximumListed else {
+                    throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): the server lists more than \(Self.maximumListed) changes; stopped")
+                }
                 if response.status == 404 || response.status == 410 {
                     removed.insert(response.href)
                     changed[response.href] = nil
