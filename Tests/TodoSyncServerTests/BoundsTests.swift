@@ -137,6 +137,7 @@ struct BoundsTests {
 
     @Test(arguments: Hostile.allCases)
     func aHostileAnswerIsOneErrorLineAndChangesNothing(_ hostile: Hostile) throws {
+        let began = Date()
         let stage = try HostileServerTests.Stage()
         let device = stage.device
         let helper = try MeasuredHelper()
@@ -167,7 +168,6 @@ struct BoundsTests {
             if hostile == .neverAnswers || hostile == .dripsAByteASecond {
                 #expect(run.cpuSeconds < Self.idleCPUBound, "the helper used CPU while it waited: \(run)")
             }
-            print("BoundsTests: \(hostile): todo sync \(String(format: "%.2f", seconds)) s; helper \(run); \(line)")
         }
 
         // The server mended: the next sync completes and the todos are the same.
@@ -178,6 +178,8 @@ struct BoundsTests {
         if let run = helper.runs().dropFirst().first {
             #expect(run.peakRSS <= Self.peakRSSBound, "an ordinary sync: \(run)")
         }
+        print("BoundsTests: \(hostile): \(String(format: "%.1f", Date().timeIntervalSince(began))) s in all; todo sync "
+              + "\(String(format: "%.2f", seconds)) s; helper \(helper.runs().first.map(\.description) ?? "not run"); \(line)")
     }
 
     /// A value that is not a whole number of seconds from 1 to 300 is a usage error (exit 2) at
