@@ -144,6 +144,12 @@ struct Fields {
         return integer
     }
 
+    /// A field that may be left out: absent or null is `nil`.
+    func optionalInteger(_ key: String) throws(MessageDecodingError) -> Int? {
+        guard object[key] != nil else { return nil }
+        return try nullableInteger(key)
+    }
+
     func integer(_ key: String) throws(MessageDecodingError) -> Int {
         let value = try value(key)
         guard let integer = Self.integer(value) else { throw wrongType(key, "an integer", value) }

@@ -4,7 +4,8 @@ import JSONCodec
 // the companion's stdin, exactly one JSON answer per line on its stdout.
 //
 //   hello                                          → {"version":1,"capabilities":[…]}
-//   open {url, user?, password_command?, ca_file?} → {"ok":true}
+//   open {url, user?, password_command?, ca_file?, timeout?}
+//                                                  → {"ok":true}
 //   probe                                          → {"ok":true,"sync_token":Bool,"components":[…]}
 //   changes {token?}                               → {"kind":"delta",changed,removed,token}
 //                                                   | {"kind":"everything",items,token}
@@ -36,6 +37,9 @@ public enum Capability: String, CaseIterable, Sendable {
     case boundedAnswers = "bounded_answers"
     /// HTTP/2 where the server offers it.
     case http2
+    /// `open` takes `timeout`: the seconds to wait for a connection, and for the server to send
+    /// at least 1 KiB, before giving up on a request.
+    case timeout
 }
 
 /// The name of a request, its `"op"`.
@@ -109,12 +113,20 @@ public struct OpenRequest: Sendable, Equatable {
     public var passwordCommand: String?
     /// A file of CA certificates to trust instead of the system's.
     public var caFile: String?
+    /// Seconds (``allowedTimeouts``) to wait for a connection, and then for the server to send at
+    /// least 1 KiB, before a request is given up (`TODO_SYNC_TIMEOUT`); `nil`: the companion's
+    /// defaults (10 s to connect, 30 s).
+    public var timeout: Int?
 
-    public init(url: String, user: String? = nil, passwordCommand: String? = nil, caFile: String? = nil) {
+    /// What `timeout` may be: from 1 second to 5 minutes (the longest any one request may take).
+    public static let allowedTimeouts = 1...300
+
+    public init(url: String, user: String? = nil, passwordCommand: String? = nil, caFile: String? = nil, timeout: Int? = nil) {
         self.url = url
         self.user = user
         self.passwordCommand = passwordCommand
         self.caFile = caFile
+        self.timeout = timeout
     }
 
     init(_ fields: Fields) throws(MessageDecodingError) {
@@ -122,14 +134,16 @@ public struct OpenRequest: Sendable, Equatable {
         user = try fields.optionalString("user")
         passwordCommand = try fields.optionalString("password_command")
         caFile = try fields.optionalString("ca_file")
+        timeout = try fields.optionalInteger("timeout")
     }
 
-    /// `user` and `password_command` are always written (null when absent), `ca_file` only
-    /// when there is one, as `todo` always wrote them.
+    /// `user` and `password_command` are always written (null when absent), `ca_file` and
+    /// `timeout` only when there is one, as `todo` always wrote them.
     var members: [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [("url", .string(url)), ("user", .optional(user)),
                                               ("password_command", .optional(passwordCommand))]
         if let caFile { members.append(("ca_file", .string(caFile))) }
+        if let timeout { members.append(("timeout", .number(Double(timeout)))) }
         return members
     }
 }

@@ -19,8 +19,12 @@ final class CalDAVClient {
     static let multigetBatch = 100
     /// The most pages of a truncated (507) sync-collection listing read in one sync.
     static let maximumPages = 100
+    /// The most objects one `changes` answer lists, over all its pages: as many as one answer's
+    /// XML can list (``XMLNode/maximumElements``, 6 elements each), so that a server truncating
+    /// its listing page after page cannot pile up more than one page could hold.
+    static let maximumListed = XMLNode.maximumElements / 6
 
-    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil) throws(HelperError) {
+    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil, timeout: Int? = nil) throws(HelperError) {
         guard var collection = HTTPURL(url) else {
             throw HelperError(.protocol, "\"url\" is not an http or https URL")
         }
@@ -33,7 +37,8 @@ final class CalDAVClient {
         if !collection.path.hasSuffix("/") { collection.path += "/" }
         self.collection = collection
         displayURL = collection.string
-        settings = HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile)
+        settings = HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile,
+                                       timeouts: timeout.map { HTTPClient.Timeouts(seconds: $0) } ?? HTTPClient.Timeouts())
         http = HTTPClient(settings: settings, origin: collection)
     }
 
@@ -64,8 +69,11 @@ final class CalDAVClient {
 
     /// Sends one request and waits for its answer. A redirect is an error naming its target:
     /// the helper never follows one (credentials go only to the collection's origin).
-    func send(_ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil) throws(HelperError) -> HTTPAnswer {
-        let answer = try http.send(request(method, url, headers: headers, body: body))
+    func send(_ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil,
+              maximumAnswer: Int = HTTPClient.maximumBody) throws(HelperError) -> HTTPAnswer {
+        var request = request(method, url, headers: headers, body: body)
+        request.maximumAnswer = maximumAnswer
+        let answer = try http.send(request)
         try checkRedirect(answer, method, url)
         return answer
     }
@@ -88,9 +96,9 @@ final class CalDAVClient {
 
     /// A PROPFIND or REPORT whose answer must be a 207 multistatus; other statuses throw.
     private func multistatus(_ method: String, _ url: HTTPURL, depth: String, body: String, what: String) throws(HelperError) -> Multistatus {
-        let answer = try dav(method, url, depth: depth, body: body)
+        var answer = try dav(method, url, depth: depth, body: body)
         guard answer.status == 207 else { throw HelperError.status(answer.status, "\(what) \(display(url))") }
-        return try Multistatus(answer.body)
+        return try Multistatus(answer.takeBody(), from: "\(what) \(display(url))")
     }
 
     private func dav(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> HTTPAnswer {
@@ -137,7 +145,7 @@ final class CalDAVClient {
         var result = Probe()
         if let token = response.prop(davNS, "sync-token")?.trimmedText, !token.isEmpty { result.syncToken = token }
         if let set = response.prop(caldavNS, "supported-calendar-component-set") {
-            result.components = set.all(caldavNS, "comp").compactMap { $0.attributes["name"]?.uppercased() }
+            result.components = set.all(caldavNS, "comp").compactMap { $0.nameAttribute?.uppercased() }
             if !result.components!.contains("VTODO") {
                 throw HelperError(.noTodoSupport, "\(displayURL) holds no tasks (VTODO); it allows \(result.components!.joined(separator: ", "))")
             }
@@ -177,7 +185,7 @@ final class CalDAVClient {
         var pages = 0
         while true {
             pages += 1
-            let answer = try syncCollection(token: current)
+            var answer = try syncCollection(token: current)
             if answer.status != 207 {
                 if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410)
                     || answer.status == 500 {
@@ -185,7 +193,7 @@ final class CalDAVClient {
                 }
                 throw HelperError.status(answer.status, "REPORT sync-collection \(displayURL)")
             }
-            let status = try Multistatus(answer.body)
+            let status = try Multistatus(answer.takeBody(), from: "REPORT sync-collection \(displayURL)")
             guard let next = status.syncToken else {
                 throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): no sync-token in the answer")
             }
@@ -196,6 +204,9 @@ final class CalDAVClient {
                     continue
                 }
                 if seen.insert(try listed(response.href)).inserted { order.append(response.href); progress = true }
+                guard order.count <= Self.maximumListed else {
+                    throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): the server lists more than \(Self.maximumListed) changes; stopped")
+                }
                 if response.status == 404 || response.status == 410 {
                     removed.insert(response.href)
                     changed[response.href] = nil
@@ -288,7 +299,7 @@ final class CalDAVClient {
             halves.add(try multiget(Array(hrefs[(hrefs.count / 2)...])))
             return halves
         }
-        let answer: HTTPAnswer
+        var answer: HTTPAnswer
         do throws(HelperError) {
             answer = try dav("REPORT", collection, depth: "1", body: body)
         } catch where error.kind == .badResponse {
@@ -298,7 +309,7 @@ final class CalDAVClient {
         case 207:
             let status: Multistatus
             do throws(HelperError) {
-                status = try Multistatus(answer.body)
+                status = try Multistatus(answer.takeBody(), from: "REPORT calendar-multiget \(displayURL)")
             } catch where error.kind == .badResponse {
                 return try halved()
             }
@@ -332,7 +343,7 @@ final class CalDAVClient {
     /// statement about the object: it is left undelivered.
     private func get(_ href: String) throws(HelperError) -> Fetched {
         let url = try member(href)
-        let answer = try send("GET", url, headers: ["Accept": "text/calendar"])
+        let answer = try send("GET", url, headers: ["Accept": "text/calendar"], maximumAnswer: HTTPClient.maximumObject)
         switch answer.status {
         case 200..<300:
             return Fetched(objects: [FetchedObject(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))])

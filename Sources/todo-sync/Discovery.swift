@@ -110,10 +110,12 @@ final class Discovery {
     /// A PROPFIND (redirects followed); its multistatus and the URL that answered. Any other
     /// answer is an error saying what was found at `url`.
     private func propfind(_ url: HTTPURL, depth: String) throws(HelperError) -> (Multistatus, HTTPURL) {
-        let (answer, at) = try send("PROPFIND", url, depth: depth, body: Self.propfindBody)
+        var answer: HTTPAnswer
+        let at: HTTPURL
+        (answer, at) = try send("PROPFIND", url, depth: depth, body: Self.propfindBody)
         switch answer.status {
         case 207:
-            return (try Multistatus(answer.body), at)
+            return (try Multistatus(answer.takeBody(), from: "PROPFIND \(at.string)"), at)
         case 401, 403:
             throw HelperError(.auth, "PROPFIND \(at.string): authentication failed (HTTP \(answer.status))", status: answer.status)
         case 404, 410:
@@ -158,7 +160,7 @@ final class Discovery {
         if !url.path.hasSuffix("/") { url.path += "/" }
         let name = response.prop(davNS, "displayname")?.trimmedText
         let components = response.prop(caldavNS, "supported-calendar-component-set").map {
-            $0.all(caldavNS, "comp").compactMap { $0.attributes["name"]?.uppercased() }
+            $0.all(caldavNS, "comp").compactMap { $0.nameAttribute?.uppercased() }
         }
         return Found(url: url, name: name?.isEmpty == false ? name : nil, components: components ?? allComponents)
     }

@@ -2,19 +2,34 @@ import CCurl
 import CCurlShim
 import Glibc
 
-/// One HTTP request: a method, a URL at the collection's origin, header lines, a body.
+/// One HTTP request: a method, a URL at the collection's origin, header lines, a body, and the
+/// most bytes its answer's body may have once decompressed.
 struct HTTPRequest {
     var method: String
     var url: HTTPURL
     var headers: [String] = []
     var body: [UInt8]?
+    var maximumAnswer = HTTPClient.maximumBody
 }
 
 /// One HTTP answer (the last one, after any authentication round trip curl made).
 struct HTTPAnswer {
     let status: Int
     let headers: [(name: String, value: String)]
-    let body: [UInt8]
+    private(set) var body: [UInt8]
+
+    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body, which this answer no longer holds: its only copy, so that whoever reads it can
+    /// let it go once read (an answer can be megabytes; two copies at once count).
+    mutating func takeBody() -> [UInt8] {
+        defer { body = [] }
+        return body
+    }
 
     func header(_ name: String) -> String? {
         let lower = name.lowercased()
@@ -39,15 +54,46 @@ final class HTTPClient {
         /// request); Basic or Digest lets curl ask without credentials first and answer the
         /// server's challenge. See ``init(settings:origin:)``.
         var authentication = todo_curlauth_basic_digest()
+        /// How long to wait for the server.
+        var timeouts = Timeouts()
     }
 
-    /// The most bytes of one answer's body, after decompression.
-    static let maximumBody = 64 << 20
+    /// How long a request waits for the server: to connect, and then for each stretch of
+    /// ``stall`` seconds to move at least ``HTTPClient/minimumProgress`` bytes (sent and received
+    /// together). One number for both when the user sets it (`TODO_SYNC_TIMEOUT`, as git's
+    /// `http.lowSpeedTime`); a request never takes longer than ``HTTPClient/requestTimeout``.
+    struct Timeouts {
+        /// Seconds to connect (TCP, and TLS over it).
+        var connect = 10
+        /// Seconds in which a request, once connected, must move ``HTTPClient/minimumProgress``
+        /// bytes: a server that never answers, or drips its answer a byte at a time, is given up
+        /// after this long, not after ``HTTPClient/requestTimeout``.
+        var stall = 30
+
+        init() {}
+
+        /// The same `seconds` for both.
+        init(seconds: Int) {
+            connect = seconds
+            stall = seconds
+        }
+    }
+
+    /// The most bytes of one answer's body, after decompression, unless its request says
+    /// otherwise: a DAV answer's (XML). With the bounds on the XML read from it (see ``XMLNode``),
+    /// it keeps the helper under 64 MiB whatever a server answers: a body, its XML's tree and
+    /// the JSON answer made of it are in memory together.
+    static let maximumBody = 8 << 20
+    /// The most bytes of one object fetched alone by GET (its text, after decompression): a
+    /// VTODO with a long description or an inline attachment is read whole, up to this. Such an
+    /// object is in memory a few times over (its body, its text, the JSON answer), so the helper
+    /// may then take about four times this.
+    static let maximumObject = 64 << 20
     /// The most bytes of one answer's header lines.
     static let maximumHeaders = 1 << 20
-    static let connectTimeout = 10
-    /// An answer that brings less than 1 byte/s for this long is abandoned.
-    static let stallTimeout = 30
+    /// Less than this many bytes in ``Timeouts/stall`` seconds, and a request is abandoned: a
+    /// server that drips its answer is given up as soon as one that sends nothing.
+    static let minimumProgress = 1024
     /// The longest one request may take in all.
     static let requestTimeout = 300
 
@@ -169,9 +215,26 @@ final class HTTPClient {
                 idle.append(transfer)
                 if !done(transfer.index, result) { going = false }
             }
+            // Requests that stopped moving end here, with their error; their handle goes (and
+            // its connection is closed with it).
+            let now = MonotonicClock.now()
+            var wake = now + 1_000_000_000
+            for (handle, transfer) in Array(active) {
+                switch transfer.progress(at: now) {
+                case .stalled(let error):
+                    active[handle] = nil
+                    curl_multi_remove_handle(multi, handle)
+                    finished = true
+                    if !done(transfer.index, .failure(error)) { going = false }
+                case .checkAgain(let time):
+                    wake = min(wake, time)
+                }
+            }
             if !finished && !active.isEmpty {
-                // Sleeps until a socket is ready or curl's own timer is due; no busy waiting.
-                curl_multi_poll(multi, nil, 0, 1000, nil)
+                // Sleeps until a socket is ready, curl's own timer is due or a request's progress
+                // is to be checked; no busy waiting.
+                let milliseconds = wake > now ? (wake - now + 999_999) / 1_000_000 : 1
+                curl_multi_poll(multi, nil, 0, Int32(clamping: min(max(milliseconds, 1), 1000)), nil)
             }
         }
     }
@@ -187,11 +250,21 @@ private final class Transfer {
     private var headerBytes = 0
     private var body: [UInt8] = []
     private var tooLarge = false
+    private let timeouts: HTTPClient.Timeouts
+    /// When the request started, and the bytes received for it (header lines, and the body as
+    /// delivered): for ``progress(at:)``.
+    private var started: UInt64 = 0
+    private var receivedBytes = 0
+    /// The start of the current stretch of ``HTTPClient/Timeouts/stall`` seconds, and the bytes
+    /// moved by then; `nil` while connecting.
+    private var checkpoint: (time: UInt64, moved: Int, received: Int)?
+    private var connectedAt: UInt64 = 0
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init(settings: HTTPClient.Settings) {
         handle = curl_easy_init()
+        timeouts = settings.timeouts
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = todo_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
@@ -205,13 +278,13 @@ private final class Transfer {
         _ = todo_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         long(CURLOPT_FOLLOWLOCATION, 0)
         long(CURLOPT_UNRESTRICTED_AUTH, 0)
-        long(CURLOPT_CONNECTTIMEOUT, HTTPClient.connectTimeout)
-        long(CURLOPT_LOW_SPEED_LIMIT, 1)
-        long(CURLOPT_LOW_SPEED_TIME, HTTPClient.stallTimeout)
+        // Connecting is curl's to time; a stalled answer is ``progress(at:)``'s (curl's own
+        // low-speed check averages over a few seconds, the request's upload included, so that a
+        // server dripping a byte a second was held several seconds past the limit).
+        long(CURLOPT_CONNECTTIMEOUT, timeouts.connect)
         long(CURLOPT_TIMEOUT, HTTPClient.requestTimeout)
         long(CURLOPT_TCP_KEEPALIVE, 1)
         long(CURLOPT_PIPEWAIT, 1)
-        _ = todo_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(HTTPClient.maximumBody))
         _ = todo_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // any that curl decodes
         _ = todo_curl_setopt_string(handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
         if let user = settings.user {
@@ -242,8 +315,13 @@ private final class Transfer {
         headerBytes = 0
         body = []
         tooLarge = false
+        started = MonotonicClock.now()
+        receivedBytes = 0
+        checkpoint = nil
+        connectedAt = 0
         errorBuffer[0] = 0
         _ = todo_curl_setopt_string(handle, CURLOPT_URL, request.url.string)
+        _ = todo_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumAnswer))
         curl_slist_free_all(headerList)
         headerList = nil
         for line in request.headers + ["Expect:"] { headerList = curl_slist_append(headerList, line) }
@@ -260,7 +338,8 @@ private final class Transfer {
     }
 
     fileprivate func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
-        guard body.count + count <= HTTPClient.maximumBody else {
+        receivedBytes += count
+        guard body.count + count <= request?.maximumAnswer ?? HTTPClient.maximumBody else {
             tooLarge = true
             return 0  // curl stops with CURLE_WRITE_ERROR
         }
@@ -272,6 +351,7 @@ private final class Transfer {
 
     fileprivate func receivedHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         headerBytes += count
+        receivedBytes += count
         guard headerBytes <= HTTPClient.maximumHeaders else { tooLarge = true; return 0 }
         guard let data, count > 0 else { return count }
         var line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
@@ -287,6 +367,53 @@ private final class Transfer {
             headers.append((String(line[..<colon]), String(value)))
         }
         return count
+    }
+
+    enum Progress {
+        /// Moving, or still connecting: check again at this time (monotonic nanoseconds).
+        case checkAgain(UInt64)
+        /// Less than ``HTTPClient/minimumProgress`` bytes in the last stretch: the request ends.
+        case stalled(HelperError)
+    }
+
+    /// Whether the request still moves at `now` (monotonic nanoseconds): once connected, each
+    /// stretch of ``HTTPClient/Timeouts/stall`` seconds must move at least
+    /// ``HTTPClient/minimumProgress`` bytes, sent and received together. Counted from the moment
+    /// the connection was ready, exactly: a server that sends nothing is given up after `stall`
+    /// seconds, and so is one that drips a byte a second.
+    func progress(at now: UInt64) -> Progress {
+        let second: UInt64 = 1_000_000_000
+        let window = UInt64(timeouts.stall) * second
+        if checkpoint == nil {
+            // Microseconds from the start until the request could be sent; 0 while connecting,
+            // which curl's connect timeout bounds (checked here too, a second later, should it not).
+            var ready = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)  // a curl_off_t: a long on LP64 Linux
+            if ready > 0 {
+                connectedAt = started + UInt64(ready) * 1_000
+            } else {
+                let giveUp = started + UInt64(timeouts.connect + 1) * second
+                guard now >= giveUp else { return .checkAgain(giveUp) }
+                connectedAt = started
+            }
+            checkpoint = (connectedAt, 0, 0)
+        }
+        guard let (since, movedThen, receivedThen) = checkpoint else { return .checkAgain(now + window) }
+        guard now >= since + window else { return .checkAgain(since + window) }
+        var sent = 0
+        _ = todo_curl_getinfo_long(handle, CURLINFO_SIZE_UPLOAD_T, &sent)
+        let moved = receivedBytes + sent
+        guard moved - movedThen < HTTPClient.minimumProgress else {
+            checkpoint = (now, moved, receivedBytes)
+            return .checkAgain(now + window)
+        }
+        let what = request.map { "\($0.method) \($0.url.string)" } ?? "the request"
+        if receivedBytes == 0 {
+            let waited = (now - connectedAt + second / 2) / second
+            return .stalled(HelperError(.unreachable, "\(what): the server did not answer within \(waited) s; stopped (see TODO_SYNC_TIMEOUT)"))
+        }
+        return .stalled(HelperError(.unreachable, "\(what): the server sent less than 1 KiB in \(timeouts.stall) s "
+                                    + "(\(receivedBytes - receivedThen) bytes); stopped (see TODO_SYNC_TIMEOUT)"))
     }
 
     /// The answer, or the error that ended the request.
@@ -311,7 +438,9 @@ private final class Transfer {
         let detail = String(cString: errorBuffer)
         let curlText = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
-            return HelperError(.badResponse, "\(what): the answer is larger than \(HTTPClient.maximumBody >> 20) MiB; stopped")
+            let encoding = headers.last { $0.name.lowercased() == "content-encoding" }?.value
+            let unpacked = encoding.map { " once decompressed (it came as Content-Encoding: \($0.prefix(40)))" } ?? ""
+            return HelperError(.badResponse, "\(what): the answer is larger than \(request.maximumAnswer >> 20) MiB\(unpacked); stopped")
         }
         if code == CURLE_BAD_CONTENT_ENCODING {
             return HelperError(.badResponse, "\(what): the answer's compression is broken (curl: \(curlText))")
@@ -325,7 +454,12 @@ private final class Transfer {
             _ = todo_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
             reason = osError == Int(ECONNREFUSED) ? "connection refused" : "cannot connect: \(curlText)"
         case CURLE_OPERATION_TIMEDOUT:
-            reason = "timed out: \(curlText)"
+            var ready = 0
+            _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)
+            guard ready == 0 else {
+                return HelperError(.unreachable, "\(what): the server took more than \(HTTPClient.requestTimeout) s to answer; stopped")
+            }
+            reason = "no connection within \(timeouts.connect) s"
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
             reason = "connection lost: \(curlText)"
         case CURLE_PEER_FAILED_VERIFICATION:
@@ -361,5 +495,14 @@ private final class Transfer {
         default: name = "certificate not accepted"
         }
         return "\(name); curl: \(curlText)"
+    }
+}
+
+/// The monotonic clock, in nanoseconds.
+enum MonotonicClock {
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

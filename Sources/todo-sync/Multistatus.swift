@@ -1,20 +1,23 @@
 import CLibXML2
+import Glibc
 
 let davNS = "DAV:"
 let caldavNS = "urn:ietf:params:xml:ns:caldav"
 
-/// An XML element: its namespace and local name, attributes, text and children.
+/// An XML element: its namespace and local name, its `name` attribute, text and children.
 final class XMLNode {
     let namespace: String
     let name: String
-    let attributes: [String: String]
+    /// The element's unqualified `name` attribute (`<C:comp name="VTODO"/>`): the one attribute
+    /// of a DAV answer the helper reads. Others are not kept: they would cost memory for nothing.
+    let nameAttribute: String?
     var text = ""
     var children: [XMLNode] = []
 
-    init(namespace: String, name: String, attributes: [String: String]) {
+    init(namespace: String, name: String, nameAttribute: String? = nil) {
         self.namespace = namespace
         self.name = name
-        self.attributes = attributes
+        self.nameAttribute = nameAttribute
     }
 
     func `is`(_ namespace: String, _ name: String) -> Bool { self.namespace == namespace && self.name == name }
@@ -32,18 +35,34 @@ final class XMLNode {
 
     /// The deepest element nesting read: a DAV answer needs about 8.
     static let maximumDepth = 64
-    /// The most elements in one answer: 100 objects in a multiget need about 1,000.
-    static let maximumElements = 1_000_000
-    /// The most text in one element (libxml2 stops at 10,000,000 bytes in one text node as well).
-    static let maximumText = 16 << 20
+    /// The most elements in one answer: 100 objects in a multiget need about 1,000, a listing
+    /// 6 per object (25,000 todos in one full listing). Each element read costs about 100 bytes
+    /// of tree: with ``HTTPClient/maximumBody`` (the body and its text, twice while read) the
+    /// helper stays under 64 MiB whatever the answer holds.
+    static let maximumElements = 150_000
+    /// The most text in one element. libxml2 holds the element's text too while it is read (and
+    /// up to twice over as it grows it), so a bound below the body's keeps that copy small. An
+    /// object larger than this in a calendar-multiget answer is read alone, by GET.
+    static let maximumText = 2 << 20
+    /// The longest namespace name declared: DAV's are about 30 bytes. libxml2 looks an element's
+    /// namespace up whole each time it is asked for it, so this bounds the time to read an answer.
+    static let maximumNamespace = 1_024
+    /// The most bytes of an answer once its carriage returns are written as `&#13;` (5 bytes
+    /// each): a quarter more than the largest answer (iCalendar text has a CR every 40 bytes
+    /// or so), whatever share of CRs a server puts in.
+    static let maximumProtected = HTTPClient.maximumBody + HTTPClient.maximumBody / 4
 
     /// Parses a document with namespaces, with libxml2's streaming reader (no tree of its own,
     /// no network, no DTD, no entity substitution: a DOCTYPE or an entity reference is refused).
     /// Carriage returns in text survive (an XML parser, libxml2 too, turns CR LF into LF; calendar
     /// data needs its CR LF byte for byte): see `protectingCarriageReturns`.
-    static func parse(_ data: [UInt8], protectingCR: Bool = true) throws(HelperError) -> XMLNode {
+    ///
+    /// `data` is consumed: the caller's copy should be its only one, let go of once the CRs are
+    /// protected, so that the answer is not in memory twice while its tree is built.
+    static func parse(_ data: consuming [UInt8], protectingCR: Bool = true) throws(HelperError) -> XMLNode {
         XMLLibrary.setUp()
-        let bytes = protectingCR ? protectingCarriageReturns(data) : data
+        let bytes: [UInt8]
+        if protectingCR { bytes = try protectingCarriageReturns(consume data) } else { bytes = consume data }
         guard bytes.count < Int(Int32.max) else { throw HelperError(.badResponse, "the server's XML is too large") }
         // The reader reads from the buffer until it is freed: the whole parse runs inside the
         // closure that lends the bytes (outside it, an optimised build may free them first).
@@ -75,6 +94,25 @@ final class XMLNode {
             guard let pointer else { return "" }
             return String(cString: pointer)
         }
+        // Names and namespaces, each made once: a namespace declared once is every element's
+        // below it, and a copy per element made a 600 KB answer take 750 MB. Keyed by libxml2's
+        // pointer (its dictionary's, so the same for the same name), checked by content.
+        var names: [UnsafePointer<xmlChar>: String] = [:]
+        func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
+            guard let pointer else { return "" }
+            let length = strlen(pointer)
+            if let known = names[pointer], known.utf8.count == length,
+               known.utf8.withContiguousStorageIfAvailable({ $0.baseAddress.map { memcmp($0, pointer, length) == 0 } ?? (length == 0) }) == true {
+                return known
+            }
+            let made = String(cString: pointer)
+            if names.count < 1_000 { names[pointer] = made }
+            return made
+        }
+        func isUnqualifiedName(_ pointer: UnsafePointer<xmlChar>?) -> Bool {
+            guard let pointer else { return false }
+            return strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), "name") == 0
+        }
         var unreadable: HelperError {
             HelperError(.badResponse, "the server's XML could not be parsed" + (firstError.text.map { " (libxml2: \($0))" } ?? ""))
         }
@@ -94,15 +132,23 @@ final class XMLNode {
                 guard elements <= maximumElements else {
                     throw HelperError(.badResponse, "the server's XML holds more than \(maximumElements) elements")
                 }
-                let namespace = string(xmlTextReaderConstNamespaceUri(reader))
-                let name = string(xmlTextReaderConstLocalName(reader))
-                let empty = xmlTextReaderIsEmptyElement(reader) == 1
-                var attributes: [String: String] = [:]
+                // Attributes first, namespace declarations (which come first) checked before any
+                // name in them is looked up: libxml2 looks a namespace up anew, whole, each time.
+                var nameAttribute: String?
                 while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                    if string(xmlTextReaderConstNamespaceUri(reader)) == "http://www.w3.org/2000/xmlns/" { continue }
-                    attributes[string(xmlTextReaderConstLocalName(reader))] = string(xmlTextReaderConstValue(reader))
+                    if xmlTextReaderIsNamespaceDecl(reader) == 1 {
+                        if let value = xmlTextReaderConstValue(reader), strlen(value) > maximumNamespace {
+                            throw HelperError(.badResponse, "the server's XML declares a namespace longer than \(maximumNamespace) bytes")
+                        }
+                    } else if xmlTextReaderConstNamespaceUri(reader) == nil, isUnqualifiedName(xmlTextReaderConstLocalName(reader)) {
+                        nameAttribute = string(xmlTextReaderConstValue(reader))
+                    }
                 }
-                let node = XMLNode(namespace: namespace, name: name, attributes: attributes)
+                xmlTextReaderMoveToElement(reader)
+                let namespace = name(xmlTextReaderConstNamespaceUri(reader))
+                let localName = name(xmlTextReaderConstLocalName(reader))
+                let empty = xmlTextReaderIsEmptyElement(reader) == 1
+                let node = XMLNode(namespace: namespace, name: localName, nameAttribute: nameAttribute)
                 if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
                 if !empty { stack.append(node) }
             case XML_READER_TYPE_END_ELEMENT:
@@ -126,10 +172,15 @@ final class XMLNode {
     /// `data` with each CR byte in character data written as `&#13;` (in CDATA: the section is
     /// closed around it), which a parser keeps, where a literal CR would be normalised away.
     /// CRs inside tags, comments, processing instructions and outside the root element are left alone.
-    static func protectingCarriageReturns(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.contains(13) else { return bytes }
+    /// More than ``maximumProtected`` bytes so written is an error.
+    static func protectingCarriageReturns(_ input: consuming [UInt8]) throws(HelperError) -> [UInt8] {
+        guard input.contains(13) else { return input }
+        let bytes = consume input
         var out = [UInt8]()
-        out.reserveCapacity(bytes.count + bytes.count / 20)
+        out.reserveCapacity(min(bytes.count + bytes.count / 20, maximumProtected))
+        func tooLarge() -> HelperError {
+            HelperError(.badResponse, "the server's XML is larger than \(maximumProtected >> 20) MiB once its carriage returns are kept; stopped")
+        }
         enum State { case text, tag, comment, cdata, instruction }
         var state = State.text
         var quote: UInt8 = 0
@@ -145,6 +196,7 @@ final class XMLNode {
             switch state {
             case .text:
                 if byte == 13 && depth > 0 {
+                    guard out.count + 5 <= maximumProtected else { throw tooLarge() }
                     out += Array("&#13;".utf8); i += 1; continue
                 }
                 if byte == UInt8(ascii: "<") {
@@ -165,9 +217,13 @@ final class XMLNode {
             case .instruction:
                 if starts("?>", at: i) { out += Array("?>".utf8); i += 2; state = .text; continue }
             case .cdata:
-                if byte == 13 { out += Array("]]>&#13;<![CDATA[".utf8); i += 1; continue }
+                if byte == 13 {
+                    guard out.count + 17 <= maximumProtected else { throw tooLarge() }
+                    out += Array("]]>&#13;<![CDATA[".utf8); i += 1; continue
+                }
                 if starts("]]>", at: i) { out += Array("]]>".utf8); i += 3; state = .text; continue }
             }
+            guard out.count < maximumProtected else { throw tooLarge() }
             out.append(byte)
             i += 1
         }
@@ -211,8 +267,19 @@ struct Multistatus {
     /// The top-level DAV:sync-token (sync-collection).
     var syncToken: String?
 
-    init(_ data: [UInt8]) throws(HelperError) {
-        let root = try XMLNode.parse(data)
+    /// Reads `data` (consumed: see ``XMLNode/parse(_:protectingCR:)``), the answer to `what`
+    /// (`REPORT sync-collection URL`), which errors name.
+    init(_ data: consuming [UInt8], from what: String? = nil) throws(HelperError) {
+        do throws(HelperError) {
+            try self.init(parsing: consume data)
+        } catch {
+            guard let what else { throw error }
+            throw HelperError(error.kind, "\(what): \(error.message)", status: error.status, location: error.location)
+        }
+    }
+
+    private init(parsing data: consuming [UInt8]) throws(HelperError) {
+        let root = try XMLNode.parse(consume data)
         guard root.is(davNS, "multistatus") else {
             throw HelperError(.badResponse, "the server's answer is not a DAV:multistatus")
         }

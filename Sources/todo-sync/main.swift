@@ -25,7 +25,11 @@ final class Helper {
                 return helloAnswer.json
             case .open(let open):
                 client = nil
-                client = try CalDAVClient(url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile)
+                if let timeout = open.timeout, !OpenRequest.allowedTimeouts.contains(timeout) {
+                    throw HelperError(.protocol, "\"timeout\" is \(timeout) s; it must be \(OpenRequest.allowedTimeouts.lowerBound) to \(OpenRequest.allowedTimeouts.upperBound)")
+                }
+                client = try CalDAVClient(url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile,
+                                          timeout: open.timeout)
                 return OKAnswer().json
             case .probe, .changes, .fetch, .write, .discover:
                 guard let client else { throw HelperError(.protocol, "\"\(request.op.rawValue)\" before \"open\"") }

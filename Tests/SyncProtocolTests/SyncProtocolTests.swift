@@ -33,6 +33,8 @@ import Testing
             .hello, .probe, .discover,
             .open(OpenRequest(url: "https://dav.example/alice/tasks/")),
             .open(OpenRequest(url: "https://dav.example/alice/tasks/", user: "alice", passwordCommand: "pass show dav", caFile: "/etc/ca.pem")),
+            .open(OpenRequest(url: "https://dav.example/alice/tasks/", timeout: 2)),
+            .open(OpenRequest(url: "https://dav.example/alice/tasks/", caFile: "/etc/ca.pem", timeout: 300)),
             .changes(token: nil), .changes(token: "http://radicale.org/ns/sync/1"),
             .fetch(hrefs: []), .fetch(hrefs: ["/alice/tasks/a.ics", "b é.ics"]),
             .write([]),
@@ -75,6 +77,8 @@ import Testing
     @Test func theWireFormatIsTodays() {
         func text(_ message: some ProtocolMessage) -> String { String(decoding: message.line, as: UTF8.self) }
         #expect(text(Request.open(OpenRequest(url: "http://h/t/"))) == #"{"op":"open","url":"http://h/t/","user":null,"password_command":null}"# + "\n")
+        #expect(text(Request.open(OpenRequest(url: "http://h/t/", timeout: 2)))
+                == #"{"op":"open","url":"http://h/t/","user":null,"password_command":null,"timeout":2}"# + "\n")
         #expect(text(Request.changes(token: nil)) == #"{"op":"changes","token":null}"# + "\n")
         #expect(text(Request.write([.delete(href: "/a", etag: "\"1\"")])) == #"{"op":"write","writes":[{"method":"delete","href":"/a","etag":"\"1\""}]}"# + "\n")
         #expect(text(HelloAnswer(capabilities: [.caFile, .http2])) == #"{"version":1,"capabilities":["ca_file","http2"]}"# + "\n")
@@ -134,6 +138,10 @@ import Testing
                 == MessageDecodingError(field: "error.location", .wrongType(expected: "a string or null", found: "a number")))
         #expect(failure(["op": "open", "url": "http://h/", "user": false], as: Request.self)
                 == MessageDecodingError(field: "user", .wrongType(expected: "a string or null", found: "false")))
+        #expect(failure(["op": "open", "url": "http://h/", "timeout": "2"], as: Request.self)
+                == MessageDecodingError(field: "timeout", .wrongType(expected: "an integer or null", found: "a string")))
+        #expect(failure(["op": "open", "url": "http://h/", "timeout": 2.5], as: Request.self)
+                == MessageDecodingError(field: "timeout", .wrongType(expected: "an integer or null", found: "a number")))
         #expect(failure(["op": "fetch", "hrefs": "/a"], as: Request.self)
                 == MessageDecodingError(field: "hrefs", .wrongType(expected: "an array", found: "a string")))
         #expect(failure(["op": 1], as: Request.self) == MessageDecodingError(field: "op", .wrongType(expected: "a string", found: "a number")))
@@ -159,6 +167,15 @@ import Testing
                 == MessageDecodingError(field: "outcomes[0].error.kind", .unknown("teapot", known: ErrorKind.allCases.map(\.rawValue))))
         #expect(MessageDecodingError(field: "kind", .unknown("partial", known: ["delta", "everything"])).description
                 == #""kind" is "partial", which is none of delta, everything"#)
+    }
+
+    /// `timeout` may be left out or null (the companion's defaults); `ca_file` likewise.
+    @Test func openOptionsMayBeLeftOutOrNull() throws {
+        #expect(try Request(json: ["op": "open", "url": "http://h/", "timeout": nil]) == .open(OpenRequest(url: "http://h/")))
+        #expect(try Request(json: ["op": "open", "url": "http://h/", "timeout": 7]) == .open(OpenRequest(url: "http://h/", timeout: 7)))
+        #expect(try Request(json: ["op": "open", "url": "http://h/"]) == .open(OpenRequest(url: "http://h/")))
+        #expect(OpenRequest.allowedTimeouts == 1...300)
+        #expect(HelloAnswer(capabilities: Capability.allCases).supports(.timeout))
     }
 
     @Test func membersNotInTheProtocolAreIgnoredAndAnErrorWinsOverTheAnswer() throws {

@@ -29,6 +29,21 @@ public final class MisbehavingProxy: @unchecked Sendable {
         /// Listings also list `href` (with `etag`); multiget and GET of it answer `object`;
         /// PUT and DELETE of it 404.
         case injectObject(href: String, etag: String = "\"injected-1\"", object: InjectedObject)
+
+        // The bounds on time and memory, each on the requests of `kind` (by default
+        // sync-collection, the first request of a sync that holds a token).
+
+        /// No answer at all; the connection is held open until the client closes it.
+        case silent(kind: String = "sync-collection")
+        /// Upstream's answer: its status line and headers at once, then its body a byte every
+        /// `interval` seconds.
+        case drip(kind: String = "sync-collection", interval: Double = 1)
+        /// A 207 answer of about 1 MB, gzip-compressed, that unpacks to `megabytes` MiB.
+        case bomb(kind: String = "sync-collection", megabytes: Int = 1024)
+        /// A 207 answer of `megabytes` MB of empty elements, sent chunked (no length given).
+        case elements(kind: String = "sync-collection", megabytes: Int = 50)
+        /// A 207 answer with `depth` elements nested in its multistatus.
+        case deep(kind: String = "sync-collection", depth: Int = 100_000)
     }
 
     public enum NotAList: String, Sendable, CaseIterable {
@@ -160,6 +175,11 @@ public final class MisbehavingProxy: @unchecked Sendable {
             case .text(let text): control["text"] = text
             }
             return control
+        case .silent(let kind): return ["mode": "silent", "kind": kind]
+        case .drip(let kind, let interval): return ["mode": "drip", "kind": kind, "interval": interval]
+        case .bomb(let kind, let megabytes): return ["mode": "bomb", "kind": kind, "megabytes": megabytes]
+        case .elements(let kind, let megabytes): return ["mode": "elements", "kind": kind, "megabytes": megabytes]
+        case .deep(let kind, let depth): return ["mode": "deep", "kind": kind, "depth": depth]
         }
     }
 
@@ -186,6 +206,9 @@ public final class MisbehavingProxy: @unchecked Sendable {
 }
 
 extension MisbehavingProxy.Mode: CustomStringConvertible {
+    /// The mode's name, as the control file and the request log write it: `put_fail_nth`.
+    public var name: String { MisbehavingProxy.control(self)["mode"] as? String ?? "" }
+
     /// The control file's JSON (the injected object's text left out): `{"mode":"put_fail_nth","n":2}`.
     public var description: String {
         var control = MisbehavingProxy.control(self)

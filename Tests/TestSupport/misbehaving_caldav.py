@@ -31,6 +31,17 @@ Modes (`{"mode": NAME, ...parameters}`):
   (`depth` BEGIN:X lines inside a VTODO, default 50,000), "huge" (`properties` X-A:1 lines in a
   VTODO, default 2,000,000), "garbage", or `text` itself. PUT and DELETE of it answer 404.
 
+Modes for the bounds on time and memory, each on the requests of `kind` (default
+"sync-collection", the first request of a sync that holds a token); the others are forwarded:
+- silent: no answer at all; the connection is held open until the client closes it.
+- drip: upstream's answer, its status line and headers at once, then its body `bytes` (default
+  1) at a time every `interval` seconds (default 1).
+- bomb: a 207 `Content-Encoding: gzip` answer of about 1 MB that unpacks to a multistatus padded
+  with `megabytes` MiB of spaces (default 1024).
+- elements: a 207 multistatus of `megabytes` MB (default 50) of empty `<D:x/>` elements, sent
+  chunked (no Content-Length: the client reads it until its own bound).
+- deep: a 207 multistatus with `depth` elements nested in it (default 100,000).
+
 Bounded: it exits by itself after the time limit (default 300 s) and as soon as its parent dies.
 """
 
@@ -39,16 +50,21 @@ import http.server
 import json
 import os
 import re
+import select
 import sys
 import threading
 import time
 import urllib.parse
+import zlib
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
               "trailers", "transfer-encoding", "upgrade", "expect", "content-length", "accept-encoding", "host"}
 
 VALID_SYNC_TOKEN = b'<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>'
 EMPTY_MULTISTATUS = b'<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:"></D:multistatus>'
+MULTISTATUS_OPEN = b'<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">'
+MULTISTATUS_CLOSE = b"</D:multistatus>"
+BOUND_MODES = ("silent", "drip", "bomb", "elements", "deep")
 NOT_MULTISTATUS = {
     "declaration": b'<?xml version="1.0"?>',
     "empty": b"",
@@ -125,6 +141,30 @@ class Proxy:
         with self.lock:
             self.log.write(line)
             self.log.flush()
+
+    def bomb(self, megabytes):
+        """A gzip stream (made once per size) that unpacks to a multistatus padded with
+        `megabytes` MiB of spaces: each MiB is one deflate block after a full flush, so the same
+        bytes each time, repeated; the trailer's CRC and size are those of the whole."""
+        with self.lock:
+            cached = self.objects.get(("bomb", megabytes))
+        if cached is not None:
+            return cached
+        padding = b" " * (1 << 20)
+        deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+        head = deflate.compress(MULTISTATUS_OPEN) + deflate.flush(zlib.Z_FULL_FLUSH)
+        block = deflate.compress(padding) + deflate.flush(zlib.Z_FULL_FLUSH)
+        tail = deflate.compress(MULTISTATUS_CLOSE) + deflate.flush()
+        crc = zlib.crc32(MULTISTATUS_OPEN)
+        for _ in range(megabytes):
+            crc = zlib.crc32(padding, crc)
+        crc = zlib.crc32(MULTISTATUS_CLOSE, crc)
+        size = (len(MULTISTATUS_OPEN) + megabytes * len(padding) + len(MULTISTATUS_CLOSE)) & 0xFFFFFFFF
+        data = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff" + head + block * megabytes + tail
+                + crc.to_bytes(4, "little") + size.to_bytes(4, "little"))
+        with self.lock:
+            self.objects[("bomb", megabytes)] = data
+        return data
 
     def injected_text(self, control):
         """The injected object's text, made once per kind."""
@@ -273,6 +313,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "REPORT":
             match = ROOT_KIND.search(body)
             kind = match.group(1).decode() if match else "report"
+        if mode in BOUND_MODES and kind == control.get("kind", "sync-collection"):
+            proxy.record({"method": self.command, "path": self.path, "status": 0 if mode == "silent" else 207,
+                          "mode": mode, "kind": kind, "affected": [self.path]})
+            self.close_connection = True
+            getattr(self, "bound_" + mode)(control, body)
+            return
         affected = []
         status, headers, data = self.misbehave(mode, control, kind, body, affected)
         # Logged before answering: when the client has its answer, the log has the request.
@@ -377,6 +423,57 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 data = insert_before_end(data, injected_response(href, etag, proxy.injected_text(control)))
             return status, headers, data
         return self.forward(body)
+
+    # The bounds on time and memory: answers written raw on the socket, which the client may close
+    # at any moment (each ends when a write fails).
+
+    def bound_silent(self, control, body):
+        """Nothing, until the client closes the connection (at most 120 s)."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([self.connection], [], [], 0.5)
+            if readable and not self.connection.recv(4096):
+                return
+
+    def bound_drip(self, control, body):
+        """Upstream's answer: its head at once, then its body a few bytes at a time (at most 600 s)."""
+        status, headers, data = self.forward(body)
+        lines = ["HTTP/1.1 %d %s" % (status, self.responses.get(status, ("",))[0])]
+        lines += ["%s: %s" % (name, value) for name, value in headers if name.lower() not in ("content-length", "date", "server")]
+        lines += ["Content-Length: %d" % len(data), "Connection: close", "", ""]
+        self.connection.sendall("\r\n".join(lines).encode("latin-1"))
+        step, interval = int(control.get("bytes", 1)), float(control.get("interval", 1.0))
+        deadline = time.monotonic() + 600
+        for start in range(0, len(data), step):
+            time.sleep(interval)
+            self.connection.sendall(data[start:start + step])
+            if time.monotonic() > deadline:
+                return
+
+    def bound_bomb(self, control, body):
+        data = proxy.bomb(int(control.get("megabytes", 1024)))
+        self.connection.sendall(("HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml; charset=utf-8\r\n"
+                                 "Content-Encoding: gzip\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(data)).encode())
+        self.connection.sendall(data)
+
+    def bound_elements(self, control, body):
+        total = int(control.get("megabytes", 50)) * 1000 * 1000
+        self.connection.sendall(b"HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml; charset=utf-8\r\n"
+                                b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        def chunk(data):
+            self.connection.sendall(b"%x\r\n" % len(data) + data + b"\r\n")
+        chunk(MULTISTATUS_OPEN)
+        piece = b"<D:x/>" * 10000
+        for _ in range(total // len(piece)):
+            chunk(piece)
+        chunk(MULTISTATUS_CLOSE)
+        self.connection.sendall(b"0\r\n\r\n")
+
+    def bound_deep(self, control, body):
+        depth = int(control.get("depth", 100000))
+        data = MULTISTATUS_OPEN + b"<D:x>" * depth + b"</D:x>" * depth + MULTISTATUS_CLOSE
+        self.connection.sendall(("HTTP/1.1 207 Multi-Status\r\nContent-Type: application/xml; charset=utf-8\r\n"
+                                 "Content-Length: %d\r\nConnection: close\r\n\r\n" % len(data)).encode() + data)
 
     def do_ANY(self):
         try:

@@ -9,6 +9,8 @@ final class SyncDevice: @unchecked Sendable {
     let server: CalDAVServer
     let url: String
     var database: String { folder.file("todo.sqlite") }
+    /// The `todo` run by ``todo(_:environment:)``: the build's, or a copy beside another `todo-sync`.
+    var todoBinary = ProcessRunner.todoBinary
 
     init(_ server: CalDAVServer, url: String? = nil) {
         self.server = server
@@ -35,7 +37,7 @@ final class SyncDevice: @unchecked Sendable {
         var env = ["TODO_DB": database, "HOME": folder.path, "XDG_DATA_HOME": folder.file("xdg")]
         if let password { env["TODO_SYNC_PASSWORD"] = password }
         env.merge(environment) { $1 }
-        return try ProcessRunner.run(ProcessRunner.todoBinary, arguments, environment: env, timeout: 60)
+        return try ProcessRunner.run(todoBinary, arguments, environment: env, timeout: 60)
     }
 
     /// Runs `todo` and requires success; returns its stdout.

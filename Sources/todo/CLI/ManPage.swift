@@ -87,6 +87,14 @@ enum ManPage {
             is read. Never passed on to the password command. A password with no user (none given,
             none in the URL, no netrc login for the host) is an error.
             .TP
+            .B TODO_SYNC_TIMEOUT
+            How many seconds
+            .B todo sync
+            waits for the server, from 1 to 300: to connect, and then for each stretch in which the
+            request must move at least 1 KiB. A server that never answers, or drips its answer, is
+            given up after that long with one error line. Unset: 10 s to connect, 30 s after that.
+            Any other value is a usage error (exit status 2).
+            .TP
             .B TZ
             The time zone of the local calendar: today, relative dates, and date-times from other
             apps turned into deadlines.

@@ -37,9 +37,11 @@ extension Command {
                 asked for again next time, and a collection that suddenly lists no todos at all is refused
                 unless --force-delete says it was emptied on purpose. The user is --user, else the URL's,
                 else ~/.netrc's login for the host; the password comes from --password-command, else
-                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. Forget drops the remote
-                and its sync state; the todos stay and keep their UIDs, so setting up the same collection
-                again matches them.
+                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. A server that takes more
+                than 10 s to connect, or then sends less than 1 KiB in 30 s, is given up;
+                TODO_SYNC_TIMEOUT=SECONDS (1 to 300) sets both. Forget drops the remote and its sync
+                state; the todos stay and keep their UIDs, so setting up the same collection again matches
+                them.
                 """,
             examples: [
                 "todo sync setup https://dav.example.com/alice/tasks/ --user alice --password-command 'pass show caldav'",
@@ -94,6 +96,7 @@ enum SyncRun {
     static let actions = ["setup", "status", "forget"]
 
     static func setup(url text: String, context: inout CommandContext) throws(CLIError) {
+        let timeout = try SyncTimeout.fromEnvironment()
         let (url, userInURL) = try SyncURL.validate(text)
         var remote = SyncRemote(url: url, user: context.arguments.value("--user") ?? userInURL,
                                 passwordCommand: context.arguments.value("--password-command"),
@@ -101,8 +104,9 @@ enum SyncRun {
         // Found and checked before anything is stored: a wrong URL or password leaves the database as it was.
         // Listed by name (then URL), whatever order the server's listing had: a server's order is
         // its storage's (Radicale's is the file system's directory order).
-        let found = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in try CompanionCollection(remote: remote).discover() }
-            .sorted { ($0.name?.lowercased() ?? "", $0.url) < ($1.name?.lowercased() ?? "", $1.url) }
+        let found = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in
+            try CompanionCollection(remote: remote, timeout: timeout).discover()
+        }.sorted { ($0.name?.lowercased() ?? "", $0.url) < ($1.name?.lowercased() ?? "", $1.url) }
         if context.arguments.flag("--list") {
             if context.arguments.flag("--json") {
                 let items = found.map { "{\"url\": \(JSON.string($0.url)), \"name\": \(JSON.optional($0.name)), \"components\": [\($0.components.map(JSON.string).joined(separator: ", "))]}" }
@@ -165,12 +169,13 @@ enum SyncRun {
     }
 
     static func sync(context: inout CommandContext) throws(CLIError) {
+        let timeout = try SyncTimeout.fromEnvironment()
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
         let json = context.arguments.flag("--json")
         let report = try syncing(context, json: json) { () throws(SyncError) in
-            let collection = try CompanionCollection(remote: remote)
+            let collection = try CompanionCollection(remote: remote, timeout: timeout)
             return try SyncEngine(repository: repository, collection: collection,
                                   forceDelete: context.arguments.flag("--force-delete")).sync()
         }

@@ -13,12 +13,16 @@ final class CompanionCollection: CalendarCollection {
     private let path: String
 
     /// Starts the companion and hands it the remote (it resolves the password itself, from the
-    /// command, `TODO_SYNC_PASSWORD` or ~/.netrc, so the password never passes through here).
-    init(remote: SyncRemote) throws(SyncError) {
+    /// command, `TODO_SYNC_PASSWORD` or ~/.netrc, so the password never passes through here), and
+    /// `timeout` (seconds, from ``SyncTimeout``; `nil`: the companion's defaults).
+    init(remote: SyncRemote, timeout: Int? = nil) throws(SyncError) {
         companion = try CompanionProcess()
         path = SyncURL.path(of: remote.url)
+        if timeout != nil && !companion.supports(.timeout) {
+            throw .companion("\(CompanionProcess.name) at \(companion.path) cannot be given \(SyncTimeout.variable): install todo and todo-sync together")
+        }
         _ = try companion.request(.open(OpenRequest(url: remote.url, user: remote.user, passwordCommand: remote.passwordCommand,
-                                                    caFile: remote.caFile)),
+                                                    caFile: remote.caFile, timeout: timeout)),
                                   answer: OKAnswer.self)
     }
 
@@ -132,5 +136,31 @@ enum SyncURL {
             }
         }
         return out
+    }
+}
+
+/// `TODO_SYNC_TIMEOUT`: how many seconds `todo sync` waits for the server, to connect and then
+/// for each stretch in which it must send (or take) at least 1 KiB, as git's `http.lowSpeedTime`.
+/// Unset (or empty): the companion's defaults, 10 s to connect and 30 s.
+enum SyncTimeout {
+    static let variable = "TODO_SYNC_TIMEOUT"
+
+    /// The seconds set, or `nil` when the variable is unset or empty.
+    ///
+    /// - Throws: a usage error when it is not a whole number of seconds in
+    ///   ``OpenRequest/allowedTimeouts``.
+    static func fromEnvironment() throws(CLIError) -> Int? {
+        guard let text = Environment.value(variable) else { return nil }
+        return try parse(text)
+    }
+
+    static func parse(_ text: String) throws(CLIError) -> Int {
+        let range = OpenRequest.allowedTimeouts
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              let seconds = Int(text), range.contains(seconds) else {
+            throw .usage("\(variable)=\(TodoText.sanitized(text)) is not a number of seconds from \(range.lowerBound) to \(range.upperBound)",
+                         hint: "For example: \(variable)=60 todo sync")
+        }
+        return seconds
     }
 }

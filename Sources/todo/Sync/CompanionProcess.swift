@@ -22,6 +22,8 @@ final class CompanionProcess {
     private let answers = LineBuffer()
     /// Where the companion runs from: beside this executable.
     let path: String
+    /// What its hello says it does beyond version 1's first form.
+    private(set) var capabilities: [String] = []
 
     /// The companion's file name; it is run from the folder of this executable, and from
     /// nowhere else (never from PATH: the two are installed together and speak one version).
@@ -94,8 +96,11 @@ final class CompanionProcess {
             throw .companion("\(Self.name) at \(path) speaks protocol \(version); this todo speaks \(ProtocolVersion.current): "
                              + "install todo and todo-sync together")
         }
-        _ = try decode(answer, of: .hello, as: HelloAnswer.self)
+        capabilities = try decode(answer, of: .hello, as: HelloAnswer.self).capabilities
     }
+
+    /// Whether the companion's hello listed `capability`.
+    func supports(_ capability: Capability) -> Bool { capabilities.contains(capability.rawValue) }
 
     /// Sends one request and returns its answer, decoded strictly.
     ///
