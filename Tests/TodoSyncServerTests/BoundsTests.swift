@@ -87,7 +87,7 @@ final class MeasuredHelper: @unchecked Sendable {
 /// names the problem, the database exactly as it was, and a helper that did not crash, stayed
 /// under 64 MiB and, while it waited, used no CPU to speak of. `TODO_SYNC_TIMEOUT` makes the waits
 /// short; the next sync, with the proxy back to passing everything, completes.
-@Suite("Bounds: a hostile answer to todo sync is one error line, nothing changed, the helper under 64 MiB",
+@Suite("Bounds: a hostile answer to todo sync is one error line, nothing changed, the helper under 64 MiB", .timed,
        .serialized, .timeLimit(.minutes(2)))
 struct BoundsTests {
     /// `TODO_SYNC_TIMEOUT` for these syncs.
