@@ -5,7 +5,7 @@ import TodoStore
 
 /// Many writers at once, and a lock held by another client: every acknowledged write lands
 /// exactly once, a short lock is waited out, a long one is a clear, bounded `busy` error.
-@Suite(.timed, .serialized) struct ReliabilityConcurrencyTests {
+@Suite(.timed) struct ReliabilityConcurrencyTests {
     let sandbox = CLISandbox()
 
     static let processes = 8
