@@ -117,6 +117,19 @@ final class CalDAVClient {
         return href
     }
 
+    /// Whether a listed href names the collection itself; any other must name one of its
+    /// members, or it is refused (as ``listed(_:)`` does). The href is resolved once: a listing
+    /// may hold 100,000 of them.
+    private func listedIsCollection(_ href: String) throws(HelperError) -> Bool {
+        func outside() -> HelperError {
+            HelperError(.badResponse, "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
+        }
+        guard let url = collection.resolve(href) else { throw outside() }
+        if url.isSame(as: collection) { return true }
+        guard url.refusal(inside: collection) == nil else { throw outside() }
+        return false
+    }
+
     // MARK: probe
 
     struct Probe {
@@ -218,13 +231,16 @@ final class CalDAVClient {
                 <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
                 """
             let (answer, syncToken) = try listing(body, depth: "0", what: "REPORT sync-collection") { (response) throws(HelperError) in
-                if self.isCollection(response.href) {
+                if try self.listedIsCollection(response.href) {
                     if response.status == 507 { state.truncated = true }
                     return
                 }
                 let removed = response.status == 404 || response.status == 410
-                if try state.members.add(self.listed(response.href), etag: removed ? nil : response.etag, removed: removed, replacing: true) {
-                    state.progress = true
+                let href = response.href
+                do throws(HelperError) {
+                    if try state.members.add(href, etag: removed ? nil : response.etag, removed: removed, replacing: true) { state.progress = true }
+                } catch {
+                    throw HelperError(error.kind, "REPORT sync-collection \(self.displayURL): \(error.message)")
                 }
             }
             if answer.status != 207 {
@@ -260,8 +276,11 @@ final class CalDAVClient {
         final class State { var members = ListedMembers() }
         let state = State()
         let (answer, _) = try listing(body, depth: "1", what: "REPORT calendar-query") { (response) throws(HelperError) in
-            guard !self.isCollection(response.href), response.status.map({ (200..<300).contains($0) }) ?? true else { return }
-            try state.members.add(self.listed(response.href), etag: response.etag, replacing: false)
+            guard response.status.map({ (200..<300).contains($0) }) ?? true, try !self.listedIsCollection(response.href) else { return }
+            let href = response.href
+            do throws(HelperError) { try state.members.add(href, etag: response.etag, replacing: false) } catch {
+                throw HelperError(error.kind, "REPORT calendar-query \(self.displayURL): \(error.message)")
+            }
         }
         guard answer.status == 207 else { throw HelperError.status(answer.status, "REPORT calendar-query \(displayURL)") }
         return .everything(state.members, token: token)

@@ -316,9 +316,12 @@ final class ListingParser: BodySink {
 /// its href and etag (its place in the store and in the table).
 struct ListedMembers {
     /// What the helper keeps of one listing (over all its pages), in bytes: 100,000 todos with
-    /// hrefs of 60 bytes and etags of 40 take about 16 MiB.
-    static let maximumKept = 40 << 20
-    static let costPerMember = 32
+    /// hrefs of 60 bytes and etags of 42 take about 14 MiB. With the helper's own 20 MiB or so
+    /// (libcurl, OpenSSL, libxml2, the Swift runtime), it stays under 64 MiB whatever it is sent.
+    static let maximumKept = 28 << 20
+    /// What a member costs beside its href and etag: its entry (20 bytes) and its place in the
+    /// table (4 bytes, at most half full, twice over while the table grows).
+    static let costPerMember = 40
     private static let blockSize = 1 << 20
     private static let entriesPerChunk = 1 << 16
 
