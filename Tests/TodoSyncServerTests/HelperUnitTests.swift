@@ -156,7 +156,9 @@ struct HelperUnitTests {
         #expect(box.members.kept < 16 << 20, "\(box.members.kept) bytes kept")
 
         func failure(_ text: String) -> HelperError? {
-            do throws(HelperError) { _ = try listing(Array(text.utf8), piece: 4096); return nil } catch { return error }
+            let result = Result { () throws(HelperError) in try listing(Array(text.utf8), piece: 4096) }
+            guard case .failure(let error) = result else { return nil }
+            return error
         }
         let open = "<d:multistatus xmlns:d=\"DAV:\">", close = "</d:multistatus>"
         let cases: [(String, String)] = [
