@@ -93,7 +93,8 @@ final class HTTPClient {
     }
 
     /// The most bytes of one answer's body, after decompression, unless its request says
-    /// otherwise: a DAV answer's (XML). With the bounds on the XML read from it (see ``XMLNode``),
+    /// otherwise: a DAV answer's (XML) read whole (listings are streamed instead: see
+    /// ``maximumListing``). With the bounds on the XML read from it (see ``XMLNode``),
     /// it keeps the helper under 64 MiB whatever a server answers: a body, its XML's tree and
     /// the JSON answer made of it are in memory together.
     static let maximumBody = 8 << 20
