@@ -19,10 +19,6 @@ final class CalDAVClient {
     static let multigetBatch = 100
     /// The most pages of a truncated (507) sync-collection listing read in one sync.
     static let maximumPages = 100
-    /// The most objects one `changes` answer lists, over all its pages: as many as one answer's
-    /// XML can list (``XMLNode/maximumElements``, 6 elements each), so that a server truncating
-    /// its listing page after page cannot pile up more than one page could hold.
-    static let maximumListed = XMLNode.maximumElements / 6
 
     init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil, timeout: Int? = nil) throws(HelperError) {
         guard var collection = HTTPURL(url) else {
@@ -121,6 +117,19 @@ final class CalDAVClient {
         return href
     }
 
+    /// Whether a listed href names the collection itself; any other must name one of its
+    /// members, or it is refused (as ``listed(_:)`` does). The href is resolved once: a listing
+    /// may hold 100,000 of them.
+    private func listedIsCollection(_ href: String) throws(HelperError) -> Bool {
+        func outside() -> HelperError {
+            HelperError(.badResponse, "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
+        }
+        guard let url = collection.resolve(href) else { throw outside() }
+        if url.isSame(as: collection) { return true }
+        guard url.refusal(inside: collection) == nil else { throw outside() }
+        return false
+    }
+
     // MARK: probe
 
     struct Probe {
@@ -159,16 +168,37 @@ final class CalDAVClient {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
 
-    private func syncCollection(token: String) throws(HelperError) -> HTTPAnswer {
-        let body = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(Self.xmlEscaped(token))</D:sync-token>\
-            <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
-            """
-        return try dav("REPORT", collection, depth: "0", body: body)
+    /// A REPORT listing the collection (sync-collection or calendar-query, Depth `depth`), its
+    /// 207 answer read as it arrives (``ListingParser``), each response handed to `each`. The
+    /// status, and the answer's sync-token; an answer other than 207 comes back unread (its body
+    /// in the answer), for the caller to judge.
+    private func listing(_ body: String, depth: String, what: String,
+                         each: @escaping (ListedResponse) throws(HelperError) -> Void) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
+        final class Caller { var error = false }
+        let caller = Caller()
+        let parser = ListingParser { (response) throws(HelperError) in
+            do throws(HelperError) { try each(response) } catch {
+                caller.error = true
+                throw error
+            }
+        }
+        var headers = Self.xmlHeaders
+        headers["Depth"] = depth
+        var request = request("REPORT", collection, headers: headers, body: Array(body.utf8))
+        request.maximumAnswer = HTTPClient.maximumListing
+        request.sink = parser
+        do throws(HelperError) {
+            let answer = try http.send(request)
+            try checkRedirect(answer, "REPORT", collection)
+            guard answer.status == 207 else { return (answer, nil) }
+            try parser.finish()
+            return (answer, parser.syncToken)
+        } catch where error.kind == .badResponse && !caller.error && !error.message.hasPrefix("REPORT") {
+            throw HelperError(error.kind, "\(what) \(displayURL): \(error.message)", status: error.status, location: error.location)
+        }
     }
 
-    func changes(since token: String?) throws(HelperError) -> ChangesAnswer {
+    func changes(since token: String?) throws(HelperError) -> ListingAnswer {
         if let token, let delta = try delta(since: token) { return delta }
         return try everything()
     }
@@ -177,15 +207,42 @@ final class CalDAVClient {
     /// (any 4xx but 401: 403/409 valid-sync-token per RFC 6578, 400/412 elsewhere; and 500,
     /// which Xandikos 0.2 answers to a token it does not know: a real outage then fails the
     /// full listing that follows just as well, so nothing is hidden).
-    private func delta(since token: String) throws(HelperError) -> ChangesAnswer? {
-        var changed: [String: ListedItem] = [:], removed: Set<String> = [], order: [String] = [], seen: Set<String> = []
+    ///
+    /// Every page's members are kept in one ``ListedMembers``: a server truncating its listing
+    /// page after page cannot pile up more than its bounds.
+    private func delta(since token: String) throws(HelperError) -> ListingAnswer? {
+        final class State {
+            var members = ListedMembers()
+            var truncated = false
+            var progress = false
+        }
+        let state = State()
         var current = token
         // A server may truncate (507 on the collection's own href): ask again from the token it
         // gave, as long as each page brings something new, and at most `maximumPages` times.
         var pages = 0
         while true {
             pages += 1
-            var answer = try syncCollection(token: current)
+            state.truncated = false
+            state.progress = false
+            let body = """
+                <?xml version="1.0" encoding="utf-8"?>
+                <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(Self.xmlEscaped(current))</D:sync-token>\
+                <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
+                """
+            let (answer, syncToken) = try listing(body, depth: "0", what: "REPORT sync-collection") { (response) throws(HelperError) in
+                if try self.listedIsCollection(response.href) {
+                    if response.status == 507 { state.truncated = true }
+                    return
+                }
+                let removed = response.status == 404 || response.status == 410
+                let href = response.href
+                do throws(HelperError) {
+                    if try state.members.add(href, etag: removed ? nil : response.etag, removed: removed, replacing: true) { state.progress = true }
+                } catch {
+                    throw HelperError(error.kind, "REPORT sync-collection \(self.displayURL): \(error.message)")
+                }
+            }
             if answer.status != 207 {
                 if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410)
                     || answer.status == 500 {
@@ -193,41 +250,22 @@ final class CalDAVClient {
                 }
                 throw HelperError.status(answer.status, "REPORT sync-collection \(displayURL)")
             }
-            let status = try Multistatus(answer.takeBody(), from: "REPORT sync-collection \(displayURL)")
-            guard let next = status.syncToken else {
+            guard let next = syncToken else {
                 throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): no sync-token in the answer")
             }
-            var truncated = false, progress = false
-            for response in status.responses {
-                if isCollection(response.href) {
-                    if response.status == 507 { truncated = true }
-                    continue
-                }
-                if seen.insert(try listed(response.href)).inserted { order.append(response.href); progress = true }
-                guard order.count <= Self.maximumListed else {
-                    throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): the server lists more than \(Self.maximumListed) changes; stopped")
-                }
-                if response.status == 404 || response.status == 410 {
-                    removed.insert(response.href)
-                    changed[response.href] = nil
-                } else {
-                    removed.remove(response.href)
-                    changed[response.href] = ListedItem(href: response.href, etag: response.etag)
-                }
-            }
             current = next
-            if !truncated || next == token { break }
-            guard progress, pages < Self.maximumPages else {
+            if !state.truncated || next == token { break }
+            guard state.progress, pages < Self.maximumPages else {
                 throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): the server truncated its listing "
-                                  + (progress ? "\(pages) times" : "without listing anything new") + "; stopped")
+                                  + (state.progress ? "\(pages) times" : "without listing anything new") + "; stopped")
             }
         }
-        return .delta(changed: order.compactMap { changed[$0] }, removed: order.filter { removed.contains($0) }, token: current)
+        return .delta(state.members, token: current)
     }
 
     /// Every VTODO object: the sync token read first (so a change made meanwhile shows again
     /// next time, never lost), then a calendar-query for VTODO components.
-    private func everything() throws(HelperError) -> ChangesAnswer {
+    private func everything() throws(HelperError) -> ListingAnswer {
         let token = try currentSyncToken()
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
@@ -235,13 +273,17 @@ final class CalDAVClient {
             <C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VTODO"/></C:comp-filter></C:filter>\
             </C:calendar-query>
             """
-        let status = try multistatus("REPORT", collection, depth: "1", body: body, what: "REPORT calendar-query")
-        var seen = Set<String>()
-        var items: [ListedItem] = []
-        for response in status.responses where !isCollection(response.href) && response.status.map({ (200..<300).contains($0) }) ?? true {
-            if seen.insert(try listed(response.href)).inserted { items.append(ListedItem(href: response.href, etag: response.etag)) }
+        final class State { var members = ListedMembers() }
+        let state = State()
+        let (answer, _) = try listing(body, depth: "1", what: "REPORT calendar-query") { (response) throws(HelperError) in
+            guard response.status.map({ (200..<300).contains($0) }) ?? true, try !self.listedIsCollection(response.href) else { return }
+            let href = response.href
+            do throws(HelperError) { try state.members.add(href, etag: response.etag, replacing: false) } catch {
+                throw HelperError(error.kind, "REPORT calendar-query \(self.displayURL): \(error.message)")
+            }
         }
-        return .everything(items: items, token: token)
+        guard answer.status == 207 else { throw HelperError.status(answer.status, "REPORT calendar-query \(displayURL)") }
+        return .everything(state.members, token: token)
     }
 
     /// The collection's DAV:sync-token, or `nil` when it has none.

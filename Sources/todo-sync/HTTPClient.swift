@@ -10,6 +10,19 @@ struct HTTPRequest {
     var headers: [String] = []
     var body: [UInt8]?
     var maximumAnswer = HTTPClient.maximumBody
+    /// Where a 207 answer's body goes as it arrives, instead of into the answer (which then has
+    /// none): up to `maximumAnswer` bytes. Another status's body is the answer's, up to
+    /// ``HTTPClient/maximumBody``.
+    var sink: BodySink?
+}
+
+/// Takes an answer's body as curl delivers it (a streaming parser): memory is then the sink's.
+protocol BodySink: AnyObject {
+    /// A body begins (a new answer: anything from an earlier one, before an authentication
+    /// round trip, is forgotten).
+    func begin()
+    /// The next bytes; an error ends the request with it.
+    func consume(_ bytes: UnsafeRawBufferPointer) throws(HelperError)
 }
 
 /// One HTTP answer (the last one, after any authentication round trip curl made).
@@ -80,10 +93,16 @@ final class HTTPClient {
     }
 
     /// The most bytes of one answer's body, after decompression, unless its request says
-    /// otherwise: a DAV answer's (XML). With the bounds on the XML read from it (see ``XMLNode``),
+    /// otherwise: a DAV answer's (XML) read whole (listings are streamed instead: see
+    /// ``maximumListing``). With the bounds on the XML read from it (see ``XMLNode``),
     /// it keeps the helper under 64 MiB whatever a server answers: a body, its XML's tree and
     /// the JSON answer made of it are in memory together.
     static let maximumBody = 8 << 20
+    /// The most bytes of a listing's body (a 207 answer to sync-collection or calendar-query),
+    /// after decompression: read as it arrives (see ``ListingParser``), it costs no memory of its
+    /// own, so this bounds the time a server can keep the helper parsing: a listing of 100,000
+    /// objects is about 25 MB, one of ``ListingParser/maximumResponses`` about 250 MB.
+    static let maximumListing = 256 << 20
     /// The most bytes of one object fetched alone by GET (its text, after decompression): a
     /// VTODO with a long description or an inline attachment is read whole, up to this. Such an
     /// object is in memory a few times over (its body, its text, the JSON answer), so the helper
@@ -250,6 +269,10 @@ private final class Transfer {
     private var headerBytes = 0
     private var body: [UInt8] = []
     private var tooLarge = false
+    /// Body bytes given to the request's sink, whether it was begun, and the error it threw.
+    private var streamed = 0
+    private var sinkBegun = false
+    private var sinkError: HelperError?
     private let timeouts: HTTPClient.Timeouts
     /// When the request started, and the bytes received for it (header lines, and the body as
     /// delivered): for ``progress(at:)``.
@@ -315,6 +338,9 @@ private final class Transfer {
         headerBytes = 0
         body = []
         tooLarge = false
+        streamed = 0
+        sinkBegun = false
+        sinkError = nil
         started = MonotonicClock.now()
         receivedBytes = 0
         checkpoint = nil
@@ -339,7 +365,27 @@ private final class Transfer {
 
     fileprivate func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         receivedBytes += count
-        guard body.count + count <= request?.maximumAnswer ?? HTTPClient.maximumBody else {
+        if let sink = request?.sink, status == 207 {
+            guard streamed + count <= request?.maximumAnswer ?? HTTPClient.maximumBody else {
+                tooLarge = true
+                return 0
+            }
+            streamed += count
+            if !sinkBegun {
+                sinkBegun = true
+                sink.begin()
+            }
+            guard let data, count > 0 else { return count }
+            do throws(HelperError) {
+                try sink.consume(UnsafeRawBufferPointer(start: data, count: count))
+            } catch {
+                sinkError = error
+                return 0  // curl stops with CURLE_WRITE_ERROR
+            }
+            return count
+        }
+        let bound = request.map { $0.sink == nil ? $0.maximumAnswer : min($0.maximumAnswer, HTTPClient.maximumBody) } ?? HTTPClient.maximumBody
+        guard body.count + count <= bound else {
             tooLarge = true
             return 0  // curl stops with CURLE_WRITE_ERROR
         }
@@ -360,6 +406,8 @@ private final class Transfer {
             // A new answer (after a 100 Continue or an authentication challenge): start afresh.
             headers = []
             body = []
+            streamed = 0
+            sinkBegun = false
             let parts = line.split(separator: " ", maxSplits: 2)
             status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         } else if let colon = line.firstIndex(of: ":") {
@@ -425,6 +473,7 @@ private final class Transfer {
             headers = []
         }
         guard let request else { return .failure(HelperError(.protocol, "unexpected failure")) }
+        if let sinkError { return .failure(sinkError) }
         if code == CURLE_OK {
             var status = 0
             _ = todo_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -440,7 +489,8 @@ private final class Transfer {
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
             let encoding = headers.last { $0.name.lowercased() == "content-encoding" }?.value
             let unpacked = encoding.map { " once decompressed (it came as Content-Encoding: \($0.prefix(40)))" } ?? ""
-            return HelperError(.badResponse, "\(what): the answer is larger than \(request.maximumAnswer >> 20) MiB\(unpacked); stopped")
+            let bound = request.sink != nil && status != 207 ? min(request.maximumAnswer, HTTPClient.maximumBody) : request.maximumAnswer
+            return HelperError(.badResponse, "\(what): the answer is larger than \(bound >> 20) MiB\(unpacked); stopped")
         }
         if code == CURLE_BAD_CONTENT_ENCODING {
             return HelperError(.badResponse, "\(what): the answer's compression is broken (curl: \(curlText))")

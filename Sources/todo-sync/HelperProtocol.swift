@@ -55,7 +55,16 @@ enum ProtocolIO {
     }
 
     static func write(_ value: JSONValue) {
-        let bytes = encode(value)
+        writeAll(encode(value))
+    }
+
+    /// A listing's line, written as it is encoded (its JSON is never whole in memory).
+    static func write(_ answer: ListingAnswer) {
+        answer.encode { writeAll($0) }
+        writeAll([UInt8(ascii: "\n")])
+    }
+
+    private static func writeAll(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

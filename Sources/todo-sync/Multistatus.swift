@@ -35,10 +35,10 @@ final class XMLNode {
 
     /// The deepest element nesting read: a DAV answer needs about 8.
     static let maximumDepth = 64
-    /// The most elements in one answer: 100 objects in a multiget need about 1,000, a listing
-    /// 6 per object (25,000 todos in one full listing). Each element read costs about 100 bytes
-    /// of tree: with ``HTTPClient/maximumBody`` (the body and its text, twice while read) the
-    /// helper stays under 64 MiB whatever the answer holds.
+    /// The most elements in one answer read whole (a PROPFIND, a calendar-multiget: 100 objects
+    /// need about 1,000). Each element read costs about 100 bytes of tree: with
+    /// ``HTTPClient/maximumBody`` (the body and its text, twice while read) the helper stays
+    /// under 64 MiB whatever the answer holds. Listings are not read so: see ``ListingParser``.
     static let maximumElements = 150_000
     /// The most text in one element. libxml2 holds the element's text too while it is read (and
     /// up to twice over as it grows it), so a bound below the body's keeps that copy small. An

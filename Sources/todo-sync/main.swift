@@ -17,12 +17,12 @@ signal(SIGPIPE, SIG_IGN)
 final class Helper {
     var client: CalDAVClient?
 
-    func handle(_ line: [UInt8]) -> JSONValue {
+    func handle(_ line: [UInt8]) -> Reply {
         do throws(HelperError) {
             let request = try ProtocolIO.parse(line)
             switch request {
             case .hello:
-                return helloAnswer.json
+                return .json(helloAnswer.json)
             case .open(let open):
                 client = nil
                 if let timeout = open.timeout, !OpenRequest.allowedTimeouts.contains(timeout) {
@@ -30,36 +30,42 @@ final class Helper {
                 }
                 client = try CalDAVClient(url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile,
                                           timeout: open.timeout)
-                return OKAnswer().json
+                return .json(OKAnswer().json)
             case .probe, .changes, .fetch, .write, .discover:
                 guard let client else { throw HelperError(.protocol, "\"\(request.op.rawValue)\" before \"open\"") }
                 do throws(HelperError) {
                     return try serve(request, client)
                 } catch {
-                    return error.json(masking: client.secrets)
+                    return .json(error.json(masking: client.secrets))
                 }
             }
         } catch {
-            return error.json(masking: [])
+            return .json(error.json(masking: []))
         }
     }
 }
 
+/// One answer line: a JSON value, or a listing written straight from what was kept of it.
+enum Reply {
+    case json(JSONValue)
+    case listing(ListingAnswer)
+}
+
 /// The answer to a request about the collection opened.
-func serve(_ request: Request, _ client: CalDAVClient) throws(HelperError) -> JSONValue {
+func serve(_ request: Request, _ client: CalDAVClient) throws(HelperError) -> Reply {
     switch request {
     case .probe:
         let probe = try client.probe()
-        return ProbeAnswer(syncToken: probe.syncToken != nil,
-                           components: probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]).json
+        return .json(ProbeAnswer(syncToken: probe.syncToken != nil,
+                                 components: probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]).json)
     case .changes(let token):
-        return try client.changes(since: token).json
+        return .listing(try client.changes(since: token))
     case .fetch(let hrefs):
-        return try client.fetch(hrefs).json
+        return .json(try client.fetch(hrefs).json)
     case .write(let writes):
-        return WriteAnswer(outcomes: client.write(writes)).json
+        return .json(WriteAnswer(outcomes: client.write(writes)).json)
     case .discover:
-        return DiscoverAnswer(collections: try Discovery(client).run().map(\.message)).json
+        return .json(DiscoverAnswer(collections: try Discovery(client).run().map(\.message)).json)
     case .hello, .open:
         throw HelperError(.protocol, "\(request.op.rawValue.debugDescription) is answered before a collection is open")
     }
@@ -69,6 +75,9 @@ let helper = Helper()
 while let line = readLine(strippingNewline: true) {
     let bytes = Array(line.utf8)
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-    ProtocolIO.write(helper.handle(bytes))
+    switch helper.handle(bytes) {
+    case .json(let value): ProtocolIO.write(value)
+    case .listing(let answer): ProtocolIO.write(answer)
+    }
 }
 exit(0)

@@ -98,11 +98,11 @@ struct BoundsTests {
     static let idleCPUBound = 0.2
 
     enum Hostile: String, CaseIterable, Sendable {
-        /// About 1 MB that unpacks to 1 GiB.
+        /// About 1 MB that unpacks to 1 GiB (of blanks, inside the multistatus).
         case decompressionBomb
-        /// 50 MB of `<D:x/>`, chunked: more than the bound on an answer.
+        /// 50 MB of `<D:x/>`, chunked, outside any response.
         case fiftyMegabytesOfElements
-        /// 4 MB of `<D:x/>` (666,666 elements): under the bound on an answer, over the one on elements.
+        /// 4 MB of `<D:x/>` (666,666 elements), outside any response.
         case tooManyElements
         /// 100,000 nested elements.
         case deepXML
@@ -125,9 +125,11 @@ struct BoundsTests {
         /// What the error line says, in the helper's words.
         var problem: String {
             switch self {
-            case .decompressionBomb: "the answer is larger than \(HTTPClient.maximumBody >> 20) MiB once decompressed"
-            case .fiftyMegabytesOfElements: "the answer is larger than \(HTTPClient.maximumBody >> 20) MiB"
-            case .tooManyElements: "the server's XML holds more than \(XMLNode.maximumElements) elements"
+            // A listing is read as it arrives, under the bound on a listing's size (its blanks
+            // cost no memory: the helper stays small while it reads them).
+            case .decompressionBomb: "the answer is larger than \(HTTPClient.maximumListing >> 20) MiB once decompressed"
+            case .fiftyMegabytesOfElements, .tooManyElements:
+                "the server's XML holds more than \(ListingParser.maximumOutsideElements) elements outside its DAV:responses"
             case .deepXML: "the server's XML is nested deeper than \(XMLNode.maximumDepth) elements"
             case .neverAnswers: "the server did not answer within \(BoundsTests.timeout) s"
             case .dripsAByteASecond: "the server sent less than 1 KiB in \(BoundsTests.timeout) s"
@@ -180,6 +182,88 @@ struct BoundsTests {
         }
         print("BoundsTests: \(hostile): \(String(format: "%.1f", Date().timeIntervalSince(began))) s in all; todo sync "
               + "\(String(format: "%.2f", seconds)) s; helper \(helper.runs().first.map(\.description) ?? "not run"); \(line)")
+    }
+
+    /// A server answering every REPORT with a listing made up on the spot, chunked: `count`
+    /// responses of hrefs `/c/` + `pad` x's + a UUID-like name, each with a 42-byte etag
+    /// ("listing"); or one response with `count` `<d:x/>` elements in it ("wide").
+    static let listingServer = #"""
+        import sys
+        port, count, pad, mode = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+        class Handler(AnswerHandler):
+            def do_PROPFIND(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self.answer(207, calendar("/c/"))
+            def do_REPORT(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self.send_response(207)
+                self.send_header("Content-Type", "application/xml; charset=utf-8")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                def chunk(data): self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+                try:
+                    chunk(b'<?xml version="1.0" encoding="utf-8"?>\n<d:multistatus xmlns:d="DAV:">')
+                    if mode == "wide":
+                        chunk(b"<d:response><d:href>/c/a.ics</d:href>")
+                        for _ in range(count // 10000): chunk(b"<d:x/>" * 10000)
+                        chunk(b"</d:response>")
+                    else:
+                        padding, lines = "x" * pad, []
+                        for i in range(count):
+                            lines.append('<d:response><d:href>/c/%s%08d-0000-4000-8000-000000000000.ics</d:href><d:propstat><d:prop>'
+                                         '<d:getetag>"%040x"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>'
+                                         '</d:response>\n' % (padding, i, i))
+                            if len(lines) == 1000: chunk("".join(lines).encode()); lines = []
+                        if lines: chunk("".join(lines).encode())  # an empty chunk would end the body
+                    chunk(b"<d:sync-token>http://example.org/sync/2</d:sync-token></d:multistatus>")
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:
+                    self.close_connection = True
+        serve(Handler, port, "-", "-", 120)
+        """#
+
+    /// The helper alone, run under GNU time, asked for the changes since a token of a server
+    /// answering with `listingServer` (`count`, `pad`, `mode`): its answer line and peak RSS.
+    static func listing(count: Int, pad: Int = 0, mode: String = "listing") throws -> (answer: [String: Any], peakRSS: Int) {
+        let port = try CalDAVServer.freePort()
+        let server = try PythonHTTPServer.start(listingServer, [String(port), String(count), String(pad), mode], ports: [port])
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let folder = TemporaryFolder()
+        let requests = #"{"op":"open","url":"http://127.0.0.1:\#(port)/c/"}"# + "\n" + #"{"op":"changes","token":"t1"}"# + "\n"
+        let result = try ProcessRunner.run("/usr/bin/time", ["-f", "%M", "-o", folder.file("peak"), HelperSession.binary],
+                                           environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path], stdin: requests, timeout: 100)
+        #expect(result.status == 0 && result.stderr.isEmpty, "the helper: exit \(result.status), \(result.stderr.prefix(500))")
+        let lines = result.stdout.split(separator: "\n")
+        guard lines.count == 2, let peak = folder.contents(folder.file("peak")).flatMap({ Int(String(decoding: $0, as: UTF8.self).split(separator: "\n").last ?? "") }) else {
+            throw UnexpectedOutput("two answer lines and a peak RSS expected: \(result.stdout.prefix(500))")
+        }
+        let answer = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any] ?? [:]
+        return (answer, peak * 1024)
+    }
+
+    /// Issue 23's listings: one of 100,000 todos (hrefs of 60 bytes, etags of 42) is read whole,
+    /// the helper under 64 MiB; one whose hrefs and etags pass the bound on what is kept, or one
+    /// response of 2,000,000 elements, is a bad_response naming the bound, the helper under 64 MiB.
+    @Test func aListingOf100000TodosIsReadUnder64MiB() throws {
+        let (answer, peak) = try Self.listing(count: 100_000, pad: 17)
+        let changed = answer["changed"] as? [[String: Any]] ?? []
+        #expect(answer["kind"] as? String == "delta" && changed.count == 100_000 && answer["token"] as? String == "http://example.org/sync/2",
+                "\(String(describing: answer).prefix(500))")
+        #expect((changed.last?["href"] as? String)?.utf8.count == 60 && changed.last?["etag"] as? String == "\"\(String(repeating: "0", count: 35))1869f\"",
+                "\(String(describing: changed.last))")
+        #expect(peak <= Self.peakRSSBound, "the helper's peak RSS for 100,000 todos: \(peak >> 20) MiB")
+        print("BoundsTests: a listing of 100,000 todos: helper peak RSS \(String(format: "%.1f", Double(peak) / Double(1 << 20))) MiB")
+
+        for (count, pad, mode, problem) in [(1_000_000, 400, "listing", "the server lists more than \(ListedMembers.maximumKept >> 20) MiB of hrefs and etags"),
+                                            (2_000_000, 0, "wide", "a DAV:response of more than \(ListingParser.maximumResponseElements) elements")] {
+            let (answer, peak) = try Self.listing(count: count, pad: pad, mode: mode)
+            let error = answer["error"] as? [String: Any]
+            let message = error?["message"] as? String ?? ""
+            #expect(error?["kind"] as? String == "bad_response" && message.hasPrefix("REPORT sync-collection") && message.contains(problem),
+                    "\(mode): \(String(describing: answer).prefix(500))")
+            #expect(peak <= Self.peakRSSBound, "\(mode): the helper's peak RSS: \(peak >> 20) MiB")
+            print("BoundsTests: a hostile listing (\(mode)): helper peak RSS \(String(format: "%.1f", Double(peak) / Double(1 << 20))) MiB; \(message)")
+        }
     }
 
     /// A value that is not a whole number of seconds from 1 to 300 is a usage error (exit 2) at

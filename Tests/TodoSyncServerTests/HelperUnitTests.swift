@@ -75,6 +75,115 @@ struct HelperUnitTests {
         #expect(xmlError("<m:multistatus xmlns:m=\"DAV:\"></m:multistatus>") == nil)
     }
 
+    /// `xml` fed to a ``ListingParser`` in pieces of `piece` bytes; the responses, the sync-token.
+    private func listing(_ xml: [UInt8], piece: Int = 7) throws(HelperError) -> ([ListedResponse], String?) {
+        final class Box { var responses: [ListedResponse] = [] }
+        let box = Box()
+        let parser = ListingParser { (response) throws(HelperError) in box.responses.append(response) }
+        parser.begin()
+        var start = 0
+        while start < xml.count {
+            let end = min(start + piece, xml.count)
+            let failure: HelperError? = xml[start..<end].withUnsafeBytes { bytes in
+                do throws(HelperError) { try parser.consume(bytes); return nil } catch { return error }
+            }
+            if let failure { throw failure }
+            start = end
+        }
+        try parser.finish()
+        return (box.responses, parser.syncToken)
+    }
+
+    @Test("listings: read as they arrive, in any pieces; hrefs, statuses, 2xx etags, the sync-token; answered as SyncProtocol writes it")
+    func streamedListing() throws {
+        let xml = "<?xml version=\"1.0\"?>\r\n<x:multistatus xmlns:x=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\r\n"
+            + "<x:response><x:href> /c/a%20b.ics </x:href><x:propstat><x:prop><x:getetag>\"e1\"</x:getetag><c:x><x:href>/no</x:href></c:x></x:prop>"
+            + "<x:status>HTTP/1.1 200 OK</x:status></x:propstat></x:response>\r\n"
+            + "<response xmlns=\"DAV:\"><href>/c/b.ics</href><propstat><prop><getetag>\"bad\"</getetag></prop>"
+            + "<status>HTTP/1.1 404 Not Found</status></propstat><propstat><prop><getetag><![CDATA[\"e2\"]]></getetag></prop></propstat></response>"
+            + "<x:response><x:href>/c/gone.ics</x:href><x:href>/c/gone2.ics</x:href><x:status>HTTP/1.1 404 Not Found</x:status></x:response>"
+            + "<x:sync-token>tok &amp; more</x:sync-token></x:multistatus>"
+        for piece in [1, 7, 1 << 20] {
+            let (responses, token) = try listing(Array(xml.utf8), piece: piece)
+            #expect(token == "tok & more")
+            #expect(responses.map(\.href) == ["/c/a%20b.ics", "/c/b.ics", "/c/gone.ics", "/c/gone2.ics"])
+            #expect(responses.map(\.etag) == ["\"e1\"", "\"e2\"", nil, nil])
+            #expect(responses.map(\.status) == [nil, nil, 404, 404])
+        }
+        // The members kept: first listed first, updated in place, removed apart; the answer's
+        // bytes are those of SyncProtocol's ChangesAnswer.
+        var members = ListedMembers()
+        #expect(try members.add("/c/a.ics", etag: "\"1\"", replacing: true))
+        #expect(try members.add("/c/\u{E9}\"\\\n.ics", etag: nil, replacing: true))
+        #expect(try members.add("/c/gone.ics", etag: nil, removed: true, replacing: true))
+        #expect(try !members.add("/c/a.ics", etag: "\"2\"", replacing: true))
+        #expect(try !members.add("/c/a.ics", etag: "\"3\"", replacing: false))
+        #expect(members.count == 3 && members.contains("/c/gone.ics") && !members.contains("/c/other.ics"))
+        for answer in [ListingAnswer.delta(members, token: "t\"2"), .everything(members, token: nil), .everything(ListedMembers(), token: "t")] {
+            var bytes: [UInt8] = []
+            answer.encode { bytes += $0 }
+            #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: answer.changesAnswer.json.encoded, as: UTF8.self))
+        }
+        guard case .delta(let changed, let removed, _) = ListingAnswer.delta(members, token: "t").changesAnswer else { return }
+        #expect(changed.map(\.href) == ["/c/a.ics", "/c/\u{E9}\"\\\n.ics"] && changed.map(\.etag) == ["\"2\"", nil] && removed == ["/c/gone.ics"])
+    }
+
+    @Test("listings: 100,000 responses read in 16 KiB pieces and kept; the bounds on depth, elements, responses, text, DOCTYPEs")
+    func streamedListingBounds() throws {
+        var xml = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus xmlns:d=\"DAV:\">".utf8)
+        for index in 0..<100_000 {
+            let name = String(index + 10_000_000)
+            xml += Array(("<d:response><d:href>/alice/tasks/\(name)-0000-4000-8000-000000000000.ics</d:href><d:propstat><d:prop>"
+                          + "<d:getetag>\"\(name)\"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\n").utf8)
+        }
+        xml += Array("<d:sync-token>t</d:sync-token></d:multistatus>".utf8)
+        final class Box { var members = ListedMembers() }
+        let box = Box()
+        let parser = ListingParser { (response) throws(HelperError) in try box.members.add(response.href, etag: response.etag, replacing: true) }
+        parser.begin()
+        var start = 0
+        while start < xml.count {
+            let end = min(start + (16 << 10), xml.count)
+            let failure: HelperError? = xml[start..<end].withUnsafeBytes { bytes in
+                do throws(HelperError) { try parser.consume(bytes); return nil } catch { return error }
+            }
+            if let failure { throw failure }
+            start = end
+        }
+        xml = []
+        try parser.finish()
+        #expect(parser.responses == 100_000 && box.members.count == 100_000 && parser.syncToken == "t")
+        #expect(box.members.kept < 16 << 20, "\(box.members.kept) bytes kept")
+
+        func failure(_ text: String) -> HelperError? {
+            let result = Result { () throws(HelperError) in try listing(Array(text.utf8), piece: 4096) }
+            guard case .failure(let error) = result else { return nil }
+            return error
+        }
+        let open = "<d:multistatus xmlns:d=\"DAV:\">", close = "</d:multistatus>"
+        let cases: [(String, String)] = [
+            (open + String(repeating: "<a>", count: 100_000), "deeper than \(XMLNode.maximumDepth)"),
+            (open + String(repeating: "<d:x/>", count: 2_000) + close, "elements outside its DAV:responses"),
+            (open + "<d:response>" + String(repeating: "<d:x/>", count: 2_000) + "</d:response>" + close, "a DAV:response of more than"),
+            (open + "<d:response><d:href>" + String(repeating: "a", count: 70_000) + "</d:href></d:response>" + close, "longer than 64 KiB"),
+            (open + "<d:response><d:x a=\"" + String(repeating: "a", count: 3 << 20) + "\"/></d:response>" + close, "a tag or a text longer than 1 MiB"),
+            (open + "<d:response><d:x" + String(repeating: "a", count: 3 << 20) + "/></d:response>" + close, "a tag or a text longer than 1 MiB"),
+            ("<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\">]><d:multistatus xmlns:d=\"DAV:\">&a;" + close, "DOCTYPE"),
+            (open + "&a;" + close, "could not be parsed"),
+            ("<html><body/></html>", "not a DAV:multistatus"),
+            ("<?xml version=\"1.0\"?>", "could not be parsed"),
+            ("", "could not be parsed"),
+            (open + "<d:response>", "could not be parsed"),
+        ]
+        for (text, problem) in cases {
+            let found = failure(text)
+            #expect(found?.kind == .badResponse && found?.message.contains(problem) == true, "\(text.prefix(80)): \(String(describing: found))")
+        }
+        #expect(failure(open + close) == nil)
+        // A long text is read as it comes (libxml2 hands it over in pieces): not kept, no bound.
+        #expect(failure(open + "<d:response><d:x>" + String(repeating: "a", count: 3 << 20) + "</d:x></d:response>" + close) == nil)
+    }
+
     @Test("hrefs: resolved against the collection; other origins, other paths and dot segments refused")
     func hrefs() throws {
         let client = try CalDAVClient(url: "http://alice:pw@127.0.0.1:5232/alice/tasks", user: nil, passwordCommand: nil)
