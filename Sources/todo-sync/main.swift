@@ -4,9 +4,10 @@ import SyncProtocol
 
 // todo-sync: the CalDAV transport of `todo sync`, as git-remote-https is git's. It reads one
 // JSON request per line on stdin and writes exactly one JSON response line per request on
-// stdout, until stdin closes. Nothing else goes to stdout, nothing to stderr, nothing to disk.
+// stdout, until stdin closes. Nothing else goes to stdout and nothing to disk; the helper itself
+// writes nothing to stderr, which a password command it runs shares (its prompts reach the user).
 //
-// HTTP is libcurl's, XML libxml2's streaming reader, JSON the package's own JSONCodec: no
+// HTTP is libcurl's, XML libxml2's (its streaming reader, and its push parser for listings), JSON the package's own JSONCodec: no
 // Foundation. The requests and answers are SyncProtocol's (defined there once, for `todo` too):
 // hello, open, probe, discover (Discovery.swift), changes, fetch, write, each answered with
 // its answer or {"error":{"kind","message","status"[,"location"]}}.
