@@ -11,7 +11,8 @@ import PackageDescription
 /// release-only bug once escaped a debug-only suite). Only then: unsafe flags would keep other
 /// packages from depending on these libraries. TodoSnapshotTests stays unoptimised: Swift
 /// Testing 6.3 garbles the stderr its exit tests read in optimised test code.
-let optimisedInTests: [SwiftSetting] = Context.environment["TODO_OPTIMISED_TESTS"] == "1"
+let optimisedInTests: [SwiftSetting] =
+    Context.environment["TODO_OPTIMISED_TESTS"] == "1"
     ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 
 let package = Package(
@@ -25,7 +26,7 @@ let package = Package(
         .library(name: "TodoSync", targets: ["TodoSync"]),
         // `todo sync` runs this companion (as git runs git-remote-https): HTTP on libcurl and XML
         // on libxml2, which `todo` itself does without to stay small, static and fast.
-        .executable(name: "todo-sync", targets: ["todo-sync"]),
+        .executable(name: "todo-sync", targets: ["todo-sync"])
     ],
     targets: [
         // libsqlite3 from the system (Debian: libsqlite3-dev).
@@ -49,15 +50,22 @@ let package = Package(
         // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
         .target(name: "SyncProtocol", dependencies: ["JSONCodec"]),
         // Layer 2: the fetched-results controller and change notifications across processes.
-        .target(name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"], swiftSettings: optimisedInTests),
+        .target(
+            name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"],
+            swiftSettings: optimisedInTests),
         // Sync with a CalDAV collection, beside observation on the store: the iCalendar codec and
         // the merge rules (pure), the sync state, and the engine, written against a collection
         // protocol. The `todo` executable runs the engine in-process (`todo sync`); the CalDAV
         // client (HTTP on libcurl, XML on libxml2) is the separate todo-sync helper, which `todo`
         // reaches through that protocol. No Foundation, no libcurl or libxml2 here.
-        .target(name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"], swiftSettings: optimisedInTests),
+        .target(
+            name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"], swiftSettings: optimisedInTests),
         // The command-line tool.
-        .executableTarget(name: "todo", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol"]),
+        .executableTarget(
+            name: "todo",
+            dependencies: [
+                "SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol"
+            ]),
         // libcurl and libxml2 from the system (Debian: libcurl4-openssl-dev, libxml2-dev), and
         // typed C doors to curl's variadic calls.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -65,8 +73,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The CalDAV client of `todo sync`, which spawns it: HTTP on libcurl, XML on libxml2's
         // streaming reader and push parser, JSON lines on JSONCodec. No Foundation.
-        .executableTarget(name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec", "SyncProtocol"],
-                          swiftSettings: optimisedInTests),
+        .executableTarget(
+            name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec", "SyncProtocol"],
+            swiftSettings: optimisedInTests),
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),
 
@@ -78,15 +87,18 @@ let package = Package(
         .target(name: "CPowerLossVFS", dependencies: ["CSQLite"], path: "Tests/CPowerLossVFS"),
         .testTarget(name: "PowerLossTests", dependencies: ["TodoStore", "TodoInterop", "CPowerLossVFS", "TestSupport"]),
         .testTarget(name: "TodoSnapshotTests", dependencies: ["TodoSnapshot", "TestSupport"]),
-        .testTarget(name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"], swiftSettings: optimisedInTests),
-        .testTarget(name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "TodoObservationTests", dependencies: ["TodoObservation", "TestSupport"],
+            swiftSettings: optimisedInTests),
+        .testTarget(
+            name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
         // `todo sync` against real CalDAV servers (Radicale, Xandikos) and clients (python3-caldav).
-        .testTarget(name: "TodoSyncServerTests", dependencies: ["todo", "todo-sync", "TodoStore", "TestSupport"]),
+        .testTarget(name: "TodoSyncServerTests", dependencies: ["todo", "todo-sync", "TodoStore", "TestSupport"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,7 +41,8 @@ extension JSONReader {
             case 0x20..<0x80:
                 var end = cursor + 1
                 while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80,
-                      bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+                    bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\")
+                { end += 1 }
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[cursor..<end]))
                 cursor = end
             default:
@@ -83,11 +84,13 @@ extension JSONReader {
         switch unit {
         case 0xD800...0xDBFF:
             guard end + 1 < bytes.count, bytes[end] == UInt8(ascii: "\\"), bytes[end + 1] == UInt8(ascii: "u") else {
-                throw error("lone surrogate: a \\u escape for a high surrogate must be followed by a low one", at: start)
+                throw error(
+                    "lone surrogate: a \\u escape for a high surrogate must be followed by a low one", at: start)
             }
             let low = try hexQuad(at: end)
             guard (0xDC00...0xDFFF).contains(low) else {
-                throw error("lone surrogate: a \\u escape for a high surrogate must be followed by a low one", at: start)
+                throw error(
+                    "lone surrogate: a \\u escape for a high surrogate must be followed by a low one", at: start)
             }
             scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             end += 6

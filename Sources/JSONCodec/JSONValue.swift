@@ -125,7 +125,8 @@ public struct JSONObject: Sendable, Equatable {
 // Literals, so tests and callers can write expected values as JSON-looking Swift.
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral {
+    ExpressibleByDictionaryLiteral
+{
     /// `null`.
     public init(nilLiteral: ()) { self = .null }
     /// `true` or `false`.

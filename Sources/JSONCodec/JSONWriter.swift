@@ -8,8 +8,11 @@ extension JSONValue {
         case .null: out += "null".utf8
         case .bool(let value): out += (value ? "true" : "false").utf8
         case .number(let value):
-            if value == value.rounded(), abs(value) < 9.0e15 { out += String(Int64(value)).utf8 }
-            else { out += "\(value)".utf8 }
+            if value == value.rounded(), abs(value) < 9.0e15 {
+                out += String(Int64(value)).utf8
+            } else {
+                out += "\(value)".utf8
+            }
         case .string(let value): JSONValue.encode(value, into: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))

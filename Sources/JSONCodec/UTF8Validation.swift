@@ -11,16 +11,25 @@ package enum UTF8Validation {
         let lead = bytes[index]
         let count = bytes.count
         // The allowed range of the second byte depends on the lead (Table 3-7 of Unicode).
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
         let length: Int
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: return nil
         }
         guard index + length <= count else { return nil }

@@ -185,7 +185,8 @@ final class ConnectionHooks {
         yieldingReaders.removeAll { $0.statement.statement == nil }
         for entry in yieldingReaders {
             guard let statement = entry.statement.statement, statement.handle != writer,
-                  sqlite3_stmt_busy(statement.handle) != 0 else { continue }
+                sqlite3_stmt_busy(statement.handle) != 0
+            else { continue }
             sqlite3_reset(statement.handle)
             entry.onReset()
         }
@@ -238,22 +239,28 @@ extension Connection {
         commitHooks.isObserving = true
         commitHooks.forgetPending(handle)
         let context = Unmanaged.passUnretained(commitHooks).toOpaque()
-        sqlite3_update_hook(handle, { context, _, _, table, rowID in
-            guard let context, let table else { return }
-            let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.record(table: String(cString: table), rowID: rowID)
-        }, context)
-        sqlite3_rollback_hook(handle, { context in
-            guard let context else { return }
-            let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.forgetPending(hooks.database)
-        }, context)
-        sqlite3_commit_hook(handle, { context in
-            guard let context else { return 0 }
-            let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
-            hooks.committing(hooks.database)
-            return 0  // 0: let the commit go ahead
-        }, context)
+        sqlite3_update_hook(
+            handle,
+            { context, _, _, table, rowID in
+                guard let context, let table else { return }
+                let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
+                hooks.record(table: String(cString: table), rowID: rowID)
+            }, context)
+        sqlite3_rollback_hook(
+            handle,
+            { context in
+                guard let context else { return }
+                let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
+                hooks.forgetPending(hooks.database)
+            }, context)
+        sqlite3_commit_hook(
+            handle,
+            { context in
+                guard let context else { return 0 }
+                let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
+                hooks.committing(hooks.database)
+                return 0  // 0: let the commit go ahead
+            }, context)
     }
 
     /// Runs `body`, holding commit notifications until it returns (or, nested, until the

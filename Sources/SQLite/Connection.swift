@@ -223,8 +223,10 @@ public final class Connection {
         internalStatementCache.removeAll()
     }
 
-    private static func statement(_ sql: String, from cache: inout [String: Statement],
-                                  database: OpaquePointer, hooks: ConnectionHooks) throws(SQLiteError) -> Statement {
+    private static func statement(
+        _ sql: String, from cache: inout [String: Statement],
+        database: OpaquePointer, hooks: ConnectionHooks
+    ) throws(SQLiteError) -> Statement {
         if let statement = cache[sql] {
             // Busy: an outer caller is between two steps of it. Resetting it would restart
             // that caller's loop, so this caller gets a statement of its own.

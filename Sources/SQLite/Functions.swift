@@ -22,7 +22,8 @@ extension Connection {
             handle, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
             { context, count, arguments in
                 guard let context, count == 2, let arguments,
-                      let box = sqlite3_user_data(context) else { return }
+                    let box = sqlite3_user_data(context)
+                else { return }
                 func bytes(_ value: OpaquePointer?) -> UnsafeBufferPointer<UInt8> {
                     let text = sqlite3_value_text(value)
                     return UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_value_bytes(value)))

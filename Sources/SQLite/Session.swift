@@ -157,7 +157,9 @@ private struct ChangesetReader {
                     guard offset < bytes.count, bytes[offset] <= 1 else { return false }
                     offset += 1
                 }
-                guard let end = bytes[offset...].firstIndex(of: 0), Array(bytes[offset..<end]) == table else { return false }
+                guard let end = bytes[offset...].firstIndex(of: 0), Array(bytes[offset..<end]) == table else {
+                    return false
+                }
                 offset = end + 1
                 columns = count
             case SQLITE_INSERT, SQLITE_DELETE, SQLITE_UPDATE:

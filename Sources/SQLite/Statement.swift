@@ -48,8 +48,9 @@ public final class Statement {
     ///
     /// - Precondition: `values.count` equals ``parameterCount`` (a programming error otherwise).
     public func bind(_ values: [any SQLiteBindable]) throws(SQLiteError) {
-        precondition(values.count == Int(parameterCount),
-                     "Statement expects \(parameterCount) arguments, got \(values.count): \(sql)")
+        precondition(
+            values.count == Int(parameterCount),
+            "Statement expects \(parameterCount) arguments, got \(values.count): \(sql)")
         try reset()
         for (offset, value) in values.enumerated() {
             try value.bind(to: self, at: Int32(offset + 1))
@@ -64,8 +65,10 @@ public final class Statement {
 
     /// Binds UTF-8 bytes as TEXT (SQLite copies them before returning).
     public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_text64(handle, index, bytes.baseAddress, UInt64(bytes.count),
-                                      csqlite_transient(), UInt8(SQLITE_UTF8)))
+        try check(
+            sqlite3_bind_text64(
+                handle, index, bytes.baseAddress, UInt64(bytes.count),
+                csqlite_transient(), UInt8(SQLITE_UTF8)))
     }
 
     /// True between a `step()` that returned a row and the statement's end or reset: a caller is
@@ -237,7 +240,9 @@ public struct Row {
     ///
     /// The buffer is only valid inside `body`. NULL gives an empty buffer.
     @inline(__always)
-    public func withUTF8<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    public func withUTF8<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+        -> Result
+    {
         // Text first, then its length: sqlite3_column_bytes after sqlite3_column_text is the
         // order the documentation recommends, so no conversion invalidates the pointer.
         let text = sqlite3_column_text(handle, column)

@@ -83,7 +83,8 @@ private struct SQLWords {
             } else if current == UInt8(ascii: "/"), byte(at: offset + 1) == UInt8(ascii: "*") {
                 offset += 2
                 while byte(at: offset) != 0
-                        && !(byte(at: offset) == UInt8(ascii: "*") && byte(at: offset + 1) == UInt8(ascii: "/")) {
+                    && !(byte(at: offset) == UInt8(ascii: "*") && byte(at: offset + 1) == UInt8(ascii: "/"))
+                {
                     offset += 1
                 }
                 if byte(at: offset) != 0 { offset += 2 }

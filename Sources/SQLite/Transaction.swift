@@ -25,8 +25,10 @@ extension Connection {
     ///
     /// Errors: whatever `body` throws comes back unchanged, after the rollback; SQLite's own
     /// failures (BEGIN, COMMIT) as ``SQLiteError``.
-    public func transaction<Result>(_ kind: TransactionKind = .immediate,
-                                    _ body: () throws -> Result) throws -> Result {
+    public func transaction<Result>(
+        _ kind: TransactionKind = .immediate,
+        _ body: () throws -> Result
+    ) throws -> Result {
         try transaction(kind, mapError: { $0 }, body)
     }
 

@@ -47,8 +47,9 @@ extension String: SQLiteBindable {
         // Bind by length, not by C string: a name may contain NUL and must round-trip whole.
         var copy = self
         let code = copy.withUTF8 { bytes in
-            sqlite3_bind_text64(statement.handle, index, bytes.baseAddress, UInt64(bytes.count),
-                                csqlite_transient(), UInt8(SQLITE_UTF8))
+            sqlite3_bind_text64(
+                statement.handle, index, bytes.baseAddress, UInt64(bytes.count),
+                csqlite_transient(), UInt8(SQLITE_UTF8))
         }
         try statement.check(code)
     }
@@ -108,18 +109,22 @@ public struct StoredValue: Sendable, Hashable, SQLiteBindable {
         case .real(let value): try value.bind(to: statement, at: index)
         case .text(let bytes):
             // A null pointer would bind NULL: an empty text gets a valid one.
-            let code = bytes.isEmpty
+            let code =
+                bytes.isEmpty
                 ? sqlite3_bind_text64(statement.handle, index, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
                 : bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_text64(statement.handle, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                        UInt64(buffer.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                    sqlite3_bind_text64(
+                        statement.handle, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                        UInt64(buffer.count), csqlite_transient(), UInt8(SQLITE_UTF8))
                 }
             try statement.check(code)
         case .blob(let bytes):
-            let code = bytes.isEmpty
+            let code =
+                bytes.isEmpty
                 ? sqlite3_bind_zeroblob(statement.handle, index, 0)
                 : bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_blob64(statement.handle, index, buffer.baseAddress, UInt64(buffer.count), csqlite_transient())
+                    sqlite3_bind_blob64(
+                        statement.handle, index, buffer.baseAddress, UInt64(buffer.count), csqlite_transient())
                 }
             try statement.check(code)
         }

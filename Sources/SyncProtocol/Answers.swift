@@ -102,18 +102,23 @@ public enum ChangesAnswer: ObjectMessage {
     init(_ fields: Fields) throws(MessageDecodingError) {
         switch try fields.oneOf("kind", Kind.self) {
         case .delta:
-            self = .delta(changed: try fields.objects("changed", as: ListedItem.self),
-                          removed: try fields.strings("removed"), token: try fields.string("token"))
+            self = .delta(
+                changed: try fields.objects("changed", as: ListedItem.self),
+                removed: try fields.strings("removed"), token: try fields.string("token"))
         case .everything:
-            self = .everything(items: try fields.objects("items", as: ListedItem.self),
-                               token: try fields.nullableString("token"))
+            self = .everything(
+                items: try fields.objects("items", as: ListedItem.self),
+                token: try fields.nullableString("token"))
         }
     }
 
     var members: [(String, JSONValue)] {
         switch self {
         case .delta(let changed, let removed, let token):
-            [("kind", "delta"), ("changed", .array(changed.map(\.json))), ("removed", .strings(removed)), ("token", .string(token))]
+            [
+                ("kind", "delta"), ("changed", .array(changed.map(\.json))), ("removed", .strings(removed)),
+                ("token", .string(token))
+            ]
         case .everything(let items, let token):
             [("kind", "everything"), ("items", .array(items.map(\.json))), ("token", .optional(token))]
         }
@@ -193,7 +198,10 @@ public struct WriteAnswer: ObjectMessage {
         case notSent
 
         public enum Kind: String, CaseIterable, Sendable {
-            case written, deleted, preconditionFailed = "precondition_failed", failed, notSent = "not_sent"
+            case written, deleted
+            case preconditionFailed = "precondition_failed"
+            case failed
+            case notSent = "not_sent"
         }
 
         public var kind: Kind {

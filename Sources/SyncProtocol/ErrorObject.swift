@@ -46,8 +46,10 @@ public struct ErrorObject: ObjectMessage {
     }
 
     var members: [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("message", .string(message)),
-                                              ("status", status.map { .number(Double($0)) } ?? .null)]
+        var members: [(String, JSONValue)] = [
+            ("kind", .string(kind.rawValue)), ("message", .string(message)),
+            ("status", status.map { .number(Double($0)) } ?? .null)
+        ]
         if let location { members.append(("location", .string(location))) }
         return members
     }

@@ -75,7 +75,8 @@ struct Fields {
         self.prefix = prefix
         self.index = index
         guard let object = value.objectValue else {
-            throw MessageDecodingError(field: Self.path(prefix, index), .wrongType(expected: "an object", found: value.kindDescription))
+            throw MessageDecodingError(
+                field: Self.path(prefix, index), .wrongType(expected: "an object", found: value.kindDescription))
         }
         self.object = object
     }
@@ -173,7 +174,8 @@ struct Fields {
         strings.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
             guard let string = element.stringValue else {
-                throw MessageDecodingError(field: path(key) + "[\(index)]", .wrongType(expected: "a string", found: element.kindDescription))
+                throw MessageDecodingError(
+                    field: path(key) + "[\(index)]", .wrongType(expected: "a string", found: element.kindDescription))
             }
             strings.append(string)
         }
@@ -181,7 +183,8 @@ struct Fields {
     }
 
     /// An array of messages, each decoded from its own fields.
-    func objects<Message: ObjectMessage>(_ key: String, as type: Message.Type) throws(MessageDecodingError) -> [Message] {
+    func objects<Message: ObjectMessage>(_ key: String, as type: Message.Type) throws(MessageDecodingError) -> [Message]
+    {
         let array = try array(key)
         let elementPrefix = path(key)
         var elements: [Message] = []
@@ -198,7 +201,8 @@ struct Fields {
     }
 
     /// A string that must be one of an enumeration's raw values.
-    func oneOf<Value: RawRepresentable & CaseIterable>(_ key: String, _ type: Value.Type) throws(MessageDecodingError) -> Value
+    func oneOf<Value: RawRepresentable & CaseIterable>(_ key: String, _ type: Value.Type) throws(MessageDecodingError)
+        -> Value
     where Value.RawValue == String {
         let raw = try string(key)
         guard let value = Value(rawValue: raw) else {

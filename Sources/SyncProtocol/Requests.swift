@@ -121,7 +121,9 @@ public struct OpenRequest: Sendable, Equatable {
     /// What `timeout` may be: from 1 second to 5 minutes (the longest any one request may take).
     public static let allowedTimeouts = 1...300
 
-    public init(url: String, user: String? = nil, passwordCommand: String? = nil, caFile: String? = nil, timeout: Int? = nil) {
+    public init(
+        url: String, user: String? = nil, passwordCommand: String? = nil, caFile: String? = nil, timeout: Int? = nil
+    ) {
         self.url = url
         self.user = user
         self.passwordCommand = passwordCommand
@@ -140,8 +142,10 @@ public struct OpenRequest: Sendable, Equatable {
     /// `user` and `password_command` are always written (null when absent), `ca_file` and
     /// `timeout` only when there is one, as `todo` always wrote them.
     var members: [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("url", .string(url)), ("user", .optional(user)),
-                                              ("password_command", .optional(passwordCommand))]
+        var members: [(String, JSONValue)] = [
+            ("url", .string(url)), ("user", .optional(user)),
+            ("password_command", .optional(passwordCommand))
+        ]
         if let caFile { members.append(("ca_file", .string(caFile))) }
         if let timeout { members.append(("timeout", .number(Double(timeout)))) }
         return members

@@ -7,7 +7,7 @@ import TodoObservation
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Nanoseconds on CLOCK_MONOTONIC, comparable between processes.

@@ -30,7 +30,8 @@ private func snapshotBenchTodos(count: Int, using random: inout SnapshotBenchRan
     todos.reserveCapacity(count)
     for index in 0..<count {
         let deadline: Int32? = index % 3 == 0 ? nil : Int32.random(in: 19_000...20_000, using: &random)
-        todos.append(BenchTodo(id: Int64(index + 1), name: "Todo number \(index)", deadline: deadline, done: index % 5 == 0))
+        todos.append(
+            BenchTodo(id: Int64(index + 1), name: "Todo number \(index)", deadline: deadline, done: index % 5 == 0))
     }
     return todos
 }

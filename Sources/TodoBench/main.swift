@@ -4,7 +4,7 @@ import SQLite
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The same rows the C baseline inserts: a third undated, the rest spread over 2024.
@@ -60,6 +60,8 @@ case "diff":
 case "build":
     print(benchSnapshotBuild())
 default:
-    print("usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff | build")
+    print(
+        "usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff | build"
+    )
     exit(2)
 }

@@ -5,7 +5,9 @@ public struct ImportReport: Sendable, Equatable {
     /// The todos, in file order.
     public var todos: [ImportedTodo]
     /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
-    public var notKept: [(what: NotKept, count: Int)] { NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } } }
+    public var notKept: [(what: NotKept, count: Int)] {
+        NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }
+    }
 
     private var counts: [NotKept: Int] = [:]
 

@@ -1,7 +1,7 @@
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The time zone in which an instant (taskwarrior's `due`) becomes a calendar date.

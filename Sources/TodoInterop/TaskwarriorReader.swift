@@ -17,7 +17,8 @@ import TodoStore
 ///   counted in the ``ImportReport`` so the user is told. The rest (`uuid`, `urgency`,
 ///   `entry`, `modified`...) is bookkeeping and ignored.
 enum TaskwarriorReader {
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
+    {
         let records = try self.records(buffer)
         timeZone.prepare()
         var templatesWithInstances = Set<String>()
@@ -44,7 +45,9 @@ enum TaskwarriorReader {
                     if case .string(let uuid)? = task["uuid"], templatesWithInstances.contains(uuid) { continue }
                     isDone = false
                 default:
-                    throw ImportError(location, "unknown status \"\(status)\" (expected pending, waiting, recurring, completed or deleted)")
+                    throw ImportError(
+                        location,
+                        "unknown status \"\(status)\" (expected pending, waiting, recurring, completed or deleted)")
                 }
             case let other?:
                 throw ImportError(location, "\"status\" must be a string, found \(other.kindDescription)")
@@ -57,13 +60,16 @@ enum TaskwarriorReader {
             case .string(let text)?:
                 deadline = try date(due: text, timeZone: timeZone, location: location)
             case let other?:
-                throw ImportError(location, "\"due\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
+                throw ImportError(
+                    location, "\"due\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
             }
             report.todos.append(ImportedTodo(name: name, deadline: deadline, isDone: isDone))
             if case .string(let project)? = task["project"], !project.isEmpty { report.drop(.project) }
             if case .array(let tags)? = task["tags"] { report.drop(.tag, count: tags.count) }
             if case .string(let priority)? = task["priority"], !priority.isEmpty { report.drop(.priority) }
-            if case .array(let annotations)? = task["annotations"] { report.drop(.annotation, count: annotations.count) }
+            if case .array(let annotations)? = task["annotations"] {
+                report.drop(.annotation, count: annotations.count)
+            }
         }
         return report
     }
@@ -88,8 +94,10 @@ enum TaskwarriorReader {
     }
 
     /// The local calendar date of a `due` instant written `YYYYMMDDTHHMMSSZ`.
-    private static func date(due text: String, timeZone: LocalTimeZone,
-                             location: ImportError.Location) throws(ImportError) -> CalendarDate {
+    private static func date(
+        due text: String, timeZone: LocalTimeZone,
+        location: ImportError.Location
+    ) throws(ImportError) -> CalendarDate {
         guard let seconds = TaskwarriorTimestamp.epochSeconds(text) else {
             if TaskwarriorTimestamp.hasShape(text) {
                 throw ImportError(location, "\"due\" \(text) is not a real date and time")
@@ -123,7 +131,9 @@ enum TaskwarriorTimestamp {
             range.reduce(0) { $0 * 10 + Int(bytes[$1] - UInt8(ascii: "0")) }
         }
         guard let date = CalendarDate(year: number(0..<4), month: number(4..<6), day: number(6..<8)) else { return nil }
-        let hour = number(9..<11), minute = number(11..<13), second = number(13..<15)
+        let hour = number(9..<11)
+        let minute = number(11..<13)
+        let second = number(13..<15)
         // 60 is a leap second (RFC 3339); it counts as the next minute's first second.
         guard hour < 24, minute < 60, second <= 60 else { return nil }
         return Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)

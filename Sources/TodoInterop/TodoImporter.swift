@@ -19,8 +19,10 @@ public enum TodoImporter {
     ///     whose dates are calendar dates already.
     /// - Returns: the todos in file order (skipped records, such as deleted tasks, left out).
     /// - Throws: ``ImportError`` for the first record, line or syntax error found.
-    public static func parse(_ bytes: [UInt8], format: ImportFormat,
-                             timeZone: LocalTimeZone = .system) throws(ImportError) -> [ImportedTodo] {
+    public static func parse(
+        _ bytes: [UInt8], format: ImportFormat,
+        timeZone: LocalTimeZone = .system
+    ) throws(ImportError) -> [ImportedTodo] {
         try bytes.withUnsafeBufferPointer { (buffer) throws(ImportError) -> [ImportedTodo] in
             try parse(buffer, format: format, timeZone: timeZone)
         }
@@ -28,23 +30,29 @@ public enum TodoImporter {
 
     /// Parses a whole file in `format` from memory it does not own (a mapped file, a read
     /// buffer); the same rules and errors as the `[UInt8]` overload.
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, format: ImportFormat,
-                             timeZone: LocalTimeZone = .system) throws(ImportError) -> [ImportedTodo] {
+    public static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, format: ImportFormat,
+        timeZone: LocalTimeZone = .system
+    ) throws(ImportError) -> [ImportedTodo] {
         try read(buffer, format: format, timeZone: timeZone).todos
     }
 
     /// ``parse(_:format:timeZone:)``, also counting what the file holds that todos cannot keep
     /// (taskwarrior's projects, tags, priorities, annotations), for the importer to report.
-    public static func read(_ bytes: [UInt8], format: ImportFormat,
-                            timeZone: LocalTimeZone = .system) throws(ImportError) -> ImportReport {
+    public static func read(
+        _ bytes: [UInt8], format: ImportFormat,
+        timeZone: LocalTimeZone = .system
+    ) throws(ImportError) -> ImportReport {
         try bytes.withUnsafeBufferPointer { (buffer) throws(ImportError) -> ImportReport in
             try read(buffer, format: format, timeZone: timeZone)
         }
     }
 
     /// ``read(_:format:timeZone:)`` from memory it does not own.
-    public static func read(_ buffer: UnsafeBufferPointer<UInt8>, format: ImportFormat,
-                            timeZone: LocalTimeZone = .system) throws(ImportError) -> ImportReport {
+    public static func read(
+        _ buffer: UnsafeBufferPointer<UInt8>, format: ImportFormat,
+        timeZone: LocalTimeZone = .system
+    ) throws(ImportError) -> ImportReport {
         let content = withoutByteOrderMark(buffer)
         switch format {
         case .json: return ImportReport(todos: try TodoJSONReader.parse(content))

@@ -18,7 +18,9 @@ enum TodoJSONReader {
             throw ImportError(error)
         }
         guard case .array(let records) = document else {
-            throw ImportError(.file, "expected a JSON array of todos (the output of `todo export`), found \(document.kindDescription)")
+            throw ImportError(
+                .file, "expected a JSON array of todos (the output of `todo export`), found \(document.kindDescription)"
+            )
         }
         var todos: [ImportedTodo] = []
         todos.reserveCapacity(records.count)
@@ -28,7 +30,8 @@ enum TodoJSONReader {
         return todos
     }
 
-    private static func todo(from record: JSONValue, location: ImportError.Location) throws(ImportError) -> ImportedTodo {
+    private static func todo(from record: JSONValue, location: ImportError.Location) throws(ImportError) -> ImportedTodo
+    {
         guard case .object(let object) = record else {
             throw ImportError(location, "expected a todo object, found \(record.kindDescription)")
         }
@@ -42,7 +45,8 @@ enum TodoJSONReader {
         case .string(let text)?:
             deadline = try JSONFields.date(text, key: "deadline", location: location)
         case let other?:
-            throw ImportError(location, "\"deadline\" must be a YYYY-MM-DD date or null, found \(other.kindDescription)")
+            throw ImportError(
+                location, "\"deadline\" must be a YYYY-MM-DD date or null, found \(other.kindDescription)")
         }
         var isDone = false
         switch object["done"] {
@@ -57,8 +61,10 @@ enum TodoJSONReader {
 /// Field checks shared by the JSON-based readers, with their error messages.
 enum JSONFields {
     /// The required string at `key`, valid by ``Todo/isValidName(_:)`` unless `allowingBlank`.
-    static func name(_ object: JSONObject, key: String, location: ImportError.Location,
-                     allowingBlank: Bool = false) throws(ImportError) -> String {
+    static func name(
+        _ object: JSONObject, key: String, location: ImportError.Location,
+        allowingBlank: Bool = false
+    ) throws(ImportError) -> String {
         switch object[key] {
         case nil:
             throw ImportError(location, "\"\(key)\" is missing")

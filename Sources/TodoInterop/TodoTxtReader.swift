@@ -1,5 +1,4 @@
 import JSONCodec
-
 import TodoStore
 
 /// Reads a todo.txt file (http://todotxt.org): one todo a line.
@@ -39,7 +38,9 @@ enum TodoTxtReader {
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// The todo on one line (without its line ending), or `nil` for a blank line.
-    private static func todo(line: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError) -> ImportedTodo? {
+    private static func todo(line: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError)
+        -> ImportedTodo?
+    {
         guard UTF8Validation.isValid(line) else { throw ImportError(location, "is not UTF-8 text") }
         var tokens: [Range<Int>] = []
         var index = 0
@@ -65,7 +66,8 @@ enum TodoTxtReader {
             if isDate(next) { next += 1 }  // creation date
         } else {
             if startsMarker && first.count == 3 && line[0] == UInt8(ascii: "(") && line[2] == UInt8(ascii: ")")
-                && line[1] >= UInt8(ascii: "A") && line[1] <= UInt8(ascii: "Z") {
+                && line[1] >= UInt8(ascii: "A") && line[1] <= UInt8(ascii: "Z")
+            {
                 next = 1  // priority
             }
             if isDate(next) { next += 1 }  // creation date
@@ -78,7 +80,8 @@ enum TodoTxtReader {
         for token in tokens[next...] {
             let bytes = UnsafeBufferPointer(rebasing: line[token])
             if bytes.count >= 4, bytes[0] == UInt8(ascii: "d"), bytes[1] == UInt8(ascii: "u"),
-               bytes[2] == UInt8(ascii: "e"), bytes[3] == UInt8(ascii: ":") {
+                bytes[2] == UInt8(ascii: "e"), bytes[3] == UInt8(ascii: ":")
+            {
                 guard deadline == nil else { throw ImportError(location, "more than one due: tag") }
                 deadline = try date(tag: bytes, location: location)
                 removedSincePrevious = true
@@ -101,7 +104,9 @@ enum TodoTxtReader {
     }
 
     /// The date of a `due:` tag, telling a malformed date from an impossible one.
-    private static func date(tag: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError) -> CalendarDate {
+    private static func date(tag: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError)
+        -> CalendarDate
+    {
         let value = UnsafeBufferPointer(rebasing: tag[4...])
         if let date = CalendarDate(iso: value) { return date }
         let text = String(decoding: tag, as: UTF8.self)

@@ -3,7 +3,7 @@ import Synchronization
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Wakes up when another process may have committed to a database file: Linux inotify on the
@@ -43,18 +43,23 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
     /// Watches the database at `path` and calls `onChange` (on a private queue) when it may
     /// have changed. The monitor runs until ``cancel()`` or until it is released.
     public convenience init(databasePath path: String, onChange: @escaping @Sendable () -> Void) throws(Failure) {
-        try self.init(databasePath: path, scheduleTick: { queue, milliseconds, tick in
-            queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: tick)
-        }, onChange: onChange)
+        try self.init(
+            databasePath: path,
+            scheduleTick: { queue, milliseconds, tick in
+                queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds), execute: tick)
+            }, onChange: onChange)
     }
 
     /// Runs `tick` on `queue` after `milliseconds`: how settling ticks are scheduled.
-    typealias TickScheduler = @Sendable (_ queue: DispatchQueue, _ milliseconds: Int, _ tick: @escaping @Sendable () -> Void) -> Void
+    typealias TickScheduler =
+        @Sendable (_ queue: DispatchQueue, _ milliseconds: Int, _ tick: @escaping @Sendable () -> Void) -> Void
 
     /// ``init(databasePath:onChange:)`` with the settling ticks scheduled by `scheduleTick`
     /// (tests run them when they choose, on the monitor's queue, instead of waiting for them).
-    init(databasePath path: String, scheduleTick: @escaping TickScheduler,
-         onChange: @escaping @Sendable () -> Void) throws(Failure) {
+    init(
+        databasePath path: String, scheduleTick: @escaping TickScheduler,
+        onChange: @escaping @Sendable () -> Void
+    ) throws(Failure) {
         let folder = DatabaseFile.folder(of: path)
         let name = String(path.split(separator: "/").last ?? Substring(path))
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -66,8 +71,9 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
             throw Failure(path: folder, errno: code)
         }
         self.descriptor = descriptor
-        let state = State(names: [name, name + "-wal", name + "-journal"], onChange: onChange, queue: queue,
-                          scheduleTick: scheduleTick)
+        let state = State(
+            names: [name, name + "-wal", name + "-journal"], onChange: onChange, queue: queue,
+            scheduleTick: scheduleTick)
         queue.setSpecific(key: State.queueKey, value: state.queueToken)
         self.state = state
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
@@ -108,8 +114,10 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
         /// This monitor's value for ``queueKey``.
         var queueToken: Int { Int(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
-        init(names: Set<String>, onChange: @escaping @Sendable () -> Void, queue: DispatchQueue,
-             scheduleTick: @escaping TickScheduler) {
+        init(
+            names: Set<String>, onChange: @escaping @Sendable () -> Void, queue: DispatchQueue,
+            scheduleTick: @escaping TickScheduler
+        ) {
             self.names = names
             self.onChange = onChange
             self.queue = queue
@@ -134,7 +142,8 @@ public final class DatabaseFileMonitor: @unchecked Sendable {
                     let event = (buffer + offset).assumingMemoryBound(to: inotify_event.self)
                     let nameLength = Int(event.pointee.len)
                     if nameLength > 0 {
-                        let namePointer = (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self)
+                        let namePointer = (buffer + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(
+                            to: CChar.self)
                         if names.contains(String(cString: namePointer)) { relevant = true }
                     }
                     offset += MemoryLayout<inotify_event>.size + nameLength

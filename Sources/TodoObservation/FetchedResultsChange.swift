@@ -11,17 +11,20 @@ extension SortedSnapshot where SectionID == String, Item == Todo {
     /// The results of a request fetched in `order`, grouped as `sectioning` says: one section
     /// "All", always shown; or "Undone" then "Done", each shown while it has todos.
     /// `todos` are in `order`, as the repository fetches them. O(n).
-    public init(order: TodoFetchRequest.Order, sectioning: FetchedResultsController.Sectioning = .none,
-                todos: [Todo] = []) {
+    public init(
+        order: TodoFetchRequest.Order, sectioning: FetchedResultsController.Sectioning = .none,
+        todos: [Todo] = []
+    ) {
         let layout: Layout
         switch sectioning {
         case .none:
             layout = .single("All", areInIncreasingOrder: { order.areInIncreasingOrder($0, $1) })
         case .byDoneState:
             // The titles and the undone-first rule are the outline's (`TodoGroup`).
-            layout = Layout(sections: TodoGroup.allCases.map(\.title), keepsEmptySections: false,
-                            section: { TodoGroup(isDone: $0.isDone) == .undone ? 0 : 1 },
-                            areInIncreasingOrder: { order.areInIncreasingOrder($0, $1) })
+            layout = Layout(
+                sections: TodoGroup.allCases.map(\.title), keepsEmptySections: false,
+                section: { TodoGroup(isDone: $0.isDone) == .undone ? 0 : 1 },
+                areInIncreasingOrder: { order.areInIncreasingOrder($0, $1) })
         }
         self.init(layout: layout, items: todos)
     }
@@ -76,13 +79,15 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// A batch of changes is about to be reported.
     func controllerWillChangeContent(_ controller: FetchedResultsController)
     /// A section appeared, disappeared or moved (only with sectioning by done state).
-    func controller(_ controller: FetchedResultsController, didChangeSection name: String,
-                    atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?)
+    func controller(
+        _ controller: FetchedResultsController, didChangeSection name: String,
+        atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?)
     /// One todo changed. `indexPath` is in the old results (nil for an insert), `newIndexPath`
     /// in the new ones (nil for a delete). For a delete `todo` is the todo as it was.
-    func controller(_ controller: FetchedResultsController, didChange todo: Todo,
-                    at indexPath: SnapshotIndexPath?, for type: FetchedResultsChangeType,
-                    newIndexPath: SnapshotIndexPath?)
+    func controller(
+        _ controller: FetchedResultsController, didChange todo: Todo,
+        at indexPath: SnapshotIndexPath?, for type: FetchedResultsChangeType,
+        newIndexPath: SnapshotIndexPath?)
     /// The batch is complete; `fetchedObjects` and `sections` already hold the new results.
     func controllerDidChangeContent(_ controller: FetchedResultsController)
     /// The batch as one value: the new snapshot and its difference from the previous one.
@@ -95,11 +100,15 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
 
 extension FetchedResultsControllerDelegate {
     public func controllerWillChangeContent(_ controller: FetchedResultsController) {}
-    public func controller(_ controller: FetchedResultsController, didChangeSection name: String,
-                           atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?) {}
-    public func controller(_ controller: FetchedResultsController, didChange todo: Todo,
-                           at indexPath: SnapshotIndexPath?, for type: FetchedResultsChangeType,
-                           newIndexPath: SnapshotIndexPath?) {}
+    public func controller(
+        _ controller: FetchedResultsController, didChangeSection name: String,
+        atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?
+    ) {}
+    public func controller(
+        _ controller: FetchedResultsController, didChange todo: Todo,
+        at indexPath: SnapshotIndexPath?, for type: FetchedResultsChangeType,
+        newIndexPath: SnapshotIndexPath?
+    ) {}
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
     public func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {}
     public func controller(_ controller: FetchedResultsController, didFailToRefreshWith error: TodoStoreError) {}

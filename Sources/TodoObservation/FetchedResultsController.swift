@@ -113,8 +113,10 @@ public final class FetchedResultsController {
     private var continuations: [AsyncStream<FetchedResultsBatch>.Continuation] = []
 
     /// Creates a controller; nothing is fetched until ``performFetch()``.
-    public init(repository: TodoRepository, fetchRequest: TodoFetchRequest = TodoFetchRequest(),
-                sectioning: Sectioning = .none) {
+    public init(
+        repository: TodoRepository, fetchRequest: TodoFetchRequest = TodoFetchRequest(),
+        sectioning: Sectioning = .none
+    ) {
         self.repository = repository
         self.fetchRequest = fetchRequest
         self.sectioning = sectioning
@@ -239,7 +241,9 @@ public final class FetchedResultsController {
     /// Publishes the results of a sliced fetch once every todo changed after `start` (while
     /// the slices were read, or since) is re-read, and takes the data version and the feed's
     /// position for ``processExternalChanges()`` to go on from.
-    private func publish(_ results: TodoResultsSnapshot, checkingChangesSince start: TodoFeedPosition) throws(TodoStoreError) {
+    private func publish(_ results: TodoResultsSnapshot, checkingChangesSince start: TodoFeedPosition)
+        throws(TodoStoreError)
+    {
         // The version before the feed, the feed before the rows: a commit in between is read
         // again later, never missed.
         let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
@@ -264,10 +268,13 @@ public final class FetchedResultsController {
         -> (results: TodoResultsSnapshot, position: TodoFeedPosition)?
     {
         let limit = Self.incrementalLimit(forResultsOf: results.numberOfItems)
-        guard case .changed(let ids, let position) = try repository.changedTodos(since: start, limit: limit) else { return nil }
+        guard case .changed(let ids, let position) = try repository.changedTodos(since: start, limit: limit) else {
+            return nil
+        }
         if ids.isEmpty { return (results, position) }
         guard fetchRequest.limit == nil, fetchRequest.offset == 0,
-              let patch = try patched(results, changing: ids) else { return nil }
+            let patch = try patched(results, changing: ids)
+        else { return nil }
         return (patch.results, position)
     }
 
@@ -328,8 +335,9 @@ public final class FetchedResultsController {
     /// them coalesced (the newest is always delivered last, and it equals the database). The
     /// stream finishes when the controller is released.
     public func batches(bufferingNewest limit: Int = 64) -> AsyncStream<FetchedResultsBatch> {
-        let (stream, continuation) = AsyncStream.makeStream(of: FetchedResultsBatch.self,
-                                                             bufferingPolicy: .bufferingNewest(limit))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FetchedResultsBatch.self,
+            bufferingPolicy: .bufferingNewest(limit))
         continuations.append(continuation)
         return stream
     }
@@ -361,15 +369,18 @@ public final class FetchedResultsController {
         let old = snapshot
         let update: (results: TodoResultsSnapshot, difference: SnapshotDifference<String, Todo>?)
         if !needsFullRefetch, let changed, changed.count <= incrementalLimit,
-           fetchRequest.limit == nil, fetchRequest.offset == 0,
-           let patch = try patched(old, changing: changed) {
+            fetchRequest.limit == nil, fetchRequest.offset == 0,
+            let patch = try patched(old, changing: changed)
+        {
             update = patch
         } else {
             // Read before the rows, so a commit in between is read again later, never missed.
             feedPosition = try repository.feedPosition()
             let results = makeResults(try repository.fetch(fetchRequest))
             refetches += 1
-            update = (results, results.changedIdentifiers(from: old).flatMap { results.difference(from: old, changed: $0) })
+            update = (
+                results, results.changedIdentifiers(from: old).flatMap { results.difference(from: old, changed: $0) }
+            )
         }
         needsFullRefetch = false
         lastRefreshError = nil
@@ -427,16 +438,20 @@ public final class FetchedResultsController {
         let difference = batch.difference
         delegate.controllerWillChangeContent(self)
         for change in difference.sectionDeletes {
-            delegate.controller(self, didChangeSection: change.id, atSectionIndex: change.from, for: .delete, newSectionIndex: nil)
+            delegate.controller(
+                self, didChangeSection: change.id, atSectionIndex: change.from, for: .delete, newSectionIndex: nil)
         }
         for change in difference.sectionInserts {
-            delegate.controller(self, didChangeSection: change.id, atSectionIndex: nil, for: .insert, newSectionIndex: change.to)
+            delegate.controller(
+                self, didChangeSection: change.id, atSectionIndex: nil, for: .insert, newSectionIndex: change.to)
         }
         for change in difference.sectionMoves {
-            delegate.controller(self, didChangeSection: change.id, atSectionIndex: change.from, for: .move, newSectionIndex: change.to)
+            delegate.controller(
+                self, didChangeSection: change.id, atSectionIndex: change.from, for: .move, newSectionIndex: change.to)
         }
         for change in difference.itemDeletes {
-            delegate.controller(self, didChange: batch.previous.item(at: change.from), at: change.from, for: .delete, newIndexPath: nil)
+            delegate.controller(
+                self, didChange: batch.previous.item(at: change.from), at: change.from, for: .delete, newIndexPath: nil)
         }
         for change in difference.itemInserts {
             delegate.controller(self, didChange: change.item, at: nil, for: .insert, newIndexPath: change.to)

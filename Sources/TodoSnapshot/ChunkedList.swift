@@ -116,7 +116,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
         while index < range.upperBound {
             let start = starts[chunk]
             let end = Swift.min(starts[chunk + 1], range.upperBound)
-            result.append(contentsOf: chunks[chunk][(index - start) ..< (end - start)])
+            result.append(contentsOf: chunks[chunk][(index - start)..<(end - start)])
             index = end
             chunk += 1
         }
@@ -151,7 +151,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
                 }
                 let room = Self.chunkCapacity - chunks[chunks.count - 1].count
                 let end = Swift.min(start + room, buffer.count)
-                chunks[chunks.count - 1].append(contentsOf: buffer[start ..< end])
+                chunks[chunks.count - 1].append(contentsOf: buffer[start..<end])
                 starts[starts.count - 1] += end - start
                 start = end
             }
@@ -165,12 +165,14 @@ public struct ChunkedList<Element>: RandomAccessCollection {
     /// Precondition: `0 ... count`.
     @inlinable
     public mutating func insert(_ element: Element, at index: Int) {
-        guard index >= 0 && index <= endIndex else { fatalError("ChunkedList: insertion index \(index) is out of range") }
+        guard index >= 0 && index <= endIndex else {
+            fatalError("ChunkedList: insertion index \(index) is out of range")
+        }
         guard !chunks.isEmpty else { return append(element) }
         // At a chunk boundary, the earlier chunk takes it (so appending fills the last chunk).
         let chunk = index == endIndex ? chunks.count - 1 : chunk(containing: index)
         chunks[chunk].insert(element, at: index - starts[chunk])
-        for later in (chunk + 1) ..< starts.count { starts[later] += 1 }
+        for later in (chunk + 1)..<starts.count { starts[later] += 1 }
         if chunks[chunk].count > 2 * Self.chunkCapacity { split(chunk) }
     }
 
@@ -182,7 +184,7 @@ public struct ChunkedList<Element>: RandomAccessCollection {
         guard index >= 0 && index < endIndex else { fatalError("ChunkedList: index \(index) is out of range") }
         let chunk = chunk(containing: index)
         let element = chunks[chunk].remove(at: index - starts[chunk])
-        for later in (chunk + 1) ..< starts.count { starts[later] -= 1 }
+        for later in (chunk + 1)..<starts.count { starts[later] -= 1 }
         if chunks[chunk].isEmpty {
             chunks.remove(at: chunk)
             starts.remove(at: chunk + 1)

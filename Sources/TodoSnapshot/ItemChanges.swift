@@ -18,7 +18,8 @@ where Item.ID: Sendable {
 }
 
 /// An item that is new: the item and where it now is.
-public struct InsertedItem<Item: Identifiable & Equatable & Sendable, Position: Hashable & Sendable>: Equatable, Sendable
+public struct InsertedItem<Item: Identifiable & Equatable & Sendable, Position: Hashable & Sendable>: Equatable,
+    Sendable
 where Item.ID: Sendable {
     /// The new item.
     public var item: Item

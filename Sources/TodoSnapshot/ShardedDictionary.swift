@@ -26,7 +26,7 @@ public struct ShardedDictionary<Key: Hashable, Value> {
         while (1 << shift) * Self.shardSize < capacity { shift += 1 }
         self.shift = shift
         let perShard = capacity >> shift
-        shards = (0 ..< (1 << shift)).map { _ in [Key: Value](minimumCapacity: perShard) }
+        shards = (0..<(1 << shift)).map { _ in [Key: Value](minimumCapacity: perShard) }
         storedCount = 0
     }
 

@@ -137,7 +137,7 @@ where Item.ID: Sendable {
     @inlinable
     public func item(at indexPath: SnapshotIndexPath) -> Item {
         guard sectionItems.indices.contains(indexPath.section),
-              sectionItems[indexPath.section].indices.contains(indexPath.item)
+            sectionItems[indexPath.section].indices.contains(indexPath.item)
         else { fatalError("Snapshot: index path \(indexPath) is out of bounds") }
         return sectionItems[indexPath.section][indexPath.item]
     }

@@ -32,7 +32,8 @@
 /// unchanged relative order stays put.
 ///
 /// Each array is sorted by its index: deletes by `from`, the others by `to`.
-public struct SnapshotDifference<SectionID: Hashable & Sendable, Item: Identifiable & Equatable & Sendable>: Sendable, Equatable
+public struct SnapshotDifference<SectionID: Hashable & Sendable, Item: Identifiable & Equatable & Sendable>: Sendable,
+    Equatable
 where Item.ID: Sendable {
     /// A section that is gone; `from` is its index in the old snapshot.
     public struct SectionDelete: Hashable, Sendable {

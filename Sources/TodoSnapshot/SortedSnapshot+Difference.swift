@@ -26,7 +26,9 @@ extension SortedSnapshot {
     /// `changed` turns out to miss an item (the counts do not add up): then diff whole
     /// snapshots instead.
     @inlinable
-    public func difference(from old: SortedSnapshot, changed: some Sequence<Item.ID>) -> SnapshotDifference<SectionID, Item>? {
+    public func difference(from old: SortedSnapshot, changed: some Sequence<Item.ID>) -> SnapshotDifference<
+        SectionID, Item
+    >? {
         guard isOrdered, old.isOrdered, layout.sections == old.layout.sections else { return nil }
         var result = SnapshotDifference<SectionID, Item>()
         let oldShown = old.shownIndexes()
@@ -71,8 +73,10 @@ extension SortedSnapshot {
                 result.itemDeletes.append(.init(id: id, from: SnapshotIndexPath(section: shown, item: from.offset)))
             case (let from?, let to?, let after?) where from.section != to.section:
                 guard let fromShown = oldShown[from.section], let toShown = newShown[to.section] else { return nil }
-                result.itemMoves.append(.init(item: after, from: SnapshotIndexPath(section: fromShown, item: from.offset),
-                                              to: SnapshotIndexPath(section: toShown, item: to.offset)))
+                result.itemMoves.append(
+                    .init(
+                        item: after, from: SnapshotIndexPath(section: fromShown, item: from.offset),
+                        to: SnapshotIndexPath(section: toShown, item: to.offset)))
             case (let from?, let to?, let after?):
                 staying[from.section].append(
                     StayingItem(item: after, old: from.offset, new: to.offset, unchanged: before == after))
@@ -88,9 +92,10 @@ extension SortedSnapshot {
         }
         for section in lists.indices where !staying[section].isEmpty {
             guard let fromShown = oldShown[section], let toShown = newShown[section] else { return nil }
-            placeStaying(staying[section], inList: section, from: old, fromSection: fromShown, toSection: toShown,
-                         oldChanged: oldChanged[section].sorted(), newChanged: newChanged[section].sorted(),
-                         into: &result)
+            placeStaying(
+                staying[section], inList: section, from: old, fromSection: fromShown, toSection: toShown,
+                oldChanged: oldChanged[section].sorted(), newChanged: newChanged[section].sorted(),
+                into: &result)
         }
         result.itemDeletes.sort { ($0.from.section, $0.from.item) < ($1.from.section, $1.from.item) }
         result.itemInserts.sort { ($0.to.section, $0.to.item) < ($1.to.section, $1.to.item) }
@@ -147,7 +152,7 @@ extension SortedSnapshot {
         var newKeys: [Int] = []
         var weights: [Int] = []
         for (low, high) in zip(sortedCuts, sortedCuts.dropFirst()) where low < high {
-            runs.append(low ..< high)
+            runs.append(low..<high)
             oldKeys.append(oldOffset(ofStable: low))
             newKeys.append(newOffset(ofStable: low))
             weights.append((high - low) * heavy)
@@ -160,17 +165,20 @@ extension SortedSnapshot {
         // In new order, with old offsets ranked densely so the search's table is the entries'.
         let newOrder = newKeys.indices.sorted { newKeys[$0] < newKeys[$1] }
         let oldRank = Dictionary(uniqueKeysWithValues: oldKeys.sorted().enumerated().map { ($1, $0) })
-        let mask = keptInPlaceMask(offsets: newOrder.map { oldRank[oldKeys[$0]] ?? 0 },
-                                   weights: newOrder.map { weights[$0] }, bound: oldKeys.count)
+        let mask = keptInPlaceMask(
+            offsets: newOrder.map { oldRank[oldKeys[$0]] ?? 0 },
+            weights: newOrder.map { weights[$0] }, bound: oldKeys.count)
         for (position, entry) in newOrder.enumerated() {
             let kept = mask[position]
             if entry < runs.count {
                 guard !kept else { continue }
                 for rank in runs[entry] {
                     let to = newOffset(ofStable: rank)
-                    result.itemMoves.append(.init(item: lists[section][to],
-                                                  from: SnapshotIndexPath(section: fromSection, item: oldOffset(ofStable: rank)),
-                                                  to: SnapshotIndexPath(section: toSection, item: to)))
+                    result.itemMoves.append(
+                        .init(
+                            item: lists[section][to],
+                            from: SnapshotIndexPath(section: fromSection, item: oldOffset(ofStable: rank)),
+                            to: SnapshotIndexPath(section: toSection, item: to)))
                 }
             } else {
                 let item = staying[entry - runs.count]

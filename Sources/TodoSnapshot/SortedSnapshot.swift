@@ -35,8 +35,10 @@ where Item.ID: Sendable {
 
         /// A layout from its parts.
         @inlinable
-        public init(sections: [SectionID], keepsEmptySections: Bool, section: @escaping @Sendable (Item) -> Int,
-                    areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) {
+        public init(
+            sections: [SectionID], keepsEmptySections: Bool, section: @escaping @Sendable (Item) -> Int,
+            areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool
+        ) {
             guard !sections.isEmpty else { fatalError("SortedSnapshot.Layout: no sections") }
             self.sections = sections
             self.keepsEmptySections = keepsEmptySections
@@ -46,15 +48,21 @@ where Item.ID: Sendable {
 
         /// One section that is always shown, holding every item.
         @inlinable
-        public static func single(_ section: SectionID, areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool) -> Layout {
-            Layout(sections: [section], keepsEmptySections: true, section: { _ in 0 }, areInIncreasingOrder: areInIncreasingOrder)
+        public static func single(_ section: SectionID, areInIncreasingOrder: @escaping @Sendable (Item, Item) -> Bool)
+            -> Layout
+        {
+            Layout(
+                sections: [section], keepsEmptySections: true, section: { _ in 0 },
+                areInIncreasingOrder: areInIncreasingOrder)
         }
 
         /// The section position of `item`, checked.
         @inlinable
         func sectionPosition(of item: Item) -> Int {
             let position = section(item)
-            guard sections.indices.contains(position) else { fatalError("SortedSnapshot.Layout: section \(position) does not exist") }
+            guard sections.indices.contains(position) else {
+                fatalError("SortedSnapshot.Layout: section \(position) does not exist")
+            }
             return position
         }
     }
@@ -204,7 +212,7 @@ where Item.ID: Sendable {
     @inlinable
     public func item(at indexPath: SnapshotIndexPath) -> Item {
         guard let position = layoutPosition(ofShownSection: indexPath.section),
-              lists[position].indices.contains(indexPath.item)
+            lists[position].indices.contains(indexPath.item)
         else { fatalError("SortedSnapshot: index path \(indexPath) is out of bounds") }
         return lists[position][indexPath.item]
     }
@@ -214,7 +222,9 @@ where Item.ID: Sendable {
     public func indexPath(ofItem id: Item.ID) -> SnapshotIndexPath? {
         guard let item = index[id] else { return nil }
         let position = layout.sectionPosition(of: item)
-        guard let offset = offset(of: item, inList: position), let section = shownIndexes()[position] else { return nil }
+        guard let offset = offset(of: item, inList: position), let section = shownIndexes()[position] else {
+            return nil
+        }
         return SnapshotIndexPath(section: section, item: offset)
     }
 
@@ -330,7 +340,7 @@ extension SortedSnapshot: Equatable {
     public static func == (lhs: SortedSnapshot, rhs: SortedSnapshot) -> Bool {
         lhs.lists.count == rhs.lists.count && lhs.sectionIdentifiers == rhs.sectionIdentifiers
             && lhs.lists.indices.allSatisfy { position in
-            !lhs.isShown(position) || lhs.lists[position] == rhs.lists[position]
-        }
+                !lhs.isShown(position) || lhs.lists[position] == rhs.lists[position]
+            }
     }
 }

@@ -233,9 +233,10 @@ where Record.ID: Sendable {
     public func outline(_ records: [Record], previous: SectionSnapshot<TodoRowID<Record.ID>>? = nil)
         -> SectionSnapshot<TodoRowID<Record.ID>>
     {
-        makeOutline(TodoGroup.partition(records, isDone: isDone).map { group, indices in
-            (group, indices.map { .todo(records[$0].id, .outline) })
-        }, previous: previous)
+        makeOutline(
+            TodoGroup.partition(records, isDone: isDone).map { group, indices in
+                (group, indices.map { .todo(records[$0].id, .outline) })
+            }, previous: previous)
     }
 
     @inlinable

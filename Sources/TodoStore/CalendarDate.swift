@@ -16,7 +16,8 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// Creates the date, or returns `nil` when it does not exist (2023-02-29, 2024-04-31).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= CalendarDate.daysInMonth(month, of: year) else { return nil }
+            day >= 1, day <= CalendarDate.daysInMonth(month, of: year)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -33,14 +34,16 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// Parses `YYYY-MM-DD` from raw UTF-8 (a column read without building a String first).
     public init?(iso bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = Self.number(bytes, 0..<4), let month = Self.number(bytes, 5..<7),
-              let day = Self.number(bytes, 8..<10) else { return nil }
+            let year = Self.number(bytes, 0..<4), let month = Self.number(bytes, 5..<7),
+            let day = Self.number(bytes, 8..<10)
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
     /// The decimal number written in `bytes[range]` (ASCII digits only), or nil. Shared with the
     /// iCalendar reader's dates and times.
-    package static func number<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Int? where Bytes.Index == Int {
+    package static func number<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Int?
+    where Bytes.Index == Int {
         var value = 0
         for index in range {
             let digit = Int(bytes[index]) - 48

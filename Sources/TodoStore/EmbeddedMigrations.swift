@@ -3,137 +3,149 @@
 extension Migration {
     /// Every migration in `Migrations/`, in order: the only source of the todo schema.
     public static let embedded: [Migration] = [
-        Migration(version: 1, name: "create_todos", sql: #"""
--- The todos table: the public schema that other SQLite clients may read and write.
--- Every column but name has a default, so `INSERT INTO todos(name) VALUES ('x')` works.
--- AUTOINCREMENT: ids are never reused, so an id printed once always means that todo.
-CREATE TABLE todos (
-    id       INTEGER PRIMARY KEY AUTOINCREMENT,
-    name     TEXT    NOT NULL,
-    -- A calendar date, never an instant: 'YYYY-MM-DD' and a real day. The '+0 days' modifier makes
-    -- date() normalise, so an impossible day such as 2023-02-29 does not round-trip and is refused.
-    deadline TEXT    CHECK (deadline IS NULL OR (
-                         deadline GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
-                         AND date(deadline, '+0 days') IS deadline)),
-    done     INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1))
-);
+        Migration(
+            version: 1, name: "create_todos",
+            sql: #"""
+                -- The todos table: the public schema that other SQLite clients may read and write.
+                -- Every column but name has a default, so `INSERT INTO todos(name) VALUES ('x')` works.
+                -- AUTOINCREMENT: ids are never reused, so an id printed once always means that todo.
+                CREATE TABLE todos (
+                    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name     TEXT    NOT NULL,
+                    -- A calendar date, never an instant: 'YYYY-MM-DD' and a real day. The '+0 days' modifier makes
+                    -- date() normalise, so an impossible day such as 2023-02-29 does not round-trip and is refused.
+                    deadline TEXT    CHECK (deadline IS NULL OR (
+                                         deadline GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+                                         AND date(deadline, '+0 days') IS deadline)),
+                    done     INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1))
+                );
 
--- The default list order: deadline ascending, undated last, then id. Matching the ORDER BY
--- expression lets SQLite stream the list in index order instead of sorting it.
-CREATE INDEX todos_by_deadline ON todos (deadline IS NULL, deadline, id);
+                -- The default list order: deadline ascending, undated last, then id. Matching the ORDER BY
+                -- expression lets SQLite stream the list in index order instead of sorting it.
+                CREATE INDEX todos_by_deadline ON todos (deadline IS NULL, deadline, id);
 
--- Marks the file as a todo database ('todo' in ASCII), so `todo` can tell its own files from
--- other applications' databases and refuse to write into those.
-PRAGMA application_id = 1953457263;
-"""#),
-        Migration(version: 2, name: "undo_history", sql: #"""
--- The history behind `todo undo`: one row per command that changed todos through `todo`,
--- newest last. `changeset` is an SQLite session changeset that reverts the command (its
--- inverse, recorded when it ran); undo applies it only if none of its rows changed since, so
--- undo never overwrites another program's later edit. Only the newest 100 entries are kept.
-CREATE TABLE todo_history (
-    id         INTEGER PRIMARY KEY AUTOINCREMENT,
-    command    TEXT    NOT NULL,
-    changeset  BLOB    NOT NULL,
-    created_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
-"""#),
-        Migration(version: 3, name: "redo_history", sql: #"""
--- The steps behind `todo redo`: what `todo undo` reverted, newest last. `changeset` re-applies
--- the step (the inverse of what undo changed), under the same conflict rule as undo. Any new
--- recorded change empties this table, as in every editor: redo continues only an undo.
-CREATE TABLE todo_redo (
-    id        INTEGER PRIMARY KEY AUTOINCREMENT,
-    command   TEXT NOT NULL,
-    changeset BLOB NOT NULL
-);
-"""#),
-        Migration(version: 4, name: "change_feed", sql: #"""
--- The change feed: which todos changed, in commit order, whoever changed them. Other programs
--- (the sqlite3 shell, Python) write `todos` without our code, so only the file itself can say
--- what they touched: these triggers write one row per changed todo id, for every writer.
--- A reader keeps the last `seq` it has seen and asks for the ids after it: a one-row commit
--- costs it one row to re-read, whatever the size of the list. `todos` keeps its shape; a plain
--- `INSERT INTO todos(name) VALUES ('x')` still works and is recorded.
---
--- The feed is pruned to about the newest 10,000 entries (every 1,000th entry drops the older
--- ones, so a write pays for it once in a thousand). A reader whose position fell behind the
--- oldest entry has missed changes and reads the whole list again. AUTOINCREMENT: a `seq` is
--- never reused, even if the table is emptied, so a position can never point at a later change.
-CREATE TABLE todo_changes (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id  INTEGER NOT NULL              -- the todo's id; look it up to see what it is now (or that it is gone)
-);
+                -- Marks the file as a todo database ('todo' in ASCII), so `todo` can tell its own files from
+                -- other applications' databases and refuse to write into those.
+                PRAGMA application_id = 1953457263;
+                """#),
+        Migration(
+            version: 2, name: "undo_history",
+            sql: #"""
+                -- The history behind `todo undo`: one row per command that changed todos through `todo`,
+                -- newest last. `changeset` is an SQLite session changeset that reverts the command (its
+                -- inverse, recorded when it ran); undo applies it only if none of its rows changed since, so
+                -- undo never overwrites another program's later edit. Only the newest 100 entries are kept.
+                CREATE TABLE todo_history (
+                    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+                    command    TEXT    NOT NULL,
+                    changeset  BLOB    NOT NULL,
+                    created_at TEXT    NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+                """#),
+        Migration(
+            version: 3, name: "redo_history",
+            sql: #"""
+                -- The steps behind `todo redo`: what `todo undo` reverted, newest last. `changeset` re-applies
+                -- the step (the inverse of what undo changed), under the same conflict rule as undo. Any new
+                -- recorded change empties this table, as in every editor: redo continues only an undo.
+                CREATE TABLE todo_redo (
+                    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+                    command   TEXT NOT NULL,
+                    changeset BLOB NOT NULL
+                );
+                """#),
+        Migration(
+            version: 4, name: "change_feed",
+            sql: #"""
+                -- The change feed: which todos changed, in commit order, whoever changed them. Other programs
+                -- (the sqlite3 shell, Python) write `todos` without our code, so only the file itself can say
+                -- what they touched: these triggers write one row per changed todo id, for every writer.
+                -- A reader keeps the last `seq` it has seen and asks for the ids after it: a one-row commit
+                -- costs it one row to re-read, whatever the size of the list. `todos` keeps its shape; a plain
+                -- `INSERT INTO todos(name) VALUES ('x')` still works and is recorded.
+                --
+                -- The feed is pruned to about the newest 10,000 entries (every 1,000th entry drops the older
+                -- ones, so a write pays for it once in a thousand). A reader whose position fell behind the
+                -- oldest entry has missed changes and reads the whole list again. AUTOINCREMENT: a `seq` is
+                -- never reused, even if the table is emptied, so a position can never point at a later change.
+                CREATE TABLE todo_changes (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    id  INTEGER NOT NULL              -- the todo's id; look it up to see what it is now (or that it is gone)
+                );
 
-CREATE TRIGGER todo_changes_after_insert AFTER INSERT ON todos
-BEGIN
-    INSERT INTO todo_changes (id) VALUES (new.id);
-END;
+                CREATE TRIGGER todo_changes_after_insert AFTER INSERT ON todos
+                BEGIN
+                    INSERT INTO todo_changes (id) VALUES (new.id);
+                END;
 
-CREATE TRIGGER todo_changes_after_update AFTER UPDATE ON todos
-BEGIN
-    INSERT INTO todo_changes (id) VALUES (new.id);
-    -- An update that changes the id moves the todo: the old id is gone.
-    INSERT INTO todo_changes (id) SELECT old.id WHERE old.id IS NOT new.id;
-END;
+                CREATE TRIGGER todo_changes_after_update AFTER UPDATE ON todos
+                BEGIN
+                    INSERT INTO todo_changes (id) VALUES (new.id);
+                    -- An update that changes the id moves the todo: the old id is gone.
+                    INSERT INTO todo_changes (id) SELECT old.id WHERE old.id IS NOT new.id;
+                END;
 
-CREATE TRIGGER todo_changes_after_delete AFTER DELETE ON todos
-BEGIN
-    INSERT INTO todo_changes (id) VALUES (old.id);
-END;
+                CREATE TRIGGER todo_changes_after_delete AFTER DELETE ON todos
+                BEGIN
+                    INSERT INTO todo_changes (id) VALUES (old.id);
+                END;
 
-CREATE TRIGGER todo_changes_prune AFTER INSERT ON todo_changes
-WHEN new.seq % 1000 = 0
-BEGIN
-    DELETE FROM todo_changes WHERE seq <= new.seq - 10000;
-END;
-"""#),
-        Migration(version: 5, name: "sync", sql: #"""
--- Sync with a CalDAV collection (`todo sync`). `todos` keeps its documented shape: everything
--- sync needs lives in these tables, which other programs may ignore.
---
--- A todo's UID: its identity across devices and apps (iCalendar's UID), given on its first sync
--- or by `todo import --from ics`, and kept by `todo sync forget`. Todo ids are never reused
--- (AUTOINCREMENT), so a row whose todo is gone means "deleted here"; the next sync deletes it
--- on the server too (when it was there) and then drops the row. No foreign key: other programs
--- delete todos without our code, and the row must outlive the todo to say so.
-CREATE TABLE todo_uids (
-    todo_id INTEGER PRIMARY KEY,
-    uid     TEXT    NOT NULL UNIQUE
-);
+                CREATE TRIGGER todo_changes_prune AFTER INSERT ON todo_changes
+                WHEN new.seq % 1000 = 0
+                BEGIN
+                    DELETE FROM todo_changes WHERE seq <= new.seq - 10000;
+                END;
+                """#),
+        Migration(
+            version: 5, name: "sync",
+            sql: #"""
+                -- Sync with a CalDAV collection (`todo sync`). `todos` keeps its documented shape: everything
+                -- sync needs lives in these tables, which other programs may ignore.
+                --
+                -- A todo's UID: its identity across devices and apps (iCalendar's UID), given on its first sync
+                -- or by `todo import --from ics`, and kept by `todo sync forget`. Todo ids are never reused
+                -- (AUTOINCREMENT), so a row whose todo is gone means "deleted here"; the next sync deletes it
+                -- on the server too (when it was there) and then drops the row. No foreign key: other programs
+                -- delete todos without our code, and the row must outlive the todo to say so.
+                CREATE TABLE todo_uids (
+                    todo_id INTEGER PRIMARY KEY,
+                    uid     TEXT    NOT NULL UNIQUE
+                );
 
--- The one remote of this database: a CalDAV calendar collection. The password is never stored;
--- only the command that prints it. `sync_token` is the RFC 6578 token of the last sync (NULL
--- when the server offers none, or before the first sync); `feed_seq` is this reader's position
--- in the change feed (todo_changes), so a sync reads only the todos changed since the last one.
-CREATE TABLE sync_remote (
-    id               INTEGER PRIMARY KEY CHECK (id = 1),
-    url              TEXT    NOT NULL,
-    user             TEXT,
-    password_command TEXT,
-    sync_token       TEXT,
-    last_sync        TEXT,                      -- ISO 8601 UTC, NULL before the first sync
-    feed_seq         INTEGER NOT NULL DEFAULT 0
-);
+                -- The one remote of this database: a CalDAV calendar collection. The password is never stored;
+                -- only the command that prints it. `sync_token` is the RFC 6578 token of the last sync (NULL
+                -- when the server offers none, or before the first sync); `feed_seq` is this reader's position
+                -- in the change feed (todo_changes), so a sync reads only the todos changed since the last one.
+                CREATE TABLE sync_remote (
+                    id               INTEGER PRIMARY KEY CHECK (id = 1),
+                    url              TEXT    NOT NULL,
+                    user             TEXT,
+                    password_command TEXT,
+                    sync_token       TEXT,
+                    last_sync        TEXT,                      -- ISO 8601 UTC, NULL before the first sync
+                    feed_seq         INTEGER NOT NULL DEFAULT 0
+                );
 
--- One row per object of the collection that is (or was, at the last sync) one of our todos:
--- where it is, its ETag, its text as the server has it (so properties `todo` does not use are
--- sent back unchanged), and the todo's fields as last synced: the base of the three-way merge.
-CREATE TABLE sync_items (
-    uid      TEXT    PRIMARY KEY,
-    href     TEXT    NOT NULL UNIQUE,
-    etag     TEXT,
-    ics      TEXT    NOT NULL,
-    name     TEXT    NOT NULL,
-    deadline TEXT,
-    done     INTEGER NOT NULL
-);
-"""#),
-        Migration(version: 6, name: "sync_ca_file", sql: #"""
--- The CA bundle (a PEM file) that `todo sync setup --ca-file FILE` named, to trust a server
--- whose certificate the system's store does not (a self-signed one at home); NULL for the
--- system's. Only the path is stored, as given (absolute), never the certificates.
-ALTER TABLE sync_remote ADD COLUMN ca_file TEXT;
-"""#),
+                -- One row per object of the collection that is (or was, at the last sync) one of our todos:
+                -- where it is, its ETag, its text as the server has it (so properties `todo` does not use are
+                -- sent back unchanged), and the todo's fields as last synced: the base of the three-way merge.
+                CREATE TABLE sync_items (
+                    uid      TEXT    PRIMARY KEY,
+                    href     TEXT    NOT NULL UNIQUE,
+                    etag     TEXT,
+                    ics      TEXT    NOT NULL,
+                    name     TEXT    NOT NULL,
+                    deadline TEXT,
+                    done     INTEGER NOT NULL
+                );
+                """#),
+        Migration(
+            version: 6, name: "sync_ca_file",
+            sql: #"""
+                -- The CA bundle (a PEM file) that `todo sync setup --ca-file FILE` named, to trust a server
+                -- whose certificate the system's store does not (a self-signed one at home); NULL for the
+                -- system's. Only the path is stored, as given (absolute), never the certificates.
+                ALTER TABLE sync_remote ADD COLUMN ca_file TEXT;
+                """#)
     ]
 }

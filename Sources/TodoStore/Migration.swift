@@ -31,8 +31,9 @@ public struct Migrator: Sendable {
     /// - Precondition: versions are 1, 2, 3... in order (a programming error otherwise).
     public init(migrations: [Migration] = Migration.embedded) {
         for (offset, migration) in migrations.enumerated() {
-            precondition(migration.version == offset + 1,
-                         "Migration \(migration.name) has version \(migration.version), expected \(offset + 1)")
+            precondition(
+                migration.version == offset + 1,
+                "Migration \(migration.name) has version \(migration.version), expected \(offset + 1)")
         }
         self.migrations = migrations
     }

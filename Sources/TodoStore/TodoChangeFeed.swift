@@ -26,7 +26,8 @@ extension TodoRepository {
     /// change committed in between is read again later rather than missed.
     public func feedPosition() throws(TodoStoreError) -> TodoFeedPosition {
         try TodoStoreError.wrap { () throws(SQLiteError) in
-            let seq = try connection.internalCachedStatement("SELECT seq FROM todo_changes ORDER BY seq DESC LIMIT 1").scalarInt64()
+            let seq = try connection.internalCachedStatement("SELECT seq FROM todo_changes ORDER BY seq DESC LIMIT 1")
+                .scalarInt64()
             return TodoFeedPosition(seq: seq ?? 0)
         }
     }
@@ -38,7 +39,8 @@ extension TodoRepository {
     /// Complexity: O(k log n) for k changes, whatever the number of todos.
     public func changedTodos(since position: TodoFeedPosition, limit: Int) throws(TodoStoreError) -> TodoFeedRead {
         let read = try TodoStoreError.wrap { () throws(SQLiteError) -> TodoFeedRead? in
-            let statement = try connection.internalCachedStatement("SELECT seq, id FROM todo_changes WHERE seq > ? ORDER BY seq LIMIT ?")
+            let statement = try connection.internalCachedStatement(
+                "SELECT seq, id FROM todo_changes WHERE seq > ? ORDER BY seq LIMIT ?")
             try statement.bind([position.seq, Int64(limit) + 1])
             var ids = Set<Int64>()
             var first: Int64?

@@ -12,9 +12,10 @@ public enum TodoColumns {
     /// The todo on the current row of a statement that selected ``list``.
     @inline(__always)
     public static func todo(from row: Row) -> Todo {
-        Todo(id: row.int64(0),
-             name: row.string(1),
-             deadline: row.isNull(2) ? nil : row.withUTF8(2) { CalendarDate(iso: $0) },
-             isDone: row.bool(3))
+        Todo(
+            id: row.int64(0),
+            name: row.string(1),
+            deadline: row.isNull(2) ? nil : row.withUTF8(2) { CalendarDate(iso: $0) },
+            isDone: row.bool(3))
     }
 }

@@ -40,7 +40,7 @@ extension TodoFetchRequest.Order {
         case (nil, nil): return a.id < b.id
         case (nil, _): return false
         case (_, nil): return true
-        case let (x?, y?): return x == y ? a.id < b.id : x < y
+        case (let x?, let y?): return x == y ? a.id < b.id : x < y
         }
     }
 
@@ -56,7 +56,7 @@ extension TodoFetchRequest.Order {
             case (nil, nil): return .equal
             case (nil, _): return .less
             case (_, nil): return .greater
-            case let (x?, y?):
+            case (let x?, let y?):
                 let (fx, fy) = (fold(x), fold(y))
                 if fx != fy { return fx < fy ? .less : .greater }
             }

@@ -35,9 +35,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var offset: Int
 
     /// Creates a request; the defaults fetch every todo in deadline order.
-    public init(order: Order = .due, filter: DoneFilter = .all, search: String? = nil,
-                dueBefore: CalendarDate? = nil, dueAfter: CalendarDate? = nil,
-                limit: Int? = nil, offset: Int = 0) {
+    public init(
+        order: Order = .due, filter: DoneFilter = .all, search: String? = nil,
+        dueBefore: CalendarDate? = nil, dueAfter: CalendarDate? = nil,
+        limit: Int? = nil, offset: Int = 0
+    ) {
         self.order = order
         self.filter = filter
         self.search = search
@@ -93,7 +95,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
             after = "(done > ? OR (done = ? AND \(afterDeadline(key[1], id: key[2]))))"
         }
         arguments.append(Int64(limit))
-        let sql = "SELECT \(TodoColumns.list) FROM todos WHERE " + (conditions + [after]).joined(separator: " AND ")
+        let sql =
+            "SELECT \(TodoColumns.list) FROM todos WHERE " + (conditions + [after]).joined(separator: " AND ")
             + orderBy + " LIMIT ?"
         return (sql, arguments)
     }

@@ -37,7 +37,7 @@ public final class TodoRepository {
             options.mode = .readWrite
             options.vfs = vfs
             connection = try Connection(path: path, options: options)
-        } catch where error.isNotADatabase {
+        } catch  where error.isNotADatabase {
             throw .notADatabase(path: path)
         } catch {
             throw .sqlite(error)
@@ -128,7 +128,8 @@ public final class TodoRepository {
         /// True when the file is another application's: a foreign application id, or objects
         /// without any todo schema version.
         public var belongsToAnotherApplication: Bool {
-            (applicationID != 0 && applicationID != TodoRepository.applicationID) || (schemaVersion == 0 && schemaObjects > 0)
+            (applicationID != 0 && applicationID != TodoRepository.applicationID)
+                || (schemaVersion == 0 && schemaObjects > 0)
         }
 
         /// Reads the three facts in one read transaction: read separately, a process could see
@@ -136,9 +137,11 @@ public final class TodoRepository {
         /// that file for a foreign database.
         public static func read(from connection: Connection) throws(SQLiteError) -> FileIdentity {
             try connection.transaction(.deferred, mapError: { $0 }) { () throws(SQLiteError) in
-                FileIdentity(schemaVersion: Int(try connection.pragmaInt64("user_version")),
-                             applicationID: try connection.pragmaInt64("application_id"),
-                             schemaObjects: try connection.internalCachedStatement("SELECT count(*) FROM sqlite_schema").scalarInt64() ?? 0)
+                FileIdentity(
+                    schemaVersion: Int(try connection.pragmaInt64("user_version")),
+                    applicationID: try connection.pragmaInt64("application_id"),
+                    schemaObjects: try connection.internalCachedStatement("SELECT count(*) FROM sqlite_schema")
+                        .scalarInt64() ?? 0)
             }
         }
     }
@@ -192,8 +195,10 @@ public final class TodoRepository {
     /// `body` may read through this repository, the same request included (it gets a statement
     /// of its own), and write: rows it changes may or may not be seen later in the same loop,
     /// as with any SQLite cursor.
-    public func forEach(_ request: TodoFetchRequest = TodoFetchRequest(),
-                        _ body: (Todo) -> Void) throws(TodoStoreError) {
+    public func forEach(
+        _ request: TodoFetchRequest = TodoFetchRequest(),
+        _ body: (Todo) -> Void
+    ) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             let statement = try connection.internalCachedStatement(request.sql)
             try statement.bind(request.arguments)
@@ -211,8 +216,10 @@ public final class TodoRepository {
     /// write lock for the whole loop, so a body's write never fails for a lock another
     /// connection took meanwhile, and other connections wait (their busy timeout) to write
     /// until the loop ends. To read without holding it, use ``forEach(_:_:)``.
-    public func forEach(_ request: TodoFetchRequest = TodoFetchRequest(),
-                        throwing body: (Todo) throws -> Void) throws {
+    public func forEach(
+        _ request: TodoFetchRequest = TodoFetchRequest(),
+        throwing body: (Todo) throws -> Void
+    ) throws {
         try connection.deferringCommitNotifications { () throws in
             try connection.transaction(.immediate, mapError: { TodoStoreError.sqlite($0) as any Error }) { () throws in
                 let statement = try TodoStoreError.wrap { () throws(SQLiteError) in
@@ -302,12 +309,15 @@ public final class TodoRepository {
     /// - Throws: ``TodoStoreError/emptyName`` unless ``Todo/isValidName(_:)`` (when validated),
     ///   or an SQLite error.
     @discardableResult
-    public func add(name: String, deadline: CalendarDate? = nil, isDone: Bool = false,
-                    nameCheck: NameCheck = .validated) throws(TodoStoreError) -> Todo {
+    public func add(
+        name: String, deadline: CalendarDate? = nil, isDone: Bool = false,
+        nameCheck: NameCheck = .validated
+    ) throws(TodoStoreError) -> Todo {
         if nameCheck == .validated { try Todo.validateName(name) }
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
-                let statement = try connection.internalCachedStatement("INSERT INTO todos (name, deadline, done) VALUES (?, ?, ?)")
+                let statement = try connection.internalCachedStatement(
+                    "INSERT INTO todos (name, deadline, done) VALUES (?, ?, ?)")
                 try statement.bind(name, at: 1)
                 try statement.bind(deadline, at: 2)
                 try statement.bind(isDone, at: 3)
@@ -341,8 +351,12 @@ public final class TodoRepository {
     /// Sets every field of the todo `id` at once, the name as given (another app's blank name
     /// included: this is for copying a todo from elsewhere, such as a sync, not for typing one).
     @discardableResult
-    public func replaceFields(id: Int64, name: String, deadline: CalendarDate?, isDone: Bool) throws(TodoStoreError) -> Todo {
-        let changed = try changeEach([id], sql: "UPDATE todos SET name = ?, deadline = ?, done = ? WHERE id = ? RETURNING \(TodoColumns.list)") {
+    public func replaceFields(id: Int64, name: String, deadline: CalendarDate?, isDone: Bool) throws(TodoStoreError)
+        -> Todo
+    {
+        let changed = try changeEach(
+            [id], sql: "UPDATE todos SET name = ?, deadline = ?, done = ? WHERE id = ? RETURNING \(TodoColumns.list)"
+        ) {
             (statement, id) throws(SQLiteError) in
             try statement.bind(name, at: 1)
             try statement.bind(deadline, at: 2)
@@ -375,8 +389,12 @@ public final class TodoRepository {
         }
     }
 
-    private func updateOne(id: Int64, set assignment: String, _ value: some SQLiteBindable) throws(TodoStoreError) -> Todo {
-        let changed = try changeEach([id], sql: "UPDATE todos SET \(assignment) WHERE id = ? RETURNING \(TodoColumns.list)") {
+    private func updateOne(id: Int64, set assignment: String, _ value: some SQLiteBindable) throws(TodoStoreError)
+        -> Todo
+    {
+        let changed = try changeEach(
+            [id], sql: "UPDATE todos SET \(assignment) WHERE id = ? RETURNING \(TodoColumns.list)"
+        ) {
             (statement, id) throws(SQLiteError) in
             try statement.bind(value, at: 1)
             try statement.bind(id, at: 2)
@@ -389,8 +407,10 @@ public final class TodoRepository {
     ///
     /// Ids are de-duplicated (first occurrence wins the order). If any id matches no row the
     /// transaction rolls back and the error lists every missing id.
-    private func changeEach(_ ids: [Int64], sql: String,
-                            bind: (Statement, Int64) throws(SQLiteError) -> Void) throws(TodoStoreError) -> [Todo] {
+    private func changeEach(
+        _ ids: [Int64], sql: String,
+        bind: (Statement, Int64) throws(SQLiteError) -> Void
+    ) throws(TodoStoreError) -> [Todo] {
         var seen = Set<Int64>()
         let unique = ids.filter { seen.insert($0).inserted }
         return try writeTransaction { () throws(TodoStoreError) in
@@ -402,7 +422,10 @@ public final class TodoRepository {
                     try statement.reset()
                     try bind(statement, id)
                     var found = false
-                    try statement.forEachRow { changed.append(TodoColumns.todo(from: $0)); found = true }
+                    try statement.forEachRow {
+                        changed.append(TodoColumns.todo(from: $0))
+                        found = true
+                    }
                     if !found { missing.append(id) }
                 }
                 return (changed, missing)
@@ -423,8 +446,10 @@ public final class TodoRepository {
 
     /// ``writeTransaction(_:)`` for layers on the store with errors of their own (sync): the
     /// same transaction and notification rule, SQLite's failures mapped by `mapError`.
-    package func writeTransaction<Result, Failure: Error>(mapError: (SQLiteError) -> Failure,
-                                                          _ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func writeTransaction<Result, Failure: Error>(
+        mapError: (SQLiteError) -> Failure,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         try connection.deferringCommitNotifications { () throws(Failure) in
             try connection.transaction(.immediate, mapError: mapError, body)
         }

@@ -20,7 +20,8 @@ public enum TodoSearch {
             if let exception = CaseFolding.exceptions[scalar.value] {
                 folded += exception
             } else if scalar.isASCII {
-                folded.unicodeScalars.append(scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(UInt8(scalar.value) + 0x20) : scalar)
+                folded.unicodeScalars.append(
+                    scalar.value >= 0x41 && scalar.value <= 0x5A ? Unicode.Scalar(UInt8(scalar.value) + 0x20) : scalar)
             } else {
                 folded += scalar.properties.lowercaseMapping
             }
@@ -35,7 +36,9 @@ public enum TodoSearch {
     /// It runs once per name for every search (100,000 times for a key in `todo ui`'s filter),
     /// so the ASCII path tests eight bytes at a time and looks for the needle's first byte
     /// before comparing the rest.
-    public static func matches(name: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func matches(name: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
         if needle.isEmpty { return true }
         if isASCII(name) && isASCII(needle) {
             guard needle.count <= name.count else { return false }

@@ -52,8 +52,10 @@ extension TodoRepository {
     }
 
     /// ``recordingUndo(_:mapStoreError:_:)`` for bodies that throw store errors only.
-    public func recordingUndo<Result>(_ command: String,
-                                      _ body: () throws(TodoStoreError) -> Result) throws(TodoStoreError) -> Result {
+    public func recordingUndo<Result>(
+        _ command: String,
+        _ body: () throws(TodoStoreError) -> Result
+    ) throws(TodoStoreError) -> Result {
         try recordingUndo(command, mapStoreError: { $0 }, body)
     }
 
@@ -79,8 +81,9 @@ extension TodoRepository {
 
     private func push(_ command: String, _ changeset: Changeset, onto stack: Stack) throws(SQLiteError) {
         try connection.execute("INSERT INTO \(stack.table) (command, changeset) VALUES (?, ?)", [command, changeset])
-        try connection.execute("DELETE FROM \(stack.table) WHERE id <= (SELECT max(id) FROM \(stack.table)) - ?",
-                               [Self.undoDepth])
+        try connection.execute(
+            "DELETE FROM \(stack.table) WHERE id <= (SELECT max(id) FROM \(stack.table)) - ?",
+            [Self.undoDepth])
     }
 
     /// The newest entry of `stack`, if any.
@@ -105,18 +108,21 @@ extension TodoRepository {
             }
             let damaged = TodoStoreError.damagedHistory(command: entry.command)
             guard entry.changeset.isWellFormed(table: "todos", columnCount: TodoColumns.count) else { throw damaged }
-            let session = try TodoStoreError.wrap { () throws(SQLiteError) in try Session(connection: connection, table: "todos") }
+            let session = try TodoStoreError.wrap { () throws(SQLiteError) in
+                try Session(connection: connection, table: "todos")
+            }
             let conflict: ChangesetConflict?
             do throws(SQLiteError) {
                 conflict = try connection.apply(entry.changeset)
-            } catch where error.isMalformedChangeset {
+            } catch  where error.isMalformedChangeset {
                 throw damaged
             } catch {
                 throw .sqlite(error)
             }
             if let conflict {
-                throw from == .undo ? .undoConflict(command: entry.command, ids: conflict.rowIDs)
-                                    : .redoConflict(command: entry.command, ids: conflict.rowIDs)
+                throw from == .undo
+                    ? .undoConflict(command: entry.command, ids: conflict.rowIDs)
+                    : .redoConflict(command: entry.command, ids: conflict.rowIDs)
             }
             let reverse = try TodoStoreError.wrap { () throws(SQLiteError) in try session.changeset().inverted() }
             // Applying a whole, conflict-free changeset changes rows; one that changed nothing

@@ -80,28 +80,44 @@ public enum ICSFile {
                 }
                 let fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)
                 guard Todo.isValidName(fields.name) else {
-                    throw ImportError(location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
+                    throw ImportError(
+                        location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
                 }
                 entries.append(Entry(uid: uid, fields: fields))
-                if todo.properties(named: "DESCRIPTION").contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) { counts["description", default: 0] += 1 }
-                counts["category", default: 0] += todo.properties(named: "CATEGORIES").reduce(0) { $0 + listCount($1.value) }
-                if let priority = todo.property(named: "PRIORITY"), Int(ICalendar.trimmed(priority.value)) ?? 0 != 0 { counts["priority", default: 0] += 1 }
+                if todo.properties(named: "DESCRIPTION").contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) {
+                    counts["description", default: 0] += 1
+                }
+                counts["category", default: 0] += todo.properties(named: "CATEGORIES").reduce(0) {
+                    $0 + listCount($1.value)
+                }
+                if let priority = todo.property(named: "PRIORITY"), Int(ICalendar.trimmed(priority.value)) ?? 0 != 0 {
+                    counts["priority", default: 0] += 1
+                }
                 counts["alarm", default: 0] += todo.components(named: "VALARM").count
                 counts["repeat rule", default: 0] += todo.properties(named: "RRULE").count
             }
         }
         let order = ["description", "category", "priority", "alarm", "repeat rule"]
-        return Reading(entries: entries, notKept: order.compactMap { what in
-            counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
-        })
+        return Reading(
+            entries: entries,
+            notKept: order.compactMap { what in
+                counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
+            })
     }
 
     /// How many values a list property holds: commas separate them, `\,` is a comma in one.
     private static func listCount(_ value: String) -> Int {
         guard !ICalendar.trimmed(value).isEmpty else { return 0 }
-        var count = 1, escaped = false
+        var count = 1
+        var escaped = false
         for scalar in value.unicodeScalars {
-            if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "," { count += 1 }
+            if escaped {
+                escaped = false
+            } else if scalar == "\\" {
+                escaped = true
+            } else if scalar == "," {
+                count += 1
+            }
         }
         return count
     }
@@ -109,10 +125,12 @@ public enum ICSFile {
     /// One VCALENDAR with one VTODO per entry, in order, each as ``VTodoObject/new(uid:fields:now:)``
     /// makes it; `now` (seconds since 1970) stamps them.
     public static func write(_ entries: [Entry], now: Int64) -> String {
-        var calendar = ICalendarComponent(name: "VCALENDAR", children: [
-            .property(ICalendarProperty(name: "VERSION", value: "2.0")),
-            .property(ICalendarProperty(name: "PRODID", value: VTodoObject.productID)),
-        ])
+        var calendar = ICalendarComponent(
+            name: "VCALENDAR",
+            children: [
+                .property(ICalendarProperty(name: "VERSION", value: "2.0")),
+                .property(ICalendarProperty(name: "PRODID", value: VTodoObject.productID))
+            ])
         calendar.children.reserveCapacity(entries.count + 2)
         for entry in entries {
             calendar.children.append(.component(VTodoObject.newTodo(uid: entry.uid, fields: entry.fields, now: now)))

@@ -23,7 +23,8 @@ extension SyncState {
     /// reaches back that far, lists more than 100,000 changes, or before the first sync, every
     /// todo is compared.
     public func localChanges(since feedSeq: Int64) throws(TodoStoreError) -> [LocalChange] {
-        let read = feedSeq > 0 ? try repository.changedTodos(since: TodoFeedPosition(seq: feedSeq), limit: 100_000) : nil
+        let read =
+            feedSeq > 0 ? try repository.changedTodos(since: TodoFeedPosition(seq: feedSeq), limit: 100_000) : nil
         return try TodoStoreError.wrap { () throws(SQLiteError) -> [LocalChange] in
             if case .changed(let ids, _)? = read {
                 return try changes(ofTodos: ids.sorted())
@@ -41,14 +42,16 @@ extension SyncState {
 
     private func allChanges() throws(SQLiteError) -> [LocalChange] {
         var changes: [LocalChange] = []
-        let statement = try connection.internalCachedStatement("""
+        let statement = try connection.internalCachedStatement(
+            """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
             WHERE s.uid IS NULL OR t.name IS NOT s.name OR t.deadline IS NOT s.deadline OR t.done IS NOT s.done
             ORDER BY t.id
             """)
         try statement.forEachRow { if let change = Self.change(from: $0) { changes.append(change) } }
-        let deleted = try connection.internalCachedStatement("""
+        let deleted = try connection.internalCachedStatement(
+            """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
             JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id NOT IN (SELECT id FROM todos) ORDER BY u.todo_id
             """)
@@ -58,11 +61,13 @@ extension SyncState {
 
     private func changes(ofTodos ids: [Int64]) throws(SQLiteError) -> [LocalChange] {
         var changes: [LocalChange] = []
-        let present = try connection.internalCachedStatement("""
+        let present = try connection.internalCachedStatement(
+            """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid WHERE t.id = ?
             """)
-        let gone = try connection.internalCachedStatement("""
+        let gone = try connection.internalCachedStatement(
+            """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
             JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND u.todo_id NOT IN (SELECT id FROM todos)
             """)

@@ -3,7 +3,7 @@ import TodoInterop
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Two-way sync of one database with one calendar collection.
@@ -53,9 +53,11 @@ public struct SyncEngine {
     /// The most rounds of "someone else wrote first" for one sync before it gives up.
     static let maximumRounds = 3
 
-    public init(repository: TodoRepository, collection: any CalendarCollection,
-                timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = { Int64(time(nil)) },
-                forceDelete: Bool = false) {
+    public init(
+        repository: TodoRepository, collection: any CalendarCollection,
+        timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = { Int64(time(nil)) },
+        forceDelete: Bool = false
+    ) {
         self.repository = repository
         self.collection = collection
         self.timeZone = timeZone
@@ -65,7 +67,9 @@ public struct SyncEngine {
 
     /// Syncs both ways; see the type's documentation.
     public func sync() throws(SyncError) -> SyncReport {
-        guard try SyncError.wrap({ () throws(TodoStoreError) in try state.remote() }) != nil else { throw .notConfigured }
+        guard try SyncError.wrap({ () throws(TodoStoreError) in try state.remote() }) != nil else {
+            throw .notConfigured
+        }
         timeZone.prepare()
         var report = SyncReport()
         let progress = try SyncError.wrap { () throws(TodoStoreError) in try state.progress() }
@@ -106,7 +110,9 @@ public struct SyncEngine {
         let sentAny = try push(since: progress.feedSeq, report: &report)
         if sentAny, complete, let token = incoming.token { try advanceToken(past: token) }
         try storeWrite { () throws(SyncError) in
-            try storeSQL { () throws(SQLiteError) in try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq) }
+            try storeSQL { () throws(SQLiteError) in
+                try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
+            }
         }
         return report
     }
@@ -128,11 +134,13 @@ public struct SyncEngine {
         }
         switch listing {
         case .delta(let changed, let removed, let token):
-            return RemoteChanges(changed: changed.filter { differs($0.key, $0.value) }.map(\.key).sorted(),
-                                 removed: removed.filter { etags[$0] != nil }.sorted(), token: token)
+            return RemoteChanges(
+                changed: changed.filter { differs($0.key, $0.value) }.map(\.key).sorted(),
+                removed: removed.filter { etags[$0] != nil }.sorted(), token: token)
         case .everything(let all, let token):
-            return RemoteChanges(changed: all.filter { differs($0.key, $0.value) }.map(\.key).sorted(),
-                                 removed: etags.keys.filter { all[$0] == nil }.sorted(), token: token)
+            return RemoteChanges(
+                changed: all.filter { differs($0.key, $0.value) }.map(\.key).sorted(),
+                removed: etags.keys.filter { all[$0] == nil }.sorted(), token: token)
         }
     }
 
@@ -160,7 +168,9 @@ public struct SyncEngine {
         let uid = vtodo.uid
         let item = try storeSQL { () throws(SQLiteError) in try state.item(uid: uid) }
         let localID = try SyncError.wrap { () throws(TodoStoreError) in try uids.todoID(forUID: uid) }
-        let local = try localID.flatMap { id throws(SyncError) in try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) } }
+        let local = try localID.flatMap { id throws(SyncError) in
+            try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) }
+        }
         let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
 
         guard let local else {
@@ -168,14 +178,19 @@ public struct SyncEngine {
             if let item, item.base == remote {
                 // Deleted here, unchanged there (but for what we do not sync): the deletion
                 // stands and is sent with the new ETag.
-                try storeSQL { () throws(SQLiteError) in try state.save(SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: item.base)) }
+                try storeSQL { () throws(SQLiteError) in
+                    try state.save(
+                        SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: item.base))
+                }
                 return true
             }
             let todo = try insert(remote, uid: uid)
             try storeSQL { () throws(SQLiteError) in try state.save(newItem) }
             report.received += 1
             // Deleted here while edited there: the edit wins, and the delete is reported.
-            if let previousID { report.conflicts.append(.editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name)) }
+            if let previousID {
+                report.conflicts.append(.editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name))
+            }
             return true
         }
         let merged = ThreeWayMerge.merge(base: item?.base, local: TodoFields(local), remote: remote, todoID: local.id)
@@ -192,7 +207,9 @@ public struct SyncEngine {
     func applyRemoval(uid: String, report: inout SyncReport) throws(SyncError) {
         guard let item = try storeSQL({ () throws(SQLiteError) in try state.item(uid: uid) }) else { return }
         let localID = try SyncError.wrap { () throws(TodoStoreError) in try uids.todoID(forUID: uid) }
-        let local = try localID.flatMap { id throws(SyncError) in try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) } }
+        let local = try localID.flatMap { id throws(SyncError) in
+            try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) }
+        }
         if let local, TodoFields(local) != item.base {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
@@ -209,7 +226,8 @@ public struct SyncEngine {
     private func insert(_ fields: TodoFields, uid: String) throws(SyncError) -> Todo {
         try SyncError.wrap { () throws(TodoStoreError) in
             // As another app wrote it: a blank SUMMARY is still a todo, not an error.
-            let todo = try repository.add(name: fields.name, deadline: fields.deadline, isDone: fields.isDone, nameCheck: .asStored)
+            let todo = try repository.add(
+                name: fields.name, deadline: fields.deadline, isDone: fields.isDone, nameCheck: .asStored)
             try uids.record(uid, forTodo: todo.id)
             return todo
         }
@@ -234,26 +252,41 @@ public struct SyncEngine {
                 if case .created(let todo, nil) = change { return todo.id }
                 return nil
             }
-            let given = needUIDs.isEmpty ? [:] : try SyncError.wrap { () throws(TodoStoreError) in try uids.assign(toTodos: needUIDs) }
-            var planned: [(write: CollectionWrite, change: LocalChange, uid: String, text: String, fields: TodoFields?)] = []
+            let given =
+                needUIDs.isEmpty
+                ? [:] : try SyncError.wrap { () throws(TodoStoreError) in try uids.assign(toTodos: needUIDs) }
+            var planned:
+                [(write: CollectionWrite, change: LocalChange, uid: String, text: String, fields: TodoFields?)] = []
             var refetch: Set<String> = []
             for change in changes {
                 switch change {
                 case .created(let todo, let uid):
                     guard let uid = uid ?? given[todo.id] else { continue }
                     let object = VTodoObject.new(uid: uid, fields: TodoFields(todo), now: now())
-                    planned.append((.create(href: collection.href(forNewUID: uid), text: object.text), change, uid, object.text, TodoFields(todo)))
+                    planned.append(
+                        (
+                            .create(href: collection.href(forNewUID: uid), text: object.text), change, uid, object.text,
+                            TodoFields(todo)
+                        ))
                 case .changed(let todo, let item):
-                    guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone) else {
+                    guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
+                    else {
                         // No ETag to make the write conditional on (or a text we cannot read):
                         // read the object again first.
                         refetch.insert(item.href)
                         continue
                     }
                     object.update(to: TodoFields(todo), now: now())
-                    planned.append((.update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text, TodoFields(todo)))
+                    planned.append(
+                        (
+                            .update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text,
+                            TodoFields(todo)
+                        ))
                 case .deleted(let item):
-                    guard let etag = item.etag else { refetch.insert(item.href); continue }
+                    guard let etag = item.etag else {
+                        refetch.insert(item.href)
+                        continue
+                    }
                     planned.append((.delete(href: item.href, etag: etag), change, item.uid, "", nil))
                 }
             }
@@ -266,7 +299,9 @@ public struct SyncEngine {
                     case .written(let etag):
                         guard let fields = plan.fields else { continue }
                         try storeSQL { () throws(SQLiteError) in
-                            try state.save(SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
+                            try state.save(
+                                SyncItem(
+                                    uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         }
                         written.append(plan.write.href)
                         report.sent += 1
@@ -330,7 +365,8 @@ public struct SyncEngine {
         guard case .delta(let changed, let removed, let next) = try collection.changes(since: token) else { return }
         let items = try storeSQL { () throws(SQLiteError) in try state.items() }
         let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
-        let ours = changed.allSatisfy { href, etag in etag != nil && etags[href] == etag }
+        let ours =
+            changed.allSatisfy { href, etag in etag != nil && etags[href] == etag }
             && removed.allSatisfy { etags[$0] == nil }
         guard ours else { return }
         try storeWrite { () throws(SyncError) in try storeSQL { () throws(SQLiteError) in try state.setToken(next) } }
@@ -351,6 +387,7 @@ public struct SyncEngine {
     static func iso8601(_ seconds: Int64) -> String {
         let (date, second) = ICalendarTime.utc(epochSeconds: seconds)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(date.map { "\($0)" } ?? "1970-01-01")T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
+        return
+            "\(date.map { "\($0)" } ?? "1970-01-01")T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
     }
 }

@@ -46,8 +46,8 @@ extension SyncError: CustomStringConvertible {
         switch self {
         case .notConfigured: "no sync remote is set up for this database"
         case .unreachable(let message), .authenticationFailed(let message), .collectionNotFound(let message),
-             .noTodoSupport(let message), .server(_, let message), .badResponse(let message),
-             .password(let message), .companion(let message):
+            .noTodoSupport(let message), .server(_, let message), .badResponse(let message),
+            .password(let message), .companion(let message):
             message
         case .tooManyRetries(let href): "\(href) kept changing on the server while this sync ran"
         case .serverEmpty(let count):

@@ -17,10 +17,13 @@ public struct SyncState {
     /// The remote set up for this database, if any.
     public func remote() throws(TodoStoreError) -> SyncRemote? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> SyncRemote? in
-            let statement = try connection.internalCachedStatement("SELECT url, user, password_command, ca_file FROM sync_remote WHERE id = 1")
+            let statement = try connection.internalCachedStatement(
+                "SELECT url, user, password_command, ca_file FROM sync_remote WHERE id = 1")
             var remote: SyncRemote?
             try statement.forEachRow {
-                remote = SyncRemote(url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2), caFile: $0.optionalString(3))
+                remote = SyncRemote(
+                    url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2),
+                    caFile: $0.optionalString(3))
             }
             return remote
         }
@@ -31,11 +34,13 @@ public struct SyncState {
     public func setRemote(_ remote: SyncRemote) throws(TodoStoreError) {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
-            try connection.internalCachedStatement("""
+            try connection.internalCachedStatement(
+                """
                 INSERT INTO sync_remote (id, url, user, password_command, ca_file) VALUES (1, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET url = excluded.url, user = excluded.user, password_command = excluded.password_command,
                     ca_file = excluded.ca_file, sync_token = NULL, last_sync = NULL, feed_seq = 0
-                """).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile])
+                """
+            ).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile])
         }
     }
 
@@ -51,9 +56,13 @@ public struct SyncState {
 
     public func progress() throws(TodoStoreError) -> SyncProgress {
         try TodoStoreError.wrap { () throws(SQLiteError) -> SyncProgress in
-            let statement = try connection.internalCachedStatement("SELECT sync_token, last_sync, feed_seq FROM sync_remote WHERE id = 1")
+            let statement = try connection.internalCachedStatement(
+                "SELECT sync_token, last_sync, feed_seq FROM sync_remote WHERE id = 1")
             var progress = SyncProgress(syncToken: nil, lastSync: nil, feedSeq: 0)
-            try statement.forEachRow { progress = SyncProgress(syncToken: $0.optionalString(0), lastSync: $0.optionalString(1), feedSeq: $0.int64(2)) }
+            try statement.forEachRow {
+                progress = SyncProgress(
+                    syncToken: $0.optionalString(0), lastSync: $0.optionalString(1), feedSeq: $0.int64(2))
+            }
             return progress
         }
     }
@@ -64,9 +73,12 @@ public struct SyncState {
 
     func setFinished(at lastSync: String, feedSeq: Int64?) throws(SQLiteError) {
         if let feedSeq {
-            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ?, feed_seq = ? WHERE id = 1").execute([lastSync, feedSeq])
+            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ?, feed_seq = ? WHERE id = 1")
+                .execute([lastSync, feedSeq])
         } else {
-            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ? WHERE id = 1").execute([lastSync])
+            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ? WHERE id = 1").execute([
+                lastSync
+            ])
         }
     }
 
@@ -93,7 +105,8 @@ public struct SyncState {
 
     /// The item whose `column` (a unique one: uid or href) holds `value`.
     private func item(where column: String, is value: String) throws(SQLiteError) -> SyncItem? {
-        let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ?")
+        let statement = try connection.internalCachedStatement(
+            "SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ?")
         try statement.bind([value])
         var item: SyncItem?
         try statement.forEachRow { item = Self.item(from: $0) }
@@ -103,12 +116,16 @@ public struct SyncState {
     func save(_ item: SyncItem) throws(SQLiteError) {
         // An href taken by another UID (an object whose UID another app changed) is that
         // object's no more: its old row goes.
-        try connection.internalCachedStatement("DELETE FROM sync_items WHERE href = ? AND uid <> ?").execute([item.href, item.uid])
-        try connection.internalCachedStatement("""
+        try connection.internalCachedStatement("DELETE FROM sync_items WHERE href = ? AND uid <> ?").execute([
+            item.href, item.uid
+        ])
+        try connection.internalCachedStatement(
+            """
             INSERT INTO sync_items (uid, href, etag, ics, name, deadline, done) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
                 name = excluded.name, deadline = excluded.deadline, done = excluded.done
-            """).execute([item.uid, item.href, item.etag, item.text, item.base.name, item.base.deadline, item.base.isDone])
+            """
+        ).execute([item.uid, item.href, item.etag, item.text, item.base.name, item.base.deadline, item.base.isDone])
     }
 
     func removeItem(uid: String) throws(SQLiteError) {
@@ -117,7 +134,9 @@ public struct SyncState {
 
     /// Drops the UID of a todo that no longer exists (its deletion has been dealt with).
     func removeUIDIfTodoGone(_ uid: String) throws(SQLiteError) {
-        try connection.internalCachedStatement("DELETE FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)").execute([uid])
+        try connection.internalCachedStatement(
+            "DELETE FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)"
+        ).execute([uid])
     }
 
     static let itemColumns = itemColumns(prefix: "")
@@ -129,11 +148,13 @@ public struct SyncState {
 
     /// The item on a row that selected ``itemColumns`` from `column` on.
     static func item(from row: Row, at column: Int32 = 0) -> SyncItem {
-        SyncItem(uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
-                 text: row.string(column + 3),
-                 base: TodoFields(name: row.string(column + 4),
-                                  deadline: row.isNull(column + 5) ? nil : row.withUTF8(column + 5) { CalendarDate(iso: $0) },
-                                  isDone: row.bool(column + 6)))
+        SyncItem(
+            uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
+            text: row.string(column + 3),
+            base: TodoFields(
+                name: row.string(column + 4),
+                deadline: row.isNull(column + 5) ? nil : row.withUTF8(column + 5) { CalendarDate(iso: $0) },
+                isDone: row.bool(column + 6)))
     }
 
     func write<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {

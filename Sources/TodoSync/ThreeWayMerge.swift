@@ -35,7 +35,9 @@ public struct SyncConflict: Sendable, Equatable {
     /// For ``Field/deleted``: the name of the todo that was kept.
     public var name: String?
 
-    public init(todoID: Int64, field: Field, kept: Value, replaced: Value, previousID: Int64? = nil, name: String? = nil) {
+    public init(
+        todoID: Int64, field: Field, kept: Value, replaced: Value, previousID: Int64? = nil, name: String? = nil
+    ) {
         self.todoID = todoID
         self.field = field
         self.kept = kept
@@ -48,8 +50,9 @@ public struct SyncConflict: Sendable, Equatable {
     /// An edit on one side beat a delete on the other. `previousID` is the todo's id before the
     /// sync (the same as `todoID` when it was edited here and deleted there).
     public static func editBeatDelete(todoID: Int64, previousID: Int64, name: String) -> SyncConflict {
-        SyncConflict(todoID: todoID, field: .deleted, kept: .text("edit"), replaced: .text("delete"),
-                     previousID: previousID, name: name)
+        SyncConflict(
+            todoID: todoID, field: .deleted, kept: .text("edit"), replaced: .text("delete"),
+            previousID: previousID, name: name)
     }
 
     /// Whether this is an edit made on the server that brought back a todo deleted here.
@@ -65,12 +68,17 @@ public enum ThreeWayMerge {
     /// The merged fields and what was overridden. With no base (the same UID met on both sides
     /// with no record of a common version: a sync after `todo sync forget`), every field that
     /// differs counts as changed on both sides.
-    public static func merge(base: TodoFields?, local: TodoFields, remote: TodoFields,
-                             todoID: Int64) -> (fields: TodoFields, conflicts: [SyncConflict]) {
+    public static func merge(
+        base: TodoFields?, local: TodoFields, remote: TodoFields,
+        todoID: Int64
+    ) -> (fields: TodoFields, conflicts: [SyncConflict]) {
         var conflicts: [SyncConflict] = []
-        func pick<Value: Equatable>(_ path: KeyPath<TodoFields, Value>, _ field: SyncConflict.Field,
-                                    _ wrap: (Value) -> SyncConflict.Value) -> Value {
-            let mine = local[keyPath: path], theirs = remote[keyPath: path]
+        func pick<Value: Equatable>(
+            _ path: KeyPath<TodoFields, Value>, _ field: SyncConflict.Field,
+            _ wrap: (Value) -> SyncConflict.Value
+        ) -> Value {
+            let mine = local[keyPath: path]
+            let theirs = remote[keyPath: path]
             if mine == theirs { return theirs }
             if let base {
                 if mine == base[keyPath: path] { return theirs }
@@ -79,9 +87,10 @@ public enum ThreeWayMerge {
             conflicts.append(SyncConflict(todoID: todoID, field: field, kept: wrap(theirs), replaced: wrap(mine)))
             return theirs
         }
-        let fields = TodoFields(name: pick(\.name, .name, SyncConflict.Value.text),
-                                deadline: pick(\.deadline, .deadline, SyncConflict.Value.date),
-                                isDone: pick(\.isDone, .done, SyncConflict.Value.flag))
+        let fields = TodoFields(
+            name: pick(\.name, .name, SyncConflict.Value.text),
+            deadline: pick(\.deadline, .deadline, SyncConflict.Value.date),
+            isDone: pick(\.isDone, .done, SyncConflict.Value.flag))
         return (fields, conflicts)
     }
 }

@@ -15,7 +15,8 @@ public struct TodoUIDs {
     /// The UID of the todo `id`, or `nil` before it has one.
     public func uid(ofTodo id: Int64) throws(TodoStoreError) -> String? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> String? in
-            let statement = try repository.connection.internalCachedStatement("SELECT uid FROM todo_uids WHERE todo_id = ?")
+            let statement = try repository.connection.internalCachedStatement(
+                "SELECT uid FROM todo_uids WHERE todo_id = ?")
             try statement.bind([id])
             var uid: String?
             try statement.forEachRow { uid = $0.string(0) }
@@ -27,7 +28,8 @@ public struct TodoUIDs {
     public func todoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> Int64? in
             try repository.connection.internalCachedStatement(
-                "SELECT u.todo_id FROM todo_uids u JOIN todos t ON t.id = u.todo_id WHERE u.uid = ?").scalarInt64([uid])
+                "SELECT u.todo_id FROM todo_uids u JOIN todos t ON t.id = u.todo_id WHERE u.uid = ?"
+            ).scalarInt64([uid])
         }
     }
 
@@ -42,10 +44,12 @@ public struct TodoUIDs {
     /// ``isKnown(_:)``: what the user knew it as.
     public func knownTodoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> Int64? in
-            try repository.connection.internalCachedStatement("""
+            try repository.connection.internalCachedStatement(
+                """
                 SELECT u.todo_id FROM todo_uids u WHERE u.uid = ?
                 AND (u.todo_id IN (SELECT id FROM todos) OR u.uid IN (SELECT uid FROM sync_items))
-                """).scalarInt64([uid])
+                """
+            ).scalarInt64([uid])
         }
     }
 
@@ -53,10 +57,12 @@ public struct TodoUIDs {
     /// Ids that name no todo are left out.
     public func assign(toTodos ids: [Int64]) throws(TodoStoreError) -> [Int64: String] {
         try TodoStoreError.wrap { () throws(SQLiteError) -> [Int64: String] in
-            try repository.connection.transaction(.immediate, mapError: { $0 }) { () throws(SQLiteError) -> [Int64: String] in
+            try repository.connection.transaction(.immediate, mapError: { $0 }) {
+                () throws(SQLiteError) -> [Int64: String] in
                 let read = try repository.connection.internalCachedStatement(
                     "SELECT t.id, u.uid FROM todos t LEFT JOIN todo_uids u ON u.todo_id = t.id WHERE t.id = ?")
-                let insert = try repository.connection.internalCachedStatement("INSERT INTO todo_uids (todo_id, uid) VALUES (?, ?)")
+                let insert = try repository.connection.internalCachedStatement(
+                    "INSERT INTO todo_uids (todo_id, uid) VALUES (?, ?)")
                 var result: [Int64: String] = [:]
                 for id in ids where result[id] == nil {
                     try read.reset()
@@ -82,7 +88,8 @@ public struct TodoUIDs {
     public func record(_ uid: String, forTodo id: Int64) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try repository.connection.internalCachedStatement(
-                "INSERT OR REPLACE INTO todo_uids (todo_id, uid) VALUES (?, ?)").execute([id, uid])
+                "INSERT OR REPLACE INTO todo_uids (todo_id, uid) VALUES (?, ?)"
+            ).execute([id, uid])
         }
     }
 
@@ -94,6 +101,7 @@ public struct TodoUIDs {
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
+            separator: "-")
     }
 }

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TodoInterop
 import TodoStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One calendar object resource holding a todo: a VCALENDAR with a VTODO, as a CalDAV server
 /// stores it, read as `TodoFields` and updated in place.
@@ -60,7 +61,9 @@ public struct VTodoObject: Sendable, Equatable {
     }
 
     /// A new object has no DTSTART, so its DUE is always a DATE and `timeZone` is never used.
-    private init(components: [ICalendarComponent], location: (component: Int, child: Int?), uid: String, fields: TodoFields) {
+    private init(
+        components: [ICalendarComponent], location: (component: Int, child: Int?), uid: String, fields: TodoFields
+    ) {
         self.components = components
         self.location = location
         self.uid = uid
@@ -70,18 +73,22 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// A new object for a todo: a VCALENDAR (VERSION 2.0, our PRODID) with one VTODO.
     public static func new(uid: String, fields: TodoFields, now: Int64) -> VTodoObject {
-        let calendar = ICalendarComponent(name: "VCALENDAR", children: [
-            .property(ICalendarProperty(name: "VERSION", value: "2.0")),
-            .property(ICalendarProperty(name: "PRODID", value: productID)),
-            .component(newTodo(uid: uid, fields: fields, now: now)),
-        ])
+        let calendar = ICalendarComponent(
+            name: "VCALENDAR",
+            children: [
+                .property(ICalendarProperty(name: "VERSION", value: "2.0")),
+                .property(ICalendarProperty(name: "PRODID", value: productID)),
+                .component(newTodo(uid: uid, fields: fields, now: now))
+            ])
         return VTodoObject(components: [calendar], location: (0, 2), uid: uid, fields: fields)
     }
 
     /// A VTODO's UID, or nil when it has none (or a blank one): the one reading of it, for an
     /// object from a server and for a VTODO in a file.
     static func uid(of todo: ICalendarComponent) -> String? {
-        guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else { return nil }
+        guard let uid = todo.property(named: "UID").map({ ICalendar.trimmed($0.value) }), !uid.isEmpty else {
+            return nil
+        }
         return uid
     }
 
@@ -92,13 +99,15 @@ public struct VTodoObject: Sendable, Equatable {
     /// there is a deadline), STATUS, and COMPLETED when done.
     static func newTodo(uid: String, fields: TodoFields, now: Int64) -> ICalendarComponent {
         let stamp = ICalendarTime.utcStamp(epochSeconds: now)
-        var todo = ICalendarComponent(name: "VTODO", children: [
-            .property(ICalendarProperty(name: "UID", value: uid)),
-            .property(ICalendarProperty(name: "DTSTAMP", value: stamp)),
-            .property(ICalendarProperty(name: "CREATED", value: stamp)),
-            .property(ICalendarProperty(name: "LAST-MODIFIED", value: stamp)),
-            .property(ICalendarProperty(name: "SUMMARY", text: fields.name)),
-        ])
+        var todo = ICalendarComponent(
+            name: "VTODO",
+            children: [
+                .property(ICalendarProperty(name: "UID", value: uid)),
+                .property(ICalendarProperty(name: "DTSTAMP", value: stamp)),
+                .property(ICalendarProperty(name: "CREATED", value: stamp)),
+                .property(ICalendarProperty(name: "LAST-MODIFIED", value: stamp)),
+                .property(ICalendarProperty(name: "SUMMARY", text: fields.name))
+            ])
         if let deadline = fields.deadline { todo.setProperty(dueProperty(deadline)) }
         todo.setProperty(ICalendarProperty(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
         if fields.isDone { todo.setProperty(ICalendarProperty(name: "COMPLETED", value: stamp)) }
@@ -152,7 +161,8 @@ public struct VTodoObject: Sendable, Equatable {
             } else {
                 todo.setProperty(ICalendarProperty(name: "STATUS", value: "NEEDS-ACTION"))
                 todo.removeProperties(named: "COMPLETED")
-                if let percent = todo.property(named: "PERCENT-COMPLETE"), Int(ICalendar.trimmed(percent.value)) == 100 {
+                if let percent = todo.property(named: "PERCENT-COMPLETE"), Int(ICalendar.trimmed(percent.value)) == 100
+                {
                     todo.removeProperties(named: "PERCENT-COMPLETE")
                 }
             }
@@ -202,15 +212,18 @@ public struct VTodoObject: Sendable, Equatable {
         let start = startProperty.flatMap(ICalendarTime.init)
         let due: ICalendarProperty
         if let start, !start.hasSameForm(as: .date(deadline)) {
-            due = dueProperty(for: deadline, like: start, previous: todo.property(named: "DUE").flatMap(ICalendarTime.init),
-                              timeZones: timeZones)
+            due = dueProperty(
+                for: deadline, like: start, previous: todo.property(named: "DUE").flatMap(ICalendarTime.init),
+                timeZones: timeZones)
         } else {
             due = Self.dueProperty(deadline)
         }
         todo.setProperty(due)
         // RFC 5545 allows DUE or DURATION, never both: a deadline set here replaces the duration.
         todo.removeProperties(named: "DURATION")
-        guard var startProperty, let start, let dueTime = ICalendarTime(due), dueTime.seconds < start.seconds else { return }
+        guard var startProperty, let start, let dueTime = ICalendarTime(due), dueTime.seconds < start.seconds else {
+            return
+        }
         var moved = time(atSecond: 0, of: deadline, like: start, timeZones: timeZones) ?? dueTime
         if moved.value == nil || !moved.hasSameForm(as: dueTime) || moved.seconds > dueTime.seconds { moved = dueTime }
         guard let value = moved.value else { return }
@@ -223,8 +236,10 @@ public struct VTodoObject: Sendable, Equatable {
     }
 
     /// A DATE-TIME DUE in `start`'s form that reads back as `deadline` (see ``setDeadline(_:in:)``).
-    private func dueProperty(for deadline: CalendarDate, like start: ICalendarTime, previous: ICalendarTime?,
-                             timeZones: [ICalendarComponent]) -> ICalendarProperty {
+    private func dueProperty(
+        for deadline: CalendarDate, like start: ICalendarTime, previous: ICalendarTime?,
+        timeZones: [ICalendarComponent]
+    ) -> ICalendarProperty {
         let day = Int64(deadline.daysSinceEpoch) * 86_400
         var candidates: [ICalendarTime] = []
         if let previous, previous.hasSameForm(as: start) {
@@ -233,11 +248,14 @@ public struct VTodoObject: Sendable, Equatable {
             // another zone's clock the deadline may begin the day before or after.
             candidates += [0, -1, 1].map { start.withSeconds(day + $0 * 86_400 + second) }
         }
-        if let noon = time(atSecond: 43_200, of: deadline, like: start, timeZones: timeZones) { candidates.append(noon) }
+        if let noon = time(atSecond: 43_200, of: deadline, like: start, timeZones: timeZones) {
+            candidates.append(noon)
+        }
         candidates.append(.local(wallSeconds: day + 43_200, tzid: nil))
         func readsBack(_ time: ICalendarTime) -> ICalendarProperty? {
             guard let property = Self.timeProperty("DUE", time),
-                  Self.deadline(property, timeZones: timeZones, timeZone: timeZone) == deadline else { return nil }
+                Self.deadline(property, timeZones: timeZones, timeZone: timeZone) == deadline
+            else { return nil }
             return property
         }
         for candidate in candidates {
@@ -257,8 +275,10 @@ public struct VTodoObject: Sendable, Equatable {
     /// single offset). A floating time, and one in a zone known by neither, is read back as
     /// its wall date, so it is that second of `date` on its own clock. `nil` when the zone has
     /// no such instant.
-    private func time(atSecond second: Int, of date: CalendarDate, like form: ICalendarTime,
-                      timeZones: [ICalendarComponent]) -> ICalendarTime? {
+    private func time(
+        atSecond second: Int, of date: CalendarDate, like form: ICalendarTime,
+        timeZones: [ICalendarComponent]
+    ) -> ICalendarTime? {
         let wall = Int64(date.daysSinceEpoch) * 86_400 + Int64(second)
         switch form {
         case .date:
@@ -283,11 +303,12 @@ public struct VTodoObject: Sendable, Equatable {
     /// clock; `nil` outside the years 1...9999.
     static func timeProperty(_ name: String, _ time: ICalendarTime) -> ICalendarProperty? {
         guard let value = time.value else { return nil }
-        let parameters: [ICalendarParameter] = switch time {
-        case .date: [ICalendarParameter(name: "VALUE", values: ["DATE"])]
-        case .utc, .local(_, nil): []
-        case .local(_, let tzid?): [ICalendarParameter(name: "TZID", values: [tzid])]
-        }
+        let parameters: [ICalendarParameter] =
+            switch time {
+            case .date: [ICalendarParameter(name: "VALUE", values: ["DATE"])]
+            case .utc, .local(_, nil): []
+            case .local(_, let tzid?): [ICalendarParameter(name: "TZID", values: [tzid])]
+            }
         return ICalendarProperty(name: name, parameters: parameters, value: value)
     }
 
@@ -295,16 +316,20 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// `DUE;VALUE=DATE:YYYYMMDD`.
     static func dueProperty(_ deadline: CalendarDate) -> ICalendarProperty {
-        ICalendarProperty(name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])],
-                          value: ICalendarTime.dateValue(deadline))
+        ICalendarProperty(
+            name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])],
+            value: ICalendarTime.dateValue(deadline))
     }
 
     /// The fields of a VTODO; `timeZones` are the VTIMEZONEs of its VCALENDAR. The caller
     /// calls `timeZone.prepare()` first.
-    static func fields(of todo: ICalendarComponent, timeZones: [ICalendarComponent], timeZone: LocalTimeZone) -> TodoFields {
-        TodoFields(name: todo.property(named: "SUMMARY")?.text ?? "",
-                   deadline: todo.property(named: "DUE").flatMap { deadline($0, timeZones: timeZones, timeZone: timeZone) },
-                   isDone: isDone(todo))
+    static func fields(of todo: ICalendarComponent, timeZones: [ICalendarComponent], timeZone: LocalTimeZone)
+        -> TodoFields
+    {
+        TodoFields(
+            name: todo.property(named: "SUMMARY")?.text ?? "",
+            deadline: todo.property(named: "DUE").flatMap { deadline($0, timeZones: timeZones, timeZone: timeZone) },
+            isDone: isDone(todo))
     }
 
     /// Whether a VTODO is done, by its STATUS:
@@ -329,7 +354,9 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// The calendar date of a DUE property (see the type's documentation), or `nil` when it is
     /// not a date.
-    static func deadline(_ due: ICalendarProperty, timeZones: [ICalendarComponent], timeZone: LocalTimeZone) -> CalendarDate? {
+    static func deadline(_ due: ICalendarProperty, timeZones: [ICalendarComponent], timeZone: LocalTimeZone)
+        -> CalendarDate?
+    {
         switch ICalendarTime(due) {
         case nil:
             return nil
@@ -358,7 +385,10 @@ public struct VTodoObject: Sendable, Equatable {
     /// The offset of the VTIMEZONE `tzid` when all its observances have one and the same
     /// TZOFFSETTO (a zone without daylight saving); `nil` otherwise.
     private static func fixedOffset(of tzid: String, in timeZones: [ICalendarComponent]) -> Int? {
-        guard let zone = timeZones.first(where: { $0.property(named: "TZID").map { ICalendar.trimmed($0.value) } == tzid }) else { return nil }
+        guard
+            let zone = timeZones.first(where: { $0.property(named: "TZID").map { ICalendar.trimmed($0.value) } == tzid }
+            )
+        else { return nil }
         let offsets = (zone.components(named: "STANDARD") + zone.components(named: "DAYLIGHT"))
             .map { $0.property(named: "TZOFFSETTO").flatMap { ICalendarTime.offsetSeconds($0.value) } }
         guard let first = offsets.first, let offset = first, offsets.allSatisfy({ $0 == offset }) else { return nil }
@@ -372,13 +402,18 @@ public struct VTodoObject: Sendable, Equatable {
         for (index, component) in components.enumerated() {
             if component.name == "VTODO" { candidates.append((index, nil)) }
             for (childIndex, child) in component.children.enumerated() {
-                if case .component(let nested) = child, nested.name == "VTODO" { candidates.append((index, childIndex)) }
+                if case .component(let nested) = child, nested.name == "VTODO" {
+                    candidates.append((index, childIndex))
+                }
             }
         }
-        return candidates.first { todo(in: components, at: $0).property(named: "RECURRENCE-ID") == nil } ?? candidates.first
+        return candidates.first { todo(in: components, at: $0).property(named: "RECURRENCE-ID") == nil }
+            ?? candidates.first
     }
 
-    private static func todo(in components: [ICalendarComponent], at location: (component: Int, child: Int?)) -> ICalendarComponent {
+    private static func todo(in components: [ICalendarComponent], at location: (component: Int, child: Int?))
+        -> ICalendarComponent
+    {
         guard let child = location.child else { return components[location.component] }
         if case .component(let todo) = components[location.component].children[child] { return todo }
         return components[location.component]

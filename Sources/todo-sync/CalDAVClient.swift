@@ -20,7 +20,9 @@ final class CalDAVClient {
     /// The most pages of a truncated (507) sync-collection listing read in one sync.
     static let maximumPages = 100
 
-    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil, timeout: Int? = nil) throws(HelperError) {
+    init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil, timeout: Int? = nil)
+        throws(HelperError)
+    {
         guard var collection = HTTPURL(url) else {
             throw HelperError(.protocol, "\"url\" is not an http or https URL")
         }
@@ -33,8 +35,9 @@ final class CalDAVClient {
         if !collection.path.hasSuffix("/") { collection.path += "/" }
         self.collection = collection
         displayURL = collection.string
-        settings = HTTPClient.Settings(user: credentials.user, password: credentials.password, caFile: caFile,
-                                       timeouts: timeout.map { HTTPClient.Timeouts(seconds: $0) } ?? HTTPClient.Timeouts())
+        settings = HTTPClient.Settings(
+            user: credentials.user, password: credentials.password, caFile: caFile,
+            timeouts: timeout.map { HTTPClient.Timeouts(seconds: $0) } ?? HTTPClient.Timeouts())
         http = HTTPClient(settings: settings, origin: collection)
     }
 
@@ -55,7 +58,10 @@ final class CalDAVClient {
     func member(_ href: String) throws(HelperError) -> HTTPURL {
         let url = try resolve(href)
         if let reason = url.refusal(inside: collection) {
-            throw HelperError(.badResponse, "the href \(href.debugDescription) is outside the collection \(displayURL) (\(reason)); refused, not requested")
+            throw HelperError(
+                .badResponse,
+                "the href \(href.debugDescription) is outside the collection \(displayURL) (\(reason)); refused, not requested"
+            )
         }
         return url
     }
@@ -65,8 +71,10 @@ final class CalDAVClient {
 
     /// Sends one request and waits for its answer. A redirect is an error naming its target:
     /// the helper never follows one (credentials go only to the collection's origin).
-    func send(_ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil,
-              maximumAnswer: Int = HTTPClient.maximumBody) throws(HelperError) -> HTTPAnswer {
+    func send(
+        _ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil,
+        maximumAnswer: Int = HTTPClient.maximumBody
+    ) throws(HelperError) -> HTTPAnswer {
         var request = request(method, url, headers: headers, body: body)
         request.maximumAnswer = maximumAnswer
         let answer = try http.send(request)
@@ -75,23 +83,31 @@ final class CalDAVClient {
     }
 
     private func request(_ method: String, _ url: HTTPURL, headers: [String: String], body: [UInt8]?) -> HTTPRequest {
-        HTTPRequest(method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }, body: body)
+        HTTPRequest(
+            method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
+            body: body)
     }
 
     private func checkRedirect(_ answer: HTTPAnswer, _ method: String, _ url: HTTPURL) throws(HelperError) {
         guard [301, 302, 303, 307, 308].contains(answer.status) else { return }
         let target = answer.header("Location").flatMap { url.resolve($0) }
         let location = target?.string ?? answer.header("Location") ?? "(no Location given)"
-        let setup = target.map { $0.isSame(as: url) ? "" : " If that is the right place, run: todo sync setup \($0.string)" } ?? ""
-        throw HelperError(.redirect, "\(method) \(display(url)) was redirected (HTTP \(answer.status)) to \(location); "
-                          + "todo does not follow redirects, so that the password goes only to the server set up." + setup,
-                          status: answer.status, location: location)
+        let setup =
+            target.map { $0.isSame(as: url) ? "" : " If that is the right place, run: todo sync setup \($0.string)" }
+            ?? ""
+        throw HelperError(
+            .redirect,
+            "\(method) \(display(url)) was redirected (HTTP \(answer.status)) to \(location); "
+                + "todo does not follow redirects, so that the password goes only to the server set up." + setup,
+            status: answer.status, location: location)
     }
 
     private static let xmlHeaders = ["Content-Type": "application/xml; charset=utf-8"]
 
     /// A PROPFIND or REPORT whose answer must be a 207 multistatus; other statuses throw.
-    private func multistatus(_ method: String, _ url: HTTPURL, depth: String, body: String, what: String) throws(HelperError) -> Multistatus {
+    private func multistatus(_ method: String, _ url: HTTPURL, depth: String, body: String, what: String)
+        throws(HelperError) -> Multistatus
+    {
         var answer = try dav(method, url, depth: depth, body: body)
         guard answer.status == 207 else { throw HelperError.status(answer.status, "\(what) \(display(url))") }
         return try Multistatus(answer.takeBody(), from: "\(what) \(display(url))")
@@ -112,7 +128,9 @@ final class CalDAVClient {
     /// A listed href that is not the collection: refused unless it is one of its members.
     private func listed(_ href: String) throws(HelperError) -> String {
         do throws(HelperError) { _ = try member(href) } catch {
-            throw HelperError(.badResponse, "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
+            throw HelperError(
+                .badResponse,
+                "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
         }
         return href
     }
@@ -122,7 +140,9 @@ final class CalDAVClient {
     /// may hold 100,000 of them.
     private func listedIsCollection(_ href: String) throws(HelperError) -> Bool {
         func outside() -> HelperError {
-            HelperError(.badResponse, "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
+            HelperError(
+                .badResponse,
+                "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
         }
         guard let url = collection.resolve(href) else { throw outside() }
         if url.isSame(as: collection) { return true }
@@ -156,7 +176,9 @@ final class CalDAVClient {
         if let set = response.prop(caldavNS, "supported-calendar-component-set") {
             result.components = set.all(caldavNS, "comp").compactMap { $0.nameAttribute?.uppercased() }
             if !result.components!.contains("VTODO") {
-                throw HelperError(.noTodoSupport, "\(displayURL) holds no tasks (VTODO); it allows \(result.components!.joined(separator: ", "))")
+                throw HelperError(
+                    .noTodoSupport,
+                    "\(displayURL) holds no tasks (VTODO); it allows \(result.components!.joined(separator: ", "))")
             }
         }
         return result
@@ -172,8 +194,10 @@ final class CalDAVClient {
     /// 207 answer read as it arrives (``ListingParser``), each response handed to `each`. The
     /// status, and the answer's sync-token; an answer other than 207 comes back unread (its body
     /// in the answer), for the caller to judge.
-    private func listing(_ body: String, depth: String, what: String,
-                         each: @escaping (ListedResponse) throws(HelperError) -> Void) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
+    private func listing(
+        _ body: String, depth: String, what: String,
+        each: @escaping (ListedResponse) throws(HelperError) -> Void
+    ) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
         final class Caller { var error = false }
         let caller = Caller()
         let parser = ListingParser { (response) throws(HelperError) in
@@ -193,8 +217,9 @@ final class CalDAVClient {
             guard answer.status == 207 else { return (answer, nil) }
             try parser.finish()
             return (answer, parser.syncToken)
-        } catch where error.kind == .badResponse && !caller.error && !error.message.hasPrefix("REPORT") {
-            throw HelperError(error.kind, "\(what) \(displayURL): \(error.message)", status: error.status, location: error.location)
+        } catch  where error.kind == .badResponse && !caller.error && !error.message.hasPrefix("REPORT") {
+            throw HelperError(
+                error.kind, "\(what) \(displayURL): \(error.message)", status: error.status, location: error.location)
         }
     }
 
@@ -230,7 +255,8 @@ final class CalDAVClient {
                 <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(Self.xmlEscaped(current))</D:sync-token>\
                 <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
                 """
-            let (answer, syncToken) = try listing(body, depth: "0", what: "REPORT sync-collection") { (response) throws(HelperError) in
+            let (answer, syncToken) = try listing(body, depth: "0", what: "REPORT sync-collection") {
+                (response) throws(HelperError) in
                 if try self.listedIsCollection(response.href) {
                     if response.status == 507 { state.truncated = true }
                     return
@@ -238,14 +264,20 @@ final class CalDAVClient {
                 let removed = response.status == 404 || response.status == 410
                 let href = response.href
                 do throws(HelperError) {
-                    if try state.members.add(href, etag: removed ? nil : response.etag, removed: removed, replacing: true) { state.progress = true }
+                    if try state.members.add(
+                        href, etag: removed ? nil : response.etag, removed: removed, replacing: true)
+                    {
+                        state.progress = true
+                    }
                 } catch {
                     throw HelperError(error.kind, "REPORT sync-collection \(self.displayURL): \(error.message)")
                 }
             }
             if answer.status != 207 {
-                if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404 && answer.status != 410)
-                    || answer.status == 500 {
+                if ((400..<500).contains(answer.status) && answer.status != 401 && answer.status != 404
+                    && answer.status != 410)
+                    || answer.status == 500
+                {
                     return nil
                 }
                 throw HelperError.status(answer.status, "REPORT sync-collection \(displayURL)")
@@ -256,8 +288,10 @@ final class CalDAVClient {
             current = next
             if !state.truncated || next == token { break }
             guard state.progress, pages < Self.maximumPages else {
-                throw HelperError(.badResponse, "REPORT sync-collection \(displayURL): the server truncated its listing "
-                                  + (state.progress ? "\(pages) times" : "without listing anything new") + "; stopped")
+                throw HelperError(
+                    .badResponse,
+                    "REPORT sync-collection \(displayURL): the server truncated its listing "
+                        + (state.progress ? "\(pages) times" : "without listing anything new") + "; stopped")
             }
         }
         return .delta(state.members, token: current)
@@ -275,14 +309,18 @@ final class CalDAVClient {
             """
         final class State { var members = ListedMembers() }
         let state = State()
-        let (answer, _) = try listing(body, depth: "1", what: "REPORT calendar-query") { (response) throws(HelperError) in
-            guard response.status.map({ (200..<300).contains($0) }) ?? true, try !self.listedIsCollection(response.href) else { return }
+        let (answer, _) = try listing(body, depth: "1", what: "REPORT calendar-query") {
+            (response) throws(HelperError) in
+            guard response.status.map({ (200..<300).contains($0) }) ?? true, try !self.listedIsCollection(response.href)
+            else { return }
             let href = response.href
             do throws(HelperError) { try state.members.add(href, etag: response.etag, replacing: false) } catch {
                 throw HelperError(error.kind, "REPORT calendar-query \(self.displayURL): \(error.message)")
             }
         }
-        guard answer.status == 207 else { throw HelperError.status(answer.status, "REPORT calendar-query \(displayURL)") }
+        guard answer.status == 207 else {
+            throw HelperError.status(answer.status, "REPORT calendar-query \(displayURL)")
+        }
         return .everything(state.members, token: token)
     }
 
@@ -344,7 +382,7 @@ final class CalDAVClient {
         var answer: HTTPAnswer
         do throws(HelperError) {
             answer = try dav("REPORT", collection, depth: "1", body: body)
-        } catch where error.kind == .badResponse {
+        } catch  where error.kind == .badResponse {
             return try halved()  // too large a batch (or broken compression): smaller ones
         }
         switch answer.status {
@@ -352,19 +390,23 @@ final class CalDAVClient {
             let status: Multistatus
             do throws(HelperError) {
                 status = try Multistatus(answer.takeBody(), from: "REPORT calendar-multiget \(displayURL)")
-            } catch where error.kind == .badResponse {
+            } catch  where error.kind == .badResponse {
                 return try halved()
             }
             var byHref: [String: Multistatus.Response] = [:]
             var byPath: [String: Multistatus.Response] = [:]
             for response in status.responses {
                 byHref[response.href] = response
-                if let url = try? resolve(response.href), url.sameOrigin(collection) { byPath[url.comparablePath] = response }
+                if let url = try? resolve(response.href), url.sameOrigin(collection) {
+                    byPath[url.comparablePath] = response
+                }
             }
             // In the order asked, under the href asked (a server may write it another way).
             var fetched = Fetched()
             for href in hrefs {
-                guard let response = byHref[href] ?? (try? resolve(href)).flatMap({ byPath[$0.comparablePath] }) else { continue }
+                guard let response = byHref[href] ?? (try? resolve(href)).flatMap({ byPath[$0.comparablePath] }) else {
+                    continue
+                }
                 if response.status == 404 || response.status == 410 {
                     fetched.gone.append(href)
                 } else if let data = response.prop(caldavNS, "calendar-data") {
@@ -388,7 +430,10 @@ final class CalDAVClient {
         let answer = try send("GET", url, headers: ["Accept": "text/calendar"], maximumAnswer: HTTPClient.maximumObject)
         switch answer.status {
         case 200..<300:
-            return Fetched(objects: [FetchedObject(href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))])
+            return Fetched(objects: [
+                FetchedObject(
+                    href: href, etag: answer.header("ETag"), text: String(decoding: answer.body, as: UTF8.self))
+            ])
         case 404, 410:
             return Fetched(gone: [href])
         case 401:
@@ -407,26 +452,31 @@ final class CalDAVClient {
     func write(_ writes: [Write]) -> [WriteAnswer.Outcome] {
         var outcomes = [WriteAnswer.Outcome](repeating: .notSent, count: writes.count)
         var urls = [HTTPURL?](repeating: nil, count: writes.count)
-        http.run(count: writes.count, inFlight: Self.writesInFlight, request: { (index) throws(HelperError) -> HTTPRequest in
-            let (method, href, headers, body) = Self.parts(of: writes[index])
-            let url = try member(href)
-            urls[index] = url
-            return request(method, url, headers: headers, body: body)
-        }, done: { index, result in
-            do throws(HelperError) {
-                let answer = try result.get()
-                try checkRedirect(answer, Self.parts(of: writes[index]).method, urls[index]!)
-                outcomes[index] = try outcome(of: writes[index], answer, urls[index]!)
-                return true
-            } catch {
-                outcomes[index] = .failed(error.errorObject(masking: secrets))
-                return false
-            }
-        })
+        http.run(
+            count: writes.count, inFlight: Self.writesInFlight,
+            request: { (index) throws(HelperError) -> HTTPRequest in
+                let (method, href, headers, body) = Self.parts(of: writes[index])
+                let url = try member(href)
+                urls[index] = url
+                return request(method, url, headers: headers, body: body)
+            },
+            done: { index, result in
+                do throws(HelperError) {
+                    let answer = try result.get()
+                    try checkRedirect(answer, Self.parts(of: writes[index]).method, urls[index]!)
+                    outcomes[index] = try outcome(of: writes[index], answer, urls[index]!)
+                    return true
+                } catch {
+                    outcomes[index] = .failed(error.errorObject(masking: secrets))
+                    return false
+                }
+            })
         return outcomes
     }
 
-    private static func parts(of write: Write) -> (method: String, href: String, headers: [String: String], body: [UInt8]?) {
+    private static func parts(of write: Write) -> (
+        method: String, href: String, headers: [String: String], body: [UInt8]?
+    ) {
         let calendar = "text/calendar; charset=utf-8"
         switch write {
         case .create(let href, let text):
@@ -438,7 +488,9 @@ final class CalDAVClient {
         }
     }
 
-    private func outcome(of write: Write, _ answer: HTTPAnswer, _ url: HTTPURL) throws(HelperError) -> WriteAnswer.Outcome {
+    private func outcome(of write: Write, _ answer: HTTPAnswer, _ url: HTTPURL) throws(HelperError)
+        -> WriteAnswer.Outcome
+    {
         switch write {
         case .create:
             return try putOutcome(answer, url, creating: true)
@@ -453,7 +505,9 @@ final class CalDAVClient {
         }
     }
 
-    private func putOutcome(_ answer: HTTPAnswer, _ url: HTTPURL, creating: Bool) throws(HelperError) -> WriteAnswer.Outcome {
+    private func putOutcome(_ answer: HTTPAnswer, _ url: HTTPURL, creating: Bool) throws(HelperError)
+        -> WriteAnswer.Outcome
+    {
         switch answer.status {
         case 200..<300:
             let etag = answer.header("ETag").flatMap { $0.hasPrefix("W/") ? nil : $0 }  // a weak tag is no version
@@ -466,10 +520,11 @@ final class CalDAVClient {
     }
 }
 
-private extension HelperError {
+extension HelperError {
     /// A 404 on an item is no proof that the collection is gone: report it as a server error.
-    var forItem: HelperError {
-        kind == .notFound ? HelperError(.server, message.replacingAll("no such collection", with: "not found"), status: status) : self
+    fileprivate var forItem: HelperError {
+        kind == .notFound
+            ? HelperError(.server, message.replacingAll("no such collection", with: "not found"), status: status) : self
     }
 }
 

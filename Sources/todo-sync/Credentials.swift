@@ -15,8 +15,10 @@ struct Credentials {
     /// user anywhere is an error (kind `password`), never a request without credentials. An
     /// unreadable netrc (permissions, a folder, not UTF-8) is an error naming it whenever it is
     /// needed; a missing one is no entry.
-    static func resolve(url: HTTPURL, user: String?, passwordCommand: String?,
-                        environment: (String) -> String? = Environment.value) throws(HelperError) -> Credentials {
+    static func resolve(
+        url: HTTPURL, user: String?, passwordCommand: String?,
+        environment: (String) -> String? = Environment.value
+    ) throws(HelperError) -> Credentials {
         var credentials = Credentials(user: user ?? url.user, password: nil)
         var source = ""
         if let passwordCommand {
@@ -30,7 +32,8 @@ struct Credentials {
             source = "TODO_SYNC_PASSWORD"
         }
         if credentials.user == nil || credentials.password == nil, let home = environment("HOME"), !home.isEmpty,
-           let text = try Netrc.read(home + "/.netrc") {
+            let text = try Netrc.read(home + "/.netrc")
+        {
             if credentials.password == nil {
                 if let entry = Netrc.entry(in: text, host: url.host, login: credentials.user) {
                     credentials.user = credentials.user ?? entry.login
@@ -42,7 +45,10 @@ struct Credentials {
             }
         }
         if credentials.password != nil && credentials.user == nil {
-            throw HelperError(.password, "a password (from \(source)) but no user for \(url.host): give one with --user at setup, in the URL, or as the login of a ~/.netrc entry for the host")
+            throw HelperError(
+                .password,
+                "a password (from \(source)) but no user for \(url.host): give one with --user at setup, in the URL, or as the login of a ~/.netrc entry for the host"
+            )
         }
         return credentials
     }
@@ -91,7 +97,8 @@ enum PasswordCommand {
 
     static func run(_ command: String, timeout: Int32 = timeout) throws(HelperError) -> String {
         var output: [Int32] = [-1, -1]
-        guard pipe(&output) == 0, fcntl(output[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(output[1], F_SETFD, FD_CLOEXEC) == 0 else { throw HelperError(.password, "could not run the password command") }
+        guard pipe(&output) == 0, fcntl(output[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(output[1], F_SETFD, FD_CLOEXEC) == 0
+        else { throw HelperError(.password, "could not run the password command") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -129,23 +136,33 @@ enum PasswordCommand {
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         deadline.tv_sec += Int(timeout)
         var status: Int32 = 0
-        var exited = false, timedOut = false
+        var exited = false
+        var timedOut = false
         reading: while true {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let left = (deadline.tv_sec - now.tv_sec) * 1000 + (deadline.tv_nsec - now.tv_nsec) / 1_000_000
-            if left <= 0 && !exited { timedOut = true; break }
+            if left <= 0 && !exited {
+                timedOut = true
+                break
+            }
             var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
             // Short waits only to notice the shell's exit; its output wakes this at once.
             let ready = poll(&poller, 1, exited ? 0 : Int32(max(1, min(left, 100))))
-            if ready < 0 { if errno == EINTR { continue }; break }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
             if ready == 0 {
                 if exited { break reading }
                 if waitpid(pid, &status, WNOHANG) == pid { exited = true }
                 continue
             }
             let count = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; break }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                break
+            }
             if count == 0 { break reading }
             if data.count < maximumOutput { data += buffer[..<count] }
         }
@@ -172,7 +189,9 @@ extension PasswordCommand {
     /// The helper's environment without `TODO_SYNC_PASSWORD`: a password never reaches a child
     /// through its environment (the command is there to find one). The pointers are `environ`'s
     /// own, valid until the environment changes (the helper never changes it); `nil`-terminated.
-    static func childEnvironment(_ environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ) -> [UnsafeMutablePointer<CChar>?] {
+    static func childEnvironment(_ environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ)
+        -> [UnsafeMutablePointer<CChar>?]
+    {
         var entries: [UnsafeMutablePointer<CChar>?] = []
         var index = 0
         while let entry = environment?[index] {
@@ -233,7 +252,9 @@ enum Netrc {
             case "login":
                 if let value = tokens.popFirst(), !machines.isEmpty { machines[machines.count - 1].entry.login = value }
             case "password":
-                if let value = tokens.popFirst(), !machines.isEmpty { machines[machines.count - 1].entry.password = value }
+                if let value = tokens.popFirst(), !machines.isEmpty {
+                    machines[machines.count - 1].entry.password = value
+                }
             case "account":
                 _ = tokens.popFirst()
             default:
@@ -255,7 +276,9 @@ enum Netrc {
             let line = lines[index]
             index += 1
             var current = ""
-            var inToken = false, quoted = false, escaped = false
+            var inToken = false
+            var quoted = false
+            var escaped = false
             var lineTokens: [String] = []
             for character in line {
                 if quoted {
@@ -275,7 +298,11 @@ enum Netrc {
                         current.append(character)
                     }
                 } else if character == " " || character == "\t" || character == "\r" {
-                    if inToken { lineTokens.append(current); current = ""; inToken = false }
+                    if inToken {
+                        lineTokens.append(current)
+                        current = ""
+                        inToken = false
+                    }
                 } else if character == "\"" && !inToken {
                     inToken = true
                     quoted = true
@@ -290,7 +317,9 @@ enum Netrc {
             tokens += lineTokens
             if lineTokens.first == "macdef" {
                 tokens.removeLast(lineTokens.count)
-                while index < lines.count && !lines[index].allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { index += 1 }
+                while index < lines.count && !lines[index].allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+                    index += 1
+                }
             }
         }
         return tokens

@@ -54,35 +54,49 @@ final class Discovery {
     // MARK: Redirects
 
     /// Sends one request, following redirects; the last answer and the URL that gave it.
-    private func send(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> (HTTPAnswer, HTTPURL) {
-        var method = method, url = url, body: [UInt8]? = Array(body.utf8), hops = 0
+    private func send(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> (
+        HTTPAnswer, HTTPURL
+    ) {
+        var method = method
+        var url = url
+        var body: [UInt8]? = Array(body.utf8)
+        var hops = 0
         while true {
             var headers = ["Depth: \(depth)"]
             if body != nil { headers.append("Content-Type: application/xml; charset=utf-8") }
             let answer = try client(for: url).send(HTTPRequest(method: method, url: url, headers: headers, body: body))
             guard [301, 302, 303, 307, 308].contains(answer.status) else {
                 if answer.status == 401 && !url.sameOrigin(start) {
-                    throw HelperError(.redirect, "\(start.string) was redirected to \(Self.origin(url)), which asks for a password (HTTP 401); "
-                                      + "todo sends it only to the server named at setup (\(Self.origin(start))). "
-                                      + "If \(Self.origin(url)) is the right server, run: todo sync setup \(url.string)",
-                                      status: 401, location: url.string)
+                    throw HelperError(
+                        .redirect,
+                        "\(start.string) was redirected to \(Self.origin(url)), which asks for a password (HTTP 401); "
+                            + "todo sends it only to the server named at setup (\(Self.origin(start))). "
+                            + "If \(Self.origin(url)) is the right server, run: todo sync setup \(url.string)",
+                        status: 401, location: url.string)
                 }
                 return (answer, url)
             }
             hops += 1
             guard hops <= Self.maximumRedirects else {
-                throw HelperError(.redirect, "\(method) \(start.string): more than \(Self.maximumRedirects) redirects (the last to \(url.string)); stopped",
-                                  status: answer.status, location: url.string)
+                throw HelperError(
+                    .redirect,
+                    "\(method) \(start.string): more than \(Self.maximumRedirects) redirects (the last to \(url.string)); stopped",
+                    status: answer.status, location: url.string)
             }
             guard let location = answer.header("Location"), var target = url.resolve(location) else {
-                throw HelperError(.badResponse, "\(method) \(url.string) was redirected (HTTP \(answer.status)) without a usable Location", status: answer.status)
+                throw HelperError(
+                    .badResponse,
+                    "\(method) \(url.string) was redirected (HTTP \(answer.status)) without a usable Location",
+                    status: answer.status)
             }
             target.user = nil
             target.password = nil
             if url.scheme == "https" && target.scheme == "http" {
-                throw HelperError(.redirect, "\(url.string) redirects (HTTP \(answer.status)) to \(target.string), from https to plain http; "
-                                  + "refused: the password and the todos would cross the network unencrypted",
-                                  status: answer.status, location: target.string)
+                throw HelperError(
+                    .redirect,
+                    "\(url.string) redirects (HTTP \(answer.status)) to \(target.string), from https to plain http; "
+                        + "refused: the password and the todos would cross the network unencrypted",
+                    status: answer.status, location: target.string)
             }
             // 307 and 308 keep the method and body (RFC 9110), and so do 301 and 302 here: RFC
             // 9110 lets a client turn only POST into GET on them, and a PROPFIND turned into a GET
@@ -117,11 +131,17 @@ final class Discovery {
         case 207:
             return (try Multistatus(answer.takeBody(), from: "PROPFIND \(at.string)"), at)
         case 401, 403:
-            throw HelperError(.auth, "PROPFIND \(at.string): authentication failed (HTTP \(answer.status))", status: answer.status)
+            throw HelperError(
+                .auth, "PROPFIND \(at.string): authentication failed (HTTP \(answer.status))", status: answer.status)
         case 404, 410:
-            throw HelperError(.notFound, "\(at.string) answered \(answer.status): no such collection or principal there", status: answer.status)
+            throw HelperError(
+                .notFound, "\(at.string) answered \(answer.status): no such collection or principal there",
+                status: answer.status)
         case 200..<300, 405, 501:
-            throw HelperError(.notFound, "\(at.string) answered PROPFIND with HTTP \(answer.status): it is not a WebDAV server (nor CalDAV)", status: answer.status)
+            throw HelperError(
+                .notFound,
+                "\(at.string) answered PROPFIND with HTTP \(answer.status): it is not a WebDAV server (nor CalDAV)",
+                status: answer.status)
         default:
             throw HelperError.status(answer.status, "PROPFIND \(at.string)")
         }
@@ -132,19 +152,26 @@ final class Discovery {
     private func about(_ url: HTTPURL) throws(HelperError) -> (Multistatus.Response, HTTPURL) {
         let (status, at) = try propfind(url, depth: "0")
         let responses = status.responses
-        guard let response = responses.first(where: { at.resolve($0.href)?.isSame(as: at) == true }) ?? (responses.count == 1 ? responses.first : nil) else {
+        guard
+            let response = responses.first(where: { at.resolve($0.href)?.isSame(as: at) == true })
+                ?? (responses.count == 1 ? responses.first : nil)
+        else {
             throw HelperError(.badResponse, "PROPFIND \(at.string): no response about the URL itself")
         }
         if let code = response.status, code == 404 || code == 410 {
-            throw HelperError(.notFound, "\(at.string) answered \(code): no such collection or principal there", status: code)
+            throw HelperError(
+                .notFound, "\(at.string) answered \(code): no such collection or principal there", status: code)
         }
         return (response, at)
     }
 
     /// The URL in a property holding a DAV:href (`current-user-principal`, `calendar-home-set`).
-    private static func href(_ response: Multistatus.Response, _ namespace: String, _ name: String, at url: HTTPURL) -> HTTPURL? {
+    private static func href(_ response: Multistatus.Response, _ namespace: String, _ name: String, at url: HTTPURL)
+        -> HTTPURL?
+    {
         guard let text = response.prop(namespace, name)?.child(davNS, "href")?.trimmedText, !text.isEmpty,
-              var target = url.resolve(text) else { return nil }
+            var target = url.resolve(text)
+        else { return nil }
         target.user = nil
         target.password = nil
         return target
@@ -171,15 +198,23 @@ final class Discovery {
         if Self.isCalendar(response) {
             let calendar = Self.found(response, at)
             guard calendar.components.contains("VTODO") else {
-                throw HelperError(.noTodoSupport, "\(at.string) is a calendar collection that holds no tasks (VTODO); it allows \(calendar.components.joined(separator: ", "))")
+                throw HelperError(
+                    .noTodoSupport,
+                    "\(at.string) is a calendar collection that holds no tasks (VTODO); it allows \(calendar.components.joined(separator: ", "))"
+                )
             }
             return try checked([calendar])
         }
         var home = Self.href(response, caldavNS, "calendar-home-set", at: at)
-        if home == nil, let principal = Self.href(response, davNS, "current-user-principal", at: at), !principal.isSame(as: at) {
+        if home == nil, let principal = Self.href(response, davNS, "current-user-principal", at: at),
+            !principal.isSame(as: at)
+        {
             let (properties, principalAt) = try about(principal)
             guard let found = Self.href(properties, caldavNS, "calendar-home-set", at: principalAt) else {
-                throw HelperError(.notFound, "\(at.string) names the principal \(principalAt.string), which names no calendar home (calendar-home-set): not a CalDAV account")
+                throw HelperError(
+                    .notFound,
+                    "\(at.string) names the principal \(principalAt.string), which names no calendar home (calendar-home-set): not a CalDAV account"
+                )
             }
             home = found
         }
@@ -188,7 +223,8 @@ final class Discovery {
         if response.prop(davNS, "resourcetype")?.child(davNS, "collection") != nil {
             let calendars = try calendars(in: at, required: false)
             if !calendars.isEmpty { return try checked(calendars) }
-            throw HelperError(.notFound, "\(at.string) is a WebDAV collection but not a calendar, and names no principal")
+            throw HelperError(
+                .notFound, "\(at.string) is a WebDAV collection but not a calendar, and names no principal")
         }
         throw HelperError(.notFound, "\(at.string) is a WebDAV resource but not a collection, and names no principal")
     }
@@ -197,17 +233,25 @@ final class Discovery {
     /// lists none is an error saying what it holds.
     private func calendars(in home: HTTPURL, required: Bool) throws(HelperError) -> [Found] {
         let (status, at) = try propfind(home, depth: "1")
-        var found: [Found] = [], others: [String] = [], seen = Set<String>()
+        var found: [Found] = []
+        var others: [String] = []
+        var seen = Set<String>()
         for response in status.responses {
             guard var url = at.resolve(response.href), !url.isSame(as: at), Self.isCalendar(response) else { continue }
             url.user = nil
             url.password = nil
             let calendar = Self.found(response, url)
             guard seen.insert(calendar.url.string).inserted else { continue }
-            if calendar.components.contains("VTODO") { found.append(calendar) } else { others.append(calendar.name ?? calendar.url.string) }
+            if calendar.components.contains("VTODO") {
+                found.append(calendar)
+            } else {
+                others.append(calendar.name ?? calendar.url.string)
+            }
         }
         if found.isEmpty && required {
-            let held = others.isEmpty ? "no calendar at all" : "calendars without tasks (VTODO) only: " + others.joined(separator: ", ")
+            let held =
+                others.isEmpty
+                ? "no calendar at all" : "calendars without tasks (VTODO) only: " + others.joined(separator: ", ")
             throw HelperError(.noTodoSupport, "the calendar home \(at.string) holds \(held)")
         }
         return found
@@ -216,9 +260,13 @@ final class Discovery {
     /// The collections, unless they are at another origin than the one given while credentials
     /// were given: those go only to the origin given, and a sync sends them where the collection is.
     private func checked(_ found: [Found]) throws(HelperError) -> [Found] {
-        guard settings.user != nil, let elsewhere = found.first(where: { !$0.url.sameOrigin(start) }) else { return found }
-        throw HelperError(.redirect, "the collection \(elsewhere.url.string) is on \(Self.origin(elsewhere.url)), not on \(Self.origin(start)) named at setup; "
-                          + "todo sends the password only to the server named at setup. If that server is the right one, run: todo sync setup \(elsewhere.url.string)",
-                          location: elsewhere.url.string)
+        guard settings.user != nil, let elsewhere = found.first(where: { !$0.url.sameOrigin(start) }) else {
+            return found
+        }
+        throw HelperError(
+            .redirect,
+            "the collection \(elsewhere.url.string) is on \(Self.origin(elsewhere.url)), not on \(Self.origin(start)) named at setup; "
+                + "todo sends the password only to the server named at setup. If that server is the right one, run: todo sync setup \(elsewhere.url.string)",
+            location: elsewhere.url.string)
     }
 }

@@ -26,6 +26,8 @@ protocol BodySink: AnyObject {
 }
 
 /// One HTTP answer (the last one, after any authentication round trip curl made).
+// swift-format-ignore: UseSynthesizedInitializer
+// Its initializer is written out: `body`'s private setter would make the synthesized one private.
 struct HTTPAnswer {
     let status: Int
     let headers: [(name: String, value: String)]
@@ -168,7 +170,9 @@ final class HTTPClient {
             // curl fills CURLINFO_HTTPAUTH_AVAIL only for schemes it was asked to negotiate: read
             // the challenge itself.
             let challenges = answer.headers.filter { $0.name.lowercased() == "www-authenticate" }
-            guard answer.status == 401, challenges.contains(where: { $0.value.lowercased().hasPrefix("digest") }) else { return false }
+            guard answer.status == 401, challenges.contains(where: { $0.value.lowercased().hasPrefix("digest") }) else {
+                return false
+            }
             settings.authentication = todo_curlauth_basic_digest()
             return true
         }
@@ -181,7 +185,12 @@ final class HTTPClient {
     /// Sends one request and waits for its answer.
     func send(_ request: HTTPRequest) throws(HelperError) -> HTTPAnswer {
         var result: Result<HTTPAnswer, HelperError>?
-        run(count: 1, inFlight: 1, request: { _ in request }, done: { _, answer in result = answer; return true })
+        run(
+            count: 1, inFlight: 1, request: { _ in request },
+            done: { _, answer in
+                result = answer
+                return true
+            })
         switch result! {
         case .success(let answer): return answer
         case .failure(let error): throw error
@@ -191,9 +200,13 @@ final class HTTPClient {
     /// Runs `count` requests, at most `inFlight` at once, built by `request(index)` when they
     /// start; `done(index, result)` is called as each ends and returns whether to start more.
     /// A request that cannot be built is done with its error, unsent.
-    func run(count: Int, inFlight: Int, request: (Int) throws(HelperError) -> HTTPRequest,
-             done: (Int, Result<HTTPAnswer, HelperError>) -> Bool) {
-        var next = 0, active: [UnsafeMutableRawPointer: Transfer] = [:], going = true
+    func run(
+        count: Int, inFlight: Int, request: (Int) throws(HelperError) -> HTTPRequest,
+        done: (Int, Result<HTTPAnswer, HelperError>) -> Bool
+    ) {
+        var next = 0
+        var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        var going = true
         while true {
             while going && active.count < inFlight && next < count {
                 let index = next
@@ -201,7 +214,9 @@ final class HTTPClient {
                 do {
                     let built = try request(index)
                     let transfer = idle.popLast() ?? Transfer(settings: settings)
-                    if settings.user != nil { _ = todo_curl_setopt_long(transfer.handle, CURLOPT_HTTPAUTH, settings.authentication) }
+                    if settings.user != nil {
+                        _ = todo_curl_setopt_long(transfer.handle, CURLOPT_HTTPAUTH, settings.authentication)
+                    }
                     transfer.start(built, index: index)
                     active[transfer.handle] = transfer
                     curl_multi_add_handle(multi, transfer.handle)
@@ -216,7 +231,8 @@ final class HTTPClient {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
-                      let transfer = active.removeValue(forKey: handle) else { continue }
+                    let transfer = active.removeValue(forKey: handle)
+                else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
                 finished = true
@@ -291,12 +307,16 @@ private final class Transfer {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = todo_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        _ = todo_curl_setopt_write(handle, { data, size, count, context in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().received(data, size * count)
-        }, context)
-        _ = todo_curl_setopt_header(handle, { data, size, count, context in
-            Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receivedHeader(data, size * count)
-        }, context)
+        _ = todo_curl_setopt_write(
+            handle,
+            { data, size, count, context in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().received(data, size * count)
+            }, context)
+        _ = todo_curl_setopt_header(
+            handle,
+            { data, size, count, context in
+                Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue().receivedHeader(data, size * count)
+            }, context)
         long(CURLOPT_NOSIGNAL, 1)
         _ = todo_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
         long(CURLOPT_FOLLOWLOCATION, 0)
@@ -309,7 +329,8 @@ private final class Transfer {
         long(CURLOPT_TCP_KEEPALIVE, 1)
         long(CURLOPT_PIPEWAIT, 1)
         _ = todo_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // any that curl decodes
-        _ = todo_curl_setopt_string(handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
+        _ = todo_curl_setopt_string(
+            handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
         if let user = settings.user {
             long(CURLOPT_HTTPAUTH, settings.authentication)
             _ = todo_curl_setopt_string(handle, CURLOPT_USERNAME, user)
@@ -355,12 +376,16 @@ private final class Transfer {
         if let body = request.body {
             _ = todo_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             body.withUnsafeBytes { bytes in
-                _ = todo_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
+                _ = todo_curl_setopt_pointer(
+                    handle, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer)))
             }
         } else {
             long(CURLOPT_HTTPGET, 1)
         }
-        _ = todo_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, request.method == "GET" || (request.method == "POST" && request.body != nil) ? nil : request.method)
+        _ = todo_curl_setopt_string(
+            handle, CURLOPT_CUSTOMREQUEST,
+            request.method == "GET" || (request.method == "POST" && request.body != nil) ? nil : request.method)
     }
 
     fileprivate func received(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
@@ -384,7 +409,9 @@ private final class Transfer {
             }
             return count
         }
-        let bound = request.map { $0.sink == nil ? $0.maximumAnswer : min($0.maximumAnswer, HTTPClient.maximumBody) } ?? HTTPClient.maximumBody
+        let bound =
+            request.map { $0.sink == nil ? $0.maximumAnswer : min($0.maximumAnswer, HTTPClient.maximumBody) }
+            ?? HTTPClient.maximumBody
         guard body.count + count <= bound else {
             tooLarge = true
             return 0  // curl stops with CURLE_WRITE_ERROR
@@ -398,7 +425,10 @@ private final class Transfer {
     fileprivate func receivedHeader(_ data: UnsafeMutablePointer<CChar>?, _ count: Int) -> Int {
         headerBytes += count
         receivedBytes += count
-        guard headerBytes <= HTTPClient.maximumHeaders else { tooLarge = true; return 0 }
+        guard headerBytes <= HTTPClient.maximumHeaders else {
+            tooLarge = true
+            return 0
+        }
         guard let data, count > 0 else { return count }
         var line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
         while line.hasSuffix("\n") || line.hasSuffix("\r") || line.hasSuffix("\r\n") { line.removeLast() }
@@ -436,7 +466,8 @@ private final class Transfer {
             // Microseconds from the start until the request could be sent; 0 while connecting,
             // which curl's connect timeout bounds (checked here too, a second later, should it not).
             var ready = 0
-            _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)  // a curl_off_t: a long on LP64 Linux
+            // A curl_off_t: a long on LP64 Linux.
+            _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)
             if ready > 0 {
                 connectedAt = started + UInt64(ready) * 1_000
             } else {
@@ -458,10 +489,16 @@ private final class Transfer {
         let what = request.map { "\($0.method) \($0.url.string)" } ?? "the request"
         if receivedBytes == 0 {
             let waited = (now - connectedAt + second / 2) / second
-            return .stalled(HelperError(.unreachable, "\(what): the server did not answer within \(waited) s; stopped (see TODO_SYNC_TIMEOUT)"))
+            return .stalled(
+                HelperError(
+                    .unreachable,
+                    "\(what): the server did not answer within \(waited) s; stopped (see TODO_SYNC_TIMEOUT)"))
         }
-        return .stalled(HelperError(.unreachable, "\(what): the server sent less than 1 KiB in \(timeouts.stall) s "
-                                    + "(\(receivedBytes - receivedThen) bytes); stopped (see TODO_SYNC_TIMEOUT)"))
+        return .stalled(
+            HelperError(
+                .unreachable,
+                "\(what): the server sent less than 1 KiB in \(timeouts.stall) s "
+                    + "(\(receivedBytes - receivedThen) bytes); stopped (see TODO_SYNC_TIMEOUT)"))
     }
 
     /// The answer, or the error that ended the request.
@@ -489,8 +526,11 @@ private final class Transfer {
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
             let encoding = headers.last { $0.name.lowercased() == "content-encoding" }?.value
             let unpacked = encoding.map { " once decompressed (it came as Content-Encoding: \($0.prefix(40)))" } ?? ""
-            let bound = request.sink != nil && status != 207 ? min(request.maximumAnswer, HTTPClient.maximumBody) : request.maximumAnswer
-            return HelperError(.badResponse, "\(what): the answer is larger than \(bound >> 20) MiB\(unpacked); stopped")
+            let bound =
+                request.sink != nil && status != 207
+                ? min(request.maximumAnswer, HTTPClient.maximumBody) : request.maximumAnswer
+            return HelperError(
+                .badResponse, "\(what): the answer is larger than \(bound >> 20) MiB\(unpacked); stopped")
         }
         if code == CURLE_BAD_CONTENT_ENCODING {
             return HelperError(.badResponse, "\(what): the answer's compression is broken (curl: \(curlText))")
@@ -507,7 +547,9 @@ private final class Transfer {
             var ready = 0
             _ = todo_curl_getinfo_long(handle, CURLINFO_PRETRANSFER_TIME_T, &ready)
             guard ready == 0 else {
-                return HelperError(.unreachable, "\(what): the server took more than \(HTTPClient.requestTimeout) s to answer; stopped")
+                return HelperError(
+                    .unreachable, "\(what): the server took more than \(HTTPClient.requestTimeout) s to answer; stopped"
+                )
             }
             reason = "no connection within \(timeouts.connect) s"
         case CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
@@ -520,8 +562,9 @@ private final class Transfer {
             reason = "TLS handshake failed: \(curlText)"
         case CURLE_SSL_CACERT_BADFILE:
             reason = "TLS: cannot read the CA certificates (\(curlText))"
-        case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
-             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED:
+        case CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+            CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_ENGINE_INITFAILED:
             reason = "TLS: \(curlText)"
         default:
             reason = "network error: \(curlText)"

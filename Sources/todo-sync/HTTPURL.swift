@@ -68,10 +68,14 @@ struct HTTPURL: Equatable {
             hostPart = authority[..<colon]
             portPart = authority[authority.index(after: colon)...]
         }
-        guard !hostPart.isEmpty, !hostPart.contains(where: { $0 == " " || $0 == "\\" || $0.asciiValue.map { $0 < 0x21 } ?? false }) else { return nil }
+        guard !hostPart.isEmpty,
+            !hostPart.contains(where: { $0 == " " || $0 == "\\" || $0.asciiValue.map { $0 < 0x21 } ?? false })
+        else { return nil }
         host = hostPart.lowercased()
         if let portPart, !portPart.isEmpty {
-            guard portPart.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portPart), number > 0, number < 65536 else { return nil }
+            guard portPart.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(portPart), number > 0,
+                number < 65536
+            else { return nil }
             port = number
         }
         if let question = after.firstIndex(of: "?") {
@@ -96,7 +100,8 @@ struct HTTPURL: Equatable {
         var reference = Substring(reference)
         if let hash = reference.firstIndex(of: "#") { reference = reference[..<hash] }
         if let colon = reference.firstIndex(of: ":"),
-           !reference[..<colon].contains(where: { $0 == "/" || $0 == "?" }) {
+            !reference[..<colon].contains(where: { $0 == "/" || $0 == "?" })
+        {
             let scheme = reference[..<colon].lowercased()
             guard scheme == "http" || scheme == "https" else { return nil }
             return HTTPURL(String(reference))
@@ -158,7 +163,8 @@ struct HTTPURL: Equatable {
         var index = 0
         while index < utf8.count {
             if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+            {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
@@ -189,14 +195,19 @@ struct HTTPURL: Equatable {
             let byte = bytes[index]
             let allowed: Bool
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 allowed = true
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
-                 UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-                 UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+                UInt8(ascii: "$"),
+                UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+                UInt8(ascii: "+"),
+                UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"),
+                UInt8(ascii: "/"):
                 allowed = true
             case UInt8(ascii: "%"):
-                allowed = index + 2 < bytes.count && hexValue(bytes[index + 1]) != nil && hexValue(bytes[index + 2]) != nil
+                allowed =
+                    index + 2 < bytes.count && hexValue(bytes[index + 1]) != nil && hexValue(bytes[index + 2]) != nil
             default:
                 allowed = false
             }

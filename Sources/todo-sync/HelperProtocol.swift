@@ -35,8 +35,9 @@ struct HelperError: Error {
             for secret in secrets where !secret.isEmpty { text = text.replacingAll(secret, with: "***") }
             return text
         }
-        return ErrorObject(kind: kind, message: masked(message.replacingAll("\r", with: " ").replacingAll("\n", with: " ")),
-                           status: status, location: location.map(masked))
+        return ErrorObject(
+            kind: kind, message: masked(message.replacingAll("\r", with: " ").replacingAll("\n", with: " ")),
+            status: status, location: location.map(masked))
     }
 
     /// The answer: `{"error": {...}}`.
@@ -44,7 +45,9 @@ struct HelperError: Error {
 }
 
 /// The protocol's version and what this helper does beyond version 1's first form.
-let helloAnswer = HelloAnswer(capabilities: [.caFile, .redirectError, .originOnly, .basic, .digest, .boundedAnswers, .http2, .timeout])
+let helloAnswer = HelloAnswer(capabilities: [
+    .caFile, .redirectError, .originOnly, .basic, .digest, .boundedAnswers, .http2, .timeout
+])
 
 /// One line of the protocol: a JSON object. Writes are unbuffered and whole lines.
 enum ProtocolIO {
@@ -111,7 +114,8 @@ extension String {
 
     /// The text with every occurrence of `target` replaced by `replacement`.
     func replacingAll(_ target: String, with replacement: String) -> String {
-        let bytes = Array(utf8), pattern = Array(target.utf8)
+        let bytes = Array(utf8)
+        let pattern = Array(target.utf8)
         let found = occurrences(of: pattern, in: bytes)
         guard !found.isEmpty else { return self }
         var out: [UInt8] = []

@@ -111,13 +111,19 @@ final class ListingParser: BodySink {
         repeat {
             let count = min(bytes.count - offset, 1 << 20)
             let last = terminate && offset + count == bytes.count
-            let result = xmlParseChunk(context, bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) },
-                                       Int32(count), last ? 1 : 0)
+            let result = xmlParseChunk(
+                context, bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) },
+                Int32(count), last ? 1 : 0)
             offset += count
             if let failure { throw failure }
             guard result == 0, context.pointee.wellFormed != 0 else { throw unreadable() }
-            if let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end, end - cur > Self.maximumPending {
-                throw stop(HelperError(.badResponse, "the server's XML holds a tag or a text longer than \(Self.maximumPending >> 20) MiB"))
+            if let input = context.pointee.input, let cur = input.pointee.cur, let end = input.pointee.end,
+                end - cur > Self.maximumPending
+            {
+                throw stop(
+                    HelperError(
+                        .badResponse,
+                        "the server's XML holds a tag or a text longer than \(Self.maximumPending >> 20) MiB"))
             }
         } while offset < bytes.count
     }
@@ -143,7 +149,7 @@ final class ListingParser: BodySink {
     private func start() throws(HelperError) -> xmlParserCtxtPtr {
         XMLLibrary.setUp()
         var sax = xmlSAXHandler()
-        sax.initialized = 0xDEEDBEAF  // XML_SAX2_MAGIC: the namespace-aware callbacks
+        sax.initialized = 0xDEED_BEAF  // XML_SAX2_MAGIC: the namespace-aware callbacks
         sax.startElementNs = { context, localName, _, uri, namespaceCount, namespaces, _, _, _ in
             guard let context else { return }
             Unmanaged<ListingParser>.fromOpaque(context).takeUnretainedValue()
@@ -162,12 +168,16 @@ final class ListingParser: BodySink {
         sax.internalSubset = { context, _, _, _ in
             guard let context else { return }
             Unmanaged<ListingParser>.fromOpaque(context).takeUnretainedValue()
-                .stop(HelperError(.badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs"))
+                .stop(
+                    HelperError(
+                        .badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs"))
         }
         sax.reference = { context, _ in
             guard let context else { return }
             Unmanaged<ListingParser>.fromOpaque(context).takeUnretainedValue()
-                .stop(HelperError(.badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs"))
+                .stop(
+                    HelperError(
+                        .badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs"))
         }
         sax.serror = { _, _ in }
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -188,12 +198,15 @@ final class ListingParser: BodySink {
 
     private static func equals(_ name: UnsafePointer<xmlChar>?, _ literal: StaticString) -> Bool {
         guard let name else { return false }
-        return strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
-                      UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        return strcmp(
+            UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
-    private func started(_ localName: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
-                         namespaceCount: Int, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private func started(
+        _ localName: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+        namespaceCount: Int, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
         guard failure == nil else { return }
         guard stack.count < XMLNode.maximumDepth else {
             stop(HelperError(.badResponse, "the server's XML is nested deeper than \(XMLNode.maximumDepth) elements"))
@@ -202,7 +215,10 @@ final class ListingParser: BodySink {
         if let namespaces {
             for index in 0..<namespaceCount {
                 if let value = namespaces[2 * index + 1], strlen(value) > XMLNode.maximumNamespace {
-                    stop(HelperError(.badResponse, "the server's XML declares a namespace longer than \(XMLNode.maximumNamespace) bytes"))
+                    stop(
+                        HelperError(
+                            .badResponse,
+                            "the server's XML declares a namespace longer than \(XMLNode.maximumNamespace) bytes"))
                     return
                 }
             }
@@ -212,13 +228,20 @@ final class ListingParser: BodySink {
         if parent == .response || stack.contains(.response) {
             responseElements += 1
             guard responseElements <= Self.maximumResponseElements else {
-                stop(HelperError(.badResponse, "the server's XML holds a DAV:response of more than \(Self.maximumResponseElements) elements"))
+                stop(
+                    HelperError(
+                        .badResponse,
+                        "the server's XML holds a DAV:response of more than \(Self.maximumResponseElements) elements"))
                 return
             }
         } else if !(parent == .multistatus && dav && Self.equals(localName, "response")) {
             outsideElements += 1
             guard outsideElements <= Self.maximumOutsideElements else {
-                stop(HelperError(.badResponse, "the server's XML holds more than \(Self.maximumOutsideElements) elements outside its DAV:responses"))
+                stop(
+                    HelperError(
+                        .badResponse,
+                        "the server's XML holds more than \(Self.maximumOutsideElements) elements outside its DAV:responses"
+                    ))
                 return
             }
         }
@@ -263,7 +286,11 @@ final class ListingParser: BodySink {
         switch stack.last {
         case .syncToken?, .href?, .responseStatus?, .propstatStatus?, .getetag?:
             guard text.count + count <= Self.maximumKeptText else {
-                stop(HelperError(.badResponse, "the server's XML holds an href, status, etag or sync-token longer than \(Self.maximumKeptText >> 10) KiB"))
+                stop(
+                    HelperError(
+                        .badResponse,
+                        "the server's XML holds an href, status, etag or sync-token longer than \(Self.maximumKeptText >> 10) KiB"
+                    ))
                 return
             }
             text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
@@ -275,7 +302,8 @@ final class ListingParser: BodySink {
     /// The kept text, trimmed of XML blanks; `nil` when nothing is left.
     private func trimmedText() -> String? {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else { return nil }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return nil }
         return String(decoding: text[first...last], as: UTF8.self)
     }
 
@@ -344,7 +372,8 @@ struct ListedMembers {
 
     /// The bytes kept, at `offset`.
     private func bytes(_ offset: UInt32, _ length: UInt32) -> ArraySlice<UInt8> {
-        let block = Int(offset) / Self.blockSize, start = Int(offset) % Self.blockSize
+        let block = Int(offset) / Self.blockSize
+        let start = Int(offset) % Self.blockSize
         return blocks[block][start..<start + Int(length)]
     }
 
@@ -363,8 +392,8 @@ struct ListedMembers {
     private func entry(_ index: Int) -> Entry { chunks[index / Self.entriesPerChunk][index % Self.entriesPerChunk] }
 
     private static func hash<C: Sequence>(_ bytes: C) -> Int where C.Element == UInt8 {
-        var hash: UInt64 = 0xcbf29ce484222325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return Int(truncatingIfNeeded: hash >> 1)
     }
 
@@ -376,7 +405,9 @@ struct ListedMembers {
             let found = Int(table[slot])
             if found == 0 { return (slot, nil) }
             let candidate = entry(found - 1)
-            if Int(candidate.hrefLength) == href.utf8.count && bytes(candidate.href, candidate.hrefLength).elementsEqual(href.utf8) {
+            if Int(candidate.hrefLength) == href.utf8.count
+                && bytes(candidate.href, candidate.hrefLength).elementsEqual(href.utf8)
+            {
                 return (slot, found - 1)
             }
             slot = (slot + 1) & mask
@@ -404,7 +435,8 @@ struct ListedMembers {
     /// Adds `href` (or, with `replacing`, updates it when listed already: its etag and whether
     /// it is removed). Returns whether it was new. Throws past the bounds.
     @discardableResult
-    mutating func add(_ href: String, etag: String?, removed: Bool = false, replacing: Bool) throws(HelperError) -> Bool {
+    mutating func add(_ href: String, etag: String?, removed: Bool = false, replacing: Bool) throws(HelperError) -> Bool
+    {
         if table.isEmpty || (count + 1) * 2 > table.count { grow() }
         let (slot, index) = slot(of: href)
         if let index {
@@ -425,7 +457,8 @@ struct ListedMembers {
             return false
         }
         guard count < ListingParser.maximumResponses else {
-            throw HelperError(.badResponse, "the server lists more than \(ListingParser.maximumResponses) objects; stopped")
+            throw HelperError(
+                .badResponse, "the server lists more than \(ListingParser.maximumResponses) objects; stopped")
         }
         try reserve(href.utf8.count + (etag?.utf8.count ?? 0) + Self.costPerMember)
         let hrefOffset = store(href)
@@ -435,8 +468,10 @@ struct ListedMembers {
             chunk.reserveCapacity(Self.entriesPerChunk)
             chunks.append(chunk)
         }
-        chunks[chunks.count - 1].append(Entry(href: hrefOffset, hrefLength: UInt32(href.utf8.count), etag: etagOffset,
-                                              etagLength: etag.map { UInt32($0.utf8.count) } ?? UInt32.max, removed: removed))
+        chunks[chunks.count - 1].append(
+            Entry(
+                href: hrefOffset, hrefLength: UInt32(href.utf8.count), etag: etagOffset,
+                etagLength: etag.map { UInt32($0.utf8.count) } ?? UInt32.max, removed: removed))
         if removed { removedCount += 1 }
         count += 1
         table[slot] = Int32(count)
@@ -445,8 +480,10 @@ struct ListedMembers {
 
     private mutating func reserve(_ bytes: Int) throws(HelperError) {
         guard kept + bytes <= Self.maximumKept else {
-            throw HelperError(.badResponse, "the server lists more than \(Self.maximumKept >> 20) MiB of hrefs and etags "
-                              + "(\(count) objects so far); stopped")
+            throw HelperError(
+                .badResponse,
+                "the server lists more than \(Self.maximumKept >> 20) MiB of hrefs and etags "
+                    + "(\(count) objects so far); stopped")
         }
         kept += bytes
     }
@@ -455,18 +492,25 @@ struct ListedMembers {
     func forEach(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>?, Bool) -> Void) {
         for chunk in chunks {
             for member in chunk {
-                body(bytes(member.href, member.hrefLength), member.etagLength == UInt32.max ? nil : bytes(member.etag, member.etagLength),
-                     member.removed)
+                body(
+                    bytes(member.href, member.hrefLength),
+                    member.etagLength == UInt32.max ? nil : bytes(member.etag, member.etagLength),
+                    member.removed)
             }
         }
     }
 
     /// The members as SyncProtocol items (the removed ones apart): for tests and small answers.
     var items: (changed: [ListedItem], removed: [String]) {
-        var changed: [ListedItem] = [], removed: [String] = []
+        var changed: [ListedItem] = []
+        var removed: [String] = []
         forEach { href, etag, isRemoved in
             let text = String(decoding: href, as: UTF8.self)
-            if isRemoved { removed.append(text) } else { changed.append(ListedItem(href: text, etag: etag.map { String(decoding: $0, as: UTF8.self) })) }
+            if isRemoved {
+                removed.append(text)
+            } else {
+                changed.append(ListedItem(href: text, etag: etag.map { String(decoding: $0, as: UTF8.self) }))
+            }
         }
         return (changed, removed)
     }

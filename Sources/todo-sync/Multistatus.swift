@@ -29,7 +29,9 @@ final class XMLNode {
     var trimmedText: String {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
         return String(scalars[first...last])
     }
 
@@ -80,15 +82,20 @@ final class XMLNode {
         // libxml2's first complaint, for the message; nothing goes to stderr.
         final class FirstError { var text: String? }
         let firstError = FirstError()
-        defer { xmlFreeTextReader(reader); withExtendedLifetime(firstError) {} }
-        xmlTextReaderSetStructuredErrorHandler(reader, { context, error in
-            guard let context, let error else { return }
-            let box = Unmanaged<FirstError>.fromOpaque(context).takeUnretainedValue()
-            guard box.text == nil, let message = error.pointee.message else { return }
-            var text = String(cString: message)
-            while text.last == "\n" || text.last == " " { text.removeLast() }
-            box.text = "line \(error.pointee.line): " + String(text.prefix(200))
-        }, Unmanaged.passUnretained(firstError).toOpaque())
+        defer {
+            xmlFreeTextReader(reader)
+            withExtendedLifetime(firstError) {}
+        }
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                let box = Unmanaged<FirstError>.fromOpaque(context).takeUnretainedValue()
+                guard box.text == nil, let message = error.pointee.message else { return }
+                var text = String(cString: message)
+                while text.last == "\n" || text.last == " " { text.removeLast() }
+                box.text = "line \(error.pointee.line): " + String(text.prefix(200))
+            }, Unmanaged.passUnretained(firstError).toOpaque())
 
         func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
             guard let pointer else { return "" }
@@ -102,7 +109,10 @@ final class XMLNode {
             guard let pointer else { return "" }
             let length = strlen(pointer)
             if let known = names[pointer], known.utf8.count == length,
-               known.utf8.withContiguousStorageIfAvailable({ $0.baseAddress.map { memcmp($0, pointer, length) == 0 } ?? (length == 0) }) == true {
+                known.utf8.withContiguousStorageIfAvailable({
+                    $0.baseAddress.map { memcmp($0, pointer, length) == 0 } ?? (length == 0)
+                }) == true
+            {
                 return known
             }
             let made = String(cString: pointer)
@@ -114,7 +124,9 @@ final class XMLNode {
             return strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), "name") == 0
         }
         var unreadable: HelperError {
-            HelperError(.badResponse, "the server's XML could not be parsed" + (firstError.text.map { " (libxml2: \($0))" } ?? ""))
+            HelperError(
+                .badResponse,
+                "the server's XML could not be parsed" + (firstError.text.map { " (libxml2: \($0))" } ?? ""))
         }
         var root: XMLNode?
         var stack: [XMLNode] = []
@@ -138,9 +150,13 @@ final class XMLNode {
                 while xmlTextReaderMoveToNextAttribute(reader) == 1 {
                     if xmlTextReaderIsNamespaceDecl(reader) == 1 {
                         if let value = xmlTextReaderConstValue(reader), strlen(value) > maximumNamespace {
-                            throw HelperError(.badResponse, "the server's XML declares a namespace longer than \(maximumNamespace) bytes")
+                            throw HelperError(
+                                .badResponse,
+                                "the server's XML declares a namespace longer than \(maximumNamespace) bytes")
                         }
-                    } else if xmlTextReaderConstNamespaceUri(reader) == nil, isUnqualifiedName(xmlTextReaderConstLocalName(reader)) {
+                    } else if xmlTextReaderConstNamespaceUri(reader) == nil,
+                        isUnqualifiedName(xmlTextReaderConstLocalName(reader))
+                    {
                         nameAttribute = string(xmlTextReaderConstValue(reader))
                     }
                 }
@@ -153,14 +169,18 @@ final class XMLNode {
                 if !empty { stack.append(node) }
             case XML_READER_TYPE_END_ELEMENT:
                 _ = stack.popLast()
-            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA, XML_READER_TYPE_WHITESPACE, XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
+            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA, XML_READER_TYPE_WHITESPACE,
+                XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
                 guard let node = stack.last else { continue }
                 node.text += string(xmlTextReaderConstValue(reader))
                 guard node.text.utf8.count <= maximumText else {
-                    throw HelperError(.badResponse, "the server's XML holds an element with more than \(maximumText >> 20) MiB of text")
+                    throw HelperError(
+                        .badResponse,
+                        "the server's XML holds an element with more than \(maximumText >> 20) MiB of text")
                 }
             case XML_READER_TYPE_DOCUMENT_TYPE, XML_READER_TYPE_ENTITY_REFERENCE, XML_READER_TYPE_ENTITY:
-                throw HelperError(.badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs")
+                throw HelperError(
+                    .badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs")
             default:
                 continue
             }
@@ -179,13 +199,17 @@ final class XMLNode {
         var out = [UInt8]()
         out.reserveCapacity(min(bytes.count + bytes.count / 20, maximumProtected))
         func tooLarge() -> HelperError {
-            HelperError(.badResponse, "the server's XML is larger than \(maximumProtected >> 20) MiB once its carriage returns are kept; stopped")
+            HelperError(
+                .badResponse,
+                "the server's XML is larger than \(maximumProtected >> 20) MiB once its carriage returns are kept; stopped"
+            )
         }
         enum State { case text, tag, comment, cdata, instruction }
         var state = State.text
         var quote: UInt8 = 0
-        var depth = 0            // open elements: character references only count inside the root
-        var endTag = false, declaration = false  // </…>; <!DOCTYPE …>
+        var depth = 0  // open elements: character references only count inside the root
+        var endTag = false
+        var declaration = false  // </…>; <!DOCTYPE …>
         var i = 0
         func starts(_ pattern: String, at index: Int) -> Bool {
             let p = Array(pattern.utf8)
@@ -197,31 +221,63 @@ final class XMLNode {
             case .text:
                 if byte == 13 && depth > 0 {
                     guard out.count + 5 <= maximumProtected else { throw tooLarge() }
-                    out += Array("&#13;".utf8); i += 1; continue
+                    out += Array("&#13;".utf8)
+                    i += 1
+                    continue
                 }
                 if byte == UInt8(ascii: "<") {
-                    if starts("<!--", at: i) { state = .comment }
-                    else if starts("<![CDATA[", at: i) { state = .cdata; out += Array("<![CDATA[".utf8); i += 9; continue }
-                    else if starts("<?", at: i) { state = .instruction }
-                    else { state = .tag; quote = 0; endTag = starts("</", at: i); declaration = starts("<!", at: i) }
+                    if starts("<!--", at: i) {
+                        state = .comment
+                    } else if starts("<![CDATA[", at: i) {
+                        state = .cdata
+                        out += Array("<![CDATA[".utf8)
+                        i += 9
+                        continue
+                    } else if starts("<?", at: i) {
+                        state = .instruction
+                    } else {
+                        state = .tag
+                        quote = 0
+                        endTag = starts("</", at: i)
+                        declaration = starts("<!", at: i)
+                    }
                 }
             case .tag:
-                if quote != 0 { if byte == quote { quote = 0 } }
-                else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") { quote = byte }
-                else if byte == UInt8(ascii: ">") {
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
                     state = .text
                     if endTag { depth -= 1 } else if !declaration && bytes[i - 1] != UInt8(ascii: "/") { depth += 1 }
                 }
             case .comment:
-                if starts("-->", at: i) { out += Array("-->".utf8); i += 3; state = .text; continue }
+                if starts("-->", at: i) {
+                    out += Array("-->".utf8)
+                    i += 3
+                    state = .text
+                    continue
+                }
             case .instruction:
-                if starts("?>", at: i) { out += Array("?>".utf8); i += 2; state = .text; continue }
+                if starts("?>", at: i) {
+                    out += Array("?>".utf8)
+                    i += 2
+                    state = .text
+                    continue
+                }
             case .cdata:
                 if byte == 13 {
                     guard out.count + 17 <= maximumProtected else { throw tooLarge() }
-                    out += Array("]]>&#13;<![CDATA[".utf8); i += 1; continue
+                    out += Array("]]>&#13;<![CDATA[".utf8)
+                    i += 1
+                    continue
                 }
-                if starts("]]>", at: i) { out += Array("]]>".utf8); i += 3; state = .text; continue }
+                if starts("]]>", at: i) {
+                    out += Array("]]>".utf8)
+                    i += 3
+                    state = .text
+                    continue
+                }
             }
             guard out.count < maximumProtected else { throw tooLarge() }
             out.append(byte)
@@ -289,7 +345,8 @@ struct Multistatus {
             let hrefs = node.all(davNS, "href").map(\.trimmedText).filter { !$0.isEmpty }
             guard !hrefs.isEmpty else { continue }
             let status = node.child(davNS, "status").flatMap { Multistatus.statusCode($0.text) }
-            var found: [XMLNode] = [], missing: [XMLNode] = []
+            var found: [XMLNode] = []
+            var missing: [XMLNode] = []
             for propstat in node.all(davNS, "propstat") {
                 let code = propstat.child(davNS, "status").flatMap { Multistatus.statusCode($0.text) } ?? 200
                 let props = propstat.child(davNS, "prop")?.children ?? []

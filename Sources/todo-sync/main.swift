@@ -27,10 +27,14 @@ final class Helper {
             case .open(let open):
                 client = nil
                 if let timeout = open.timeout, !OpenRequest.allowedTimeouts.contains(timeout) {
-                    throw HelperError(.protocol, "\"timeout\" is \(timeout) s; it must be \(OpenRequest.allowedTimeouts.lowerBound) to \(OpenRequest.allowedTimeouts.upperBound)")
+                    throw HelperError(
+                        .protocol,
+                        "\"timeout\" is \(timeout) s; it must be \(OpenRequest.allowedTimeouts.lowerBound) to \(OpenRequest.allowedTimeouts.upperBound)"
+                    )
                 }
-                client = try CalDAVClient(url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile,
-                                          timeout: open.timeout)
+                client = try CalDAVClient(
+                    url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile,
+                    timeout: open.timeout)
                 return .json(OKAnswer().json)
             case .probe, .changes, .fetch, .write, .discover:
                 guard let client else { throw HelperError(.protocol, "\"\(request.op.rawValue)\" before \"open\"") }
@@ -57,8 +61,11 @@ func serve(_ request: Request, _ client: CalDAVClient) throws(HelperError) -> Re
     switch request {
     case .probe:
         let probe = try client.probe()
-        return .json(ProbeAnswer(syncToken: probe.syncToken != nil,
-                                 components: probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]).json)
+        return .json(
+            ProbeAnswer(
+                syncToken: probe.syncToken != nil,
+                components: probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]
+            ).json)
     case .changes(let token):
         return .listing(try client.changes(since: token))
     case .fetch(let hrefs):

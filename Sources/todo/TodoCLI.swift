@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `todo` command line: parses, dispatches, and turns every failure into one `error:` line.
@@ -12,7 +12,10 @@ enum TodoCLI {
     static let version = "0.1.0"
 
     /// Every command, in the order help lists them.
-    static let commands: [Command] = [.add, .list, .show, .edit, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui, .sync, .completions, .manpage, .check, help]
+    static let commands: [Command] = [
+        .add, .list, .show, .edit, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui, .sync,
+        .completions, .manpage, .check, help
+    ]
 
     static let help = Command(
         spec: CommandSpec(
@@ -51,7 +54,7 @@ enum TodoCLI {
                 throw CLIError.outputFailed(code)
             }
             return 0
-        } catch where error.kind.isStop {
+        } catch  where error.kind.isStop {
             out.flush()
             return error.kind.rawValue
         } catch {
@@ -69,7 +72,9 @@ enum TodoCLI {
         let parsed = try parser.parse(arguments)
         let named = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
         if parsed.flag("--help") {
-            out.write(named.map { HelpFormatter.help(for: $0.spec) } ?? HelpFormatter.overview(commands: commands.map(\.spec)))
+            out.write(
+                named.map { HelpFormatter.help(for: $0.spec) } ?? HelpFormatter.overview(commands: commands.map(\.spec))
+            )
             return
         }
         if parsed.flag("--version") {
@@ -82,10 +87,11 @@ enum TodoCLI {
         if let color = parsed.value("--color"), !["auto", "always", "never"].contains(color) {
             throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")
         }
-        var context = CommandContext(arguments: parsed, out: out, err: err,
-                                     databaseOption: parsed.value("--db"),
-                                     style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
-                                     today: LocalCalendar.today())
+        var context = CommandContext(
+            arguments: parsed, out: out, err: err,
+            databaseOption: parsed.value("--db"),
+            style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
+            today: LocalCalendar.today())
         try command.run(&context)
     }
 }

@@ -42,7 +42,9 @@ import TodoStore
         var todos: [Todo]
         var undoSteps: Int
         var redoSteps: Int
-        var description: String { "\(todos.map { "\($0.id):\($0.name)\($0.isDone ? "✓" : "")" }) undo \(undoSteps) redo \(redoSteps)" }
+        var description: String {
+            "\(todos.map { "\($0.id):\($0.name)\($0.isDone ? "✓" : "")" }) undo \(undoSteps) redo \(redoSteps)"
+        }
     }
 
     struct Failure: Error, CustomStringConvertible { let description: String }
@@ -50,13 +52,19 @@ import TodoStore
     static func perform(_ command: Command, on repository: TodoRepository) throws {
         switch command {
         case .add(let name, let deadline):
-            _ = try repository.recordingUndo("add") { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }
+            _ = try repository.recordingUndo("add") { () throws(TodoStoreError) in
+                try repository.add(name: name, deadline: deadline)
+            }
         case .done(let ids):
-            _ = try repository.recordingUndo("done") { () throws(TodoStoreError) in try repository.setDone(true, ids: ids) }
+            _ = try repository.recordingUndo("done") { () throws(TodoStoreError) in
+                try repository.setDone(true, ids: ids)
+            }
         case .rm(let ids):
             _ = try repository.recordingUndo("rm") { () throws(TodoStoreError) in try repository.delete(ids: ids) }
         case .edit(let id, let name):
-            _ = try repository.recordingUndo("edit") { () throws(TodoStoreError) in try repository.rename(id: id, to: name) }
+            _ = try repository.recordingUndo("edit") { () throws(TodoStoreError) in
+                try repository.rename(id: id, to: name)
+            }
         case .importJSON(let json):
             let todos = try TodoImporter.parse(Array(json.utf8), format: .json)
             try repository.recordingUndo("import") { () throws(TodoStoreError) in
@@ -69,9 +77,10 @@ import TodoStore
 
     static func state(of repository: TodoRepository) throws -> State {
         let connection = repository.connection
-        return State(todos: try repository.fetch().sorted { $0.id < $1.id },
-                     undoSteps: Int(try connection.prepare("SELECT count(*) FROM todo_history").scalarInt64() ?? -1),
-                     redoSteps: Int(try connection.prepare("SELECT count(*) FROM todo_redo").scalarInt64() ?? -1))
+        return State(
+            todos: try repository.fetch().sorted { $0.id < $1.id },
+            undoSteps: Int(try connection.prepare("SELECT count(*) FROM todo_history").scalarInt64() ?? -1),
+            redoSteps: Int(try connection.prepare("SELECT count(*) FROM todo_redo").scalarInt64() ?? -1))
     }
 
     /// A random, valid command for the current state.
@@ -81,7 +90,9 @@ import TodoStore
         let pick = ids.isEmpty ? 0 : Int.random(in: 0..<10, using: &generator)
         switch pick {
         case 0..<3:
-            let deadline = Bool.random(using: &generator) ? CalendarDate(year: 2024, month: Int.random(in: 1...12, using: &generator), day: 1) : nil
+            let deadline =
+                Bool.random(using: &generator)
+                ? CalendarDate(year: 2024, month: Int.random(in: 1...12, using: &generator), day: 1) : nil
             return .add(name + String(repeating: "x", count: Int.random(in: 0...600, using: &generator)), deadline)
         case 3: return .done([ids.randomElement(using: &generator) ?? 0])
         case 4: return .rm([ids.randomElement(using: &generator) ?? 0])
@@ -131,7 +142,9 @@ import TodoStore
             do {
                 try Self.perform(command, on: repository)
             } catch {
-                guard powerloss_is_off() != 0 else { throw Failure(description: "\(command) failed with the power on: \(error)") }
+                guard powerloss_is_off() != 0 else {
+                    throw Failure(description: "\(command) failed with the power on: \(error)")
+                }
                 break
             }
             guard powerloss_is_off() == 0 else { break }
@@ -141,7 +154,9 @@ import TodoStore
     }
 
     /// The seeded scenario: its commands and the state after each (index 0: before any).
-    func scenario(seed: UInt64, length: Int, template: [UInt8]) throws -> (commands: [Command], states: [State], operations: Int64) {
+    func scenario(seed: UInt64, length: Int, template: [UInt8]) throws -> (
+        commands: [Command], states: [State], operations: Int64
+    ) {
         var generator = SeededGenerator(seed: seed)
         let path = try fresh("reference-\(seed).sqlite", from: template)
         let repository = try TodoRepository(path: path)
@@ -168,8 +183,10 @@ import TodoStore
     }
 
     /// Cuts the power at `cuts` seeded points of one scenario and checks each recovery.
-    func cutScenario(seed: UInt64, cuts: Int, synchronous: String, modes: [Int32], template: [UInt8],
-                     tally: inout Tally) throws {
+    func cutScenario(
+        seed: UInt64, cuts: Int, synchronous: String, modes: [Int32], template: [UInt8],
+        tally: inout Tally
+    ) throws {
         let (commands, states, operations) = try scenario(seed: seed, length: 14, template: template)
         #expect(operations > 20)
         var generator = SeededGenerator(seed: seed &* 31 &+ 7)
@@ -188,7 +205,8 @@ import TodoStore
             default: tally.drop += 1
             }
 
-            let context = "seed \(seed) cut \(cut) at operation \(cutAt)/\(operations) mode \(mode), \(acknowledged) acknowledged"
+            let context =
+                "seed \(seed) cut \(cut) at operation \(cutAt)/\(operations) mode \(mode), \(acknowledged) acknowledged"
             let repository: TodoRepository
             do {
                 repository = try TodoRepository(path: path)
@@ -219,14 +237,16 @@ import TodoStore
         var tally = Tally()
         let seeds: [UInt64] = [0xC0FFEE, 0xBADC0DE, 0x5EED, 0xD15C]
         for seed in seeds {
-            try cutScenario(seed: seed, cuts: 250, synchronous: "FULL",
-                            modes: [Int32(POWERLOSS_DROP), Int32(POWERLOSS_KEEP), Int32(POWERLOSS_TEAR)],
-                            template: template, tally: &tally)
+            try cutScenario(
+                seed: seed, cuts: 250, synchronous: "FULL",
+                modes: [Int32(POWERLOSS_DROP), Int32(POWERLOSS_KEEP), Int32(POWERLOSS_TEAR)],
+                template: template, tally: &tally)
         }
-        print("power loss: \(tally.cuts) cut points over \(seeds.count) seeded scenarios of add, done, rm, edit, import and undo",
-              "(\(tally.drop) unsynced writes dropped, \(tally.keep) kept, \(tally.tear) torn by sector; \(tally.insideCheckpoint) inside a checkpoint;",
-              "\(tally.inFlightApplied) with the in-flight command applied whole); journal_mode=WAL, synchronous=FULL, wal_autocheckpoint=8:",
-              "\(tally.violations.count) lost or half-applied")
+        print(
+            "power loss: \(tally.cuts) cut points over \(seeds.count) seeded scenarios of add, done, rm, edit, import and undo",
+            "(\(tally.drop) unsynced writes dropped, \(tally.keep) kept, \(tally.tear) torn by sector; \(tally.insideCheckpoint) inside a checkpoint;",
+            "\(tally.inFlightApplied) with the in-flight command applied whole); journal_mode=WAL, synchronous=FULL, wal_autocheckpoint=8:",
+            "\(tally.violations.count) lost or half-applied")
         #expect(tally.cuts >= 1_000)
         #expect(tally.insideCheckpoint > 0)
         #expect(tally.violations.isEmpty, "\(tally.violations.prefix(5))")
@@ -238,8 +258,9 @@ import TodoStore
         #expect(powerloss_register() == 0)
         let template = try makeTemplate()
         var tally = Tally()
-        try cutScenario(seed: 0x0FF, cuts: 40, synchronous: "OFF", modes: [Int32(POWERLOSS_DROP)],
-                        template: template, tally: &tally)
+        try cutScenario(
+            seed: 0x0FF, cuts: 40, synchronous: "OFF", modes: [Int32(POWERLOSS_DROP)],
+            template: template, tally: &tally)
         #expect(tally.cuts == 40)
         #expect(!tally.violations.isEmpty)
     }

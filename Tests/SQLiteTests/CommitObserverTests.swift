@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import SQLite
 
 @Suite(.timed) struct CommitObserverTests {
@@ -35,7 +36,8 @@ import Testing
             try db.execute("INSERT INTO other VALUES (3)", [])
             #expect(log.commits.isEmpty, "nothing is announced before the commit")
         }
-        #expect(log.commits == [CommittedTransaction(tables: ["todos", "other"], rowIDs: ["todos": [1, 2], "other": [1]])])
+        #expect(
+            log.commits == [CommittedTransaction(tables: ["todos", "other"], rowIDs: ["todos": [1, 2], "other": [1]])])
     }
 
     @Test func aRolledBackTransactionIsNeverAnnounced() throws {
@@ -86,7 +88,8 @@ import Testing
         // Rows 1 and 3 of todos (rowid 2 was rolled back and given out again); nothing in other.
         #expect(log.commits == [CommittedTransaction(tables: ["todos"], rowIDs: ["todos": [1, 2]])])
         // Quoted and nested names, in SQL: only the inner savepoint's work is rolled back.
-        try db.execute("""
+        try db.execute(
+            """
             SAVEPOINT "Outer"; INSERT INTO other VALUES (5);
             SAVEPOINT inner; DELETE FROM todos; ROLLBACK TRANSACTION TO SAVEPOINT INNER;
             RELEASE SAVEPOINT outer
@@ -97,7 +100,9 @@ import Testing
     @Test func rowIDsAreListedUpToTheLimitThenUnknown() throws {
         let (db, log) = try makeDatabase()
         try db.transaction {
-            for value in 0 ... CommittedTransaction.rowIDLimit { try db.execute("INSERT INTO todos VALUES (?)", [Int64(value)]) }
+            for value in 0...CommittedTransaction.rowIDLimit {
+                try db.execute("INSERT INTO todos VALUES (?)", [Int64(value)])
+            }
             try db.execute("INSERT INTO other VALUES (1)", [])
         }
         #expect(log.commits == [CommittedTransaction(tables: ["todos", "other"], rowIDs: ["other": [1]])])

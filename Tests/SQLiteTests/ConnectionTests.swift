@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import TestSupport
 import Testing
+
 @testable import SQLite
 
 @Suite(.timed) struct ConnectionTests {
@@ -11,8 +12,9 @@ import Testing
         let db = try Connection(path: folder.file("types.sqlite"))
         try db.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, n TEXT, b INTEGER)")
         let text = "naïve 日本語 🎉 with a \0 NUL inside"
-        try db.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?)",
-                       [Int64.max, 2.5, text, String?.none, true])
+        try db.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
+            [Int64.max, 2.5, text, String?.none, true])
         let statement = try db.prepare("SELECT i, r, s, n, b FROM t")
         var rows = 0
         try statement.forEachRow { row in

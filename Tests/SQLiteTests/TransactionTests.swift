@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import TestSupport
 import Testing
+
 @testable import SQLite
 
 @Suite(.timed) struct TransactionTests {

@@ -26,21 +26,27 @@ import Testing
         }
     }
 
-    static let error = ErrorObject(kind: .redirect, message: "moved \"there\"", status: 301, location: "https://other.example/tasks/")
+    static let error = ErrorObject(
+        kind: .redirect, message: "moved \"there\"", status: 301, location: "https://other.example/tasks/")
 
     @Test func everyRequestRoundTrips() throws {
         let requests: [Request] = [
             .hello, .probe, .discover,
             .open(OpenRequest(url: "https://dav.example/alice/tasks/")),
-            .open(OpenRequest(url: "https://dav.example/alice/tasks/", user: "alice", passwordCommand: "pass show dav", caFile: "/etc/ca.pem")),
+            .open(
+                OpenRequest(
+                    url: "https://dav.example/alice/tasks/", user: "alice", passwordCommand: "pass show dav",
+                    caFile: "/etc/ca.pem")),
             .open(OpenRequest(url: "https://dav.example/alice/tasks/", timeout: 2)),
             .open(OpenRequest(url: "https://dav.example/alice/tasks/", caFile: "/etc/ca.pem", timeout: 300)),
             .changes(token: nil), .changes(token: "http://radicale.org/ns/sync/1"),
             .fetch(hrefs: []), .fetch(hrefs: ["/alice/tasks/a.ics", "b é.ics"]),
             .write([]),
-            .write([.create(href: "/t/a.ics", text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"),
-                    .update(href: "/t/b.ics", text: "x\u{1}\"\\", etag: "\"2\""),
-                    .delete(href: "/t/c.ics", etag: "\"3\"")]),
+            .write([
+                .create(href: "/t/a.ics", text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"),
+                .update(href: "/t/b.ics", text: "x\u{1}\"\\", etag: "\"2\""),
+                .delete(href: "/t/c.ics", etag: "\"3\"")
+            ])
         ]
         for request in requests { try roundTrip(request) }
         #expect(Set(requests.map(\.op)) == Set(Op.allCases))
@@ -52,18 +58,30 @@ import Testing
         try roundTrip(OKAnswer())
         try roundTrip(ProbeAnswer(syncToken: true, components: ["VTODO", "VEVENT"]))
         try roundTrip(ProbeAnswer(syncToken: false, components: []))
-        try roundTrip(ChangesAnswer.delta(changed: [ListedItem(href: "/t/a.ics", etag: "\"1\""), ListedItem(href: "/t/b.ics", etag: nil)],
-                                          removed: ["/t/c.ics"], token: "t2"))
+        try roundTrip(
+            ChangesAnswer.delta(
+                changed: [ListedItem(href: "/t/a.ics", etag: "\"1\""), ListedItem(href: "/t/b.ics", etag: nil)],
+                removed: ["/t/c.ics"], token: "t2"))
         try roundTrip(ChangesAnswer.everything(items: [ListedItem(href: "/t/a.ics", etag: nil)], token: nil))
         try roundTrip(ChangesAnswer.everything(items: [], token: "t1"))
-        try roundTrip(FetchAnswer(objects: [FetchedObject(href: "/t/a.ics", etag: nil, text: "BEGIN:VCALENDAR\r\n"),
-                                            FetchedObject(href: "/t/b.ics", etag: "\"9\"", text: "")],
-                                  gone: ["/t/c.ics"], readAlone: ["/t/b.ics"]))
+        try roundTrip(
+            FetchAnswer(
+                objects: [
+                    FetchedObject(href: "/t/a.ics", etag: nil, text: "BEGIN:VCALENDAR\r\n"),
+                    FetchedObject(href: "/t/b.ics", etag: "\"9\"", text: "")
+                ],
+                gone: ["/t/c.ics"], readAlone: ["/t/b.ics"]))
         try roundTrip(FetchAnswer())
-        try roundTrip(WriteAnswer(outcomes: [.written(etag: "\"4\""), .written(etag: nil), .deleted, .preconditionFailed,
-                                             .failed(ErrorObject(kind: .server, message: "PUT: HTTP 500", status: 500)), .notSent]))
-        try roundTrip(DiscoverAnswer(collections: [DiscoveredCollection(url: "https://dav.example/alice/tasks/", name: "Tasks", components: ["VTODO"]),
-                                                   DiscoveredCollection(url: "https://dav.example/alice/x/", name: nil, components: [])]))
+        try roundTrip(
+            WriteAnswer(outcomes: [
+                .written(etag: "\"4\""), .written(etag: nil), .deleted, .preconditionFailed,
+                .failed(ErrorObject(kind: .server, message: "PUT: HTTP 500", status: 500)), .notSent
+            ]))
+        try roundTrip(
+            DiscoverAnswer(collections: [
+                DiscoveredCollection(url: "https://dav.example/alice/tasks/", name: "Tasks", components: ["VTODO"]),
+                DiscoveredCollection(url: "https://dav.example/alice/x/", name: nil, components: [])
+            ]))
         for kind in ErrorKind.allCases {
             try roundTrip(ErrorObject(kind: kind, message: "m", status: nil))
         }
@@ -76,103 +94,183 @@ import Testing
     /// The wire format as it was before these types: field names, shapes, null where absent.
     @Test func theWireFormatIsTodays() {
         func text(_ message: some ProtocolMessage) -> String { String(decoding: message.line, as: UTF8.self) }
-        #expect(text(Request.open(OpenRequest(url: "http://h/t/"))) == #"{"op":"open","url":"http://h/t/","user":null,"password_command":null}"# + "\n")
-        #expect(text(Request.open(OpenRequest(url: "http://h/t/", timeout: 2)))
+        #expect(
+            text(Request.open(OpenRequest(url: "http://h/t/")))
+                == #"{"op":"open","url":"http://h/t/","user":null,"password_command":null}"# + "\n")
+        #expect(
+            text(Request.open(OpenRequest(url: "http://h/t/", timeout: 2)))
                 == #"{"op":"open","url":"http://h/t/","user":null,"password_command":null,"timeout":2}"# + "\n")
         #expect(text(Request.changes(token: nil)) == #"{"op":"changes","token":null}"# + "\n")
-        #expect(text(Request.write([.delete(href: "/a", etag: "\"1\"")])) == #"{"op":"write","writes":[{"method":"delete","href":"/a","etag":"\"1\""}]}"# + "\n")
-        #expect(text(HelloAnswer(capabilities: [.caFile, .http2])) == #"{"version":1,"capabilities":["ca_file","http2"]}"# + "\n")
-        #expect(text(ProbeAnswer(syncToken: true, components: ["VTODO"])) == #"{"ok":true,"sync_token":true,"components":["VTODO"]}"# + "\n")
-        #expect(text(ChangesAnswer.everything(items: [ListedItem(href: "/a", etag: nil)], token: nil))
+        #expect(
+            text(Request.write([.delete(href: "/a", etag: "\"1\"")]))
+                == #"{"op":"write","writes":[{"method":"delete","href":"/a","etag":"\"1\""}]}"# + "\n")
+        #expect(
+            text(HelloAnswer(capabilities: [.caFile, .http2])) == #"{"version":1,"capabilities":["ca_file","http2"]}"#
+                + "\n")
+        #expect(
+            text(ProbeAnswer(syncToken: true, components: ["VTODO"]))
+                == #"{"ok":true,"sync_token":true,"components":["VTODO"]}"# + "\n")
+        #expect(
+            text(ChangesAnswer.everything(items: [ListedItem(href: "/a", etag: nil)], token: nil))
                 == #"{"kind":"everything","items":[{"href":"/a","etag":null}],"token":null}"# + "\n")
-        #expect(text(WriteAnswer(outcomes: [.preconditionFailed, .notSent])) == #"{"outcomes":[{"outcome":"precondition_failed"},{"outcome":"not_sent"}]}"# + "\n")
-        #expect(text(Reply<OKAnswer>.error(Self.error))
-                == #"{"error":{"kind":"redirect","message":"moved \"there\"","status":301,"location":"https://other.example/tasks/"}}"# + "\n")
-        #expect(text(ErrorObject(kind: .notFound, message: "gone", status: nil)) == #"{"kind":"not_found","message":"gone","status":null}"# + "\n")
+        #expect(
+            text(WriteAnswer(outcomes: [.preconditionFailed, .notSent]))
+                == #"{"outcomes":[{"outcome":"precondition_failed"},{"outcome":"not_sent"}]}"# + "\n")
+        #expect(
+            text(Reply<OKAnswer>.error(Self.error))
+                == #"{"error":{"kind":"redirect","message":"moved \"there\"","status":301,"location":"https://other.example/tasks/"}}"#
+                + "\n")
+        #expect(
+            text(ErrorObject(kind: .notFound, message: "gone", status: nil))
+                == #"{"kind":"not_found","message":"gone","status":null}"# + "\n")
     }
 
     @Test func aMissingFieldIsNamed() {
-        #expect(failure(["kind": "delta", "changed": [], "removed": []], as: ChangesAnswer.self)
+        #expect(
+            failure(["kind": "delta", "changed": [], "removed": []], as: ChangesAnswer.self)
                 == MessageDecodingError(field: "token", .missing))
-        #expect(failure(["kind": "everything", "items": [["href": "/a"]], "token": nil], as: ChangesAnswer.self)
+        #expect(
+            failure(["kind": "everything", "items": [["href": "/a"]], "token": nil], as: ChangesAnswer.self)
                 == MessageDecodingError(field: "items[0].etag", .missing))
-        #expect(failure(["objects": [], "gone": []], as: FetchAnswer.self) == MessageDecodingError(field: "read_alone", .missing))
-        #expect(failure(["outcomes": [["outcome": "written", "etag": nil], ["outcome": "failed"]]], as: WriteAnswer.self)
+        #expect(
+            failure(["objects": [], "gone": []], as: FetchAnswer.self)
+                == MessageDecodingError(field: "read_alone", .missing))
+        #expect(
+            failure(["outcomes": [["outcome": "written", "etag": nil], ["outcome": "failed"]]], as: WriteAnswer.self)
                 == MessageDecodingError(field: "outcomes[1].error", .missing))
-        #expect(failure(["outcomes": [["outcome": "failed", "error": ["kind": "server", "message": "m"]]]], as: WriteAnswer.self)
+        #expect(
+            failure(
+                ["outcomes": [["outcome": "failed", "error": ["kind": "server", "message": "m"]]]], as: WriteAnswer.self
+            )
                 == MessageDecodingError(field: "outcomes[0].error.status", .missing))
         #expect(failure(["op": "open"], as: Request.self) == MessageDecodingError(field: "url", .missing))
-        #expect(failure(["op": "write", "writes": [["method": "update", "href": "/a", "text": "x"]]], as: Request.self)
+        #expect(
+            failure(["op": "write", "writes": [["method": "update", "href": "/a", "text": "x"]]], as: Request.self)
                 == MessageDecodingError(field: "writes[0].etag", .missing))
         #expect(failure(["url": "http://h/"], as: Request.self) == MessageDecodingError(field: "op", .missing))
         #expect(failure(["capabilities": []], as: HelloAnswer.self) == MessageDecodingError(field: "version", .missing))
         #expect(failure([:], as: OKAnswer.self) == MessageDecodingError(field: "ok", .missing))
-        #expect(failure(["ok": true, "sync_token": true], as: ProbeAnswer.self) == MessageDecodingError(field: "components", .missing))
-        #expect(failure(["collections": [["url": "http://h/c/", "components": []]]], as: DiscoverAnswer.self)
+        #expect(
+            failure(["ok": true, "sync_token": true], as: ProbeAnswer.self)
+                == MessageDecodingError(field: "components", .missing))
+        #expect(
+            failure(["collections": [["url": "http://h/c/", "components": []]]], as: DiscoverAnswer.self)
                 == MessageDecodingError(field: "collections[0].name", .missing))
-        #expect(failure(["error": ["message": "m", "status": nil]], as: Reply<OKAnswer>.self) == MessageDecodingError(field: "error.kind", .missing))
+        #expect(
+            failure(["error": ["message": "m", "status": nil]], as: Reply<OKAnswer>.self)
+                == MessageDecodingError(field: "error.kind", .missing))
         #expect(MessageDecodingError(field: "token", .missing).description == #"no "token""#)
     }
 
     @Test func aFieldOfAnotherTypeIsNamed() {
-        #expect(failure(["outcomes": [["outcome": "written", "etag": 4]]], as: WriteAnswer.self)
-                == MessageDecodingError(field: "outcomes[0].etag", .wrongType(expected: "a string or null", found: "a number")))
-        #expect(failure(["objects": [], "gone": ["/a", nil], "read_alone": []], as: FetchAnswer.self)
+        #expect(
+            failure(["outcomes": [["outcome": "written", "etag": 4]]], as: WriteAnswer.self)
+                == MessageDecodingError(
+                    field: "outcomes[0].etag", .wrongType(expected: "a string or null", found: "a number")))
+        #expect(
+            failure(["objects": [], "gone": ["/a", nil], "read_alone": []], as: FetchAnswer.self)
                 == MessageDecodingError(field: "gone[1]", .wrongType(expected: "a string", found: "null")))
-        #expect(failure(["objects": "none", "gone": [], "read_alone": []], as: FetchAnswer.self)
+        #expect(
+            failure(["objects": "none", "gone": [], "read_alone": []], as: FetchAnswer.self)
                 == MessageDecodingError(field: "objects", .wrongType(expected: "an array", found: "a string")))
-        #expect(failure(["objects": [["href": "/a", "etag": nil, "text": nil]], "gone": [], "read_alone": []], as: FetchAnswer.self)
+        #expect(
+            failure(
+                ["objects": [["href": "/a", "etag": nil, "text": nil]], "gone": [], "read_alone": []],
+                as: FetchAnswer.self)
                 == MessageDecodingError(field: "objects[0].text", .wrongType(expected: "a string", found: "null")))
-        #expect(failure(["changed": [1], "removed": [], "token": "t", "kind": "delta"], as: ChangesAnswer.self)
+        #expect(
+            failure(["changed": [1], "removed": [], "token": "t", "kind": "delta"], as: ChangesAnswer.self)
                 == MessageDecodingError(field: "changed[0]", .wrongType(expected: "an object", found: "a number")))
-        #expect(failure(["version": 1.5, "capabilities": []], as: HelloAnswer.self)
+        #expect(
+            failure(["version": 1.5, "capabilities": []], as: HelloAnswer.self)
                 == MessageDecodingError(field: "version", .wrongType(expected: "an integer", found: "a number")))
-        #expect(failure(["version": "1", "capabilities": []], as: HelloAnswer.self)
+        #expect(
+            failure(["version": "1", "capabilities": []], as: HelloAnswer.self)
                 == MessageDecodingError(field: "version", .wrongType(expected: "an integer", found: "a string")))
-        #expect(failure(["ok": false], as: OKAnswer.self) == MessageDecodingError(field: "ok", .wrongType(expected: "true", found: "false")))
-        #expect(failure(["ok": true, "sync_token": "yes", "components": []], as: ProbeAnswer.self)
+        #expect(
+            failure(["ok": false], as: OKAnswer.self)
+                == MessageDecodingError(field: "ok", .wrongType(expected: "true", found: "false")))
+        #expect(
+            failure(["ok": true, "sync_token": "yes", "components": []], as: ProbeAnswer.self)
                 == MessageDecodingError(field: "sync_token", .wrongType(expected: "true or false", found: "a string")))
-        #expect(failure(["error": ["kind": "auth", "message": "m", "status": "401"]], as: Reply<OKAnswer>.self)
-                == MessageDecodingError(field: "error.status", .wrongType(expected: "an integer or null", found: "a string")))
-        #expect(failure(["error": ["kind": "redirect", "message": "m", "status": 301, "location": 3]], as: Reply<OKAnswer>.self)
-                == MessageDecodingError(field: "error.location", .wrongType(expected: "a string or null", found: "a number")))
-        #expect(failure(["op": "open", "url": "http://h/", "user": false], as: Request.self)
+        #expect(
+            failure(["error": ["kind": "auth", "message": "m", "status": "401"]], as: Reply<OKAnswer>.self)
+                == MessageDecodingError(
+                    field: "error.status", .wrongType(expected: "an integer or null", found: "a string")))
+        #expect(
+            failure(
+                ["error": ["kind": "redirect", "message": "m", "status": 301, "location": 3]], as: Reply<OKAnswer>.self)
+                == MessageDecodingError(
+                    field: "error.location", .wrongType(expected: "a string or null", found: "a number")))
+        #expect(
+            failure(["op": "open", "url": "http://h/", "user": false], as: Request.self)
                 == MessageDecodingError(field: "user", .wrongType(expected: "a string or null", found: "false")))
-        #expect(failure(["op": "open", "url": "http://h/", "timeout": "2"], as: Request.self)
-                == MessageDecodingError(field: "timeout", .wrongType(expected: "an integer or null", found: "a string")))
-        #expect(failure(["op": "open", "url": "http://h/", "timeout": 2.5], as: Request.self)
-                == MessageDecodingError(field: "timeout", .wrongType(expected: "an integer or null", found: "a number")))
-        #expect(failure(["op": "fetch", "hrefs": "/a"], as: Request.self)
+        #expect(
+            failure(["op": "open", "url": "http://h/", "timeout": "2"], as: Request.self)
+                == MessageDecodingError(field: "timeout", .wrongType(expected: "an integer or null", found: "a string"))
+        )
+        #expect(
+            failure(["op": "open", "url": "http://h/", "timeout": 2.5], as: Request.self)
+                == MessageDecodingError(field: "timeout", .wrongType(expected: "an integer or null", found: "a number"))
+        )
+        #expect(
+            failure(["op": "fetch", "hrefs": "/a"], as: Request.self)
                 == MessageDecodingError(field: "hrefs", .wrongType(expected: "an array", found: "a string")))
-        #expect(failure(["op": 1], as: Request.self) == MessageDecodingError(field: "op", .wrongType(expected: "a string", found: "a number")))
-        #expect(failure(["a"], as: Request.self) == MessageDecodingError(field: "", .wrongType(expected: "an object", found: "an array")))
-        #expect(failure(["collections": [["url": "http://h/c/", "name": nil, "components": [1]]]], as: DiscoverAnswer.self)
-                == MessageDecodingError(field: "collections[0].components[0]", .wrongType(expected: "a string", found: "a number")))
-        #expect(MessageDecodingError(field: "outcomes[0].etag", .wrongType(expected: "a string or null", found: "a number")).description
+        #expect(
+            failure(["op": 1], as: Request.self)
+                == MessageDecodingError(field: "op", .wrongType(expected: "a string", found: "a number")))
+        #expect(
+            failure(["a"], as: Request.self)
+                == MessageDecodingError(field: "", .wrongType(expected: "an object", found: "an array")))
+        #expect(
+            failure(["collections": [["url": "http://h/c/", "name": nil, "components": [1]]]], as: DiscoverAnswer.self)
+                == MessageDecodingError(
+                    field: "collections[0].components[0]", .wrongType(expected: "a string", found: "a number")))
+        #expect(
+            MessageDecodingError(field: "outcomes[0].etag", .wrongType(expected: "a string or null", found: "a number"))
+                .description
                 == #""outcomes[0].etag" is a number, not a string or null"#)
     }
 
     @Test func anUnknownNameIsAnErrorNeverADefault() {
-        #expect(failure(["kind": "partial", "items": [], "token": nil], as: ChangesAnswer.self)
+        #expect(
+            failure(["kind": "partial", "items": [], "token": nil], as: ChangesAnswer.self)
                 == MessageDecodingError(field: "kind", .unknown("partial", known: ["delta", "everything"])))
-        #expect(failure(["outcomes": [["outcome": "exploded"]]], as: WriteAnswer.self)
-                == MessageDecodingError(field: "outcomes[0].outcome", .unknown("exploded", known: WriteAnswer.Outcome.Kind.allCases.map(\.rawValue))))
-        #expect(failure(["op": "write", "writes": [["method": "move", "href": "/a"]]], as: Request.self)
-                == MessageDecodingError(field: "writes[0].method", .unknown("move", known: ["create", "update", "delete"])))
-        #expect(failure(["op": "dance"], as: Request.self)
+        #expect(
+            failure(["outcomes": [["outcome": "exploded"]]], as: WriteAnswer.self)
+                == MessageDecodingError(
+                    field: "outcomes[0].outcome",
+                    .unknown("exploded", known: WriteAnswer.Outcome.Kind.allCases.map(\.rawValue))))
+        #expect(
+            failure(["op": "write", "writes": [["method": "move", "href": "/a"]]], as: Request.self)
+                == MessageDecodingError(
+                    field: "writes[0].method", .unknown("move", known: ["create", "update", "delete"])))
+        #expect(
+            failure(["op": "dance"], as: Request.self)
                 == MessageDecodingError(field: "op", .unknown("dance", known: Op.allCases.map(\.rawValue))))
-        #expect(failure(["error": ["kind": "teapot", "message": "m", "status": 418]], as: Reply<OKAnswer>.self)
-                == MessageDecodingError(field: "error.kind", .unknown("teapot", known: ErrorKind.allCases.map(\.rawValue))))
-        #expect(failure(["outcomes": [["outcome": "failed", "error": ["kind": "teapot", "message": "m", "status": nil]]]], as: WriteAnswer.self)
-                == MessageDecodingError(field: "outcomes[0].error.kind", .unknown("teapot", known: ErrorKind.allCases.map(\.rawValue))))
-        #expect(MessageDecodingError(field: "kind", .unknown("partial", known: ["delta", "everything"])).description
+        #expect(
+            failure(["error": ["kind": "teapot", "message": "m", "status": 418]], as: Reply<OKAnswer>.self)
+                == MessageDecodingError(
+                    field: "error.kind", .unknown("teapot", known: ErrorKind.allCases.map(\.rawValue))))
+        #expect(
+            failure(
+                ["outcomes": [["outcome": "failed", "error": ["kind": "teapot", "message": "m", "status": nil]]]],
+                as: WriteAnswer.self)
+                == MessageDecodingError(
+                    field: "outcomes[0].error.kind", .unknown("teapot", known: ErrorKind.allCases.map(\.rawValue))))
+        #expect(
+            MessageDecodingError(field: "kind", .unknown("partial", known: ["delta", "everything"])).description
                 == #""kind" is "partial", which is none of delta, everything"#)
     }
 
     /// `timeout` may be left out or null (the companion's defaults); `ca_file` likewise.
     @Test func openOptionsMayBeLeftOutOrNull() throws {
-        #expect(try Request(json: ["op": "open", "url": "http://h/", "timeout": nil]) == .open(OpenRequest(url: "http://h/")))
-        #expect(try Request(json: ["op": "open", "url": "http://h/", "timeout": 7]) == .open(OpenRequest(url: "http://h/", timeout: 7)))
+        #expect(
+            try Request(json: ["op": "open", "url": "http://h/", "timeout": nil])
+                == .open(OpenRequest(url: "http://h/")))
+        #expect(
+            try Request(json: ["op": "open", "url": "http://h/", "timeout": 7])
+                == .open(OpenRequest(url: "http://h/", timeout: 7)))
         #expect(try Request(json: ["op": "open", "url": "http://h/"]) == .open(OpenRequest(url: "http://h/")))
         #expect(OpenRequest.allowedTimeouts == 1...300)
         #expect(HelloAnswer(capabilities: Capability.allCases).supports(.timeout))
@@ -180,7 +278,8 @@ import Testing
 
     @Test func membersNotInTheProtocolAreIgnoredAndAnErrorWinsOverTheAnswer() throws {
         #expect(try OKAnswer(json: ["ok": true, "later": [1, 2]]) == OKAnswer())
-        #expect(try Reply<OKAnswer>(json: ["ok": true, "error": ["kind": "auth", "message": "no", "status": 401]])
+        #expect(
+            try Reply<OKAnswer>(json: ["ok": true, "error": ["kind": "auth", "message": "no", "status": 401]])
                 == .error(ErrorObject(kind: .auth, message: "no", status: 401)))
         #expect(try HelloAnswer.version(in: ["version": 2, "capabilities": "all of them"]) == 2)
         #expect(try HelloAnswer(json: ["version": 1, "capabilities": ["ca_file", "from_the_future"]]).supports(.caFile))

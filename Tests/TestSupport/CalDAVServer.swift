@@ -1,9 +1,10 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real CalDAV server (Radicale or Xandikos, run by the system's Python) on a free port of
@@ -44,7 +45,9 @@ public final class CalDAVServer: @unchecked Sendable {
     /// (in sorted order).
     /// With `userFromProxy`, Radicale checks no password and takes the user from the
     /// `X-Remote-User` header (only a proxy that authenticates must reach it then).
-    public static func radicale(users: [String: String] = ["alice": "secret"], userFromProxy: Bool = false) throws -> CalDAVServer {
+    public static func radicale(users: [String: String] = ["alice": "secret"], userFromProxy: Bool = false) throws
+        -> CalDAVServer
+    {
         let server = try start(.radicale, users: users, userFromProxy: userFromProxy)
         let user = users.keys.sorted().first!
         server.todoCollectionURL = try server.makeCollection(name: "tasks", components: ["VTODO"], user: user)
@@ -59,7 +62,8 @@ public final class CalDAVServer: @unchecked Sendable {
     }
 
     /// Starts the server on a free port; tries another port when it dies at start (a clash).
-    private static func start(_ kind: Kind, users: [String: String], userFromProxy: Bool = false) throws -> CalDAVServer {
+    private static func start(_ kind: Kind, users: [String: String], userFromProxy: Bool = false) throws -> CalDAVServer
+    {
         var lastError: Error?
         for _ in 0..<3 {
             let folder = TemporaryFolder()
@@ -67,11 +71,14 @@ public final class CalDAVServer: @unchecked Sendable {
             let arguments: [String]
             switch kind {
             case .radicale:
-                arguments = try radicaleArguments(users: users, port: port, in: folder,
-                                                  auth: userFromProxy ? ["type = http_x_remote_user"] : nil)
+                arguments = try radicaleArguments(
+                    users: users, port: port, in: folder,
+                    auth: userFromProxy ? ["type = http_x_remote_user"] : nil)
             case .xandikos:
-                arguments = ["-m", "xandikos.web", "--defaults", "-d", folder.file("data"),
-                             "-l", "127.0.0.1", "-p", String(port)]
+                arguments = [
+                    "-m", "xandikos.web", "--defaults", "-d", folder.file("data"),
+                    "-l", "127.0.0.1", "-p", String(port)
+                ]
             }
             let process = try runPython(arguments, in: folder, log: "server.log")
             let server = CalDAVServer(kind: kind, port: port, folder: folder, users: users, process: process)
@@ -80,7 +87,8 @@ public final class CalDAVServer: @unchecked Sendable {
             let deadline = Date(timeIntervalSinceNow: 10)
             while Date() < deadline && process.isRunning && !portAnswers(port) { usleep(20_000) }
             if process.isRunning && portAnswers(port) { return server }
-            lastError = ServerDidNotStart(description: "\(kind) on port \(port) did not start: \(server.log.suffix(1_000))")
+            lastError = ServerDidNotStart(
+                description: "\(kind) on port \(port) did not start: \(server.log.suffix(1_000))")
             server.stop()
         }
         throw lastError!
@@ -89,8 +97,10 @@ public final class CalDAVServer: @unchecked Sendable {
     /// Writes Radicale's users (plain htpasswd) and configuration into `folder`, with `server`
     /// lines added to its [server] section (`ssl = True`, ...) and `auth` lines instead of the
     /// plain htpasswd file in its [auth] section; the arguments that run it.
-    public static func radicaleArguments(users: [String: String], port: Int, in folder: TemporaryFolder,
-                                         server: [String] = [], auth: [String]? = nil) throws -> [String] {
+    public static func radicaleArguments(
+        users: [String: String], port: Int, in folder: TemporaryFolder,
+        server: [String] = [], auth: [String]? = nil
+    ) throws -> [String] {
         let userLines = users.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)\n" }.joined()
         try Data(userLines.utf8).write(to: URL(fileURLWithPath: folder.file("users")))
         let config = """
@@ -138,7 +148,9 @@ public final class CalDAVServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw ServerDidNotStart(description: "bind() failed") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -182,24 +194,33 @@ public final class CalDAVServer: @unchecked Sendable {
             <C:supported-calendar-component-set>\(comps)</C:supported-calendar-component-set>\
             </D:prop></D:set></D:mkcol>
             """
-        let status = try request("MKCOL", url, body: Data(body.utf8), headers: ["Content-Type": "application/xml; charset=utf-8"], user: user).status
+        let status = try request(
+            "MKCOL", url, body: Data(body.utf8), headers: ["Content-Type": "application/xml; charset=utf-8"], user: user
+        ).status
         guard status == 201 else { throw ServerDidNotStart(description: "MKCOL \(url) answered \(status)") }
         return url
     }
 
     /// One plain HTTP request (as another client would make it), with Basic auth for `user`
     /// (default: the first user) on Radicale; bounded by 10 s.
-    public func request(_ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:],
-                        user: String? = nil) throws -> (status: Int, headers: [String: String], body: Data) {
-        var request = URLRequest(url: URL(string: url)!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+    public func request(
+        _ method: String, _ url: String, body: Data? = nil, headers: [String: String] = [:],
+        user: String? = nil
+    ) throws -> (status: Int, headers: [String: String], body: Data) {
+        var request = URLRequest(
+            url: URL(string: url)!, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if kind == .radicale, let name = user ?? users.keys.sorted().first, let password = users[name] {
-            request.setValue("Basic " + Data("\(name):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setValue(
+                "Basic " + Data("\(name):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
             if userFromProxy { request.setValue(name, forHTTPHeaderField: "X-Remote-User") }
         }
-        final class Box: @unchecked Sendable { var result: (Int, [String: String], Data)?; var error: Error? }
+        final class Box: @unchecked Sendable {
+            var result: (Int, [String: String], Data)?
+            var error: Error?
+        }
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         let configuration = URLSessionConfiguration.ephemeral
@@ -208,14 +229,18 @@ public final class CalDAVServer: @unchecked Sendable {
         session.dataTask(with: request) { data, response, error in
             if let response = response as? HTTPURLResponse {
                 var fields: [String: String] = [:]
-                for (key, value) in response.allHeaderFields { fields[String(describing: key).lowercased()] = String(describing: value) }
+                for (key, value) in response.allHeaderFields {
+                    fields[String(describing: key).lowercased()] = String(describing: value)
+                }
                 box.result = (response.statusCode, fields, data ?? Data())
             } else {
                 box.error = error
             }
             done.signal()
         }.resume()
-        guard done.wait(timeout: .now() + 15) == .success else { throw ServerDidNotStart(description: "\(method) \(url) did not answer") }
+        guard done.wait(timeout: .now() + 15) == .success else {
+            throw ServerDidNotStart(description: "\(method) \(url) did not answer")
+        }
         if let result = box.result { return (result.0, result.1, result.2) }
         throw box.error ?? ServerDidNotStart(description: "\(method) \(url) failed")
     }
@@ -229,9 +254,11 @@ public struct ServerDidNotStart: Error, CustomStringConvertible {
 extension CalDAVServer {
     /// Starts the system's Python with `arguments`, in a clean environment with `folder` as HOME,
     /// its stdout and stderr going to the file `log` in `folder`.
-    public static func runPython(_ arguments: [String], in folder: TemporaryFolder, log name: String) throws -> Process {
-        try Process.startServer(python, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path],
-                                log: folder.file(name))
+    public static func runPython(_ arguments: [String], in folder: TemporaryFolder, log name: String) throws -> Process
+    {
+        try Process.startServer(
+            python, arguments, environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.path],
+            log: folder.file(name))
     }
 
     /// The path of the VTODO collection (`/alice/tasks/`), percent-encoded as in its URL.
@@ -241,7 +268,9 @@ extension CalDAVServer {
     /// byte for byte, without a client library's checks); returns the status.
     @discardableResult
     public func put(_ name: String, _ text: String) throws -> Int {
-        try request("PUT", todoCollectionURL + name, body: Data(text.utf8),
-                    headers: ["Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"]).status
+        try request(
+            "PUT", todoCollectionURL + name, body: Data(text.utf8),
+            headers: ["Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"]
+        ).status
     }
 }

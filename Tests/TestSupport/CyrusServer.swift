@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Cyrus IMAP's CalDAV server (Debian's cyrus-caldav: the server Fastmail runs), started by a
@@ -39,7 +40,8 @@ public final class CyrusServer: @unchecked Sendable {
     public static func start(users: [String: String] = ["alice": "secret"]) throws -> CyrusServer {
         for path in ["\(programs)/master", "\(programs)/httpd", "\(programs)/deliver", saslpasswd2]
         where !FileManager.default.isExecutableFile(atPath: path) {
-            throw ServerDidNotStart(description: "\(path) is missing: scripts/setup installs it (Debian packages cyrus-caldav, sasl2-bin)")
+            throw ServerDidNotStart(
+                description: "\(path) is missing: scripts/setup installs it (Debian packages cyrus-caldav, sasl2-bin)")
         }
         var lastError: Error?
         for _ in 0..<3 {
@@ -53,7 +55,9 @@ public final class CyrusServer: @unchecked Sendable {
                 for user in users.keys.sorted() { try server.createInbox(user) }
                 return server
             }
-            lastError = ServerDidNotStart(description: "Cyrus master on port \(port) did not start (it logs to syslog): \(server.log.suffix(1_000))")
+            lastError = ServerDidNotStart(
+                description:
+                    "Cyrus master on port \(port) did not start (it logs to syslog): \(server.log.suffix(1_000))")
             server.stop()
         }
         throw lastError ?? ServerDidNotStart(description: "Cyrus did not start")
@@ -66,9 +70,11 @@ public final class CyrusServer: @unchecked Sendable {
             try fileManager.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true)
         }
         let root = getuid() == 0
-        let owner = root ? "cyrus" : (getpwuid(getuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "")
+        let owner =
+            root ? "cyrus" : (getpwuid(getuid()).flatMap { String(validatingCString: $0.pointee.pw_name) } ?? "")
         let config = folder.file("imapd.conf")
-        try Data("""
+        try Data(
+            """
             configdirectory: \(folder.file("conf"))
             defaultpartition: default
             partition-default: \(folder.file("spool"))
@@ -88,8 +94,10 @@ public final class CyrusServer: @unchecked Sendable {
             autocreate_quota: 0
             syslog_prefix: todo-tests
 
-            """.utf8).write(to: URL(fileURLWithPath: config))
-        try Data("""
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
+        try Data(
+            """
             START {
               recover cmd="ctl_cyrusdb -r -C \(config)"
             }
@@ -102,26 +110,35 @@ public final class CyrusServer: @unchecked Sendable {
             DAEMON {
             }
 
-            """.utf8).write(to: URL(fileURLWithPath: folder.file("cyrus.conf")))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: folder.file("cyrus.conf")))
         for (user, password) in users.sorted(by: { $0.key < $1.key }) {
-            let made = try ProcessRunner.run(saslpasswd2, ["-p", "-c", "-f", folder.file("sasldb2"), "-u", "localhost", user],
-                                             stdin: password, timeout: 30)
+            let made = try ProcessRunner.run(
+                saslpasswd2, ["-p", "-c", "-f", folder.file("sasldb2"), "-u", "localhost", user],
+                stdin: password, timeout: 30)
             guard made.status == 0 else { throw ServerDidNotStart(description: "saslpasswd2 \(user): \(made.stderr)") }
         }
         if root {
             let given = try ProcessRunner.run("/bin/chown", ["-R", "cyrus", folder.path], timeout: 30)
-            guard given.status == 0 else { throw ServerDidNotStart(description: "chown -R cyrus \(folder.path): \(given.stderr)") }
+            guard given.status == 0 else {
+                throw ServerDidNotStart(description: "chown -R cyrus \(folder.path): \(given.stderr)")
+            }
         }
-        return try Process.startServer("\(programs)/master", ["-C", config, "-M", folder.file("cyrus.conf"), "-p", folder.file("master.pid"), "-D"],
-                                       environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"], log: folder.file("master.log"))
+        return try Process.startServer(
+            "\(programs)/master",
+            ["-C", config, "-M", folder.file("cyrus.conf"), "-p", folder.file("master.pid"), "-D"],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C"], log: folder.file("master.log"))
     }
 
     /// Delivers one message to `user` over LMTP, which creates the user's INBOX.
     private func createInbox(_ user: String) throws {
         let message = "From: todo-tests@localhost\r\nTo: \(user)@localhost\r\nSubject: welcome\r\n\r\nhello\r\n"
-        let delivered = try ProcessRunner.run("\(Self.programs)/deliver", ["-C", folder.file("imapd.conf"), user], stdin: message, timeout: 30)
+        let delivered = try ProcessRunner.run(
+            "\(Self.programs)/deliver", ["-C", folder.file("imapd.conf"), user], stdin: message, timeout: 30)
         guard delivered.status == 0 else {
-            throw ServerDidNotStart(description: "Cyrus deliver to \(user) failed (\(delivered.status)): \(delivered.stdout) \(delivered.stderr)")
+            throw ServerDidNotStart(
+                description:
+                    "Cyrus deliver to \(user) failed (\(delivered.status)): \(delivered.stdout) \(delivered.stderr)")
         }
     }
 

@@ -11,7 +11,9 @@ public struct UnexpectedOutput: Error, CustomStringConvertible {
 ///
 /// Throws, quoting the raw text, when it is not JSON or not of that shape. It never stands in an
 /// empty value, which would let a test pass on output it could not read.
-public func parseJSON<T>(_ text: String, as type: T.Type = T.self, _ label: @autoclosure () -> String = "output") throws -> T {
+public func parseJSON<T>(_ text: String, as type: T.Type = T.self, _ label: @autoclosure () -> String = "output") throws
+    -> T
+{
     let object: Any
     do {
         object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])

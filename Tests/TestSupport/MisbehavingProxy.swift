@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A deliberately misbehaving CalDAV server: a reverse proxy (misbehaving_caldav.py, beside this
@@ -116,8 +117,9 @@ public final class MisbehavingProxy: @unchecked Sendable {
         self.upstream = upstream
         let folder = TemporaryFolder()
         self.folder = folder
-        let process = try CalDAVServer.runPython([Self.script, upstream.base, folder.path, "--time-limit", String(timeLimit)],
-                                                 in: folder, log: "proxy.log")
+        let process = try CalDAVServer.runPython(
+            [Self.script, upstream.base, folder.path, "--time-limit", String(timeLimit)],
+            in: folder, log: "proxy.log")
         self.process = process
         // Bounded wait: the proxy binds port 0 and writes the port it got; then that port answers.
         var port = 0
@@ -169,8 +171,12 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case .injectObject(let href, let etag, let object):
             var control: [String: Any] = ["mode": "inject_object", "href": href, "etag": etag]
             switch object {
-            case .nested(let depth): control["object"] = "nested"; control["depth"] = depth
-            case .huge(let properties): control["object"] = "huge"; control["properties"] = properties
+            case .nested(let depth):
+                control["object"] = "nested"
+                control["depth"] = depth
+            case .huge(let properties):
+                control["object"] = "huge"
+                control["properties"] = properties
             case .garbage: control["object"] = "garbage"
             case .text(let text): control["text"] = text
             }
@@ -187,10 +193,13 @@ public final class MisbehavingProxy: @unchecked Sendable {
     public var requests: [Request] {
         let text = String(decoding: folder.contents(folder.file("requests.log")) ?? Data(), as: UTF8.self)
         return text.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return Request(method: object["method"] as? String ?? "", path: object["path"] as? String ?? "",
-                           status: object["status"] as? Int ?? 0, mode: object["mode"] as? String ?? "",
-                           kind: object["kind"] as? String ?? "", affected: object["affected"] as? [String] ?? [])
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                return nil
+            }
+            return Request(
+                method: object["method"] as? String ?? "", path: object["path"] as? String ?? "",
+                status: object["status"] as? Int ?? 0, mode: object["mode"] as? String ?? "",
+                kind: object["kind"] as? String ?? "", affected: object["affected"] as? [String] ?? [])
         }
     }
 
@@ -213,7 +222,9 @@ extension MisbehavingProxy.Mode: CustomStringConvertible {
     public var description: String {
         var control = MisbehavingProxy.control(self)
         if let text = control["text"] as? String { control["text"] = "\(text.utf8.count) bytes" }
-        let data = (try? JSONSerialization.data(withJSONObject: control, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: control, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 }

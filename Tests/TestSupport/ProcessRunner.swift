@@ -7,7 +7,9 @@ public struct ProcessResult: Sendable {
     public let stderr: String
 
     /// The stderr lines, without the trailing empty one.
-    public var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    public var stderrLines: [String] {
+        stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
 }
 
 /// A program that did not finish within its time limit; it was killed.
@@ -16,7 +18,9 @@ public struct ProcessTimedOut: Error, CustomStringConvertible {
     public let seconds: TimeInterval
     public let stdout: String
     public let stderr: String
-    public var description: String { "\(command) did not finish within \(Int(seconds)) s; stdout: \(stdout.suffix(500)) stderr: \(stderr.suffix(500))" }
+    public var description: String {
+        "\(command) did not finish within \(Int(seconds)) s; stdout: \(stdout.suffix(500)) stderr: \(stderr.suffix(500))"
+    }
 }
 
 /// Runs real programs for end-to-end tests: the built `todo`, `sqlite3`, `python3`.
@@ -24,9 +28,11 @@ public enum ProcessRunner {
     /// Runs `executable` with `arguments`, an environment (added to a minimal clean one) and
     /// optional standard input; waits for it (at most `timeout` seconds, then kills it and throws
     /// `ProcessTimedOut`) and returns what it printed.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           stdin: String? = nil, currentDirectory: String? = nil,
-                           timeout: TimeInterval = 120) throws -> ProcessResult {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        stdin: String? = nil, currentDirectory: String? = nil,
+        timeout: TimeInterval = 120
+    ) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         process.arguments = arguments
@@ -34,7 +40,9 @@ public enum ProcessRunner {
         env.merge(environment) { $1 }
         process.environment = env
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
@@ -56,19 +64,22 @@ public enum ProcessRunner {
         }
         process.waitUntilExit()
         if timedOut {
-            throw ProcessTimedOut(command: ([executable] + arguments).joined(separator: " "), seconds: timeout,
-                                  stdout: String(decoding: outData, as: UTF8.self),
-                                  stderr: String(decoding: errData, as: UTF8.self))
+            throw ProcessTimedOut(
+                command: ([executable] + arguments).joined(separator: " "), seconds: timeout,
+                stdout: String(decoding: outData, as: UTF8.self),
+                stderr: String(decoding: errData, as: UTF8.self))
         }
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// The absolute path of a program on PATH.
     public static func which(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)")
+        {
             return "\(folder)/\(name)"
         }
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])

@@ -46,8 +46,10 @@ public enum PseudoTerminal {
 
     /// Runs `arguments[0]` with the rest as its arguments; when `answer` is given, types it
     /// (and Enter) once `prompt` appears on the screen.
-    public static func run(_ arguments: [String], environment: [String: String] = [:],
-                           answer: String? = nil, prompt: String = "[y/N]") throws -> Result {
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:],
+        answer: String? = nil, prompt: String = "[y/N]"
+    ) throws -> Result {
         var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": "", "COLUMNS": ""]
         env.merge(environment) { $1 }
         let spec: [String: Any] = ["argv": arguments, "env": env, "answer": answer as Any, "prompt": prompt]
@@ -57,6 +59,8 @@ public enum PseudoTerminal {
             throw UnexpectedOutput("pty driver exited \(result.status): \(result.stderr)")
         }
         let object = try parseJSON(result.stdout, as: [String: Any].self, "the pty driver's report")
-        return Result(status: Int32(try field(object, "status", as: Int.self)), screen: try field(object, "screen", as: String.self))
+        return Result(
+            status: Int32(try field(object, "status", as: Int.self)),
+            screen: try field(object, "screen", as: String.self))
     }
 }

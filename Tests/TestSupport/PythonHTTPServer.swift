@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The bare HTTP servers the tests write in Python (a server without calendar-multiget, one that
@@ -41,7 +42,9 @@ public enum PythonHTTPServer {
     /// Runs `answerHandler` + `script` with the system's Python and `arguments`, and waits (at
     /// most `seconds`) until each of `ports` on 127.0.0.1 answers. The caller kills it by pid;
     /// the script should end by itself too (a bounded sleep).
-    public static func start(_ script: String, _ arguments: [String], ports: [Int], seconds: TimeInterval = 15) throws -> Process {
+    public static func start(_ script: String, _ arguments: [String], ports: [Int], seconds: TimeInterval = 15) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CalDAVServer.python)
         process.arguments = ["-c", answerHandler + script] + arguments

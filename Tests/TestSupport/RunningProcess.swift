@@ -18,7 +18,9 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` and an environment added to a minimal clean one;
     /// with `input`, its stdin is a pipe that ``send(_:)`` writes.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: Bool = false)
+        throws
+    {
         self.input = input ? Pipe() : nil
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starting and stopping the servers the tests run (Radicale, Xandikos, nginx, Apache, Cyrus).
@@ -10,7 +11,8 @@ extension Process {
     /// SIGTERM and SIGINT among them: a server started from a test so never sees the SIGTERM that
     /// asks it to stop, and each stop waited out its grace period before a SIGKILL.
     public func runWithSignalsUnblocked() throws {
-        var none = sigset_t(), previous = sigset_t()
+        var none = sigset_t()
+        var previous = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
@@ -19,8 +21,10 @@ extension Process {
 
     /// Starts `executable` with `arguments` in the clean `environment`, its stdout and stderr
     /// going to the file `log` (made anew), its stdin /dev/null, no signal blocked.
-    public static func startServer(_ executable: String, _ arguments: [String], environment: [String: String],
-                                   log: String) throws -> Process {
+    public static func startServer(
+        _ executable: String, _ arguments: [String], environment: [String: String],
+        log: String
+    ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

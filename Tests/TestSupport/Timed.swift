@@ -10,8 +10,10 @@ import Testing
 public struct Timed: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         guard testCase != nil, let path = ProcessInfo.processInfo.environment["TODO_TEST_TIMES"] else {
             return try await function()
         }

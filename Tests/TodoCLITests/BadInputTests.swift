@@ -8,8 +8,10 @@ import Testing
 
     /// Runs `arguments`, expects `status`, one `error:` line (plus at most one hint line),
     /// nothing on stdout, and the database byte for byte as it was.
-    private func expectRefusal(_ arguments: [String], status: Int32, mentioning word: String? = nil,
-                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectRefusal(
+        _ arguments: [String], status: Int32, mentioning word: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = sandbox.fileState()
         let result = try sandbox.todo(arguments)
         let label = "todo \(arguments.joined(separator: " "))"
@@ -18,7 +20,9 @@ import Testing
         let lines = result.stderrLines
         #expect((1...2).contains(lines.count), "\(label): \(lines)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(label): \(lines)", sourceLocation: sourceLocation)
-        if let word { #expect(result.stderr.contains(word), "\(label): \(result.stderr)", sourceLocation: sourceLocation) }
+        if let word {
+            #expect(result.stderr.contains(word), "\(label): \(result.stderr)", sourceLocation: sourceLocation)
+        }
         #expect(sandbox.fileState() == before, "\(label) changed the database", sourceLocation: sourceLocation)
     }
 
@@ -76,7 +80,9 @@ import Testing
         #expect(result.stderrLines.first?.hasPrefix("error: ") == true)
         let known = try FileManager.default.contentsOfDirectory(atPath: ProcessRunner.packageRoot + "/Migrations")
             .filter { $0.hasSuffix(".sql") }.count
-        #expect(result.stderr.contains("version 42") && result.stderr.contains("the \(known) this todo knows"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("version 42") && result.stderr.contains("the \(known) this todo knows"),
+            "\(result.stderr)")
         #expect(sandbox.fileState() == before)
     }
 

@@ -9,12 +9,14 @@ final class CLISandbox: @unchecked Sendable {
 
     /// Runs the built `todo` against this sandbox's database (through `TODO_DB`).
     @discardableResult
-    func todo(_ arguments: String..., environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
+    func todo(_ arguments: String..., environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult
+    {
         try todo(arguments, environment: environment, stdin: stdin)
     }
 
     @discardableResult
-    func todo(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
+    func todo(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult
+    {
         var env = ["TODO_DB": database, "HOME": folder.path, "XDG_DATA_HOME": folder.file("xdg")]
         env.merge(environment) { $1 }
         return try ProcessRunner.run(ProcessRunner.todoBinary, arguments, environment: env, stdin: stdin)
@@ -41,8 +43,10 @@ final class CLISandbox: @unchecked Sendable {
     func listJSON(_ extra: [String]) throws -> [[String: Any]] {
         let arguments = ["list", "--json"] + extra
         let result = try todo(arguments)
-        return try parseJSON(result.stdout, as: [[String: Any]].self,
-                             "todo \(arguments.joined(separator: " ")) (exit \(result.status), stderr \(result.stderr.debugDescription))")
+        return try parseJSON(
+            result.stdout, as: [[String: Any]].self,
+            "todo \(arguments.joined(separator: " ")) (exit \(result.status), stderr \(result.stderr.debugDescription))"
+        )
     }
 
     /// The database file's bytes and whether WAL/journal side files exist: "changes nothing" means equal.

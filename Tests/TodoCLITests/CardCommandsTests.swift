@@ -25,7 +25,9 @@ import Testing
         #expect(list.map { $0["id"] as? Int } == [3, 1, 2])
         #expect(list.map { $0["deadline"] as? String } == ["2024-04-30", "2024-05-01", nil])
         #expect(list.map { $0["done"] as? Bool } == [false, false, false])
-        #expect(try sandbox.ok("list", "--json").hasPrefix("[\n  {\"id\": 3, \"name\": \"Pay rent\", \"deadline\": \"2024-04-30\", \"done\": false}"))
+        #expect(
+            try sandbox.ok("list", "--json").hasPrefix(
+                "[\n  {\"id\": 3, \"name\": \"Pay rent\", \"deadline\": \"2024-04-30\", \"done\": false}"))
     }
 
     @Test func anEmptyListIsAnEmptyArray() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import todo
 
 /// Whether a program is on PATH; the zsh and fish checks run only where those shells are.
@@ -49,8 +50,9 @@ private func isInstalled(_ program: String) -> Bool {
             _todo todo "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\n' "${COMPREPLY[@]}"
             """#
-        let result = try ProcessRunner.run("bash", ["-c", driver, "bash", try scriptFile("bash")] + words,
-                                           environment: shellEnvironment)
+        let result = try ProcessRunner.run(
+            "bash", ["-c", driver, "bash", try scriptFile("bash")] + words,
+            environment: shellEnvironment)
         #expect(result.status == 0 && result.stderr.isEmpty, "bash: \(result.stderr)")
         return result.stdout.split(separator: "\n").map(String.init)
     }
@@ -74,14 +76,16 @@ private func isInstalled(_ program: String) -> Bool {
     }
 
     @Test func scriptsFollowTheSpecsNotAFixedList() {
-        let extra = CommandSpec(name: "frobnicate", abstract: "Frobnicate todos.",
-                                arguments: [.init(name: "id", help: "Ids.", repeats: true)],
-                                options: [.init(name: "--wobble", value: "level", help: "How much.")])
+        let extra = CommandSpec(
+            name: "frobnicate", abstract: "Frobnicate todos.",
+            arguments: [.init(name: "id", help: "Ids.", repeats: true)],
+            options: [.init(name: "--wobble", value: "level", help: "How much.")])
         let generated = CompletionScript(commands: [extra], globals: GlobalOptions.specs)
         for shell in CompletionShell.allCases {
             let text = generated.text(for: shell)
             #expect(text.contains("frobnicate") && text.contains("wobble"), "\(shell)")
-            #expect(text.contains("Frobnicate todos.") == (shell != .bash), "zsh and fish describe commands; bash cannot")
+            #expect(
+                text.contains("Frobnicate todos.") == (shell != .bash), "zsh and fish describe commands; bash cannot")
             #expect(text.contains("_todo_ids"), "\(shell): an `id` argument completes todo ids")
         }
     }
@@ -123,8 +127,11 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try bashComplete("todo", "help", "ed") == ["edit"])
         #expect(try bashComplete("todo", "rm", "-").contains("--yes"))
         #expect(try bashComplete("todo", "rm", "-").contains("--db"), "global options complete after the command")
-        #expect(try bashComplete("todo", "--db", sandbox.folder.path + "/todo.b").map { $0.hasSuffix("todo.bash") } == [true],
-                "--db completes files")
+        #expect(
+            try bashComplete("todo", "--db", sandbox.folder.path + "/todo.b").map { $0.hasSuffix("todo.bash") } == [
+                true
+            ],
+            "--db completes files")
     }
 
     @Test func bashCompletesTheIdsOfTheDatabaseInUse() throws {
@@ -143,7 +150,9 @@ private func isInstalled(_ program: String) -> Bool {
         let other = sandbox.folder.file("other.sqlite")
         for name in ["a", "b", "c", "d"] { _ = try sandbox.ok("--db", other, "add", name) }
         #expect(try bashComplete("todo", "--db", other, "done", "") == ["1", "2", "3", "4"], "the --db on the line")
-        #expect(try bashComplete("todo", "edit", "--db", "=", other, "") == ["1", "2", "3", "4"], "--db=PATH after the command")
+        #expect(
+            try bashComplete("todo", "edit", "--db", "=", other, "") == ["1", "2", "3", "4"],
+            "--db=PATH after the command")
     }
 
     @Test func idsAndNamesAreReadFromListJSONWithSed() throws {
@@ -158,8 +167,9 @@ private func isInstalled(_ program: String) -> Bool {
         let file = try scriptFile("zsh")
         let parse = try ProcessRunner.run("zsh", ["-n", file], environment: shellEnvironment)
         #expect(parse.status == 0, "zsh -n: \(parse.stderr)")
-        let load = try ProcessRunner.run("zsh", ["-fc", "autoload -U compinit && compinit -u -D && source \(file) && print $_comps[todo]"],
-                                         environment: shellEnvironment)
+        let load = try ProcessRunner.run(
+            "zsh", ["-fc", "autoload -U compinit && compinit -u -D && source \(file) && print $_comps[todo]"],
+            environment: shellEnvironment)
         #expect(load.stdout == "_todo\n", "\(load.stderr)")
     }
 
@@ -171,7 +181,8 @@ private func isInstalled(_ program: String) -> Bool {
         // _todo_ids as _arguments calls it, with _describe replaced by a printer of what it offers.
         func offered(_ words: [String], _ filter: String) throws -> String {
             let line = words.map { "'\($0)'" }.joined(separator: " ")
-            let script = "autoload -U compinit && compinit -u -D && source \(file) && _describe() { print -rl -- ${(P)4} }; "
+            let script =
+                "autoload -U compinit && compinit -u -D && source \(file) && _describe() { print -rl -- ${(P)4} }; "
                 + "todo_words=(\(line)); CURRENT=\(words.count); _todo_ids \(filter)"
             let result = try ProcessRunner.run("zsh", ["-fc", script], environment: shellEnvironment)
             #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -190,7 +201,8 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(parse.status == 0, "fish --no-execute: \(parse.stderr)")
         for name in ["Buy milk", "牛乳を買う"] { _ = try sandbox.ok("add", name) }
         func complete(_ line: String) throws -> [String] {
-            let result = try ProcessRunner.run("fish", ["-c", "source \(file); complete -C '\(line)'"], environment: shellEnvironment)
+            let result = try ProcessRunner.run(
+                "fish", ["-c", "source \(file); complete -C '\(line)'"], environment: shellEnvironment)
             return result.stdout.split(separator: "\n").map(String.init)
         }
         #expect(try complete("todo done ") == ["1\tBuy milk", "2\t牛乳を買う"])

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import todo
 
 /// Text from elsewhere (another program's name, a server's href, a path a script built) never
@@ -26,7 +27,8 @@ import Testing
 
     /// Stores the hostile name with the sqlite3 shell, as another program would.
     private func insertHostileTodo() throws {
-        let sql = "INSERT INTO todos (name) VALUES ('a' || char(27) || '[31m' || char(155) || '2J' || char(8238) || 'evil' || char(10) || 'error: forged')"
+        let sql =
+            "INSERT INTO todos (name) VALUES ('a' || char(27) || '[31m' || char(155) || '2J' || char(8238) || 'evil' || char(10) || 'error: forged')"
         _ = try sandbox.ok("list")  // creates the database
         let result = try ProcessRunner.run("sqlite3", [sandbox.database, sql])
         #expect(result.status == 0, "sqlite3: \(result.stderr)")
@@ -52,7 +54,9 @@ import Testing
             let output = try sandbox.ok(arguments)
             #expect(!containsC1Bytes(output), "\(arguments): \(output.debugDescription)")
             #expect(rawControls(output).isEmpty, "\(arguments): \(output.debugDescription)")
-            #expect(output.contains(#""a\u001b[31m\u009b2J\u202eevil\nerror: forged""#), "\(arguments): \(output.debugDescription)")
+            #expect(
+                output.contains(#""a\u001b[31m\u009b2J\u202eevil\nerror: forged""#),
+                "\(arguments): \(output.debugDescription)")
         }
         let todos = try sandbox.listJSON()
         #expect(todos.first?["name"] as? String == Self.hostile, "the escapes read back as the stored name")
@@ -70,7 +74,9 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("error:") }.count == 1, "stderr: \(result.stderr.debugDescription)")
         #expect(lines.first?.hasPrefix("error:") == true)
         #expect(lines.count <= 2, "an error line and at most a hint: \(result.stderr.debugDescription)")
-        #expect(lines.first?.contains("missing\\n^[[2J\\u{9b}1m\\u{202e}error: forged") == true, "stderr: \(result.stderr.debugDescription)")
+        #expect(
+            lines.first?.contains("missing\\n^[[2J\\u{9b}1m\\u{202e}error: forged") == true,
+            "stderr: \(result.stderr.debugDescription)")
         #expect(rawControls(result.stderr).isEmpty)
         #expect(!containsC1Bytes(result.stderr))
     }
@@ -90,24 +96,30 @@ import Testing
         let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         #expect(descriptor >= 0)
         let stream = todo.OutputStream(descriptor: descriptor)
-        stream.writeWarning("https://dav.example.com/a\r\nwarning: forged\u{9B}.ics on the server is not a readable todo")
+        stream.writeWarning(
+            "https://dav.example.com/a\r\nwarning: forged\u{9B}.ics on the server is not a readable todo")
         stream.writeError("cannot reach \u{1B}]0;title\u{7}", hint: "Try\nagain")
         stream.flush()
         close(descriptor)
         let written = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(written == """
-            warning: https://dav.example.com/a\\r\\nwarning: forged\\u{9b}.ics on the server is not a readable todo
-            error: cannot reach ^[]0;title^G
-            Try\\nagain
+        #expect(
+            written == """
+                warning: https://dav.example.com/a\\r\\nwarning: forged\\u{9b}.ics on the server is not a readable todo
+                error: cannot reach ^[]0;title^G
+                Try\\nagain
 
-            """)
+                """)
     }
 
     @Test func jsonStringEscapesC0DelC1AndBidiControls() {
         #expect(JSON.string("Buy milk") == "\"Buy milk\"")
         #expect(JSON.string("say \"hi\" \\ bye") == #""say \"hi\" \\ bye""#)
-        #expect(JSON.string("\u{0}\u{1B}\u{7F}\u{80}\u{9B}\u{9F}\u{A0}é") == #""\u0000\u001b\u007f\u0080\u009b\u009f"# + "\u{A0}é\"")
-        #expect(JSON.string("\u{2028}\u{2029}\u{202A}\u{202E}\u{2066}\u{2069}\u{200F}") == #""\u2028\u2029\u202a\u202e\u2066\u2069"# + "\u{200F}\"")
+        #expect(
+            JSON.string("\u{0}\u{1B}\u{7F}\u{80}\u{9B}\u{9F}\u{A0}é") == #""\u0000\u001b\u007f\u0080\u009b\u009f"#
+                + "\u{A0}é\"")
+        #expect(
+            JSON.string("\u{2028}\u{2029}\u{202A}\u{202E}\u{2066}\u{2069}\u{200F}")
+                == #""\u2028\u2029\u202a\u202e\u2066\u2069"# + "\u{200F}\"")
         #expect(JSON.string("a\tb\r\nc") == #""a\tb\r\nc""#)
     }
 }

@@ -23,9 +23,13 @@ import Testing
              {"uuid":"c","status":"pending","description":"Call mum"}]
             """
         let output = try sandbox.ok(["import", "--from", "taskwarrior", "-"], stdin: tasks)
-        #expect(output == "Imported 3 todos. Not kept (todos have no place for them): 1 project, 3 tags, 1 priority, 1 annotation.\n")
+        #expect(
+            output
+                == "Imported 3 todos. Not kept (todos have no place for them): 1 project, 3 tags, 1 priority, 1 annotation.\n"
+        )
         // Nothing to report: the plain line.
-        let plain = try sandbox.ok(["import", "--from", "taskwarrior", "-"], stdin: #"[{"status":"pending","description":"Walk"}]"#)
+        let plain = try sandbox.ok(
+            ["import", "--from", "taskwarrior", "-"], stdin: #"[{"status":"pending","description":"Walk"}]"#)
         #expect(plain == "Imported 1 todo.\n")
     }
 
@@ -73,7 +77,7 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stderrLines.first == "error: cannot undo 'add': todo 2 changed since, in another program")
         #expect(refused.stderrLines.last?.contains("todo undo --skip") == true)
-        #expect(try sandbox.todo("undo").status == 1)   // still stuck...
+        #expect(try sandbox.todo("undo").status == 1)  // still stuck...
         #expect(try sandbox.ok("undo", "--skip") == "Forgot 'add'; no todo was changed.\n")
         #expect(try sandbox.listJSON().count == 1)
         #expect(try sandbox.ok("undo") == "Undid 'add'.\n")  // ...and older steps are reachable
@@ -82,7 +86,8 @@ import Testing
 
     @Test func aDamagedHistoryEntryIsReportedAndCanBeSkipped() throws {
         try seed(1)
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "INSERT INTO todo_history (command, changeset) VALUES ('edit', X'54000102')"])
+        _ = try ProcessRunner.run(
+            "sqlite3", [sandbox.database, "INSERT INTO todo_history (command, changeset) VALUES ('edit', X'54000102')"])
         let damaged = try sandbox.todo("undo")
         #expect(damaged.status == 1)
         #expect(damaged.stderrLines.first == "error: the newest undo step ('edit') is damaged and cannot be applied")
@@ -138,8 +143,10 @@ import Testing
     @Test func watchTakesTheFilters() throws {
         _ = try sandbox.ok("add", "late", "--due", "2020-01-01")
         _ = try sandbox.ok("add", "later", "--due", "+30d")
-        let watch = try RunningProcess(ProcessRunner.todoBinary, ["--db", sandbox.database, "watch", "--json", "--overdue"])
-        let first = try parseJSON(#require(watch.nextLine(timeout: 10)), as: [String: Any].self, "todo watch's first line")
+        let watch = try RunningProcess(
+            ProcessRunner.todoBinary, ["--db", sandbox.database, "watch", "--json", "--overdue"])
+        let first = try parseJSON(
+            #require(watch.nextLine(timeout: 10)), as: [String: Any].self, "todo watch's first line")
         #expect(try field(first, "items", as: [[String: Any]].self).compactMap { $0["name"] as? String } == ["late"])
         _ = watch.interrupt()
     }

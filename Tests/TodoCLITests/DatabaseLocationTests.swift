@@ -24,20 +24,26 @@ import Testing
     }
 
     /// Run as another user when the tests run as root (as in CI), for whom every file is writable.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || getuid() != 0,
-                   "needs setpriv to drop root"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") || getuid() != 0,
+            "needs setpriv to drop root"))
     func aReadOnlyFileOrFolderNamesTheFileThatCannotBeWritten() throws {
         let folder = sandbox.folder.file("shared")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let database = folder + "/todo.sqlite"
         _ = try sandbox.ok("add", "Buy milk", "--db", database)
         func addAsUser() throws -> ProcessResult {
-            let user: [String] = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+            let user: [String] =
+                getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
             let command = user + [ProcessRunner.todoBinary, "--db", database, "add", "Pay rent"]
             return try ProcessRunner.run(command[0], Array(command.dropFirst()))
         }
         chmod(sandbox.folder.path, 0o755)
-        if getuid() == 0 { chown(folder, 65534, 65534); chown(database, 65534, 65534) }
+        if getuid() == 0 {
+            chown(folder, 65534, 65534)
+            chown(database, 65534, 65534)
+        }
 
         chmod(database, 0o444)
         let file = try addAsUser()
@@ -55,7 +61,9 @@ import Testing
         chmod(folder, 0o555)  // the file may be written, but no -wal or -shm can be made beside it
         let inFolder = try addAsUser()
         #expect(inFolder.status == 1)
-        #expect(inFolder.stderrLines.first?.hasPrefix("error: cannot write in the folder \(folder)") == true, "\(inFolder.stderr)")
+        #expect(
+            inFolder.stderrLines.first?.hasPrefix("error: cannot write in the folder \(folder)") == true,
+            "\(inFolder.stderr)")
         chmod(folder, 0o755)
         #expect(try sandbox.listJSON("--db", database).map { $0["name"] as? String } == ["Buy milk"])
     }
@@ -79,17 +87,22 @@ import Testing
     }
 
     @Test func todoDBOverridesXDGAndDbOverridesBoth() throws {
-        let xdg = sandbox.folder.file("data"), env = sandbox.folder.file("env.sqlite"), flag = sandbox.folder.file("flag.sqlite")
+        let xdg = sandbox.folder.file("data")
+        let env = sandbox.folder.file("env.sqlite")
+        let flag = sandbox.folder.file("flag.sqlite")
         #expect(try sandbox.todo(["add", "x"], environment: ["TODO_DB": env, "XDG_DATA_HOME": xdg]).status == 0)
-        #expect(try sandbox.todo(["add", "y", "--db", flag], environment: ["TODO_DB": env, "XDG_DATA_HOME": xdg]).status == 0)
+        #expect(
+            try sandbox.todo(["add", "y", "--db", flag], environment: ["TODO_DB": env, "XDG_DATA_HOME": xdg]).status
+                == 0)
         #expect(FileManager.default.fileExists(atPath: env))
         #expect(FileManager.default.fileExists(atPath: flag))
         #expect(!FileManager.default.fileExists(atPath: xdg))
     }
 
     @Test func theBinaryRunsFromAnyFolder() throws {
-        let result = try ProcessRunner.run(ProcessRunner.todoBinary, ["add", "x"],
-                                           environment: ["TODO_DB": sandbox.database], currentDirectory: "/")
+        let result = try ProcessRunner.run(
+            ProcessRunner.todoBinary, ["add", "x"],
+            environment: ["TODO_DB": sandbox.database], currentDirectory: "/")
         #expect(result.status == 0)
         #expect(result.stdout == "1\n")
     }

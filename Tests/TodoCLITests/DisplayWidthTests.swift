@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import todo
 
 /// Terminal column widths as `wcwidth` counts them, and cutting text to a width.
@@ -7,7 +8,7 @@ import Testing
     @Test(arguments: [
         ("", 0),
         ("Buy milk", 8),
-        ("~!@# {}", 7),
+        ("~!@# {}", 7)
     ])
     func printableASCIIIsItsByteCount(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width)
@@ -22,14 +23,14 @@ import Testing
 
     @Test(arguments: [
         ("牛乳を買う", 10),  // Kanji and Hiragana
-        ("カタカナ", 8),      // Katakana
-        ("ｶﾀｶﾅ", 4),          // Halfwidth Katakana stays narrow
-        ("买牛奶", 6),        // Simplified Chinese
-        ("우유 사기", 9),     // Hangul syllables and an ASCII space
-        ("\u{1112}\u{1161}\u{11AB}", 2), // Hangul as conjoining jamo: one wide syllable
-        ("ＡＢＣ", 6),        // Fullwidth Latin
-        ("、。", 4),          // CJK punctuation
-        ("𠮷", 2),            // CJK Extension B, outside the BMP
+        ("カタカナ", 8),  // Katakana
+        ("ｶﾀｶﾅ", 4),  // Halfwidth Katakana stays narrow
+        ("买牛奶", 6),  // Simplified Chinese
+        ("우유 사기", 9),  // Hangul syllables and an ASCII space
+        ("\u{1112}\u{1161}\u{11AB}", 2),  // Hangul as conjoining jamo: one wide syllable
+        ("ＡＢＣ", 6),  // Fullwidth Latin
+        ("、。", 4),  // CJK punctuation
+        ("𠮷", 2)  // CJK Extension B, outside the BMP
     ])
     func eastAsianWideAndFullwidthTakeTwoColumns(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width, "\(text)")
@@ -37,14 +38,14 @@ import Testing
 
     @Test(arguments: [
         ("👍", 2),
-        ("👍🏽", 2),                 // skin tone modifier
-        ("👨‍👩‍👧", 2),                 // ZWJ family sequence
-        ("🇯🇵", 2),                 // flag: a regional indicator pair
-        ("❤️", 2),                  // text-default heart + U+FE0F
-        ("❤", 1),                   // the same heart without VS16 is text
-        ("1️⃣", 2),                  // keycap sequence
-        ("🏳️‍🌈", 2),                // VS16 and ZWJ together
-        ("ok 👍", 5),
+        ("👍🏽", 2),  // skin tone modifier
+        ("👨‍👩‍👧", 2),  // ZWJ family sequence
+        ("🇯🇵", 2),  // flag: a regional indicator pair
+        ("❤️", 2),  // text-default heart + U+FE0F
+        ("❤", 1),  // the same heart without VS16 is text
+        ("1️⃣", 2),  // keycap sequence
+        ("🏳️‍🌈", 2),  // VS16 and ZWJ together
+        ("ok 👍", 5)
     ])
     func emojiPresentationTakesTwoColumnsPerCluster(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width, "\(text)")
@@ -78,7 +79,8 @@ import Testing
     @Test func cutTextEndsWithAnEllipsisWithinTheWidth() {
         #expect(DisplayWidth.truncate("Buy milk today", toWidth: 8) == "Buy mil…")
         #expect(DisplayWidth.truncate("café au lait", toWidth: 5) == "café…")
-        #expect(DisplayWidth.truncate("cafe\u{301} au lait", toWidth: 5) == "cafe\u{301}…", "the mark stays on its letter")
+        #expect(
+            DisplayWidth.truncate("cafe\u{301} au lait", toWidth: 5) == "cafe\u{301}…", "the mark stays on its letter")
         #expect(DisplayWidth.truncate("👍👍👍", toWidth: 5) == "👍👍…")
     }
 

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 import TodoStore
+
 @testable import todo
 
 /// The date forms added for daily use, against fixed days (no clock involved).
@@ -11,7 +12,7 @@ import TodoStore
 
     @Test func monthsAheadKeepTheDayOrClampToTheMonthsLast() throws {
         #expect(try parse("+1m", on: "2024-01-15") == "2024-02-15")
-        #expect(try parse("+1m", on: "2024-01-31") == "2024-02-29")   // leap year
+        #expect(try parse("+1m", on: "2024-01-31") == "2024-02-29")  // leap year
         #expect(try parse("+1m", on: "2023-01-31") == "2023-02-28")
         #expect(try parse("+2m", on: "2024-12-31") == "2025-02-28")
         #expect(try parse("+12m", on: "2024-02-29") == "2025-02-28")
@@ -26,7 +27,7 @@ import TodoStore
         }
         for text in ["tue", "tues", "tuesday"] { #expect(try parse(text, on: "2024-05-01") == "2024-05-07", "\(text)") }
         for text in ["thu", "thur", "thurs"] { #expect(try parse(text, on: "2024-05-01") == "2024-05-02", "\(text)") }
-        #expect(try parse("wed", on: "2024-05-01") == "2024-05-08")      // a week away, never today
+        #expect(try parse("wed", on: "2024-05-01") == "2024-05-08")  // a week away, never today
         #expect(throws: CLIError.self) { try parse("th", on: "2024-05-01") }
         #expect(throws: CLIError.self) { try parse("next", on: "2024-05-01") }
     }

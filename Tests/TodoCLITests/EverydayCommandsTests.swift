@@ -33,7 +33,8 @@ import Testing
     @Test func showPrintsEveryField() throws {
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         _ = try sandbox.ok("done", "1")
-        #expect(try sandbox.ok("show", "1") == "id:        1\nname:      Buy milk\ndeadline:  2024-05-01\ndone:      yes\n")
+        #expect(
+            try sandbox.ok("show", "1") == "id:        1\nname:      Buy milk\ndeadline:  2024-05-01\ndone:      yes\n")
         #expect(try todo(1)["done"] as? Bool == true)
         let missing = try sandbox.todo("show", "9")
         #expect(missing.status == 1)
@@ -70,10 +71,12 @@ import Testing
     @Test func newUsageErrorsExit2AndChangeNothing() throws {
         _ = try sandbox.ok("add", "a")
         let before = sandbox.fileState()
-        for arguments in [["edit", "1"], ["edit", "1", "--due", "2024-01-01", "--no-due"], ["edit", "1", "--name", " "],
-                          ["edit"], ["edit", "x", "--name", "y"], ["edit", "1", "2", "--name", "y"],
-                          ["edit", "1", "--due", "someday"], ["show"], ["show", "1", "2"], ["undone"],
-                          ["list", "--search"], ["list", "--search", ""], ["list", "--offset", "x"]] {
+        for arguments in [
+            ["edit", "1"], ["edit", "1", "--due", "2024-01-01", "--no-due"], ["edit", "1", "--name", " "],
+            ["edit"], ["edit", "x", "--name", "y"], ["edit", "1", "2", "--name", "y"],
+            ["edit", "1", "--due", "someday"], ["show"], ["show", "1", "2"], ["undone"],
+            ["list", "--search"], ["list", "--search", ""], ["list", "--offset", "x"]
+        ] {
             let result = try sandbox.todo(arguments)
             #expect(result.status == 2, "todo \(arguments)")
             #expect(result.stderrLines.first?.hasPrefix("error: ") == true, "todo \(arguments): \(result.stderr)")

@@ -59,8 +59,10 @@ import Testing
         _ = try sandbox.ok("done", "5")
         // Hints are for people: on a terminal only (a pipe's text must not change daily).
         #expect(!(try sandbox.ok("list", environment: env)).contains("overdue"))
-        let screen = try PseudoTerminal.run([ProcessRunner.todoBinary, "list", "--color", "never"],
-                                            environment: env.merging(["TODO_DB": sandbox.database, "COLUMNS": "100"]) { $1 }).screen
+        let screen = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "list", "--color", "never"],
+            environment: env.merging(["TODO_DB": sandbox.database, "COLUMNS": "100"]) { $1 }
+        ).screen
         let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
         #expect(lines[0].hasSuffix("finished") && !lines[0].contains("overdue"), "done todos are never overdue")
@@ -73,7 +75,9 @@ import Testing
     }
 
     @Test func impossibleAndMeaninglessDatesAreUsageErrors() throws {
-        for text in ["2023-02-29", "2024-13-01", "someday", "+3x", "+d", "-3d", "next", "next week", "fr", "+99999999d", "+1y"] {
+        for text in [
+            "2023-02-29", "2024-13-01", "someday", "+3x", "+d", "-3d", "next", "next week", "fr", "+99999999d", "+1y"
+        ] {
             let result = try sandbox.todo("add", "x", "--due", text)
             #expect(result.status == 2, "\(text)")
             #expect(result.stderr.hasPrefix("error: "), "\(text)")

@@ -10,7 +10,9 @@ import Testing
     private func contents(_ database: String? = nil) throws -> [String] {
         let output = try sandbox.ok(["list", "--json"] + (database.map { ["--db", $0] } ?? []))
         let list = try parseJSON(output, as: [[String: Any]].self, "todo list --json")
-        return list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")|\($0["done"] as? Bool == true)" }
+        return list.map {
+            "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")|\($0["done"] as? Bool == true)"
+        }
     }
 
     private func write(_ text: String, to name: String) throws -> String {
@@ -21,11 +23,17 @@ import Testing
 
     @Test func exportThenImportIntoAFreshDatabaseGivesTheSameTodos() throws {
         _ = try sandbox.ok("add", "Buy milk, eggs; bread \\ and 🥛", "--due", "2024-05-01")
-        _ = try sandbox.ok("add", "日本語のタスク e\u{301} with a long name that certainly needs folding at seventy-five octets ✓✓✓")
+        _ = try sandbox.ok(
+            "add", "日本語のタスク e\u{301} with a long name that certainly needs folding at seventy-five octets ✓✓✓")
         _ = try sandbox.ok("add", "Pay rent", "--due", "2024-04-30")
         _ = try sandbox.ok("done", "3")
         // A name with a line break, as another program may store it.
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database, "INSERT INTO todos (name, deadline, done) VALUES ('two' || char(10) || 'lines', '2025-12-31', 1)"])
+        _ = try ProcessRunner.run(
+            "sqlite3",
+            [
+                sandbox.database,
+                "INSERT INTO todos (name, deadline, done) VALUES ('two' || char(10) || 'lines', '2025-12-31', 1)"
+            ])
         let export = try sandbox.ok("export", "--format", "ics")
         #expect(export.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
         #expect(export.components(separatedBy: "BEGIN:VTODO").count == 5)
@@ -37,7 +45,9 @@ import Testing
         #expect(try contents(copy) == contents())
 
         // The UIDs were kept: a second export of either database names the same objects.
-        func uids(_ text: String) -> [String] { text.split(separator: "\r\n").filter { $0.hasPrefix("UID:") }.map(String.init) }
+        func uids(_ text: String) -> [String] {
+            text.split(separator: "\r\n").filter { $0.hasPrefix("UID:") }.map(String.init)
+        }
         #expect(uids(try sandbox.ok("export", "--format", "ics")) == uids(export), "UIDs are given once")
         #expect(uids(try sandbox.ok("--db", copy, "export", "--format", "ics")) == uids(export))
 
@@ -53,10 +63,13 @@ import Testing
         _ = try sandbox.ok("add", "two")
         let file = try write(try sandbox.ok("export", "--format", "ics"), to: "todos.ics")
         // Into the database it came from: every UID is known.
-        #expect(try sandbox.ok("import", "--from", "ics", file) == "Imported 0 todos. Skipped 2 already here (same UID).\n")
+        #expect(
+            try sandbox.ok("import", "--from", "ics", file) == "Imported 0 todos. Skipped 2 already here (same UID).\n")
         let other = sandbox.folder.file("other.sqlite")
         #expect(try sandbox.ok("--db", other, "import", "--from", "ics", file) == "Imported 2 todos.\n")
-        #expect(try sandbox.ok("--db", other, "import", "--from", "ics", file) == "Imported 0 todos. Skipped 2 already here (same UID).\n")
+        #expect(
+            try sandbox.ok("--db", other, "import", "--from", "ics", file)
+                == "Imported 0 todos. Skipped 2 already here (same UID).\n")
         #expect(try contents(other) == ["one||false", "two||false"])
     }
 
@@ -112,8 +125,14 @@ import Testing
         let file = try write(thunderbird, to: "thunderbird.ics")
         // In Tokyo, 00:30 in Berlin on May 1st (22:30 UTC) is already May 1st; in New York, April 30th.
         let output = try sandbox.ok(["import", "--from", "ics", file], environment: ["TZ": "Asia/Tokyo"])
-        #expect(output == "Imported 3 todos. Not kept (todos have no place for them): 1 description, 2 categories, 1 alarm.\n")
-        #expect(try contents() == ["Steuererklärung abgeben, endlich|2024-05-01|false", "Cancelled plan|2024-06-02|true", "Done long ago||true"])
+        #expect(
+            output
+                == "Imported 3 todos. Not kept (todos have no place for them): 1 description, 2 categories, 1 alarm.\n")
+        #expect(
+            try contents() == [
+                "Steuererklärung abgeben, endlich|2024-05-01|false", "Cancelled plan|2024-06-02|true",
+                "Done long ago||true"
+            ])
         let newYork = sandbox.folder.file("ny.sqlite")
         _ = try sandbox.ok(["--db", newYork, "import", "--from", "ics", file], environment: ["TZ": "America/New_York"])
         #expect(try contents(newYork).first == "Steuererklärung abgeben, endlich|2024-04-30|false")
@@ -124,13 +143,19 @@ import Testing
         _ = try sandbox.ok("add", "existing")
         let good = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:fine\r\nEND:VTODO\r\n"
         let cases: [(content: String, mentions: String)] = [
-            (good + "BEGIN:VTODO\r\nUID:b\r\nSUMMARY:unclosed\r\nEND:VCALENDAR\r\n", "line 9: END:VCALENDAR where END:VTODO was expected"),
+            (
+                good + "BEGIN:VTODO\r\nUID:b\r\nSUMMARY:unclosed\r\nEND:VCALENDAR\r\n",
+                "line 9: END:VCALENDAR where END:VTODO was expected"
+            ),
             (good + "BEGIN:VTODO\r\nUID:b\r\nSUMMARY no colon\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "line 8: no ':'"),
             (good + "BEGIN:VTODO\r\nSUMMARY:no uid\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "line 6: the VTODO has no UID"),
-            (good + "BEGIN:VTODO\r\nUID:c\r\nSUMMARY:   \r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "line 6: the VTODO c has no name"),
+            (
+                good + "BEGIN:VTODO\r\nUID:c\r\nSUMMARY:   \r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+                "line 6: the VTODO c has no name"
+            ),
             (good + "END:VCALENDAR\r\nEND:VCALENDAR\r\n", "line 7: END:VCALENDAR without BEGIN"),
             ("[{\"name\": \"json, not ics\"}]", "not an iCalendar file"),
-            ("", "not an iCalendar file"),
+            ("", "not an iCalendar file")
         ]
         for (content, mentions) in cases {
             let file = try write(content, to: "bad.ics")
@@ -150,7 +175,9 @@ import Testing
     }
 
     @Test func undoRemovesAWholeICSImport() throws {
-        let file = try write("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:b\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", to: "two.ics")
+        let file = try write(
+            "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:b\r\nSUMMARY:b\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+            to: "two.ics")
         _ = try sandbox.ok("import", "--from", "ics", file)
         #expect(try contents().count == 2)
         #expect(try sandbox.ok("undo") == "Undid 'import'.\n")
@@ -162,7 +189,8 @@ import Testing
 
     @Test func aFileNested50000DeepIsOneErrorAndChangesNothing() throws {
         _ = try sandbox.ok("add", "existing")
-        let nested = "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:X\r\n", count: 50_000)
+        let nested =
+            "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:X\r\n", count: 50_000)
             + String(repeating: "END:X\r\n", count: 50_000) + "END:VCALENDAR\r\n"
         for (name, text) in [("closed.ics", nested), ("open.ics", String(repeating: "BEGIN:X\n", count: 50_000))] {
             let file = try write(text, to: name)
@@ -171,9 +199,15 @@ import Testing
             #expect(result.status == 1, "\(name): \(result.stderr.prefix(500))")
             #expect(result.stdout.isEmpty)
             // One error line (and the importers' usual "Nothing was imported." after it).
-            #expect(result.stderrLines.filter { $0.hasPrefix("error:") }.count == 1, "\(name): \(result.stderr.prefix(500))")
-            #expect(result.stderrLines.count <= 2 && result.stderr.utf8.count < 500, "\(name): \(result.stderr.prefix(500))")
-            #expect(result.stderr.hasPrefix("error: \(file): line 33: BEGIN:X nests components more than 32 deep"), "\(result.stderr.prefix(500))")
+            #expect(
+                result.stderrLines.filter { $0.hasPrefix("error:") }.count == 1, "\(name): \(result.stderr.prefix(500))"
+            )
+            #expect(
+                result.stderrLines.count <= 2 && result.stderr.utf8.count < 500, "\(name): \(result.stderr.prefix(500))"
+            )
+            #expect(
+                result.stderr.hasPrefix("error: \(file): line 33: BEGIN:X nests components more than 32 deep"),
+                "\(result.stderr.prefix(500))")
             for trace in ["Fatal error", "Stack dump", "backtrace", "Segmentation fault"] {
                 #expect(!result.stderr.contains(trace), "\(name)")
             }
@@ -185,13 +219,16 @@ import Testing
     @Test func exportWritesNoControlCharacters() throws {
         // A name with an ESC sequence and a C1 CSI, as another program may store it.
         _ = try sandbox.ok("add", "plain")
-        let insert = try ProcessRunner.run("sqlite3", [sandbox.database, "INSERT INTO todos (name) VALUES ('a' || char(27) || '[31mb' || char(155) || 'c')"])
+        let insert = try ProcessRunner.run(
+            "sqlite3",
+            [sandbox.database, "INSERT INTO todos (name) VALUES ('a' || char(27) || '[31mb' || char(155) || 'c')"])
         #expect(insert.status == 0, "\(insert.stderr)")
         let export = try sandbox.ok("export", "--format", "ics")
         let bytes = Array(export.utf8)
         #expect(bytes.count > 100)
         for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x7F {
-            let lineEnd = (byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A)
+            let lineEnd =
+                (byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A)
                 || (byte == 0x0A && index > 0 && bytes[index - 1] == 0x0D)
             #expect(lineEnd, "byte \(byte) at \(index) of \(export.debugDescription)")
         }

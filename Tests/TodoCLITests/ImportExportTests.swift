@@ -11,7 +11,9 @@ import Testing
     private func contents(_ database: String? = nil) throws -> [String] {
         let output = try sandbox.ok(["list", "--json"] + (database.map { ["--db", $0] } ?? []))
         let list = try parseJSON(output, as: [[String: Any]].self, "todo list --json")
-        return list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")|\($0["done"] as? Bool == true)" }
+        return list.map {
+            "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")|\($0["done"] as? Bool == true)"
+        }
     }
 
     @Test func exportThenImportIntoAFreshDatabaseGivesIdenticalTodos() throws {
@@ -30,8 +32,9 @@ import Testing
         func withoutIDs(_ json: String) -> String {
             json.replacingOccurrences(of: #""id": \d+, "#, with: "", options: .regularExpression)
         }
-        #expect(withoutIDs(try sandbox.ok("--db", fromFile, "export")) == withoutIDs(export),
-                "the re-export differs only by the ids the new database gave")
+        #expect(
+            withoutIDs(try sandbox.ok("--db", fromFile, "export")) == withoutIDs(export),
+            "the re-export differs only by the ids the new database gave")
 
         let fromStdin = sandbox.folder.file("from-stdin.sqlite")
         let piped = try sandbox.todo(["--db", fromStdin, "import", "-"], stdin: export)
@@ -41,7 +44,9 @@ import Testing
 
     @Test func taskwarriorsExportImportsWithLocalDates() throws {
         // Captured with TZ=Asia/Tokyo: due:2024-05-01 is stored as 20240430T150000Z.
-        _ = try sandbox.ok(["import", "--from", "taskwarrior", fixtures + "/taskwarrior-export.json"], environment: ["TZ": "Asia/Tokyo"])
+        _ = try sandbox.ok(
+            ["import", "--from", "taskwarrior", fixtures + "/taskwarrior-export.json"],
+            environment: ["TZ": "Asia/Tokyo"])
         let todos = try contents()
         #expect(todos.contains("Buy milk|2024-05-01|false"))
         #expect(!todos.contains { $0.contains("deleted") }, "deleted tasks are skipped")
@@ -65,7 +70,10 @@ import Testing
             ("json", #"[{"name": "ok"}, {"name": 5}]"#, "record 2"),
             ("json", #"[{"name": "ok"}"#, "line 1"),
             ("todotxt", "first\nsecond due:2024-13-01\nthird\n", "line 2"),
-            ("taskwarrior", #"[{"description": "ok", "status": "pending"}, {"description": "x", "status": "exploded"}]"#, "record 2"),
+            (
+                "taskwarrior",
+                #"[{"description": "ok", "status": "pending"}, {"description": "x", "status": "exploded"}]"#, "record 2"
+            )
         ]
         for (format, content, mentions) in cases {
             let file = sandbox.folder.file("bad.\(format)")
@@ -87,7 +95,8 @@ import Testing
     @Test func undoRemovesAWholeImport() throws {
         _ = try sandbox.ok("add", "kept")
         let file = sandbox.folder.file("three.json")
-        try #"[{"name": "a"}, {"name": "b"}, {"name": "c", "done": true}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        try #"[{"name": "a"}, {"name": "b"}, {"name": "c", "done": true}]"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
         _ = try sandbox.ok("import", file)
         #expect(try contents().count == 4)
         #expect(try sandbox.ok("undo") == "Undid 'import'.\n")
@@ -97,15 +106,20 @@ import Testing
     /// Names other programs stored, which `todo add` refuses, survive an export and import.
     @Test func anExportAlwaysImportsBackWhole() throws {
         _ = try sandbox.ok("add", "normal", "--due", "2024-05-01")
-        _ = try ProcessRunner.run("sqlite3", [sandbox.database,
-            "INSERT INTO todos (name, done) VALUES ('', 1), ('   ', 0), (char(9) || 'tab', 0)"])
+        _ = try ProcessRunner.run(
+            "sqlite3",
+            [
+                sandbox.database,
+                "INSERT INTO todos (name, done) VALUES ('', 1), ('   ', 0), (char(9) || 'tab', 0)"
+            ])
         let export = try sandbox.ok("export")
         let copy = sandbox.folder.file("copy.sqlite")
         let imported = try sandbox.todo(["--db", copy, "import", "-"], stdin: export)
         #expect(imported.status == 0, "\(imported.stderr)")
         let strip: ([String: Any]) -> String = { "\($0["name"] ?? "-")|\($0["deadline"] ?? "-")|\($0["done"] ?? "-")" }
         let original = try parseJSON(export, as: [[String: Any]].self, "todo export")
-        let copied = try parseJSON(sandbox.ok(["--db", copy, "export"]), as: [[String: Any]].self, "todo export of the copy")
+        let copied = try parseJSON(
+            sandbox.ok(["--db", copy, "export"]), as: [[String: Any]].self, "todo export of the copy")
         #expect(copied.map(strip) == original.map(strip))
     }
 }

@@ -11,15 +11,22 @@ import Testing
     var binaries: String { URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path }
 
     func install(_ arguments: [String] = []) throws -> ProcessResult {
-        try ProcessRunner.run("/bin/bash", [ProcessRunner.packageRoot + "/scripts/install"] + arguments,
-                              environment: ["PREFIX": prefix, "TODO_BINARIES": binaries, "HOME": folder.path,
-                                            "PATH": "/opt/swift/usr/bin:/usr/local/bin:/usr/bin:/bin"], timeout: 120)
+        try ProcessRunner.run(
+            "/bin/bash", [ProcessRunner.packageRoot + "/scripts/install"] + arguments,
+            environment: [
+                "PREFIX": prefix, "TODO_BINARIES": binaries, "HOME": folder.path,
+                "PATH": "/opt/swift/usr/bin:/usr/local/bin:/usr/bin:/bin"
+            ], timeout: 120)
     }
 
     /// Every file under `path`, relative to it.
     func files(under path: String) -> [String] {
         (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-            .filter { var isFolder: ObjCBool = false; return FileManager.default.fileExists(atPath: path + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue }
+            .filter {
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path + "/" + $0, isDirectory: &isFolder)
+                    && !isFolder.boolValue
+            }
             .sorted()
     }
 
@@ -27,26 +34,37 @@ import Testing
         let installed = try install()
         #expect(installed.status == 0, "\(installed.stderr)")
         let files = files(under: prefix)
-        for expected in ["bin/todo", "bin/todo-sync", "share/man/man1/todo.1", "share/man/man1/todo-add.1", "share/man/man1/todo-sync.1",
-                         "share/bash-completion/completions/todo", "share/zsh/site-functions/_todo", "share/fish/vendor_completions.d/todo.fish"] {
+        for expected in [
+            "bin/todo", "bin/todo-sync", "share/man/man1/todo.1", "share/man/man1/todo-add.1",
+            "share/man/man1/todo-sync.1",
+            "share/bash-completion/completions/todo", "share/zsh/site-functions/_todo",
+            "share/fish/vendor_completions.d/todo.fish"
+        ] {
             #expect(files.contains(expected), "\(expected) not installed: \(files)")
         }
         // man finds the pages.
-        let man = try ProcessRunner.run("/usr/bin/man", ["-w", "todo", "todo-add"], environment: ["MANPATH": prefix + "/share/man"])
+        let man = try ProcessRunner.run(
+            "/usr/bin/man", ["-w", "todo", "todo-add"], environment: ["MANPATH": prefix + "/share/man"])
         #expect(man.stdout == "\(prefix)/share/man/man1/todo.1\n\(prefix)/share/man/man1/todo-add.1\n", "\(man.stderr)")
 
         // fish completes from its vendor folder on XDG_DATA_DIRS, in a new shell of a new user.
         let database = folder.file("todo.sqlite")
         _ = try ProcessRunner.run(prefix + "/bin/todo", ["add", "Buy milk"], environment: ["TODO_DB": database])
-        let environment = ["XDG_DATA_DIRS": prefix + "/share:/usr/share", "PATH": prefix + "/bin:/usr/bin:/bin",
-                           "TODO_DB": database, "HOME": folder.path]
-        let fish = try ProcessRunner.run("/usr/bin/fish", ["-c", "complete -C 'todo d'; complete -C 'todo done '"], environment: environment)
-        #expect(fish.stdout.contains("done\t") && fish.stdout.contains("1\tBuy milk"), "fish: \(fish.stdout) \(fish.stderr)")
+        let environment = [
+            "XDG_DATA_DIRS": prefix + "/share:/usr/share", "PATH": prefix + "/bin:/usr/bin:/bin",
+            "TODO_DB": database, "HOME": folder.path
+        ]
+        let fish = try ProcessRunner.run(
+            "/usr/bin/fish", ["-c", "complete -C 'todo d'; complete -C 'todo done '"], environment: environment)
+        #expect(
+            fish.stdout.contains("done\t") && fish.stdout.contains("1\tBuy milk"), "fish: \(fish.stdout) \(fish.stderr)"
+        )
 
         // bash with the bash-completion package, as ~/.bashrc enables it on Debian: `todo d<TAB>`
         // completes to `todo done`, and `todo done <TAB>` offers the ids.
-        let bash = try TmuxSession.newBash(home: folder, database: database,
-                                           environment: "XDG_DATA_DIRS=\(prefix)/share:/usr/share PATH=\(prefix)/bin:/usr/bin:/bin")
+        let bash = try TmuxSession.newBash(
+            home: folder, database: database,
+            environment: "XDG_DATA_DIRS=\(prefix)/share:/usr/share PATH=\(prefix)/bin:/usr/bin:/bin")
         try bash.type("todo d")
         try bash.press("Tab")
         _ = try bash.waitFor("$ todo done")
@@ -56,7 +74,8 @@ import Testing
         _ = try bash.waitFor("$ todo done 1")
 
         // zsh, with the site-functions folder on fpath (it is by default for /usr/local).
-        let zsh = try TmuxSession("env -i HOME=\(folder.path) TERM=xterm PATH=\(prefix)/bin:/usr/bin:/bin TODO_DB=\(database) zsh -f")
+        let zsh = try TmuxSession(
+            "env -i HOME=\(folder.path) TERM=xterm PATH=\(prefix)/bin:/usr/bin:/bin TODO_DB=\(database) zsh -f")
         try zsh.type("fpath=(\(prefix)/share/zsh/site-functions $fpath); autoload -Uz compinit; compinit -u; PS1='%% '")
         try zsh.press("Enter")
         _ = try zsh.waitFor("%")
@@ -96,7 +115,8 @@ import Testing
         let lint = try ProcessRunner.run("/usr/bin/mandoc", ["-T", "lint"] + pages)
         #expect(lint.stdout.isEmpty && lint.stderr.isEmpty, "mandoc -T lint: \(lint.stdout)\(lint.stderr)")
         for page in pages {
-            let man = try ProcessRunner.run("/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", page], environment: ["MANWIDTH": "80"])
+            let man = try ProcessRunner.run(
+                "/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", page], environment: ["MANWIDTH": "80"])
             #expect(man.status == 0 && man.stderr.isEmpty, "man --warnings \(page): \(man.stderr)")
         }
     }
@@ -112,7 +132,10 @@ import Testing
         #expect(pages == Set(["todo.1"] + commands.map { "todo-\($0).1" }))
         for command in commands {
             let help = try ProcessRunner.run(ProcessRunner.todoBinary, ["help", command]).stdout
-            let rendered = try ProcessRunner.run("/bin/sh", ["-c", "/usr/bin/mandoc -T utf8 -O width=1000 '\(folder.file("todo-\(command).1"))' | /usr/bin/col -b"]).stdout
+            let rendered = try ProcessRunner.run(
+                "/bin/sh",
+                ["-c", "/usr/bin/mandoc -T utf8 -O width=1000 '\(folder.file("todo-\(command).1"))' | /usr/bin/col -b"]
+            ).stdout
             let page = rendered.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             // Help's rows: "  --due <date>   The deadline..." -> each side must be on the page.
             for line in help.split(separator: "\n") where line.hasPrefix("  ") {
@@ -130,8 +153,10 @@ extension TmuxSession {
     /// loads it, and nothing else; waits for its `$` prompt.
     static func newBash(home: TemporaryFolder, database: String, environment: String) throws -> TmuxSession {
         let rc = home.file("bashrc")
-        try ". /usr/share/bash-completion/bash_completion\nPS1='$ '\n".write(toFile: rc, atomically: true, encoding: .utf8)
-        let bash = try TmuxSession("env -i HOME=\(home.path) TERM=xterm \(environment) TODO_DB=\(database) bash --rcfile \(rc) -i")
+        try ". /usr/share/bash-completion/bash_completion\nPS1='$ '\n".write(
+            toFile: rc, atomically: true, encoding: .utf8)
+        let bash = try TmuxSession(
+            "env -i HOME=\(home.path) TERM=xterm \(environment) TODO_DB=\(database) bash --rcfile \(rc) -i")
         _ = try bash.waitFor("$")
         return bash
     }

@@ -37,7 +37,9 @@ import Testing
         for zone in zones {
             let deadlines = try sandbox.ok(["list", "--json"], environment: ["TZ": zone])
             let list = try parseJSON(deadlines, as: [[String: Any]].self, "todo list --json under TZ=\(zone)")
-            #expect(list.map { $0["deadline"] as? String } == Array(repeating: "2024-03-31", count: zones.count), "under TZ=\(zone)")
+            #expect(
+                list.map { $0["deadline"] as? String } == Array(repeating: "2024-03-31", count: zones.count),
+                "under TZ=\(zone)")
         }
         let stored = try ProcessRunner.run("sqlite3", [sandbox.database, "SELECT DISTINCT deadline FROM todos"])
         #expect(stored.stdout == "2024-03-31\n")

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import todo
 
 /// The reader of the companion's answer lines: lines split across reads, several in one read,
@@ -33,7 +34,9 @@ import Testing
     @Test func linesSplitAcrossReadsComeOutWhole() {
         let text = "{\"ok\": true}\n{\"objects\": [\"é€😀\"]}\nlast\n"
         for chunk in [1, 2, 3, 5, 13, 64] {
-            #expect(lines(text, chunk: chunk) == ["{\"ok\": true}", "{\"objects\": [\"é€😀\"]}", "last"], "reads of \(chunk) bytes")
+            #expect(
+                lines(text, chunk: chunk) == ["{\"ok\": true}", "{\"objects\": [\"é€😀\"]}", "last"],
+                "reads of \(chunk) bytes")
         }
     }
 
@@ -71,7 +74,8 @@ import Testing
         var long: [UInt8] = []
         let fold = Array("\\r\\n ".utf8)
         while long.count < 6_000_000 {
-            long += Array("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempo".utf8.prefix(71))
+            long += Array(
+                "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempo".utf8.prefix(71))
             long += fold
         }
         let stream = Array("{\"ok\": true}\n".utf8) + long + [0x0A] + Array("next\n".utf8)
@@ -99,6 +103,7 @@ import Testing
         let buffer = LineBuffer()
         let (lines, offered) = feed(stream, chunk: 4_099, into: buffer)
         #expect(lines == expected)
-        #expect((offered.max() ?? 0) <= 4 * LineBuffer.minimumRead, "the free space stayed small: \(offered.max() ?? 0)")
+        #expect(
+            (offered.max() ?? 0) <= 4 * LineBuffer.minimumRead, "the free space stayed small: \(offered.max() ?? 0)")
     }
 }

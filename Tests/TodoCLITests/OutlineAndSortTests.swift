@@ -7,10 +7,10 @@ import Testing
     let sandbox = CLISandbox()
 
     private func seed() throws {
-        _ = try sandbox.ok("add", "milk", "--due", "2024-05-01")    // 1
-        _ = try sandbox.ok("add", "Apples")                          // 2
-        _ = try sandbox.ok("add", "rent", "--due", "2024-04-30")     // 3
-        _ = try sandbox.ok("add", "bread", "--due", "2024-05-01")    // 4
+        _ = try sandbox.ok("add", "milk", "--due", "2024-05-01")  // 1
+        _ = try sandbox.ok("add", "Apples")  // 2
+        _ = try sandbox.ok("add", "rent", "--due", "2024-04-30")  // 3
+        _ = try sandbox.ok("add", "bread", "--due", "2024-05-01")  // 4
         _ = try sandbox.ok("done", "3")
     }
 

@@ -12,23 +12,30 @@ struct PackageTests {
     static let environment = ["PATH": "/opt/swift/usr/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
 
     func run(_ command: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try ProcessRunner.run(command, arguments, environment: Self.environment.merging(environment) { $1 }, timeout: 120)
+        try ProcessRunner.run(
+            command, arguments, environment: Self.environment.merging(environment) { $1 }, timeout: 120)
     }
 
     @Test func installsWorksAndRemovesCleanly() throws {
         // The test build's binaries, packaged as the release ones are (TODO_BINARIES).
-        let built = try run("/bin/bash", [ProcessRunner.packageRoot + "/scripts/package"],
-                            environment: ["TODO_BINARIES": binaries, "OUT": folder.path, "HOME": folder.path])
+        let built = try run(
+            "/bin/bash", [ProcessRunner.packageRoot + "/scripts/package"],
+            environment: ["TODO_BINARIES": binaries, "OUT": folder.path, "HOME": folder.path])
         #expect(built.status == 0, "\(built.stderr)")
         let deb = try #require(built.stdout.split(separator: "\n").last.map(String.init))
         let version = try run(ProcessRunner.todoBinary, ["--version"]).stdout
-        #expect(deb.hasSuffix("todo_\(version.dropFirst(5).dropLast())-1_\(try run("/usr/bin/dpkg", ["--print-architecture"]).stdout.dropLast()).deb"))
+        #expect(
+            deb.hasSuffix(
+                "todo_\(version.dropFirst(5).dropLast())-1_\(try run("/usr/bin/dpkg", ["--print-architecture"]).stdout.dropLast()).deb"
+            ))
 
         // lintian: no errors. A debug build links the Swift runtime by a RUNPATH into the
         // toolchain, which lintian rightly refuses; the release build that scripts/package makes
         // by default is static (todo) or carries the runtime (todo-sync), and has no RUNPATH.
         let lintian = try run("/usr/bin/lintian", [deb])
-        let errors = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") && !$0.contains("custom-library-search-path") }
+        let errors = lintian.stdout.split(separator: "\n").filter {
+            $0.hasPrefix("E:") && !$0.contains("custom-library-search-path")
+        }
         #expect(errors.isEmpty, "lintian: \(lintian.stdout)")
 
         if try run("/usr/bin/dpkg-query", ["-W", "todo"]).status == 0 {
@@ -49,7 +56,8 @@ struct PackageTests {
             #expect(files.contains(path), "dpkg -L todo lists no \(path)")
             let man = try run("/usr/bin/man", ["-w", page], environment: ["MANPATH": "/usr/share/man"])
             #expect(man.stdout == path + "\n", "\(man.stderr)")
-            let shown = try run("/usr/bin/man", ["-l", path], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+            let shown = try run(
+                "/usr/bin/man", ["-l", path], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
             #expect(shown.status == 0 && shown.stdout.contains("todo"), "man -l \(path): \(shown.stderr)")
         }
 
@@ -57,7 +65,8 @@ struct PackageTests {
         // (XDG_DATA_DIRS without /usr/local/share, where scripts/install puts its own).
         let database = folder.file("todo.sqlite")
         _ = try run("/usr/bin/todo", ["add", "Buy milk"], environment: ["TODO_DB": database])
-        let bash = try TmuxSession.newBash(home: folder, database: database, environment: "PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/share")
+        let bash = try TmuxSession.newBash(
+            home: folder, database: database, environment: "PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/share")
         try bash.type("todo done ")
         try bash.press("Tab")
         _ = try bash.waitFor("$ todo done 1")

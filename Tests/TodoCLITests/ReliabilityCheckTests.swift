@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TodoStore
+
 @testable import todo
 
 /// `todo check`: integrity, foreign keys, schema version and journal mode, one line each;
@@ -16,7 +17,9 @@ import TodoStore
     /// A closed, checkpointed database of `count` todos with long names: many pages, no WAL.
     private func multiPageDatabase(_ path: String, count: Int = 600) throws -> (pageSize: Int, pages: Int) {
         _ = try sandbox.ok("--db", path, "list")
-        try Reliability.sqlite(path, """
+        try Reliability.sqlite(
+            path,
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
             INSERT INTO todos (name, deadline) SELECT 'todo ' || i || ' ' || hex(randomblob(100)), CASE WHEN i % 2 = 0 THEN '2030-01-01' END FROM n;
             PRAGMA wal_checkpoint(TRUNCATE);
@@ -41,7 +44,10 @@ import TodoStore
         _ = try sandbox.ok("add", "x")
         let before = sandbox.fileState()
         let check = try DatabaseCheck.run(path: sandbox.database)
-        #expect(check.lines == ["integrity: ok", "foreign keys: ok", "schema: version \(Self.latest) (current)", "journal: wal"])
+        #expect(
+            check.lines == [
+                "integrity: ok", "foreign keys: ok", "schema: version \(Self.latest) (current)", "journal: wal"
+            ])
         #expect(check.failure == nil)
         #expect(sandbox.fileState() == before, "check changed the file")
     }
@@ -55,15 +61,21 @@ import TodoStore
         _ = try sandbox.ok("add", "x")
         try Reliability.sqlite(sandbox.database, "PRAGMA user_version = 1")
         var check = try DatabaseCheck.run(path: sandbox.database)
-        #expect(check.lines.contains { $0.hasPrefix("schema: version 1 (this todo knows \(Self.latest)") } && check.failure == nil, "\(check.lines)")
+        #expect(
+            check.lines.contains { $0.hasPrefix("schema: version 1 (this todo knows \(Self.latest)") }
+                && check.failure == nil, "\(check.lines)")
 
         try Reliability.sqlite(sandbox.database, "PRAGMA user_version = 42")
         check = try DatabaseCheck.run(path: sandbox.database)
-        #expect(check.failure?.kind == .failure && check.failure?.message.contains("42") == true && check.failure?.message.contains("\(Self.latest)") == true)
+        #expect(
+            check.failure?.kind == .failure && check.failure?.message.contains("42") == true
+                && check.failure?.message.contains("\(Self.latest)") == true)
 
         try Reliability.sqlite(sandbox.database, "PRAGMA user_version = \(Self.latest); PRAGMA journal_mode = DELETE")
         check = try DatabaseCheck.run(path: sandbox.database)
-        #expect(check.lines.last == "journal: delete (todo switches it to wal on its next write)" && check.failure == nil, "\(check.lines)")
+        #expect(
+            check.lines.last == "journal: delete (todo switches it to wal on its next write)" && check.failure == nil,
+            "\(check.lines)")
 
         let foreign = sandbox.folder.file("foreign.sqlite")
         try Reliability.sqlite(foreign, "CREATE TABLE notes (body TEXT)")
@@ -75,9 +87,13 @@ import TodoStore
         #expect(check.failure == nil && check.lines.contains { $0.hasPrefix("schema: none yet") }, "\(check.lines)")
 
         let text = sandbox.folder.file("notes.txt")
-        #expect(FileManager.default.createFile(atPath: text, contents: Data(String(repeating: "my shopping list\n", count: 300).utf8)))
+        #expect(
+            FileManager.default.createFile(
+                atPath: text, contents: Data(String(repeating: "my shopping list\n", count: 300).utf8)))
         let error = #expect(throws: CLIError.self) { try DatabaseCheck.run(path: text) }
-        #expect(error?.kind == .failure && error?.message.contains("not an SQLite database") == true, "\(String(describing: error))")
+        #expect(
+            error?.kind == .failure && error?.message.contains("not an SQLite database") == true,
+            "\(String(describing: error))")
     }
 
     @Test("Garbage over each of 12 pages of a multi-page file: a failure every time, no crash")
@@ -88,17 +104,24 @@ import TodoStore
         let (pageSize, pages) = try multiPageDatabase(pristine)
         #expect(pages > 20, "only \(pages) pages")
         #expect(try DatabaseCheck.run(path: pristine).failure == nil)
-        let sample = Set([1, 2, pages / 2, pages] + (0..<8).map { _ in Int.random(in: 1...pages, using: &random) }).sorted()
+        let sample = Set([1, 2, pages / 2, pages] + (0..<8).map { _ in Int.random(in: 1...pages, using: &random) })
+            .sorted()
         for page in sample {
             let copy = sandbox.folder.file("damaged-\(page).sqlite")
             try FileManager.default.copyItem(atPath: pristine, toPath: copy)
             try damage(copy, page: page, pageSize: pageSize, using: &random)
             do {
                 let check = try DatabaseCheck.run(path: copy)
-                #expect(check.failure?.kind == .failure, "seed \(seed), page \(page) of \(pages): no failure: \(check.lines)")
+                #expect(
+                    check.failure?.kind == .failure,
+                    "seed \(seed), page \(page) of \(pages): no failure: \(check.lines)")
                 // Four checks; an integrity failure lists at most 20 problems and "and N more".
-                #expect((4...(4 + DatabaseCheck.problemsShown + 1)).contains(check.lines.count), "seed \(seed), page \(page): \(check.lines)")
-                #expect(check.lines.allSatisfy { $0.count <= 400 }, "seed \(seed), page \(page): a line of \(check.lines.map(\.count).max() ?? 0) characters")
+                #expect(
+                    (4...(4 + DatabaseCheck.problemsShown + 1)).contains(check.lines.count),
+                    "seed \(seed), page \(page): \(check.lines)")
+                #expect(
+                    check.lines.allSatisfy { $0.count <= 400 },
+                    "seed \(seed), page \(page): a line of \(check.lines.map(\.count).max() ?? 0) characters")
             } catch {
                 #expect(error.kind == .failure, "seed \(seed), page \(page): \(error)")
             }
@@ -111,8 +134,11 @@ import TodoStore
         try handle.write(contentsOf: Data([0x00, 0x10]))
         try handle.close()
         let check = try DatabaseCheck.run(path: subtle)
-        #expect(check.lines.first?.hasPrefix("integrity: damaged") == true && check.lines.first?.contains("***") == false, "\(check.lines)")
-        #expect(check.failure?.message.hasPrefix("\(subtle) is damaged: ") == true, "\(String(describing: check.failure))")
+        #expect(
+            check.lines.first?.hasPrefix("integrity: damaged") == true && check.lines.first?.contains("***") == false,
+            "\(check.lines)")
+        #expect(
+            check.failure?.message.hasPrefix("\(subtle) is damaged: ") == true, "\(String(describing: check.failure))")
         Reliability.report("check", "\(sample.count + 1) damaged copies of a \(pages)-page file, every one reported")
     }
 
@@ -144,16 +170,21 @@ import TodoStore
         // The holder keeps the lock until the `release` file appears (or 60 s pass, which it
         // reports): check must finish while the lock is held, whatever the machine's speed.
         let release = sandbox.folder.file("release")
-        let holder = try RunningProcess(try ProcessRunner.which("python3"), ["-c", """
-            import os, sqlite3, sys, time
-            c = sqlite3.connect(sys.argv[1], isolation_level=None)
-            c.execute("BEGIN IMMEDIATE"); c.execute("INSERT INTO todos (name) VALUES ('held')")
-            print("locked", flush=True)
-            deadline = time.time() + 60
-            while not os.path.exists(sys.argv[2]) and time.time() < deadline: time.sleep(0.01)
-            c.execute("ROLLBACK"); c.close()
-            print("released" if os.path.exists(sys.argv[2]) else "gave up", flush=True)
-            """, sandbox.database, release])
+        let holder = try RunningProcess(
+            try ProcessRunner.which("python3"),
+            [
+                "-c",
+                """
+                import os, sqlite3, sys, time
+                c = sqlite3.connect(sys.argv[1], isolation_level=None)
+                c.execute("BEGIN IMMEDIATE"); c.execute("INSERT INTO todos (name) VALUES ('held')")
+                print("locked", flush=True)
+                deadline = time.time() + 60
+                while not os.path.exists(sys.argv[2]) and time.time() < deadline: time.sleep(0.01)
+                c.execute("ROLLBACK"); c.close()
+                print("released" if os.path.exists(sys.argv[2]) else "gave up", flush=True)
+                """, sandbox.database, release
+            ])
         try #require(holder.nextLine(timeout: 10) == "locked", "the lock holder did not start")
         let check = try DatabaseCheck.run(path: sandbox.database)
         #expect(FileManager.default.createFile(atPath: release, contents: nil))
@@ -169,7 +200,9 @@ import TodoStore
         _ = try sandbox.ok("add", "x")
         let result = try sandbox.todo("check")
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
-        #expect(result.stdout == "integrity: ok\nforeign keys: ok\nschema: version \(Self.latest) (current)\njournal: wal\n")
+        #expect(
+            result.stdout == "integrity: ok\nforeign keys: ok\nschema: version \(Self.latest) (current)\njournal: wal\n"
+        )
         #expect(try sandbox.ok("help", "check").contains("USAGE: todo check"))
     }
 
@@ -189,8 +222,12 @@ import TodoStore
             // Everyday commands on the damaged file: a clean answer, never a crash.
             for arguments in [["list"], ["add", "x"], ["done", "1"], ["export"]] {
                 let result = try sandbox.todo(["--db", copy] + arguments)
-                #expect([0, 1].contains(result.status), "\(label): todo \(arguments[0]) exited \(result.status): \(result.stderr)")
-                if result.status != 0 { Reliability.expectOneError(result, status: 1, "\(label): todo \(arguments[0])") }
+                #expect(
+                    [0, 1].contains(result.status),
+                    "\(label): todo \(arguments[0]) exited \(result.status): \(result.stderr)")
+                if result.status != 0 {
+                    Reliability.expectOneError(result, status: 1, "\(label): todo \(arguments[0])")
+                }
             }
         }
     }

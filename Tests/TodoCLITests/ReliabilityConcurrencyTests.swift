@@ -25,14 +25,17 @@ import TodoStore
     @Test("8 processes x 50 adds at once: 400 acknowledged, 400 distinct todos, unique ids")
     func concurrentWritersLoseAndDuplicateNothing() throws {
         let clock = Date()
-        let go = sandbox.folder.file("go"), errors = sandbox.folder.file("errors.txt")
+        let go = sandbox.folder.file("go")
+        let errors = sandbox.folder.file("errors.txt")
         // The file exists (empty list); creating it in a race is `concurrentFirstUse`.
         _ = try sandbox.ok("list")
         let writers = try (1...Self.processes).map { writer in
-            try LaunchedProcess("bash", ["-c", Self.writerScript], environment: [
-                "GO": go, "ERRORS": errors, "COUNT": "\(Self.addsPerProcess)", "WRITER": "\(writer)",
-                "TODO": ProcessRunner.todoBinary, "TODO_DB": sandbox.database, "HOME": sandbox.folder.path,
-            ], outputFolder: sandbox.folder)
+            try LaunchedProcess(
+                "bash", ["-c", Self.writerScript],
+                environment: [
+                    "GO": go, "ERRORS": errors, "COUNT": "\(Self.addsPerProcess)", "WRITER": "\(writer)",
+                    "TODO": ProcessRunner.todoBinary, "TODO_DB": sandbox.database, "HOME": sandbox.folder.path
+                ], outputFolder: sandbox.folder)
         }
         #expect(FileManager.default.createFile(atPath: go, contents: nil))
         let outcomes = writers.map { $0.wait(timeout: 120) }
@@ -60,12 +63,16 @@ import TodoStore
         #expect(Set(acknowledged.values).count == total, "two adds printed the same id")
         let list = try sandbox.listJSON()
         #expect(list.count == total)
-        let stored = Dictionary(list.map { ($0["name"] as? String ?? "", $0["id"] as? Int ?? -1) }) { first, _ in first }
+        let stored = Dictionary(list.map { ($0["name"] as? String ?? "", $0["id"] as? Int ?? -1) }) { first, _ in first
+        }
         #expect(stored.count == total, "names are not distinct")
         #expect(Set(list.compactMap { $0["id"] as? Int }).count == total, "ids are not unique")
         #expect(stored == acknowledged, "the list differs from what the adds printed")
         #expect(try Reliability.integrity(sandbox.database) == "ok")
-        Reliability.report("concurrent writers", "\(Self.processes) processes x \(Self.addsPerProcess) adds = \(total) acknowledged and stored in \(String(format: "%.1f", Date().timeIntervalSince(clock))) s")
+        Reliability.report(
+            "concurrent writers",
+            "\(Self.processes) processes x \(Self.addsPerProcess) adds = \(total) acknowledged and stored in \(String(format: "%.1f", Date().timeIntervalSince(clock))) s"
+        )
     }
 
     static let firstUseRounds = 20
@@ -74,28 +81,39 @@ import TodoStore
     func concurrentFirstUse() throws {
         var failures: [String] = []
         for round in 0..<Self.firstUseRounds {
-            let database = sandbox.folder.file("first-use-\(round).sqlite"), go = sandbox.folder.file("go-\(round)")
+            let database = sandbox.folder.file("first-use-\(round).sqlite")
+            let go = sandbox.folder.file("go-\(round)")
             let writers = try (1...Self.processes).map { writer in
-                try LaunchedProcess("bash", ["-c", #"while [ ! -e "$GO" ]; do sleep 0.002; done; exec "$TODO" add "$NAME""#], environment: [
-                    "GO": go, "NAME": "writer \(writer)", "TODO": ProcessRunner.todoBinary, "TODO_DB": database, "HOME": sandbox.folder.path,
-                ], outputFolder: sandbox.folder)
+                try LaunchedProcess(
+                    "bash", ["-c", #"while [ ! -e "$GO" ]; do sleep 0.002; done; exec "$TODO" add "$NAME""#],
+                    environment: [
+                        "GO": go, "NAME": "writer \(writer)", "TODO": ProcessRunner.todoBinary, "TODO_DB": database,
+                        "HOME": sandbox.folder.path
+                    ], outputFolder: sandbox.folder)
             }
             #expect(FileManager.default.createFile(atPath: go, contents: nil))
             let outcomes = writers.map { $0.wait(timeout: 30) }
             for outcome in outcomes where outcome.status != 0 {
-                failures.append("round \(round): exit \(String(describing: outcome.status)): \(outcome.stderrLines.first ?? "")")
+                failures.append(
+                    "round \(round): exit \(String(describing: outcome.status)): \(outcome.stderrLines.first ?? "")")
             }
             // Whatever failed, the file is sound and holds exactly the acknowledged adds.
             let acknowledged = outcomes.filter { $0.status == 0 }.count
             #expect(try Reliability.integrity(database) == "ok")
             #expect(try Reliability.scalar(database, "SELECT count(*) FROM todos") == acknowledged)
-            if acknowledged > 0 { #expect(try Reliability.scalar(database, "PRAGMA user_version") == Migrator().latestVersion) }
+            if acknowledged > 0 {
+                #expect(try Reliability.scalar(database, "PRAGMA user_version") == Migrator().latestVersion)
+            }
         }
         // Guards two races of TodoRepository.init: the ownership check must read the version
         // and the table count in one snapshot, and `PRAGMA journal_mode = wal`, for which SQLite
         // calls no busy handler, must wait out another process's lock itself.
-        #expect(failures.isEmpty, "\(failures.count) of \(Self.firstUseRounds * Self.processes) first adds failed: \(failures.prefix(5))")
-        Reliability.report("first use", "\(Self.firstUseRounds) rounds x \(Self.processes) processes on a new file: \(failures.count) adds failed")
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(Self.firstUseRounds * Self.processes) first adds failed: \(failures.prefix(5))")
+        Reliability.report(
+            "first use",
+            "\(Self.firstUseRounds) rounds x \(Self.processes) processes on a new file: \(failures.count) adds failed")
     }
 
     // MARK: A lock held by another client
@@ -114,7 +132,8 @@ import TodoStore
             connection.close()
             print("released", flush=True)
             """
-        let holder = try RunningProcess(try ProcessRunner.which("python3"), ["-c", script, sandbox.database, "\(seconds)"])
+        let holder = try RunningProcess(
+            try ProcessRunner.which("python3"), ["-c", script, sandbox.database, "\(seconds)"])
         #expect(holder.nextLine(timeout: 10) == "locked", "the lock holder did not start")
         return holder
     }
@@ -131,14 +150,21 @@ import TodoStore
         #expect(holder.nextLine(timeout: 10) == "released")
         // The order of the commits, not a stopwatch, shows the add waited: the holder's row,
         // inserted under the lock, took id 2 when it committed, so the add came after it.
-        #expect(add.stdout == "3\n", "the add did not wait for the lock holder's commit: it printed \(add.stdout.debugDescription)")
+        #expect(
+            add.stdout == "3\n",
+            "the add did not wait for the lock holder's commit: it printed \(add.stdout.debugDescription)")
         let list = try sandbox.listJSON()
-        #expect(list.map { "\($0["id"] ?? "-") \($0["name"] ?? "-")" }.sorted() == ["1 before", "2 from the lock holder", "3 during the lock"])
+        #expect(
+            list.map { "\($0["id"] ?? "-") \($0["name"] ?? "-")" }.sorted() == [
+                "1 before", "2 from the lock holder", "3 during the lock"
+            ])
         #expect(try Reliability.integrity(sandbox.database) == "ok")
         Reliability.report("short lock", "waited \(String(format: "%.2f", elapsed)) s, then added")
     }
 
-    @Test("A write lock held 9 s: the add gives up before the lock is released, with one 'busy' error line; nothing changes")
+    @Test(
+        "A write lock held 9 s: the add gives up before the lock is released, with one 'busy' error line; nothing changes"
+    )
     func aLongLockIsABoundedBusyError() throws {
         _ = try sandbox.ok("add", "before")
         let before = try Reliability.dump(sandbox.database)

@@ -21,11 +21,14 @@ import Testing
     private func rows() throws -> [Int64: Row] {
         let list = try sandbox.todo("list", "--json")
         #expect(list.status == 0, "todo list after a kill: \(list.stderr)")
-        let array = try parseJSON(list.stdout, as: [[String: Any]].self, "todo list --json after a kill (stderr \(list.stderr.debugDescription))")
+        let array = try parseJSON(
+            list.stdout, as: [[String: Any]].self,
+            "todo list --json after a kill (stderr \(list.stderr.debugDescription))")
         var rows: [Int64: Row] = [:]
         for object in array {
-            rows[Int64(try field(object, "id", as: Int.self))] = Row(name: try field(object, "name"), deadline: object["deadline"] as? String,
-                                                                   done: try field(object, "done"))
+            rows[Int64(try field(object, "id", as: Int.self))] = Row(
+                name: try field(object, "name"), deadline: object["deadline"] as? String,
+                done: try field(object, "done"))
         }
         return rows
     }
@@ -34,7 +37,9 @@ import Testing
     private func makeImportFile() throws -> String {
         let source = sandbox.folder.file("source.sqlite")
         _ = try sandbox.ok("--db", source, "list")
-        try Reliability.sqlite(source, """
+        try Reliability.sqlite(
+            source,
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(Self.importSize))
             INSERT INTO todos (name, deadline, done) SELECT 'imported ' || i, CASE WHEN i % 3 = 0 THEN '2030-01-01' END, i % 2 FROM n
             """)
@@ -47,7 +52,9 @@ import Testing
         case add, done, rm, edit, `import`
     }
 
-    @Test("SIGKILL after a random 0-30 ms, 150 rounds (add, done, rm, edit, import of 2000): intact, acknowledged kept, all or nothing")
+    @Test(
+        "SIGKILL after a random 0-30 ms, 150 rounds (add, done, rm, edit, import of 2000): intact, acknowledged kept, all or nothing"
+    )
     func killedWritersLeaveASoundFile() throws {
         let seed = Reliability.seed("sigkill")
         var random = SeededGenerator(seed: seed)
@@ -98,8 +105,10 @@ import Testing
                 arguments = [newDone ? "done" : "undone"] + targets.map(String.init)
             case .rm:
                 // Three throwaway todos from another client, then `rm` all three at once.
-                let inserted = try Reliability.sqlite(sandbox.database,
-                    "INSERT INTO todos (name) VALUES ('throwaway \(round) a'), ('throwaway \(round) b'), ('throwaway \(round) c') RETURNING id")
+                let inserted = try Reliability.sqlite(
+                    sandbox.database,
+                    "INSERT INTO todos (name) VALUES ('throwaway \(round) a'), ('throwaway \(round) b'), ('throwaway \(round) c') RETURNING id"
+                )
                 targets = inserted.stdout.split(separator: "\n").compactMap { Int64($0) }
                 #expect(targets.count == 3, "\(context): \(inserted.stderr)")
                 current = try rows()
@@ -107,30 +116,48 @@ import Testing
             case .edit:
                 let id = known.keys.filter { current[$0] != nil }.randomElement(using: &random)!
                 targets = [id]
-                edited = ("edited \(round)", String(format: "2032-%02d-%02d", Int.random(in: 1...12, using: &random), Int.random(in: 1...28, using: &random)))
+                edited = (
+                    "edited \(round)",
+                    String(
+                        format: "2032-%02d-%02d", Int.random(in: 1...12, using: &random),
+                        Int.random(in: 1...28, using: &random))
+                )
                 arguments = ["edit", String(id), "--name", edited!.name, "--due", edited!.deadline]
             case .import:
                 arguments = ["import", importFile]
             }
 
-            let process = try LaunchedProcess(ProcessRunner.todoBinary, arguments,
-                                              environment: ["TODO_DB": sandbox.database, "HOME": sandbox.folder.path],
-                                              outputFolder: sandbox.folder)
-            let delay = victim == .import ? Int.random(in: 0...Int(importDuration * 1200), using: &random) : Int.random(in: 0...30, using: &random)
+            let process = try LaunchedProcess(
+                ProcessRunner.todoBinary, arguments,
+                environment: ["TODO_DB": sandbox.database, "HOME": sandbox.folder.path],
+                outputFolder: sandbox.folder)
+            let delay =
+                victim == .import
+                ? Int.random(in: 0...Int(importDuration * 1200), using: &random)
+                : Int.random(in: 0...30, using: &random)
             Reliability.sleep(milliseconds: delay)
             let outcome = process.killNow()
             let finished = outcome.status == 0
             var count = counts[victim.rawValue] ?? (0, 0, 0)
-            if outcome.signal != nil { count.killed += 1 } else if finished { count.finished += 1 } else { count.failed += 1 }
+            if outcome.signal != nil {
+                count.killed += 1
+            } else if finished {
+                count.finished += 1
+            } else {
+                count.failed += 1
+            }
             counts[victim.rawValue] = count
-            let label = "\(context): \(arguments.prefix(4).joined(separator: " ")) killed after \(delay) ms (\(outcome.signal != nil ? "killed" : "exited \(outcome.status!)"))"
+            let label =
+                "\(context): \(arguments.prefix(4).joined(separator: " ")) killed after \(delay) ms (\(outcome.signal != nil ? "killed" : "exited \(outcome.status!)"))"
             #expect(outcome.signal != nil || finished, "\(label): \(outcome.stderr)")
 
             // The file is sound, and every acknowledged todo is there.
             #expect(try Reliability.integrity(sandbox.database) == "ok", "\(label)")
             let after = try rows()
             for (id, name) in known where !targets.contains(id) || victim == .done {
-                #expect(after[id]?.name == name, "\(label): acknowledged todo \(id) '\(name)' is \(String(describing: after[id]))")
+                #expect(
+                    after[id]?.name == name,
+                    "\(label): acknowledged todo \(id) '\(name)' is \(String(describing: after[id]))")
             }
 
             // All or nothing, per command.
@@ -138,7 +165,11 @@ import Testing
             case .add:
                 let matches = after.filter { $0.value.name == "victim \(round)" }
                 #expect(matches.count <= 1, "\(label): added twice")
-                if finished { #expect(matches.count == 1 && matches.first?.value.deadline == "2031-02-03", "\(label): acknowledged add missing") }
+                if finished {
+                    #expect(
+                        matches.count == 1 && matches.first?.value.deadline == "2031-02-03",
+                        "\(label): acknowledged add missing")
+                }
                 if let match = matches.first { known[match.key] = match.value.name }
             case .done:
                 let states = Set(targets.map { after[$0]?.done })
@@ -149,7 +180,9 @@ import Testing
                 #expect(present == 0 || present == 3, "\(label): \(present) of 3 remain")
                 if finished { #expect(present == 0, "\(label): acknowledged rm undone") }
             case .edit:
-                let id = targets[0], old = current[id]!, new = after[id]
+                let id = targets[0]
+                let old = current[id]!
+                let new = after[id]
                 let applied = new?.name == edited!.name && new?.deadline == edited!.deadline
                 let untouched = new?.name == old.name && new?.deadline == old.deadline
                 #expect(applied || untouched, "\(label): half applied: \(String(describing: new)) (was \(old))")
@@ -163,8 +196,12 @@ import Testing
                 try Reliability.sqlite(sandbox.database, "DELETE FROM todos WHERE name LIKE 'imported %'")
             }
         }
-        let summary = counts.keys.sorted().map { "\($0) \(counts[$0]!.killed) killed/\(counts[$0]!.finished) finished" }.joined(separator: ", ")
-        Reliability.report("sigkill", "\(Self.rounds) rounds (\(counts.values.map(\.killed).reduce(0, +)) processes killed mid-run) in \(String(format: "%.1f", Date().timeIntervalSince(clock))) s: \(summary)")
+        let summary = counts.keys.sorted().map { "\($0) \(counts[$0]!.killed) killed/\(counts[$0]!.finished) finished" }
+            .joined(separator: ", ")
+        Reliability.report(
+            "sigkill",
+            "\(Self.rounds) rounds (\(counts.values.map(\.killed).reduce(0, +)) processes killed mid-run) in \(String(format: "%.1f", Date().timeIntervalSince(clock))) s: \(summary)"
+        )
         // Kills must land mid-run, or the rounds only test finished commands.
         #expect(counts.values.map(\.killed).reduce(0, +) > 0, "seed \(seed): no process was killed mid-run: \(summary)")
     }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A full disk (a small tmpfs mounted by the test, as root): a clear exit-1 error that says
@@ -19,7 +19,9 @@ struct ReliabilityDiskFullTests {
         let mountPoint = sandbox.folder.file("small-disk")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
         let mount = try ProcessRunner.run("mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", mountPoint])
-        try #require(mount.status == 0, "mount -t tmpfs failed as root: \(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        try #require(
+            mount.status == 0,
+            "mount -t tmpfs failed as root: \(mount.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
         return mountPoint
     }
 
@@ -58,7 +60,9 @@ struct ReliabilityDiskFullTests {
         return Set(result.stdout.split(separator: "\n").map(String.init))
     }
 
-    @Test("Adds until the 256 KiB disk is full: one 'disk is full' error, acknowledged todos kept, works again after a remount")
+    @Test(
+        "Adds until the 256 KiB disk is full: one 'disk is full' error, acknowledged todos kept, works again after a remount"
+    )
     func growingUntilTheDiskIsFull() throws {
         let mountPoint = try mountTmpfs(size: "256k")
         defer { unmount(mountPoint) }
@@ -82,7 +86,9 @@ struct ReliabilityDiskFullTests {
         Reliability.expectOneError(refusal, status: 1, mentioning: ["disk is full"], "todo add on a full disk")
         #expect(refusal.stdout.isEmpty)
         // Again, and a read: still a clean answer.
-        Reliability.expectOneError(try sandbox.todo(["add", "one more"], environment: env), status: 1, mentioning: ["disk is full"], "second add")
+        Reliability.expectOneError(
+            try sandbox.todo(["add", "one more"], environment: env), status: 1, mentioning: ["disk is full"],
+            "second add")
         #expect(try Reliability.integrity(database) == "ok")
         #expect(try names(database) == acknowledged, "the stored todos differ from the acknowledged ones")
 
@@ -91,10 +97,13 @@ struct ReliabilityDiskFullTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try names(database) == acknowledged.union(["after the remount"]))
         #expect(try Reliability.integrity(database) == "ok")
-        Reliability.report("full disk (growing)", "\(acknowledged.count) adds acknowledged before the disk was full; all kept")
+        Reliability.report(
+            "full disk (growing)", "\(acknowledged.count) adds acknowledged before the disk was full; all kept")
     }
 
-    @Test("A disk filled by another file: each command fails with one error line, nothing lost; deleting the file brings todo back")
+    @Test(
+        "A disk filled by another file: each command fails with one error line, nothing lost; deleting the file brings todo back"
+    )
     func aDiskFilledByAnotherFile() throws {
         let mountPoint = try mountTmpfs(size: "512k")
         defer { unmount(mountPoint) }
@@ -110,13 +119,17 @@ struct ReliabilityDiskFullTests {
         let filled = fill(filler)
         #expect(filled > 0)
         // The disk is full while no connection is open: SQLite cannot even size its -shm file.
-        for arguments in [["add", "on a full disk"], ["done", "1"], ["edit", "2", "--name", "renamed"], ["rm", "--yes", "3"]] {
+        for arguments in [
+            ["add", "on a full disk"], ["done", "1"], ["edit", "2", "--name", "renamed"], ["rm", "--yes", "3"]
+        ] {
             let result = try sandbox.todo(arguments, environment: env)
             #expect(result.status == 1, "todo \(arguments.joined(separator: " ")): \(result.stderr)")
-            #expect((1...2).contains(result.stderrLines.count) && result.stderrLines.first?.hasPrefix("error: ") == true,
-                    "todo \(arguments.joined(separator: " ")): \(result.stderr)")
+            #expect(
+                (1...2).contains(result.stderrLines.count) && result.stderrLines.first?.hasPrefix("error: ") == true,
+                "todo \(arguments.joined(separator: " ")): \(result.stderr)")
             // SQLite reports SQLITE_IOERR_SHMSIZE there (no room for the -shm index): a full disk too.
-            #expect(result.stderr.contains("disk is full"), "todo \(arguments.joined(separator: " ")): \(result.stderr)")
+            #expect(
+                result.stderr.contains("disk is full"), "todo \(arguments.joined(separator: " ")): \(result.stderr)")
         }
         // The sqlite3 shell cannot open the file on this full disk either: check it right after
         // freeing the space, before todo runs again.
@@ -127,6 +140,7 @@ struct ReliabilityDiskFullTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try names(database) == acknowledged.union(["after freeing space"]))
         #expect(try Reliability.integrity(database) == "ok")
-        Reliability.report("full disk (filler)", "\(filled) bytes of filler; 4 commands refused; \(acknowledged.count) todos kept")
+        Reliability.report(
+            "full disk (filler)", "\(filled) bytes of filler; 4 commands refused; \(acknowledged.count) todos kept")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 import TodoStore
+
 @testable import todo
 
 /// Random and mutated command lines and dates: no crash, no hang, no stack trace; every
@@ -27,11 +28,13 @@ import TodoStore
             "Buy milk", "'); DROP TABLE todos;--", "%", "_", "\\", "\"", "'", "$(echo hi)", "`id`", "%s%n%x",
             "\u{1B}[2J", "\r", "\n", "\t", "a\u{7}b", "\u{9B}31m", "\u{202E}evil", "e\u{301}", "🧑‍🚀", "日本語",
             "٢٠٢٤-٠٥-٠١", "２０２４-０５-０１", "१२", "\u{FEFF}", "\u{200B}", "İ", "ß", "ﬁ",
-            "todo.sqlite", "db/x.sqlite", "missing.json", "-y", "-h", "-yy", "-hy", "-x", "---", "--=x", "--db=", "--due=",
+            "todo.sqlite", "db/x.sqlite", "missing.json", "-y", "-h", "-yy", "-hy", "-x", "---", "--=x", "--db=",
+            "--due=",
             // Long tokens. (A 100,000-character one is in `usageErrorsQuotingHostileInput`: the
             // "did you mean" edit distance makes each one cost milliseconds in a debug build.)
-            String(repeating: "a", count: 2_000), String(repeating: "-", count: 1_000), "--" + String(repeating: "x", count: 1_000),
-            "--due=" + String(repeating: "9", count: 2_000), String(repeating: "é", count: 2_000),
+            String(repeating: "a", count: 2_000), String(repeating: "-", count: 1_000),
+            "--" + String(repeating: "x", count: 1_000),
+            "--due=" + String(repeating: "9", count: 2_000), String(repeating: "é", count: 2_000)
         ]
 
         init(seed: UInt64) { random = SeededGenerator(seed: seed) }
@@ -57,10 +60,14 @@ import TodoStore
             let length = Int.random(in: 0...12, using: &random)
             var text = ""
             for _ in 0..<length {
-                let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x1...0x1F, 0x80...0x24F, 0x300...0x36F, 0x600...0x6FF,
-                                                     0x3000...0x30FF, 0xFF00...0xFFEF, 0x1F300...0x1F6FF, 0xE000...0xF8FF]
+                let ranges: [ClosedRange<UInt32>] = [
+                    0x20...0x7E, 0x1...0x1F, 0x80...0x24F, 0x300...0x36F, 0x600...0x6FF,
+                    0x3000...0x30FF, 0xFF00...0xFFEF, 0x1F300...0x1F6FF, 0xE000...0xF8FF
+                ]
                 let range = ranges.randomElement(using: &random)!
-                if let scalar = Unicode.Scalar(UInt32.random(in: range, using: &random)) { text.unicodeScalars.append(scalar) }
+                if let scalar = Unicode.Scalar(UInt32.random(in: range, using: &random)) {
+                    text.unicodeScalars.append(scalar)
+                }
             }
             return text
         }
@@ -72,7 +79,10 @@ import TodoStore
             for argument in spec.arguments where !argument.optional || Bool.random(using: &random) {
                 let count = argument.repeats ? Int.random(in: 1...4, using: &random) : 1
                 for _ in 0..<count {
-                    line.append(argument.name.contains("id") ? String(Int.random(in: 1...30, using: &random)) : Self.values.randomElement(using: &random)!)
+                    line.append(
+                        argument.name.contains("id")
+                            ? String(Int.random(in: 1...30, using: &random))
+                            : Self.values.randomElement(using: &random)!)
                 }
             }
             for option in spec.options where Bool.random(using: &random) {
@@ -101,13 +111,25 @@ import TodoStore
                 case 4: if line.count > 1 { line.swapAt(index, Int.random(in: 0..<line.count, using: &random)) }
                 case 5: line.insert("--", at: Int.random(in: 0...line.count, using: &random))
                 case 6: if index + 1 < line.count { line[index] += "=" + line.remove(at: index + 1) }
-                case 7: if !line.isEmpty, let equals = line[index].firstIndex(of: "=") {
-                        let (left, right) = (String(line[index][..<equals]), String(line[index][line[index].index(after: equals)...]))
+                case 7:
+                    if !line.isEmpty, let equals = line[index].firstIndex(of: "=") {
+                        let (left, right) = (
+                            String(line[index][..<equals]), String(line[index][line[index].index(after: equals)...])
+                        )
                         line.replaceSubrange(index...index, with: [left, right])
                     }
-                case 8: if !line.isEmpty { line[index] = ["-", "--", "---"].randomElement(using: &random)! + line[index] }
-                case 9: if !line.isEmpty { line[index] = String(line[index].prefix(Int.random(in: 0...max(0, line[index].count), using: &random))) }
-                default: if !line.isEmpty { line[index] = Bool.random(using: &random) ? line[index].uppercased() : line[index] + randomUnicode() }
+                case 8:
+                    if !line.isEmpty { line[index] = ["-", "--", "---"].randomElement(using: &random)! + line[index] }
+                case 9:
+                    if !line.isEmpty {
+                        line[index] = String(
+                            line[index].prefix(Int.random(in: 0...max(0, line[index].count), using: &random)))
+                    }
+                default:
+                    if !line.isEmpty {
+                        line[index] =
+                            Bool.random(using: &random) ? line[index].uppercased() : line[index] + randomUnicode()
+                    }
                 }
             }
             return line
@@ -120,7 +142,8 @@ import TodoStore
         let parser = ArgumentParser(commands: TodoCLI.commands.map(\.spec))
         let parsed = try parser.parse(arguments)
         guard let name = parsed.commandName, let command = TodoCLI.commands.first(where: { $0.spec.name == name }),
-              !parsed.flag("--help"), !parsed.flag("--version") else { return }
+            !parsed.flag("--help"), !parsed.flag("--version")
+        else { return }
         try parser.validatePositionals(parsed, for: command.spec)
         if let color = parsed.value("--color"), !["auto", "always", "never"].contains(color) {
             throw .usage("bad colour")
@@ -136,7 +159,8 @@ import TodoStore
         let seed = Reliability.seed("argument parser fuzz")
         var fuzzer = CommandLineFuzzer(seed: seed)
         let today = CalendarDate(year: 2024, month: 5, day: 1)!
-        var accepted = 0, refused = 0
+        var accepted = 0
+        var refused = 0
         let clock = Date()
         for index in 0..<Self.parserInputs {
             let arguments = fuzzer.next()
@@ -145,32 +169,41 @@ import TodoStore
                 accepted += 1
             } catch {
                 refused += 1
-                #expect(error.kind == .usage && !error.message.isEmpty,
-                        "seed \(seed), input \(index): \(arguments.map { String($0.prefix(80)) }) gave \(error)")
+                #expect(
+                    error.kind == .usage && !error.message.isEmpty,
+                    "seed \(seed), input \(index): \(arguments.map { String($0.prefix(80)) }) gave \(error)")
             }
         }
         let elapsed = Date().timeIntervalSince(clock)
-        Reliability.report("argument parser fuzz", "\(Self.parserInputs) command lines: \(accepted) accepted, \(refused) usage errors, \(String(format: "%.1f", elapsed)) s")
+        Reliability.report(
+            "argument parser fuzz",
+            "\(Self.parserInputs) command lines: \(accepted) accepted, \(refused) usage errors, \(String(format: "%.1f", elapsed)) s"
+        )
     }
 
     /// Makes `--due` texts: valid forms, their mutations and noise.
     struct DateFuzzer {
         var random: SeededGenerator
         static let pieces = [
-            "0", "1", "2", "9", "00", "12", "31", "29", "2024", "2023", "9999", "0000", "10000", "-", "/", ".", " ", "+", "d", "w", "D", "W",
-            "mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "Tuesday", "WEDNES", "day", "today", "tomorrow", "tod", "tom",
+            "0", "1", "2", "9", "00", "12", "31", "29", "2024", "2023", "9999", "0000", "10000", "-", "/", ".", " ",
+            "+", "d", "w", "D", "W",
+            "mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "Tuesday", "WEDNES", "day", "today", "tomorrow",
+            "tod", "tom",
             "٣", "३", "３", "𝟑", "²", "½", "Ⅻ", "٠١", "é", "ı", "İ", "\u{0}", "\u{1B}", "🗓",
-            "99999999999999999999", "9223372036854775807", "3660000", "3660001", "522857", "-1",
+            "99999999999999999999", "9223372036854775807", "3660000", "3660001", "522857", "-1"
         ]
         static let seeds = [
-            "2024-05-01", "2024/05/01", "2024-02-29", "2023-02-29", "0001-01-01", "9999-12-31", "2024-13-01", "2024-00-10",
-            "today", "tomorrow", "friday", "fri", "+0d", "+3d", "+2w", "+3660000d", "+522857w", "+99999999999999999999d", "+-3d",
+            "2024-05-01", "2024/05/01", "2024-02-29", "2023-02-29", "0001-01-01", "9999-12-31", "2024-13-01",
+            "2024-00-10",
+            "today", "tomorrow", "friday", "fri", "+0d", "+3d", "+2w", "+3660000d", "+522857w",
+            "+99999999999999999999d", "+-3d"
         ]
 
         mutating func next() -> String {
             switch Int.random(in: 0..<3, using: &random) {
             case 0:
-                return (0..<Int.random(in: 0...8, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+                return (0..<Int.random(in: 0...8, using: &random)).map { _ in Self.pieces.randomElement(using: &random)!
+                }.joined()
             case 1:
                 var scalars = Array(Self.seeds.randomElement(using: &random)!.unicodeScalars)
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -187,7 +220,9 @@ import TodoStore
                 return text
             default:
                 let unit = ["d", "w", "D", "W", "y", ""].randomElement(using: &random)!
-                let digits = (0..<Int.random(in: 1...30, using: &random)).map { _ in String(Int.random(in: 0...9, using: &random)) }.joined()
+                let digits = (0..<Int.random(in: 1...30, using: &random)).map { _ in
+                    String(Int.random(in: 0...9, using: &random))
+                }.joined()
                 return ["+", "", "-", "++"].randomElement(using: &random)! + digits + unit
             }
         }
@@ -198,21 +233,30 @@ import TodoStore
         let seed = Reliability.seed("date parser fuzz")
         var fuzzer = DateFuzzer(random: SeededGenerator(seed: seed))
         var random = SeededGenerator(seed: seed ^ 0x5EED)
-        let todays = [CalendarDate(year: 1, month: 1, day: 1)!, CalendarDate(year: 2024, month: 2, day: 29)!,
-                      CalendarDate(year: 9999, month: 12, day: 25)!, CalendarDate(year: 9999, month: 12, day: 31)!]
-        var dates = 0, refused = 0
+        let todays = [
+            CalendarDate(year: 1, month: 1, day: 1)!, CalendarDate(year: 2024, month: 2, day: 29)!,
+            CalendarDate(year: 9999, month: 12, day: 25)!, CalendarDate(year: 9999, month: 12, day: 31)!
+        ]
+        var dates = 0
+        var refused = 0
         var slowest = 0.0
         let clock = Date()
         for index in 0..<Self.dateInputs {
             let text = fuzzer.next()
-            let today = Bool.random(using: &random) ? todays.randomElement(using: &random)!
-                : CalendarDate(year: Int.random(in: 1...9999, using: &random), month: Int.random(in: 1...12, using: &random), day: Int.random(in: 1...28, using: &random))!
+            let today =
+                Bool.random(using: &random)
+                ? todays.randomElement(using: &random)!
+                : CalendarDate(
+                    year: Int.random(in: 1...9999, using: &random), month: Int.random(in: 1...12, using: &random),
+                    day: Int.random(in: 1...28, using: &random))!
             let start = Date()
             do {
                 let date = try DueDateParser.parse(text, today: today)
                 dates += 1
-                #expect(CalendarDate(year: date.year, month: date.month, day: date.day) == date && CalendarDate(date.description) == date,
-                        "seed \(seed), input \(index): '\(text)' gave an invalid date \(date)")
+                #expect(
+                    CalendarDate(year: date.year, month: date.month, day: date.day) == date
+                        && CalendarDate(date.description) == date,
+                    "seed \(seed), input \(index): '\(text)' gave an invalid date \(date)")
                 if text.lowercased() == "today" { #expect(date == today) }
             } catch {
                 refused += 1
@@ -223,7 +267,10 @@ import TodoStore
         let elapsed = Date().timeIntervalSince(clock)
         // The slowest parse is a figure for the log, not an assertion: a stopwatch flakes on a
         // loaded machine. (A parse that loops forever still hangs the test, which fails it.)
-        Reliability.report("date parser fuzz", "\(Self.dateInputs) texts: \(dates) dates, \(refused) usage errors, slowest \(String(format: "%.4f", slowest)) s, total \(String(format: "%.1f", elapsed)) s")
+        Reliability.report(
+            "date parser fuzz",
+            "\(Self.dateInputs) texts: \(dates) dates, \(refused) usage errors, slowest \(String(format: "%.4f", slowest)) s, total \(String(format: "%.1f", elapsed)) s"
+        )
     }
 
     // MARK: Through the binary
@@ -242,13 +289,19 @@ import TodoStore
             // `watch` runs until interrupted; NUL cannot be in argv; the kernel caps one argument at 128 KiB.
             guard !arguments.contains("watch"), !arguments.contains(where: { $0.contains("\u{0}") }) else { continue }
             ran += 1
-            let process = try LaunchedProcess(ProcessRunner.todoBinary, arguments, environment: [
-                "TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
-            ], currentDirectory: sandbox.folder.path, outputFolder: sandbox.folder)
+            let process = try LaunchedProcess(
+                ProcessRunner.todoBinary, arguments,
+                environment: [
+                    "TODO_DB": sandbox.database, "HOME": sandbox.folder.path,
+                    "XDG_DATA_HOME": sandbox.folder.file("xdg")
+                ], currentDirectory: sandbox.folder.path, outputFolder: sandbox.folder)
             let outcome = process.wait(timeout: 20)
-            let label = "seed \(seed), run \(ran): todo \(arguments.map { String($0.prefix(60)).debugDescription }.joined(separator: " "))"
+            let label =
+                "seed \(seed), run \(ran): todo \(arguments.map { String($0.prefix(60)).debugDescription }.joined(separator: " "))"
             #expect(!outcome.timedOut, "\(label): still running after 20 s")
-            #expect(outcome.signal == nil, "\(label): killed by signal \(outcome.signal ?? 0): \(outcome.stderr.prefix(500))")
+            #expect(
+                outcome.signal == nil,
+                "\(label): killed by signal \(outcome.signal ?? 0): \(outcome.stderr.prefix(500))")
             if let status = outcome.status {
                 statuses[status, default: 0] += 1
                 #expect([0, 1, 2].contains(status), "\(label): exit \(status)")
@@ -256,8 +309,10 @@ import TodoStore
             if !outcome.stderr.isEmpty {
                 #expect(outcome.stderr.hasPrefix("error: "), "\(label): stderr \(outcome.stderr.prefix(500))")
                 // Errors quote arguments made safe: no control character, at most two lines.
-                #expect(outcome.stderrLines.count <= 2 && !Self.hasControlCharacter(outcome.stderr.replacingOccurrences(of: "\n", with: "")),
-                        "\(label): stderr \(outcome.stderr.prefix(500).debugDescription)")
+                #expect(
+                    outcome.stderrLines.count <= 2
+                        && !Self.hasControlCharacter(outcome.stderr.replacingOccurrences(of: "\n", with: "")),
+                    "\(label): stderr \(outcome.stderr.prefix(500).debugDescription)")
             }
             for trace in ["Fatal error", "Stack dump", "backtrace", "Illegal instruction", "Segmentation fault"] {
                 #expect(!outcome.stderr.contains(trace) && !outcome.stdout.contains(trace), "\(label): \(trace)")
@@ -265,7 +320,9 @@ import TodoStore
         }
         #expect(try Reliability.integrity(sandbox.database) == "ok")
         let summary = statuses.keys.sorted().map { "exit \($0): \(statuses[$0]!)" }.joined(separator: ", ")
-        Reliability.report("binary fuzz", "\(ran) command lines (\(summary)) in \(String(format: "%.1f", Date().timeIntervalSince(clock))) s")
+        Reliability.report(
+            "binary fuzz",
+            "\(ran) command lines (\(summary)) in \(String(format: "%.1f", Date().timeIntervalSince(clock))) s")
     }
 
     /// C0 and C1 control characters (what a terminal acts on), new line included.
@@ -283,26 +340,38 @@ import TodoStore
             ["done", "1\n2"],
             ["--color", "\u{1B}[31m", "list"],
             ["frob\u{1B}]0;title\u{7}"],
-            ["list", "--lim\u{9B}it", "3"],
+            ["list", "--lim\u{9B}it", "3"]
         ]
         for arguments in cases {
             let result = try sandbox.todo(arguments)
             let label = "todo \(arguments.map(\.debugDescription).joined(separator: " "))"
-            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.hasPrefix("error: "), "\(label): \(result.stderr.debugDescription)")
+            #expect(
+                result.status == 2 && result.stdout.isEmpty && result.stderr.hasPrefix("error: "),
+                "\(label): \(result.stderr.debugDescription)")
             #expect(result.stderrLines.count <= 2, "\(label): \(result.stderr.debugDescription)")
-            #expect(!Self.hasControlCharacter(result.stderr.replacingOccurrences(of: "\n", with: "")), "\(label): \(result.stderr.debugDescription)")
+            #expect(
+                !Self.hasControlCharacter(result.stderr.replacingOccurrences(of: "\n", with: "")),
+                "\(label): \(result.stderr.debugDescription)")
         }
         // One 100,000-character unknown command and option: an answer, not a hang. The 60 s
         // limit only stops a runaway (say, a quadratic suggestion search); the time is printed.
-        for arguments in [[String(repeating: "y", count: 100_000)], ["list", "--" + String(repeating: "x", count: 100_000)]] {
-            let process = try LaunchedProcess(ProcessRunner.todoBinary, arguments, environment: [
-                "TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
-            ], outputFolder: sandbox.folder)
+        for arguments in [
+            [String(repeating: "y", count: 100_000)], ["list", "--" + String(repeating: "x", count: 100_000)]
+        ] {
+            let process = try LaunchedProcess(
+                ProcessRunner.todoBinary, arguments,
+                environment: [
+                    "TODO_DB": sandbox.database, "HOME": sandbox.folder.path,
+                    "XDG_DATA_HOME": sandbox.folder.file("xdg")
+                ], outputFolder: sandbox.folder)
             let outcome = process.wait(timeout: 60)
             #expect(!outcome.timedOut, "a 100,000-character typo was still running after 60 s")
-            #expect(outcome.status == 2 && outcome.stderrLines.count <= 2 && outcome.stderr.hasPrefix("error: "),
-                    "status \(String(describing: outcome.status)): \(outcome.stderr.prefix(300).debugDescription)")
-            Reliability.report("hostile usage errors", "100,000-character token refused in \(String(format: "%.2f", outcome.elapsed)) s")
+            #expect(
+                outcome.status == 2 && outcome.stderrLines.count <= 2 && outcome.stderr.hasPrefix("error: "),
+                "status \(String(describing: outcome.status)): \(outcome.stderr.prefix(300).debugDescription)")
+            Reliability.report(
+                "hostile usage errors",
+                "100,000-character token refused in \(String(format: "%.2f", outcome.elapsed)) s")
         }
         #expect(!FileManager.default.fileExists(atPath: sandbox.database), "a usage error created the database")
     }

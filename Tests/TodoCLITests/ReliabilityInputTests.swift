@@ -33,7 +33,9 @@ import Testing
     func thousandsOfIDsInOneCommand() throws {
         let count = 5_000
         _ = try sandbox.ok("list")
-        try Reliability.sqlite(sandbox.database, """
+        try Reliability.sqlite(
+            sandbox.database,
+            """
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
             INSERT INTO todos (name) SELECT 'todo ' || i FROM n
             """)
@@ -46,7 +48,8 @@ import Testing
         let before = try Reliability.dump(sandbox.database)
         for command in [["undone"], ["rm", "--yes"], ["done"]] {
             let result = try sandbox.todo(command + ids + ["999999"])
-            Reliability.expectOneError(result, status: 1, mentioning: ["999999"], "todo \(command[0]) with 5,001 ids, one missing")
+            Reliability.expectOneError(
+                result, status: 1, mentioning: ["999999"], "todo \(command[0]) with 5,001 ids, one missing")
             #expect(result.stdout.isEmpty)
             #expect(try Reliability.dump(sandbox.database) == before, "todo \(command[0]) changed something")
         }
@@ -80,7 +83,7 @@ import Testing
         "\u{7F}delete",
         "\u{202E}right-to-left override",
         "%s%n%x%d",
-        "e\u{301} 🧑‍🚀 日本語",
+        "e\u{301} 🧑‍🚀 日本語"
     ]
 
     @Test("SQL and control characters in names: stored byte for byte, shown with no raw escape")
@@ -93,29 +96,49 @@ import Testing
         let list = try sandbox.listJSON()
         #expect(Set(list.compactMap { $0["name"] as? String }) == Set(Self.hostileNames))
         for name in Self.hostileNames {
-            let hex = try Reliability.sqlite(sandbox.database, "SELECT hex(name) FROM todos WHERE id = \(ids[name]!)").stdout
+            let hex = try Reliability.sqlite(sandbox.database, "SELECT hex(name) FROM todos WHERE id = \(ids[name]!)")
+                .stdout
             let expected = name.utf8.map { String(format: "%02X", $0) }.joined()
-            #expect(hex.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(name.debugDescription) stored differently")
+            #expect(
+                hex.trimmingCharacters(in: .whitespacesAndNewlines) == expected,
+                "\(name.debugDescription) stored differently")
         }
-        #expect(try Reliability.scalar(sandbox.database, "SELECT count(*) FROM sqlite_schema WHERE name IN ('todos', 'todo_history')") == 2)
+        #expect(
+            try Reliability.scalar(
+                sandbox.database, "SELECT count(*) FROM sqlite_schema WHERE name IN ('todos', 'todo_history')") == 2)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/pwned.sqlite"))
         // Search takes them literally: '%' and '_' are not wildcards, quotes are not SQL.
         #expect(try sandbox.listJSON("--search", "'); DROP").count == 1)
         #expect(try sandbox.listJSON("--search", "%_\\").count == 1)
 
         // Text output: no raw control character, on a pipe or on a terminal.
-        let outputs = [try sandbox.ok("list"), try sandbox.ok("list", "--outline"),
-                       try sandbox.ok(["done"] + ids.values.sorted()), try sandbox.ok(["undone"] + ids.values.sorted())]
+        let outputs =
+            [
+                try sandbox.ok("list"), try sandbox.ok("list", "--outline"),
+                try sandbox.ok(["done"] + ids.values.sorted()), try sandbox.ok(["undone"] + ids.values.sorted())
+            ]
             + (try ids.values.map { try sandbox.ok("show", $0) })
         for output in outputs {
-            let raw = output.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
-            #expect(raw.isEmpty, "raw control characters \(raw.map { String(format: "U+%04X", $0.value) }) in: \(output.debugDescription.prefix(300))")
+            let raw = output.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
+            }
+            #expect(
+                raw.isEmpty,
+                "raw control characters \(raw.map { String(format: "U+%04X", $0.value) }) in: \(output.debugDescription.prefix(300))"
+            )
         }
-        let terminal = try PseudoTerminal.run([ProcessRunner.todoBinary, "list"], environment: ["TODO_DB": sandbox.database])
+        let terminal = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "list"], environment: ["TODO_DB": sandbox.database])
         #expect(terminal.status == 0)
-        #expect(!terminal.screen.contains("\u{1B}[2J") && !terminal.screen.contains("\u{1B}]0;") && !terminal.screen.contains("\u{9B}"))
-        #expect(!terminal.screen.replacingOccurrences(of: "\r\n", with: "\n").contains("\r"), "a raw carriage return reached the terminal")
-        #expect(terminal.screen.contains("^[[2J"), "the escape is not shown visibly: \(terminal.screen.debugDescription.prefix(400))")
+        #expect(
+            !terminal.screen.contains("\u{1B}[2J") && !terminal.screen.contains("\u{1B}]0;")
+                && !terminal.screen.contains("\u{9B}"))
+        #expect(
+            !terminal.screen.replacingOccurrences(of: "\r\n", with: "\n").contains("\r"),
+            "a raw carriage return reached the terminal")
+        #expect(
+            terminal.screen.contains("^[[2J"),
+            "the escape is not shown visibly: \(terminal.screen.debugDescription.prefix(400))")
         #expect(try Reliability.integrity(sandbox.database) == "ok")
     }
 }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A todo list is private: created 0700/0600 whatever the umask, and an owner's chosen mode is
@@ -13,8 +13,10 @@ import Glibc
 
     /// Every command that opens the file, once each.
     private func runEveryCommand(_ env: [String: String] = [:]) throws {
-        for arguments in [["add", "a"], ["add", "b", "--due", "2030-01-01"], ["list"], ["list", "--outline", "--json"], ["show", "1"],
-                          ["done", "1"], ["undone", "1"], ["edit", "2", "--name", "c"], ["rm", "--yes", "2"], ["undo"], ["export"]] {
+        for arguments in [
+            ["add", "a"], ["add", "b", "--due", "2030-01-01"], ["list"], ["list", "--outline", "--json"], ["show", "1"],
+            ["done", "1"], ["undone", "1"], ["edit", "2", "--name", "c"], ["rm", "--yes", "2"], ["undo"], ["export"]
+        ] {
             let result = try sandbox.todo(arguments, environment: env)
             #expect(result.status == 0, "todo \(arguments.joined(separator: " ")): \(result.stderr)")
         }
@@ -22,15 +24,21 @@ import Glibc
 
     /// Checks that a side file grants nothing the database does not. The file must exist: a
     /// missing one would be a check that checked nothing.
-    private func expectNotLooser(_ side: String, than database: String, _ label: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectNotLooser(
+        _ side: String, than database: String, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard FileManager.default.fileExists(atPath: side) else {
-            Issue.record("\(label): \(side) does not exist, so its mode cannot be checked", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(label): \(side) does not exist, so its mode cannot be checked", sourceLocation: sourceLocation)
             return
         }
-        let sideMode = sandbox.folder.mode(side), databaseMode = sandbox.folder.mode(database)
-        #expect(sideMode & ~databaseMode == 0, "\(label): \(side) is \(String(sideMode, radix: 8)), the database \(String(databaseMode, radix: 8))",
-                sourceLocation: sourceLocation)
+        let sideMode = sandbox.folder.mode(side)
+        let databaseMode = sandbox.folder.mode(database)
+        #expect(
+            sideMode & ~databaseMode == 0,
+            "\(label): \(side) is \(String(sideMode, radix: 8)), the database \(String(databaseMode, radix: 8))",
+            sourceLocation: sourceLocation)
     }
 
     @Test("Even with umask 000, the default folders are created 0700 and the file 0600")
@@ -45,7 +53,8 @@ import Glibc
         #expect(sandbox.folder.mode(path) == 0o600)
         // SQLite deletes the side files when the last connection closes, so they are gone once
         // `add` exits: keep `todo watch` open (under umask 000 too) and write beside it.
-        let watch = try RunningProcess(try ProcessRunner.which("bash"), ["-c", "umask 000 && exec \"$TODO\" watch --json"], environment: env)
+        let watch = try RunningProcess(
+            try ProcessRunner.which("bash"), ["-c", "umask 000 && exec \"$TODO\" watch --json"], environment: env)
         #expect(watch.nextLine(timeout: 10) != nil, "todo watch did not start")
         let second = try ProcessRunner.run("bash", ["-c", "umask 000 && exec \"$TODO\" add y"], environment: env)
         #expect(second.status == 0, "\(second.stderr)")
@@ -81,8 +90,12 @@ import Glibc
             let watch = try RunningProcess(ProcessRunner.todoBinary, ["watch", "--json"], environment: env)
             #expect(watch.nextLine(timeout: 10) != nil, "todo watch did not start")
             #expect(try sandbox.todo(["add", "second"], environment: env).status == 0)
-            #expect(FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm"))
-            for side in ["-wal", "-shm"] { expectNotLooser(path + side, than: path, "database \(String(mode, radix: 8))") }
+            #expect(
+                FileManager.default.fileExists(atPath: path + "-wal")
+                    && FileManager.default.fileExists(atPath: path + "-shm"))
+            for side in ["-wal", "-shm"] {
+                expectNotLooser(path + side, than: path, "database \(String(mode, radix: 8))")
+            }
             _ = watch.interrupt()
             #expect(sandbox.folder.mode(path) == Int(mode))
         }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Helpers shared by the `Reliability*` suites: seeded randomness, processes that can be
@@ -23,7 +23,9 @@ enum Reliability {
     static func sqlite(_ database: String, _ sql: String) throws -> ProcessResult {
         let result = try ProcessRunner.run("sqlite3", [database, sql])
         guard result.status == 0 else {
-            throw UnexpectedOutput("sqlite3 \(database) \(String(sql.prefix(200)).debugDescription) exited \(result.status): \(result.stderr)")
+            throw UnexpectedOutput(
+                "sqlite3 \(database) \(String(sql.prefix(200)).debugDescription) exited \(result.status): \(result.stderr)"
+            )
         }
         return result
     }
@@ -44,25 +46,36 @@ enum Reliability {
     static func scalar(_ database: String, _ sql: String) throws -> Int {
         let result = try sqlite(database, sql)
         guard let value = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw UnexpectedOutput("sqlite3 \(sql.debugDescription) printed \(result.stdout.debugDescription), not one integer")
+            throw UnexpectedOutput(
+                "sqlite3 \(sql.debugDescription) printed \(result.stdout.debugDescription), not one integer")
         }
         return value
     }
 
     /// Expects a failure: `status`, nothing on stdout, one `error:` line and at most one hint.
-    static func expectOneError(_ result: ProcessResult, status: Int32 = 1, mentioning words: [String] = [],
-                               _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        expectOneError(status: result.status, stderr: result.stderr, expected: status, mentioning: words, label, sourceLocation: sourceLocation)
+    static func expectOneError(
+        _ result: ProcessResult, status: Int32 = 1, mentioning words: [String] = [],
+        _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        expectOneError(
+            status: result.status, stderr: result.stderr, expected: status, mentioning: words, label,
+            sourceLocation: sourceLocation)
     }
 
-    static func expectOneError(status actual: Int32?, stderr: String, expected status: Int32, mentioning words: [String] = [],
-                               _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(actual == status, "\(label): status \(String(describing: actual)), stderr \(stderr)", sourceLocation: sourceLocation)
+    static func expectOneError(
+        status actual: Int32?, stderr: String, expected status: Int32, mentioning words: [String] = [],
+        _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            actual == status, "\(label): status \(String(describing: actual)), stderr \(stderr)",
+            sourceLocation: sourceLocation)
         let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         #expect((1...2).contains(lines.count), "\(label): \(lines)", sourceLocation: sourceLocation)
         #expect(lines.first?.hasPrefix("error: ") == true, "\(label): \(lines)", sourceLocation: sourceLocation)
         for word in words {
-            #expect(lines.first?.contains(word) == true, "\(label): '\(word)' not in \(lines)", sourceLocation: sourceLocation)
+            #expect(
+                lines.first?.contains(word) == true, "\(label): '\(word)' not in \(lines)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -90,7 +103,9 @@ final class LaunchedProcess: @unchecked Sendable {
         /// True when it was still running at the deadline and was killed for it.
         var timedOut = false
 
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        var stderrLines: [String] {
+            stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
     }
 
     private let process = Process()
@@ -99,14 +114,17 @@ final class LaunchedProcess: @unchecked Sendable {
     let started: Date
 
     /// Starts `executable` with a minimal clean environment plus `environment`; stdin is empty.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         currentDirectory: String? = nil, outputFolder: TemporaryFolder) throws {
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        currentDirectory: String? = nil, outputFolder: TemporaryFolder
+    ) throws {
         let name = UUID().uuidString
         outPath = outputFolder.file("\(name).out")
         errPath = outputFolder.file("\(name).err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try ProcessRunner.which(executable))
+        process.executableURL = URL(
+            fileURLWithPath: executable.hasPrefix("/") ? executable : try ProcessRunner.which(executable))
         process.arguments = arguments
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
@@ -148,10 +166,11 @@ final class LaunchedProcess: @unchecked Sendable {
         process.waitUntilExit()
         let elapsed = Date().timeIntervalSince(started)
         let byExit = process.terminationReason == .exit
-        return Outcome(status: byExit ? process.terminationStatus : nil,
-                       signal: byExit ? nil : process.terminationStatus,
-                       stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
-                       stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self),
-                       elapsed: elapsed, timedOut: timedOut)
+        return Outcome(
+            status: byExit ? process.terminationStatus : nil,
+            signal: byExit ? nil : process.terminationStatus,
+            stdout: String(decoding: FileManager.default.contents(atPath: outPath) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: FileManager.default.contents(atPath: errPath) ?? Data(), as: UTF8.self),
+            elapsed: elapsed, timedOut: timedOut)
     }
 }

@@ -7,7 +7,9 @@ import Testing
     let sandbox = CLISandbox()
     private let escape = "\u{1B}["
 
-    private func onTerminal(_ arguments: String..., environment: [String: String] = [:], answer: String? = nil) throws -> PseudoTerminal.Result {
+    private func onTerminal(_ arguments: String..., environment: [String: String] = [:], answer: String? = nil) throws
+        -> PseudoTerminal.Result
+    {
         var env = ["TODO_DB": sandbox.database, "TZ": "UTC"]
         env.merge(environment) { $1 }
         return try PseudoTerminal.run([ProcessRunner.todoBinary] + arguments, environment: env, answer: answer)
@@ -17,14 +19,22 @@ import Testing
         _ = try sandbox.ok("add", "late", "--due", "2001-01-01")
         #expect(try onTerminal("list").screen.contains(escape))
         // Each colourless screen must still show the list: an empty one has no colour either.
-        for (arguments, environment) in [(["list"], ["NO_COLOR": "1"]), (["list", "--color", "never"], [:]), (["list"], ["TERM": "dumb"])] {
-            let screen = try PseudoTerminal.run([ProcessRunner.todoBinary] + arguments,
-                                                environment: ["TODO_DB": sandbox.database, "TZ": "UTC"].merging(environment) { $1 }).screen
-            #expect(screen.contains("late") && !screen.contains(escape), "\(arguments) \(environment): \(screen.debugDescription)")
+        for (arguments, environment) in [
+            (["list"], ["NO_COLOR": "1"]), (["list", "--color", "never"], [:]), (["list"], ["TERM": "dumb"])
+        ] {
+            let screen = try PseudoTerminal.run(
+                [ProcessRunner.todoBinary] + arguments,
+                environment: ["TODO_DB": sandbox.database, "TZ": "UTC"].merging(environment) { $1 }
+            ).screen
+            #expect(
+                screen.contains("late") && !screen.contains(escape),
+                "\(arguments) \(environment): \(screen.debugDescription)")
         }
         let piped = try sandbox.ok("list")
         #expect(piped.contains("late") && !piped.contains(escape), "a pipe gets no colour")
-        #expect(try sandbox.ok("list", "--color", "always").contains("\(escape)31m"), "--color always forces it; overdue is red")
+        #expect(
+            try sandbox.ok("list", "--color", "always").contains("\(escape)31m"),
+            "--color always forces it; overdue is red")
         #expect(try sandbox.ok("--color=always", "list", environment: ["NO_COLOR": "1"]).contains(escape))
     }
 

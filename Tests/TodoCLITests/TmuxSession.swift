@@ -12,8 +12,10 @@ final class TmuxSession: @unchecked Sendable {
     /// ends, the pane prints `EXITED <status>` and stays open, so its last screen can be read.
     init(_ command: String, columns: Int = 100, rows: Int = 30) throws {
         let line = "\(command); echo \"EXITED $?\"; exec sleep 600"
-        let status = Self.run(["-L", socket, "-f", "/dev/null", "new-session", "-d",
-                               "-x", String(columns), "-y", String(rows), line]).status
+        let status = Self.run([
+            "-L", socket, "-f", "/dev/null", "new-session", "-d",
+            "-x", String(columns), "-y", String(rows), line
+        ]).status
         guard status == 0 else { throw Failure(message: "tmux new-session failed (\(status))") }
     }
 
@@ -48,7 +50,8 @@ final class TmuxSession: @unchecked Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = ([tmux] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let environment: [UnsafeMutablePointer<CChar>?] = (["PATH=/usr/bin:/bin", "LANG=C.UTF-8"] as [String]).map { strdup($0) } + [nil]
+        let environment: [UnsafeMutablePointer<CChar>?] =
+            (["PATH=/usr/bin:/bin", "LANG=C.UTF-8"] as [String]).map { strdup($0) } + [nil]
         defer { environment.forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawn(&pid, tmux, &actions, &attributes, argv, environment) == 0 else { return (-1, "") }
@@ -90,8 +93,10 @@ final class TmuxSession: @unchecked Sendable {
     /// Polls the screen until `condition` holds; returns that screen, or throws with the last
     /// screen after `timeout` seconds.
     @discardableResult
-    func waitUntil(timeout: Double = 5, _ what: String = "condition",
-                   _ condition: ([String]) -> Bool) throws -> [String] {
+    func waitUntil(
+        timeout: Double = 5, _ what: String = "condition",
+        _ condition: ([String]) -> Bool
+    ) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var last: [String] = []
         while true {

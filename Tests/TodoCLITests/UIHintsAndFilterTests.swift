@@ -17,16 +17,22 @@ extension UITests {
         _ = try sandbox.ok("add", "Read a book")
     }
 
-    private static let names = ["Pay rent", "Buy milk", "Call mom", "Fix bike", "Renew passport", "File taxes", "Read a book"]
+    private static let names = [
+        "Pay rent", "Buy milk", "Call mom", "Fix bike", "Renew passport", "File taxes", "Read a book"
+    ]
 
     /// `todo list` on a tmux terminal of the same size: its screen, with escapes when asked.
-    private func listOnTerminal(_ arguments: [String] = [], environment: [String: String] = [:],
-                                escapes: Bool) throws -> [String] {
+    private func listOnTerminal(
+        _ arguments: [String] = [], environment: [String: String] = [:],
+        escapes: Bool
+    ) throws -> [String] {
         var env = ["TODO_DB": sandbox.database, "TERM": "xterm-256color", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
-        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let session = try TmuxSession("env \(assignments) \(Self.quote(ProcessRunner.todoBinary)) list "
-                                      + arguments.map(Self.quote).joined(separator: " "))
+        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(
+            separator: " ")
+        let session = try TmuxSession(
+            "env \(assignments) \(Self.quote(ProcessRunner.todoBinary)) list "
+                + arguments.map(Self.quote).joined(separator: " "))
         try session.waitFor("EXITED 0")
         return try Self.capture(session, escapes: escapes)
     }
@@ -51,7 +57,8 @@ extension UITests {
     /// The SGR sequence just before `name`'s date on its first row, if any.
     private static func colourBeforeDate(of name: String, in screen: [String]) -> String? {
         guard let row = screen.first(where: { $0.contains(name) }),
-              let match = row.firstMatch(of: /(\u{1B}\[[0-9;]*m)+(\d{4}-\d{2}-\d{2})/) else { return nil }
+            let match = row.firstMatch(of: /(\u{1B}\[[0-9;]*m)+(\d{4}-\d{2}-\d{2})/)
+        else { return nil }
         return String(match.output.1)
     }
 
@@ -75,7 +82,8 @@ extension UITests {
         #expect(Self.deadlineColumns(of: "Fix bike", in: colours)?.contains("in 3 days") == true)
         // Colours as list's: overdue red, today yellow, the rest (and done todos) plain.
         for name in Self.names where name != "File taxes" {
-            #expect(Self.colourBeforeDate(of: name, in: colours) == Self.colourBeforeDate(of: name, in: list), "\(name)")
+            #expect(
+                Self.colourBeforeDate(of: name, in: colours) == Self.colourBeforeDate(of: name, in: list), "\(name)")
         }
         #expect(Self.colourBeforeDate(of: "Pay rent", in: colours)?.contains("31") == true)
         #expect(Self.colourBeforeDate(of: "Buy milk", in: colours)?.contains("33") == true)
@@ -251,8 +259,10 @@ extension UITests {
         let session = try startUI(timeout: 10)
         try session.waitFor("All (100000)", timeout: 20)
         try session.press("/")
-        for (text, count) in [("t", 100_000), ("o", 100_000), ("d", 100_000), ("o", 100_000), (" ", 100_000),
-                              ("9", 11_111), ("9", 1_111), ("9", 111), ("9", 11), ("9", 1)] {
+        for (text, count) in [
+            ("t", 100_000), ("o", 100_000), ("d", 100_000), ("o", 100_000), (" ", 100_000),
+            ("9", 11_111), ("9", 1_111), ("9", 111), ("9", 11), ("9", 1)
+        ] {
             try session.type(text)
             try session.waitFor("All (\(count))", timeout: 10)
         }

@@ -3,6 +3,7 @@ import Testing
 import TodoObservation
 import TodoSnapshot
 import TodoStore
+
 @testable import todo
 
 /// The ui filter's in-memory narrowing against the store's own search, on a real file: at every
@@ -20,15 +21,19 @@ import TodoStore
     }
 
     /// Names that share prefixes and cases, with non-ASCII ones that take the folding path.
-    static let words = ["Buy", "buy", "MILK", "milk", "bread", "Brot", "Crème", "brûlée", "STRASSE", "straße",
-                        "σίσυφος", "ΣΊΣΥΦΟΣ", "e\u{301}clair", "Éclair", "a", "ab", "abc", "x"]
+    static let words = [
+        "Buy", "buy", "MILK", "milk", "bread", "Brot", "Crème", "brûlée", "STRASSE", "straße",
+        "σίσυφος", "ΣΊΣΥΦΟΣ", "e\u{301}clair", "Éclair", "a", "ab", "abc", "x"
+    ]
 
     private static func name(_ random: inout SeededGenerator) -> String {
-        (0 ..< Int.random(in: 1 ... 3, using: &random)).map { _ in words.randomElement(using: &random) ?? "a" }
+        (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random) ?? "a" }
             .joined(separator: " ")
     }
 
-    private func fetched(_ repository: TodoRepository, _ order: TodoFetchRequest.Order, _ search: String?) throws -> [Todo] {
+    private func fetched(_ repository: TodoRepository, _ order: TodoFetchRequest.Order, _ search: String?) throws
+        -> [Todo]
+    {
         try repository.fetch(TodoFetchRequest(order: order, search: search))
     }
 
@@ -40,8 +45,10 @@ import TodoStore
     func aNarrowingHoldsWhatTheStoresSearchFindsAsTheTextChangesAndTodosChange(order: TodoFetchRequest.Order) throws {
         var random = SeededGenerator(seed: 0x5EED_0F15 &+ UInt64(order.rawValue.utf8.count))
         let repository = try TodoRepository(path: folder.file("narrowing-\(order.rawValue).sqlite"))
-        for _ in 0 ..< 300 {
-            let deadline = Bool.random(using: &random) ? CalendarDate(year: 2024, month: 5, day: Int.random(in: 1 ... 9, using: &random)) : nil
+        for _ in 0..<300 {
+            let deadline =
+                Bool.random(using: &random)
+                ? CalendarDate(year: 2024, month: 5, day: Int.random(in: 1...9, using: &random)) : nil
             try repository.add(name: Self.name(&random), deadline: deadline, isDone: Bool.random(using: &random))
         }
         let controller = FetchedResultsController(repository: repository, fetchRequest: TodoFetchRequest(order: order))
@@ -50,24 +57,30 @@ import TodoStore
         try controller.performFetch()
         var index = UINameIndex(controller.snapshot)
         var narrowing: UINarrowing?
-        for step in 0 ..< 120 {
+        for step in 0..<120 {
             // A new text: one more character, one less, or a word of its own.
             let previous = narrowing?.search ?? ""
             let text: String
-            switch Int.random(in: 0 ..< 3, using: &random) {
+            switch Int.random(in: 0..<3, using: &random) {
             case 0 where !previous.isEmpty: text = String(previous.dropLast())
-            case 1: text = String((Self.words.randomElement(using: &random) ?? "a").prefix(Int.random(in: 1 ... 3, using: &random)))
-            default: text = previous + String((Self.words.randomElement(using: &random) ?? "a").randomElement(using: &random) ?? "a")
+            case 1:
+                text = String(
+                    (Self.words.randomElement(using: &random) ?? "a").prefix(Int.random(in: 1...3, using: &random)))
+            default:
+                text =
+                    previous
+                    + String((Self.words.randomElement(using: &random) ?? "a").randomElement(using: &random) ?? "a")
             }
             guard !text.isEmpty else { continue }
-            narrowing = UINarrowing(search: text, folded: TodoSearch.fold(text), in: index, narrowing: narrowing, order: order)
+            narrowing = UINarrowing(
+                search: text, folded: TodoSearch.fold(text), in: index, narrowing: narrowing, order: order)
             let expected = try fetched(repository, order, text)
             #expect(shown(try #require(narrowing)) == expected, "step \(step): \"\(text)\"")
             // Now and then a change, as another program or the ui itself makes one.
             guard step % 3 == 0 else { continue }
             let ids = try repository.fetch(TodoFetchRequest(order: order)).map(\.id)
             let id = ids.randomElement(using: &random) ?? 1
-            switch Int.random(in: 0 ..< 4, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
             case 0: try repository.add(name: text + " " + Self.name(&random))
             case 1: _ = try repository.rename(id: id, to: Self.name(&random))
             case 2: _ = try repository.setDone(Bool.random(using: &random), ids: [id])
@@ -84,25 +97,29 @@ import TodoStore
             batches.received.removeAll()
             // The names changed: the index is built again, as the ui drops it on a batch.
             index = UINameIndex(controller.snapshot)
-            #expect(shown(try #require(narrowing)) == (try fetched(repository, order, text)),
-                    "after a change at step \(step): \"\(text)\"")
+            #expect(
+                shown(try #require(narrowing)) == (try fetched(repository, order, text)),
+                "after a change at step \(step): \"\(text)\"")
             #expect(narrowing?.positions == nil, "a patched narrowing has no positions in any index")
         }
     }
 
     @Test func aTextThatLeavesNothingOutSharesTheResultsItNarrowed() throws {
         let repository = try TodoRepository(path: folder.file("everything.sqlite"))
-        for number in 1 ... 50 { try repository.add(name: "todo number \(number)") }
+        for number in 1...50 { try repository.add(name: "todo number \(number)") }
         let controller = FetchedResultsController(repository: repository, fetchRequest: TodoFetchRequest())
         try controller.performFetch()
         let index = UINameIndex(controller.snapshot)
-        let all = UINarrowing(search: "Number", folded: TodoSearch.fold("Number"), in: index, narrowing: nil, order: .due)
+        let all = UINarrowing(
+            search: "Number", folded: TodoSearch.fold("Number"), in: index, narrowing: nil, order: .due)
         #expect(all.outcome == .everything)
         #expect(all.results == controller.snapshot)
-        let some = UINarrowing(search: "Number 1", folded: TodoSearch.fold("Number 1"), in: index, narrowing: all, order: .due)
+        let some = UINarrowing(
+            search: "Number 1", folded: TodoSearch.fold("Number 1"), in: index, narrowing: all, order: .due)
         #expect(some.outcome == .fewer)
         #expect(some.results.numberOfItems == 11)  // 1, 10-19
-        let same = UINarrowing(search: "NUMBER 1", folded: TodoSearch.fold("NUMBER 1"), in: index, narrowing: some, order: .due)
+        let same = UINarrowing(
+            search: "NUMBER 1", folded: TodoSearch.fold("NUMBER 1"), in: index, narrowing: some, order: .due)
         #expect(same.outcome == .unchanged)
         #expect(same.results == some.results)
     }

@@ -13,17 +13,24 @@ import Testing
     }
 
     /// Starts `todo ui` against the sandbox's database and waits for its first screen.
-    func startUI(_ arguments: [String] = [], environment: [String: String] = [:],
-                         columns: Int = 100, rows: Int = 30, timeout: Double = 5) throws -> TmuxSession {
-        var env = ["TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
-                   "TERM": "xterm-256color", "LANG": "C.UTF-8"]
+    func startUI(
+        _ arguments: [String] = [], environment: [String: String] = [:],
+        columns: Int = 100, rows: Int = 30, timeout: Double = 5
+    ) throws -> TmuxSession {
+        var env = [
+            "TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
+            "TERM": "xterm-256color", "LANG": "C.UTF-8"
+        ]
         env.merge(environment) { $1 }
-        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let command = "env \(assignments) \(Self.quote(ProcessRunner.todoBinary)) ui "
+        let assignments = env.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }.joined(
+            separator: " ")
+        let command =
+            "env \(assignments) \(Self.quote(ProcessRunner.todoBinary)) ui "
             + arguments.map(Self.quote).joined(separator: " ")
         let session = try TmuxSession(command, columns: columns, rows: rows)
         try session.waitUntil(timeout: timeout, "the first screen") { screen in
-            screen.contains { $0.hasPrefix("Outline") || $0.hasPrefix("All (") } && TmuxSession.footer(screen).contains("quit")
+            screen.contains { $0.hasPrefix("Outline") || $0.hasPrefix("All (") }
+                && TmuxSession.footer(screen).contains("quit")
         }
         return session
     }
@@ -31,7 +38,8 @@ import Testing
     /// Inserts `count` todos named "todo N" with the sqlite3 shell (no undo history).
     func seed(_ count: Int) throws {
         _ = try sandbox.ok("list")
-        let sql = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count)) "
+        let sql =
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count)) "
             + "INSERT INTO todos(name) SELECT 'todo ' || i FROM n;"
         let result = try ProcessRunner.run("sqlite3", [sandbox.database, sql])
         #expect(result.status == 0, "sqlite3: \(result.stderr)")
@@ -127,7 +135,9 @@ import Testing
         #expect(try todo(named: "Buy oat milk")?["deadline"] as? String == "2024-06-01")
 
         // An empty deadline clears it.
-        try session.waitUntil("cursor on the edited todo") { TmuxSession.cursorLine($0)?.contains("Buy oat milk") == true }
+        try session.waitUntil("cursor on the edited todo") {
+            TmuxSession.cursorLine($0)?.contains("Buy oat milk") == true
+        }
         try session.press("e", "Enter", "C-u", "Enter")
         try session.waitFor("Saved")
         #expect(try todo(named: "Buy oat milk")?["deadline"] is NSNull)
@@ -279,7 +289,8 @@ import Testing
     @Test func ctrlZSuspendsAndFgRedrawsTheList() throws {
         try addSample()
         // A shell with job control, as a person has: it stops the job and `fg` continues it.
-        let line = "env TODO_DB=\(Self.quote(sandbox.database)) TERM=xterm-256color LANG=C.UTF-8 \(Self.quote(ProcessRunner.todoBinary)) ui"
+        let line =
+            "env TODO_DB=\(Self.quote(sandbox.database)) TERM=xterm-256color LANG=C.UTF-8 \(Self.quote(ProcessRunner.todoBinary)) ui"
         let script = "set -m; \(line); echo \"SUSPENDED $?\"; read answer; fg"
         let session = try TmuxSession("bash --norc --noprofile -c \(Self.quote(script))")
         try session.waitFor("Pay rent")
@@ -302,9 +313,11 @@ import Testing
     }
 
     @Test func dumbTerminalsAreRefused() throws {
-        let result = try PseudoTerminal.run([ProcessRunner.todoBinary, "ui"], environment: ["TODO_DB": sandbox.database, "TERM": "dumb"])
+        let result = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "ui"], environment: ["TODO_DB": sandbox.database, "TERM": "dumb"])
         #expect(result.status == 2)
-        #expect(result.screen.contains("error: 'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot"))
+        #expect(
+            result.screen.contains("error: 'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot"))
         #expect(!result.screen.contains("\u{1B}[?1049h"), "the alternate screen was entered")
     }
 
@@ -332,7 +345,8 @@ import Testing
         try addSample()
         let session = try startUI()
         let saved = sandbox.folder.file("saved.sqlite")
-        let made = try ProcessRunner.run(ProcessRunner.todoBinary, ["add", "From the synced copy"], environment: ["TODO_DB": saved])
+        let made = try ProcessRunner.run(
+            ProcessRunner.todoBinary, ["add", "From the synced copy"], environment: ["TODO_DB": saved])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(rename(saved, sandbox.database) == 0)
         let screen = try session.waitFor("From the synced copy")
@@ -402,13 +416,17 @@ import Testing
         try session.waitFor("All (100000)")
         for step in 2...6 {
             try session.press("j")
-            try session.waitUntil("cursor on todo \(step)") { TmuxSession.cursorLine($0)?.hasSuffix("todo \(step)") == true }
+            try session.waitUntil("cursor on todo \(step)") {
+                TmuxSession.cursorLine($0)?.hasSuffix("todo \(step)") == true
+            }
         }
         try session.press("G")
         // The last line is the outline's "Done" group.
         try session.waitUntil("cursor at the end") { TmuxSession.cursorLine($0)?.contains("Done (0)") == true }
         try session.press("k")
-        try session.waitUntil("cursor on the last todo") { TmuxSession.cursorLine($0)?.hasSuffix("todo 100000") == true }
+        try session.waitUntil("cursor on the last todo") {
+            TmuxSession.cursorLine($0)?.hasSuffix("todo 100000") == true
+        }
         try session.press("Space")
         try session.waitUntil("toggled") { $0.contains { $0.contains("Done (1)") } }
         try session.press("q")

@@ -3,6 +3,7 @@ import Testing
 import TodoObservation
 import TodoSnapshot
 import TodoStore
+
 @testable import todo
 
 /// The pure parts of `todo ui`, without a terminal: key decoding, the reducer (key + state ->
@@ -14,7 +15,7 @@ import TodoStore
     static let todos = [
         Todo(id: 1, name: "Buy milk", deadline: CalendarDate("2024-05-01")),
         Todo(id: 2, name: "Pay rent", deadline: CalendarDate("2024-05-02"), isDone: true),
-        Todo(id: 3, name: "Call mum"),
+        Todo(id: 3, name: "Call mum")
     ]
 
     private func list(_ todos: [Todo] = todos) -> UIList {
@@ -63,11 +64,11 @@ import TodoStore
         var state = state(on: 1, in: list)
         #expect(state.cursorID == .todo(1, .all))
         _ = press([.up], &state, &list)
-        #expect(state.cursor == 1)                       // the "All" header is not a stop
+        #expect(state.cursor == 1)  // the "All" header is not a stop
         _ = press([.down, .down, .down], &state, &list)
-        #expect(state.cursorID == .group(.undone))       // past the "Outline" header
+        #expect(state.cursorID == .group(.undone))  // past the "Outline" header
         _ = press([.end], &state, &list)
-        #expect(state.cursorID == .todo(2, .outline))    // the last row: Done's todo
+        #expect(state.cursorID == .todo(2, .outline))  // the last row: Done's todo
         _ = press([.down], &state, &list)
         #expect(state.cursorID == .todo(2, .outline))
     }
@@ -93,26 +94,39 @@ import TodoStore
         var list = list()
         var state = state(on: 1, in: list)
         // Add: the name, then the deadline (empty: none; any date form, `next friday` too).
-        #expect(press([.character("a")] + "Eggs".map { Key.character($0) } + [.enter, .enter], &state, &list) == [.add(name: "Eggs", deadline: nil)])
-        #expect(press([.character("a")] + "Jam".map { Key.character($0) } + [.enter] + " next friday".map { Key.character($0) } + [.enter], &state, &list)
+        #expect(
+            press([.character("a")] + "Eggs".map { Key.character($0) } + [.enter, .enter], &state, &list) == [
+                .add(name: "Eggs", deadline: nil)
+            ])
+        #expect(
+            press(
+                [.character("a")] + "Jam".map { Key.character($0) } + [.enter]
+                    + " next friday".map { Key.character($0) } + [.enter], &state, &list)
                 == [.add(name: "Jam", deadline: CalendarDate("2024-05-03"))])
-        #expect(press([.character("a")] + "Tea".map { Key.character($0) } + [.enter] + "soon".map { Key.character($0) } + [.enter], &state, &list) == [])
+        #expect(
+            press(
+                [.character("a")] + "Tea".map { Key.character($0) } + [.enter] + "soon".map { Key.character($0) } + [
+                    .enter
+                ], &state, &list) == [])
         #expect(state.messageIsError)
         #expect(state.message?.contains("nothing added") == true)
         // A blank name adds nothing and says why.
         #expect(press([.character("a"), .character(" "), .enter], &state, &list) == [])
         #expect(state.messageIsError)
         // Edit: the name, then the deadline (any date form).
-        let edit = press([.character("e"), .clearLine] + "Buy oat milk".map { Key.character($0) } + [.enter, .clearLine]
-                         + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
+        let edit = press(
+            [.character("e"), .clearLine] + "Buy oat milk".map { Key.character($0) } + [.enter, .clearLine]
+                + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
         #expect(edit == [.edit(Self.todos[0], name: "Buy oat milk", deadline: CalendarDate("2024-05-02"))])
         // A bad date changes nothing.
-        let bad = press([.character("e"), .enter, .clearLine] + "someday".map { Key.character($0) } + [.enter], &state, &list)
+        let bad = press(
+            [.character("e"), .enter, .clearLine] + "someday".map { Key.character($0) } + [.enter], &state, &list)
         #expect(bad == [])
         #expect(state.messageIsError)
         // Filter: every edit applies at once, Enter keeps it, Esc puts back the filter `/` found,
         // empty clears.
-        #expect(press([.character("/")] + "rent".map { Key.character($0) } + [.enter], &state, &list)
+        #expect(
+            press([.character("/")] + "rent".map { Key.character($0) } + [.enter], &state, &list)
                 == [.filter(.typed), .filter(.typed), .filter(.typed), .filter(.typed), .filter(.kept)])
         #expect(state.search == "rent")
         #expect(press([.character("/"), .escape], &state, &list) == [.filter(.cancelled)])
@@ -132,18 +146,18 @@ import TodoStore
         #expect(state.order == .name)
         #expect(press([.character("u")], &state, &list) == [.undo])
         _ = press([.end], &state, &list)
-        _ = press([.left], &state, &list)                    // from Done's todo up to its group
+        _ = press([.left], &state, &list)  // from Done's todo up to its group
         #expect(state.cursorID == .group(.done))
-        _ = press([.left], &state, &list)                    // and fold it
+        _ = press([.left], &state, &list)  // and fold it
         #expect(!list.isExpanded(.done))
-        #expect(press([.enter], &state, &list) == [])        // Enter on a group unfolds it
+        #expect(press([.enter], &state, &list) == [])  // Enter on a group unfolds it
         #expect(list.isExpanded(.done))
         _ = press([.character("?")], &state, &list)
         guard case .help = state.mode else {
             Issue.record("? did not show the keys")
             return
         }
-        _ = press([.character("x")], &state, &list)          // any key returns
+        _ = press([.character("x")], &state, &list)  // any key returns
         guard case .browsing = state.mode else {
             Issue.record("a key did not leave help")
             return
@@ -165,7 +179,7 @@ import TodoStore
         #expect(frame[0].hasPrefix("todo · 3 todos · sort: due"))
         #expect(frame.contains { $0.contains("Undone (2)") })
         #expect(frame.contains { $0.contains("Done (1)") })
-        #expect(frame.filter { $0.contains("Buy milk") }.count == 2)   // in "All" and in the outline
+        #expect(frame.filter { $0.contains("Buy milk") }.count == 2)  // in "All" and in the outline
         #expect(frame[11].contains("q quit"))
         #expect(frame.allSatisfy { $0.count <= 59 })
     }
@@ -202,15 +216,15 @@ import TodoStore
         #expect(line.text == "Buy milk" && line.beforeCursor == "B")
         press(.end, .left, .left, .left, .left, .character("o"), .character("a"), .character("t"), .character(" "))
         #expect(line.text == "Buy oat milk" && line.afterCursor == "milk")
-        press(.control(1))            // Ctrl-A
+        press(.control(1))  // Ctrl-A
         #expect(line.beforeCursor.isEmpty)
         press(.control(5), .control(23))  // Ctrl-E, Ctrl-W: the last word
         #expect(line.text == "Buy oat ")
-        press(.control(23))           // then the blank and the word before it
+        press(.control(23))  // then the blank and the word before it
         #expect(line.text == "Buy ")
         press(.left, .left, .clearLine)  // Ctrl-U: everything before the cursor
         #expect(line.text == "y " && line.beforeCursor.isEmpty)
-        press(.backspace, .left)      // nothing before the cursor: no change, no trap
+        press(.backspace, .left)  // nothing before the cursor: no change, no trap
         #expect(line.text == "y ")
         press(.end, .right, .delete)  // nothing after it either
         #expect(line.text == "y ")

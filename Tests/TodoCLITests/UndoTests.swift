@@ -21,7 +21,7 @@ import Testing
             ["undone", "3"],
             ["edit", "2", "--name", "Call dad", "--due", "2029-12-31"],
             ["edit", "1", "--no-due"],
-            ["rm", "1", "2"],
+            ["rm", "1", "2"]
         ]
         var states = [try table()]
         for change in changes {
@@ -80,8 +80,8 @@ import Testing
 
     @Test func failedAndNoOpCommandsAreNotRecorded() throws {
         _ = try sandbox.ok("add", "a")
-        _ = try sandbox.todo("done", "1", "9")   // fails: nothing changed, nothing recorded
-        _ = try sandbox.ok("undone", "1")        // already undone: no change, nothing recorded
+        _ = try sandbox.todo("done", "1", "9")  // fails: nothing changed, nothing recorded
+        _ = try sandbox.ok("undone", "1")  // already undone: no change, nothing recorded
         #expect(try sandbox.ok("undo") == "Undid 'add'.\n")
     }
 
@@ -89,7 +89,9 @@ import Testing
         _ = try sandbox.ok("add", "a")
         let sql = "SELECT count(*) FROM todo_history"
         for round in 0..<3 {
-            let statements = (0..<60).map { "INSERT INTO todo_history (command, changeset) VALUES ('x\(round)-\($0)', x'00')" }
+            let statements = (0..<60).map {
+                "INSERT INTO todo_history (command, changeset) VALUES ('x\(round)-\($0)', x'00')"
+            }
             try Reliability.sqlite(sandbox.database, statements.joined(separator: ";"))
         }
         _ = try sandbox.ok("add", "b")

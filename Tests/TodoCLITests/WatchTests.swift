@@ -32,10 +32,14 @@ import Testing
     /// at `to`. Also checks that no index is reported twice.
     static func apply(_ changes: [[String: Any]], to list: [[String: Any]]) -> [[String: Any]] {
         var list = list
-        let removals = changes.filter { ["delete", "move"].contains($0["type"] as? String) }.compactMap { $0["from"] as? Int }
+        let removals = changes.filter { ["delete", "move"].contains($0["type"] as? String) }.compactMap {
+            $0["from"] as? Int
+        }
         let additions = changes.filter { ["insert", "move"].contains($0["type"] as? String) }
         #expect(Set(removals).count == removals.count, "an old index reported twice: \(changes)")
-        #expect(Set(additions.compactMap { $0["to"] as? Int }).count == additions.count, "a new index reported twice: \(changes)")
+        #expect(
+            Set(additions.compactMap { $0["to"] as? Int }).count == additions.count,
+            "a new index reported twice: \(changes)")
         #expect(Set(changes.compactMap { $0["id"] as? Int }).count == changes.count, "an id reported twice: \(changes)")
         for index in removals.sorted(by: >) { list.remove(at: index) }
         for change in additions.sorted(by: { ($0["to"] as? Int ?? 0) < ($1["to"] as? Int ?? 0) }) {
@@ -65,14 +69,17 @@ import Testing
             if step % 3 == 0 {
                 // A second todo.
                 let id = String(Int.random(in: 1...10, using: &generator))
-                let command: [String] = [["add", "t\(step)", "--due", "2024-05-\(10 + step % 18)"], ["done", id], ["rm", id]][step % 9 / 3]
+                let command: [String] = [
+                    ["add", "t\(step)", "--due", "2024-05-\(10 + step % 18)"], ["done", id], ["rm", id]
+                ][step % 9 / 3]
                 _ = try sandbox.todo(command)
             } else {
                 // The sqlite3 shell, one to three statements in one transaction.
                 let statements = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
                     RandomSQL.statement(using: &generator)
                 }
-                let shell = try ProcessRunner.run("sqlite3", [sandbox.database, "BEGIN; " + statements.joined(separator: "; ") + "; COMMIT;"])
+                let shell = try ProcessRunner.run(
+                    "sqlite3", [sandbox.database, "BEGIN; " + statements.joined(separator: "; ") + "; COMMIT;"])
                 #expect(shell.status == 0, "\(shell.stderr)")
             }
             let expected = try sandbox.listJSON()
@@ -88,7 +95,9 @@ import Testing
     }
 
     @Test func singleEditsAreSingleChanges() throws {
-        for (name, day) in [("a", "01"), ("b", "02"), ("c", "03")] { _ = try sandbox.ok("add", name, "--due", "2024-05-\(day)") }
+        for (name, day) in [("a", "01"), ("b", "02"), ("c", "03")] {
+            _ = try sandbox.ok("add", name, "--due", "2024-05-\(day)")
+        }
         let watch = try startWatch("--json")
         #expect(try json(watch.nextLine())["items"] != nil, "todo watch did not print the list first")
         try sqlite("UPDATE todos SET name = 'B' WHERE id = 2")
@@ -136,7 +145,7 @@ import Testing
         #expect(watch.nextLine()?.contains("Buy eggs") == true)
         #expect(watch.nextLine()?.hasPrefix("Watching") == true)
         _ = try sandbox.ok("done", "1")
-        #expect(watch.nextLine() == "✓ 1  Buy milk")      // done, not deleted
+        #expect(watch.nextLine() == "✓ 1  Buy milk")  // done, not deleted
         _ = try sandbox.ok("rm", "2")
         #expect(watch.nextLine() == "- 2  Buy eggs")
         _ = try sandbox.ok("undone", "1")
@@ -159,7 +168,8 @@ import Testing
         #expect(watch.nextLine()?.contains("Buy milk") == true)
         #expect(watch.nextLine()?.hasPrefix("Watching") == true)
         let saved = sandbox.folder.file("saved.sqlite")
-        let made = try ProcessRunner.run(ProcessRunner.todoBinary, ["add", "Buy oat milk"], environment: ["TODO_DB": saved])
+        let made = try ProcessRunner.run(
+            ProcessRunner.todoBinary, ["add", "Buy oat milk"], environment: ["TODO_DB": saved])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(rename(saved, sandbox.database) == 0)
         #expect(watch.nextLine() == "~ 1  Buy oat milk")

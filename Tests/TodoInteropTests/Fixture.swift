@@ -31,17 +31,22 @@ func day(_ text: String) -> CalendarDate {
 }
 
 /// Parses `text` with the importer.
-func importing(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) throws(ImportError) -> [ImportedTodo] {
+func importing(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0))
+    throws(ImportError) -> [ImportedTodo]
+{
     try TodoImporter.parse(Array(text.utf8), format: format, timeZone: timeZone)
 }
 
 /// The error the importer throws for `text`, or `nil` when it accepts it.
-func importError(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) -> ImportError? {
+func importError(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) -> ImportError?
+{
     importError(Array(text.utf8), format, timeZone: timeZone)
 }
 
 /// The error the importer throws for `bytes`, or `nil` when it accepts them.
-func importError(_ bytes: [UInt8], _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) -> ImportError? {
+func importError(_ bytes: [UInt8], _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0))
+    -> ImportError?
+{
     do {
         _ = try TodoImporter.parse(bytes, format: format, timeZone: timeZone)
         return nil

@@ -14,23 +14,27 @@ import TodoStore
               {"id": 9, "name": "牛乳を買う", "deadline": "2024-02-29", "done": false}
             ]
             """
-        #expect(try importing(text, .json) == [
-            ImportedTodo(name: "Buy milk", deadline: day("2024-05-01"), isDone: false),
-            ImportedTodo(name: "Call \"Mom\" ☕", deadline: nil, isDone: true),
-            ImportedTodo(name: "牛乳を買う", deadline: day("2024-02-29"), isDone: false),
-        ])
+        #expect(
+            try importing(text, .json) == [
+                ImportedTodo(name: "Buy milk", deadline: day("2024-05-01"), isDone: false),
+                ImportedTodo(name: "Call \"Mom\" ☕", deadline: nil, isDone: true),
+                ImportedTodo(name: "牛乳を買う", deadline: day("2024-02-29"), isDone: false)
+            ])
     }
 
     @Test func defaultsAndIgnoredKeys() throws {
         // Only the name is required; ids are not kept (the database assigns new ones), and keys
         // a newer version may add are ignored.
-        let text = #"[{"name": "a"}, {"name": "b", "id": "not even a number", "priority": [1, 2], "tags": {"x": null}}]"#
+        let text =
+            #"[{"name": "a"}, {"name": "b", "id": "not even a number", "priority": [1, 2], "tags": {"x": null}}]"#
         #expect(try importing(text, .json) == [ImportedTodo(name: "a"), ImportedTodo(name: "b")])
         #expect(try importing("[]", .json) == [])
     }
 
     @Test func keepsNamesExactly() throws {
-        let names = ["  padded  ", "tab\there", "line\nbreak", "back\\slash", "quote\"", "emoji 👩‍👩‍👧", "\u{FEFF}zero width"]
+        let names = [
+            "  padded  ", "tab\there", "line\nbreak", "back\\slash", "quote\"", "emoji 👩‍👩‍👧", "\u{FEFF}zero width"
+        ]
         let records = names.map { ["name": $0] }
         let data = try JSONSerialization.data(withJSONObject: records)
         let todos = try TodoImporter.parse(Array(data), format: .json)
@@ -43,11 +47,19 @@ import TodoStore
     }
 
     @Test(arguments: [
-        (#"[{"name": "ok"}, {"name": "ok"}, {"name": "x", "deadline": "2024/05/01"}]"#,
-         #"record 3: "deadline" is not a YYYY-MM-DD date"#),
-        (#"[{"name": "x", "deadline": "2023-02-29"}]"#, #"record 1: "deadline" 2023-02-29 is not a day in the calendar"#),
+        (
+            #"[{"name": "ok"}, {"name": "ok"}, {"name": "x", "deadline": "2024/05/01"}]"#,
+            #"record 3: "deadline" is not a YYYY-MM-DD date"#
+        ),
+        (
+            #"[{"name": "x", "deadline": "2023-02-29"}]"#,
+            #"record 1: "deadline" 2023-02-29 is not a day in the calendar"#
+        ),
         (#"[{"name": "x", "deadline": "2024-5-1"}]"#, #"record 1: "deadline" is not a YYYY-MM-DD date"#),
-        (#"[{"name": "x", "deadline": 20240501}]"#, #"record 1: "deadline" must be a YYYY-MM-DD date or null, found a number"#),
+        (
+            #"[{"name": "x", "deadline": 20240501}]"#,
+            #"record 1: "deadline" must be a YYYY-MM-DD date or null, found a number"#
+        ),
         (#"[{"name": "ok"}, {"deadline": null}]"#, #"record 2: "name" is missing"#),
         (#"[{"name": null}]"#, #"record 1: "name" must be a string, found null"#),
         (#"[{"name": 7}]"#, #"record 1: "name" must be a string, found a number"#),
@@ -57,7 +69,7 @@ import TodoStore
         (#"{"name": "x"}"#, "expected a JSON array of todos (the output of `todo export`), found an object"),
         ("", "line 1, column 1: unexpected end of input, expected a value"),
         ("[\n  {\"name\": \"x\",}\n]", "line 2, column 16: unexpected '}', expected a string key"),
-        (#"[{"name": "x", "name": "y"}]"#, #"line 1, column 16: duplicate key "name""#),
+        (#"[{"name": "x", "name": "y"}]"#, #"line 1, column 16: duplicate key "name""#)
     ])
     func namesTheBadRecord(_ text: String, _ message: String) {
         #expect(importError(text, .json)?.description == message)
@@ -86,8 +98,12 @@ import TodoStore
         var text = "[\n"
         text.reserveCapacity(count * 90)
         for index in 1...count {
-            let deadline = index % 3 == 0 ? "null" : "\"2024-\(String(format: "%02d", index % 12 + 1))-\(String(format: "%02d", index % 28 + 1))\""
-            text += #"  {"id": \#(index), "name": "Todo number \#(index) with a few words", "deadline": \#(deadline), "done": \#(index % 5 == 0)}"#
+            let deadline =
+                index % 3 == 0
+                ? "null"
+                : "\"2024-\(String(format: "%02d", index % 12 + 1))-\(String(format: "%02d", index % 28 + 1))\""
+            text +=
+                #"  {"id": \#(index), "name": "Todo number \#(index) with a few words", "deadline": \#(deadline), "done": \#(index % 5 == 0)}"#
             text += index == count ? "\n" : ",\n"
         }
         text += "]\n"
@@ -101,12 +117,16 @@ import TodoStore
         #expect(todos.count == 50_000)
         #expect(todos[0] == ImportedTodo(name: "Todo number 1 with a few words", deadline: day("2024-02-02")))
         #expect(todos[2].deadline == nil)
-        #expect(todos[49_999] == ImportedTodo(name: "Todo number 50000 with a few words", deadline: day("2024-09-21"), isDone: true))
+        #expect(
+            todos[49_999]
+                == ImportedTodo(name: "Todo number 50000 with a few words", deadline: day("2024-09-21"), isDone: true))
     }
 
     @Test func fiftyThousandTodoTxtLinesParse() throws {
-        let text = (1...50_000).map { "(B) 2024-01-01 Todo \($0) +project @context due:2024-06-\(String(format: "%02d", $0 % 30 + 1))" }
-            .joined(separator: "\n")
+        let text = (1...50_000).map {
+            "(B) 2024-01-01 Todo \($0) +project @context due:2024-06-\(String(format: "%02d", $0 % 30 + 1))"
+        }
+        .joined(separator: "\n")
         let todos = try importing(text, .todotxt)
         #expect(todos.count == 50_000)
         #expect(todos.last == ImportedTodo(name: "Todo 50000 +project @context", deadline: day("2024-06-21")))

@@ -10,7 +10,8 @@ import TodoInterop
     @Test func readsAnEightMegabyteEscapedStringWhole() throws {
         var text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nDESCRIPTION:"
         while text.utf8.count < 8_000_000 {
-            text += "Caf\u{E9} \"cr\u{E8}me\" \\ \u{2615} https://example.com/a/b and plain text to fill a whole line\r\n "
+            text +=
+                "Caf\u{E9} \"cr\u{E8}me\" \\ \u{2615} https://example.com/a/b and plain text to fill a whole line\r\n "
         }
         text += "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
         // Written as the companion writes it: Foundation's JSONSerialization, slashes unescaped.

@@ -1,5 +1,5 @@
-import TestSupport
 import Foundation
+import TestSupport
 import Testing
 import TodoInterop
 
@@ -50,7 +50,8 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<300 {
             let value = JSONValue.random(depth: 3, using: &generator)
-            let data = try JSONSerialization.data(withJSONObject: [value.foundationObject], options: [.fragmentsAllowed])
+            let data = try JSONSerialization.data(
+                withJSONObject: [value.foundationObject], options: [.fragmentsAllowed])
             #expect(try JSONParser.parse(Array(data)) == [value], "\(String(decoding: data, as: UTF8.self))")
         }
     }
@@ -107,7 +108,7 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
         ("\u{FEFF}[]", 1, 1, "unexpected character, expected a value"),
         ("{\n  \"a\": 1,\n  \"b\" 2\n}", 3, 7, "unexpected '2', expected ':' after an object key"),
         ("[\"日本\", x]", 1, 8, "unexpected 'x', expected a value"),
-        ("[\r\n1,\r\n]", 3, 1, "unexpected ']', expected a value"),
+        ("[\r\n1,\r\n]", 3, 1, "unexpected ']', expected a value")
     ])
     func reportsWhereAndWhat(_ input: String, _ line: Int, _ column: Int, _ message: String) {
         let error = parseError(input)
@@ -132,17 +133,21 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
             ([0xE0, 0x80, 0x80], "an overlong three-byte form"),
             ([0xED, 0xA0, 0x80], "a UTF-16 surrogate encoded in UTF-8"),
             ([0xE6, 0x97], "a truncated sequence"),
-            ([0xF4, 0x90, 0x80, 0x80], "a code point past U+10FFFF"),
+            ([0xF4, 0x90, 0x80, 0x80], "a code point past U+10FFFF")
         ]
         for (bad, what) in cases {
             let plain = [UInt8(ascii: "\"")] + bad + [UInt8(ascii: "\"")]
-            #expect(parseError(plain) == JSONParseError(line: 1, column: 2, message: "invalid UTF-8 in a string"), "\(what)")
+            #expect(
+                parseError(plain) == JSONParseError(line: 1, column: 2, message: "invalid UTF-8 in a string"), "\(what)"
+            )
             // The same after an escape, where strings take the copying path.
             let escaped = Array(#""\n"#.utf8) + bad + [UInt8(ascii: "\"")]
             #expect(parseError(escaped)?.message == "invalid UTF-8 in a string", "\(what), escaped")
         }
         // Outside strings, a non-ASCII byte is simply unexpected.
-        #expect(parseError([0xC3, 0xA9]) == JSONParseError(line: 1, column: 1, message: "unexpected character, expected a value"))
+        #expect(
+            parseError([0xC3, 0xA9])
+                == JSONParseError(line: 1, column: 1, message: "unexpected character, expected a value"))
     }
 }
 
@@ -163,20 +168,25 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
     }
 
     @Test(arguments: [
-        #""\uD83D""#,              // a high surrogate, then the end of the string
-        #""\uD83Dx""#,             // ... then plain text
-        #""\uD83D\u0041""#,        // ... then an escape that is not a low surrogate
-        #""\uD83D\n""#,            // ... then another kind of escape
-        #""\uD83D\uD83D""#,        // ... then another high surrogate
+        #""\uD83D""#,  // a high surrogate, then the end of the string
+        #""\uD83Dx""#,  // ... then plain text
+        #""\uD83D\u0041""#,  // ... then an escape that is not a low surrogate
+        #""\uD83D\n""#,  // ... then another kind of escape
+        #""\uD83D\uD83D""#  // ... then another high surrogate
     ])
     func rejectsALoneHighSurrogate(_ input: String) {
-        #expect(parseError(input) == JSONParseError(
-            line: 1, column: 2, message: "lone surrogate: a \\u escape for a high surrogate must be followed by a low one"))
+        #expect(
+            parseError(input)
+                == JSONParseError(
+                    line: 1, column: 2,
+                    message: "lone surrogate: a \\u escape for a high surrogate must be followed by a low one"))
     }
 
     @Test func rejectsALoneLowSurrogate() {
-        #expect(parseError(#"["ok", "\uDE00"]"#) == JSONParseError(
-            line: 1, column: 9, message: "lone surrogate: a low surrogate without a high one before it"))
+        #expect(
+            parseError(#"["ok", "\uDE00"]"#)
+                == JSONParseError(
+                    line: 1, column: 9, message: "lone surrogate: a low surrogate without a high one before it"))
     }
 
     @Test func keepsRawUnicodeAsIs() throws {
@@ -195,8 +205,10 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
     }
 
     @Test func readsFractionsAndExponentsAsDoubleDoes() throws {
-        for text in ["0.1", "1.5", "-2.25", "1e2", "1E+2", "1e-2", "2.5E-3", "6.02214076e23", "1.7976931348623157e308",
-                     "5e-324", "0.30000000000000004", "123.456e-7"] {
+        for text in [
+            "0.1", "1.5", "-2.25", "1e2", "1E+2", "1e-2", "2.5E-3", "6.02214076e23", "1.7976931348623157e308",
+            "5e-324", "0.30000000000000004", "123.456e-7"
+        ] {
             #expect(try parse(text) == .number(Double(text)!), "\(text)")
         }
     }
@@ -219,7 +231,9 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
 
     @Test func rejectsTheSixtyFifth() {
         let arrays = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
-        #expect(parseError(arrays) == JSONParseError(line: 1, column: 65, message: "nesting deeper than 64 arrays and objects"))
+        #expect(
+            parseError(arrays)
+                == JSONParseError(line: 1, column: 65, message: "nesting deeper than 64 arrays and objects"))
         let mixed = String(repeating: #"{"a":["#, count: 33) + String(repeating: "]}", count: 33)
         #expect(parseError(mixed)?.message == "nesting deeper than 64 arrays and objects")
         // Deep input fails fast instead of overflowing the stack.
@@ -241,19 +255,28 @@ extension JSONValue {
             let integer = Double(Int.random(in: -1_000_000...1_000_000, using: &generator))
             return .number(Bool.random(using: &generator) ? integer : integer / 8)
         case 3, 4: return .string(randomString(using: &generator))
-        case 5: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in random(depth: depth - 1, using: &generator) })
+        case 5:
+            return .array(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in random(depth: depth - 1, using: &generator) })
         default:
             var members: [JSONObject.Member] = []
             for index in 0..<Int.random(in: 0...4, using: &generator) {
-                members.append(.init(key: randomString(using: &generator) + "\(index)", value: random(depth: depth - 1, using: &generator)))
+                members.append(
+                    .init(
+                        key: randomString(using: &generator) + "\(index)",
+                        value: random(depth: depth - 1, using: &generator)))
             }
             return .object(JSONObject(members: members))
         }
     }
 
     private static func randomString(using generator: inout SeededGenerator) -> String {
-        let pieces = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "日", "😀", "\u{FEFF}", "\u{2028}"]
-        return (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        let pieces = [
+            "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "日", "😀", "\u{FEFF}",
+            "\u{2028}"
+        ]
+        return (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            .joined()
     }
 
     /// The value as JSONSerialization takes it.

@@ -26,8 +26,8 @@
 // `todo import` uses) by setting TZ with `setenv` + `tzset()` and restoring it afterwards; it is
 // serialized, and no other test in this target reads the process's zone.
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TodoInterop
 import TodoStore
 
@@ -40,21 +40,26 @@ private let expectedInTokyo = [
     ImportedTodo(name: "牛乳を買う ☕️ café \"quoted\"", deadline: day("2024-12-31")),
     ImportedTodo(name: "Water plants", deadline: day("2099-06-01")),
     ImportedTodo(name: "Pay rent", deadline: day("2099-01-01")),  // the instance; its template is skipped
-    ImportedTodo(name: "File taxes", deadline: day("2024-04-15"), isDone: true),
+    ImportedTodo(name: "File taxes", deadline: day("2024-04-15"), isDone: true)
     // "Call mom" was deleted: skipped.
 ]
 
 @Suite(.timed) struct TaskwarriorImportTests {
     @Test func readsTheRealExportInTheZoneItWasWrittenIn() throws {
-        let todos = try TodoImporter.parse(try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
+        let todos = try TodoImporter.parse(
+            try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
         #expect(todos == expectedInTokyo)
     }
 
     @Test func readsTheRealExportElsewhereAsThatZonesCalendarDay() throws {
         // The same instants seen from UTC: local midnight in Tokyo is 15:00 the day before.
-        let todos = try TodoImporter.parse(try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior,
-                                           timeZone: .offset(seconds: 0))
-        #expect(todos.map(\.deadline) == [day("2024-04-30"), nil, day("2024-12-30"), day("2099-05-31"), day("2098-12-31"), day("2024-04-14")])
+        let todos = try TodoImporter.parse(
+            try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior,
+            timeZone: .offset(seconds: 0))
+        #expect(
+            todos.map(\.deadline) == [
+                day("2024-04-30"), nil, day("2024-12-30"), day("2099-05-31"), day("2098-12-31"), day("2024-04-14")
+            ])
         #expect(todos.map(\.name) == expectedInTokyo.map(\.name))
     }
 
@@ -80,18 +85,21 @@ private let expectedInTokyo = [
             {"description": "r", "status": "recurring", "uuid": "lonely-template", "due": "20240501T000000Z"}
             ]
             """
-        #expect(try importing(text, .taskwarrior) == [
-            ImportedTodo(name: "p"),
-            ImportedTodo(name: "w"),
-            ImportedTodo(name: "c", isDone: true),
-            // A template with no instance in the file is the only trace of that task: kept.
-            ImportedTodo(name: "r", deadline: day("2024-05-01")),
-        ])
+        #expect(
+            try importing(text, .taskwarrior) == [
+                ImportedTodo(name: "p"),
+                ImportedTodo(name: "w"),
+                ImportedTodo(name: "c", isDone: true),
+                // A template with no instance in the file is the only trace of that task: kept.
+                ImportedTodo(name: "r", deadline: day("2024-05-01"))
+            ])
     }
 
     @Test func convertsDueToTheCalendarDateAtThatInstant() throws {
         func date(_ due: String, _ zone: LocalTimeZone) throws -> CalendarDate? {
-            try importing(#"[{"description": "x", "status": "pending", "due": "\#(due)"}]"#, .taskwarrior, timeZone: zone)[0].deadline
+            try importing(
+                #"[{"description": "x", "status": "pending", "due": "\#(due)"}]"#, .taskwarrior, timeZone: zone)[0]
+                .deadline
         }
         #expect(try date("20240501T000000Z", .offset(seconds: 0)) == day("2024-05-01"))
         #expect(try date("20240501T000000Z", .offset(seconds: -3600)) == day("2024-04-30"))
@@ -110,37 +118,53 @@ private let expectedInTokyo = [
             {"id":0,"description":"File taxes","status":"completed"}
 
             """
-        #expect(try importing(text, .taskwarrior, timeZone: tokyo) == [
-            ImportedTodo(name: "Buy milk", deadline: day("2024-05-01")),
-            ImportedTodo(name: "File taxes", isDone: true),
-        ])
-        #expect(importError(text + #"{"description":"x","status":"gone"}"#, .taskwarrior)?.description
-            == #"record 4: unknown status "gone" (expected pending, waiting, recurring, completed or deleted)"#)
+        #expect(
+            try importing(text, .taskwarrior, timeZone: tokyo) == [
+                ImportedTodo(name: "Buy milk", deadline: day("2024-05-01")),
+                ImportedTodo(name: "File taxes", isDone: true)
+            ])
+        #expect(
+            importError(text + #"{"description":"x","status":"gone"}"#, .taskwarrior)?.description
+                == #"record 4: unknown status "gone" (expected pending, waiting, recurring, completed or deleted)"#)
     }
 
     @Test(arguments: [
-        (#"[{"description": "a", "status": "deleted"}, {"description": "b", "status": "pending"}, {"description": "c", "status": "done"}]"#,
-         #"record 3: unknown status "done" (expected pending, waiting, recurring, completed or deleted)"#),
+        (
+            #"[{"description": "a", "status": "deleted"}, {"description": "b", "status": "pending"}, {"description": "c", "status": "done"}]"#,
+            #"record 3: unknown status "done" (expected pending, waiting, recurring, completed or deleted)"#
+        ),
         (#"[{"description": "a"}]"#, #"record 1: "status" is missing"#),
         (#"[{"description": "a", "status": 1}]"#, #"record 1: "status" must be a string, found a number"#),
         (#"[{"status": "pending"}]"#, #"record 1: "description" is missing"#),
         (#"[{"description": "  ", "status": "pending"}]"#, #"record 1: "description" is empty"#),
-        (#"[{"description": "a", "status": "pending", "due": "2024-05-01"}]"#,
-         #"record 1: "due" is not a UTC timestamp like 20240501T000000Z"#),
-        (#"[{"description": "a", "status": "pending", "due": "20240501T000000"}]"#,
-         #"record 1: "due" is not a UTC timestamp like 20240501T000000Z"#),
-        (#"[{"description": "a", "status": "pending", "due": "20230229T000000Z"}]"#,
-         #"record 1: "due" 20230229T000000Z is not a real date and time"#),
-        (#"[{"description": "a", "status": "pending", "due": "20240501T250000Z"}]"#,
-         #"record 1: "due" 20240501T250000Z is not a real date and time"#),
-        (#"[{"description": "a", "status": "pending", "due": 1714521600}]"#,
-         #"record 1: "due" must be a timestamp like 20240501T000000Z, found a number"#),
-        (#"[{"description": "a", "status": "pending", "due": "99991231T230000Z"}]"#,
-         #"record 1: "due" 99991231T230000Z is outside the years 1 to 9999"#),
+        (
+            #"[{"description": "a", "status": "pending", "due": "2024-05-01"}]"#,
+            #"record 1: "due" is not a UTC timestamp like 20240501T000000Z"#
+        ),
+        (
+            #"[{"description": "a", "status": "pending", "due": "20240501T000000"}]"#,
+            #"record 1: "due" is not a UTC timestamp like 20240501T000000Z"#
+        ),
+        (
+            #"[{"description": "a", "status": "pending", "due": "20230229T000000Z"}]"#,
+            #"record 1: "due" 20230229T000000Z is not a real date and time"#
+        ),
+        (
+            #"[{"description": "a", "status": "pending", "due": "20240501T250000Z"}]"#,
+            #"record 1: "due" 20240501T250000Z is not a real date and time"#
+        ),
+        (
+            #"[{"description": "a", "status": "pending", "due": 1714521600}]"#,
+            #"record 1: "due" must be a timestamp like 20240501T000000Z, found a number"#
+        ),
+        (
+            #"[{"description": "a", "status": "pending", "due": "99991231T230000Z"}]"#,
+            #"record 1: "due" 99991231T230000Z is outside the years 1 to 9999"#
+        ),
         (#"[{"description": "a", "status": "pending"}, "b"]"#, "record 2: expected a task object, found a string"),
         (#"{"description": "a", "status": "pending"} oops"#, "line 1, column 43: unexpected 'o', expected a value"),
         ("[", "line 1, column 2: unexpected end of input, expected a value"),
-        ("", "line 1, column 1: unexpected end of input, expected a value"),
+        ("", "line 1, column 1: unexpected end of input, expected a value")
     ])
     func namesTheBadRecord(_ text: String, _ message: String) {
         // The zone is UTC+1 so that the last day of year 9999 runs past the supported years.
@@ -148,7 +172,8 @@ private let expectedInTokyo = [
     }
 
     @Test func deletedTasksAreSkippedWhateverElseTheyHold() throws {
-        let text = #"[{"description": "", "status": "deleted", "due": "garbage"}, {"description": "kept", "status": "pending"}]"#
+        let text =
+            #"[{"description": "", "status": "deleted", "due": "garbage"}, {"description": "kept", "status": "pending"}]"#
         #expect(try importing(text, .taskwarrior) == [ImportedTodo(name: "kept")])
     }
 }
@@ -168,7 +193,9 @@ private let expectedInTokyo = [
     }
 
     private func deadline(_ due: String) throws -> CalendarDate? {
-        try importing(#"[{"description": "x", "status": "pending", "due": "\#(due)"}]"#, .taskwarrior, timeZone: .system)[0].deadline
+        try importing(
+            #"[{"description": "x", "status": "pending", "due": "\#(due)"}]"#, .taskwarrior, timeZone: .system)[0]
+            .deadline
     }
 
     @Test func theFixtureReadsBackInTokyoAsItWasTyped() throws {

@@ -18,8 +18,8 @@
 // `-t` prefixes the creation date and `do` the completion date: the day it ran (2026-11-22).
 // Those dates are dropped on import, so a capture made on any other day imports the same.
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import TodoInterop
 import TodoStore
 
@@ -28,11 +28,11 @@ private let expectedTodoTxt = [
     ImportedTodo(name: "Buy milk @store", deadline: day("2024-05-01")),
     ImportedTodo(name: "Plan the trip +vacation @home"),
     ImportedTodo(name: "Écrire à 祖母 ☕ +family url:https://example.com/a?b=c"),
-    ImportedTodo(name: "Renew passport", deadline: day("2024-06-15"), isDone: true),
+    ImportedTodo(name: "Renew passport", deadline: day("2024-06-15"), isDone: true)
 ]
 
 private let expectedDoneTxt = [
-    ImportedTodo(name: "Submit the report +work", deadline: day("2024-04-30"), isDone: true),
+    ImportedTodo(name: "Submit the report +work", deadline: day("2024-04-30"), isDone: true)
 ]
 
 @Suite(.timed) struct TodoTxtImportTests {
@@ -51,73 +51,82 @@ private let expectedDoneTxt = [
     }
 
     @Test func doneLinesDropTheirDates() throws {
-        #expect(try importing("""
-            x 2024-05-02 2024-04-01 Both dates
-            x 2024-05-02 Completion date only
-            x No dates at all
-            x 2024-05-02 2024-04-01 2024-03-01 A third date is part of the name
-            """, .todotxt) == [
-            ImportedTodo(name: "Both dates", isDone: true),
-            ImportedTodo(name: "Completion date only", isDone: true),
-            ImportedTodo(name: "No dates at all", isDone: true),
-            ImportedTodo(name: "2024-03-01 A third date is part of the name", isDone: true),
-        ])
+        #expect(
+            try importing(
+                """
+                x 2024-05-02 2024-04-01 Both dates
+                x 2024-05-02 Completion date only
+                x No dates at all
+                x 2024-05-02 2024-04-01 2024-03-01 A third date is part of the name
+                """, .todotxt) == [
+                    ImportedTodo(name: "Both dates", isDone: true),
+                    ImportedTodo(name: "Completion date only", isDone: true),
+                    ImportedTodo(name: "No dates at all", isDone: true),
+                    ImportedTodo(name: "2024-03-01 A third date is part of the name", isDone: true)
+                ])
     }
 
     @Test func prioritiesAndCreationDatesAreDropped() throws {
-        #expect(try importing("""
-            (A) Top priority
-            (Z) 2024-04-01 Low priority with a creation date
-            2024-04-01 Creation date only
-            Buy 2024-05-01 tickets
-            (a) lower case is not a priority
-            (AB) neither is this
-            (A)no space, no priority
-            x (A) a done line keeps what follows the x
-            """, .todotxt).map(\.name) == [
-            "Top priority",
-            "Low priority with a creation date",
-            "Creation date only",
-            "Buy 2024-05-01 tickets",
-            "(a) lower case is not a priority",
-            "(AB) neither is this",
-            "(A)no space, no priority",
-            "(A) a done line keeps what follows the x",
-        ])
+        #expect(
+            try importing(
+                """
+                (A) Top priority
+                (Z) 2024-04-01 Low priority with a creation date
+                2024-04-01 Creation date only
+                Buy 2024-05-01 tickets
+                (a) lower case is not a priority
+                (AB) neither is this
+                (A)no space, no priority
+                x (A) a done line keeps what follows the x
+                """, .todotxt
+            ).map(\.name) == [
+                "Top priority",
+                "Low priority with a creation date",
+                "Creation date only",
+                "Buy 2024-05-01 tickets",
+                "(a) lower case is not a priority",
+                "(AB) neither is this",
+                "(A)no space, no priority",
+                "(A) a done line keeps what follows the x"
+            ])
     }
 
     @Test func markersCountOnlyAtTheStartOfTheLine() throws {
-        #expect(try importing("""
-            xylophone lessons
-            X upper case is not done
-            x
-              x indented is not done
-              (A) indented is not a priority
-            Call mom x 2024-05-01
-            """, .todotxt) == [
-            ImportedTodo(name: "xylophone lessons"),
-            ImportedTodo(name: "X upper case is not done"),
-            ImportedTodo(name: "x"),
-            ImportedTodo(name: "x indented is not done"),
-            ImportedTodo(name: "(A) indented is not a priority"),
-            ImportedTodo(name: "Call mom x 2024-05-01"),
-        ])
+        #expect(
+            try importing(
+                """
+                xylophone lessons
+                X upper case is not done
+                x
+                  x indented is not done
+                  (A) indented is not a priority
+                Call mom x 2024-05-01
+                """, .todotxt) == [
+                    ImportedTodo(name: "xylophone lessons"),
+                    ImportedTodo(name: "X upper case is not done"),
+                    ImportedTodo(name: "x"),
+                    ImportedTodo(name: "x indented is not done"),
+                    ImportedTodo(name: "(A) indented is not a priority"),
+                    ImportedTodo(name: "Call mom x 2024-05-01")
+                ])
     }
 
     @Test func dueTagsBecomeTheDeadlineAndLeaveTheName() throws {
-        #expect(try importing("""
-            due:2024-05-01 Leading tag
-            Trailing tag due:2024-05-02
-            Middle  spacing kept due:2024-05-03   around it
-            (B) 2024-04-01 Pay rent +home @desk due:2024-05-04 rec:1m t:2024-04-28
-            Due:2024-05-05 and DUE:x are not the tag, nor is overdue:2024-05-05
-            """, .todotxt) == [
-            ImportedTodo(name: "Leading tag", deadline: day("2024-05-01")),
-            ImportedTodo(name: "Trailing tag", deadline: day("2024-05-02")),
-            ImportedTodo(name: "Middle  spacing kept around it", deadline: day("2024-05-03")),
-            ImportedTodo(name: "Pay rent +home @desk rec:1m t:2024-04-28", deadline: day("2024-05-04")),
-            ImportedTodo(name: "Due:2024-05-05 and DUE:x are not the tag, nor is overdue:2024-05-05"),
-        ])
+        #expect(
+            try importing(
+                """
+                due:2024-05-01 Leading tag
+                Trailing tag due:2024-05-02
+                Middle  spacing kept due:2024-05-03   around it
+                (B) 2024-04-01 Pay rent +home @desk due:2024-05-04 rec:1m t:2024-04-28
+                Due:2024-05-05 and DUE:x are not the tag, nor is overdue:2024-05-05
+                """, .todotxt) == [
+                    ImportedTodo(name: "Leading tag", deadline: day("2024-05-01")),
+                    ImportedTodo(name: "Trailing tag", deadline: day("2024-05-02")),
+                    ImportedTodo(name: "Middle  spacing kept around it", deadline: day("2024-05-03")),
+                    ImportedTodo(name: "Pay rent +home @desk rec:1m t:2024-04-28", deadline: day("2024-05-04")),
+                    ImportedTodo(name: "Due:2024-05-05 and DUE:x are not the tag, nor is overdue:2024-05-05")
+                ])
     }
 
     @Test func projectsAndContextsStayInTheNameAsWritten() throws {
@@ -127,12 +136,14 @@ private let expectedDoneTxt = [
     }
 
     @Test func handlesCRLFABOMBlankLinesAndNoFinalNewline() throws {
-        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("(A) First due:2024-05-01\r\n\r\n   \r\n\tSecond\t\r\nx Third".utf8)
-        #expect(try TodoImporter.parse(bytes, format: .todotxt) == [
-            ImportedTodo(name: "First", deadline: day("2024-05-01")),
-            ImportedTodo(name: "Second"),
-            ImportedTodo(name: "Third", isDone: true),
-        ])
+        let bytes: [UInt8] =
+            [0xEF, 0xBB, 0xBF] + Array("(A) First due:2024-05-01\r\n\r\n   \r\n\tSecond\t\r\nx Third".utf8)
+        #expect(
+            try TodoImporter.parse(bytes, format: .todotxt) == [
+                ImportedTodo(name: "First", deadline: day("2024-05-01")),
+                ImportedTodo(name: "Second"),
+                ImportedTodo(name: "Third", isDone: true)
+            ])
         #expect(try importing("", .todotxt) == [])
         #expect(try importing("\n\n  \n", .todotxt) == [])
     }
@@ -140,7 +151,9 @@ private let expectedDoneTxt = [
     @Test func countsLinesLikeAnEditor() {
         // Line 7, blank lines and a BOM included, CRLF or not.
         let lines = ["a", "", "b", "  ", "c", "", "Pay taxes due:2023-02-29", "d"]
-        #expect(importError(lines.joined(separator: "\n"), .todotxt)?.description == "line 7: due:2023-02-29 is not a day in the calendar")
+        #expect(
+            importError(lines.joined(separator: "\n"), .todotxt)?.description
+                == "line 7: due:2023-02-29 is not a day in the calendar")
         let crlf: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(lines.joined(separator: "\r\n").utf8)
         #expect(importError(crlf, .todotxt) == ImportError(.line(7), "due:2023-02-29 is not a day in the calendar"))
     }
@@ -155,7 +168,7 @@ private let expectedDoneTxt = [
         ("(A) due:2024-05-01", "line 1: the todo has no name"),
         ("2024-04-01", "line 1: the todo has no name"),
         ("x ", "line 1: the todo has no name"),
-        ("(A) \u{3000}", "line 1: the todo has no name"),
+        ("(A) \u{3000}", "line 1: the todo has no name")
     ])
     func namesTheBadLine(_ text: String, _ message: String) {
         #expect(importError(text, .todotxt)?.description == message)

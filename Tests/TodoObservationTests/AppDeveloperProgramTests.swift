@@ -4,9 +4,10 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
-@testable import TodoObservation
 import TodoSnapshot
 import TodoStore
+
+@testable import TodoObservation
 
 /// Ordinary programs an app developer writes against the libraries: reading inside a loop over
 /// the same query, writing from a delegate callback, throwing their own errors through our
@@ -59,8 +60,8 @@ import TodoStore
         var names: [String] = []
         while try outer.step() {
             names.append(outer.row.string(1))
-            _ = try repository.fetch()                         // the library's statement
-            let inner = try connection.cachedStatement(sql)   // the app's, while busy
+            _ = try repository.fetch()  // the library's statement
+            let inner = try connection.cachedStatement(sql)  // the app's, while busy
             #expect(inner !== outer)
             try inner.bind([Int64(-1), Int64(0)])
             var innerRows = 0
@@ -96,8 +97,10 @@ import TodoStore
             depth -= 1
         }
 
-        func controller(_ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
-                        for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?) {
+        func controller(
+            _ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
+            for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?
+        ) {
             log.append("\(type) \(todo.name)")
             if added == nil {
                 added = try? repository.add(name: "from the delegate")
@@ -246,11 +249,13 @@ import TodoStore
 
         let blocker = SelectBlocker()
         let context = Unmanaged.passUnretained(blocker).toOpaque()
-        sqlite3_set_authorizer(repository.connection.handle, { context, action, _, _, _, _ in
-            guard let context else { return SQLITE_OK }
-            let blocker = Unmanaged<SelectBlocker>.fromOpaque(context).takeUnretainedValue()
-            return blocker.blocking && action == SQLITE_SELECT ? SQLITE_DENY : SQLITE_OK
-        }, context)
+        sqlite3_set_authorizer(
+            repository.connection.handle,
+            { context, action, _, _, _, _ in
+                guard let context else { return SQLITE_OK }
+                let blocker = Unmanaged<SelectBlocker>.fromOpaque(context).takeUnretainedValue()
+                return blocker.blocking && action == SQLITE_SELECT ? SQLITE_DENY : SQLITE_OK
+            }, context)
         defer { sqlite3_set_authorizer(repository.connection.handle, nil, nil) }
 
         blocker.blocking = true
@@ -311,7 +316,7 @@ import TodoStore
         }
         #expect(recorder.batches.count == 1)
         // Nor is a write transaction that changed nothing.
-        try repository.connection.transaction { }
+        try repository.connection.transaction {}
         #expect(recorder.batches.count == 1)
     }
 
@@ -338,7 +343,11 @@ import TodoStore
             lock.unlock()
             if isFirst { first.signal() }
         }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
     }
 
     /// Settling ticks a monitor scheduled, kept to be run when the test chooses, on the
@@ -353,7 +362,11 @@ import TodoStore
                 lock.unlock()
             }
         }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return ticks.count }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return ticks.count
+        }
         func runAll() {
             lock.lock()
             let due = ticks

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 import TodoSnapshot
-@testable import TodoObservation
 import TodoStore
+
+@testable import TodoObservation
 
 /// Changes committed by other processes (the sqlite3 shell, a second todo, Python) reach the
 /// controller through the file monitor and `PRAGMA data_version`.
@@ -95,18 +96,26 @@ import TodoStore
         let seed = try ProcessRunner.run("sqlite3", [path, "SELECT 1"])  // create nothing yet
         #expect(seed.status == 0)
         let watcher = try Watcher(path: path)
-        try sqlite(path, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO todos(name) SELECT 'todo ' || i FROM n")
+        try sqlite(
+            path,
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO todos(name) SELECT 'todo ' || i FROM n"
+        )
         #expect(try watcher.waitForBatch())
         let refetchesAfterBulk = watcher.controller.refetches
         #expect(refetchesAfterBulk >= 1, "2,000 rows at once is past the limit: a refetch")
-        for statement in ["UPDATE todos SET done = 1 WHERE id = 7", "INSERT INTO todos(name, deadline) VALUES ('new', '2024-01-01')",
-                          "DELETE FROM todos WHERE id = 9", "UPDATE todos SET name = 'renamed' WHERE id = 1500"] {
+        for statement in [
+            "UPDATE todos SET done = 1 WHERE id = 7", "INSERT INTO todos(name, deadline) VALUES ('new', '2024-01-01')",
+            "DELETE FROM todos WHERE id = 9", "UPDATE todos SET name = 'renamed' WHERE id = 1500"
+        ] {
             try sqlite(path, statement)
             #expect(try watcher.waitForBatch(), "\(statement)")
         }
         #expect(watcher.controller.refetches == refetchesAfterBulk, "a one-row commit was refetched")
         #expect(watcher.controller.fetchedObjects == (try watcher.repository.fetch()))
-        #expect(watcher.recorder.objectChanges.suffix(4) == ["update 7 0.6->0.6", "insert 2001 -->0.0", "delete 9 0.9->-", "update 1500 0.1499->0.1499"])
+        #expect(
+            watcher.recorder.objectChanges.suffix(4) == [
+                "update 7 0.6->0.6", "insert 2001 -->0.0", "delete 9 0.9->-", "update 1500 0.1499->0.1499"
+            ])
     }
 
     @Test func aRolledBackTransactionInAnotherProcessPublishesNothing() throws {

@@ -2,15 +2,18 @@ import SQLite
 import TestSupport
 import Testing
 import TodoSnapshot
-@testable import TodoObservation
 import TodoStore
+
+@testable import TodoObservation
 
 /// Changes made through the controller's own repository connection, seen through SQLite's hooks.
 @Suite(.timed) struct InProcessChangeTests {
     let folder = TemporaryFolder()
 
-    private func makeController(_ sectioning: FetchedResultsController.Sectioning = .none,
-                                request: TodoFetchRequest = TodoFetchRequest()) throws -> (TodoRepository, FetchedResultsController, Recorder) {
+    private func makeController(
+        _ sectioning: FetchedResultsController.Sectioning = .none,
+        request: TodoFetchRequest = TodoFetchRequest()
+    ) throws -> (TodoRepository, FetchedResultsController, Recorder) {
         let repository = try TodoRepository(path: folder.file("todo.sqlite"))
         let controller = FetchedResultsController(repository: repository, fetchRequest: request, sectioning: sectioning)
         let recorder = Recorder()

@@ -22,9 +22,11 @@ import TodoStore
             replayed = replayed.applying(batch.difference)
             let full = batch.snapshot.snapshot.difference(from: batch.previous.snapshot)
             func shape(_ difference: SnapshotDifference<String, Todo>) -> [Int] {
-                [difference.itemInserts.count, difference.itemDeletes.count,
-                 difference.itemMoves.count + difference.itemUpdates.count, difference.itemUpdates.count,
-                 difference.sectionInserts.count, difference.sectionDeletes.count, difference.sectionMoves.count]
+                [
+                    difference.itemInserts.count, difference.itemDeletes.count,
+                    difference.itemMoves.count + difference.itemUpdates.count, difference.itemUpdates.count,
+                    difference.sectionInserts.count, difference.sectionDeletes.count, difference.sectionMoves.count
+                ]
             }
             if shape(batch.difference) != shape(full) { lessMinimal.append("\(batch.difference) vs \(full)") }
         }
@@ -40,25 +42,35 @@ import TodoStore
         // Names that tell NOCASE apart from Unicode folding and from plain byte order.
         let words = ["apple", "Apple", "APPLE", "_x", "Zed", "zed", "éclair", "Éclair", "a", "ab", "B", "b", "bA"]
         func randomName() -> String {
-            words[Int.random(in: 0 ..< words.count, using: &generator)] + (Bool.random(using: &generator) ? "" : " \(Int.random(in: 0 ..< 9, using: &generator))")
+            words[Int.random(in: 0..<words.count, using: &generator)]
+                + (Bool.random(using: &generator) ? "" : " \(Int.random(in: 0 ..< 9, using: &generator))")
         }
         func randomDate() -> CalendarDate? {
-            Int.random(in: 0 ..< 4, using: &generator) == 0 ? nil
-                : CalendarDate(year: 2024, month: Int.random(in: 1 ... 3, using: &generator), day: Int.random(in: 1 ... 5, using: &generator))
+            Int.random(in: 0..<4, using: &generator) == 0
+                ? nil
+                : CalendarDate(
+                    year: 2024, month: Int.random(in: 1...3, using: &generator),
+                    day: Int.random(in: 1...5, using: &generator))
         }
-        for _ in 0 ..< 150 { try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator)) }
+        for _ in 0..<150 {
+            try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
+        }
 
         var watched: [(FetchedResultsController, Replayer)] = []
         for order in TodoFetchRequest.Order.allCases {
             for filter in TodoFetchRequest.DoneFilter.allCases {
                 for search in [nil, "a"] as [String?] {
                     // Sectioning only regroups the same patched array: one filter covers it.
-                    for sectioning in filter == .all ? [.none, .byDoneState] : [FetchedResultsController.Sectioning.none] {
+                    for sectioning in filter == .all
+                        ? [.none, .byDoneState] : [FetchedResultsController.Sectioning.none]
+                    {
                         // Deadline bounds ride along with the search, so every term is patched too.
-                        let request = TodoFetchRequest(order: order, filter: filter, search: search,
-                                                       dueBefore: search == nil ? nil : CalendarDate("2024-03-03"),
-                                                       dueAfter: search == nil ? nil : CalendarDate("2024-01-03"))
-                        let controller = FetchedResultsController(repository: repository, fetchRequest: request, sectioning: sectioning)
+                        let request = TodoFetchRequest(
+                            order: order, filter: filter, search: search,
+                            dueBefore: search == nil ? nil : CalendarDate("2024-03-03"),
+                            dueAfter: search == nil ? nil : CalendarDate("2024-01-03"))
+                        let controller = FetchedResultsController(
+                            repository: repository, fetchRequest: request, sectioning: sectioning)
                         let replayer = Replayer()
                         controller.delegate = replayer
                         try controller.performFetch()
@@ -69,18 +81,19 @@ import TodoStore
             }
         }
 
-        for step in 0 ..< 1_000 {
+        for step in 0..<1_000 {
             let ids = try repository.fetch().map(\.id)
-            let id = ids.isEmpty ? 0 : ids[Int.random(in: 0 ..< ids.count, using: &generator)]
-            switch ids.isEmpty ? 0 : Int.random(in: 0 ..< 20, using: &generator) {
-            case 0 ... 3: _ = try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
-            case 4 ... 6: _ = try writer.rename(id: id, to: randomName())
-            case 7 ... 9: _ = try writer.setDeadline(randomDate(), id: id)
-            case 10 ... 13: _ = try writer.setDone(Bool.random(using: &generator), ids: [id])
-            case 14 ... 15: _ = try writer.delete(ids: [id])
-            case 16 ... 17:
+            let id = ids.isEmpty ? 0 : ids[Int.random(in: 0..<ids.count, using: &generator)]
+            switch ids.isEmpty ? 0 : Int.random(in: 0..<20, using: &generator) {
+            case 0...3:
+                _ = try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
+            case 4...6: _ = try writer.rename(id: id, to: randomName())
+            case 7...9: _ = try writer.setDeadline(randomDate(), id: id)
+            case 10...13: _ = try writer.setDone(Bool.random(using: &generator), ids: [id])
+            case 14...15: _ = try writer.delete(ids: [id])
+            case 16...17:
                 // Several rows in one transaction.
-                let some = (0 ..< 5).map { _ in ids[Int.random(in: 0 ..< ids.count, using: &generator)] }
+                let some = (0..<5).map { _ in ids[Int.random(in: 0..<ids.count, using: &generator)] }
                 _ = try writer.setDone(Bool.random(using: &generator), ids: some)
             case 18:
                 // More rows than the incremental path takes: a refetch.
@@ -98,7 +111,8 @@ import TodoStore
                     #expect(controller.fetchedObjects == grouped, "step \(step): \(controller.fetchRequest)")
                 }
                 #expect(replayer.replayed == controller.snapshot.snapshot, "step \(step): \(controller.fetchRequest)")
-                #expect(replayer.lessMinimal.isEmpty, "step \(step): \(controller.fetchRequest): \(replayer.lessMinimal)")
+                #expect(
+                    replayer.lessMinimal.isEmpty, "step \(step): \(controller.fetchRequest): \(replayer.lessMinimal)")
                 replayer.lessMinimal.removeAll()
             }
         }

@@ -80,9 +80,12 @@ import TodoStore
         try finishLoading(controller)
 
         #expect(controller.fetchedObjects == (try repository.fetch()))
-        #expect(controller.fetchedObjects.suffix(4).map(\.name) == ["from the other connection", "from this repository",
-                                                                     "again from the other connection",
-                                                                     "once more from the other connection"])
+        #expect(
+            controller.fetchedObjects.suffix(4).map(\.name) == [
+                "from the other connection", "from this repository",
+                "again from the other connection",
+                "once more from the other connection"
+            ])
         #expect(controller.fetchedObjects.first?.isDone == true)
         #expect(controller.fetchedObjects.dropFirst().first?.name == "renamed in a transaction")
     }
@@ -107,8 +110,10 @@ import TodoStore
             log.append("will")
         }
 
-        func controller(_ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
-                        for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?) {
+        func controller(
+            _ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
+            for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?
+        ) {
             log.append("\(type) \(todo.name)")
             if type == .insert { _ = try? controller.repository.setDone(true, ids: [todo.id]) }
         }
@@ -139,8 +144,11 @@ import TodoStore
         try other.add(name: "from the other program")
         #expect(try controller.processExternalChanges())
 
-        #expect(delegate.log == ["will", "insert from the other program", "did",
-                                 "will", "delete from the other program", "did"])
+        #expect(
+            delegate.log == [
+                "will", "insert from the other program", "did",
+                "will", "delete from the other program", "did"
+            ])
         #expect(delegate.maxDepth == 1)
         #expect(delegate.outOfOrder == 0)
         #expect(delegate.list.items == (try repository.fetch(request)))
@@ -163,8 +171,10 @@ import TodoStore
                 maxDepth = max(maxDepth, depth)
                 log.append("will")
             }
-            func controller(_ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
-                            for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?) {
+            func controller(
+                _ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
+                for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?
+            ) {
                 log.append("\(type) \(todo.name)")
                 guard todo.name == "mine" else { return }
                 // Another program commits meanwhile, and the app looks at once.
@@ -259,8 +269,16 @@ import TodoStore
         final class Failures: @unchecked Sendable {
             private let lock = NSLock()
             private var errors: [String] = []
-            func add(_ error: any Error) { lock.lock(); errors.append("\(error)"); lock.unlock() }
-            var all: [String] { lock.lock(); defer { lock.unlock() }; return errors }
+            func add(_ error: any Error) {
+                lock.lock()
+                errors.append("\(error)")
+                lock.unlock()
+            }
+            var all: [String] {
+                lock.lock()
+                defer { lock.unlock() }
+                return errors
+            }
         }
         let failures = Failures()
         // Each thread owns its repository (one connection each), as the README asks.
@@ -295,6 +313,8 @@ import TodoStore
         #expect(try repository.undo() == UndoneCommand(command: "add", remaining: 0))
         #expect(controller.fetchedObjects.map(\.name) == ["mine"])
         #expect(recorder.objectChanges.last == "delete 2 0.1->-")
-        #expect(try ProcessRunner.run(ProcessRunner.todoBinary, ["--db", path, "list"]).stdout.contains("from another process") == false)
+        #expect(
+            try ProcessRunner.run(ProcessRunner.todoBinary, ["--db", path, "list"]).stdout.contains(
+                "from another process") == false)
     }
 }

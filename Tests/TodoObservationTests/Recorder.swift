@@ -9,13 +9,19 @@ final class Recorder: FetchedResultsControllerDelegate {
 
     func controllerWillChangeContent(_ controller: FetchedResultsController) { events.append("will") }
 
-    func controller(_ controller: FetchedResultsController, didChangeSection name: String,
-                    atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?) {
-        events.append("section \(type) \(name) \(sectionIndex.map(String.init) ?? "-")->\(newSectionIndex.map(String.init) ?? "-")")
+    func controller(
+        _ controller: FetchedResultsController, didChangeSection name: String,
+        atSectionIndex sectionIndex: Int?, for type: FetchedResultsChangeType, newSectionIndex: Int?
+    ) {
+        events.append(
+            "section \(type) \(name) \(sectionIndex.map(String.init) ?? "-")->\(newSectionIndex.map(String.init) ?? "-")"
+        )
     }
 
-    func controller(_ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
-                    for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?) {
+    func controller(
+        _ controller: FetchedResultsController, didChange todo: Todo, at indexPath: SnapshotIndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: SnapshotIndexPath?
+    ) {
         func text(_ path: SnapshotIndexPath?) -> String { path.map { "\($0.section).\($0.item)" } ?? "-" }
         events.append("\(type) \(todo.id) \(text(indexPath))->\(text(newIndexPath))")
     }

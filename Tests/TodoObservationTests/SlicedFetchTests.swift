@@ -1,8 +1,9 @@
 import TestSupport
 import Testing
-@testable import TodoObservation
 import TodoSnapshot
 import TodoStore
+
+@testable import TodoObservation
 
 /// ``FetchedResultsController/beginFetch()`` and ``FetchedResultsController/continueFetch(rows:)``:
 /// a fetch read in slices ends equal to one full fetch, each slice says exactly whether it
@@ -63,21 +64,28 @@ import TodoStore
         let seed = order.rawValue.utf8.reduce(UInt64(24)) { $0 &* 31 &+ UInt64($1) }
         var random = SeededGenerator(seed: seed)
         func randomDeadline() -> CalendarDate? {
-            Bool.random(using: &random) ? nil : CalendarDate("2024-0\(Int.random(in: 1...9, using: &random))-1\(Int.random(in: 0...9, using: &random))")
+            Bool.random(using: &random)
+                ? nil
+                : CalendarDate(
+                    "2024-0\(Int.random(in: 1...9, using: &random))-1\(Int.random(in: 0...9, using: &random))")
         }
         let names = ["alpha", "Alpha", "beta", "BETA", "gamma", "Ähre", "zeta", ""]
         try repository.connection.transaction {
             for _ in 0..<120 {
-                try repository.add(name: names.randomElement(using: &random) ?? "x", deadline: randomDeadline(),
-                                   isDone: Bool.random(using: &random), nameCheck: .asStored)
+                try repository.add(
+                    name: names.randomElement(using: &random) ?? "x", deadline: randomDeadline(),
+                    isDone: Bool.random(using: &random), nameCheck: .asStored)
             }
         }
-        let requests = [TodoFetchRequest(order: order),
-                        TodoFetchRequest(order: order, filter: .undone, search: "a"),
-                        TodoFetchRequest(order: order, limit: 50, offset: 7)]
+        let requests = [
+            TodoFetchRequest(order: order),
+            TodoFetchRequest(order: order, filter: .undone, search: "a"),
+            TodoFetchRequest(order: order, limit: 50, offset: 7)
+        ]
         for (number, request) in requests.enumerated() {
             for sectioning in [FetchedResultsController.Sectioning.none, .byDoneState] {
-                let controller = FetchedResultsController(repository: repository, fetchRequest: request, sectioning: sectioning)
+                let controller = FetchedResultsController(
+                    repository: repository, fetchRequest: request, sectioning: sectioning)
                 if number == 0 { try controller.performFetch() }  // a later load, besides first ones
                 try controller.beginFetch()
                 var calls = 0
@@ -89,15 +97,21 @@ import TodoStore
                     let ids = try writer.fetch().map(\.id)
                     guard let id = ids.randomElement(using: &random) else { continue }
                     switch Int.random(in: 0..<5, using: &random) {
-                    case 0: try writer.add(name: names.randomElement(using: &random) ?? "x", deadline: randomDeadline(), nameCheck: .asStored)
+                    case 0:
+                        try writer.add(
+                            name: names.randomElement(using: &random) ?? "x", deadline: randomDeadline(),
+                            nameCheck: .asStored)
                     case 1: try writer.delete(ids: [id])
                     case 2: _ = try writer.setDone(Bool.random(using: &random), ids: [id])
                     case 3: _ = try writer.setDeadline(randomDeadline(), id: id)
-                    default: try writer.replaceFields(id: id, name: names.randomElement(using: &random) ?? "x",
-                                                      deadline: randomDeadline(), isDone: Bool.random(using: &random))
+                    default:
+                        try writer.replaceFields(
+                            id: id, name: names.randomElement(using: &random) ?? "x",
+                            deadline: randomDeadline(), isDone: Bool.random(using: &random))
                     }
                 }
-                let expected = TodoResultsSnapshot(order: order, sectioning: sectioning, todos: try repository.fetch(request))
+                let expected = TodoResultsSnapshot(
+                    order: order, sectioning: sectioning, todos: try repository.fetch(request))
                 #expect(controller.snapshot == expected, "seed \(seed), request \(number), \(sectioning)")
                 #expect(try controller.processExternalChanges() == false, "seed \(seed): nothing left for later")
             }

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TodoSnapshot
 
 /// Random pairs: the difference must apply exactly and keep every promise of the batch

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TodoSnapshot
 
 /// Single edits give single changes, in a flat list (one section) and across sections.
@@ -27,7 +28,9 @@ import Testing
         #expect(snapshotDiff.count == 1)
         #expect(
             snapshotDiff.itemUpdates == [
-                .init(item: Row(3, 1), from: SnapshotIndexPath(section: 1, item: 1), to: SnapshotIndexPath(section: 1, item: 1))
+                .init(
+                    item: Row(3, 1), from: SnapshotIndexPath(section: 1, item: 1),
+                    to: SnapshotIndexPath(section: 1, item: 1))
             ])
     }
 
@@ -105,7 +108,9 @@ import Testing
         #expect(diff.count == 1)
         #expect(
             diff.itemMoves == [
-                .init(item: Row(2), from: SnapshotIndexPath(section: 0, item: 1), to: SnapshotIndexPath(section: 1, item: 1))
+                .init(
+                    item: Row(2), from: SnapshotIndexPath(section: 0, item: 1),
+                    to: SnapshotIndexPath(section: 1, item: 1))
             ])
     }
 
@@ -195,7 +200,10 @@ import Testing
         let diff = listDiff(old, new)
         #expect(diff.count == 2)
         #expect(diff.itemUpdates.isEmpty)
-        #expect(diff.itemMoves == [.init(item: Row(2, 1), from: at(1), to: at(0)), .init(item: Row(3, 1), from: at(2), to: at(1))])
+        #expect(
+            diff.itemMoves == [
+                .init(item: Row(2, 1), from: at(1), to: at(0)), .init(item: Row(3, 1), from: at(2), to: at(1))
+            ])
         #expect(oneSection(old).applying(diff) == oneSection(new))
     }
 
@@ -203,7 +211,8 @@ import Testing
         // Two unchanged neighbours swapped: either could move; the one first in the new list
         // stays, every time.
         #expect(keptInPlaceMask(offsets: [1, 0], unchanged: [true, true]) == [true, false])
-        #expect(keptInPlaceMask(offsets: [2, 3, 0, 1], unchanged: [true, true, true, true]) == [true, true, false, false])
+        #expect(
+            keptInPlaceMask(offsets: [2, 3, 0, 1], unchanged: [true, true, true, true]) == [true, true, false, false])
         #expect(keptInPlaceMask(offsets: [0, 1, 2], unchanged: [false, true, false]) == [true, true, true])
         #expect(keptInPlaceMask(offsets: [], unchanged: []) == [])
     }

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TodoSnapshot
 
 /// The outline forest: structure, deletion with descendants, expansion and visibility.

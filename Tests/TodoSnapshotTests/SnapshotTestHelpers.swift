@@ -1,4 +1,5 @@
 import TestSupport
+
 @testable import TodoSnapshot
 
 extension SeededGenerator {
@@ -68,7 +69,8 @@ func minimalMovesAndUpdates(_ offsets: [Int], unchanged: [Bool]) -> (total: Int,
 func brokenPromise(
     _ diff: SnapshotDifference<String, Row>, old: RowSnapshot, new: RowSnapshot
 ) -> String? {
-    let itemIDs = diff.itemDeletes.map(\.id) + diff.itemInserts.map(\.id) + diff.itemMoves.map(\.id)
+    let itemIDs =
+        diff.itemDeletes.map(\.id) + diff.itemInserts.map(\.id) + diff.itemMoves.map(\.id)
         + diff.itemUpdates.map(\.id)
     if Set(itemIDs).count != itemIDs.count { return "an item id is reported twice" }
     let sectionIDs = diff.sectionDeletes.map(\.id) + diff.sectionInserts.map(\.id) + diff.sectionMoves.map(\.id)
@@ -118,7 +120,8 @@ func brokenPromise(
         expectedUpdates += minimal.updates
     }
     if diff.itemMoves.count + diff.itemUpdates.count != expectedTotal {
-        return "\(diff.itemMoves.count) item moves and \(diff.itemUpdates.count) updates where \(expectedTotal) changes suffice"
+        return
+            "\(diff.itemMoves.count) item moves and \(diff.itemUpdates.count) updates where \(expectedTotal) changes suffice"
     }
     if diff.itemUpdates.count != expectedUpdates {
         return "\(diff.itemUpdates.count) item updates where \(expectedUpdates) are possible"
@@ -166,7 +169,10 @@ func randomSuccessor(of old: RowSnapshot, using rng: inout SeededGenerator) -> R
     for section in sections.indices {
         sections[section].items = sections[section].items.filter { item in
             if rng.chance(0.1) { return false }
-            if rng.chance(0.1) { homeless.append(item); return false }
+            if rng.chance(0.1) {
+                homeless.append(item)
+                return false
+            }
             return true
         }.map { item in rng.chance(0.2) ? Row(item.id, item.content + 1) : item }
     }

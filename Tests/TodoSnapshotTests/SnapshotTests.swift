@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TodoSnapshot
 
 /// The editing vocabulary and the lookups, checked against the index the snapshot keeps.
@@ -10,8 +11,9 @@ import Testing
         for (section, id) in snapshot.sectionIdentifiers.enumerated() {
             #expect(snapshot.index(ofSection: id) == section, sourceLocation: sourceLocation)
             for (offset, item) in snapshot.items(inSection: id).enumerated() {
-                #expect(snapshot.indexPath(ofItem: item.id) == SnapshotIndexPath(section: section, item: offset),
-                        sourceLocation: sourceLocation)
+                #expect(
+                    snapshot.indexPath(ofItem: item.id) == SnapshotIndexPath(section: section, item: offset),
+                    sourceLocation: sourceLocation)
                 #expect(snapshot.index(ofItem: item.id) == flat, sourceLocation: sourceLocation)
                 #expect(snapshot.sectionIdentifier(containingItem: item.id) == id, sourceLocation: sourceLocation)
                 flat += 1
@@ -101,8 +103,9 @@ import Testing
             snapshot.appendSections([0])
             snapshot.appendItems([Row(1), Row(1)])
         }
-        #expect(String(decoding: result.standardErrorContent, as: UTF8.self)
-            .contains("Snapshot: duplicate item identifier 1"))
+        #expect(
+            String(decoding: result.standardErrorContent, as: UTF8.self)
+                .contains("Snapshot: duplicate item identifier 1"))
     }
 
     @Test func duplicateItemAcrossSectionsStops() async {

@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TodoSnapshot
 
 /// The in-place form of the snapshot: patched results must equal results built whole, and the
@@ -21,8 +22,11 @@ import Testing
 
     /// Moves, updates, inserts, deletes and section changes: what minimality is about.
     static func shape(_ difference: SnapshotDifference<String, Row>) -> [Int] {
-        [difference.itemInserts.count, difference.itemDeletes.count, difference.itemMoves.count + difference.itemUpdates.count,
-         difference.itemUpdates.count, difference.sectionInserts.count, difference.sectionDeletes.count]
+        [
+            difference.itemInserts.count, difference.itemDeletes.count,
+            difference.itemMoves.count + difference.itemUpdates.count,
+            difference.itemUpdates.count, difference.sectionInserts.count, difference.sectionDeletes.count
+        ]
     }
 
     /// Random batches of inserts, deletes and content changes (some moving an item across the
@@ -33,30 +37,34 @@ import Testing
         var generator = SeededGenerator(seed: 0x5057_ED00 + seed)
         var rows: [Int: Row] = [:]
         var nextID = 0
-        for _ in 0 ..< 2_600 {
+        for _ in 0..<2_600 {
             rows[nextID] = Row(nextID, generator.below(100))
             nextID += 1
         }
         var snapshot = Self.built(rows.values)
-        for round in 0 ..< 150 {
+        for round in 0..<150 {
             let old = snapshot
             let oldItems = old.items
             var changes: [Int: Row?] = [:]
             // Mostly small commits; now and then a large one, as a refetch's merge finds.
             let count = generator.chance(0.1) ? 40 + generator.below(200) : 1 + generator.below(6)
-            for _ in 0 ..< count {
+            for _ in 0..<count {
                 switch generator.below(10) {
-                case 0 ... 1:
+                case 0...1:
                     changes.updateValue(Row(nextID, generator.below(100)), forKey: nextID)
                     nextID += 1
-                case 2 ... 3:
+                case 2...3:
                     if let id = rows.keys.randomElement(using: &generator) { changes.updateValue(nil, forKey: id) }
                 case 4:
                     // Rewritten with the same content: named as changed, changes nothing.
-                    if let row = rows.values.randomElement(using: &generator) { changes.updateValue(row, forKey: row.id) }
+                    if let row = rows.values.randomElement(using: &generator) {
+                        changes.updateValue(row, forKey: row.id)
+                    }
                 default:
                     if let id = rows.keys.randomElement(using: &generator) {
-                        let content = generator.chance(0.3) ? (rows[id]?.content ?? 0) + generator.below(3) - 1 : generator.below(100)
+                        let content =
+                            generator.chance(0.3)
+                            ? (rows[id]?.content ?? 0) + generator.below(3) - 1 : generator.below(100)
                         changes.updateValue(Row(id, content), forKey: id)
                     }
                 }
@@ -140,10 +148,10 @@ import Testing
     /// merge chunks; a copy keeps its contents while the original changes.
     @Test func aChunkedListBehavesAsAnArray() {
         var generator = SeededGenerator(seed: 0xC4_0C4)
-        var reference = Array(0 ..< 3_000)
+        var reference = Array(0..<3_000)
         var list = ChunkedList(reference)
         let copy = list
-        for step in 0 ..< 6_000 {
+        for step in 0..<6_000 {
             if generator.chance(0.45), !reference.isEmpty {
                 let index = generator.below(reference.count)
                 #expect(list.remove(at: index) == reference.remove(at: index))
@@ -155,10 +163,10 @@ import Testing
         }
         #expect(Array(list) == reference)
         #expect(list.array == reference)
-        #expect(list.elements(in: 100 ..< 900) == Array(reference[100 ..< 900]))
-        #expect(copy.array == Array(0 ..< 3_000))
+        #expect(list.elements(in: 100..<900) == Array(reference[100..<900]))
+        #expect(copy.array == Array(0..<3_000))
         #expect(list.chunks.allSatisfy { !$0.isEmpty && $0.count <= 2 * ChunkedList<Int>.chunkCapacity })
-        let sorted = ChunkedList((0 ..< 5_000).map { $0 * 2 })
+        let sorted = ChunkedList((0..<5_000).map { $0 * 2 })
         #expect(sorted.lowerBound(of: 777, by: <) == 389)
         #expect(sorted.lowerBound(of: 778, by: <) == 389)
         #expect(sorted.lowerBound(of: 20_000, by: <) == 5_000)
@@ -172,7 +180,7 @@ import Testing
         var sharded = ShardedDictionary<Int, Int>()
         var copy = sharded
         var referenceAtCopy = reference
-        for step in 0 ..< 30_000 {
+        for step in 0..<30_000 {
             let key = generator.below(20_000)
             if generator.chance(0.2) {
                 reference[key] = nil
@@ -188,8 +196,8 @@ import Testing
         }
         #expect(sharded.count == reference.count)
         #expect(sharded.shards.count > 1)
-        #expect((0 ..< 20_000).allSatisfy { sharded[$0] == reference[$0] })
+        #expect((0..<20_000).allSatisfy { sharded[$0] == reference[$0] })
         #expect(copy.count == referenceAtCopy.count)
-        #expect((0 ..< 20_000).allSatisfy { copy[$0] == referenceAtCopy[$0] })
+        #expect((0..<20_000).allSatisfy { copy[$0] == referenceAtCopy[$0] })
     }
 }

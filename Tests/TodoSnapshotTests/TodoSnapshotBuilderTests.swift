@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+
 @testable import TodoSnapshot
 
 /// A record like the storage layer's todo: what the builder needs and nothing else.
@@ -15,7 +16,7 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
     let builder = TodoSnapshotBuilder<FakeTodo> { $0.isDone }
     let todos = [
         FakeTodo(id: 3, name: "c"), FakeTodo(id: 1, name: "a", isDone: true),
-        FakeTodo(id: 2, name: "b"), FakeTodo(id: 5, name: "e", isDone: true),
+        FakeTodo(id: 2, name: "b"), FakeTodo(id: 5, name: "e", isDone: true)
     ]
 
     @Test func bothGroupsArePresentEvenWithoutTodos() {
@@ -34,14 +35,15 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         #expect(
             built.snapshot.itemIdentifiers(inSection: .outline) == [
                 .group(.undone), .todo(3, .outline), .todo(2, .outline),
-                .group(.done), .todo(1, .outline), .todo(5, .outline),
+                .group(.done), .todo(1, .outline), .todo(5, .outline)
             ])
         #expect(built.outline.children(of: .group(.done)) == [.todo(1, .outline), .todo(5, .outline)])
         #expect(built.outline.parent(of: .todo(2, .outline)) == .group(.undone))
         #expect(built.records(in: .undone).map(\.name) == ["c", "b"])
         #expect(built.count(of: .done) == 2)
-        #expect(built.outline.visibleItems == built.snapshot.itemIdentifiers(inSection: .outline),
-                "groups start expanded")
+        #expect(
+            built.outline.visibleItems == built.snapshot.itemIdentifiers(inSection: .outline),
+            "groups start expanded")
         #expect(builder.snapshot(todos) == built.snapshot)
         #expect(builder.outline(todos) == built.outline)
     }
@@ -67,7 +69,8 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         let new = builder.build(changed).snapshot
         let diff = new.difference(from: old)
         let groupIDs: Set<ID> = [.group(.undone), .group(.done)]
-        let mentioned = diff.itemUpdates.map(\.id) + diff.itemMoves.map(\.id) + diff.itemInserts.map(\.id)
+        let mentioned =
+            diff.itemUpdates.map(\.id) + diff.itemMoves.map(\.id) + diff.itemInserts.map(\.id)
             + diff.itemDeletes.map(\.id)
         #expect(Set(mentioned).isDisjoint(with: groupIDs))
         #expect(new.item(withID: .group(.done)) == old.item(withID: .group(.done)))

@@ -1,13 +1,16 @@
 import TestSupport
 import Testing
+
 @testable import TodoStore
 
 @Suite(.timed) struct CalendarDateTests {
     @Test func parsesOnlyRealDaysInISOForm() {
         #expect(CalendarDate("2024-05-01") == CalendarDate(year: 2024, month: 5, day: 1))
         #expect(CalendarDate("2024-02-29") != nil)
-        for bad in ["2023-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-00", "0000-01-01",
-                    "2024-5-1", "2024/05/01", "20240501", " 2024-05-01", "2024-05-01x", "", "２０２４-05-01"] {
+        for bad in [
+            "2023-02-29", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-00", "0000-01-01",
+            "2024-5-1", "2024/05/01", "20240501", " 2024-05-01", "2024-05-01x", "", "２０２４-05-01"
+        ] {
             #expect(CalendarDate(bad) == nil, "\(bad) should not parse")
         }
     }
@@ -39,8 +42,10 @@ import Testing
             date = next
         }
         #expect(CalendarDate(year: 1970, month: 1, day: 1)?.daysSinceEpoch == 0)
-        #expect(CalendarDate(year: 2000, month: 3, day: 1)?.adding(days: -1) == CalendarDate(year: 2000, month: 2, day: 29))
-        #expect(CalendarDate(year: 1900, month: 3, day: 1)?.adding(days: -1) == CalendarDate(year: 1900, month: 2, day: 28))
+        #expect(
+            CalendarDate(year: 2000, month: 3, day: 1)?.adding(days: -1) == CalendarDate(year: 2000, month: 2, day: 29))
+        #expect(
+            CalendarDate(year: 1900, month: 3, day: 1)?.adding(days: -1) == CalendarDate(year: 1900, month: 2, day: 28))
     }
 
     @Test func dayArithmeticStopsAtTheSupportedYears() throws {

@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 import TestSupport
 import Testing
+
 @testable import TodoStore
 
 @Suite(.timed) struct MigrationTests {
@@ -14,7 +15,9 @@ import Testing
         #expect(!files.isEmpty, "no .sql file in \(directory)")
         #expect(files.count == Migration.embedded.count, "run scripts/embed-migrations")
         for (file, migration) in zip(files, Migration.embedded) {
-            #expect(file == String(format: "%04d_%@.sql", migration.version, migration.name), "run scripts/embed-migrations")
+            #expect(
+                file == String(format: "%04d_%@.sql", migration.version, migration.name), "run scripts/embed-migrations"
+            )
             var text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
             if text.hasSuffix("\n") { text.removeLast() }
             #expect(text == migration.sql, "\(file) differs from its embedded copy: run scripts/embed-migrations")
@@ -35,7 +38,8 @@ import Testing
     @Test func eachMigrationRunsOnceAndInOrder() throws {
         let path = folder.file("steps.sqlite")
         let first = Migrator(migrations: [Migration(version: 1, name: "a", sql: "CREATE TABLE a (x)")])
-        let both = Migrator(migrations: first.migrations + [Migration(version: 2, name: "b", sql: "CREATE TABLE b (y)")])
+        let both = Migrator(
+            migrations: first.migrations + [Migration(version: 2, name: "b", sql: "CREATE TABLE b (y)")])
         let db = try Connection(path: path)
         try first.migrate(db)
         #expect(try first.currentVersion(of: db) == 1)
@@ -48,7 +52,7 @@ import Testing
         let db = try Connection(path: folder.file("fail.sqlite"))
         let migrator = Migrator(migrations: [
             Migration(version: 1, name: "good", sql: "CREATE TABLE a (x)"),
-            Migration(version: 2, name: "bad", sql: "CREATE TABLE b (y); INSERT INTO nowhere VALUES (1)"),
+            Migration(version: 2, name: "bad", sql: "CREATE TABLE b (y); INSERT INTO nowhere VALUES (1)")
         ])
         #expect(throws: TodoStoreError.self) { try migrator.migrate(db) }
         #expect(try migrator.currentVersion(of: db) == 1)
@@ -60,7 +64,9 @@ import Testing
         let path = folder.file("newer.sqlite")
         do {
             let db = try Connection(path: path)
-            try db.execute("PRAGMA journal_mode = DELETE; CREATE TABLE todos (id INTEGER PRIMARY KEY, name TEXT); PRAGMA user_version = 99")
+            try db.execute(
+                "PRAGMA journal_mode = DELETE; CREATE TABLE todos (id INTEGER PRIMARY KEY, name TEXT); PRAGMA user_version = 99"
+            )
         }
         let before = folder.contents(path)
         #expect(throws: TodoStoreError.newerSchema(found: 99, supported: Migration.embedded.count)) {

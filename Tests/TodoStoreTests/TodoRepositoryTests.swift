@@ -1,6 +1,7 @@
 import SQLite
 import TestSupport
 import Testing
+
 @testable import TodoStore
 
 @Suite(.timed) struct TodoRepositoryTests {
@@ -48,7 +49,8 @@ import Testing
 
     @Test func setDoneIsAllOrNothing() throws {
         let repository = try makeRepository()
-        let a = try repository.add(name: "a"), b = try repository.add(name: "b")
+        let a = try repository.add(name: "a")
+        let b = try repository.add(name: "b")
         #expect(throws: TodoStoreError.notFound(ids: [7, 8])) { try repository.setDone(true, ids: [a.id, 7, b.id, 8]) }
         #expect(try repository.fetch().map(\.isDone) == [false, false])
         let changed = try repository.setDone(true, ids: [b.id, a.id, b.id])
@@ -67,11 +69,11 @@ import Testing
 
     @Test func ordersAreTotalAndAsDocumented() throws {
         let repository = try makeRepository()
-        let milk = try repository.add(name: "milk", deadline: date("2024-05-01"))        // 1
-        let apples = try repository.add(name: "Apples")                                   // 2
-        let rent = try repository.add(name: "rent", deadline: date("2024-04-30"), isDone: true) // 3
-        let bread = try repository.add(name: "bread", deadline: date("2024-05-01"))      // 4
-        let zebra = try repository.add(name: "Zebra", isDone: true)                      // 5
+        let milk = try repository.add(name: "milk", deadline: date("2024-05-01"))  // 1
+        let apples = try repository.add(name: "Apples")  // 2
+        let rent = try repository.add(name: "rent", deadline: date("2024-04-30"), isDone: true)  // 3
+        let bread = try repository.add(name: "bread", deadline: date("2024-05-01"))  // 4
+        let zebra = try repository.add(name: "Zebra", isDone: true)  // 5
 
         func ids(_ order: TodoFetchRequest.Order, _ filter: TodoFetchRequest.DoneFilter = .all) throws -> [Int64] {
             try repository.fetch(TodoFetchRequest(order: order, filter: filter)).map(\.id)

@@ -22,7 +22,9 @@ import TodoStore
     @Test func redoReappliesWhatUndoRevertedUntilTheNextChange() throws {
         let repository = try makeRepository()
         let a = try add("a", repository)
-        _ = try repository.recordingUndo("done") { () throws(TodoStoreError) in try repository.setDone(true, ids: [a.id]) }
+        _ = try repository.recordingUndo("done") { () throws(TodoStoreError) in
+            try repository.setDone(true, ids: [a.id])
+        }
         #expect(try names(repository) == ["a✓"])
 
         #expect(try repository.undo() == UndoneCommand(command: "done", remaining: 1))
@@ -32,7 +34,7 @@ import TodoStore
 
         #expect(try repository.redo() == UndoneCommand(command: "add", remaining: 1))
         #expect(try names(repository) == ["a"])
-        #expect(try repository.todo(id: a.id)?.name == "a")   // the same id comes back
+        #expect(try repository.todo(id: a.id)?.name == "a")  // the same id comes back
         #expect(try repository.redo() == UndoneCommand(command: "done", remaining: 0))
         #expect(try names(repository) == ["a✓"])
         #expect(throws: TodoStoreError.nothingToRedo) { try repository.redo() }
@@ -54,7 +56,7 @@ import TodoStore
         #expect(throws: TodoStoreError.undoConflict(command: "add", ids: [b.id])) { try repository.undo() }
 
         #expect(try repository.skipUndo() == UndoneCommand(command: "add", remaining: 1))
-        #expect(try names(repository) == ["a"])          // skipping changed no todo
+        #expect(try names(repository) == ["a"])  // skipping changed no todo
         #expect(try repository.undo().command == "add")  // the older step is reachable
         #expect(try repository.todo(id: a.id) == nil)
         #expect(throws: TodoStoreError.nothingToUndo) { try repository.skipUndo() }
@@ -64,8 +66,9 @@ import TodoStore
         let repository = try makeRepository()
         _ = try add("a", repository)
         for bytes in [[UInt8](), [0x54, 0x00, 0x01, 0xFF, 0x13], Array("not a changeset".utf8)] {
-            try repository.connection.execute("INSERT INTO todo_history (command, changeset) VALUES ('edit', ?)",
-                                              [Changeset(bytes: bytes)])
+            try repository.connection.execute(
+                "INSERT INTO todo_history (command, changeset) VALUES ('edit', ?)",
+                [Changeset(bytes: bytes)])
             #expect(throws: TodoStoreError.damagedHistory(command: "edit")) { try repository.undo() }
             #expect(try names(repository) == ["a"])
             #expect(try repository.skipUndo().command == "edit")
@@ -77,7 +80,8 @@ import TodoStore
     @Test func aConflictingRedoChangesNothing() throws {
         let repository = try makeRepository()
         let a = try add("a", repository)
-        _ = try repository.recordingUndo("edit") { () throws(TodoStoreError) in try repository.rename(id: a.id, to: "A") }
+        _ = try repository.recordingUndo("edit") { () throws(TodoStoreError) in try repository.rename(id: a.id, to: "A")
+        }
         _ = try repository.undo()
         try repository.connection.execute("UPDATE todos SET name = 'other' WHERE id = ?", [a.id])
         #expect(throws: TodoStoreError.redoConflict(command: "edit", ids: [a.id])) { try repository.redo() }
@@ -109,9 +113,14 @@ import TodoStore
             var bytes = real.bytes
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 switch Int.random(in: 0..<3, using: &generator) {
-                case 0: bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                case 0:
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 case 1: bytes.removeLast(Int.random(in: 0..<min(8, bytes.count), using: &generator))
-                default: bytes.insert(UInt8.random(in: 0...255, using: &generator), at: Int.random(in: 0...bytes.count, using: &generator))
+                default:
+                    bytes.insert(
+                        UInt8.random(in: 0...255, using: &generator),
+                        at: Int.random(in: 0...bytes.count, using: &generator))
                 }
                 if bytes.isEmpty { break }
             }

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import todo_sync
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `todo` beside a `todo-sync` that is the build's run under GNU time (`/usr/bin/time`, which
@@ -48,10 +49,13 @@ final class MeasuredHelper: @unchecked Sendable {
         if link(ProcessRunner.todoBinary, todo) != 0 {
             try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
         }
-        let script = "#!/bin/sh\nexec /usr/bin/time -a -o '\(log)' -f 'peak_kb=%M user=%U sys=%S wall=%e status=%x' '\(HelperSession.binary)'\n"
+        let script =
+            "#!/bin/sh\nexec /usr/bin/time -a -o '\(log)' -f 'peak_kb=%M user=%U sys=%S wall=%e status=%x' '\(HelperSession.binary)'\n"
         let wrapper = folder.file("todo-sync")
         try script.write(toFile: wrapper, atomically: true, encoding: .utf8)
-        guard chmod(wrapper, 0o755) == 0 else { throw UnexpectedOutput("chmod \(wrapper): \(String(cString: strerror(errno)))") }
+        guard chmod(wrapper, 0o755) == 0 else {
+            throw UnexpectedOutput("chmod \(wrapper): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The helper's runs so far, in order. GNU time writes "Command terminated by signal N" (or
@@ -71,9 +75,12 @@ final class MeasuredHelper: @unchecked Sendable {
                 if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
             }
             guard let kilobytes = fields["peak_kb"].flatMap({ Int($0) }) else { continue }
-            runs.append(Run(peakRSS: kilobytes * 1024, userSeconds: Double(fields["user"] ?? "") ?? .nan,
-                            systemSeconds: Double(fields["sys"] ?? "") ?? .nan, wallSeconds: Double(fields["wall"] ?? "") ?? .nan,
-                            exitStatus: Int(fields["status"] ?? "") ?? -1, signal: signal))
+            runs.append(
+                Run(
+                    peakRSS: kilobytes * 1024, userSeconds: Double(fields["user"] ?? "") ?? .nan,
+                    systemSeconds: Double(fields["sys"] ?? "") ?? .nan,
+                    wallSeconds: Double(fields["wall"] ?? "") ?? .nan,
+                    exitStatus: Int(fields["status"] ?? "") ?? -1, signal: signal))
             signal = nil
         }
         return runs
@@ -87,8 +94,9 @@ final class MeasuredHelper: @unchecked Sendable {
 /// names the problem, the database exactly as it was, and a helper that did not crash, stayed
 /// under 64 MiB and, while it waited, used no CPU to speak of. `TODO_SYNC_TIMEOUT` makes the waits
 /// short; the next sync, with the proxy back to passing everything, completes.
-@Suite("Bounds: a hostile answer to todo sync is one error line, nothing changed, the helper under 64 MiB", .timed,
-       .serialized, .timeLimit(.minutes(2)))
+@Suite(
+    "Bounds: a hostile answer to todo sync is one error line, nothing changed, the helper under 64 MiB", .timed,
+    .serialized, .timeLimit(.minutes(2)))
 struct BoundsTests {
     /// `TODO_SYNC_TIMEOUT` for these syncs.
     static let timeout = 2
@@ -127,7 +135,8 @@ struct BoundsTests {
             switch self {
             // A listing is read as it arrives, under the bound on a listing's size (its blanks
             // cost no memory: the helper stays small while it reads them).
-            case .decompressionBomb: "the answer is larger than \(HTTPClient.maximumListing >> 20) MiB once decompressed"
+            case .decompressionBomb:
+                "the answer is larger than \(HTTPClient.maximumListing >> 20) MiB once decompressed"
             case .fiftyMegabytesOfElements, .tooManyElements:
                 "the server's XML holds more than \(ListingParser.maximumOutsideElements) elements outside its DAV:responses"
             case .deepXML: "the server's XML is nested deeper than \(XMLNode.maximumDepth) elements"
@@ -153,14 +162,18 @@ struct BoundsTests {
             try device.todo(["sync"], environment: ["TODO_SYNC_TIMEOUT": "\(Self.timeout)"])
         }
         let seconds = Date().timeIntervalSince(start)
-        #expect(requests.contains { $0.mode == hostile.mode.name && $0.kind == "sync-collection" },
-                "the proxy spoiled no request: the test proves nothing (\(requests.map(\.kind)))")
+        #expect(
+            requests.contains { $0.mode == hostile.mode.name && $0.kind == "sync-collection" },
+            "the proxy spoiled no request: the test proves nothing (\(requests.map(\.kind)))")
         let line = HostileServerTests.expectOneError(result, "\(hostile)")
-        #expect(line.contains("REPORT") && line.contains("127.0.0.1:\(stage.proxy.port)") && line.contains(hostile.problem),
-                "the error line names the request and says \"\(hostile.problem)\": \(line)")
+        #expect(
+            line.contains("REPORT") && line.contains("127.0.0.1:\(stage.proxy.port)") && line.contains(hostile.problem),
+            "the error line names the request and says \"\(hostile.problem)\": \(line)")
         #expect(try device.dump() == before, "the database is unchanged")
         // A failure guard, not a benchmark: the waits are TODO_SYNC_TIMEOUT's, not the defaults.
-        #expect(seconds < Double(4 * Self.timeout), "todo sync took \(String(format: "%.1f", seconds)) s with TODO_SYNC_TIMEOUT=\(Self.timeout)")
+        #expect(
+            seconds < Double(4 * Self.timeout),
+            "todo sync took \(String(format: "%.1f", seconds)) s with TODO_SYNC_TIMEOUT=\(Self.timeout)")
 
         let runs = helper.runs()
         #expect(runs.count == 1, "one run of the helper logged: \(runs)")
@@ -180,8 +193,10 @@ struct BoundsTests {
         if let run = helper.runs().dropFirst().first {
             #expect(run.peakRSS <= Self.peakRSSBound, "an ordinary sync: \(run)")
         }
-        print("BoundsTests: \(hostile): \(String(format: "%.1f", Date().timeIntervalSince(began))) s in all; todo sync "
-              + "\(String(format: "%.2f", seconds)) s; helper \(helper.runs().first.map(\.description) ?? "not run"); \(line)")
+        print(
+            "BoundsTests: \(hostile): \(String(format: "%.1f", Date().timeIntervalSince(began))) s in all; todo sync "
+                + "\(String(format: "%.2f", seconds)) s; helper \(helper.runs().first.map(\.description) ?? "not run"); \(line)"
+        )
     }
 
     /// A server answering every REPORT with a listing made up on the spot, chunked: `count`
@@ -224,17 +239,31 @@ struct BoundsTests {
 
     /// The helper alone, run under GNU time, asked for the changes since a token of a server
     /// answering with `listingServer` (`count`, `pad`, `mode`): its answer line and peak RSS.
-    static func listing(count: Int, pad: Int = 0, mode: String = "listing") throws -> (answer: [String: Any], peakRSS: Int) {
+    static func listing(count: Int, pad: Int = 0, mode: String = "listing") throws -> (
+        answer: [String: Any], peakRSS: Int
+    ) {
         let port = try CalDAVServer.freePort()
-        let server = try PythonHTTPServer.start(listingServer, [String(port), String(count), String(pad), mode], ports: [port])
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let server = try PythonHTTPServer.start(
+            listingServer, [String(port), String(count), String(pad), mode], ports: [port])
+        defer {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
         let folder = TemporaryFolder()
-        let requests = #"{"op":"open","url":"http://127.0.0.1:\#(port)/c/"}"# + "\n" + #"{"op":"changes","token":"t1"}"# + "\n"
-        let result = try ProcessRunner.run("/usr/bin/time", ["-f", "%M", "-o", folder.file("peak"), HelperSession.binary],
-                                           environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path], stdin: requests, timeout: 100)
-        #expect(result.status == 0 && result.stderr.isEmpty, "the helper: exit \(result.status), \(result.stderr.prefix(500))")
+        let requests =
+            #"{"op":"open","url":"http://127.0.0.1:\#(port)/c/"}"# + "\n" + #"{"op":"changes","token":"t1"}"# + "\n"
+        let result = try ProcessRunner.run(
+            "/usr/bin/time", ["-f", "%M", "-o", folder.file("peak"), HelperSession.binary],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": folder.path], stdin: requests, timeout: 100)
+        #expect(
+            result.status == 0 && result.stderr.isEmpty,
+            "the helper: exit \(result.status), \(result.stderr.prefix(500))")
         let lines = result.stdout.split(separator: "\n")
-        guard lines.count == 2, let peak = folder.contents(folder.file("peak")).flatMap({ Int(String(decoding: $0, as: UTF8.self).split(separator: "\n").last ?? "") }) else {
+        guard lines.count == 2,
+            let peak = folder.contents(folder.file("peak")).flatMap({
+                Int(String(decoding: $0, as: UTF8.self).split(separator: "\n").last ?? "")
+            })
+        else {
             throw UnexpectedOutput("two answer lines and a peak RSS expected: \(result.stdout.prefix(500))")
         }
         let answer = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any] ?? [:]
@@ -247,22 +276,37 @@ struct BoundsTests {
     @Test func aListingOf100000TodosIsReadUnder64MiB() throws {
         let (answer, peak) = try Self.listing(count: 100_000, pad: 17)
         let changed = answer["changed"] as? [[String: Any]] ?? []
-        #expect(answer["kind"] as? String == "delta" && changed.count == 100_000 && answer["token"] as? String == "http://example.org/sync/2",
-                "\(String(describing: answer).prefix(500))")
-        #expect((changed.last?["href"] as? String)?.utf8.count == 60 && changed.last?["etag"] as? String == "\"\(String(repeating: "0", count: 35))1869f\"",
-                "\(String(describing: changed.last))")
+        #expect(
+            answer["kind"] as? String == "delta" && changed.count == 100_000
+                && answer["token"] as? String == "http://example.org/sync/2",
+            "\(String(describing: answer).prefix(500))")
+        #expect(
+            (changed.last?["href"] as? String)?.utf8.count == 60
+                && changed.last?["etag"] as? String == "\"\(String(repeating: "0", count: 35))1869f\"",
+            "\(String(describing: changed.last))")
         #expect(peak <= Self.peakRSSBound, "the helper's peak RSS for 100,000 todos: \(peak >> 20) MiB")
-        print("BoundsTests: a listing of 100,000 todos: helper peak RSS \(String(format: "%.1f", Double(peak) / Double(1 << 20))) MiB")
+        print(
+            "BoundsTests: a listing of 100,000 todos: helper peak RSS \(String(format: "%.1f", Double(peak) / Double(1 << 20))) MiB"
+        )
 
-        for (count, pad, mode, problem) in [(1_000_000, 400, "listing", "the server lists more than \(ListedMembers.maximumKept >> 20) MiB of hrefs and etags"),
-                                            (2_000_000, 0, "wide", "a DAV:response of more than \(ListingParser.maximumResponseElements) elements")] {
+        for (count, pad, mode, problem) in [
+            (
+                1_000_000, 400, "listing",
+                "the server lists more than \(ListedMembers.maximumKept >> 20) MiB of hrefs and etags"
+            ),
+            (2_000_000, 0, "wide", "a DAV:response of more than \(ListingParser.maximumResponseElements) elements")
+        ] {
             let (answer, peak) = try Self.listing(count: count, pad: pad, mode: mode)
             let error = answer["error"] as? [String: Any]
             let message = error?["message"] as? String ?? ""
-            #expect(error?["kind"] as? String == "bad_response" && message.hasPrefix("REPORT sync-collection") && message.contains(problem),
-                    "\(mode): \(String(describing: answer).prefix(500))")
+            #expect(
+                error?["kind"] as? String == "bad_response" && message.hasPrefix("REPORT sync-collection")
+                    && message.contains(problem),
+                "\(mode): \(String(describing: answer).prefix(500))")
             #expect(peak <= Self.peakRSSBound, "\(mode): the helper's peak RSS: \(peak >> 20) MiB")
-            print("BoundsTests: a hostile listing (\(mode)): helper peak RSS \(String(format: "%.1f", Double(peak) / Double(1 << 20))) MiB; \(message)")
+            print(
+                "BoundsTests: a hostile listing (\(mode)): helper peak RSS \(String(format: "%.1f", Double(peak) / Double(1 << 20))) MiB; \(message)"
+            )
         }
     }
 
@@ -272,18 +316,25 @@ struct BoundsTests {
         let helper = try MeasuredHelper()
         let folder = TemporaryFolder()
         func todo(_ arguments: [String], _ value: String) throws -> ProcessResult {
-            try ProcessRunner.run(helper.todo, arguments, environment: ["TODO_DB": folder.file("todo.sqlite"), "HOME": folder.path,
-                                                                      "TODO_SYNC_TIMEOUT": value], timeout: 30)
+            try ProcessRunner.run(
+                helper.todo, arguments,
+                environment: [
+                    "TODO_DB": folder.file("todo.sqlite"), "HOME": folder.path,
+                    "TODO_SYNC_TIMEOUT": value
+                ], timeout: 30)
         }
         for value in ["0", "301", "-1", "2s", " 2", "1.5", "1e3", "two", "99999999999999999999999"] {
             for arguments in [["sync"], ["sync", "--json"], ["sync", "setup", "http://127.0.0.1:9/alice/tasks/"]] {
                 let result = try todo(arguments, value)
-                #expect(result.status == 2, "TODO_SYNC_TIMEOUT=\(value) todo \(arguments): exit \(result.status), \(result.stderr)")
+                #expect(
+                    result.status == 2,
+                    "TODO_SYNC_TIMEOUT=\(value) todo \(arguments): exit \(result.status), \(result.stderr)")
                 let lines = result.stderrLines
-                #expect(lines.first?.hasPrefix("error: TODO_SYNC_TIMEOUT=") == true
+                #expect(
+                    lines.first?.hasPrefix("error: TODO_SYNC_TIMEOUT=") == true
                         && lines.first?.contains("is not a number of seconds from 1 to 300") == true
                         && lines.filter { $0.hasPrefix("error:") }.count == 1,
-                        "TODO_SYNC_TIMEOUT=\(value) todo \(arguments): \(result.stderr)")
+                    "TODO_SYNC_TIMEOUT=\(value) todo \(arguments): \(result.stderr)")
                 #expect(result.stdout.isEmpty)
             }
         }

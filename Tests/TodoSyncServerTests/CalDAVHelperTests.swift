@@ -1,12 +1,14 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built `todo-sync` driven over its stdin and stdout, one JSON line each way.
 final class HelperSession: @unchecked Sendable {
     static let binary: String = {
         if let path = ProcessInfo.processInfo.environment["TODO_SYNC_BIN"] { return path }
-        return URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().appendingPathComponent("todo-sync").path
+        return URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().appendingPathComponent(
+            "todo-sync"
+        ).path
     }()
 
     private let process: RunningProcess
@@ -37,7 +39,9 @@ final class HelperSession: @unchecked Sendable {
     @discardableResult
     func send(_ request: [String: Any], timeout: TimeInterval = 40) throws -> [String: Any] {
         let data = try JSONSerialization.data(withJSONObject: request)
-        return try parseJSON(try sendLine(String(decoding: data, as: UTF8.self), timeout: timeout), as: [String: Any].self, "the helper's answer")
+        return try parseJSON(
+            try sendLine(String(decoding: data, as: UTF8.self), timeout: timeout), as: [String: Any].self,
+            "the helper's answer")
     }
 
     /// Closes stdin; the exit status (nil if still running after 5 s), stderr, and any lines
@@ -55,13 +59,17 @@ func errorStatus(_ response: [String: Any]) -> Int? { (response["error"] as? [St
 
 /// A small VTODO, CR LF lines.
 func vtodo(_ uid: String, _ summary: String) -> String {
-    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VTODO", "UID:\(uid)",
-     "DTSTAMP:20240501T120000Z", "SUMMARY:\(summary)", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+    [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VTODO", "UID:\(uid)",
+        "DTSTAMP:20240501T120000Z", "SUMMARY:\(summary)", "END:VTODO", "END:VCALENDAR", ""
+    ].joined(separator: "\r\n")
 }
 
 func vevent(_ uid: String) -> String {
-    ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-     "DTSTAMP:20240501T120000Z", "DTSTART:20240502T100000Z", "SUMMARY:an event", "END:VEVENT", "END:VCALENDAR", ""].joined(separator: "\r\n")
+    [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
+        "DTSTAMP:20240501T120000Z", "DTSTART:20240502T100000Z", "SUMMARY:an event", "END:VEVENT", "END:VCALENDAR", ""
+    ].joined(separator: "\r\n")
 }
 
 /// A server, a fresh VTODO collection on it, a home folder and an open helper session.
@@ -74,18 +82,23 @@ struct Fixture {
     let session: HelperSession
 
     init(_ kind: CalDAVServer.Kind, collectionName: String = "todos") throws {
-        server = kind == .radicale ? try CalDAVServer.radicale(users: ["alice": Fixture.password]) : try CalDAVServer.xandikos()
+        server =
+            kind == .radicale
+            ? try CalDAVServer.radicale(users: ["alice": Fixture.password]) : try CalDAVServer.xandikos()
         collection = try server.makeCollection(name: collectionName, components: ["VTODO"])
         // Xandikos asks for no password and gets none: a password with no user is an error.
-        session = try HelperSession(environment: kind == .radicale ? ["TODO_SYNC_PASSWORD": Fixture.password] : [:], home: home.path)
+        session = try HelperSession(
+            environment: kind == .radicale ? ["TODO_SYNC_PASSWORD": Fixture.password] : [:], home: home.path)
         let opened = try session.send(open(collection))
         #expect(opened["ok"] as? Bool == true, "\(opened)")
     }
 
     func open(_ url: String, user: String? = "alice", passwordCommand: String? = nil) -> [String: Any] {
-        ["op": "open", "url": url,
-         "user": server.kind == .radicale ? (user as Any? ?? NSNull()) : NSNull(),
-         "password_command": passwordCommand as Any? ?? NSNull()]
+        [
+            "op": "open", "url": url,
+            "user": server.kind == .radicale ? (user as Any? ?? NSNull()) : NSNull(),
+            "password_command": passwordCommand as Any? ?? NSNull()
+        ]
     }
 
     /// The collection path, as servers write hrefs.
@@ -94,7 +107,8 @@ struct Fixture {
     /// Creates objects through the helper; their etags.
     func create(_ objects: [(name: String, text: String)]) throws -> [String] {
         let writes = objects.map { ["method": "create", "href": path + $0.name, "text": $0.text] }
-        let outcomes = try field(try session.send(["op": "write", "writes": writes]), "outcomes", as: [[String: Any]].self)
+        let outcomes = try field(
+            try session.send(["op": "write", "writes": writes]), "outcomes", as: [[String: Any]].self)
         return try outcomes.map { outcome in
             #expect(outcome["outcome"] as? String == "written", "\(outcome)")
             return try field(outcome, "etag", as: String.self)
@@ -104,14 +118,16 @@ struct Fixture {
     /// A plain PUT, as another client would make it; the new etag.
     @discardableResult
     func put(_ name: String, _ text: String) throws -> String? {
-        let answer = try server.request("PUT", collection + name, body: Data(text.utf8), headers: ["Content-Type": "text/calendar; charset=utf-8"])
+        let answer = try server.request(
+            "PUT", collection + name, body: Data(text.utf8), headers: ["Content-Type": "text/calendar; charset=utf-8"])
         #expect((200..<300).contains(answer.status), "PUT \(name): \(answer.status)")
         return answer.headers["etag"]
     }
 
     /// Runs python3-caldav (the server's Python) with `script`; url, user, password in argv.
     func caldav(_ script: String) throws {
-        let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, collection, "alice", Fixture.password], timeout: 30)
+        let result = try ProcessRunner.run(
+            CalDAVServer.python, ["-c", script, collection, "alice", Fixture.password], timeout: 30)
         #expect(result.status == 0, "python3-caldav: \(result.stderr)")
     }
 
@@ -127,8 +143,9 @@ struct Fixture {
 
 @Suite("todo-sync against Radicale and Xandikos", .timed, .timeLimit(.minutes(2)))
 struct CalDAVHelperTests {
-    @Test("open and probe: a good collection, then each error kind, and the helper keeps serving",
-          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    @Test(
+        "open and probe: a good collection, then each error kind, and the helper keeps serving",
+        arguments: [CalDAVServer.Kind.radicale, .xandikos])
     func probe(_ kind: CalDAVServer.Kind) throws {
         let fixture = try Fixture(kind)
         let session = fixture.session
@@ -142,7 +159,8 @@ struct CalDAVHelperTests {
         #expect(errorKind(try session.send(["op": "dance"])) == "protocol")
 
         // Missing collection.
-        try session.send(fixture.open(fixture.server.base + (kind == .radicale ? "/alice/missing/" : "/user/calendars/missing/")))
+        try session.send(
+            fixture.open(fixture.server.base + (kind == .radicale ? "/alice/missing/" : "/user/calendars/missing/")))
         let missing = try session.send(["op": "probe"])
         #expect(errorKind(missing) == "not_found", "\(missing)")
 
@@ -168,7 +186,8 @@ struct CalDAVHelperTests {
         try session.send(fixture.open("http://127.0.0.1:\(port)/alice/tasks/"))
         let unreachable = try session.send(["op": "probe"])
         #expect(errorKind(unreachable) == "unreachable", "\(unreachable)")
-        #expect(((unreachable["error"] as? [String: Any])?["message"] as? String)?.contains("127.0.0.1:\(port)") == true)
+        #expect(
+            ((unreachable["error"] as? [String: Any])?["message"] as? String)?.contains("127.0.0.1:\(port)") == true)
 
         // And it still serves the good collection.
         try session.send(fixture.open(fixture.collection))
@@ -176,25 +195,31 @@ struct CalDAVHelperTests {
         fixture.finish()
     }
 
-    @Test("write: create, update and delete, with 412 for a stale etag and a create over an existing href",
-          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    @Test(
+        "write: create, update and delete, with 412 for a stale etag and a create over an existing href",
+        arguments: [CalDAVServer.Kind.radicale, .xandikos])
     func writes(_ kind: CalDAVServer.Kind) throws {
         let fixture = try Fixture(kind)
         let path = fixture.path
-        let etags = try fixture.create([("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B")), ("c.ics", vtodo("c", "C"))])
+        let etags = try fixture.create([
+            ("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B")), ("c.ics", vtodo("c", "C"))
+        ])
         #expect(Set(etags).count == 3)
 
         let writes: [[String: Any]] = [
-            ["method": "create", "href": path + "a.ics", "text": vtodo("a", "again")],              // exists
-            ["method": "update", "href": path + "a.ics", "text": vtodo("a", "A2"), "etag": etags[0]], // right etag
+            ["method": "create", "href": path + "a.ics", "text": vtodo("a", "again")],  // exists
+            ["method": "update", "href": path + "a.ics", "text": vtodo("a", "A2"), "etag": etags[0]],  // right etag
             ["method": "update", "href": path + "b.ics", "text": vtodo("b", "B2"), "etag": "\"stale\""],
             ["method": "delete", "href": path + "c.ics", "etag": "\"stale\""],
             ["method": "delete", "href": path + "b.ics", "etag": etags[1]],
-            ["method": "delete", "href": path + "gone.ics", "etag": "\"whatever\""],               // 404: deleted
+            ["method": "delete", "href": path + "gone.ics", "etag": "\"whatever\""]  // 404: deleted
         ]
-        let outcomes = try field(try fixture.session.send(["op": "write", "writes": writes]), "outcomes", as: [[String: Any]].self)
-        #expect(outcomes.map { $0["outcome"] as? String } ==
-                ["precondition_failed", "written", "precondition_failed", "precondition_failed", "deleted", "deleted"], "\(outcomes)")
+        let outcomes = try field(
+            try fixture.session.send(["op": "write", "writes": writes]), "outcomes", as: [[String: Any]].self)
+        #expect(
+            outcomes.map { $0["outcome"] as? String } == [
+                "precondition_failed", "written", "precondition_failed", "precondition_failed", "deleted", "deleted"
+            ], "\(outcomes)")
         let newTag = outcomes[1]["etag"] as? String
         #expect(newTag != nil && newTag != etags[0])
 
@@ -208,36 +233,48 @@ struct CalDAVHelperTests {
         // Deleting with the old etag of an updated object fails; with the new one it works. (Two
         // requests: the writes of one request run concurrently, so one href appears once in each.)
         for (etag, expected) in [(etags[0], "precondition_failed"), (newTag ?? "", "deleted")] {
-            let outcome = try field(try fixture.session.send(["op": "write", "writes": [
-                ["method": "delete", "href": path + "a.ics", "etag": etag]]]), "outcomes", as: [[String: Any]].self)
+            let outcome = try field(
+                try fixture.session.send([
+                    "op": "write",
+                    "writes": [
+                        ["method": "delete", "href": path + "a.ics", "etag": etag]
+                    ]
+                ]), "outcomes", as: [[String: Any]].self)
             #expect(outcome.first?["outcome"] as? String == expected, "\(outcome)")
         }
         fixture.finish()
     }
 
-    @Test("changes: everything (VTODO only) with a token, then a delta with exactly the changes made meanwhile",
-          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    @Test(
+        "changes: everything (VTODO only) with a token, then a delta with exactly the changes made meanwhile",
+        arguments: [CalDAVServer.Kind.radicale, .xandikos])
     func changes(_ kind: CalDAVServer.Kind) throws {
         // Xandikos calendars take any component: one VEVENT must stay out of the list.
         let fixture = try Fixture(kind)
-        let session = fixture.session, path = fixture.path
-        let etags = try fixture.create([("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B")), ("c.ics", vtodo("c", "C"))])
+        let session = fixture.session
+        let path = fixture.path
+        let etags = try fixture.create([
+            ("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B")), ("c.ics", vtodo("c", "C"))
+        ])
         if kind == .xandikos { try fixture.put("event.ics", vevent("event")) }
 
         let first = try session.send(["op": "changes", "token": NSNull()])
         #expect(first["kind"] as? String == "everything", "\(first)")
         let items = try field(first, "items", as: [[String: Any]].self)
-        let listed = Dictionary(uniqueKeysWithValues: items.map { ($0["href"] as? String ?? "", $0["etag"] as? String) })
+        let listed = Dictionary(
+            uniqueKeysWithValues: items.map { ($0["href"] as? String ?? "", $0["etag"] as? String) })
         #expect(listed == [path + "a.ics": etags[0], path + "b.ics": etags[1], path + "c.ics": etags[2]], "\(items)")
         let token = try field(first, "token", as: String.self)
 
         // Nothing happened: an empty delta.
         let quiet = try session.send(["op": "changes", "token": token])
         #expect(quiet["kind"] as? String == "delta")
-        #expect((quiet["changed"] as? [Any])?.isEmpty == true && (quiet["removed"] as? [Any])?.isEmpty == true, "\(quiet)")
+        #expect(
+            (quiet["changed"] as? [Any])?.isEmpty == true && (quiet["removed"] as? [Any])?.isEmpty == true, "\(quiet)")
 
         // Another client edits a (python3-caldav), a plain PUT adds d, a plain DELETE removes b.
-        try fixture.caldav("""
+        try fixture.caldav(
+            """
             import sys, caldav
             url, user, password = sys.argv[1:4]
             client = caldav.DAVClient(url=url, username=user, password=password)
@@ -251,7 +288,8 @@ struct CalDAVHelperTests {
         let delta = try session.send(["op": "changes", "token": token])
         #expect(delta["kind"] as? String == "delta", "\(delta)")
         let changed = try field(delta, "changed", as: [[String: Any]].self)
-        let changedTags = Dictionary(uniqueKeysWithValues: changed.map { ($0["href"] as? String ?? "", $0["etag"] as? String) })
+        let changedTags = Dictionary(
+            uniqueKeysWithValues: changed.map { ($0["href"] as? String ?? "", $0["etag"] as? String) })
         #expect(Set(changedTags.keys) == [path + "a.ics", path + "d.ics"], "\(changed)")
         #expect(changedTags[path + "a.ics"] != etags[0])
         if let dTag { #expect(changedTags[path + "d.ics"] == dTag) }
@@ -261,7 +299,8 @@ struct CalDAVHelperTests {
 
         // The new token: quiet again.
         let after = try session.send(["op": "changes", "token": newToken])
-        #expect((after["changed"] as? [Any])?.isEmpty == true && (after["removed"] as? [Any])?.isEmpty == true, "\(after)")
+        #expect(
+            (after["changed"] as? [Any])?.isEmpty == true && (after["removed"] as? [Any])?.isEmpty == true, "\(after)")
 
         if kind == .radicale {
             // A token the server does not know: everything again (Radicale answers 403 valid-sync-token).
@@ -272,16 +311,19 @@ struct CalDAVHelperTests {
         fixture.finish()
     }
 
-    @Test("fetch: the text byte for byte as the server stores it, in batches, gone hrefs left out",
-          arguments: [CalDAVServer.Kind.radicale, .xandikos])
+    @Test(
+        "fetch: the text byte for byte as the server stores it, in batches, gone hrefs left out",
+        arguments: [CalDAVServer.Kind.radicale, .xandikos])
     func fetch(_ kind: CalDAVServer.Kind) throws {
         let fixture = try Fixture(kind)
         let path = fixture.path
         // Markup characters, non-ASCII text, a folded line, an empty-ish escaped value.
-        let tricky = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VTODO", "UID:tricky",
-                      "DTSTAMP:20240501T120000Z", "SUMMARY:Milk & <bread> \"quoted\" ]]> café 日本 🥛",
-                      "DESCRIPTION:a long line that is folded here and continues on the next",
-                      "  line\\, with an escaped comma\\nand a newline", "END:VTODO", "END:VCALENDAR", ""].joined(separator: "\r\n")
+        let tricky = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todo tests//EN", "BEGIN:VTODO", "UID:tricky",
+            "DTSTAMP:20240501T120000Z", "SUMMARY:Milk & <bread> \"quoted\" ]]> café 日本 🥛",
+            "DESCRIPTION:a long line that is folded here and continues on the next",
+            "  line\\, with an escaped comma\\nand a newline", "END:VTODO", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n")
         try fixture.put("tricky.ics", tricky)
         // 105 more, so multiget runs in two batches.
         _ = try fixture.create((0..<105).map { ("n\($0).ics", vtodo("n\($0)", "number \($0)")) })
@@ -322,16 +364,24 @@ struct CalDAVHelperTests {
         try Data((Fixture.password + "\nsecond line\n").utf8).write(to: URL(fileURLWithPath: secretFile))
 
         // A password command: its first line.
-        #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": "cat '\(secretFile)'"])["ok"] as? Bool == true)
+        #expect(
+            try probe(["op": "open", "url": url, "user": "alice", "password_command": "cat '\(secretFile)'"])["ok"]
+                as? Bool == true)
         // A failing one, and one that prints nothing: kind "password", output not quoted.
-        let failing = try probe(["op": "open", "url": url, "user": "alice", "password_command": "echo \(Fixture.password); exit 3"])
+        let failing = try probe([
+            "op": "open", "url": url, "user": "alice", "password_command": "echo \(Fixture.password); exit 3"
+        ])
         #expect(errorKind(failing) == "password", "\(failing)")
-        #expect(errorKind(try probe(["op": "open", "url": url, "user": "alice", "password_command": "true"])) == "password")
+        #expect(
+            errorKind(try probe(["op": "open", "url": url, "user": "alice", "password_command": "true"])) == "password")
         // The environment.
-        #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()],
-                          environment: ["TODO_SYNC_PASSWORD": Fixture.password])["ok"] as? Bool == true)
+        #expect(
+            try probe(
+                ["op": "open", "url": url, "user": "alice", "password_command": NSNull()],
+                environment: ["TODO_SYNC_PASSWORD": Fixture.password])["ok"] as? Bool == true)
         // No password at all: 401, kind auth.
-        #expect(errorKind(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])) == "auth")
+        #expect(
+            errorKind(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])) == "auth")
         // The URL's own user info.
         let withUser = url.replacingOccurrences(of: "http://", with: "http://alice:\(Fixture.password)@")
         let own = try probe(["op": "open", "url": withUser, "user": NSNull(), "password_command": NSNull()])
@@ -351,27 +401,39 @@ struct CalDAVHelperTests {
             default login nobody password nothing
             """
         try Data(netrc.utf8).write(to: URL(fileURLWithPath: home.file(".netrc")))
-        #expect(try probe(["op": "open", "url": url, "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
-        #expect(try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
+        #expect(
+            try probe(["op": "open", "url": url, "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true
+        )
+        #expect(
+            try probe(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
         server.stop()
     }
 
-    @Test("passwords: a netrc login is kept whatever gives the password; a password with no user and an unreadable netrc are password errors; the command never sees TODO_SYNC_PASSWORD")
+    @Test(
+        "passwords: a netrc login is kept whatever gives the password; a password with no user and an unreadable netrc are password errors; the command never sees TODO_SYNC_PASSWORD"
+    )
     func passwordSources() throws {
         let server = try CalDAVServer.radicale(users: ["alice": Fixture.password])
         defer { server.stop() }
         let home = TemporaryFolder()
         let netrcPath = home.file(".netrc")
-        func probe(user: String? = nil, command: String? = nil, environment: [String: String] = [:]) throws -> [String: Any] {
+        func probe(user: String? = nil, command: String? = nil, environment: [String: String] = [:]) throws -> [String:
+            Any]
+        {
             let session = try HelperSession(environment: environment, home: home.path)
-            let opened = try session.send(["op": "open", "url": server.todoCollectionURL, "user": user as Any? ?? NSNull(), "password_command": command as Any? ?? NSNull()])
+            let opened = try session.send([
+                "op": "open", "url": server.todoCollectionURL, "user": user as Any? ?? NSNull(),
+                "password_command": command as Any? ?? NSNull()
+            ])
             let result = opened["ok"] as? Bool == true ? try session.send(["op": "probe"]) : opened
             let (status, stderr, _) = session.finish()
             #expect(status == 0 && stderr.isEmpty, "stderr: \(stderr)")
             #expect(!session.transcript.contains { $0.contains(Fixture.password) }, "the password was printed")
             return result
         }
-        func message(_ response: [String: Any]) -> String { (response["error"] as? [String: Any])?["message"] as? String ?? "" }
+        func message(_ response: [String: Any]) -> String {
+            (response["error"] as? [String: Any])?["message"] as? String ?? ""
+        }
         let fromEnvironment = ["TODO_SYNC_PASSWORD": Fixture.password]
 
         // A netrc with the login and a stale password: the login is kept for TODO_SYNC_PASSWORD's
@@ -388,7 +450,9 @@ struct CalDAVHelperTests {
         // A password with no user anywhere: an error saying so, nothing sent without credentials.
         try Data("machine example.org login bob password nope\n".utf8).write(to: URL(fileURLWithPath: netrcPath))
         let noUser = try probe(environment: fromEnvironment)
-        #expect(errorKind(noUser) == "password" && message(noUser).contains("TODO_SYNC_PASSWORD") && message(noUser).contains("no user"), "\(noUser)")
+        #expect(
+            errorKind(noUser) == "password" && message(noUser).contains("TODO_SYNC_PASSWORD")
+                && message(noUser).contains("no user"), "\(noUser)")
         try FileManager.default.removeItem(atPath: netrcPath)
         #expect(errorKind(try probe(command: "echo \(Fixture.password)")) == "password")
 
@@ -400,7 +464,8 @@ struct CalDAVHelperTests {
         #expect(try probe(user: "alice", environment: fromEnvironment)["ok"] as? Bool == true, "not needed, not read")
         try FileManager.default.removeItem(atPath: netrcPath)
         if geteuid() != 0 {  // root reads it anyway
-            try Data("machine 127.0.0.1 login alice password \(Fixture.password)\n".utf8).write(to: URL(fileURLWithPath: netrcPath))
+            try Data("machine 127.0.0.1 login alice password \(Fixture.password)\n".utf8).write(
+                to: URL(fileURLWithPath: netrcPath))
             chmod(netrcPath, 0)
             let denied = try probe(environment: fromEnvironment)
             #expect(errorKind(denied) == "password" && message(denied).contains(netrcPath), "\(denied)")
@@ -408,7 +473,8 @@ struct CalDAVHelperTests {
         }
 
         // The password command's environment holds no TODO_SYNC_PASSWORD: what it prints from it is wrong.
-        let blind = try probe(user: "alice", command: "echo \"${TODO_SYNC_PASSWORD:-not-seen}\"", environment: fromEnvironment)
+        let blind = try probe(
+            user: "alice", command: "echo \"${TODO_SYNC_PASSWORD:-not-seen}\"", environment: fromEnvironment)
         #expect(errorKind(blind) == "auth", "\(blind)")
     }
 
@@ -447,16 +513,25 @@ struct MultigetFallbackTests {
         let port = try CalDAVServer.freePort()
         let folder = TemporaryFolder()
         let process = try PythonHTTPServer.start(Self.server, [String(port)], ports: [port])
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
 
         let session = try HelperSession(home: folder.path)
-        #expect(try session.send(["op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
+        #expect(
+            try session.send([
+                "op": "open", "url": "http://127.0.0.1:\(port)/c", "user": NSNull(), "password_command": NSNull()
+            ])["ok"] as? Bool == true)
         let answer = try session.send(["op": "fetch", "hrefs": ["/c/a.ics", "gone.ics"]])
         let objects = try field(answer, "objects", as: [[String: Any]].self)
         #expect(objects.count == 1, "\(answer)")
         #expect(objects.first?["href"] as? String == "/c/a.ics")
         #expect(objects.first?["etag"] as? String == "\"v1\"")
-        #expect(objects.first?["text"] as? String == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+        #expect(
+            objects.first?["text"] as? String
+                == "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:a\r\nSUMMARY:a & <b>\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        )
         let (status, stderr, _) = session.finish()
         #expect(status == 0 && stderr.isEmpty)
     }
@@ -491,14 +566,21 @@ struct OriginTests {
         time.sleep(30)   # bounded: the servers end by themselves
         """#
 
-    @Test("a redirect is an error naming the new URL; the server redirected to never hears from the helper; hrefs elsewhere are refused unsent")
+    @Test(
+        "a redirect is an error naming the new URL; the server redirected to never hears from the helper; hrefs elsewhere are refused unsent"
+    )
     func redirectAndForeignHrefs() throws {
-        let first = try CalDAVServer.freePort(), second = try CalDAVServer.freePort()
+        let first = try CalDAVServer.freePort()
+        let second = try CalDAVServer.freePort()
         let folder = TemporaryFolder()
         let log = folder.file("requests.log")
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let process = try PythonHTTPServer.start(Self.servers, [String(first), String(second), log], ports: [first, second])
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let process = try PythonHTTPServer.start(
+            Self.servers, [String(first), String(second), log], ports: [first, second])
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         func requests() throws -> [String] {
             try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
         }
@@ -507,7 +589,9 @@ struct OriginTests {
         let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
         #expect(try session.send(["op": "hello"])["version"] as? Int == 1)
         let collection = "http://127.0.0.1:\(first)/c/"
-        #expect(try session.send(["op": "open", "url": collection, "user": "alice", "password_command": NSNull()])["ok"] as? Bool == true)
+        #expect(
+            try session.send(["op": "open", "url": collection, "user": "alice", "password_command": NSNull()])["ok"]
+                as? Bool == true)
 
         let probe = try session.send(["op": "probe"])
         let error = probe["error"] as? [String: Any]
@@ -522,9 +606,14 @@ struct OriginTests {
             #expect(errorKind(fetched) == "bad_response", "\(href): \(fetched)")
             #expect(((fetched["error"] as? [String: Any])?["message"] as? String)?.contains("refused") == true)
         }
-        let outcomes = try field(try session.send(["op": "write", "writes": [
-            ["method": "delete", "href": target + "x.ics", "etag": "\"1\""],
-            ["method": "delete", "href": "/c/y.ics", "etag": "\"1\""]]]), "outcomes", as: [[String: Any]].self)
+        let outcomes = try field(
+            try session.send([
+                "op": "write",
+                "writes": [
+                    ["method": "delete", "href": target + "x.ics", "etag": "\"1\""],
+                    ["method": "delete", "href": "/c/y.ics", "etag": "\"1\""]
+                ]
+            ]), "outcomes", as: [[String: Any]].self)
         #expect(outcomes.map { $0["outcome"] as? String } == ["failed", "not_sent"], "\(outcomes)")
 
         let seen = try requests()
@@ -577,10 +666,17 @@ struct TransportTests {
         """#
 
     /// A self-signed certificate for `name` (`IP:127.0.0.1` or `DNS:localhost`): its files.
-    static func certificate(_ folder: TemporaryFolder, _ stem: String, _ name: String) throws -> (cert: String, key: String) {
-        let cert = folder.file(stem + ".pem"), key = folder.file(stem + ".key")
-        let result = try ProcessRunner.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                                                                "-days", "1", "-subj", "/CN=todo test", "-addext", "subjectAltName=" + name], timeout: 30)
+    static func certificate(_ folder: TemporaryFolder, _ stem: String, _ name: String) throws -> (
+        cert: String, key: String
+    ) {
+        let cert = folder.file(stem + ".pem")
+        let key = folder.file(stem + ".key")
+        let result = try ProcessRunner.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                "-days", "1", "-subj", "/CN=todo test", "-addext", "subjectAltName=" + name
+            ], timeout: 30)
         #expect(result.status == 0, "openssl: \(result.stderr)")
         return (cert, key)
     }
@@ -588,48 +684,73 @@ struct TransportTests {
     /// Starts the server; its port and process (killed by the caller).
     static func start(_ folder: TemporaryFolder, cert: String, key: String, log: String) throws -> (Int, Process) {
         let port = try CalDAVServer.freePort()
-        return (port, try PythonHTTPServer.start(server, [String(port), cert, key, Fixture.password, log], ports: [port]))
+        return (
+            port, try PythonHTTPServer.start(server, [String(port), cert, key, Fixture.password, log], ports: [port])
+        )
     }
 
-    @Test("TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME")
+    @Test(
+        "TLS: an untrusted certificate and a name mismatch named as such; ca_file and SSL_CERT_FILE trusted; Digest answered; nothing written to HOME"
+    )
     func tlsAndDigest() throws {
-        let folder = TemporaryFolder(), home = TemporaryFolder()
+        let folder = TemporaryFolder()
+        let home = TemporaryFolder()
         let good = try Self.certificate(folder, "good", "IP:127.0.0.1")
         let other = try Self.certificate(folder, "other", "DNS:localhost")
         let log = folder.file("requests.log")
         let (port, process) = try Self.start(folder, cert: good.cert, key: good.key, log: log)
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         let (otherPort, otherProcess) = try Self.start(folder, cert: other.cert, key: other.key, log: log)
-        defer { kill(otherProcess.processIdentifier, SIGKILL); otherProcess.waitUntilExit() }
-        func message(_ answer: [String: Any]) -> String { (answer["error"] as? [String: Any])?["message"] as? String ?? "" }
+        defer {
+            kill(otherProcess.processIdentifier, SIGKILL)
+            otherProcess.waitUntilExit()
+        }
+        func message(_ answer: [String: Any]) -> String {
+            (answer["error"] as? [String: Any])?["message"] as? String ?? ""
+        }
 
         let session = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password], home: home.path)
         let url = "https://127.0.0.1:\(port)/c/"
         try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])
         let untrusted = try session.send(["op": "probe"])
-        #expect(errorKind(untrusted) == "unreachable" && message(untrusted).contains("certificate not trusted (self-signed)"), "\(untrusted)")
+        #expect(
+            errorKind(untrusted) == "unreachable"
+                && message(untrusted).contains("certificate not trusted (self-signed)"), "\(untrusted)")
 
-        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert])
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert]
+        )
         let trusted = try session.send(["op": "probe"])
         #expect(trusted["ok"] as? Bool == true, "\(trusted)")
 
-        try session.send(["op": "open", "url": "https://127.0.0.1:\(otherPort)/c/", "user": "alice", "password_command": NSNull(), "ca_file": other.cert])
+        try session.send([
+            "op": "open", "url": "https://127.0.0.1:\(otherPort)/c/", "user": "alice", "password_command": NSNull(),
+            "ca_file": other.cert
+        ])
         let mismatch = try session.send(["op": "probe"])
         #expect(message(mismatch).contains("certificate name mismatch"), "\(mismatch)")
 
         // A wrong Digest password: 401, kind auth.
-        try session.send(["op": "open", "url": url, "user": "alice", "password_command": "echo wrong", "ca_file": good.cert])
+        try session.send([
+            "op": "open", "url": url, "user": "alice", "password_command": "echo wrong", "ca_file": good.cert
+        ])
         #expect(errorKind(try session.send(["op": "probe"])) == "auth")
 
         // 65 MiB once decompressed: refused past 64 MiB, an object's bound (REPORT is 501 here, so fetch GETs).
-        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert])
+        try session.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull(), "ca_file": good.cert]
+        )
         let bomb = try session.send(["op": "fetch", "hrefs": ["/c/bomb.ics"]], timeout: 60)
-        #expect(errorKind(bomb) == "bad_response" && message(bomb).contains("larger than 64 MiB once decompressed"), "\(bomb)")
+        #expect(
+            errorKind(bomb) == "bad_response" && message(bomb).contains("larger than 64 MiB once decompressed"),
+            "\(bomb)")
         let (status, stderr, _) = session.finish()
         #expect(status == 0 && stderr.isEmpty, "\(stderr)")
 
         // SSL_CERT_FILE, as the curl tool reads it.
-        let viaEnvironment = try HelperSession(environment: ["TODO_SYNC_PASSWORD": Fixture.password, "SSL_CERT_FILE": good.cert], home: home.path)
+        let viaEnvironment = try HelperSession(
+            environment: ["TODO_SYNC_PASSWORD": Fixture.password, "SSL_CERT_FILE": good.cert], home: home.path)
         try viaEnvironment.send(["op": "open", "url": url, "user": "alice", "password_command": NSNull()])
         #expect(try viaEnvironment.send(["op": "probe"])["ok"] as? Bool == true)
         _ = viaEnvironment.finish()
@@ -639,7 +760,8 @@ struct TransportTests {
         // Digest server's challenge switches to Digest, and the request goes again.
         #expect(requests.contains("PROPFIND /c/ Digest"), "\(requests)")
         let lines = requests.split(separator: "\n")
-        let firstBasic = lines.firstIndex { $0.hasSuffix("Basic") }, lastDigest = lines.lastIndex { $0.hasSuffix("Digest") }
+        let firstBasic = lines.firstIndex { $0.hasSuffix("Basic") }
+        let lastDigest = lines.lastIndex { $0.hasSuffix("Digest") }
         #expect(firstBasic != nil && lastDigest != nil && firstBasic! < lastDigest!, "\(requests)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty, "the helper wrote to HOME")
     }

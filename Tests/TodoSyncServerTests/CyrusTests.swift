@@ -10,18 +10,25 @@ import Testing
 struct CyrusTests {
     typealias Device = DiscoveryTests.Device
 
-    @Test("Cyrus: found from the root, /.well-known/caldav, the principal and the calendar home; a todo sent, received, completed and back; a wrong password refused")
+    @Test(
+        "Cyrus: found from the root, /.well-known/caldav, the principal and the calendar home; a todo sent, received, completed and back; a wrong password refused"
+    )
     func cyrus() throws {
         let cyrus = try CyrusServer.start(users: ["alice": "secret"])
         defer { cyrus.stop() }
         let calendar = cyrus.defaultCalendarURL("alice")
-        let laptop = Device(), phone = Device()
+        let laptop = Device()
+        let phone = Device()
 
         // Each starting point leads to the one calendar Cyrus made, listed with its name.
-        for start in [cyrus.base + "/.well-known/caldav", cyrus.base + "/dav/principals/user/alice/", cyrus.base + "/dav/calendars/user/alice/"] {
+        for start in [
+            cyrus.base + "/.well-known/caldav", cyrus.base + "/dav/principals/user/alice/",
+            cyrus.base + "/dav/calendars/user/alice/"
+        ] {
             let list = try laptop.todo(["sync", "setup", start, "--user", "alice", "--list", "--json"])
-            let collections = try field(try parseJSON(list.stdout, as: [String: Any].self, "--list from \(start): \(list.stderr)"),
-                                        "collections", as: [[String: Any]].self)
+            let collections = try field(
+                try parseJSON(list.stdout, as: [String: Any].self, "--list from \(start): \(list.stderr)"),
+                "collections", as: [[String: Any]].self)
             #expect(collections.map { $0["url"] as? String } == [calendar], "from \(start): \(collections)")
             #expect(collections.first?["name"] as? String == "personal")
             #expect((collections.first?["components"] as? [String])?.contains("VTODO") == true, "\(collections)")
@@ -29,18 +36,26 @@ struct CyrusTests {
         #expect(try laptop.setUp([cyrus.base, "--user", "alice"]) == calendar, "\(cyrus.log)")
         #expect(try laptop.todo(["add", "On Cyrus", "--due", "2031-03-04"]).status == 0)
         let sent = try laptop.todo(["sync", "--json"])
-        #expect(sent.status == 0 && (try? parseJSON(sent.stdout, as: [String: Any].self)["sent"] as? Int) == 1, "\(sent.stdout) \(sent.stderr)")
+        #expect(
+            sent.status == 0 && (try? parseJSON(sent.stdout, as: [String: Any].self)["sent"] as? Int) == 1,
+            "\(sent.stdout) \(sent.stderr)")
 
         #expect(try phone.setUp([cyrus.base + "/.well-known/caldav", "--user", "alice"]) == calendar)
         let received = try phone.todo(["sync", "--json"])
-        #expect(received.status == 0 && (try? parseJSON(received.stdout, as: [String: Any].self)["received"] as? Int) == 1, "\(received.stdout) \(received.stderr)")
+        #expect(
+            received.status == 0 && (try? parseJSON(received.stdout, as: [String: Any].self)["received"] as? Int) == 1,
+            "\(received.stdout) \(received.stderr)")
         let list = try parseJSON(try phone.todo(["list", "--json"]).stdout, as: [[String: Any]].self)
-        #expect(list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")" } == ["On Cyrus|2031-03-04"], "\(list)")
+        #expect(
+            list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")" } == ["On Cyrus|2031-03-04"],
+            "\(list)")
         let id = try #require(list.first?["id"] as? Int)
         #expect(try phone.todo(["done", String(id)]).status == 0)
         #expect(try phone.todo(["sync"]).status == 0)
         let back = try laptop.todo(["sync", "--json"])
-        #expect(back.status == 0 && (try? parseJSON(back.stdout, as: [String: Any].self)["received"] as? Int) == 1, "\(back.stdout) \(back.stderr)")
+        #expect(
+            back.status == 0 && (try? parseJSON(back.stdout, as: [String: Any].self)["received"] as? Int) == 1,
+            "\(back.stdout) \(back.stderr)")
         let done = try parseJSON(try laptop.todo(["list", "--json"]).stdout, as: [[String: Any]].self)
         #expect(done.map { $0["done"] as? Bool } == [true], "\(done)")
 

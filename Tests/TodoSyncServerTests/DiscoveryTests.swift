@@ -28,11 +28,15 @@ struct DiscoveryTests {
 
         /// `todo sync setup ARGS` fails with `words` in its error and stores nothing.
         @discardableResult
-        func refused(_ arguments: [String], status: Int32 = 1, password: String? = "secret", _ words: String...) throws -> ProcessResult {
+        func refused(_ arguments: [String], status: Int32 = 1, password: String? = "secret", _ words: String...) throws
+            -> ProcessResult
+        {
             let result = try todo(["sync", "setup"] + arguments, password: password)
             #expect(result.status == status, "setup \(arguments): \(result.stdout) \(result.stderr)")
             #expect(result.stderr.hasPrefix("error: "), "setup \(arguments): \(result.stderr)")
-            for word in words { #expect(result.stderr.contains(word), "setup \(arguments): \(result.stderr) lacks \(word)") }
+            for word in words {
+                #expect(result.stderr.contains(word), "setup \(arguments): \(result.stderr) lacks \(word)")
+            }
             #expect(!result.stderr.contains("secret") && !result.stdout.contains("secret"))
             #expect(try stored() == nil, "setup \(arguments) stored something")
             return result
@@ -50,14 +54,18 @@ struct DiscoveryTests {
 
     // MARK: Real servers
 
-    @Test("Radicale: from the root, /.well-known/caldav, the principal (its calendar home) and the collection; several: listed, --list, --name")
+    @Test(
+        "Radicale: from the root, /.well-known/caldav, the principal (its calendar home) and the collection; several: listed, --list, --name"
+    )
     func radicale() throws {
         let server = try CalDAVServer.radicale(users: ["alice": "secret"])
         defer { server.stop() }
         let device = Device()
         let tasks = server.todoCollectionURL
-        for start in [server.base, server.base + "/", server.base + "/.well-known/caldav", server.base + "/alice/", tasks,
-                      String(tasks.dropLast())] {
+        for start in [
+            server.base, server.base + "/", server.base + "/.well-known/caldav", server.base + "/alice/", tasks,
+            String(tasks.dropLast())
+        ] {
             #expect(try device.setUp([start, "--user", "alice"]) == tasks, "from \(start)")
             try device.forget()
         }
@@ -72,23 +80,27 @@ struct DiscoveryTests {
         try server.makeCollection(name: "events", components: ["VEVENT"])
         let work = try server.makeCollection(name: "Work", components: ["VTODO", "VEVENT"])
         let several = try device.refused([server.base + "/", "--user", "alice"], "several collections", "--name")
-        #expect(several.stdout == """
-            \(server.base)/ leads to 2 collections that hold todos:
-              tasks  \(tasks)
-              Work  \(work)
+        #expect(
+            several.stdout == """
+                \(server.base)/ leads to 2 collections that hold todos:
+                  tasks  \(tasks)
+                  Work  \(work)
 
-            """, "\(several.stdout)")
+                """, "\(several.stdout)")
         let list = try device.todo(["sync", "setup", server.base + "/.well-known/caldav", "--user", "alice", "--list"])
         #expect(list.status == 0 && list.stdout == "tasks  \(tasks)\nWork  \(work)\n", "\(list.stdout) \(list.stderr)")
         let json = try device.todo(["sync", "setup", server.base + "/", "--user", "alice", "--list", "--json"])
-        let collections = try field(try parseJSON(json.stdout, as: [String: Any].self), "collections", as: [[String: Any]].self)
+        let collections = try field(
+            try parseJSON(json.stdout, as: [String: Any].self), "collections", as: [[String: Any]].self)
         #expect(collections.map { $0["url"] as? String } == [tasks, work])
         #expect(collections.map { $0["name"] as? String } == ["tasks", "Work"])
         #expect(collections.map { $0["components"] as? [String] } == [["VTODO"], ["VTODO", "VEVENT"]])
         #expect(try device.stored() == nil, "--list stores nothing")
         #expect(try device.setUp([server.base + "/", "--user", "alice", "--name", "Work"]) == work)
         try device.forget()
-        #expect(try device.setUp([server.base + "/alice/", "--user", "alice", "--name", "work"]) == work, "case-insensitive")
+        #expect(
+            try device.setUp([server.base + "/alice/", "--user", "alice", "--name", "work"]) == work, "case-insensitive"
+        )
         try device.forget()
         try device.refused([server.base + "/", "--user", "alice", "--name", "Home"], "named 'Home'", "tasks, Work")
         try device.refused([server.base + "/", "--user", "alice", "--list", "--name", "Work"], status: 2, "--list")
@@ -97,7 +109,9 @@ struct DiscoveryTests {
         try device.forget()
 
         // Nothing there: says what it found, stores nothing.
-        try device.refused([server.base + "/alice/nothing-here/", "--user", "alice"], "\(server.base)/alice/nothing-here/ answered 404")
+        try device.refused(
+            [server.base + "/alice/nothing-here/", "--user", "alice"], "\(server.base)/alice/nothing-here/ answered 404"
+        )
         try device.refused([server.base + "/alice/events/", "--user", "alice"], "holds no tasks (VTODO)", "VEVENT")
         try device.refused([server.base + "/", "--user", "alice"], password: "wrong", "authentication failed")
     }
@@ -108,13 +122,18 @@ struct DiscoveryTests {
         defer { server.stop() }
         let device = Device()
         let calendar = server.todoCollectionURL
-        for start in [server.base + "/", server.base + "/.well-known/caldav", server.base + "/user/", server.base + "/user/calendars/", calendar] {
+        for start in [
+            server.base + "/", server.base + "/.well-known/caldav", server.base + "/user/",
+            server.base + "/user/calendars/", calendar
+        ] {
             #expect(try device.setUp([start], password: nil) == calendar, "from \(start)")
             try device.forget()
         }
         let second = try server.makeCollection(name: "second", components: ["VTODO"])
         let list = try device.todo(["sync", "setup", server.base + "/", "--list"], password: nil)
-        #expect(list.status == 0 && list.stdout.contains(calendar) && list.stdout.contains(second), "\(list.stdout) \(list.stderr)")
+        #expect(
+            list.status == 0 && list.stdout.contains(calendar) && list.stdout.contains(second),
+            "\(list.stdout) \(list.stderr)")
         #expect(try device.setUp([server.base + "/", "--name", "second"], password: nil) == second)
         try device.forget()
         try device.refused([server.base + "/nothing/"], password: nil, "\(server.base)/nothing/ answered 404")
@@ -127,14 +146,19 @@ struct DiscoveryTests {
         let home = TemporaryFolder()
         let session = try HelperSession(home: home.path)
         #expect(errorKind(try session.send(["op": "discover"])) == "protocol")
-        #expect(try session.send(["op": "open", "url": server.base + "/.well-known/caldav", "user": NSNull(), "password_command": NSNull()])["ok"] as? Bool == true)
+        #expect(
+            try session.send([
+                "op": "open", "url": server.base + "/.well-known/caldav", "user": NSNull(), "password_command": NSNull()
+            ])["ok"] as? Bool == true)
         let answer = try session.send(["op": "discover"])
         let collections = try field(answer, "collections", as: [[String: Any]].self)
         #expect(collections.count == 1, "\(answer)")
         #expect(collections.first?["url"] as? String == server.todoCollectionURL)
         #expect(collections.first?["name"] as? String == "calendar")
         #expect((collections.first?["components"] as? [String])?.contains("VTODO") == true)
-        try session.send(["op": "open", "url": server.base + "/nothing/", "user": NSNull(), "password_command": NSNull()])
+        try session.send([
+            "op": "open", "url": server.base + "/nothing/", "user": NSNull(), "password_command": NSNull()
+        ])
         let nothing = try session.send(["op": "discover"])
         #expect(errorKind(nothing) == "not_found" && errorStatus(nothing) == 404, "\(nothing)")
         let (status, stderr, extra) = session.finish()
@@ -143,24 +167,35 @@ struct DiscoveryTests {
 
     @Test("Radicale over TLS: found from the root with --ca-file, stored as https, and synced")
     func radicaleOverTLS() throws {
-        let folder = TemporaryFolder(), device = Device()
+        let folder = TemporaryFolder()
+        let device = Device()
         let certificate = try TransportTests.certificate(folder, "radicale", "IP:127.0.0.1")
         let port = try CalDAVServer.freePort()
-        let arguments = try CalDAVServer.radicaleArguments(users: ["alice": "secret"], port: port, in: folder,
-                                                           server: ["ssl = True", "certificate = \(certificate.cert)", "key = \(certificate.key)"])
+        let arguments = try CalDAVServer.radicaleArguments(
+            users: ["alice": "secret"], port: port, in: folder,
+            server: ["ssl = True", "certificate = \(certificate.cert)", "key = \(certificate.key)"])
         let process = try CalDAVServer.runPython(arguments, in: folder, log: "server.log")
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         let deadline = Date(timeIntervalSinceNow: 15)
         while process.isRunning && !CalDAVServer.portAnswers(port) && Date() < deadline { usleep(20_000) }
         let base = "https://127.0.0.1:\(port)"
-        let mkcol = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate.cert,
-                                                            "-u", "alice:secret", "-X", "MKCOL", "-H", "Content-Type: application/xml", "--data",
-                                                            #"<?xml version="1.0"?><D:mkcol xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Tasks</D:displayname><C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop></D:set></D:mkcol>"#,
-                                                            base + "/alice/tasks/"], timeout: 30)
+        let mkcol = try ProcessRunner.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate.cert,
+                "-u", "alice:secret", "-X", "MKCOL", "-H", "Content-Type: application/xml", "--data",
+                #"<?xml version="1.0"?><D:mkcol xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop><D:resourcetype><D:collection/><C:calendar/></D:resourcetype><D:displayname>Tasks</D:displayname><C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set></D:prop></D:set></D:mkcol>"#,
+                base + "/alice/tasks/"
+            ], timeout: 30)
         #expect(mkcol.stdout == "201", "MKCOL: \(mkcol.stdout) \(mkcol.stderr)")
 
         try device.refused([base + "/", "--user", "alice"], "certificate not trusted")
-        #expect(try device.setUp([base + "/.well-known/caldav", "--user", "alice", "--ca-file", certificate.cert]) == base + "/alice/tasks/")
+        #expect(
+            try device.setUp([base + "/.well-known/caldav", "--user", "alice", "--ca-file", certificate.cert]) == base
+                + "/alice/tasks/")
         #expect(try device.todo(["add", "Over TLS"]).status == 0)
         let sync = try device.todo(["sync", "--json"])
         #expect(sync.status == 0, "\(sync.stderr)")
@@ -216,7 +251,8 @@ struct DiscoveryTests {
             base = "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)"
             log = folder.file("requests-\(port).log")
             _ = FileManager.default.createFile(atPath: log, contents: nil)
-            process = try PythonHTTPServer.start(DiscoveryTests.server, [String(port), tls?.cert ?? "-", tls?.key ?? "-", log, other], ports: [port])
+            process = try PythonHTTPServer.start(
+                DiscoveryTests.server, [String(port), tls?.cert ?? "-", tls?.key ?? "-", log, other], ports: [port])
         }
 
         deinit {
@@ -225,12 +261,17 @@ struct DiscoveryTests {
         }
 
         /// `METHOD PATH SCHEME` (`-` for no Authorization header), one per request.
-        var requests: [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+        var requests: [String] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
     }
 
-    @Test("redirects at setup: 308 to another origin followed without credentials, 301 keeps PROPFIND, at most 5, a plain collection named as such")
+    @Test(
+        "redirects at setup: 308 to another origin followed without credentials, 301 keeps PROPFIND, at most 5, a plain collection named as such"
+    )
     func redirects() throws {
-        let folder = TemporaryFolder(), device = Device()
+        let folder = TemporaryFolder()
+        let device = Device()
         let xandikos = try CalDAVServer.xandikos()
         defer { xandikos.stop() }
         let radicale = try CalDAVServer.radicale(users: ["alice": "secret"])
@@ -238,28 +279,37 @@ struct DiscoveryTests {
 
         // 308 to Xandikos's calendar (another origin, no password asked): its URL is stored.
         let toXandikos = try Listener(folder, redirectingTo: xandikos.base + "/")
-        #expect(try device.setUp([toXandikos.base + "/to/user/calendars/calendar/"], password: nil) == xandikos.todoCollectionURL)
+        #expect(
+            try device.setUp([toXandikos.base + "/to/user/calendars/calendar/"], password: nil)
+                == xandikos.todoCollectionURL)
         try device.forget()
 
         // 308 to Radicale's collection with a user: Radicale is another origin, so the request
         // there goes without the password; it asks for one, and setup names the URL to set up.
         let toRadicale = try Listener(folder, redirectingTo: radicale.base + "/")
-        let asked = try device.refused([toRadicale.base + "/to/alice/tasks/", "--user", "alice"],
-                                       "redirected to \(radicale.base)", "todo sync setup \(radicale.todoCollectionURL)")
+        let asked = try device.refused(
+            [toRadicale.base + "/to/alice/tasks/", "--user", "alice"],
+            "redirected to \(radicale.base)", "todo sync setup \(radicale.todoCollectionURL)")
         #expect(!asked.stderr.contains("authentication failed"), "\(asked.stderr)")
-        #expect(toRadicale.requests.first?.hasSuffix(" Basic") == true, "the origin given gets the credentials: \(toRadicale.requests)")
+        #expect(
+            toRadicale.requests.first?.hasSuffix(" Basic") == true,
+            "the origin given gets the credentials: \(toRadicale.requests)")
         #expect(try device.setUp([radicale.todoCollectionURL, "--user", "alice"]) == radicale.todoCollectionURL)
         try device.forget()
 
         // To another listener that asks for a password: it never got one.
         let second = try Listener(folder, redirectingTo: "-")
         let toSecond = try Listener(folder, redirectingTo: second.base + "/")
-        try device.refused([toSecond.base + "/to/locked/", "--user", "alice"], "redirected to \(second.base)", "todo sync setup \(second.base)/locked/")
+        try device.refused(
+            [toSecond.base + "/to/locked/", "--user", "alice"], "redirected to \(second.base)",
+            "todo sync setup \(second.base)/locked/")
         #expect(second.requests == ["PROPFIND /locked/ -"], "\(second.requests)")
         // Without a user the same redirect stores the collection: nothing was sent anywhere.
         // With a user and a collection elsewhere that asks for nothing: refused all the same
         // (a sync would send the password there).
-        try device.refused([toXandikos.base + "/to/user/calendars/calendar/", "--user", "alice"], "todo sync setup \(xandikos.todoCollectionURL)")
+        try device.refused(
+            [toXandikos.base + "/to/user/calendars/calendar/", "--user", "alice"],
+            "todo sync setup \(xandikos.todoCollectionURL)")
 
         // 301 on the same origin: the PROPFIND is repeated as a PROPFIND, with the credentials.
         #expect(try device.setUp([second.base + "/moved/", "--user", "alice"]) == second.base + "/c/")
@@ -268,18 +318,25 @@ struct DiscoveryTests {
 
         try device.refused([second.base + "/loop/"], password: nil, "more than 5 redirects")
         #expect(second.requests.filter { $0.hasPrefix("PROPFIND /loop/") }.count == 6, "\(second.requests)")
-        try device.refused([second.base + "/plain/"], password: nil, "\(second.base)/plain/ is a WebDAV collection but not a calendar, and names no principal")
+        try device.refused(
+            [second.base + "/plain/"], password: nil,
+            "\(second.base)/plain/ is a WebDAV collection but not a calendar, and names no principal")
         try device.refused([second.base + "/elsewhere/"], password: nil, "answered 404")
         // During a sync, redirects stay an error (the stored URL now redirects).
         #expect(try device.setUp([second.base + "/c/"], password: nil) == second.base + "/c/")
-        _ = try ProcessRunner.run("/usr/bin/sqlite3", [device.database, "UPDATE sync_remote SET url = '\(toXandikos.base)/to/user/calendars/calendar/'"])
+        _ = try ProcessRunner.run(
+            "/usr/bin/sqlite3",
+            [device.database, "UPDATE sync_remote SET url = '\(toXandikos.base)/to/user/calendars/calendar/'"])
         let sync = try device.todo(["sync"], password: nil)
         #expect(sync.status == 1 && sync.stderr.contains("does not follow redirects"), "\(sync.stderr)")
     }
 
-    @Test("--ca-file: a self-signed server trusted, stored, shown and used at each sync; https to http refused; a missing file is a usage error")
+    @Test(
+        "--ca-file: a self-signed server trusted, stored, shown and used at each sync; https to http refused; a missing file is a usage error"
+    )
     func caFile() throws {
-        let folder = TemporaryFolder(), device = Device()
+        let folder = TemporaryFolder()
+        let device = Device()
         let certificate = try TransportTests.certificate(folder, "server", "IP:127.0.0.1")
         let plain = try Listener(folder, redirectingTo: "-")
         let tls = try Listener(folder, redirectingTo: plain.base + "/", tls: certificate)
@@ -287,7 +344,8 @@ struct DiscoveryTests {
         try device.refused([tls.base + "/c/"], password: nil, "certificate not trusted")
         try device.refused([tls.base + "/c/", "--ca-file", folder.file("missing.pem")], status: 2, "--ca-file")
         try device.refused([tls.base + "/c/", "--ca-file", folder.path], status: 2, "--ca-file")
-        try device.refused([tls.base + "/to/c/", "--ca-file", certificate.cert], password: nil, "from https to plain http")
+        try device.refused(
+            [tls.base + "/to/c/", "--ca-file", certificate.cert], password: nil, "from https to plain http")
         #expect(plain.requests.isEmpty, "the http server was asked: \(plain.requests)")
 
         #expect(try device.setUp([tls.base + "/c/", "--ca-file", certificate.cert], password: nil) == tls.base + "/c/")
@@ -296,13 +354,17 @@ struct DiscoveryTests {
         #expect(try device.todo(["sync", "status"]).stdout.contains("ca file:    \(certificate.cert)"))
         // The sync opens with the CA file: TLS passes, and the server's 501 to REPORT is the error.
         let sync = try device.todo(["sync"], password: nil)
-        #expect(sync.status == 1 && sync.stderr.contains("501") && !sync.stderr.contains("certificate"), "\(sync.stderr)")
+        #expect(
+            sync.status == 1 && sync.stderr.contains("501") && !sync.stderr.contains("certificate"), "\(sync.stderr)")
         // A relative --ca-file is stored as an absolute path.
         try device.forget()
-        let relative = try ProcessRunner.run(ProcessRunner.todoBinary, ["sync", "setup", tls.base + "/c/", "--ca-file", "server.pem"],
-                                             environment: ["TODO_DB": device.database, "HOME": device.folder.path], currentDirectory: folder.path)
+        let relative = try ProcessRunner.run(
+            ProcessRunner.todoBinary, ["sync", "setup", tls.base + "/c/", "--ca-file", "server.pem"],
+            environment: ["TODO_DB": device.database, "HOME": device.folder.path], currentDirectory: folder.path)
         #expect(relative.status == 0, "\(relative.stderr)")
-        #expect(try parseJSON(try device.todo(["sync", "status", "--json"]).stdout, as: [String: Any].self)["ca_file"] as? String
+        #expect(
+            try parseJSON(try device.todo(["sync", "status", "--json"]).stdout, as: [String: Any].self)["ca_file"]
+                as? String
                 == folder.path + "/server.pem")
     }
 }

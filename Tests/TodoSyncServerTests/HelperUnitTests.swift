@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import todo_sync
 
 @Suite("todo-sync pieces: netrc, multistatus on libxml2, carriage returns, hrefs, password command", .timed)
@@ -18,7 +19,8 @@ struct HelperUnitTests {
             """
         #expect(Netrc.entry(in: text, host: "example.org", login: nil) == Netrc.Entry(login: "bob", password: "a b\"c"))
         #expect(Netrc.entry(in: text, host: "127.0.0.1", login: nil) == Netrc.Entry(login: "alice", password: "one"))
-        #expect(Netrc.entry(in: text, host: "127.0.0.1", login: "carol") == nil)  // no entry for carol; mallory's is a macro
+        // No entry for carol; mallory's is a macro.
+        #expect(Netrc.entry(in: text, host: "127.0.0.1", login: "carol") == nil)
         #expect(Netrc.entry(in: text, host: "other.net", login: nil) == Netrc.Entry(login: "anyone", password: "two"))
         #expect(Netrc.entry(in: "machine h login a password p", host: "x", login: nil) == nil)
         // The login alone, for a password from elsewhere: the host's first login, else default's.
@@ -30,7 +32,8 @@ struct HelperUnitTests {
 
     @Test("multistatus: prefixes, default namespace, CR LF kept in text and CDATA, status lines")
     func multistatus() throws {
-        let xml = "<?xml version=\"1.0\"?>\r\n<x:multistatus xmlns:x=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\r\n"
+        let xml =
+            "<?xml version=\"1.0\"?>\r\n<x:multistatus xmlns:x=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\r\n"
             + "<x:sync-token>tok</x:sync-token>"
             + "<x:response><x:href>/c/a%20b.ics</x:href><x:propstat><x:prop><x:getetag>\"e1\"</x:getetag>"
             + "<c:calendar-data>BEGIN:VCALENDAR\r\nX:1 &amp; 2\r\nEND:VCALENDAR\r\n</c:calendar-data></x:prop>"
@@ -44,11 +47,15 @@ struct HelperUnitTests {
         #expect(status.syncToken == "tok")
         #expect(status.responses.map(\.href) == ["/c/a%20b.ics", "/c/b.ics", "/c/gone.ics"])
         #expect(status.responses[0].etag == "\"e1\"")
-        #expect(status.responses[0].prop(caldavNS, "calendar-data")?.text == "BEGIN:VCALENDAR\r\nX:1 & 2\r\nEND:VCALENDAR\r\n")
+        #expect(
+            status.responses[0].prop(caldavNS, "calendar-data")?.text
+                == "BEGIN:VCALENDAR\r\nX:1 & 2\r\nEND:VCALENDAR\r\n")
         #expect(status.responses[1].prop(caldavNS, "calendar-data")?.text == "A\r\nB <\r\n")
         #expect(status.responses[2].status == 404)
         #expect(throws: HelperError.self) { try Multistatus(Array("<not xml".utf8)) }
-        #expect(throws: HelperError.self) { try Multistatus(Array("<x:multistatus xmlns:x=\"DAV:\"><x:response>".utf8)) }
+        #expect(throws: HelperError.self) {
+            try Multistatus(Array("<x:multistatus xmlns:x=\"DAV:\"><x:response>".utf8))
+        }
         // libxml2 itself turns CR LF (and a lone CR) in text into LF, as XML requires (2.9.14
         // leaves CDATA alone): the CR protection is still needed.
         #expect(try XMLNode.parse(Array("<a>x\r\ny\rz</a>".utf8), protectingCR: false).text == "x\ny\nz")
@@ -57,15 +64,21 @@ struct HelperUnitTests {
 
     /// The bad_response error of parsing `text`, or nil when it parses.
     private func xmlError(_ text: String) -> HelperError? {
-        do { _ = try Multistatus(Array(text.utf8)); return nil } catch { return error }
+        do {
+            _ = try Multistatus(Array(text.utf8))
+            return nil
+        } catch { return error }
     }
 
     @Test("XML bounds: 100,000 nested elements, a DOCTYPE with entities, too many elements: bad_response, no crash")
     func xmlBounds() {
         let deep = String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000)
         let error = xmlError(deep)
-        #expect(error?.kind == .badResponse && error?.message.contains("deeper than 64") == true, "\(String(describing: error))")
-        let laughs = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>"
+        #expect(
+            error?.kind == .badResponse && error?.message.contains("deeper than 64") == true,
+            "\(String(describing: error))")
+        let laughs =
+            "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>"
             + "<m xmlns=\"DAV:\">&b;</m>"
         #expect(xmlError(laughs)?.kind == .badResponse)
         let external = "<?xml version=\"1.0\"?><!DOCTYPE m SYSTEM \"http://127.0.0.1:1/x.dtd\"><m xmlns=\"DAV:\"/>"
@@ -85,7 +98,10 @@ struct HelperUnitTests {
         while start < xml.count {
             let end = min(start + piece, xml.count)
             let failure: HelperError? = xml[start..<end].withUnsafeBytes { bytes in
-                do throws(HelperError) { try parser.consume(bytes); return nil } catch { return error }
+                do throws(HelperError) {
+                    try parser.consume(bytes)
+                    return nil
+                } catch { return error }
             }
             if let failure { throw failure }
             start = end
@@ -94,9 +110,12 @@ struct HelperUnitTests {
         return (box.responses, parser.syncToken)
     }
 
-    @Test("listings: read as they arrive, in any pieces; hrefs, statuses, 2xx etags, the sync-token; answered as SyncProtocol writes it")
+    @Test(
+        "listings: read as they arrive, in any pieces; hrefs, statuses, 2xx etags, the sync-token; answered as SyncProtocol writes it"
+    )
     func streamedListing() throws {
-        let xml = "<?xml version=\"1.0\"?>\r\n<x:multistatus xmlns:x=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\r\n"
+        let xml =
+            "<?xml version=\"1.0\"?>\r\n<x:multistatus xmlns:x=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">\r\n"
             + "<x:response><x:href> /c/a%20b.ics </x:href><x:propstat><x:prop><x:getetag>\"e1\"</x:getetag><c:x><x:href>/no</x:href></c:x></x:prop>"
             + "<x:status>HTTP/1.1 200 OK</x:status></x:propstat></x:response>\r\n"
             + "<response xmlns=\"DAV:\"><href>/c/b.ics</href><propstat><prop><getetag>\"bad\"</getetag></prop>"
@@ -119,33 +138,51 @@ struct HelperUnitTests {
         #expect(try !members.add("/c/a.ics", etag: "\"2\"", replacing: true))
         #expect(try !members.add("/c/a.ics", etag: "\"3\"", replacing: false))
         #expect(members.count == 3 && members.contains("/c/gone.ics") && !members.contains("/c/other.ics"))
-        for answer in [ListingAnswer.delta(members, token: "t\"2"), .everything(members, token: nil), .everything(ListedMembers(), token: "t")] {
+        for answer in [
+            ListingAnswer.delta(members, token: "t\"2"), .everything(members, token: nil),
+            .everything(ListedMembers(), token: "t")
+        ] {
             var bytes: [UInt8] = []
             answer.encode { bytes += $0 }
-            #expect(String(decoding: bytes, as: UTF8.self) == String(decoding: answer.changesAnswer.json.encoded, as: UTF8.self))
+            #expect(
+                String(decoding: bytes, as: UTF8.self)
+                    == String(decoding: answer.changesAnswer.json.encoded, as: UTF8.self))
         }
-        guard case .delta(let changed, let removed, _) = ListingAnswer.delta(members, token: "t").changesAnswer else { return }
-        #expect(changed.map(\.href) == ["/c/a.ics", "/c/\u{E9}\"\\\n.ics"] && changed.map(\.etag) == ["\"2\"", nil] && removed == ["/c/gone.ics"])
+        guard case .delta(let changed, let removed, _) = ListingAnswer.delta(members, token: "t").changesAnswer else {
+            return
+        }
+        #expect(
+            changed.map(\.href) == ["/c/a.ics", "/c/\u{E9}\"\\\n.ics"] && changed.map(\.etag) == ["\"2\"", nil]
+                && removed == ["/c/gone.ics"])
     }
 
-    @Test("listings: 100,000 responses read in 16 KiB pieces and kept; the bounds on depth, elements, responses, text, DOCTYPEs")
+    @Test(
+        "listings: 100,000 responses read in 16 KiB pieces and kept; the bounds on depth, elements, responses, text, DOCTYPEs"
+    )
     func streamedListingBounds() throws {
         var xml = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<d:multistatus xmlns:d=\"DAV:\">".utf8)
         for index in 0..<100_000 {
             let name = String(index + 10_000_000)
-            xml += Array(("<d:response><d:href>/alice/tasks/\(name)-0000-4000-8000-000000000000.ics</d:href><d:propstat><d:prop>"
-                          + "<d:getetag>\"\(name)\"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\n").utf8)
+            xml += Array(
+                ("<d:response><d:href>/alice/tasks/\(name)-0000-4000-8000-000000000000.ics</d:href><d:propstat><d:prop>"
+                    + "<d:getetag>\"\(name)\"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>\n")
+                    .utf8)
         }
         xml += Array("<d:sync-token>t</d:sync-token></d:multistatus>".utf8)
         final class Box { var members = ListedMembers() }
         let box = Box()
-        let parser = ListingParser { (response) throws(HelperError) in try box.members.add(response.href, etag: response.etag, replacing: true) }
+        let parser = ListingParser { (response) throws(HelperError) in
+            try box.members.add(response.href, etag: response.etag, replacing: true)
+        }
         parser.begin()
         var start = 0
         while start < xml.count {
             let end = min(start + (16 << 10), xml.count)
             let failure: HelperError? = xml[start..<end].withUnsafeBytes { bytes in
-                do throws(HelperError) { try parser.consume(bytes); return nil } catch { return error }
+                do throws(HelperError) {
+                    try parser.consume(bytes)
+                    return nil
+                } catch { return error }
             }
             if let failure { throw failure }
             start = end
@@ -160,45 +197,70 @@ struct HelperUnitTests {
             guard case .failure(let error) = result else { return nil }
             return error
         }
-        let open = "<d:multistatus xmlns:d=\"DAV:\">", close = "</d:multistatus>"
+        let open = "<d:multistatus xmlns:d=\"DAV:\">"
+        let close = "</d:multistatus>"
         let cases: [(String, String)] = [
             (open + String(repeating: "<a>", count: 100_000), "deeper than \(XMLNode.maximumDepth)"),
             (open + String(repeating: "<d:x/>", count: 2_000) + close, "elements outside its DAV:responses"),
-            (open + "<d:response>" + String(repeating: "<d:x/>", count: 2_000) + "</d:response>" + close, "a DAV:response of more than"),
-            (open + "<d:response><d:href>" + String(repeating: "a", count: 70_000) + "</d:href></d:response>" + close, "longer than 64 KiB"),
-            (open + "<d:response><d:x a=\"" + String(repeating: "a", count: 3 << 20) + "\"/></d:response>" + close, "a tag or a text longer than 1 MiB"),
-            (open + "<d:response><d:x" + String(repeating: "a", count: 3 << 20) + "/></d:response>" + close, "a tag or a text longer than 1 MiB"),
-            ("<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\">]><d:multistatus xmlns:d=\"DAV:\">&a;" + close, "DOCTYPE"),
+            (
+                open + "<d:response>" + String(repeating: "<d:x/>", count: 2_000) + "</d:response>" + close,
+                "a DAV:response of more than"
+            ),
+            (
+                open + "<d:response><d:href>" + String(repeating: "a", count: 70_000) + "</d:href></d:response>"
+                    + close, "longer than 64 KiB"
+            ),
+            (
+                open + "<d:response><d:x a=\"" + String(repeating: "a", count: 3 << 20) + "\"/></d:response>" + close,
+                "a tag or a text longer than 1 MiB"
+            ),
+            (
+                open + "<d:response><d:x" + String(repeating: "a", count: 3 << 20) + "/></d:response>" + close,
+                "a tag or a text longer than 1 MiB"
+            ),
+            (
+                "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aaaaaaaaaa\">]><d:multistatus xmlns:d=\"DAV:\">&a;"
+                    + close, "DOCTYPE"
+            ),
             (open + "&a;" + close, "could not be parsed"),
             ("<html><body/></html>", "not a DAV:multistatus"),
             ("<?xml version=\"1.0\"?>", "could not be parsed"),
             ("", "could not be parsed"),
-            (open + "<d:response>", "could not be parsed"),
+            (open + "<d:response>", "could not be parsed")
         ]
         for (text, problem) in cases {
             let found = failure(text)
-            #expect(found?.kind == .badResponse && found?.message.contains(problem) == true, "\(text.prefix(80)): \(String(describing: found))")
+            #expect(
+                found?.kind == .badResponse && found?.message.contains(problem) == true,
+                "\(text.prefix(80)): \(String(describing: found))")
         }
         #expect(failure(open + close) == nil)
         // A long text is read as it comes (libxml2 hands it over in pieces): not kept, no bound.
-        #expect(failure(open + "<d:response><d:x>" + String(repeating: "a", count: 3 << 20) + "</d:x></d:response>" + close) == nil)
+        #expect(
+            failure(open + "<d:response><d:x>" + String(repeating: "a", count: 3 << 20) + "</d:x></d:response>" + close)
+                == nil)
     }
 
     @Test("hrefs: resolved against the collection; other origins, other paths and dot segments refused")
     func hrefs() throws {
-        let client = try CalDAVClient(url: "http://alice:pw@127.0.0.1:5232/alice/tasks", user: nil, passwordCommand: nil)
+        let client = try CalDAVClient(
+            url: "http://alice:pw@127.0.0.1:5232/alice/tasks", user: nil, passwordCommand: nil)
         #expect(client.displayURL == "http://127.0.0.1:5232/alice/tasks/")
         #expect(Set(client.secrets) == ["pw"])
-        for good in ["/alice/tasks/a.ics", "a.ics", "a%20b.ics", "a b.ics", "http://127.0.0.1:5232/alice/tasks/x.ics",
-                     "HTTP://127.0.0.1:5232/alice/tasks/x.ics", "/alice/tasks/sub/x.ics", "/alice/%74asks/x.ics"] {
+        for good in [
+            "/alice/tasks/a.ics", "a.ics", "a%20b.ics", "a b.ics", "http://127.0.0.1:5232/alice/tasks/x.ics",
+            "HTTP://127.0.0.1:5232/alice/tasks/x.ics", "/alice/tasks/sub/x.ics", "/alice/%74asks/x.ics"
+        ] {
             #expect((try? client.member(good)) != nil, "\(good)")
         }
         #expect(try client.member("a b.ics").string == "http://127.0.0.1:5232/alice/tasks/a%20b.ics")
         #expect(try client.member("/alice/tasks/a%20b.ics").path == "/alice/tasks/a%20b.ics")
-        for bad in ["/alice/other/x.ics", "/alice/tasks/", "/alice/tasks", "../other/x.ics", "/alice/tasks/../x.ics",
-                    "/alice/tasks/%2e%2e/x.ics", "./x.ics", "http://evil.example/alice/tasks/x.ics",
-                    "https://127.0.0.1:5232/alice/tasks/x.ics", "http://127.0.0.1:5233/alice/tasks/x.ics",
-                    "//evil.example/alice/tasks/x.ics", "ftp://127.0.0.1:5232/alice/tasks/x.ics", "/alice/tasksx/y.ics"] {
+        for bad in [
+            "/alice/other/x.ics", "/alice/tasks/", "/alice/tasks", "../other/x.ics", "/alice/tasks/../x.ics",
+            "/alice/tasks/%2e%2e/x.ics", "./x.ics", "http://evil.example/alice/tasks/x.ics",
+            "https://127.0.0.1:5232/alice/tasks/x.ics", "http://127.0.0.1:5233/alice/tasks/x.ics",
+            "//evil.example/alice/tasks/x.ics", "ftp://127.0.0.1:5232/alice/tasks/x.ics", "/alice/tasksx/y.ics"
+        ] {
             do {
                 _ = try client.member(bad)
                 Issue.record("\(bad) was accepted")
@@ -243,8 +305,13 @@ struct HelperUnitTests {
     func answers() {
         let error = HelperError(.redirect, "moved\nthere \"x\" pw", status: 301, location: "http://h/pw/")
         let line = String(decoding: ProtocolIO.encode(error.json(masking: ["pw"])), as: UTF8.self)
-        #expect(line == #"{"error":{"kind":"redirect","message":"moved there \"x\" ***","status":301,"location":"http://h/***/"}}"# + "\n")
-        #expect(String(decoding: ProtocolIO.encode(helloAnswer.json), as: UTF8.self).hasPrefix(#"{"version":1,"capabilities":["#))
+        #expect(
+            line
+                == #"{"error":{"kind":"redirect","message":"moved there \"x\" ***","status":301,"location":"http://h/***/"}}"#
+                + "\n")
+        #expect(
+            String(decoding: ProtocolIO.encode(helloAnswer.json), as: UTF8.self).hasPrefix(
+                #"{"version":1,"capabilities":["#))
         let text = String(decoding: ProtocolIO.encode(.object([("t", "a\r\n\u{1}é/")])), as: UTF8.self)
         #expect(text == #"{"t":"a\r\n\u0001é/"}"# + "\n")
     }

@@ -44,7 +44,8 @@ import Testing
         func expectRecovery(count: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
             try proxy.set(.pass)
             let result = try device.todo("sync", "--json")
-            #expect(result.status == 0, "the sync in pass mode failed: \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == 0, "the sync in pass mode failed: \(result.stderr)", sourceLocation: sourceLocation)
             let names = try device.names()
             #expect(Set(names).count == names.count, "duplicates: \(names)", sourceLocation: sourceLocation)
             #expect(names.count == count, "\(names)", sourceLocation: sourceLocation)
@@ -60,11 +61,19 @@ import Testing
     /// Exit status 1 and exactly one `error:` line on stderr, first, followed at most by one hint
     /// line that is no error. Returns the error line.
     @discardableResult
-    static func expectOneError(_ result: ProcessResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    static func expectOneError(
+        _ result: ProcessResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String {
         let lines = result.stderrLines
-        #expect(result.status == 1, "\(what): exit \(result.status), stdout \(result.stdout.prefix(500)), stderr \(result.stderr.prefix(2_000))", sourceLocation: sourceLocation)
-        #expect(lines.first?.hasPrefix("error: ") == true && lines.count <= 2 && lines.dropFirst().allSatisfy { !$0.hasPrefix("error:") },
-                "\(what): one error line (and a hint) expected: \(result.stderr.prefix(2_000))", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 1,
+            "\(what): exit \(result.status), stdout \(result.stdout.prefix(500)), stderr \(result.stderr.prefix(2_000))",
+            sourceLocation: sourceLocation)
+        #expect(
+            lines.first?.hasPrefix("error: ") == true && lines.count <= 2
+                && lines.dropFirst().allSatisfy { !$0.hasPrefix("error:") },
+            "\(what): one error line (and a hint) expected: \(result.stderr.prefix(2_000))",
+            sourceLocation: sourceLocation)
         return lines.first ?? ""
     }
 
@@ -81,7 +90,8 @@ import Testing
         defer { server.stop() }
         let proxy = try MisbehavingProxy(server)
         defer { proxy.stop() }
-        let laptop = SyncDevice(proxy), phone = SyncDevice(proxy)
+        let laptop = SyncDevice(proxy)
+        let phone = SyncDevice(proxy)
         for name in Self.names { try laptop.ok("add", name) }
         try laptop.setUp()
         try phone.setUp()
@@ -100,9 +110,14 @@ import Testing
         #expect(idle.map(\.kind) == ["sync-collection"], "a sync with nothing to do is one request: \(idle)")
 
         let requests = proxy.requests
-        #expect(Set(requests.map(\.kind)).isSuperset(of: ["propfind", "calendar-query", "sync-collection", "calendar-multiget", "put", "delete"]),
-                "\(Set(requests.map(\.kind)))")
-        #expect(requests.allSatisfy { $0.mode == "pass" && $0.affected.isEmpty && $0.status < 500 }, "\(requests.filter { $0.status >= 500 })")
+        #expect(
+            Set(requests.map(\.kind)).isSuperset(of: [
+                "propfind", "calendar-query", "sync-collection", "calendar-multiget", "put", "delete"
+            ]),
+            "\(Set(requests.map(\.kind)))")
+        #expect(
+            requests.allSatisfy { $0.mode == "pass" && $0.affected.isEmpty && $0.status < 500 },
+            "\(requests.filter { $0.status >= 500 })")
         #expect(proxy.log.isEmpty, "the proxy printed: \(proxy.log)")
     }
 
@@ -167,7 +182,9 @@ import Testing
         let device = stage.device
         let ids = try stage.ids()
         // Another app renames three of the four, straight on the server.
-        try stage.server.python(stage.server.todoCollectionURL, """
+        try stage.server.python(
+            stage.server.todoCollectionURL,
+            """
             for t in sorted(cal.todos(include_completed=True), key=lambda t: str(t.url))[:3]:
                 c = t.icalendar_instance.walk('VTODO')[0]
                 c['summary'] = str(c['summary']) + ' (phone)'
@@ -179,7 +196,10 @@ import Testing
         let spoiled = Set(requests.filter { $0.kind == "calendar-multiget" }.flatMap(\.affected))
         #expect(!spoiled.isEmpty, "the fault touched nothing: the test proves nothing")
         // What the sync fetched again one by one (GET is not spoiled) was delivered after all.
-        let got = Set(requests.filter { $0.method == "GET" && $0.status == 200 }.map { $0.path.removingPercentEncoding ?? $0.path })
+        let got = Set(
+            requests.filter { $0.method == "GET" && $0.status == 200 }.map {
+                $0.path.removingPercentEncoding ?? $0.path
+            })
         let undelivered = spoiled.subtracting(got)
         #expect(try stage.ids() == ids, "no todo was deleted")
         let warnings = Self.warnings(result)
@@ -215,8 +235,12 @@ import Testing
 
         try stage.proxy.set(.pass)
         let (report, after) = try stage.proxy.recording { try device.sync() }
-        #expect(report["sent"] as? Int == added.count - stored, "sent what was not stored (\(added.count - stored)): \(report)")
-        #expect(!after.contains { $0.status == 412 }, "no write was refused: \(after.filter { $0.status == 412 }.map(\.path))")
+        #expect(
+            report["sent"] as? Int == added.count - stored,
+            "sent what was not stored (\(added.count - stored)): \(report)")
+        #expect(
+            !after.contains { $0.status == 412 },
+            "no write was refused: \(after.filter { $0.status == 412 }.map(\.path))")
         let seen = try stage.server.todosSeenByPython(stage.server.todoCollectionURL).map { $0["summary"] ?? "" }
         #expect(seen.sorted() == (["Buy milk"] + added).sorted(), "each once on the server")
         try stage.expectRecovery(count: 1 + added.count)
@@ -232,7 +256,9 @@ import Testing
         try stage.proxy.set(.alterStored)
         let (sync, requests) = try stage.proxy.recording { try device.todo("sync") }
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(requests.contains { $0.method == "PUT" && !$0.affected.isEmpty }, "nothing was altered: the test proves nothing")
+        #expect(
+            requests.contains { $0.method == "PUT" && !$0.affected.isEmpty },
+            "nothing was altered: the test proves nothing")
         let names = try device.names()
         #expect(names.contains("trailing") && !names.contains("trailing  "), "the server's version is here: \(names)")
         let other = SyncDevice(stage.server)
@@ -283,14 +309,22 @@ import Testing
         let start = Date()
         let result = try device.todo("sync", "--json")
         let seconds = Date().timeIntervalSince(start)
-        #expect(result.status == 0, "exit \(result.status) (a signal number such as 11 or 6: a crash): \(result.stderr.prefix(2_000))")
+        #expect(
+            result.status == 0,
+            "exit \(result.status) (a signal number such as 11 or 6: a crash): \(result.stderr.prefix(2_000))")
         let warnings = Self.warnings(result)
-        #expect(warnings.count == 1 && warnings.first?.contains("monster-\(monster).ics") == true, "one warning naming \(href): \(result.stderr.prefix(2_000))")
+        #expect(
+            warnings.count == 1 && warnings.first?.contains("monster-\(monster).ics") == true,
+            "one warning naming \(href): \(result.stderr.prefix(2_000))")
         #expect(try device.dump("todos") == before, "the todos are unchanged")
         if result.status == 0 {
-            #expect(try parseJSON(result.stdout, as: [String: Any].self)["sent"] as? Int == 1, "the other todo was sent")
+            #expect(
+                try parseJSON(result.stdout, as: [String: Any].self)["sent"] as? Int == 1, "the other todo was sent")
         }
-        #expect(try stage.server.todosSeenByPython(stage.server.todoCollectionURL).contains { $0["summary"] == "Sent beside the monster" })
+        #expect(
+            try stage.server.todosSeenByPython(stage.server.todoCollectionURL).contains {
+                $0["summary"] == "Sent beside the monster"
+            })
         #expect(seconds < 45, "the sync took \(Int(seconds)) s")
         try stage.expectRecovery(count: Self.names.count + 1)
     }
@@ -318,7 +352,9 @@ import Testing
         try stage.proxy.set(.injectObject(href: href, object: .garbage))
         let before = try stage.device.dump()
         let result = try stage.device.todo("sync")
-        let raw = result.stderr.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x9B || $0.value == 0x202E }
+        let raw = result.stderr.unicodeScalars.filter {
+            ($0.value < 0x20 && $0 != "\n") || $0.value == 0x9B || $0.value == 0x202E
+        }
         #expect(raw.isEmpty, "raw control characters on stderr: \(result.stderr.debugDescription)")
         let lines = result.stderrLines
         #expect(!lines.contains { $0.hasPrefix("error: forged") }, "a forged line: \(result.stderr.debugDescription)")
@@ -329,8 +365,11 @@ import Testing
             #expect(try stage.device.dump() == before)
         case .validXML:
             #expect(result.status == 0, "exit \(result.status): \(result.stderr.debugDescription)")
-            #expect(lines.filter { $0.hasPrefix("warning:") }.count == 1, "one warning: \(result.stderr.debugDescription)")
-            #expect(lines.contains { $0.hasPrefix("warning:") && $0.contains("evil") }, "the warning names the object: \(result.stderr.debugDescription)")
+            #expect(
+                lines.filter { $0.hasPrefix("warning:") }.count == 1, "one warning: \(result.stderr.debugDescription)")
+            #expect(
+                lines.contains { $0.hasPrefix("warning:") && $0.contains("evil") },
+                "the warning names the object: \(result.stderr.debugDescription)")
         }
         try stage.expectRecovery(count: Self.names.count)
     }
@@ -353,9 +392,13 @@ import Testing
         #expect(try device.names().sorted() == ["One", "Three", "Two", odd].sorted())
         #expect(try device.ok("list").contains("odd ^[[31m name"), "the name is shown escaped")
         let warnings = Self.warnings(first)
-        #expect(warnings.count == 1 && warnings.first?.contains("odd.ics") == true, "one warning naming odd.ics: \(first.stderr.debugDescription)")
+        #expect(
+            warnings.count == 1 && warnings.first?.contains("odd.ics") == true,
+            "one warning naming odd.ics: \(first.stderr.debugDescription)")
         let second = try device.todo("sync")
-        #expect(second.status == 0 && Self.warnings(second).isEmpty, "the next sync is quiet: \(second.stderr.debugDescription)")
+        #expect(
+            second.status == 0 && Self.warnings(second).isEmpty,
+            "the next sync is quiet: \(second.stderr.debugDescription)")
     }
 
     // MARK: 4. Reports the user can act on
@@ -365,12 +408,15 @@ import Testing
     @Test func anEditKeptOverADeleteNamesTheTodo() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }
-        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
         try laptop.setUp()
         try phone.setUp()
         /// The laptop deletes `name` while the phone renames it to `renamed`; returns the
         /// laptop's sync (`--json` or text) and the todo's old id there.
-        func deleteWhileRenamed(_ name: String, to renamed: String, json: Bool) throws -> (result: ProcessResult, oldID: Int) {
+        func deleteWhileRenamed(_ name: String, to renamed: String, json: Bool) throws -> (
+            result: ProcessResult, oldID: Int
+        ) {
             try laptop.ok("add", name)
             try laptop.sync()
             try phone.sync()
@@ -387,8 +433,9 @@ import Testing
         let newID = try laptop.id(named: "Buy oat milk")
         #expect(newID != text.oldID)
         let line = text.result.stdout.split(separator: "\n").first { $0.hasPrefix("conflict:") }.map(String.init) ?? ""
-        #expect(line.contains("\(text.oldID)") && line.contains("\(newID)") && line.contains("Buy oat milk"),
-                "the conflict names the old id \(text.oldID), the new id \(newID) and the name: \(text.result.stdout)")
+        #expect(
+            line.contains("\(text.oldID)") && line.contains("\(newID)") && line.contains("Buy oat milk"),
+            "the conflict names the old id \(text.oldID), the new id \(newID) and the name: \(text.result.stdout)")
 
         let json = try deleteWhileRenamed("Call mum", to: "Call mum tonight", json: true)
         let report = try parseJSON(json.result.stdout, as: [String: Any].self, "todo sync --json")

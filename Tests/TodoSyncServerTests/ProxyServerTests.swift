@@ -6,8 +6,10 @@ import Testing
 /// `/.well-known/caldav` redirect, moved collections, redirects to another origin or from https
 /// to http) and Apache with Digest-only authentication, both started by the tests on 127.0.0.1
 /// in front of a Radicale of their own.
-@Suite("nginx and Apache in front of Radicale: redirects, /.well-known/caldav, the password kept at its origin, Digest", .timed,
-       .timeLimit(.minutes(2)))
+@Suite(
+    "nginx and Apache in front of Radicale: redirects, /.well-known/caldav, the password kept at its origin, Digest",
+    .timed,
+    .timeLimit(.minutes(2)))
 struct ProxyServerTests {
     typealias Device = DiscoveryTests.Device
 
@@ -22,7 +24,9 @@ struct ProxyServerTests {
         """
     }
 
-    @Test("nginx: /.well-known/caldav's 301 and moved collections (307, 308: method and body kept) followed at setup and the final URL stored; a sync through it; a move after setup is an error naming the URL")
+    @Test(
+        "nginx: /.well-known/caldav's 301 and moved collections (307, 308: method and body kept) followed at setup and the final URL stored; a sync through it; a move after setup is an error naming the URL"
+    )
     func nginxRedirectsAtSetup() throws {
         let radicale = try CalDAVServer.radicale(users: ["alice": "secret"])
         defer { radicale.stop() }
@@ -45,17 +49,25 @@ struct ProxyServerTests {
             """
         }
         defer { nginx.stop() }
-        let base = nginx.base(), tasks = base + "/radicale/alice/tasks/"
-        let laptop = Device(), phone = Device()
+        let base = nginx.base()
+        let tasks = base + "/radicale/alice/tasks/"
+        let laptop = Device()
+        let phone = Device()
 
         // The well-known URL as typed (no slash added): nginx's 301, then discovery under /radicale/.
         #expect(try laptop.setUp([base + "/.well-known/caldav", "--user", "alice"]) == tasks, "\(nginx.requests)")
-        #expect(nginx.requests.first.map { "\($0.method) \($0.path) \($0.status)" } == "PROPFIND /.well-known/caldav 301", "\(nginx.requests)")
+        #expect(
+            nginx.requests.first.map { "\($0.method) \($0.path) \($0.status)" } == "PROPFIND /.well-known/caldav 301",
+            "\(nginx.requests)")
         let status = try laptop.todo(["sync", "status"])
-        #expect(status.stdout.contains("url:        \(tasks)\n") && status.stdout.contains("user:       alice\n"), "\(status.stdout)")
+        #expect(
+            status.stdout.contains("url:        \(tasks)\n") && status.stdout.contains("user:       alice\n"),
+            "\(status.stdout)")
         #expect(try laptop.todo(["add", "Through nginx"]).status == 0)
         let sent = try laptop.todo(["sync", "--json"])
-        #expect(sent.status == 0 && (try? parseJSON(sent.stdout, as: [String: Any].self)["sent"] as? Int) == 1, "\(sent.stdout) \(sent.stderr)")
+        #expect(
+            sent.status == 0 && (try? parseJSON(sent.stdout, as: [String: Any].self)["sent"] as? Int) == 1,
+            "\(sent.stdout) \(sent.stderr)")
         #expect(try radicale.todosSeenByPython(radicale.todoCollectionURL).map { $0["summary"] } == ["Through nginx"])
 
         // A collection moved with 308 and a principal moved with 307: the PROPFIND goes again
@@ -64,17 +76,23 @@ struct ProxyServerTests {
             let before = nginx.requests.count
             #expect(try laptop.setUp([base + moved, "--user", "alice"]) == tasks, "from \(moved)")
             let requests = Array(nginx.requests.dropFirst(before))
-            let redirected = requests.firstIndex { $0.path == moved && $0.status == (moved == "/moved-308/" ? 308 : 307) }
+            let redirected = requests.firstIndex {
+                $0.path == moved && $0.status == (moved == "/moved-308/" ? 308 : 307)
+            }
             let next = redirected.map { requests[$0 + 1] }
             #expect(next?.method == "PROPFIND" && next?.path == to && next?.status == 207, "\(requests)")
-            #expect(next?.length != nil && next?.length == redirected.map { requests[$0].length } ?? nil, "the body went again: \(requests)")
+            #expect(
+                next?.length != nil && next?.length == redirected.map { requests[$0].length } ?? nil,
+                "the body went again: \(requests)")
         }
 
         // Another device on the same collection under /old/: it gets the laptop's todo.
         let old = base + "/old/alice/tasks/"
         #expect(try phone.setUp([old, "--user", "alice"]) == old)
         let received = try phone.todo(["sync", "--json"])
-        #expect(received.status == 0 && (try? parseJSON(received.stdout, as: [String: Any].self)["received"] as? Int) == 1, "\(received.stdout) \(received.stderr)")
+        #expect(
+            received.status == 0 && (try? parseJSON(received.stdout, as: [String: Any].self)["received"] as? Int) == 1,
+            "\(received.stdout) \(received.stderr)")
         #expect(try phone.todo(["list"]).stdout.contains("Through nginx"))
 
         // The collection moves after setup: the sync follows nothing, changes nothing, and names
@@ -85,17 +103,26 @@ struct ProxyServerTests {
         let before = nginx.requests.count
         let refused = try phone.todo(["sync"])
         #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
-        #expect(refused.stderr.contains("was redirected (HTTP 301) to \(tasks)") && refused.stderr.contains("todo sync setup \(tasks)"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("was redirected (HTTP 301) to \(tasks)")
+                && refused.stderr.contains("todo sync setup \(tasks)"), "\(refused.stderr)")
         #expect(!refused.stderr.contains("secret"))
-        #expect(nginx.requests.dropFirst(before).allSatisfy { $0.path.hasPrefix("/old/") }, "followed: \(nginx.requests.dropFirst(before))")
+        #expect(
+            nginx.requests.dropFirst(before).allSatisfy { $0.path.hasPrefix("/old/") },
+            "followed: \(nginx.requests.dropFirst(before))")
         #expect(try ProcessRunner.run("/usr/bin/sqlite3", [phone.database, ".dump"]).stdout == dump)
         #expect(try phone.setUp([tasks, "--user", "alice"]) == tasks)
         let after = try phone.todo(["sync"])
         #expect(after.status == 0, "\(after.stderr)")
-        #expect(Set(try radicale.todosSeenByPython(radicale.todoCollectionURL).compactMap { $0["summary"] }) == ["Through nginx", "After the move"])
+        #expect(
+            Set(try radicale.todosSeenByPython(radicale.todoCollectionURL).compactMap { $0["summary"] }) == [
+                "Through nginx", "After the move"
+            ])
     }
 
-    @Test("nginx: a redirect to another origin (another port, http to https) or from https to http never carries the password; the other listener logs what it got")
+    @Test(
+        "nginx: a redirect to another origin (another port, http to https) or from https to http never carries the password; the other listener logs what it got"
+    )
     func nginxRedirectsKeepThePassword() throws {
         let radicale = try CalDAVServer.radicale(users: ["alice": "secret"])
         defer { radicale.stop() }
@@ -132,47 +159,69 @@ struct ProxyServerTests {
         // setup names the URL to set up instead. The origin given got the password (so the log
         // would show it); the other listener never did.
         let elsewhere = "http://127.0.0.1:\(other)/radicale/alice/tasks/"
-        try device.refused([nginx.base() + "/elsewhere/", "--user", "alice"], "redirected to http://127.0.0.1:\(other)", "todo sync setup \(elsewhere)")
+        try device.refused(
+            [nginx.base() + "/elsewhere/", "--user", "alice"], "redirected to http://127.0.0.1:\(other)",
+            "todo sync setup \(elsewhere)")
         #expect(nginx.requests(to: given).first?.authorization?.hasPrefix("Basic ") == true, "\(nginx.requests)")
-        #expect(!nginx.requests(to: other).isEmpty && nginx.requests(to: other).allSatisfy { $0.authorization == nil }, "\(nginx.requests)")
+        #expect(
+            !nginx.requests(to: other).isEmpty && nginx.requests(to: other).allSatisfy { $0.authorization == nil },
+            "\(nginx.requests)")
 
         // https to http: refused before any request to the http listener.
         let toOther = nginx.requests(to: other).count
-        try device.refused([nginx.base(2, scheme: "https") + "/downgrade/", "--user", "alice", "--ca-file", certificate.cert],
-                           "from https to plain http")
+        try device.refused(
+            [nginx.base(2, scheme: "https") + "/downgrade/", "--user", "alice", "--ca-file", certificate.cert],
+            "from https to plain http")
         #expect(nginx.requests(to: secure).last?.status == 301, "\(nginx.requests)")
         #expect(nginx.requests(to: other).count == toOther, "the http listener was asked: \(nginx.requests)")
 
         // http to https is another origin too: followed without the password, then named.
         let https = nginx.base(2, scheme: "https") + "/radicale/alice/tasks/"
         let toSecure = nginx.requests(to: secure).count
-        try device.refused([nginx.base() + "/secure/", "--user", "alice", "--ca-file", certificate.cert], "todo sync setup \(https)")
+        try device.refused(
+            [nginx.base() + "/secure/", "--user", "alice", "--ca-file", certificate.cert], "todo sync setup \(https)")
         let upgraded = nginx.requests(to: secure).dropFirst(toSecure)
         #expect(!upgraded.isEmpty && upgraded.allSatisfy { $0.authorization == nil }, "\(nginx.requests)")
         // Set up there, the password goes to it, and a sync works over TLS through nginx, on
         // HTTP/2 (the writes as streams of one connection).
         #expect(try device.setUp([https, "--user", "alice", "--ca-file", certificate.cert]) == https)
         #expect(nginx.requests(to: secure).last?.authorization?.hasPrefix("Basic ") == true)
-        for name in ["Over https", "Over HTTP/2", "Three at once"] { #expect(try device.todo(["add", name]).status == 0) }
+        for name in ["Over https", "Over HTTP/2", "Three at once"] {
+            #expect(try device.todo(["add", name]).status == 0)
+        }
         let beforeSync = nginx.requests(to: secure).count
         let sync = try device.todo(["sync", "--json"])
-        #expect(sync.status == 0 && (try? parseJSON(sync.stdout, as: [String: Any].self)["sent"] as? Int) == 3, "\(sync.stdout) \(sync.stderr)")
+        #expect(
+            sync.status == 0 && (try? parseJSON(sync.stdout, as: [String: Any].self)["sent"] as? Int) == 3,
+            "\(sync.stdout) \(sync.stderr)")
         let synced = nginx.requests(to: secure).dropFirst(beforeSync)
-        #expect(synced.filter { $0.method == "PUT" && $0.status == 201 }.count == 3 && synced.allSatisfy { $0.protocol == "HTTP/2.0" }, "\(synced)")
-        #expect(Set(try radicale.todosSeenByPython(radicale.todoCollectionURL).compactMap { $0["summary"] }) == ["Over https", "Over HTTP/2", "Three at once"])
+        #expect(
+            synced.filter { $0.method == "PUT" && $0.status == 201 }.count == 3
+                && synced.allSatisfy { $0.protocol == "HTTP/2.0" }, "\(synced)")
+        #expect(
+            Set(try radicale.todosSeenByPython(radicale.todoCollectionURL).compactMap { $0["summary"] }) == [
+                "Over https", "Over HTTP/2", "Three at once"
+            ])
         // Nothing anywhere ever carried the password but to the origin set up with it.
         #expect(nginx.requests(to: other).allSatisfy { $0.authorization == nil }, "\(nginx.requests)")
     }
 
-    @Test("Apache with Digest only (mod_auth_digest) in front of Radicale: found from the root with the right password, a todo round-trips between two devices; a wrong password is an authentication error")
+    @Test(
+        "Apache with Digest only (mod_auth_digest) in front of Radicale: found from the root with the right password, a todo round-trips between two devices; a wrong password is an authentication error"
+    )
     func apacheDigest() throws {
         let radicale = try CalDAVServer.radicale(users: ["alice": "secret"], userFromProxy: true)
         defer { radicale.stop() }
         // htdigest's line for alice in the realm "todo": user:realm:MD5(user:realm:password).
         let md5 = try ProcessRunner.run("/usr/bin/md5sum", [], stdin: "alice:todo:secret")
         let hash = try #require(md5.stdout.split(separator: " ").first.map(String.init))
-        let apache = try WebServer.apache(ports: 1, modules: ["authn_core", "authn_file", "authz_core", "authz_user", "auth_digest",
-                                                               "headers", "proxy", "proxy_http"]) { folder, _ in
+        let apache = try WebServer.apache(
+            ports: 1,
+            modules: [
+                "authn_core", "authn_file", "authz_core", "authz_user", "auth_digest",
+                "headers", "proxy", "proxy_http"
+            ]
+        ) { folder, _ in
             try Data("alice:todo:\(hash)\n".utf8).write(to: URL(fileURLWithPath: folder.file("digest.users")))
             return """
                 <Location />
@@ -188,23 +237,38 @@ struct ProxyServerTests {
                 """
         }
         defer { apache.stop() }
-        let base = apache.base(), tasks = base + "/alice/tasks/"
+        let base = apache.base()
+        let tasks = base + "/alice/tasks/"
         // Digest only: Basic is refused even with the right password.
-        let basic = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--basic", "-u", "alice:secret",
-                                                            "-X", "PROPFIND", "-H", "Depth: 0", tasks], timeout: 30)
+        let basic = try ProcessRunner.run(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--basic", "-u", "alice:secret",
+                "-X", "PROPFIND", "-H", "Depth: 0", tasks
+            ], timeout: 30)
         #expect(basic.stdout == "401", "Basic: \(basic.stdout) \(basic.stderr)")
 
-        let laptop = Device(), phone = Device()
+        let laptop = Device()
+        let phone = Device()
         #expect(try laptop.setUp([base + "/", "--user", "alice"]) == tasks, "\(apache.requests) \(apache.log)")
-        #expect(apache.requests.contains { $0.status == 207 && $0.authorization?.hasPrefix("Digest ") == true }, "\(apache.requests)")
+        #expect(
+            apache.requests.contains { $0.status == 207 && $0.authorization?.hasPrefix("Digest ") == true },
+            "\(apache.requests)")
         #expect(try laptop.todo(["add", "Behind Digest", "--due", "2030-01-02"]).status == 0)
         let sent = try laptop.todo(["sync", "--json"])
-        #expect(sent.status == 0 && (try? parseJSON(sent.stdout, as: [String: Any].self)["sent"] as? Int) == 1, "\(sent.stdout) \(sent.stderr)")
+        #expect(
+            sent.status == 0 && (try? parseJSON(sent.stdout, as: [String: Any].self)["sent"] as? Int) == 1,
+            "\(sent.stdout) \(sent.stderr)")
         #expect(try phone.setUp([tasks, "--user", "alice"]) == tasks)
         let received = try phone.todo(["sync", "--json"])
-        #expect(received.status == 0 && (try? parseJSON(received.stdout, as: [String: Any].self)["received"] as? Int) == 1, "\(received.stdout) \(received.stderr)")
+        #expect(
+            received.status == 0 && (try? parseJSON(received.stdout, as: [String: Any].self)["received"] as? Int) == 1,
+            "\(received.stdout) \(received.stderr)")
         let list = try parseJSON(try phone.todo(["list", "--json"]).stdout, as: [[String: Any]].self)
-        #expect(list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")" } == ["Behind Digest|2030-01-02"], "\(list)")
+        #expect(
+            list.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")" } == [
+                "Behind Digest|2030-01-02"
+            ], "\(list)")
 
         // A wrong password: the clear authentication error, at setup and at sync.
         let stranger = Device()

@@ -11,12 +11,16 @@ import Testing
         kind == .radicale ? try CalDAVServer.radicale() : try CalDAVServer.xandikos()
     }
 
-    @Test(arguments: kinds) func twoDevicesEndWithTheUnionAndSyncingAgainDuplicatesNothing(kind: CalDAVServer.Kind) throws {
+    @Test(arguments: kinds) func twoDevicesEndWithTheUnionAndSyncingAgainDuplicatesNothing(kind: CalDAVServer.Kind)
+        throws
+    {
         let server = try Self.start(kind)
         defer { server.stop() }
-        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
         try laptop.ok("add", "Buy milk", "--due", "2024-05-01")
-        try laptop.ok("add", "Ünïcödé, with; commas \\ and a long name that will certainly need folding at seventy-five octets 🎉")
+        try laptop.ok(
+            "add", "Ünïcödé, with; commas \\ and a long name that will certainly need folding at seventy-five octets 🎉")
         try phone.ok("add", "Pay rent")
         try phone.ok("done", "1")
         try laptop.setUp()
@@ -33,22 +37,31 @@ import Testing
         }
         let seen = try server.todosSeenByPython(server.todoCollectionURL)
         #expect(seen.count == 3, "no duplicates on the server")
-        #expect(Set(seen.map { $0["summary"] ?? "" }) == ["Buy milk", "Pay rent", "Ünïcödé, with; commas \\ and a long name that will certainly need folding at seventy-five octets 🎉"])
+        #expect(
+            Set(seen.map { $0["summary"] ?? "" }) == [
+                "Buy milk", "Pay rent",
+                "Ünïcödé, with; commas \\ and a long name that will certainly need folding at seventy-five octets 🎉"
+            ])
         #expect(seen.first { $0["summary"] == "Buy milk" }?["due"] == "20240501")
         #expect(seen.first { $0["summary"] == "Pay rent" }?["status"] == "COMPLETED")
         // The UID is the identity across devices.
-        let uid = try parseJSON(laptop.ok("show", "\(try laptop.id(named: "Pay rent"))", "--json"), as: [String: Any].self)["uid"] as? String
+        let uid =
+            try parseJSON(laptop.ok("show", "\(try laptop.id(named: "Pay rent"))", "--json"), as: [String: Any].self)[
+                "uid"] as? String
         #expect(uid != nil && seen.contains { $0["uid"] == uid })
     }
 
     @Test(arguments: kinds) func editsOnBothSidesMergeAndAConflictIsReported(kind: CalDAVServer.Kind) throws {
         let server = try Self.start(kind)
         defer { server.stop() }
-        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
         try laptop.ok("add", "Buy milk")
         try laptop.ok("add", "Call mum")
-        try laptop.setUp(); try phone.setUp()
-        try laptop.sync(); try phone.sync()
+        try laptop.setUp()
+        try phone.setUp()
+        try laptop.sync()
+        try phone.sync()
         // Different fields on each side survive together; the same field keeps the server's.
         try laptop.ok("edit", "\(try laptop.id(named: "Buy milk"))", "--name", "Buy oat milk")
         try phone.ok("done", "\(try phone.id(named: "Buy milk"))")
@@ -58,11 +71,12 @@ import Testing
         try laptop.sync()
         let text = try phone.todo("sync")
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout == """
-            sent 1, received 2, deleted 0, conflicts 1
-            conflict: todo \(phoneCall) name: kept "Call mum tonight", replaced "Call mum tomorrow"
+        #expect(
+            text.stdout == """
+                sent 1, received 2, deleted 0, conflicts 1
+                conflict: todo \(phoneCall) name: kept "Call mum tonight", replaced "Call mum tomorrow"
 
-            """)
+                """)
         try laptop.sync()
         #expect(try laptop.list() == phone.list())
         #expect(try laptop.list() == ["Buy oat milk|null|1", "Call mum tonight|null|0"])
@@ -71,10 +85,13 @@ import Testing
     @Test(arguments: kinds) func anEditBeatsADeleteAndTheJSONSaysSo(kind: CalDAVServer.Kind) throws {
         let server = try Self.start(kind)
         defer { server.stop() }
-        let laptop = SyncDevice(server), phone = SyncDevice(server)
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
         try laptop.ok("add", "Buy milk")
-        try laptop.setUp(); try phone.setUp()
-        try laptop.sync(); try phone.sync()
+        try laptop.setUp()
+        try phone.setUp()
+        try laptop.sync()
+        try phone.sync()
         try laptop.ok("rm", "1")
         try phone.ok("edit", "1", "--due", "2024-06-01")
         try phone.sync()
@@ -101,9 +118,19 @@ import Testing
         try laptop.ok("add", "Buy milk")
         try laptop.setUp()
         try laptop.sync()
-        let shell = try ProcessRunner.run("sqlite3", [laptop.database, "UPDATE todos SET name = 'Buy oat milk' WHERE id = 1; INSERT INTO todos(name) VALUES ('From the shell')"])
+        let shell = try ProcessRunner.run(
+            "sqlite3",
+            [
+                laptop.database,
+                "UPDATE todos SET name = 'Buy oat milk' WHERE id = 1; INSERT INTO todos(name) VALUES ('From the shell')"
+            ])
         #expect(shell.status == 0, "\(shell.stderr)")
-        let python = try ProcessRunner.run(CalDAVServer.python, ["-c", "import sqlite3; c = sqlite3.connect('\(laptop.database)'); c.execute(\"INSERT INTO todos(name, deadline, done) VALUES ('From Python', '2024-07-01', 1)\"); c.commit()"])
+        let python = try ProcessRunner.run(
+            CalDAVServer.python,
+            [
+                "-c",
+                "import sqlite3; c = sqlite3.connect('\(laptop.database)'); c.execute(\"INSERT INTO todos(name, deadline, done) VALUES ('From Python', '2024-07-01', 1)\"); c.commit()"
+            ])
         #expect(python.status == 0, "\(python.stderr)")
         let status = try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)
         #expect(status["pending"] as? Int == 3)
@@ -121,7 +148,9 @@ import Testing
         defer { server.stop() }
         let laptop = SyncDevice(server)
         // python3-caldav as a phone app: DESCRIPTION, PRIORITY, CATEGORIES, a VALARM, a UTC date-time DUE.
-        try server.python(server.todoCollectionURL, """
+        try server.python(
+            server.todoCollectionURL,
+            """
             cal.save_todo('''BEGIN:VCALENDAR
             VERSION:2.0
             PRODID:-//Phone//Tasks//EN
@@ -152,12 +181,16 @@ import Testing
         let seen = try #require(try server.todosSeenByPython(server.todoCollectionURL).first)
         #expect(seen["summary"] == "Dentist at 12" && seen["status"] == "COMPLETED")
         let text = seen["text"] ?? ""
-        for kept in ["DESCRIPTION:Bring the insurance card", "PRIORITY:1", "CATEGORIES:health", "X-PHONE-COLOR:#ff0000",
-                     "BEGIN:VALARM", "TRIGGER:-PT30M", "DUE:20240510T120000Z"] {
+        for kept in [
+            "DESCRIPTION:Bring the insurance card", "PRIORITY:1", "CATEGORIES:health", "X-PHONE-COLOR:#ff0000",
+            "BEGIN:VALARM", "TRIGGER:-PT30M", "DUE:20240510T120000Z"
+        ] {
             #expect(text.contains(kept), "\(kept) was lost: \(text)")
         }
         // The phone completes another todo and renames this one: both arrive.
-        try server.python(server.todoCollectionURL, """
+        try server.python(
+            server.todoCollectionURL,
+            """
             for t in cal.todos(include_completed=True):
                 c = t.icalendar_instance.walk('VTODO')[0]
                 c['summary'] = 'Dentist, moved'
@@ -189,24 +222,32 @@ import Testing
         defer { server.stop() }
         let events = try server.makeCollection(name: "events", components: ["VEVENT"])
         let device = SyncDevice(server)
-        func refused(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 1, _ words: String) throws {
+        func refused(_ arguments: [String], environment: [String: String] = [:], status: Int32 = 1, _ words: String)
+            throws
+        {
             let result = try device.todo(arguments, environment: environment)
             #expect(result.status == status, "\(arguments): \(result.stdout) \(result.stderr)")
-            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains(words), "\(arguments): \(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("error: ") && result.stderr.contains(words), "\(arguments): \(result.stderr)")
             #expect(!result.stderr.contains("secret") && !result.stdout.contains("secret"))
             let status = try device.todo("sync", "status")
             #expect(status.status == 1 && status.stderr.contains("no sync remote"), "nothing was stored")
         }
-        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice"], environment: ["TODO_SYNC_PASSWORD": "wrong"], "authentication")
+        try refused(
+            ["sync", "setup", server.todoCollectionURL, "--user", "alice"],
+            environment: ["TODO_SYNC_PASSWORD": "wrong"], "authentication")
         try refused(["sync", "setup", server.base + "/alice/nothing-here/", "--user", "alice"], "no such collection")
         try refused(["sync", "setup", events, "--user", "alice"], "VTODO")
         let closed = try CalDAVServer.freePort()
         try refused(["sync", "setup", "http://127.0.0.1:\(closed)/alice/tasks/", "--user", "alice"], "127.0.0.1")
         try refused(["sync", "setup", "ftp://127.0.0.1/x"], status: 2, "http")
         try refused(["sync", "setup", "http://alice:secret@127.0.0.1/x/"], status: 2, "password")
-        try refused(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "exit 3"], "password")
+        try refused(
+            ["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "exit 3"], "password")
         // The password from a command works, and is stored as the command, never as itself.
-        let good = try device.todo(["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "echo secret"], environment: ["TODO_SYNC_PASSWORD": ""])
+        let good = try device.todo(
+            ["sync", "setup", server.todoCollectionURL, "--user", "alice", "--password-command", "echo secret"],
+            environment: ["TODO_SYNC_PASSWORD": ""])
         #expect(good.status == 0, "\(good.stderr)")
         let dump = try ProcessRunner.run("sqlite3", [device.database, ".dump"]).stdout
         #expect(dump.contains("echo secret") && !dump.contains("'secret'"))
@@ -217,14 +258,18 @@ import Testing
         defer { server.stop() }
         let device = SyncDevice(server)
         // The login in ~/.netrc, the password in TODO_SYNC_PASSWORD (SyncDevice sets it).
-        try Data("machine 127.0.0.1 login alice password stale\n".utf8).write(to: URL(fileURLWithPath: device.folder.file(".netrc")))
+        try Data("machine 127.0.0.1 login alice password stale\n".utf8).write(
+            to: URL(fileURLWithPath: device.folder.file(".netrc")))
         let setup = try device.todo("sync", "setup", server.todoCollectionURL)
         #expect(setup.status == 0, "\(setup.stderr)")
         try device.ok("add", "Buy milk")
         #expect(try device.sync()["sent"] as? Int == 1)
         // Status says where the user comes from, reading no netrc itself; --json keeps null.
         let status = try device.ok("sync", "status")
-        #expect(status.contains("user:       none given (todo-sync uses the login of ~/.netrc's entry for the host, if any)\n"), "\(status)")
+        #expect(
+            status.contains(
+                "user:       none given (todo-sync uses the login of ~/.netrc's entry for the host, if any)\n"),
+            "\(status)")
         #expect(try parseJSON(device.ok("sync", "status", "--json"), as: [String: Any].self)["user"] is NSNull)
         // No user anywhere: an error saying so, not a 401.
         try FileManager.default.removeItem(atPath: device.folder.file(".netrc"))
@@ -256,16 +301,20 @@ import Testing
     @Test func aWatcherSeesWhatASyncBringsIn() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }
-        let laptop = SyncDevice(server), phone = SyncDevice(server)
-        try laptop.setUp(); try phone.setUp()
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
+        try laptop.setUp()
+        try phone.setUp()
         try phone.ok("add", "From the phone", "--due", "2024-05-01")
         try phone.sync()
-        let watch = try RunningProcess(ProcessRunner.todoBinary, ["watch", "--json"], environment: ["TODO_DB": laptop.database])
+        let watch = try RunningProcess(
+            ProcessRunner.todoBinary, ["watch", "--json"], environment: ["TODO_DB": laptop.database])
         defer { _ = watch.interrupt() }
         let first = try parseJSON(try #require(watch.nextLine()), as: [String: Any].self)
         #expect((first["items"] as? [Any])?.isEmpty == true)
         #expect(try laptop.sync()["received"] as? Int == 1)
-        let batch = try parseJSON(try #require(watch.nextLine(timeout: 10), "the watcher saw nothing"), as: [String: Any].self)
+        let batch = try parseJSON(
+            try #require(watch.nextLine(timeout: 10), "the watcher saw nothing"), as: [String: Any].self)
         let changes = try field(batch, "changes", as: [[String: Any]].self)
         #expect(changes.count == 1 && changes.first?["type"] as? String == "insert")
         #expect((changes.first?["todo"] as? [String: Any])?["name"] as? String == "From the phone")
@@ -274,19 +323,25 @@ import Testing
     @Test func aSyncKilledAtAnyPointIsCompletedByTheNextWithoutDuplicates() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }
-        let laptop = SyncDevice(server), phone = SyncDevice(server)
-        try laptop.setUp(); try phone.setUp()
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
+        try laptop.setUp()
+        try phone.setUp()
         let seed = TestSeed.make("aSyncKilledAtAnyPoint")
         var generator = SeededGenerator(seed: seed)
-        var kills = 0, count = 0
+        var kills = 0
+        var count = 0
         for round in 0..<5 {
             // Each round brings new todos and edits of sent ones, so every sync has work to cut.
-            let values = (1...40).map { "('todo \(round)-\($0)', \($0 % 3 == 0 ? "'2024-05-01'" : "NULL"), \($0 % 2))" }.joined(separator: ", ")
-            let sql = "INSERT INTO todos(name, deadline, done) VALUES \(values); UPDATE todos SET name = name || ' (edited)' WHERE id % 7 = \(round)"
+            let values = (1...40).map { "('todo \(round)-\($0)', \($0 % 3 == 0 ? "'2024-05-01'" : "NULL"), \($0 % 2))" }
+                .joined(separator: ", ")
+            let sql =
+                "INSERT INTO todos(name, deadline, done) VALUES \(values); UPDATE todos SET name = name || ' (edited)' WHERE id % 7 = \(round)"
             #expect(try ProcessRunner.run("sqlite3", [laptop.database, sql]).status == 0)
             count += 40
-            let sync = try RunningProcess(ProcessRunner.todoBinary, ["sync"],
-                                          environment: ["TODO_DB": laptop.database, "TODO_SYNC_PASSWORD": "secret"])
+            let sync = try RunningProcess(
+                ProcessRunner.todoBinary, ["sync"],
+                environment: ["TODO_DB": laptop.database, "TODO_SYNC_PASSWORD": "secret"])
             usleep(UInt32.random(in: 20_000...400_000, using: &generator))
             if kill(sync.pid, SIGKILL) == 0 { kills += 1 }
             _ = sync.waitForExit(timeout: 10)
@@ -313,32 +368,42 @@ import Testing
         try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: alone)
         let build = URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path
         #expect(FileManager.default.isExecutableFile(atPath: build + "/todo-sync"))
-        let result = try ProcessRunner.run(alone, ["sync", "setup", "http://127.0.0.1:1/x/"],
-                                           environment: ["TODO_DB": folder.file("t.sqlite"), "PATH": build + ":/usr/bin:/bin"])
+        let result = try ProcessRunner.run(
+            alone, ["sync", "setup", "http://127.0.0.1:1/x/"],
+            environment: ["TODO_DB": folder.file("t.sqlite"), "PATH": build + ":/usr/bin:/bin"])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: todo-sync is not beside \(alone): reinstall todo\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("error: todo-sync is not beside \(alone): reinstall todo\n"), "\(result.stderr)")
     }
 
     /// A todo-sync of another protocol version (here a script whose hello says 2) is named, with
     /// what to do, before anything else is asked of it.
     @Test func aCompanionOfAnotherVersionIsNamed() throws {
         let folder = TemporaryFolder()
-        let todo = folder.file("todo"), companion = folder.file("todo-sync"), asked = folder.file("asked")
+        let todo = folder.file("todo")
+        let companion = folder.file("todo-sync")
+        let asked = folder.file("asked")
         try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
         try """
-            #!/bin/sh
-            while IFS= read -r line; do
-                printf '%s\\n' "$line" >> '\(asked)'
-                printf '%s\\n' '{"version": 2, "capabilities": ["teleport"]}'
-            done
+        #!/bin/sh
+        while IFS= read -r line; do
+            printf '%s\\n' "$line" >> '\(asked)'
+            printf '%s\\n' '{"version": 2, "capabilities": ["teleport"]}'
+        done
 
-            """.write(toFile: companion, atomically: true, encoding: .utf8)
+        """.write(toFile: companion, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: companion)
-        let result = try ProcessRunner.run(todo, ["sync", "setup", "http://127.0.0.1:1/x/"],
-                                           environment: ["TODO_DB": folder.file("t.sqlite")])
+        let result = try ProcessRunner.run(
+            todo, ["sync", "setup", "http://127.0.0.1:1/x/"],
+            environment: ["TODO_DB": folder.file("t.sqlite")])
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("error: todo-sync at \(companion) speaks protocol 2; this todo speaks 1: install todo and todo-sync together"),
-                "\(result.stderr)")
-        #expect(try String(contentsOfFile: asked, encoding: .utf8) == #"{"op":"hello"}"# + "\n", "hello, and nothing after it")
+        #expect(
+            result.stderr.hasPrefix(
+                "error: todo-sync at \(companion) speaks protocol 2; this todo speaks 1: install todo and todo-sync together"
+            ),
+            "\(result.stderr)")
+        #expect(
+            try String(contentsOfFile: asked, encoding: .utf8) == #"{"op":"hello"}"# + "\n",
+            "hello, and nothing after it")
     }
 }

@@ -67,12 +67,16 @@ final class SyncDevice: @unchecked Sendable {
     func list() throws -> [String] {
         let result = try todo(["list", "--json"])
         let todos = try parseJSON(result.stdout, as: [[String: Any]].self, "todo list --json (stderr \(result.stderr))")
-        return todos.map { "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "null")|\(($0["done"] as? Bool ?? false) ? 1 : 0)" }.sorted()
+        return todos.map {
+            "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "null")|\(($0["done"] as? Bool ?? false) ? 1 : 0)"
+        }.sorted()
     }
 
     /// The names of `todo list --json`, in its order.
     func names() throws -> [String] {
-        try parseJSON(try todo(["list", "--json"]).stdout, as: [[String: Any]].self, "todo list --json").map { $0["name"] as? String ?? "" }
+        try parseJSON(try todo(["list", "--json"]).stdout, as: [[String: Any]].self, "todo list --json").map {
+            $0["name"] as? String ?? ""
+        }
     }
 
     /// `sqlite3 DB .dump [table]`: the database's whole content, to compare before and after.
@@ -109,7 +113,8 @@ extension CalDAVServer {
             print(json.dumps(out))
             """
         let user = users.keys.sorted().first ?? ""
-        let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
+        let result = try ProcessRunner.run(
+            CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
         guard result.status == 0 else { throw UnexpectedOutput("python3-caldav failed: \(result.stderr)") }
         return try parseJSON(result.stdout, as: [[String: String]].self, "python3-caldav's todos")
     }
@@ -118,7 +123,8 @@ extension CalDAVServer {
     func listSeenByPython(_ url: String) throws -> [String] {
         try todosSeenByPython(url).map { todo -> String in
             let due = todo["due"] ?? ""
-            let deadline = due.isEmpty ? "null" : "\(due.prefix(4))-\(due.dropFirst(4).prefix(2))-\(due.dropFirst(6).prefix(2))"
+            let deadline =
+                due.isEmpty ? "null" : "\(due.prefix(4))-\(due.dropFirst(4).prefix(2))-\(due.dropFirst(6).prefix(2))"
             return "\(todo["summary"] ?? "")|\(deadline)|\(todo["status"] == "COMPLETED" ? 1 : 0)"
         }.sorted()
     }
@@ -132,7 +138,8 @@ extension CalDAVServer {
             cal = caldav.Calendar(client=client, url=sys.argv[1])
             """ + "\n" + body
         let user = users.keys.sorted().first ?? ""
-        let result = try ProcessRunner.run(CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
+        let result = try ProcessRunner.run(
+            CalDAVServer.python, ["-c", script, url, user, users[user] ?? ""], timeout: 60)
         guard result.status == 0 else { throw UnexpectedOutput("python3-caldav failed: \(result.stderr)") }
         return result.stdout
     }

@@ -33,10 +33,11 @@ import Testing
         var random = SeededGenerator(seed: seed)
         let devices = [SyncDevice(proxy), SyncDevice(proxy)]
         for device in devices { try device.setUp() }
-        var names: Set<String> = []       // every name ever given: nothing may appear that was not
-        var added = 0, deletes = 0
+        var names: Set<String> = []  // every name ever given: nothing may appear that was not
+        var added = 0
+        var deletes = 0
         var step = 0
-        var faults: [String] = []     // each faulty sync: the fault and the exit status
+        var faults: [String] = []  // each faulty sync: the fault and the exit status
         func freshName() -> String {
             step += 1
             let name = "todo \(seed % 1000)-\(step)"
@@ -52,11 +53,15 @@ import Testing
                 switch operation {
                 case 0, 1:
                     added += 1
-                    try server.python(server.todoCollectionURL, """
+                    try server.python(
+                        server.todoCollectionURL,
+                        """
                         cal.save_todo('BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//phone//EN\\r\\nBEGIN:VTODO\\r\\nUID:phone-\(step + 1)-\(seed)\\r\\nDTSTAMP:20240101T000000Z\\r\\nSUMMARY:\(freshName())\\r\\nDESCRIPTION:kept\\r\\nEND:VTODO\\r\\nEND:VCALENDAR\\r\\n')
                         """)
                 case 6:
-                    let done = try server.python(server.todoCollectionURL, """
+                    let done = try server.python(
+                        server.todoCollectionURL,
+                        """
                         todos = sorted(cal.todos(include_completed=True), key=lambda t: str(t.url))
                         if todos:
                             todos[\(pick) % len(todos)].delete()
@@ -66,7 +71,9 @@ import Testing
                 default:
                     let field = operation == 2 ? "summary" : operation == 3 ? "due" : "status"
                     let name = freshName()
-                    try server.python(server.todoCollectionURL, """
+                    try server.python(
+                        server.todoCollectionURL,
+                        """
                         todos = sorted(cal.todos(include_completed=True), key=lambda t: str(t.url))
                         if todos:
                             t = todos[\(pick) % len(todos)]
@@ -84,7 +91,9 @@ import Testing
                 continue
             }
             let device = devices[actor]
-            let ids = try parseJSON(device.ok("list", "--json"), as: [[String: Any]].self).compactMap { $0["id"] as? Int }
+            let ids = try parseJSON(device.ok("list", "--json"), as: [[String: Any]].self).compactMap {
+                $0["id"] as? Int
+            }
             let id = ids.isEmpty ? nil : ids[Int.random(in: 0..<ids.count, using: &random)]
             switch (operation, id) {
             case (0, _), (_, nil):
@@ -100,11 +109,16 @@ import Testing
                 let result = try device.todo("sync")
                 try proxy.set(.pass)
                 faults.append("\(fault): exit \(result.status)")
-                #expect(result.status == 0 || result.status == 1, "a sync with \(fault) crashed: exit \(result.status), \(result.stderr.prefix(1_000)) (seed \(seed))")
+                #expect(
+                    result.status == 0 || result.status == 1,
+                    "a sync with \(fault) crashed: exit \(result.status), \(result.stderr.prefix(1_000)) (seed \(seed))"
+                )
             case (2, let id?):
                 try device.ok("edit", "\(id)", "--name", freshName())
             case (3, let id?):
-                try device.ok("edit", "\(id)", "--due", "2024-0\(Int.random(in: 1...9, using: &random))-1\(Int.random(in: 0...9, using: &random))")
+                try device.ok(
+                    "edit", "\(id)", "--due",
+                    "2024-0\(Int.random(in: 1...9, using: &random))-1\(Int.random(in: 0...9, using: &random))")
             case (4, let id?):
                 _ = try device.todo("done", "\(id)")
                 _ = try device.todo("undone", "\(id)")
@@ -114,7 +128,9 @@ import Testing
                 deletes += 1
             }
         }
-        print("SyncRandomizedTests: \(faults.count) syncs with a fault on (seed \(seed)): \(faults.joined(separator: "; "))")
+        print(
+            "SyncRandomizedTests: \(faults.count) syncs with a fault on (seed \(seed)): \(faults.joined(separator: "; "))"
+        )
         for device in devices + devices { try syncAsAUserWould(device) }
         let lists = try devices.map { try $0.list() }
         let phone = try server.listSeenByPython(server.todoCollectionURL)
@@ -123,7 +139,9 @@ import Testing
         let finalNames = lists[0].map { String($0.split(separator: "|")[0]) }
         #expect(Set(finalNames).count == finalNames.count, "no duplicates (seed \(seed))")
         #expect(Set(finalNames).isSubset(of: names), "nothing invented (seed \(seed))")
-        #expect(finalNames.count <= added && finalNames.count >= added - deletes, "nothing lost but by a delete (seed \(seed)): \(finalNames.count) of \(added) added, \(deletes) deleted")
+        #expect(
+            finalNames.count <= added && finalNames.count >= added - deletes,
+            "nothing lost but by a delete (seed \(seed)): \(finalNames.count) of \(added) added, \(deletes) deleted")
     }
 
     /// One of the faults a server may have, with random parameters.

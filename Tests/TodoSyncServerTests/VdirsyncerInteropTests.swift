@@ -18,48 +18,54 @@ import Testing
         #expect(try laptop.sync()["sent"] as? Int == 3)
 
         let folder = TemporaryFolder()
-        let config = folder.file("vdirsyncer.conf"), todoman = folder.file("todoman.py")
+        let config = folder.file("vdirsyncer.conf")
+        let todoman = folder.file("todoman.py")
         try FileManager.default.createDirectory(atPath: folder.file("vdir"), withIntermediateDirectories: true)
         try """
-            [general]
-            status_path = "\(folder.file("status"))/"
+        [general]
+        status_path = "\(folder.file("status"))/"
 
-            [pair tasks]
-            a = "local"
-            b = "remote"
-            collections = null
+        [pair tasks]
+        a = "local"
+        b = "remote"
+        collections = null
 
-            [storage local]
-            type = "filesystem"
-            path = "\(folder.file("vdir"))/"
-            fileext = ".ics"
+        [storage local]
+        type = "filesystem"
+        path = "\(folder.file("vdir"))/"
+        fileext = ".ics"
 
-            [storage remote]
-            type = "caldav"
-            url = "\(server.todoCollectionURL)"
-            username = "alice"
-            password = "secret"
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        [storage remote]
+        type = "caldav"
+        url = "\(server.todoCollectionURL)"
+        username = "alice"
+        password = "secret"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         try """
-            path = "\(folder.file("vdir"))"
-            date_format = "%Y-%m-%d"
-            time_format = "%H:%M"
-            default_list = "vdir"
-            """.write(toFile: todoman, atomically: true, encoding: .utf8)
-        let environment = ["HOME": folder.path, "XDG_CACHE_HOME": folder.file("cache"), "TZ": "UTC",
-                           "TODOMAN_CONFIG": todoman, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        path = "\(folder.file("vdir"))"
+        date_format = "%Y-%m-%d"
+        time_format = "%H:%M"
+        default_list = "vdir"
+        """.write(toFile: todoman, atomically: true, encoding: .utf8)
+        let environment = [
+            "HOME": folder.path, "XDG_CACHE_HOME": folder.file("cache"), "TZ": "UTC",
+            "TODOMAN_CONFIG": todoman, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"
+        ]
         func run(_ arguments: [String]) throws -> String {
-            let result = try ProcessRunner.run(arguments[0], Array(arguments.dropFirst()), environment: environment, timeout: 60)
+            let result = try ProcessRunner.run(
+                arguments[0], Array(arguments.dropFirst()), environment: environment, timeout: 60)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             return result.stdout
         }
         _ = try run(["/usr/bin/vdirsyncer", "-c", config, "discover"])
         _ = try run(["/usr/bin/vdirsyncer", "-c", config, "sync"])
         func todomanList() throws -> [[String: Any]] {
-            try parseJSON(try run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY"]), as: [[String: Any]].self)
+            try parseJSON(
+                try run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY"]), as: [[String: Any]].self)
         }
         let listed = try todomanList()
-        let byName = Dictionary(listed.map { ($0["summary"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(
+            listed.map { ($0["summary"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         #expect(Set(byName.keys) == ["Buy milk", "Pay rent", "Café, crème; brûlée"])
         #expect(byName["Buy milk"]?["due"] as? Int == 1_714_521_600, "2024-05-01 at midnight UTC")
         #expect(byName["Pay rent"]?["completed"] as? Bool == true)

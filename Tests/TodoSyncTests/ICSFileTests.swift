@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 import TodoInterop
 import TodoStore
+
 @testable import TodoSync
 
 /// Whole `.ics` files: every VTODO of every VCALENDAR, occurrences and events left out.
@@ -9,19 +10,32 @@ import TodoStore
     let utc = LocalTimeZone.offset(seconds: 0)
 
     @Test func readsEveryTodoOfOtherAppsFilesAndCountsWhatItCannotKeep() throws {
-        let text = [Fixtures.thunderbird, Fixtures.appleReminders, Fixtures.nextcloud, Fixtures.recurring, Fixtures.event].joined()
+        let text = [
+            Fixtures.thunderbird, Fixtures.appleReminders, Fixtures.nextcloud, Fixtures.recurring, Fixtures.event
+        ].joined()
         let reading = try ICSFile.read(Array(text.utf8), timeZone: utc)
-        #expect(reading.entries.map(\.uid) == ["1f4e3c1a-8f7b-4a0e-9d51-2a6c4b1e7f30", "D7A5B0C2-3E1F-4B6A-9C8D-7E6F5A4B3C2D",
-                                               "e3c5d1b2-6a7f-4e8d-9b0c-1a2b3c4d5e6f", "weekly-report"])
+        #expect(
+            reading.entries.map(\.uid) == [
+                "1f4e3c1a-8f7b-4a0e-9d51-2a6c4b1e7f30", "D7A5B0C2-3E1F-4B6A-9C8D-7E6F5A4B3C2D",
+                "e3c5d1b2-6a7f-4e8d-9b0c-1a2b3c4d5e6f", "weekly-report"
+            ])
         #expect(reading.entries[3].fields == TodoFields(name: "Weekly report", deadline: CalendarDate("2024-01-05")))
-        #expect(reading.notKept.map(\.description) == ["2 descriptions", "2 categories", "2 priorities", "2 alarms", "2 repeat rules"])
+        #expect(
+            reading.notKept.map(\.description) == [
+                "2 descriptions", "2 categories", "2 priorities", "2 alarms", "2 repeat rules"
+            ])
     }
 
     @Test func writesWhatItReadsBack() throws {
-        let entries = [ICSFile.Entry(uid: "a", fields: TodoFields(name: "x, y; z\n🎉", deadline: CalendarDate("2024-02-29"), isDone: true)),
-                       ICSFile.Entry(uid: "b", fields: TodoFields(name: "plain"))]
+        let entries = [
+            ICSFile.Entry(
+                uid: "a", fields: TodoFields(name: "x, y; z\n🎉", deadline: CalendarDate("2024-02-29"), isDone: true)),
+            ICSFile.Entry(uid: "b", fields: TodoFields(name: "plain"))
+        ]
         let text = ICSFile.write(entries, now: 0)
-        #expect(try ICSFile.read(Array(text.utf8), timeZone: .offset(seconds: 50_400)) == ICSFile.Reading(entries: entries, notKept: []))
+        #expect(
+            try ICSFile.read(Array(text.utf8), timeZone: .offset(seconds: 50_400))
+                == ICSFile.Reading(entries: entries, notKept: []))
         #expect(try ICSFile.read(Array("\u{FEFF}".utf8) + Array(text.utf8), timeZone: utc).entries == entries)
     }
 
@@ -29,17 +43,26 @@ import TodoStore
         let entries = [ICSFile.Entry(uid: "a", fields: TodoFields(name: "a\u{1B}[31mb\u{9B}c"))]
         let text = ICSFile.write(entries, now: 0)
         #expect(ICalendarCodecTests.hasNoControls(text), "\(text.debugDescription)")
-        #expect(try ICSFile.read(Array(text.utf8), timeZone: utc).entries.map(\.fields.name) == ["a\u{FFFD}[31mb\u{FFFD}c"])
+        #expect(
+            try ICSFile.read(Array(text.utf8), timeZone: utc).entries.map(\.fields.name) == ["a\u{FFFD}[31mb\u{FFFD}c"])
     }
 
     @Test func refusesWhatIsNotICalendarOrHasNoNameOrUID() {
         let cases: [(text: String, error: ImportError)] = [
             ("", ImportError(.file, "not an iCalendar file: it does not start with BEGIN:VCALENDAR")),
             ("x done", ImportError(.file, "not an iCalendar file: it does not start with BEGIN:VCALENDAR")),
-            ("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", ImportError(.line(3), "END:VCALENDAR where END:VTODO was expected")),
-            ("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", ImportError(.line(2), "the VTODO has no UID")),
-            ("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:u\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
-             ImportError(.line(2), "the VTODO u has no name (its SUMMARY is missing or blank)")),
+            (
+                "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n",
+                ImportError(.line(3), "END:VCALENDAR where END:VTODO was expected")
+            ),
+            (
+                "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+                ImportError(.line(2), "the VTODO has no UID")
+            ),
+            (
+                "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:u\r\nEND:VTODO\r\nEND:VCALENDAR\r\n",
+                ImportError(.line(2), "the VTODO u has no name (its SUMMARY is missing or blank)")
+            )
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text.debugDescription)") { try ICSFile.read(Array(text.utf8), timeZone: utc) }

@@ -1,13 +1,16 @@
 import TestSupport
 import Testing
+
 @testable import TodoSync
 
 /// The iCalendar codec: folding, escaping, structure, and byte-exact re-serialisation.
 @Suite(.timed) struct ICalendarCodecTests {
     /// Random texts from every kind of character a name can hold.
     static func randomText(using generator: inout SeededGenerator) -> String {
-        let pieces: [String] = ["a", "Z", "7", " ", "\t", ",", ";", "\\", ":", "\"", "\n", "\\n", "é", "ß", "日本", "ü",
-                                "🦷", "👩‍👩‍👧", "🇩🇪", "e\u{301}", "a\u{308}\u{323}", "\u{200D}", "\u{FEFF}", "ﷺ", "𝄞"]
+        let pieces: [String] = [
+            "a", "Z", "7", " ", "\t", ",", ";", "\\", ":", "\"", "\n", "\\n", "é", "ß", "日本", "ü",
+            "🦷", "👩‍👩‍👧", "🇩🇪", "e\u{301}", "a\u{308}\u{323}", "\u{200D}", "\u{FEFF}", "ﷺ", "𝄞"
+        ]
         let count = Int.random(in: 0...120, using: &generator)
         return (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }.joined()
     }
@@ -36,18 +39,24 @@ import Testing
             // A parameter value cannot hold a quote or a line break (RFC 5545 3.2).
             var parameterValue = Self.randomText(using: &generator).unicodeScalars
             parameterValue.removeAll { $0 == "\"" || $0 == "\n" }
-            let todo = ICalendarComponent(name: "VTODO", children: [
-                .property(ICalendarProperty(name: "UID", value: "u\(round)")),
-                .property(ICalendarProperty(name: "SUMMARY", text: text)),
-                .property(ICalendarProperty(name: "X-TEST", parameters: [ICalendarParameter(name: "X-P", values: [String(parameterValue), "b"])],
-                                            value: ICalendar.escapeText(text))),
-            ])
+            let todo = ICalendarComponent(
+                name: "VTODO",
+                children: [
+                    .property(ICalendarProperty(name: "UID", value: "u\(round)")),
+                    .property(ICalendarProperty(name: "SUMMARY", text: text)),
+                    .property(
+                        ICalendarProperty(
+                            name: "X-TEST",
+                            parameters: [ICalendarParameter(name: "X-P", values: [String(parameterValue), "b"])],
+                            value: ICalendar.escapeText(text)))
+                ])
             let calendar = ICalendarComponent(name: "VCALENDAR", children: [.component(todo)])
             let serialized = ICalendar.serialize([calendar])
             #expect(serialized.utf8.suffix(2).elementsEqual([0x0D, 0x0A]))
             for line in Self.physicalLines(serialized).dropLast() {
                 #expect(line.count <= 75, "round \(round): a line of \(line.count) octets")
-                #expect(String(validating: line, as: UTF8.self) != nil, "round \(round): a line splits a UTF-8 character")
+                #expect(
+                    String(validating: line, as: UTF8.self) != nil, "round \(round): a line splits a UTF-8 character")
                 #expect(!line.contains(0x0A), "round \(round): a raw line feed in a line")
             }
             let parsed = try ICalendar.parse(serialized)
@@ -77,15 +86,22 @@ import Testing
     @Test func foldedLinesUnfoldWhereverTheyWereCut() throws {
         let calendars = try ICalendar.parse(Fixtures.appleReminders)
         let todo = try #require(calendars.first?.components(named: "VTODO").first)
-        #expect(todo.property(named: "SUMMARY")?.text == "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen")
+        #expect(
+            todo.property(named: "SUMMARY")?.text
+                == "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen")
         let location = try #require(todo.property(named: "X-APPLE-STRUCTURED-LOCATION"))
-        #expect(location.parameters == [ICalendarParameter(name: "VALUE", values: ["URI"]),
-                                        ICalendarParameter(name: "X-ADDRESS", values: ["1 Infinite Loop, Cupertino"]),
-                                        ICalendarParameter(name: "X-TITLE", values: ["Office"])])
+        #expect(
+            location.parameters == [
+                ICalendarParameter(name: "VALUE", values: ["URI"]),
+                ICalendarParameter(name: "X-ADDRESS", values: ["1 Infinite Loop, Cupertino"]),
+                ICalendarParameter(name: "X-TITLE", values: ["Office"])
+            ])
         #expect(location.value == "geo:37.331741,-122.030333")
         let nextcloud = try #require(try ICalendar.parse(Fixtures.nextcloud).first?.components(named: "VTODO").first)
-        #expect(nextcloud.property(named: "DESCRIPTION")?.text == "Ficus, cactus and the big monstera by the window in the livingroom.",
-                "a tab continues a line too, and is removed with the fold")
+        #expect(
+            nextcloud.property(named: "DESCRIPTION")?.text
+                == "Ficus, cactus and the big monstera by the window in the livingroom.",
+            "a tab continues a line too, and is removed with the fold")
         #expect(nextcloud.components(named: "VALARM").count == 1)
     }
 
@@ -93,7 +109,9 @@ import Testing
         let parsed = try ICalendar.parse(Fixtures.lfOnlyNewYork)
         let calendar = try #require(parsed.first)
         #expect(calendar.property(named: "VERSION")?.value == "2.0", "lower-case names are upper-cased")
-        #expect(calendar.components(named: "VTODO").first?.property(named: "due")?.parameter(named: "TZID")?.value == "America/New_York")
+        #expect(
+            calendar.components(named: "VTODO").first?.property(named: "due")?.parameter(named: "TZID")?.value
+                == "America/New_York")
         let messy = "\u{FEFF}begin:vcalendar\nBEGIN:VTODO  \nUID:x\nEND:VTODO \t\n\nend:VCALENDAR\n"
         let components = try ICalendar.parse(messy)
         #expect(components.first?.components(named: "VTODO").first?.property(named: "UID")?.value == "x")
@@ -109,7 +127,7 @@ import Testing
             ("SUMMARY:loose\r\n", .structure, 1),
             (" continued\r\n", .syntax, 1),
             ("BEGIN:VCALENDAR\r\nX-P;BAD:v\r\nEND:VCALENDAR\r\n", .syntax, 2),
-            ("BEGIN:VCALENDAR\r\nX-P;A=\"open:v\r\nEND:VCALENDAR\r\n", .syntax, 2),
+            ("BEGIN:VCALENDAR\r\nX-P;A=\"open:v\r\nEND:VCALENDAR\r\n", .syntax, 2)
         ]
         for (text, kind, line) in cases {
             #expect(throws: ICalendarError.self, "\(text.debugDescription)") { try ICalendar.parse(text) }
@@ -124,13 +142,16 @@ import Testing
     }
 
     @Test func freshLinesFoldAt75OctetsWithoutSplittingCharacters() {
-        let property = ICalendarProperty(name: "SUMMARY", text: String(repeating: "🦷", count: 40) + String(repeating: "x", count: 100))
+        let property = ICalendarProperty(
+            name: "SUMMARY", text: String(repeating: "🦷", count: 40) + String(repeating: "x", count: 100))
         let text = ICalendar.serialize([ICalendarComponent(name: "VTODO", children: [.property(property)])])
         let lines = Array(ICalendarCodecTests.physicalLines(text).dropFirst().dropLast(2))
         #expect(lines.count == 4)
         #expect(lines.allSatisfy { $0.count <= 75 && String(validating: $0, as: UTF8.self) != nil })
         #expect(lines.dropFirst().allSatisfy { $0.first == 0x20 })
-        #expect(lines[0].count == 72 && lines[1].count == 1 + 72, "a four-octet character that does not fit starts the next line")
+        #expect(
+            lines[0].count == 72 && lines[1].count == 1 + 72,
+            "a four-octet character that does not fit starts the next line")
     }
 
     /// Whether `text` holds no control character but the CRLF that ends each line (and, when
@@ -150,20 +171,35 @@ import Testing
 
     @Test func freshLinesWriteControlCharactersAsReplacementCharacters() throws {
         let name = "a\u{1B}[31mb\u{9B}c\r\u{7F}\u{0}\u{85}d\te\nf"
-        let todo = ICalendarComponent(name: "VTODO", children: [
-            .property(ICalendarProperty(name: "SUMMARY", text: name)),
-            .property(ICalendarProperty(name: "X-P", parameters: [ICalendarParameter(name: "X-Q", values: ["q\u{1B}r"])], value: "v\u{7}\nw")),
-        ])
+        let todo = ICalendarComponent(
+            name: "VTODO",
+            children: [
+                .property(ICalendarProperty(name: "SUMMARY", text: name)),
+                .property(
+                    ICalendarProperty(
+                        name: "X-P", parameters: [ICalendarParameter(name: "X-Q", values: ["q\u{1B}r"])],
+                        value: "v\u{7}\nw"))
+            ])
         let text = ICalendar.serialize([todo])
         #expect(Self.hasNoControls(text, tabs: true), "\(text.debugDescription)")
         let read = try #require(try ICalendar.parse(text).first)
-        #expect(read.property(named: "SUMMARY")?.text == "a\u{FFFD}[31mb\u{FFFD}c\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}d\te\nf",
-                "each control a replacement character; a tab kept, a line feed escaped")
-        #expect(read.property(named: "X-P") == ICalendarProperty(name: "X-P", parameters: [ICalendarParameter(name: "X-Q", values: ["q\u{FFFD}r"])],
-                                                                 value: "v\u{FFFD}\u{FFFD}w"))
-        #expect(Self.hasNoControls(ICalendar.serialize([ICalendarComponent(name: "VTODO", children: [
-            .property(ICalendarProperty(name: "SUMMARY", text: "a\u{1B}[31mb\u{9B}c")),
-        ])])))
+        #expect(
+            read.property(named: "SUMMARY")?.text == "a\u{FFFD}[31mb\u{FFFD}c\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}d\te\nf",
+            "each control a replacement character; a tab kept, a line feed escaped")
+        #expect(
+            read.property(named: "X-P")
+                == ICalendarProperty(
+                    name: "X-P", parameters: [ICalendarParameter(name: "X-Q", values: ["q\u{FFFD}r"])],
+                    value: "v\u{FFFD}\u{FFFD}w"))
+        #expect(
+            Self.hasNoControls(
+                ICalendar.serialize([
+                    ICalendarComponent(
+                        name: "VTODO",
+                        children: [
+                            .property(ICalendarProperty(name: "SUMMARY", text: "a\u{1B}[31mb\u{9B}c"))
+                        ])
+                ])))
     }
 
     @Test func setPropertyReplacesInPlaceAndKeepsAnEqualOne() throws {
@@ -171,11 +207,18 @@ import Testing
         let before = ICalendar.serialize([calendar])
         var todo = try #require(calendar.components(named: "VTODO").first)
         todo.setProperty(ICalendarProperty(name: "STATUS", value: "NEEDS-ACTION"))
-        #expect(ICalendar.serialize([todo]) == ICalendar.serialize(calendar.components(named: "VTODO")), "setting an equal value changes nothing")
+        #expect(
+            ICalendar.serialize([todo]) == ICalendar.serialize(calendar.components(named: "VTODO")),
+            "setting an equal value changes nothing")
         todo.setProperty(ICalendarProperty(name: "X-NEW", value: "1"))
-        #expect(todo.children.firstIndex { if case .component = $0 { true } else { false } } == todo.children.count - 1,
-                "a new property goes after the properties, before the VALARM")
-        calendar.children = calendar.children.map { if case .component(let c) = $0, c.name == "VTODO" { .component(todo) } else { $0 } }
-        #expect(ICalendar.serialize([calendar]) == before.replacing("X-MOZ-GENERATION:2\r\n", with: "X-MOZ-GENERATION:2\r\nX-NEW:1\r\n"))
+        #expect(
+            todo.children.firstIndex { if case .component = $0 { true } else { false } } == todo.children.count - 1,
+            "a new property goes after the properties, before the VALARM")
+        calendar.children = calendar.children.map {
+            if case .component(let c) = $0, c.name == "VTODO" { .component(todo) } else { $0 }
+        }
+        #expect(
+            ICalendar.serialize([calendar])
+                == before.replacing("X-MOZ-GENERATION:2\r\n", with: "X-MOZ-GENERATION:2\r\nX-NEW:1\r\n"))
     }
 }

@@ -4,7 +4,8 @@ enum Fixtures {
     static func crlf(_ text: String) -> String { text.replacing("\n", with: "\r\n") }
 
     /// Thunderbird (Lightning): a VTIMEZONE, DUE with TZID, DESCRIPTION, a VALARM, X-MOZ props.
-    static let thunderbird = crlf("""
+    static let thunderbird = crlf(
+        """
         BEGIN:VCALENDAR
         PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN
         VERSION:2.0
@@ -47,7 +48,8 @@ enum Fixtures {
         """)
 
     /// Apple Reminders: X-APPLE properties, a UTC DUE, DTSTART, folded at odd places.
-    static let appleReminders = crlf("""
+    static let appleReminders = crlf(
+        """
         BEGIN:VCALENDAR
         VERSION:2.0
         PRODID:-//Apple Inc.//iOS 17.4//EN
@@ -73,7 +75,8 @@ enum Fixtures {
         """)
 
     /// Nextcloud Tasks: CATEGORIES, RRULE, VALARM, PERCENT-COMPLETE, RELATED-TO, a fold with a tab.
-    static let nextcloud = crlf("""
+    static let nextcloud = crlf(
+        """
         BEGIN:VCALENDAR
         VERSION:2.0
         PRODID:-//Nextcloud Tasks v0.15.0
@@ -133,7 +136,8 @@ enum Fixtures {
         """
 
     /// A recurring todo with an overridden occurrence (same UID, RECURRENCE-ID), master second.
-    static let recurring = crlf("""
+    static let recurring = crlf(
+        """
         BEGIN:VCALENDAR
         VERSION:2.0
         PRODID:-//Example//Recurring//EN
@@ -157,7 +161,8 @@ enum Fixtures {
         """)
 
     /// A calendar event: no todo in it.
-    static let event = crlf("""
+    static let event = crlf(
+        """
         BEGIN:VCALENDAR
         VERSION:2.0
         PRODID:-//Example//Events//EN
@@ -173,6 +178,6 @@ enum Fixtures {
 
     static let all: [(name: String, text: String)] = [
         ("thunderbird", thunderbird), ("apple reminders", appleReminders), ("nextcloud", nextcloud),
-        ("LF-only New York", lfOnlyNewYork), ("recurring", recurring), ("event", event),
+        ("LF-only New York", lfOnlyNewYork), ("recurring", recurring), ("event", event)
     ]
 }

@@ -6,7 +6,10 @@ import TodoSync
 /// syncs, and inject what is hard to time against a server: a write by someone else between a
 /// listing and our write, a failure at the n-th request.
 final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
-    struct Stored { var etag: String; var text: String }
+    struct Stored {
+        var etag: String
+        var text: String
+    }
 
     private(set) var objects: [String: Stored] = [:]
     /// Every change in order: the href and its version; a token is a position in this log.
@@ -51,7 +54,8 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     func changes(since token: String?) throws(SyncError) -> CollectionListing {
         try request()
         let now = String(log.count)
-        if listsNothing { return .everything([:], token: offersTokens ? now : nil) }  // the real token, as a proxy passes it on
+        // The real token, as a proxy passes it on.
+        if listsNothing { return .everything([:], token: offersTokens ? now : nil) }
         if offersTokens, let token, let position = Int(token), position <= log.count {
             let touched = Set(log[position...])
             var changed: [String: String?] = [:]
@@ -61,15 +65,19 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
             }
             return .delta(changed: changed, removed: removed, token: now)
         }
-        return .everything(objects.filter { $0.value.text.contains("BEGIN:VTODO") }.mapValues { $0.etag },
-                           token: offersTokens ? now : nil)
+        return .everything(
+            objects.filter { $0.value.text.contains("BEGIN:VTODO") }.mapValues { $0.etag },
+            token: offersTokens ? now : nil)
     }
 
     func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
         try request()
         let asked = hrefs.filter { !leavesOut.contains($0) }
-        return FetchedObjects(objects: asked.compactMap { href in objects[href].map { RemoteObject(href: href, etag: $0.etag, text: $0.text) } },
-                              gone: asked.filter { objects[$0] == nil })
+        return FetchedObjects(
+            objects: asked.compactMap { href in
+                objects[href].map { RemoteObject(href: href, etag: $0.etag, text: $0.text) }
+            },
+            gone: asked.filter { objects[$0] == nil })
     }
 
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
@@ -82,7 +90,8 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
         failsWrite = nil
         return writes.enumerated().map { index, write in
             if let failing, index + 1 >= failing {
-                return index + 1 == failing ? .failed(.server(status: 500, message: "PUT \(write.href): unexpected HTTP status 500")) : .notSent
+                return index + 1 == failing
+                    ? .failed(.server(status: 500, message: "PUT \(write.href): unexpected HTTP status 500")) : .notSent
             }
             switch write {
             case .create(let href, let text):

@@ -3,6 +3,7 @@ import SQLite
 import TestSupport
 import Testing
 import TodoStore
+
 @testable import TodoSync
 
 /// What the engine refuses to believe from a server (issue 22), on the in-memory collection;
@@ -29,8 +30,10 @@ import TodoStore
         #expect(try laptop.list() == before)
         // Asked again, still refused; the user's explicit word deletes.
         #expect(throws: SyncError.serverEmpty(syncedBefore: 3)) { try laptop.sync() }
-        let forced = try SyncEngine(repository: laptop.repository, collection: server, timeZone: .offset(seconds: 0),
-                                    now: { 1_700_000_000 }, forceDelete: true).sync()
+        let forced = try SyncEngine(
+            repository: laptop.repository, collection: server, timeZone: .offset(seconds: 0),
+            now: { 1_700_000_000 }, forceDelete: true
+        ).sync()
         #expect(forced.deleted == 3)
         #expect(try laptop.list().isEmpty)
     }
@@ -51,12 +54,14 @@ import TodoStore
     @Test func anObjectLeftOutOfAFetchIsNotDeletedAndIsFetchedNextTime() throws {
         for tokens in [true, false] {
             let server = InMemoryCollection(offersTokens: tokens)
-            let laptop = try syncedDevice(server, "laptop-\(tokens)"), phone = try Device(folder, "phone-\(tokens)", server)
+            let laptop = try syncedDevice(server, "laptop-\(tokens)")
+            let phone = try Device(folder, "phone-\(tokens)", server)
             try phone.sync()
             _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy oat milk")
             _ = try phone.repository.rename(id: phone.id("Pay rent"), to: "Pay the rent")
             try phone.sync()
-            let left = try #require(try SyncState(repository: laptop.repository).items().values.first { $0.base.name == "Buy milk" }?.href)
+            let left = try #require(
+                try SyncState(repository: laptop.repository).items().values.first { $0.base.name == "Buy milk" }?.href)
             server.leavesOut = [left]
             let report = try laptop.sync()
             #expect(report.notDelivered == [left])
@@ -86,9 +91,11 @@ import TodoStore
     @Test func whatTheServerStoresIsWhatThisDeviceKeeps() throws {
         let server = InMemoryCollection()
         server.storing = { text in
-            text.replacingOccurrences(of: #"SUMMARY:([^\r\n]*?) +\r\n"#, with: "SUMMARY:$1\r\n", options: .regularExpression)
+            text.replacingOccurrences(
+                of: #"SUMMARY:([^\r\n]*?) +\r\n"#, with: "SUMMARY:$1\r\n", options: .regularExpression)
         }
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "trailing  ")
         let report = try laptop.sync()
         #expect(report.sent == 1 && report.conflicts.isEmpty)
@@ -101,7 +108,8 @@ import TodoStore
     @Test func anUnreadableObjectOfOursKeepsTheTodoAndIsReadAgain() throws {
         let server = InMemoryCollection()
         let laptop = try syncedDevice(server)
-        let href = try #require(try SyncState(repository: laptop.repository).items().values.first { $0.base.name == "Call mum" }?.href)
+        let href = try #require(
+            try SyncState(repository: laptop.repository).items().values.first { $0.base.name == "Call mum" }?.href)
         server.put(href, "not iCalendar")
         let report = try laptop.sync()
         #expect(report.unreadable == [href] && report.deleted == 0)
@@ -112,13 +120,14 @@ import TodoStore
 
     @Test func aNewObjectSentBrokenOnceArrivesWhenItIsSentWhole() throws {
         let server = InMemoryCollection()
-        let laptop = try syncedDevice(server), phone = try Device(folder, "phone", server)
+        let laptop = try syncedDevice(server)
+        let phone = try Device(folder, "phone", server)
         try phone.sync()
         try phone.repository.add(name: "Water plants")
         try phone.sync()
         let href = try #require(server.objects.first { $0.value.text.contains("Water plants") }?.key)
         let whole = try #require(server.objects[href]?.text)
-        server.put(href, "not iCalendar")   // a broken answer: the object as this sync sees it
+        server.put(href, "not iCalendar")  // a broken answer: the object as this sync sees it
         #expect(try laptop.sync().unreadable == [href])
         server.put(href, whole)
         #expect(try laptop.sync().received == 1)
@@ -127,7 +136,8 @@ import TodoStore
 
     @Test func anEditThatBeatADeleteNamesTheTodoAsTheUserKnewIt() throws {
         let server = InMemoryCollection()
-        let laptop = try syncedDevice(server), phone = try Device(folder, "phone", server)
+        let laptop = try syncedDevice(server)
+        let phone = try Device(folder, "phone", server)
         try phone.sync()
         let oldID = try laptop.id("Buy milk")
         _ = try laptop.repository.delete(ids: [oldID])

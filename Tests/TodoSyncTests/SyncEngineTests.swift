@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import TodoInterop
 import TodoStore
+
 @testable import TodoSync
 
 /// A database syncing with a collection: one "device".
@@ -14,21 +15,29 @@ struct Device {
     init(_ folder: TemporaryFolder, _ name: String, _ collection: InMemoryCollection) throws {
         repository = try TodoRepository(path: folder.file(name + ".sqlite"))
         self.collection = collection
-        try SyncState(repository: repository).setRemote(SyncRemote(url: "http://127.0.0.1/cal/", user: nil, passwordCommand: nil))
+        try SyncState(repository: repository).setRemote(
+            SyncRemote(url: "http://127.0.0.1/cal/", user: nil, passwordCommand: nil))
     }
 
-    var engine: SyncEngine { SyncEngine(repository: repository, collection: collection, timeZone: .offset(seconds: 0), now: { 1_700_000_000 }) }
+    var engine: SyncEngine {
+        SyncEngine(
+            repository: repository, collection: collection, timeZone: .offset(seconds: 0), now: { 1_700_000_000 })
+    }
 
     @discardableResult
     func sync() throws -> SyncReport { try engine.sync() }
 
     /// The list, by name, as fields: what a device shows.
     func list() throws -> [TodoFields] {
-        try repository.fetch().map(TodoFields.init).sorted { ($0.name, "\($0.deadline.map { "\($0)" } ?? "")") < ($1.name, "\($1.deadline.map { "\($0)" } ?? "")") }
+        try repository.fetch().map(TodoFields.init).sorted {
+            ($0.name, "\($0.deadline.map { "\($0)" } ?? "")") < ($1.name, "\($1.deadline.map { "\($0)" } ?? "")")
+        }
     }
 
     func id(_ name: String) throws -> Int64 {
-        guard let todo = try repository.fetch().first(where: { $0.name == name }) else { throw UnexpectedOutput("no todo named \(name)") }
+        guard let todo = try repository.fetch().first(where: { $0.name == name }) else {
+            throw UnexpectedOutput("no todo named \(name)")
+        }
         return todo.id
     }
 }
@@ -38,7 +47,8 @@ struct Device {
 
     @Test func aFirstSyncGivesBothDevicesTheUnionAndSyncingAgainChangesNothing() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk", deadline: CalendarDate(year: 2024, month: 5, day: 1))
         try phone.repository.add(name: "Pay rent")
         #expect(try laptop.sync().sent == 1)
@@ -55,7 +65,9 @@ struct Device {
         #expect(server.objects.count == 2, "no duplicates")
         // Every todo now has a UID, the same on both devices.
         let uids = TodoUIDs(repository: laptop.repository)
-        #expect(try uids.uid(ofTodo: laptop.id("Pay rent")) == TodoUIDs(repository: phone.repository).uid(ofTodo: phone.id("Pay rent")))
+        #expect(
+            try uids.uid(ofTodo: laptop.id("Pay rent"))
+                == TodoUIDs(repository: phone.repository).uid(ofTodo: phone.id("Pay rent")))
     }
 
     @Test func aSyncWithNothingToDoIsOneRequest() throws {
@@ -70,7 +82,8 @@ struct Device {
 
     @Test func withoutTokensTheETagsTellWhatChanged() throws {
         let server = InMemoryCollection(offersTokens: false)
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
         try laptop.sync()
         try phone.sync()
@@ -87,9 +100,11 @@ struct Device {
 
     @Test func aRenameOnOneDeviceAndDoneOnAnotherBothSurvive() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
-        try laptop.sync(); try phone.sync()
+        try laptop.sync()
+        try phone.sync()
         _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy oat milk")
         _ = try phone.repository.setDone(true, ids: [phone.id("Buy milk")])
         try laptop.sync()
@@ -103,25 +118,32 @@ struct Device {
 
     @Test func theSameFieldChangedOnBothSidesKeepsTheServersValueAndReportsIt() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
-        try laptop.sync(); try phone.sync()
+        try laptop.sync()
+        try phone.sync()
         _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy oat milk")
         _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy soy milk")
         try laptop.sync()
         let report = try phone.sync()
         let id = try phone.id("Buy oat milk")
-        #expect(report.conflicts == [SyncConflict(todoID: id, field: .name, kept: .text("Buy oat milk"), replaced: .text("Buy soy milk"))])
+        #expect(
+            report.conflicts == [
+                SyncConflict(todoID: id, field: .name, kept: .text("Buy oat milk"), replaced: .text("Buy soy milk"))
+            ])
         try laptop.sync()
         #expect(try laptop.list() == phone.list())
     }
 
     @Test func anEditBeatsAConcurrentDeleteEitherWay() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
         try laptop.repository.add(name: "Pay rent")
-        try laptop.sync(); try phone.sync()
+        try laptop.sync()
+        try phone.sync()
         // Deleted on the laptop, edited on the phone (which syncs first).
         try laptop.repository.delete(ids: [laptop.id("Buy milk")])
         _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy oat milk")
@@ -133,7 +155,10 @@ struct Device {
         try phone.sync()
         #expect(laptopReport.conflicts.map(\.field) == [.deleted, .deleted])
         #expect(phoneReport.conflicts.isEmpty)
-        let expected = [TodoFields(name: "Buy oat milk", deadline: nil, isDone: false), TodoFields(name: "Pay rent", deadline: nil, isDone: true)]
+        let expected = [
+            TodoFields(name: "Buy oat milk", deadline: nil, isDone: false),
+            TodoFields(name: "Pay rent", deadline: nil, isDone: true)
+        ]
         #expect(try laptop.list() == expected)
         #expect(try phone.list() == expected)
         #expect(server.objects.count == 2)
@@ -141,9 +166,11 @@ struct Device {
 
     @Test func aDeleteOnOneDeviceReachesTheOther() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
-        try laptop.sync(); try phone.sync()
+        try laptop.sync()
+        try phone.sync()
         try laptop.repository.delete(ids: [laptop.id("Buy milk")])
         #expect(try laptop.sync().sent == 1)
         #expect(try phone.sync().deleted == 1)
@@ -158,7 +185,12 @@ struct Device {
         try laptop.repository.add(name: "Buy milk")
         try laptop.sync()
         let path = laptop.repository.connection.path
-        let shell = try ProcessRunner.run("sqlite3", [path, "UPDATE todos SET name = 'Buy oat milk'; INSERT INTO todos(name, deadline) VALUES ('From the shell', '2024-06-01')"])
+        let shell = try ProcessRunner.run(
+            "sqlite3",
+            [
+                path,
+                "UPDATE todos SET name = 'Buy oat milk'; INSERT INTO todos(name, deadline) VALUES ('From the shell', '2024-06-01')"
+            ])
         #expect(shell.status == 0, "\(shell.stderr)")
         #expect(try SyncState(repository: laptop.repository).pendingCount() == 2)
         #expect(try laptop.sync().sent == 2)
@@ -168,9 +200,11 @@ struct Device {
 
     @Test func aWriteRefusedBecauseSomeoneElseWroteFirstIsMergedAndRetried() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
-        try laptop.sync(); try phone.sync()
+        try laptop.sync()
+        try phone.sync()
         _ = try phone.repository.setDone(true, ids: [phone.id("Buy milk")])
         _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy oat milk")
         // The phone's sync lands between the laptop's listing and its write: 412, merge, retry.
@@ -185,7 +219,8 @@ struct Device {
 
     @Test func anUnreachableServerChangesNothingAndAFailureMidwayIsCompletedNextTime() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server), phone = try Device(folder, "phone", server)
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
         for name in ["a", "b", "c"] { try laptop.repository.add(name: name) }
         try laptop.sync()
         try phone.repository.add(name: "d")
@@ -199,7 +234,9 @@ struct Device {
         #expect(try snapshot() == before, "nothing in the database changed")
         // Fails at the write batch: incoming applied, nothing sent yet.
         let start = server.requests
-        server.beforeRequest = { number throws(SyncError) in if number == start + 3 { throw .server(status: 503, message: "server error 503") } }
+        server.beforeRequest = { number throws(SyncError) in
+            if number == start + 3 { throw .server(status: 503, message: "server error 503") }
+        }
         #expect(throws: SyncError.self) { try phone.sync() }
         server.beforeRequest = nil
         try phone.sync()
@@ -215,7 +252,11 @@ struct Device {
         try laptop.repository.add(name: "Buy milk")
         // The write reaches the server, but the answer never comes back.
         let writeThenFail = InMemoryCollectionWriteThenFail(server)
-        #expect(throws: SyncError.self) { try SyncEngine(repository: laptop.repository, collection: writeThenFail, timeZone: .offset(seconds: 0), now: { 0 }).sync() }
+        #expect(throws: SyncError.self) {
+            try SyncEngine(
+                repository: laptop.repository, collection: writeThenFail, timeZone: .offset(seconds: 0), now: { 0 }
+            ).sync()
+        }
         #expect(server.objects.count == 1)
         try laptop.sync()
         #expect(server.objects.count == 1, "matched by UID, not sent twice")
@@ -246,7 +287,10 @@ struct Device {
 
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
-        server.put("/cal/event.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e1\r\nSUMMARY:Meeting\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+        server.put(
+            "/cal/event.ics",
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:e1\r\nSUMMARY:Meeting\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        )
         let laptop = try Device(folder, "laptop", server)
         let report = try laptop.sync()
         #expect(report == SyncReport())
@@ -276,20 +320,23 @@ final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Send
         let local = TodoFields(name: "b", deadline: nil, isDone: false)
         let remote = TodoFields(name: "a", deadline: CalendarDate(year: 2024, month: 5, day: 1), isDone: true)
         let merged = ThreeWayMerge.merge(base: base, local: local, remote: remote, todoID: 1)
-        #expect(merged.fields == TodoFields(name: "b", deadline: CalendarDate(year: 2024, month: 5, day: 1), isDone: true))
+        #expect(
+            merged.fields == TodoFields(name: "b", deadline: CalendarDate(year: 2024, month: 5, day: 1), isDone: true))
         #expect(merged.conflicts.isEmpty)
     }
 
     @Test func bothChangingOneFieldKeepsTheServersAndReportsTheLocal() {
-        let merged = ThreeWayMerge.merge(base: base, local: TodoFields(name: "b", deadline: nil, isDone: false),
-                                         remote: TodoFields(name: "c", deadline: nil, isDone: false), todoID: 7)
+        let merged = ThreeWayMerge.merge(
+            base: base, local: TodoFields(name: "b", deadline: nil, isDone: false),
+            remote: TodoFields(name: "c", deadline: nil, isDone: false), todoID: 7)
         #expect(merged.fields.name == "c")
         #expect(merged.conflicts == [SyncConflict(todoID: 7, field: .name, kept: .text("c"), replaced: .text("b"))])
     }
 
     @Test func withNoBaseEveryDifferenceIsAConflict() {
-        let merged = ThreeWayMerge.merge(base: nil, local: TodoFields(name: "b", deadline: nil, isDone: true),
-                                         remote: TodoFields(name: "b", deadline: nil, isDone: false), todoID: 7)
+        let merged = ThreeWayMerge.merge(
+            base: nil, local: TodoFields(name: "b", deadline: nil, isDone: true),
+            remote: TodoFields(name: "b", deadline: nil, isDone: false), todoID: 7)
         #expect(merged.fields.isDone == false)
         #expect(merged.conflicts.map(\.field) == [.done])
     }

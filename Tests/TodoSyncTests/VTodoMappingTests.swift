@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 import TodoInterop
 import TodoStore
+
 @testable import TodoSync
 
 /// VTODO <-> todo fields: what is read, what an update changes, and what it never touches.
@@ -45,8 +46,10 @@ import TodoStore
 
     /// The property names whose lines differ between two texts (as multisets of lines).
     func changedNames(_ before: String, _ after: String) -> Set<String> {
-        let old = unfolded(before), new = unfolded(after)
-        let removed = old.filter { !new.contains($0) }, added = new.filter { !old.contains($0) }
+        let old = unfolded(before)
+        let new = unfolded(after)
+        let removed = old.filter { !new.contains($0) }
+        let added = new.filter { !old.contains($0) }
         return Set((removed + added).map { propertyName($0) })
     }
 
@@ -84,7 +87,7 @@ import TodoStore
             ("DUE;TZID=../../etc/passwd:20240115T230000", utc, "2024-01-15"),
             // Not a date at all: no deadline.
             ("DUE:tomorrow", utc, nil),
-            ("DUE;VALUE=DATE:20230229", utc, nil),
+            ("DUE;VALUE=DATE:20230229", utc, nil)
         ]
         for (due, zone, expected) in cases {
             let todo = try VTodoObject(parsing: object("SUMMARY:x", due), timeZone: zone)
@@ -112,9 +115,13 @@ import TodoStore
             END:VCALENDAR\r
 
             """
-        #expect(try VTodoObject(parsing: text, timeZone: utc).fields.deadline == date("2024-04-30"), "04:00 +0530 is 22:30 UTC the day before")
+        #expect(
+            try VTodoObject(parsing: text, timeZone: utc).fields.deadline == date("2024-04-30"),
+            "04:00 +0530 is 22:30 UTC the day before")
         let newYork = try VTodoObject(parsing: Fixtures.lfOnlyNewYork, timeZone: utc)
-        #expect(newYork.fields == TodoFields(name: "Call the bank before closing", deadline: date("2024-01-16"), isDone: false))
+        #expect(
+            newYork.fields
+                == TodoFields(name: "Call the bank before closing", deadline: date("2024-01-16"), isDone: false))
     }
 
     @Test func statusMapsToDone() throws {
@@ -129,7 +136,7 @@ import TodoStore
             (["COMPLETED:20240101T000000Z"], true),
             (["status:completed "], true),
             (["STATUS:X-WAITING"], false),
-            (["STATUS:X-WAITING", "COMPLETED:20240101T000000Z"], true),
+            (["STATUS:X-WAITING", "COMPLETED:20240101T000000Z"], true)
         ]
         for (lines, done) in cases {
             let text = (["BEGIN:VTODO", "UID:x"] + lines + ["END:VTODO"]).joined(separator: "\r\n")
@@ -138,13 +145,18 @@ import TodoStore
     }
 
     @Test func summaryIsTheName() throws {
-        #expect(try VTodoObject(parsing: object(#"SUMMARY:Line one\nline two\, with\; marks \\ done"#), timeZone: utc).fields.name
+        #expect(
+            try VTodoObject(parsing: object(#"SUMMARY:Line one\nline two\, with\; marks \\ done"#), timeZone: utc)
+                .fields.name
                 == "Line one\nline two, with; marks \\ done")
         #expect(try VTodoObject(parsing: object(), timeZone: utc).fields.name == "")
         let reminders = try VTodoObject(parsing: Fixtures.appleReminders, timeZone: utc)
         #expect(reminders.uid == "D7A5B0C2-3E1F-4B6A-9C8D-7E6F5A4B3C2D")
-        #expect(reminders.fields == TodoFields(name: "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen",
-                                               deadline: date("2024-04-05"), isDone: true))
+        #expect(
+            reminders.fields
+                == TodoFields(
+                    name: "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen",
+                    deadline: date("2024-04-05"), isDone: true))
     }
 
     @Test func theMasterIsTheVTodoWithoutRecurrenceID() throws {
@@ -152,46 +164,60 @@ import TodoStore
         #expect(recurring.uid == "weekly-report")
         #expect(recurring.fields == TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: false))
         var updated = recurring
-        updated.update(to: TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: true), now: 1_700_000_000)
-        #expect(updated.text.hasPrefix(Fixtures.recurring.prefix(through: Fixtures.recurring.firstRange(of: "END:VTODO\r\n")!.upperBound)),
-                "the overridden occurrence is untouched")
+        updated.update(
+            to: TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: true), now: 1_700_000_000)
+        #expect(
+            updated.text.hasPrefix(
+                Fixtures.recurring.prefix(through: Fixtures.recurring.firstRange(of: "END:VTODO\r\n")!.upperBound)),
+            "the overridden occurrence is untouched")
     }
 
     @Test func objectsWithoutATodoOrUIDAreDistinctErrors() {
-        #expect { try VTodoObject(parsing: Fixtures.event, timeZone: utc) } throws: { ($0 as? ICalendarError)?.kind == .noTodo }
+        #expect { try VTodoObject(parsing: Fixtures.event, timeZone: utc) } throws: {
+            ($0 as? ICalendarError)?.kind == .noTodo
+        }
         #expect { try VTodoObject(parsing: "", timeZone: utc) } throws: { ($0 as? ICalendarError)?.kind == .noTodo }
-        #expect { try VTodoObject(parsing: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", timeZone: utc) }
-            throws: { ($0 as? ICalendarError) == ICalendarError(.missingUID, line: 2, "the VTODO has no UID") }
-        #expect { try VTodoObject(parsing: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", timeZone: utc) }
-            throws: { ($0 as? ICalendarError)?.kind == .structure }
+        #expect {
+            try VTodoObject(
+                parsing: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", timeZone: utc)
+        } throws: { ($0 as? ICalendarError) == ICalendarError(.missingUID, line: 2, "the VTODO has no UID") }
+        #expect {
+            try VTodoObject(parsing: "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nEND:VCALENDAR\r\n", timeZone: utc)
+        } throws: { ($0 as? ICalendarError)?.kind == .structure }
     }
 
     // MARK: Writing
 
     @Test func newObjectsReadBackTheirFields() throws {
-        let fields = TodoFields(name: "Pay rent, then; relax \\ 🎉\nsecond line", deadline: date("2024-05-01"), isDone: true)
+        let fields = TodoFields(
+            name: "Pay rent, then; relax \\ 🎉\nsecond line", deadline: date("2024-05-01"), isDone: true)
         let object = VTodoObject.new(uid: "abc-1", fields: fields, now: 1_714_521_600)
-        #expect(object.text == Fixtures.crlf("""
-            BEGIN:VCALENDAR
-            VERSION:2.0
-            PRODID:-//todo//todo//EN
-            BEGIN:VTODO
-            UID:abc-1
-            DTSTAMP:20240501T000000Z
-            CREATED:20240501T000000Z
-            LAST-MODIFIED:20240501T000000Z
-            SUMMARY:Pay rent\\, then\\; relax \\\\ 🎉\\nsecond line
-            DUE;VALUE=DATE:20240501
-            STATUS:COMPLETED
-            COMPLETED:20240501T000000Z
-            END:VTODO
-            END:VCALENDAR
+        #expect(
+            object.text
+                == Fixtures.crlf(
+                    """
+                    BEGIN:VCALENDAR
+                    VERSION:2.0
+                    PRODID:-//todo//todo//EN
+                    BEGIN:VTODO
+                    UID:abc-1
+                    DTSTAMP:20240501T000000Z
+                    CREATED:20240501T000000Z
+                    LAST-MODIFIED:20240501T000000Z
+                    SUMMARY:Pay rent\\, then\\; relax \\\\ 🎉\\nsecond line
+                    DUE;VALUE=DATE:20240501
+                    STATUS:COMPLETED
+                    COMPLETED:20240501T000000Z
+                    END:VTODO
+                    END:VCALENDAR
 
-            """))
+                    """))
         let read = try VTodoObject(parsing: object.text, timeZone: .offset(seconds: -43_200))
         #expect(read.uid == "abc-1" && read.fields == fields)
         let plain = VTodoObject.new(uid: "u", fields: TodoFields(name: "x"), now: 0)
-        #expect(!plain.text.contains("DUE") && plain.text.contains("STATUS:NEEDS-ACTION") && !plain.text.contains("COMPLETED:"))
+        #expect(
+            !plain.text.contains("DUE") && plain.text.contains("STATUS:NEEDS-ACTION")
+                && !plain.text.contains("COMPLETED:"))
         #expect(ICalendarTime.utcStamp(epochSeconds: -1) == "19691231T235959Z")
         #expect(ICalendarTime.utcStamp(epochSeconds: 951_782_400) == "20000229T000000Z")
     }
@@ -217,7 +243,9 @@ import TodoStore
                     fields.name = ICalendarCodecTests.randomText(using: &generator) + "!"
                     expected.insert("SUMMARY")
                 case 1:
-                    fields.deadline = Bool.random(using: &generator) ? nil : date("2025-0\(Int.random(in: 1...9, using: &generator))-11")
+                    fields.deadline =
+                        Bool.random(using: &generator)
+                        ? nil : date("2025-0\(Int.random(in: 1...9, using: &generator))-11")
                     if fields.deadline != original.fields.deadline { expected.insert("DUE") }
                 default:
                     fields.isDone.toggle()
@@ -286,7 +314,11 @@ import TodoStore
         var fields = object.fields
         fields.deadline = date("2024-06-01")
         object.update(to: fields, now: 0)
-        #expect(object.todo.properties(named: "DUE") == [ICalendarProperty(name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])], value: "20240601")])
+        #expect(
+            object.todo.properties(named: "DUE") == [
+                ICalendarProperty(
+                    name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])], value: "20240601")
+            ])
         fields.deadline = nil
         object.update(to: fields, now: 0)
         #expect(object.todo.property(named: "DUE") == nil)
@@ -297,7 +329,9 @@ import TodoStore
     // MARK: DUE beside DTSTART
 
     /// An object with `lines`, its deadline set to `deadline` (read and written in `zone`).
-    func edited(_ lines: [String], deadline: String?, zone: LocalTimeZone) throws -> (before: String, after: VTodoObject) {
+    func edited(_ lines: [String], deadline: String?, zone: LocalTimeZone) throws -> (
+        before: String, after: VTodoObject
+    ) {
         let text = object(["SUMMARY:x"] + lines)
         var todo = try VTodoObject(parsing: text, timeZone: zone)
         var fields = todo.fields
@@ -317,7 +351,8 @@ import TodoStore
     }
 
     @Test func aDeadlineBesideADateTimeStartIsADateTimeInTheSameForm() throws {
-        let tokyo = LocalTimeZone.offset(seconds: 9 * 3600), hawaii = LocalTimeZone.offset(seconds: -10 * 3600)
+        let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
+        let hawaii = LocalTimeZone.offset(seconds: -10 * 3600)
         let cases: [(start: String, due: String?, zone: LocalTimeZone, expected: String)] = [
             // Floating: noon on the deadline (its own date in any zone).
             ("DTSTART:20240501T090000", nil, tokyo, "DUE:20240615T120000"),
@@ -328,34 +363,50 @@ import TodoStore
             ("DTSTART:20240501T090000Z", nil, hawaii, "DUE:20240615T220000Z"),
             // A zone: noon in the sync's zone on that zone's clock (New York is UTC-4 in June).
             ("DTSTART;TZID=America/New_York:20240501T090000", nil, utc, "DUE;TZID=America/New_York:20240615T080000"),
-            ("DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;VALUE=DATE:20240502", .offset(seconds: 7200), "DUE;TZID=Europe/Berlin:20240615T120000"),
-            ("DTSTART;TZID=Pacific/Kiritimati:20240501T090000", nil, hawaii, "DUE;TZID=Pacific/Kiritimati:20240616T120000"),
+            (
+                "DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;VALUE=DATE:20240502", .offset(seconds: 7200),
+                "DUE;TZID=Europe/Berlin:20240615T120000"
+            ),
+            (
+                "DTSTART;TZID=Pacific/Kiritimati:20240501T090000", nil, hawaii,
+                "DUE;TZID=Pacific/Kiritimati:20240616T120000"
+            ),
             // A zone the system does not know, with a VTIMEZONE-less object: the wall date.
             ("DTSTART;TZID=Nowhere/Special:20240501T090000", nil, tokyo, "DUE;TZID=Nowhere/Special:20240615T120000"),
             // The previous DUE's time of day is kept when it was in the same form...
             ("DTSTART:20240501T090000Z", "DUE:20240502T170000Z", utc, "DUE:20240615T170000Z"),
             ("DTSTART:20240501T090000", "DUE:20240502T235959", hawaii, "DUE:20240615T235959"),
-            ("DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Berlin:20240503T170000", .offset(seconds: 7200),
-             "DUE;TZID=Europe/Berlin:20240615T170000"),
+            (
+                "DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Berlin:20240503T170000",
+                .offset(seconds: 7200),
+                "DUE;TZID=Europe/Berlin:20240615T170000"
+            ),
             // ...on whichever UTC day reads back as the deadline (15:00Z is midnight in Tokyo).
             ("DTSTART:20240501T090000Z", "DUE:20240430T150000Z", tokyo, "DUE:20240614T150000Z"),
             // ...but not from another form.
             ("DTSTART:20240501T090000Z", "DUE:20240502T170000", utc, "DUE:20240615T120000Z"),
-            ("DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Paris:20240503T170000", .offset(seconds: 7200),
-             "DUE;TZID=Europe/Berlin:20240615T120000"),
+            (
+                "DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Paris:20240503T170000",
+                .offset(seconds: 7200),
+                "DUE;TZID=Europe/Berlin:20240615T120000"
+            )
         ]
         for (start, due, zone, expected) in cases {
             let (before, after) = try edited([start] + (due.map { [$0] } ?? []), deadline: "2024-06-15", zone: zone)
             let label = "\(start) \(due ?? "") in \(zone)"
             #expect(line("DUE", after) == expected, "\(label)")
             #expect(line("DTSTART", after) == start, "\(label): DTSTART stays")
-            #expect(try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-06-15"), "\(label)")
-            #expect(changedNames(before, after.text).isSubset(of: ["DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]), "\(label)")
+            #expect(
+                try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-06-15"), "\(label)")
+            #expect(
+                changedNames(before, after.text).isSubset(of: ["DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]),
+                "\(label)")
         }
     }
 
     @Test func aDeadlineBesideADateStartIsADate() throws {
-        let (_, after) = try edited(["DTSTART;VALUE=DATE:20240501", "DUE:20240502T170000Z"], deadline: "2024-06-15", zone: utc)
+        let (_, after) = try edited(
+            ["DTSTART;VALUE=DATE:20240501", "DUE:20240502T170000Z"], deadline: "2024-06-15", zone: utc)
         #expect(line("DUE", after) == "DUE;VALUE=DATE:20240615")
         #expect(line("DTSTART", after) == "DTSTART;VALUE=DATE:20240501")
     }
@@ -376,17 +427,25 @@ import TodoStore
             ("DTSTART:20240601T090000", tokyo, "DUE:20240520T120000", "DTSTART:20240520T000000"),
             ("DTSTART:20240601T090000Z", utc, "DUE:20240520T120000Z", "DTSTART:20240520T000000Z"),
             ("DTSTART:20240601T090000Z", tokyo, "DUE:20240520T030000Z", "DTSTART:20240519T150000Z"),
-            ("DTSTART;TZID=America/New_York:20240601T090000", utc, "DUE;TZID=America/New_York:20240520T080000",
-             "DTSTART;TZID=America/New_York:20240519T200000"),
-            ("DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240601T090000", .offset(seconds: 7200), "DUE;TZID=Europe/Berlin:20240520T120000",
-             "DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240520T000000"),
+            (
+                "DTSTART;TZID=America/New_York:20240601T090000", utc, "DUE;TZID=America/New_York:20240520T080000",
+                "DTSTART;TZID=America/New_York:20240519T200000"
+            ),
+            (
+                "DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240601T090000", .offset(seconds: 7200),
+                "DUE;TZID=Europe/Berlin:20240520T120000",
+                "DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240520T000000"
+            )
         ]
         for (start, zone, due, movedStart) in cases {
             let (before, after) = try edited([start, "X-UNKNOWN;X-P=1:kept"], deadline: "2024-05-20", zone: zone)
             #expect(line("DUE", after) == due, "\(start) in \(zone)")
             #expect(line("DTSTART", after) == movedStart, "\(start) in \(zone)")
-            #expect(try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-05-20"), "\(start)")
-            #expect(changedNames(before, after.text) == ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"], "\(start)")
+            #expect(
+                try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-05-20"), "\(start)")
+            #expect(
+                changedNames(before, after.text) == ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"],
+                "\(start)")
         }
     }
 
@@ -395,28 +454,38 @@ import TodoStore
         let (_, after) = try edited(["DTSTART:20240520T150000"], deadline: "2024-05-20", zone: utc)
         #expect(line("DUE", after) == "DUE:20240520T150000")
         #expect(line("DTSTART", after) == "DTSTART:20240520T150000")
-        let (_, utcStart) = try edited(["DTSTART:20240520T150000Z", "DUE:20240521T100000Z"], deadline: "2024-05-20", zone: .offset(seconds: 3600))
-        #expect(line("DUE", utcStart) == "DUE:20240520T150000Z" && line("DTSTART", utcStart) == "DTSTART:20240520T150000Z")
+        let (_, utcStart) = try edited(
+            ["DTSTART:20240520T150000Z", "DUE:20240521T100000Z"], deadline: "2024-05-20", zone: .offset(seconds: 3600))
+        #expect(
+            line("DUE", utcStart) == "DUE:20240520T150000Z" && line("DTSTART", utcStart) == "DTSTART:20240520T150000Z")
     }
 
     @Test func clearingTheDeadlineLeavesTheStart() throws {
-        let (before, after) = try edited(["DTSTART:20240601T090000Z", "DUE:20240602T090000Z", "X-UNKNOWN:kept"], deadline: nil, zone: utc)
+        let (before, after) = try edited(
+            ["DTSTART:20240601T090000Z", "DUE:20240602T090000Z", "X-UNKNOWN:kept"], deadline: nil, zone: utc)
         #expect(line("DUE", after) == nil)
         #expect(line("DTSTART", after) == "DTSTART:20240601T090000Z")
         #expect(changedNames(before, after.text) == ["DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"])
     }
 
     @Test func everyWrittenDeadlineReadsBackAsItself() throws {
-        let zones: [LocalTimeZone] = [.system] + stride(from: -12, through: 14, by: 1).map { .offset(seconds: $0 * 3600) }
+        let zones: [LocalTimeZone] =
+            [.system] + stride(from: -12, through: 14, by: 1).map { .offset(seconds: $0 * 3600) }
             + [.offset(seconds: 5 * 3600 + 1800), .offset(seconds: -(9 * 3600 + 1800))]
-        let starts = ["DTSTART:20240301T093000", "DTSTART:20240301T093000Z", "DTSTART;TZID=Europe/Berlin:20240301T093000",
-                      "DTSTART;TZID=America/New_York:20240301T233000", "DTSTART;TZID=Australia/Lord_Howe:20240301T020000",
-                      "DTSTART;TZID=Pacific/Kiritimati:20240301T000000", "DTSTART;VALUE=DATE:20240301"]
-        let dues = [nil, "DUE;VALUE=DATE:20240305", "DUE:20240305T000000Z", "DUE:20240305T235959Z", "DUE:20240305T000000",
-                    "DUE;TZID=Europe/Berlin:20240305T000000", "DUE;TZID=America/New_York:20240305T235959"]
+        let starts = [
+            "DTSTART:20240301T093000", "DTSTART:20240301T093000Z", "DTSTART;TZID=Europe/Berlin:20240301T093000",
+            "DTSTART;TZID=America/New_York:20240301T233000", "DTSTART;TZID=Australia/Lord_Howe:20240301T020000",
+            "DTSTART;TZID=Pacific/Kiritimati:20240301T000000", "DTSTART;VALUE=DATE:20240301"
+        ]
+        let dues = [
+            nil, "DUE;VALUE=DATE:20240305", "DUE:20240305T000000Z", "DUE:20240305T235959Z", "DUE:20240305T000000",
+            "DUE;TZID=Europe/Berlin:20240305T000000", "DUE;TZID=America/New_York:20240305T235959"
+        ]
         // Daylight saving days in Berlin, New York and Lord Howe, a leap day, the ends of the years.
-        let deadlines = ["2024-03-31", "2024-10-27", "2024-03-10", "2024-11-03", "2024-04-07", "2024-02-29", "2024-02-20",
-                         "0001-01-01", "9999-12-31"]
+        let deadlines = [
+            "2024-03-31", "2024-10-27", "2024-03-10", "2024-11-03", "2024-04-07", "2024-02-29", "2024-02-20",
+            "0001-01-01", "9999-12-31"
+        ]
         for zone in zones {
             for start in starts {
                 for due in dues {
@@ -430,12 +499,16 @@ import TodoStore
                         let label = "\(start) \(due ?? "") \(deadline) in \(zone)"
                         let reread = try VTodoObject(parsing: todo.text, timeZone: zone)
                         #expect(reread.fields.deadline == date(deadline), "\(label): \(line("DUE", todo) ?? "")")
-                        let written = try #require(reread.todo.property(named: "DUE").flatMap(ICalendarTime.init), "\(label)")
-                        let writtenStart = try #require(reread.todo.property(named: "DTSTART").flatMap(ICalendarTime.init), "\(label)")
+                        let written = try #require(
+                            reread.todo.property(named: "DUE").flatMap(ICalendarTime.init), "\(label)")
+                        let writtenStart = try #require(
+                            reread.todo.property(named: "DTSTART").flatMap(ICalendarTime.init), "\(label)")
                         if case .date = writtenStart {
                             #expect(written.hasSameForm(as: writtenStart), "\(label)")
                         } else {
-                            #expect(!written.hasSameForm(as: .date(CalendarDate(daysSinceEpoch: 0)!)), "\(label): a DATE beside a DATE-TIME")
+                            #expect(
+                                !written.hasSameForm(as: .date(CalendarDate(daysSinceEpoch: 0)!)),
+                                "\(label): a DATE beside a DATE-TIME")
                         }
                         if written.hasSameForm(as: writtenStart) {
                             #expect(writtenStart.seconds <= written.seconds, "\(label): DUE before DTSTART")

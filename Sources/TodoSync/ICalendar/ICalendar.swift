@@ -62,7 +62,9 @@ public enum ICalendar {
             case "BEGIN":
                 var component = ICalendarComponent(name: trimmed(property.value))
                 guard stack.count < maxDepth else {
-                    throw ICalendarError(.structure, line: logical.line, "BEGIN:\(shown(component.name)) nests components more than \(maxDepth) deep")
+                    throw ICalendarError(
+                        .structure, line: logical.line,
+                        "BEGIN:\(shown(component.name)) nests components more than \(maxDepth) deep")
                 }
                 component.beginText = raw
                 component.line = logical.line
@@ -70,10 +72,13 @@ public enum ICalendar {
             case "END":
                 let name = upper(trimmed(property.value))
                 guard var (component, _) = stack.popLast() else {
-                    throw ICalendarError(.structure, line: logical.line, "END:\(shown(name)) without BEGIN:\(shown(name))")
+                    throw ICalendarError(
+                        .structure, line: logical.line, "END:\(shown(name)) without BEGIN:\(shown(name))")
                 }
                 guard component.name == name else {
-                    throw ICalendarError(.structure, line: logical.line, "END:\(shown(name)) where END:\(shown(component.name)) was expected")
+                    throw ICalendarError(
+                        .structure, line: logical.line,
+                        "END:\(shown(name)) where END:\(shown(component.name)) was expected")
                 }
                 component.endText = raw
                 if stack.isEmpty {
@@ -83,19 +88,23 @@ public enum ICalendar {
                 }
             default:
                 guard !stack.isEmpty else {
-                    throw ICalendarError(.structure, line: logical.line, "\(shown(property.name)) outside any BEGIN/END component")
+                    throw ICalendarError(
+                        .structure, line: logical.line, "\(shown(property.name)) outside any BEGIN/END component")
                 }
                 guard stack[stack.count - 1].properties < maxPropertiesPerComponent else {
                     let open = stack[stack.count - 1].component
-                    throw ICalendarError(.structure, line: logical.line,
-                                         "BEGIN:\(shown(open.name)) on line \(open.line ?? 0) holds more than \(maxPropertiesPerComponent) properties")
+                    throw ICalendarError(
+                        .structure, line: logical.line,
+                        "BEGIN:\(shown(open.name)) on line \(open.line ?? 0) holds more than \(maxPropertiesPerComponent) properties"
+                    )
                 }
                 stack[stack.count - 1].properties += 1
                 stack[stack.count - 1].component.children.append(.property(property))
             }
         }
         if let (open, _) = stack.last {
-            throw ICalendarError(.structure, line: open.line, "BEGIN:\(shown(open.name)) has no END:\(shown(open.name))")
+            throw ICalendarError(
+                .structure, line: open.line, "BEGIN:\(shown(open.name)) has no END:\(shown(open.name))")
         }
         return results
     }
@@ -163,7 +172,8 @@ public enum ICalendar {
                 } else {
                     // Blank lines and a byte order mark before the first line belong to it.
                     let finished = pending
-                    pending = LogicalLine(content: content, rawStart: started ? lineStart : 0, rawEnd: rawEnd, line: number)
+                    pending = LogicalLine(
+                        content: content, rawStart: started ? lineStart : 0, rawEnd: rawEnd, line: number)
                     started = true
                     if let finished { return finished }
                 }
@@ -176,8 +186,11 @@ public enum ICalendar {
     /// Parses `NAME *(;PARAM=value *(,value)) : value`; `bytes` keeps the indices of the text it
     /// is a slice of (or starts at 0, for a folded line put together).
     private static func contentLine(_ bytes: ArraySlice<UInt8>, line: Int) throws(ICalendarError) -> ICalendarProperty {
-        let colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ","),
-            equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        let colon = UInt8(ascii: ":")
+        let semicolon = UInt8(ascii: ";")
+        let comma = UInt8(ascii: ",")
+        let equals = UInt8(ascii: "=")
+        let quote = UInt8(ascii: "\"")
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         let end = bytes.endIndex
         var index = bytes.startIndex
@@ -196,26 +209,32 @@ public enum ICalendar {
             let nameStart = index
             while index < end, bytes[index] != equals, bytes[index] != colon, bytes[index] != semicolon { index += 1 }
             guard index < end, bytes[index] == equals else {
-                throw ICalendarError(.syntax, line: line, "a parameter of \(shown(name)) without '=': \(preview(bytes))")
+                throw ICalendarError(
+                    .syntax, line: line, "a parameter of \(shown(name)) without '=': \(preview(bytes))")
             }
             let parameterName = text(nameStart..<index)
             var values: [String] = []
             repeat {
                 valueCount += 1
                 guard valueCount <= maxParameterValuesPerProperty else {
-                    throw ICalendarError(.syntax, line: line, "\(shown(name)) has more than \(maxParameterValuesPerProperty) parameter values")
+                    throw ICalendarError(
+                        .syntax, line: line,
+                        "\(shown(name)) has more than \(maxParameterValuesPerProperty) parameter values")
                 }
                 index += 1
                 if index < end, bytes[index] == quote {
                     let valueStart = index + 1
                     guard let close = bytes[valueStart...].firstIndex(of: quote) else {
-                        throw ICalendarError(.syntax, line: line, "a quoted parameter value of \(shown(name)) without its closing '\"'")
+                        throw ICalendarError(
+                            .syntax, line: line, "a quoted parameter value of \(shown(name)) without its closing '\"'")
                     }
                     values.append(text(valueStart..<close))
                     index = close + 1
                 } else {
                     let valueStart = index
-                    while index < end, bytes[index] != comma, bytes[index] != semicolon, bytes[index] != colon { index += 1 }
+                    while index < end, bytes[index] != comma, bytes[index] != semicolon, bytes[index] != colon {
+                        index += 1
+                    }
                     values.append(text(valueStart..<index))
                 }
             } while index < end && bytes[index] == comma
@@ -245,7 +264,8 @@ public enum ICalendar {
         let utf8 = text.utf8
         let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         guard let first = utf8.firstIndex(where: { !isBlank($0) }),
-              let last = utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+            let last = utf8.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(decoding: utf8[first...last], as: UTF8.self)
     }
 
@@ -324,7 +344,9 @@ public enum ICalendar {
                 let lead = bytes[index]
                 // The scalar's length, from its lead byte (the text is valid UTF-8).
                 let size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                let control = size == 1 ? lead < 0x20 && lead != 0x09 || lead == 0x7F
+                let control =
+                    size == 1
+                    ? lead < 0x20 && lead != 0x09 || lead == 0x7F
                     : size == 2 && lead == 0xC2 && bytes[index + 1] < 0xA0
                 let written = control ? 3 : size
                 if octets + written > maxLineOctets {
@@ -367,11 +389,11 @@ public enum ICalendar {
                 var count = 0
                 for byte in bytes {
                     switch byte {
-                    case 0x5C, 0x3B, 0x2C: // \ ; ,
+                    case 0x5C, 0x3B, 0x2C:  // \ ; ,
                         out[count] = 0x5C
                         out[count + 1] = byte
                         count += 2
-                    case 0x0A: // a line feed: \n
+                    case 0x0A:  // a line feed: \n
                         out[count] = 0x5C
                         out[count + 1] = UInt8(ascii: "n")
                         count += 2
@@ -397,10 +419,17 @@ public enum ICalendar {
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
-            guard byte == UInt8(ascii: "\\"), index < bytes.count else { out.append(byte); continue }
+            guard byte == UInt8(ascii: "\\"), index < bytes.count else {
+                out.append(byte)
+                continue
+            }
             switch bytes[index] {
-            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ":"): out.append(bytes[index]); index += 1
-            case UInt8(ascii: "n"), UInt8(ascii: "N"): out.append(UInt8(ascii: "\n")); index += 1
+            case UInt8(ascii: "\\"), UInt8(ascii: ";"), UInt8(ascii: ","), UInt8(ascii: ":"):
+                out.append(bytes[index])
+                index += 1
+            case UInt8(ascii: "n"), UInt8(ascii: "N"):
+                out.append(UInt8(ascii: "\n"))
+                index += 1
             // Kept as written; what follows is read on its own (it is no backslash).
             default: out.append(byte)
             }

@@ -32,7 +32,8 @@ public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertibl
         self.kind = kind
         self.line = line
         if reason.unicodeScalars.contains(where: ICalendar.isControl) {
-            self.reason = String(String.UnicodeScalarView(reason.unicodeScalars.map { ICalendar.isControl($0) ? "\u{FFFD}" : $0 }))
+            self.reason = String(
+                String.UnicodeScalarView(reason.unicodeScalars.map { ICalendar.isControl($0) ? "\u{FFFD}" : $0 }))
         } else {
             self.reason = reason
         }

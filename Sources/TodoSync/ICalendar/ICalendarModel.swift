@@ -75,7 +75,12 @@ public struct ICalendarComponent: Sendable, Equatable {
     }
 
     /// The name, upper-cased: `VCALENDAR`, `VTODO`, `VALARM`.
-    public var name: String { didSet { beginText = nil; endText = nil } }
+    public var name: String {
+        didSet {
+            beginText = nil
+            endText = nil
+        }
+    }
     /// Properties and sub-components in document order.
     public var children: [Child]
 
@@ -122,7 +127,11 @@ public struct ICalendarComponent: Sendable, Equatable {
     /// Setting a property to what it already is keeps the one read, with its original text,
     /// so a no-op write leaves the serialisation byte-identical.
     public mutating func setProperty(_ property: ICalendarProperty) {
-        guard let first = children.firstIndex(where: { if case .property(let p) = $0 { p.name == property.name } else { false } }) else {
+        guard
+            let first = children.firstIndex(where: {
+                if case .property(let p) = $0 { p.name == property.name } else { false }
+            })
+        else {
             let last = children.lastIndex { if case .property = $0 { true } else { false } }
             children.insert(.property(property), at: last.map { $0 + 1 } ?? 0)
             return

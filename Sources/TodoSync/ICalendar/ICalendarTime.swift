@@ -15,16 +15,20 @@ enum ICalendarTime: Sendable, Equatable {
         let bytes = Array(ICalendar.trimmed(property.value).utf8)
         func number(_ range: Range<Int>) -> Int? { CalendarDate.number(bytes, range) }
         guard bytes.count >= 8, let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-              let date = CalendarDate(year: year, month: month, day: day) else { return nil }
+            let date = CalendarDate(year: year, month: month, day: day)
+        else { return nil }
         if bytes.count == 8 {
             self = .date(date)
             return
         }
         // A DATE-TIME even when a sloppy writer said VALUE=DATE: the time is there to read.
-        guard bytes.count == 15 || (bytes.count == 16 && (bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z"))),
-              bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"),
-              let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-              hour < 24, minute < 60, second <= 60 else { return nil }
+        guard
+            bytes.count == 15
+                || (bytes.count == 16 && (bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z"))),
+            bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"),
+            let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
+            hour < 24, minute < 60, second <= 60
+        else { return nil }
         let seconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         if bytes.count == 16 {
             self = .utc(epochSeconds: seconds)
@@ -94,7 +98,8 @@ enum ICalendarTime: Sendable, Equatable {
     /// ISO 8601 `last_sync`) are written from.
     static func utc(epochSeconds: Int64) -> (date: CalendarDate?, second: Int) {
         let (days, second) = split(epochSeconds)
-        let date = CalendarDate(daysSinceEpoch: Int(clamping: days))
+        let date =
+            CalendarDate(daysSinceEpoch: Int(clamping: days))
             ?? (days < 0 ? CalendarDate(year: 1, month: 1, day: 1) : CalendarDate(year: 9999, month: 12, day: 31))
         return (date, second)
     }
@@ -119,13 +124,15 @@ enum ICalendarTime: Sendable, Equatable {
     /// A UTC offset as VTIMEZONE writes it, `+0100`, `-0500`, `+053000`: seconds east of UTC.
     static func offsetSeconds(_ text: String) -> Int? {
         let bytes = Array(ICalendar.trimmed(text).utf8)
-        guard bytes.count == 5 || bytes.count == 7, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-") else { return nil }
+        guard bytes.count == 5 || bytes.count == 7, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-")
+        else { return nil }
         var digits: [Int] = []
         for byte in bytes.dropFirst() {
             guard (48...57).contains(byte) else { return nil }
             digits.append(Int(byte) - 48)
         }
-        let hours = digits[0] * 10 + digits[1], minutes = digits[2] * 10 + digits[3]
+        let hours = digits[0] * 10 + digits[1]
+        let minutes = digits[2] * 10 + digits[3]
         let seconds = digits.count == 6 ? digits[4] * 10 + digits[5] : 0
         let total = hours * 3600 + minutes * 60 + seconds
         return bytes[0] == UInt8(ascii: "-") ? -total : total

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TodoStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A time zone read from the system's tz database (`/usr/share/zoneinfo/Name`, TZif version 2
 /// or later): what a `DUE;TZID=Europe/Berlin:...` wall-clock time is as an instant.
@@ -66,31 +67,38 @@ struct ZoneInfo: Sendable {
             return result
         }
         guard bytes.count > 44, bytes.starts(with: Array("TZif".utf8)), bytes[4] >= UInt8(ascii: "2"),
-              let v1 = counts(at: 0) else { return nil }
+            let v1 = counts(at: 0)
+        else { return nil }
         // isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt
         let v1Size = v1[3] * 5 + v1[4] * 6 + v1[5] + v1[2] * 8 + v1[1] + v1[0]
         let header = 44 + v1Size
         guard let c = counts(at: header) else { return nil }
         let (leaps, times, types, chars) = (c[2], c[3], c[4], c[5])
         guard types > 0 else { return nil }
-        let timesStart = header + 44, indicesStart = timesStart + times * 8, typesStart = indicesStart + times
+        let timesStart = header + 44
+        let indicesStart = timesStart + times * 8
+        let typesStart = indicesStart + times
         var typeOffsets: [Int] = []
         var typeIsDST: [Bool] = []
         for index in 0..<types {
-            guard let offset = be(typesStart + index * 6, 4), let isDST = be(typesStart + index * 6 + 4, 1) else { return nil }
+            guard let offset = be(typesStart + index * 6, 4), let isDST = be(typesStart + index * 6 + 4, 1) else {
+                return nil
+            }
             typeOffsets.append(Int(offset))
             typeIsDST.append(isDST != 0)
         }
         for index in 0..<times {
             guard let time = be(timesStart + index * 8, 8), let type = be(indicesStart + index, 1),
-                  Int(type) < types else { return nil }
+                Int(type) < types
+            else { return nil }
             transitions.append(time)
             offsets.append(typeOffsets[Int(type)])
         }
         initialOffset = typeOffsets[typeIsDST.firstIndex(of: false) ?? 0]
         let footerStart = typesStart + types * 6 + chars + leaps * 12 + c[1] + c[0]
         if footerStart < bytes.count, bytes[footerStart] == 0x0A,
-           let end = bytes[(footerStart + 1)...].firstIndex(of: 0x0A) {
+            let end = bytes[(footerStart + 1)...].firstIndex(of: 0x0A)
+        {
             rule = Rule(String(decoding: bytes[(footerStart + 1)..<end], as: UTF8.self))
         }
     }
@@ -99,7 +107,8 @@ struct ZoneInfo: Sendable {
     func offset(atUTC epochSeconds: Int64) -> Int {
         if let last = transitions.last, epochSeconds >= last, let rule { return rule.offset(atUTC: epochSeconds) }
         if transitions.isEmpty, let rule { return rule.offset(atUTC: epochSeconds) }
-        var low = 0, high = transitions.count
+        var low = 0
+        var high = transitions.count
         while low < high {
             let middle = (low + high) / 2
             if transitions[middle] <= epochSeconds { low = middle + 1 } else { high = middle }
@@ -142,9 +151,13 @@ struct ZoneInfo: Sendable {
             guard !scanner.isEmpty else { return }
             guard Self.skipName(&scanner) else { return nil }
             var daylightOffset = standard + 3600
-            if let first = scanner.first, first != "," { guard let west = Self.time(&scanner) else { return nil }; daylightOffset = -west }
+            if let first = scanner.first, first != "," {
+                guard let west = Self.time(&scanner) else { return nil }
+                daylightOffset = -west
+            }
             guard scanner.popFirst() == ",", let start = Self.change(&scanner), scanner.popFirst() == ",",
-                  let end = Self.change(&scanner) else { return nil }
+                let end = Self.change(&scanner)
+            else { return nil }
             daylight = (daylightOffset, start, end)
         }
 
@@ -152,10 +165,13 @@ struct ZoneInfo: Sendable {
             guard let daylight else { return standard }
             let local = epochSeconds + Int64(standard)
             guard let year = CalendarDate(daysSinceEpoch: Int(clamping: ICalendarTime.split(local).days))?.year,
-                  let startDate = daylight.start.date(in: year), let endDate = daylight.end.date(in: year) else { return standard }
+                let startDate = daylight.start.date(in: year), let endDate = daylight.end.date(in: year)
+            else { return standard }
             let start = Int64(startDate.daysSinceEpoch) * 86_400 + Int64(daylight.start.time - standard)
             let end = Int64(endDate.daysSinceEpoch) * 86_400 + Int64(daylight.end.time - daylight.offset)
-            let inDaylight = start < end ? (start <= epochSeconds && epochSeconds < end) : !(end <= epochSeconds && epochSeconds < start)
+            let inDaylight =
+                start < end
+                ? (start <= epochSeconds && epochSeconds < end) : !(end <= epochSeconds && epochSeconds < start)
             return inDaylight ? daylight.offset : standard
         }
 
@@ -202,7 +218,9 @@ struct ZoneInfo: Sendable {
                 guard let value = Self.time(&scanner) else { return nil }
                 time = value
             }
-            guard (1...12).contains(numbers[0]), (1...5).contains(numbers[1]), (0...6).contains(numbers[2]) else { return nil }
+            guard (1...12).contains(numbers[0]), (1...5).contains(numbers[1]), (0...6).contains(numbers[2]) else {
+                return nil
+            }
             return Change(month: numbers[0], week: numbers[1], weekday: numbers[2], time: time)
         }
     }

@@ -74,23 +74,28 @@ struct ArgumentParser {
             remaining = argument.repeats ? [] : remaining.dropFirst()
         }
         if let extra = remaining.first {
-            throw .usage("unexpected argument '\(extra)' for 'todo \(command.name)'",
-                         hint: "Usage: \(HelpFormatter.usage(of: command))")
+            throw .usage(
+                "unexpected argument '\(extra)' for 'todo \(command.name)'",
+                hint: "Usage: \(HelpFormatter.usage(of: command))")
         }
     }
 
     private func lookUpCommand(_ name: String) throws(CLIError) -> CommandSpec {
         if let spec = commands.first(where: { $0.name == name }) { return spec }
         let suggestion = Suggestion.closest(to: name, among: commands.map(\.name))
-        throw .usage("unknown command '\(name)'",
-                     hint: suggestion.map { "Did you mean '\($0)'? See 'todo --help'." } ?? "See 'todo --help' for the commands.")
+        throw .usage(
+            "unknown command '\(name)'",
+            hint: suggestion.map { "Did you mean '\($0)'? See 'todo --help'." } ?? "See 'todo --help' for the commands."
+        )
     }
 
     private func unknownOption(_ name: String, command: CommandSpec?) -> CLIError {
         let known = GlobalOptions.specs.map(\.name) + (command?.options.map(\.name) ?? [])
         let place = command.map { " for 'todo \($0.name)'" } ?? ""
         if let suggestion = Suggestion.closest(to: name, among: known) {
-            return .usage("unknown option '\(name)'\(place)", hint: "Did you mean '\(suggestion)'? See '\(helpCommand(command))'.")
+            return .usage(
+                "unknown option '\(name)'\(place)", hint: "Did you mean '\(suggestion)'? See '\(helpCommand(command))'."
+            )
         }
         return .usage("unknown option '\(name)'\(place)", hint: "See '\(helpCommand(command))'.")
     }
@@ -124,7 +129,8 @@ enum Suggestion {
     /// Edit distance over Characters where swapping two neighbours counts as one edit
     /// ("lsit" is one typo from "list"). O(n*m) on short words.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

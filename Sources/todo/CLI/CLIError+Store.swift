@@ -3,9 +3,9 @@ import TodoObservation
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension CLIError {
@@ -14,19 +14,23 @@ extension CLIError {
         switch error {
         case .notFound(let ids):
             let list = Self.idList(ids)
-            self = .failure(ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)",
-                            hint: "Nothing was changed. 'todo list' shows the ids.")
+            self = .failure(
+                ids.count == 1 ? "no todo with id \(list)" : "no todos with ids \(list)",
+                hint: "Nothing was changed. 'todo list' shows the ids.")
         case .emptyName:
             self = .usage("a todo needs a name", hint: "For example: todo add \"Buy milk\"")
         case .newerSchema(let found, let supported):
-            self = .failure("\(path) has schema version \(found), newer than the \(supported) this todo knows; it was left untouched",
-                            hint: "Upgrade todo to use this database.")
+            self = .failure(
+                "\(path) has schema version \(found), newer than the \(supported) this todo knows; it was left untouched",
+                hint: "Upgrade todo to use this database.")
         case .foreignDatabase(let path):
-            self = .failure("\(path) is an SQLite database of another application; todo will not change it",
-                            hint: "Choose another file with --db or TODO_DB.")
+            self = .failure(
+                "\(path) is an SQLite database of another application; todo will not change it",
+                hint: "Choose another file with --db or TODO_DB.")
         case .notADatabase(let path):
-            self = .failure("\(path) is not an SQLite database; it was left untouched",
-                            hint: "Choose another file with --db or TODO_DB.")
+            self = .failure(
+                "\(path) is not an SQLite database; it was left untouched",
+                hint: "Choose another file with --db or TODO_DB.")
         case .cannotCreate(let path, let code):
             self = .failure("cannot create \(path): \(String(cString: strerror(code)))")
         case .databaseMissing(let path):
@@ -35,17 +39,21 @@ extension CLIError {
             self = .failure("nothing to undo")
         case .undoConflict(let command, let ids):
             let list = Self.idList(ids)
-            self = .failure("cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
-                            hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
+            self = .failure(
+                "cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
+                hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
         case .nothingToRedo:
-            self = .failure("nothing to redo", hint: "Redo re-applies what 'todo undo' reverted, until the next change.")
+            self = .failure(
+                "nothing to redo", hint: "Redo re-applies what 'todo undo' reverted, until the next change.")
         case .redoConflict(let command, let ids):
             let list = Self.idList(ids)
-            self = .failure("cannot redo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
-                            hint: "Nothing was changed.")
+            self = .failure(
+                "cannot redo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
+                hint: "Nothing was changed.")
         case .damagedHistory(let command):
-            self = .failure("the newest undo step ('\(command)') is damaged and cannot be applied",
-                            hint: "Nothing was changed. 'todo undo --skip' forgets it, so older ones can be undone.")
+            self = .failure(
+                "the newest undo step ('\(command)') is damaged and cannot be applied",
+                hint: "Nothing was changed. 'todo undo --skip' forgets it, so older ones can be undone.")
         case .sqlite(let error):
             if error.isPermissionDenied, let problem = DatabaseAccess.problem(at: path) {
                 self = .failure(problem, hint: "Nothing was changed.")
@@ -70,8 +78,9 @@ extension CLIError {
     /// The words for an SQLite error: busy and full disk get plain explanations.
     init(_ error: SQLiteError) {
         if error.isBusy {
-            self = .failure("the database is busy: another program held its lock for more than 5 seconds",
-                            hint: "Nothing was changed. Try again when the other program is done.")
+            self = .failure(
+                "the database is busy: another program held its lock for more than 5 seconds",
+                hint: "Nothing was changed. Try again when the other program is done.")
         } else if error.isDiskFull {
             self = .failure("the disk is full: the change was not saved", hint: "Free some space and try again.")
         } else if error.isPermissionDenied {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failure the command line reports: one `error:` line, an optional hint, an exit status.
@@ -10,7 +10,7 @@ struct CLIError: Error, Equatable {
         case failure = 1
         case usage = 2
         case interrupted = 130  // SIGINT, Ctrl-C
-        case terminated = 143   // SIGTERM
+        case terminated = 143  // SIGTERM
 
         /// True for the signal statuses, which print no error line.
         var isStop: Bool { rawValue > 128 }

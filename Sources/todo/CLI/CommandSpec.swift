@@ -38,10 +38,14 @@ struct CommandSpec: Sendable {
 /// Options every command accepts, before or after the command name.
 enum GlobalOptions {
     static let specs: [CommandSpec.Option] = [
-        .init(name: "--db", value: "path", help: "The database file (default: $TODO_DB, else $XDG_DATA_HOME/todo/todo.sqlite)."),
-        .init(name: "--color", value: "when", help: "Colour output: auto, always or never (default: auto; NO_COLOR turns it off)."),
+        .init(
+            name: "--db", value: "path",
+            help: "The database file (default: $TODO_DB, else $XDG_DATA_HOME/todo/todo.sqlite)."),
+        .init(
+            name: "--color", value: "when",
+            help: "Colour output: auto, always or never (default: auto; NO_COLOR turns it off)."),
         .init(name: "--version", value: nil, help: "Show the version."),
-        .init(name: "--help", value: nil, help: "Show help information.", short: "-h"),
+        .init(name: "--help", value: nil, help: "Show help information.", short: "-h")
     ]
 
     static func spec(named name: String) -> CommandSpec.Option? {

@@ -1,9 +1,9 @@
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Names the file at fault when SQLite cannot open or write a database.
@@ -24,7 +24,8 @@ enum DatabaseAccess {
         }
         let folder = DatabaseFile.folder(of: path)
         if access(folder, W_OK | X_OK) != 0 {
-            return "cannot write in the folder \(folder), where SQLite keeps the database's -wal and -shm files: \(String(cString: strerror(errno)))"
+            return
+                "cannot write in the folder \(folder), where SQLite keeps the database's -wal and -shm files: \(String(cString: strerror(errno)))"
         }
         return nil
     }

@@ -9,7 +9,8 @@ enum DatabaseLocation {
     static func resolve(option: String?) throws(CLIError) -> String {
         if let option {
             guard !option.isEmpty else {
-                throw .usage("--db needs a path, and it was given an empty one", hint: "For example: --db ~/todo.sqlite")
+                throw .usage(
+                    "--db needs a path, and it was given an empty one", hint: "For example: --db ~/todo.sqlite")
             }
             return option
         }

@@ -8,11 +8,14 @@ import TodoStore
 /// `+Nd`, `+Nw` and `+Nm` (N days, weeks or months from today; a month ahead of January 31 is
 /// the last day of February). Case does not matter.
 enum DueDateParser {
-    static let examples = "YYYY-MM-DD, YYYY/MM/DD, today, tomorrow, a weekday (friday, fri, next friday), +3d, +2w or +1m"
+    static let examples =
+        "YYYY-MM-DD, YYYY/MM/DD, today, tomorrow, a weekday (friday, fri, next friday), +3d, +2w or +1m"
 
     /// Words to offer when completing `--due`.
-    static let completionWords = ["today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
-                                  "saturday", "sunday", "+1d", "+1w", "+1m"]
+    static let completionWords = [
+        "today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
+        "saturday", "sunday", "+1d", "+1w", "+1m"
+    ]
 
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
@@ -29,9 +32,11 @@ enum DueDateParser {
             }
             return date
         }
-        let looksLikeDate = word.count == 10 && word.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "/") }
-        throw .usage(looksLikeDate ? "'\(text)' is not a day in the calendar" : "'\(text)' is not a date",
-                     hint: "Use \(examples).")
+        let looksLikeDate =
+            word.count == 10 && word.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "/") }
+        throw .usage(
+            looksLikeDate ? "'\(text)' is not a day in the calendar" : "'\(text)' is not a date",
+            hint: "Use \(examples).")
     }
 
     /// Days from today for the relative forms, or `nil` when `word` is none of them.
@@ -48,7 +53,8 @@ enum DueDateParser {
             return ahead == 0 ? 7 : ahead
         }
         guard word.hasPrefix("+"), let unit = word.last, unit == "d" || unit == "w" || unit == "m",
-              let count = Int(word.dropFirst().dropLast()), count >= 0, count <= 3_660_000 else { return nil }
+            let count = Int(word.dropFirst().dropLast()), count >= 0, count <= 3_660_000
+        else { return nil }
         switch unit {
         case "w": return count * 7
         case "m": return monthsAhead(count, from: today).flatMap { today.days(until: $0) }
@@ -59,7 +65,8 @@ enum DueDateParser {
     /// The same day `months` later, or that month's last day when it is shorter.
     private static func monthsAhead(_ months: Int, from today: CalendarDate) -> CalendarDate? {
         let index = today.year * 12 + (today.month - 1) + months
-        let year = index / 12, month = index % 12 + 1
+        let year = index / 12
+        let month = index % 12 + 1
         guard year <= 9999 else { return nil }
         return CalendarDate(year: year, month: month, day: min(today.day, CalendarDate.daysInMonth(month, of: year)))
     }

@@ -1,7 +1,7 @@
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Today's date in the local calendar (the `TZ` the user runs under), read once per run.

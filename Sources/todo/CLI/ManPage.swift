@@ -9,7 +9,8 @@ enum ManPage {
     static func overview(commands: [CommandSpec]) -> String {
         var page = header("TODO")
         page += ".SH NAME\ntodo \\- a todo list in SQLite, for the terminal\n"
-        page += ".SH SYNOPSIS\n.B todo\n[\\fB\\-\\-db\\fR \\fIpath\\fR] [\\fB\\-\\-color\\fR \\fIwhen\\fR] \\fIcommand\\fR [\\fIarguments\\fR]\n"
+        page +=
+            ".SH SYNOPSIS\n.B todo\n[\\fB\\-\\-db\\fR \\fIpath\\fR] [\\fB\\-\\-color\\fR \\fIwhen\\fR] \\fIcommand\\fR [\\fIarguments\\fR]\n"
         page += """
             .SH DESCRIPTION
             .B todo
@@ -27,7 +28,8 @@ enum ManPage {
 
             """
         for command in commands {
-            page += ".TP\n.B \(escape(command.name))\n\(escape(command.abstract))\nSee\n.BR todo\\-\(escape(command.name)) (1).\n"
+            page +=
+                ".TP\n.B \(escape(command.name))\n\(escape(command.abstract))\nSee\n.BR todo\\-\(escape(command.name)) (1).\n"
         }
         page += ".SH OPTIONS\nThese go before or after the command.\n" + options(GlobalOptions.specs)
         page += """
@@ -133,9 +135,12 @@ enum ManPage {
             .SH EXAMPLES
 
             """
-        page += examples(["todo add \"Buy milk\" --due 2024-05-01", "todo list --outline", "todo done 3", "todo rm 3",
-                          "todo sync setup https://dav.example.com/alice/tasks/ --user alice"])
-        page += ".SH SEE ALSO\n" + commands.map { ".BR todo\\-\(escape($0.name)) (1),\n" }.joined() + ".BR sqlite3 (1)\n"
+        page += examples([
+            "todo add \"Buy milk\" --due 2024-05-01", "todo list --outline", "todo done 3", "todo rm 3",
+            "todo sync setup https://dav.example.com/alice/tasks/ --user alice"
+        ])
+        page +=
+            ".SH SEE ALSO\n" + commands.map { ".BR todo\\-\(escape($0.name)) (1),\n" }.joined() + ".BR sqlite3 (1)\n"
         return withShortLines(page)
     }
 
@@ -222,7 +227,8 @@ enum ManPage {
                 // A continued unfilled line keeps its space; a filled one gets it back from filling.
                 current = unfilled ? " " + word : String(word)
             } else {
-                current += current.isEmpty && lines.isEmpty ? String(word) : (current.isEmpty ? String(word) : " " + word)
+                current +=
+                    current.isEmpty && lines.isEmpty ? String(word) : (current.isEmpty ? String(word) : " " + word)
             }
         }
         lines.append(current)

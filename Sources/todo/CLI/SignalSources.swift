@@ -1,7 +1,7 @@
 import Dispatch
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Dispatch sources for signals that must never be lost, whenever they arrive.
@@ -16,8 +16,10 @@ import Glibc
 enum SignalSources {
     /// Sources for `signals`, resumed, each calling `handler` with its signal on `queue`.
     /// Keep them alive as long as the signals should be caught; cancel them to stop.
-    static func make(_ signals: [Int32], queue: DispatchQueue,
-                     handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+    static func make(
+        _ signals: [Int32], queue: DispatchQueue,
+        handler: @escaping @Sendable (Int32) -> Void
+    ) -> [any DispatchSourceSignal] {
         var set = sigset_t()
         sigemptyset(&set)
         for signalNumber in signals { sigaddset(&set, signalNumber) }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the CLI needs to know about the terminal: its width, and a yes/no question.

@@ -9,9 +9,12 @@ extension Command {
             arguments: [.init(name: "name", help: "What to do. Several words are joined with spaces.", repeats: true)],
             options: [
                 .init(name: "--due", value: "date", help: "The deadline: \(DueDateParser.examples)."),
-                .init(name: "--json", value: nil, help: "Print the new todo as a JSON object instead of its id."),
+                .init(name: "--json", value: nil, help: "Print the new todo as a JSON object instead of its id.")
             ],
-            examples: ["todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum --due friday", "todo add \"Pay rent\" --due +2w"]
+            examples: [
+                "todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum --due friday",
+                "todo add \"Pay rent\" --due +2w"
+            ]
         ),
         run: { (context) throws(CLIError) in
             let name = context.arguments.positionals.joined(separator: " ")
@@ -19,7 +22,9 @@ extension Command {
             let deadline = try context.dueDate()
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("add") { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }
+                try repository.recordingUndo("add") { () throws(TodoStoreError) in
+                    try repository.add(name: name, deadline: deadline)
+                }
             }
             context.out.write(context.arguments.flag("--json") ? JSON.object(todo) + "\n" : "\(todo.id)\n")
         }

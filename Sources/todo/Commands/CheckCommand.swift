@@ -2,9 +2,9 @@ import SQLite
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Command {
@@ -41,7 +41,8 @@ struct DatabaseCheck {
     /// How many integrity problems are read at most: enough to report, bounded on a wreck.
     static let problemLimit = 100
 
-    private static let damagedHint = "Copy the file before changing it; 'sqlite3 FILE .recover' can save what is still readable."
+    private static let damagedHint =
+        "Copy the file before changing it; 'sqlite3 FILE .recover' can save what is still readable."
 
     /// Checks the database at `path`.
     ///
@@ -69,7 +70,7 @@ struct DatabaseCheck {
             var options = Connection.Options()
             options.mode = .readWrite
             return try Connection(path: path, options: options)
-        } catch where error.isNotADatabase {
+        } catch  where error.isNotADatabase {
             throw .failure("\(path) is not an SQLite database, or its first page is damaged", hint: damagedHint)
         } catch {
             throw CLIError(error)
@@ -99,7 +100,8 @@ struct DatabaseCheck {
         } catch {
             // A page too broken to walk stops the check itself with SQLITE_CORRUPT.
             let damaged = error.isNotADatabase
-            lines.append("integrity: \(damaged ? "damaged" : "cannot be read"): \(TodoText.sanitized(Self.describe(error)))")
+            lines.append(
+                "integrity: \(damaged ? "damaged" : "cannot be read"): \(TodoText.sanitized(Self.describe(error)))")
             fail(Self.readFailure(error, path: path))
             return
         }
@@ -113,7 +115,8 @@ struct DatabaseCheck {
         // One problem per line, a readable number of them.
         for problem in problems.prefix(Self.problemsShown) { lines.append("  " + TodoText.sanitized(problem)) }
         if problems.count > Self.problemsShown {
-            lines.append("  and \(problems.count - Self.problemsShown)\(problems.count >= Self.problemLimit ? " or" : "") more")
+            lines.append(
+                "  and \(problems.count - Self.problemsShown)\(problems.count >= Self.problemLimit ? " or" : "") more")
         }
         fail(.failure("\(path) is damaged: \(first)", hint: Self.damagedHint))
     }
@@ -145,9 +148,13 @@ struct DatabaseCheck {
             lines.append("foreign keys: ok")
             return
         }
-        lines.append("foreign keys: \(violations.count) broken \(violations.count == 1 ? "reference" : "references"); first: \(first)")
-        fail(.failure("\(connection.path) has \(violations.count) broken foreign-key \(violations.count == 1 ? "reference" : "references"): \(first)",
-                      hint: Self.damagedHint))
+        lines.append(
+            "foreign keys: \(violations.count) broken \(violations.count == 1 ? "reference" : "references"); first: \(first)"
+        )
+        fail(
+            .failure(
+                "\(connection.path) has \(violations.count) broken foreign-key \(violations.count == 1 ? "reference" : "references"): \(first)",
+                hint: Self.damagedHint))
     }
 
     private mutating func checkSchema(_ connection: Connection, path: String) {
@@ -162,8 +169,12 @@ struct DatabaseCheck {
         }
         let version = identity.schemaVersion
         if identity.belongsToAnotherApplication {
-            lines.append("schema: not a todo database (application_id \(identity.applicationID), user_version \(version))")
-            fail(.failure("\(path) is an SQLite database of another application", hint: "Choose another file with --db or TODO_DB."))
+            lines.append(
+                "schema: not a todo database (application_id \(identity.applicationID), user_version \(version))")
+            fail(
+                .failure(
+                    "\(path) is an SQLite database of another application",
+                    hint: "Choose another file with --db or TODO_DB."))
             return
         }
         if version == 0 {
@@ -172,8 +183,10 @@ struct DatabaseCheck {
         }
         if version > latest {
             lines.append("schema: version \(version) (newer than the \(latest) this todo knows)")
-            fail(.failure("\(path) has schema version \(version), newer than the \(latest) this todo knows",
-                          hint: "Upgrade todo to use this database."))
+            fail(
+                .failure(
+                    "\(path) has schema version \(version), newer than the \(latest) this todo knows",
+                    hint: "Upgrade todo to use this database."))
             return
         }
         do {
@@ -182,12 +195,16 @@ struct DatabaseCheck {
         } catch {
             let message = TodoText.sanitized(Self.describe(error))
             lines.append("schema: version \(version), but the todos table is unusable: \(message)")
-            fail(.failure("\(path) has schema version \(version) but its todos table is unusable: \(message)", hint: Self.damagedHint))
+            fail(
+                .failure(
+                    "\(path) has schema version \(version) but its todos table is unusable: \(message)",
+                    hint: Self.damagedHint))
             return
         }
-        lines.append(version == latest
-            ? "schema: version \(version) (current)"
-            : "schema: version \(version) (this todo knows \(latest) and upgrades the file on its next write)")
+        lines.append(
+            version == latest
+                ? "schema: version \(version) (current)"
+                : "schema: version \(version) (this todo knows \(latest) and upgrades the file on its next write)")
     }
 
     private mutating func checkJournal(_ connection: Connection) {

@@ -69,11 +69,15 @@ struct CommandContext {
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
                 guard let first = bounds.first.flatMap({ Int64($0) }), first > 0,
-                      let last = bounds.count == 2 ? Int64(bounds[1]) : first, last > 0 else {
-                    throw .usage("'\(part)' is not a todo id", hint: "Ids are the positive numbers 'todo list' shows: 3, 2,4 or 2-4.")
+                    let last = bounds.count == 2 ? Int64(bounds[1]) : first, last > 0
+                else {
+                    throw .usage(
+                        "'\(part)' is not a todo id",
+                        hint: "Ids are the positive numbers 'todo list' shows: 3, 2,4 or 2-4.")
                 }
                 guard first <= last else {
-                    throw .usage("'\(part)' is not a range: it ends before it starts", hint: "Write the smaller id first: 2-4.")
+                    throw .usage(
+                        "'\(part)' is not a range: it ends before it starts", hint: "Write the smaller id first: 2-4.")
                 }
                 guard last - first < Int64(maxRange) else {
                     throw .usage("'\(part)' spans more than \(maxRange) ids", hint: "Give a smaller range.")

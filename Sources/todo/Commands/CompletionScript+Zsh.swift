@@ -7,7 +7,8 @@ extension CompletionScript {
         let branches = commands.map { command in
             let arguments = command.arguments.enumerated().map { index, argument in
                 let position = argument.repeats ? "*" : "\(index + 1)" + (argument.optional ? ":" : "")
-                return Self.zshQuoted("\(position):\(argument.name):\(zshAction(CompletionValues.of(argument, in: command.name)))")
+                return Self.zshQuoted(
+                    "\(position):\(argument.name):\(zshAction(CompletionValues.of(argument, in: command.name)))")
             }
             let specs = ["$globals"] + command.options.map(zshSpec) + arguments
             return "      (\(command.name)) _arguments \(specs.joined(separator: " ")) && ret=0 ;;"
@@ -79,7 +80,8 @@ extension CompletionScript {
         let equals = option.value == nil ? "" : "="
         guard let short = option.short else { return Self.zshQuoted(option.name + equals + help + value) }
         let exclusive = "(\(short) \(option.name))"
-        return [short, option.name + equals].map { Self.zshQuoted(exclusive + $0 + help + value) }.joined(separator: " ")
+        return [short, option.name + equals].map { Self.zshQuoted(exclusive + $0 + help + value) }.joined(
+            separator: " ")
     }
 
     /// The `_arguments` action for `values`; a lone space shows the message and offers nothing.
@@ -95,7 +97,8 @@ extension CompletionScript {
 
     /// Escapes what `_arguments` reads inside `[help]`.
     private static func zshEscaped(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[").replacing("]", with: "\\]").replacing(":", with: "\\:")
+        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[").replacing("]", with: "\\]").replacing(
+            ":", with: "\\:")
     }
 
     /// `text` in zsh single quotes (as in bash: a quote is `'\''`).

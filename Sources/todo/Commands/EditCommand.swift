@@ -10,7 +10,7 @@ extension Command {
             options: [
                 .init(name: "--name", value: "name", help: "The new name."),
                 .init(name: "--due", value: "date", help: "The new deadline: \(DueDateParser.examples)."),
-                .init(name: "--no-due", value: nil, help: "Remove the deadline."),
+                .init(name: "--no-due", value: nil, help: "Remove the deadline.")
             ],
             discussion: "Both changes are made in one transaction: both or neither.",
             examples: ["todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due"]

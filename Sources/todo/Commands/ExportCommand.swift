@@ -10,7 +10,10 @@ extension Command {
         spec: CommandSpec(
             name: "export",
             abstract: "Print every todo as a JSON array (what 'todo import' reads), or as iCalendar.",
-            options: [.init(name: "--format", value: "format", help: "json (the default) or ics (iCalendar: a VTODO per todo).")]
+            options: [
+                .init(
+                    name: "--format", value: "format", help: "json (the default) or ics (iCalendar: a VTODO per todo).")
+            ]
                 + CommandContext.filterOptions,
             discussion: """
                 The order is the list's default one, so an import recreates the same list.
@@ -18,13 +21,17 @@ extension Command {
                 so does 'todo import --from ics'. Each todo keeps its UID from then on, so a todo that
                 comes back from another app, or through 'todo sync', is the same todo, not a copy.
                 """,
-            examples: ["todo export > todos.json", "todo --db other.sqlite import todos.json", "todo export --done > done.json",
-                       "todo export --format ics --undone > todos.ics"]
+            examples: [
+                "todo export > todos.json", "todo --db other.sqlite import todos.json",
+                "todo export --done > done.json",
+                "todo export --format ics --undone > todos.ics"
+            ]
         ),
         run: { (context) throws(CLIError) in
             let format = context.arguments.value("--format") ?? "json"
             guard Command.exportFormats.contains(format) else {
-                throw .usage("'\(format)' is not an export format", hint: "Use \(Command.wordList(Command.exportFormats)).")
+                throw .usage(
+                    "'\(format)' is not an export format", hint: "Use \(Command.wordList(Command.exportFormats)).")
             }
             var request = TodoFetchRequest()
             try context.applyFilters(to: &request)

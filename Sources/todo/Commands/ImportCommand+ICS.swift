@@ -17,7 +17,8 @@ extension Command {
         let uids = TodoUIDs(repository: repository)
         let (added, skipped) = try context.perform { () throws(TodoStoreError) -> (Int, Int) in
             try repository.recordingUndo("import") { () throws(TodoStoreError) -> (Int, Int) in
-                var added = 0, skipped = 0
+                var added = 0
+                var skipped = 0
                 for entry in reading.entries {
                     // Also a UID twice in the file: the first one recorded it.
                     if try uids.isKnown(entry.uid) {
@@ -25,8 +26,9 @@ extension Command {
                         continue
                     }
                     // The reader applied the name rule.
-                    let todo = try repository.add(name: entry.fields.name, deadline: entry.fields.deadline,
-                                                  isDone: entry.fields.isDone, nameCheck: .asStored)
+                    let todo = try repository.add(
+                        name: entry.fields.name, deadline: entry.fields.deadline,
+                        isDone: entry.fields.isDone, nameCheck: .asStored)
                     try uids.record(entry.uid, forTodo: todo.id)
                     added += 1
                 }
@@ -39,7 +41,9 @@ extension Command {
         }
         if !reading.notKept.isEmpty {
             // As the other formats do: nothing the other app had disappears without a word.
-            summary += " Not kept (todos have no place for them): " + reading.notKept.map(\.description).joined(separator: ", ") + "."
+            summary +=
+                " Not kept (todos have no place for them): "
+                + reading.notKept.map(\.description).joined(separator: ", ") + "."
         }
         context.out.write(summary + "\n")
     }

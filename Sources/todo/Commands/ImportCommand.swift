@@ -2,7 +2,7 @@ import TodoInterop
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Command {
@@ -23,7 +23,11 @@ extension Command {
             name: "import",
             abstract: "Add todos from a file: todo's own export, taskwarrior's, todo.txt, or iCalendar.",
             arguments: [.init(name: "file", help: "The file to read, or - for standard input.")],
-            options: [.init(name: "--from", value: "format", help: "json (the default: 'todo export'), taskwarrior ('task export'), todotxt or ics.")],
+            options: [
+                .init(
+                    name: "--from", value: "format",
+                    help: "json (the default: 'todo export'), taskwarrior ('task export'), todotxt or ics.")
+            ],
             discussion: """
                 One transaction: a file with any bad record imports nothing, and the error names the
                 record (json, taskwarrior) or line (todo.txt). New ids are given in file order.
@@ -36,14 +40,17 @@ extension Command {
                 of the same file adds nothing. Events are ignored.
                 'todo undo' removes a whole import.
                 """,
-            examples: ["todo import todos.json", "task export | todo import --from taskwarrior -",
-                       "todo import --from todotxt ~/todo.txt", "todo import --from ics reminders.ics"]
+            examples: [
+                "todo import todos.json", "task export | todo import --from taskwarrior -",
+                "todo import --from todotxt ~/todo.txt", "todo import --from ics reminders.ics"
+            ]
         ),
         run: { (context) throws(CLIError) in
             let formatName = context.arguments.value("--from") ?? "json"
             let format = ImportFormat(rawValue: formatName)
             guard format != nil || formatName == Command.icsFormat else {
-                throw .usage("'\(formatName)' is not an import format", hint: "Use \(Command.wordList(Command.importFormats)).")
+                throw .usage(
+                    "'\(formatName)' is not an import format", hint: "Use \(Command.wordList(Command.importFormats)).")
             }
             let path = context.arguments.positionals[0]
             let bytes = try FileContents.read(path)
@@ -61,7 +68,8 @@ extension Command {
                 try repository.recordingUndo("import") { () throws(TodoStoreError) in
                     // The readers applied each format's rules; names are stored as read.
                     for todo in todos {
-                        try repository.add(name: todo.name, deadline: todo.deadline, isDone: todo.isDone, nameCheck: .asStored)
+                        try repository.add(
+                            name: todo.name, deadline: todo.deadline, isDone: todo.isDone, nameCheck: .asStored)
                     }
                 }
             }
@@ -69,7 +77,8 @@ extension Command {
             let notKept = report.notKept
             if !notKept.isEmpty {
                 // One line, so nothing the other tool had disappears without a word.
-                summary += " Not kept (todos have no place for them): "
+                summary +=
+                    " Not kept (todos have no place for them): "
                     + notKept.map { $0.what.describe($0.count) }.joined(separator: ", ") + "."
             }
             context.out.write(summary + "\n")

@@ -8,17 +8,23 @@ extension Command {
             name: "list",
             abstract: "List todos.",
             options: [
-                .init(name: "--outline", value: nil, help: "Group the todos under \"Undone\" and \"Done\" (both always shown)."),
-                .init(name: "--sort", value: "order", help: "due (deadline, undated last; the default), name, or status (undone first)."),
+                .init(
+                    name: "--outline", value: nil,
+                    help: "Group the todos under \"Undone\" and \"Done\" (both always shown)."),
+                .init(
+                    name: "--sort", value: "order",
+                    help: "due (deadline, undated last; the default), name, or status (undone first).")
             ] + CommandContext.filterOptions + [
                 .init(name: "--search", value: "text", help: "Only todos whose name contains the text, ignoring case."),
                 .init(name: "--limit", value: "n", help: "Show at most n todos."),
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
-                .init(name: "--json", value: nil, help: "Print a JSON array of todo objects."),
+                .init(name: "--json", value: nil, help: "Print a JSON array of todo objects.")
             ],
-            examples: ["todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
-                       "todo list --search milk --limit 10",
-                       "todo list --outline --sort status", "todo list --json"]
+            examples: [
+                "todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
+                "todo list --search milk --limit 10",
+                "todo list --outline --sort status", "todo list --json"
+            ]
         ),
         run: { (context) throws(CLIError) in
             let request = try context.fetchRequest()
@@ -34,8 +40,10 @@ extension Command {
         }
     )
 
-    static func writeJSON(_ repository: TodoRepository, _ request: TodoFetchRequest,
-                                  _ out: inout OutputStream) throws(TodoStoreError) {
+    static func writeJSON(
+        _ repository: TodoRepository, _ request: TodoFetchRequest,
+        _ out: inout OutputStream
+    ) throws(TodoStoreError) {
         var first = true
         out.write("[")
         try repository.forEach(request) { todo in
@@ -46,8 +54,10 @@ extension Command {
         out.write(first ? "]\n" : "\n]\n")
     }
 
-    private static func writeText(_ repository: TodoRepository, _ request: TodoFetchRequest,
-                                  _ context: CommandContext, _ out: inout OutputStream) throws(TodoStoreError) {
+    private static func writeText(
+        _ repository: TodoRepository, _ request: TodoFetchRequest,
+        _ context: CommandContext, _ out: inout OutputStream
+    ) throws(TodoStoreError) {
         let text = context.text(maxID: try repository.maxID())
         var empty = true
         try repository.forEach(request) { todo in
@@ -61,13 +71,17 @@ extension Command {
 extension Command {
     /// The sample app's outline section, built by the snapshot layer: both groups, in order,
     /// each with its todos in fetch order.
-    private static func outline(_ repository: TodoRepository,
-                                _ request: TodoFetchRequest) throws(TodoStoreError) -> TodoSnapshots<Todo> {
+    private static func outline(
+        _ repository: TodoRepository,
+        _ request: TodoFetchRequest
+    ) throws(TodoStoreError) -> TodoSnapshots<Todo> {
         TodoSnapshotBuilder<Todo>(isDone: \.isDone).build(try repository.fetch(request))
     }
 
-    private static func writeOutlineJSON(_ repository: TodoRepository, _ request: TodoFetchRequest,
-                                         _ out: inout OutputStream) throws(TodoStoreError) {
+    private static func writeOutlineJSON(
+        _ repository: TodoRepository, _ request: TodoFetchRequest,
+        _ out: inout OutputStream
+    ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request)
         let groups = TodoGroup.allCases.map { group in
             let items = snapshots.records(in: group).map { "    " + JSON.object($0) }
@@ -77,8 +91,10 @@ extension Command {
         out.write("[\n" + groups.joined(separator: ",\n") + "\n]\n")
     }
 
-    private static func writeOutlineText(_ repository: TodoRepository, _ request: TodoFetchRequest,
-                                         _ context: CommandContext, _ out: inout OutputStream) throws(TodoStoreError) {
+    private static func writeOutlineText(
+        _ repository: TodoRepository, _ request: TodoFetchRequest,
+        _ context: CommandContext, _ out: inout OutputStream
+    ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request)
         let text = context.text(maxID: try repository.maxID())
         for group in TodoGroup.allCases {
@@ -97,8 +113,9 @@ extension CommandContext {
         .init(name: "--done", value: nil, help: "Only todos that are done."),
         .init(name: "--undone", value: nil, help: "Only todos that are not done."),
         .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed."),
-        .init(name: "--due-before", value: "date", help: "Only todos due before the date (any --due form: +7d, friday)."),
-        .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
+        .init(
+            name: "--due-before", value: "date", help: "Only todos due before the date (any --due form: +7d, friday)."),
+        .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
     ]
 
     /// Applies ``filterOptions`` to `request`.
@@ -109,10 +126,15 @@ extension CommandContext {
         case (false, true): request.filter = .undone
         case (false, false): break
         }
-        if let text = arguments.value("--due-before") { request.dueBefore = try DueDateParser.parse(text, today: today) }
+        if let text = arguments.value("--due-before") {
+            request.dueBefore = try DueDateParser.parse(text, today: today)
+        }
         if let text = arguments.value("--due-after") { request.dueAfter = try DueDateParser.parse(text, today: today) }
         if arguments.flag("--overdue") {
-            guard request.filter != .done else { throw .usage("'--overdue' and '--done' cannot be used together", hint: "Overdue todos are the ones not done.") }
+            guard request.filter != .done else {
+                throw .usage(
+                    "'--overdue' and '--done' cannot be used together", hint: "Overdue todos are the ones not done.")
+            }
             request.filter = .undone
             request.dueBefore = min(request.dueBefore ?? today, today)
         }

@@ -19,12 +19,15 @@ extension Command {
             }
             if context.arguments.flag("--json") {
                 // The UID is the todo's identity across devices: null until its first sync.
-                let uid = try context.perform { () throws(TodoStoreError) in try TodoUIDs(repository: repository).uid(ofTodo: id) }
+                let uid = try context.perform { () throws(TodoStoreError) in
+                    try TodoUIDs(repository: repository).uid(ofTodo: id)
+                }
                 context.out.write(String(JSON.object(todo).dropLast()) + ", \"uid\": \(JSON.optional(uid))}\n")
                 return
             }
             let deadline = context.text(maxID: todo.id).deadlineText(todo)
-            context.out.write("""
+            context.out.write(
+                """
                 id:        \(todo.id)
                 name:      \(TodoText.sanitized(todo.name))
                 deadline:  \(deadline ?? "none")

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SyncProtocol
 import TodoStore
 import TodoSync
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension Command {
     /// `todo sync [setup URL | status | forget] [--json]`: two-way sync with a CalDAV collection.
@@ -13,16 +14,44 @@ extension Command {
             abstract: "Sync todos with a CalDAV server, both ways.",
             arguments: [
                 .init(name: "action", help: "setup URL, status or forget; none syncs now.", optional: true),
-                .init(name: "url", help: "For setup: the server, a /.well-known/caldav URL, a principal, a calendar home or a calendar collection that holds todos.", optional: true),
+                .init(
+                    name: "url",
+                    help:
+                        "For setup: the server, a /.well-known/caldav URL, a principal, a calendar home or a calendar collection that holds todos.",
+                    optional: true)
             ],
             options: [
                 .init(name: "--user", value: "name", help: "For setup: the user to log in as."),
-                .init(name: "--password-command", value: "command", help: "For setup: a command that prints the password (run with /bin/sh -c at each sync), such as 'pass show caldav'."),
-                .init(name: "--name", value: "name", help: "For setup: of several task collections found, the one with this display name (exact, else ignoring case)."),
-                .init(name: "--list", value: nil, help: "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."),
-                .init(name: "--ca-file", value: "file", help: "For setup: a CA bundle (PEM) to trust for this server instead of the system's, such as a self-signed certificate; stored and used at each sync."),
-                .init(name: "--json", value: nil, help: "Print the result (of a sync, status or setup --list) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."),
-                .init(name: "--force-delete", value: nil, help: "Believe a server that lists no todos at all though some were synced with it before, and delete them here too."),
+                .init(
+                    name: "--password-command", value: "command",
+                    help:
+                        "For setup: a command that prints the password (run with /bin/sh -c at each sync), such as 'pass show caldav'."
+                ),
+                .init(
+                    name: "--name", value: "name",
+                    help:
+                        "For setup: of several task collections found, the one with this display name (exact, else ignoring case)."
+                ),
+                .init(
+                    name: "--list", value: nil,
+                    help:
+                        "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."
+                ),
+                .init(
+                    name: "--ca-file", value: "file",
+                    help:
+                        "For setup: a CA bundle (PEM) to trust for this server instead of the system's, such as a self-signed certificate; stored and used at each sync."
+                ),
+                .init(
+                    name: "--json", value: nil,
+                    help:
+                        "Print the result (of a sync, status or setup --list) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."
+                ),
+                .init(
+                    name: "--force-delete", value: nil,
+                    help:
+                        "Believe a server that lists no todos at all though some were synced with it before, and delete them here too."
+                )
             ],
             discussion: """
                 Setup finds the collection from the URL given (RFC 6764: the server's /.well-known/caldav,
@@ -49,13 +78,14 @@ extension Command {
                 "todo sync setup https://dav.example.com/ --user alice --name Tasks --ca-file ~/dav-ca.pem",
                 "todo sync",
                 "todo sync status --json",
-                "todo sync forget",
+                "todo sync forget"
             ]
         ),
         run: { (context) throws(CLIError) in
             let positionals = context.arguments.positionals
             let action = positionals.first
-            let setupOnly = ["--user", "--password-command", "--name", "--ca-file"].filter { context.arguments.value($0) != nil }
+            let setupOnly =
+                ["--user", "--password-command", "--name", "--ca-file"].filter { context.arguments.value($0) != nil }
                 + (context.arguments.flag("--list") ? ["--list"] : [])
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
@@ -68,7 +98,9 @@ extension Command {
                 try SyncRun.sync(context: &context)
             case "setup":
                 guard positionals.count == 2 else {
-                    throw .usage("'todo sync setup' needs the collection's URL", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
+                    throw .usage(
+                        "'todo sync setup' needs the collection's URL",
+                        hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
                 }
                 if context.arguments.flag("--json") && !context.arguments.flag("--list") {
                     throw .usage("'--json' goes with 'todo sync', 'todo sync status' and 'todo sync setup --list'")
@@ -78,14 +110,23 @@ extension Command {
                 }
                 try SyncRun.setup(url: positionals[1], context: &context)
             case "status", "forget":
-                guard positionals.count == 1 else { throw .usage("'todo sync \(action ?? "")' takes no other argument") }
-                if action == "status" { try SyncRun.status(context: &context) } else {
-                    if context.arguments.flag("--json") { throw .usage("'--json' goes with 'todo sync' and 'todo sync status'") }
+                guard positionals.count == 1 else {
+                    throw .usage("'todo sync \(action ?? "")' takes no other argument")
+                }
+                if action == "status" {
+                    try SyncRun.status(context: &context)
+                } else {
+                    if context.arguments.flag("--json") {
+                        throw .usage("'--json' goes with 'todo sync' and 'todo sync status'")
+                    }
                     try SyncRun.forget(context: &context)
                 }
             default:
                 let suggestion = Suggestion.closest(to: action ?? "", among: SyncRun.actions)
-                throw .usage("'\(action ?? "")' is not a sync action", hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Use setup, status or forget, or nothing to sync now.")
+                throw .usage(
+                    "'\(action ?? "")' is not a sync action",
+                    hint: suggestion.map { "Did you mean '\($0)'?" }
+                        ?? "Use setup, status or forget, or nothing to sync now.")
             }
         }
     )
@@ -98,9 +139,10 @@ enum SyncRun {
     static func setup(url text: String, context: inout CommandContext) throws(CLIError) {
         let timeout = try SyncTimeout.fromEnvironment()
         let (url, userInURL) = try SyncURL.validate(text)
-        var remote = SyncRemote(url: url, user: context.arguments.value("--user") ?? userInURL,
-                                passwordCommand: context.arguments.value("--password-command"),
-                                caFile: try context.arguments.value("--ca-file").map { (path) throws(CLIError) in try caFile(path) })
+        var remote = SyncRemote(
+            url: url, user: context.arguments.value("--user") ?? userInURL,
+            passwordCommand: context.arguments.value("--password-command"),
+            caFile: try context.arguments.value("--ca-file").map { (path) throws(CLIError) in try caFile(path) })
         // Found and checked before anything is stored: a wrong URL or password leaves the database as it was.
         // Listed by name (then URL), whatever order the server's listing had: a server's order is
         // its storage's (Radicale's is the file system's directory order).
@@ -109,7 +151,9 @@ enum SyncRun {
         }.sorted { ($0.name?.lowercased() ?? "", $0.url) < ($1.name?.lowercased() ?? "", $1.url) }
         if context.arguments.flag("--list") {
             if context.arguments.flag("--json") {
-                let items = found.map { "{\"url\": \(JSON.string($0.url)), \"name\": \(JSON.optional($0.name)), \"components\": [\($0.components.map(JSON.string).joined(separator: ", "))]}" }
+                let items = found.map {
+                    "{\"url\": \(JSON.string($0.url)), \"name\": \(JSON.optional($0.name)), \"components\": [\($0.components.map(JSON.string).joined(separator: ", "))]}"
+                }
                 context.out.write("{\"collections\": [\(items.joined(separator: ", "))]}\n")
             } else {
                 for collection in found { context.out.write(line(collection) + "\n") }
@@ -119,7 +163,10 @@ enum SyncRun {
         remote.url = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context).url
         let repository = try context.openRepository()
         try context.perform { () throws(TodoStoreError) in try SyncState(repository: repository).setRemote(remote) }
-        context.out.write(TodoText.sanitized("Set up sync with \(remote.url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.") + "\n")
+        context.out.write(
+            TodoText.sanitized(
+                "Set up sync with \(remote.url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.")
+                + "\n")
     }
 
     /// `NAME  URL`, sanitized: one collection found by setup.
@@ -129,28 +176,36 @@ enum SyncRun {
 
     /// The collection to store: the only one found, or the one `name` picks (its display name
     /// exactly, else ignoring case). Several and no name: they are listed and nothing is stored.
-    static func choose(among found: [DiscoveredCollection], name: String?, url: String,
-                       context: inout CommandContext) throws(CLIError) -> DiscoveredCollection {
+    static func choose(
+        among found: [DiscoveredCollection], name: String?, url: String,
+        context: inout CommandContext
+    ) throws(CLIError) -> DiscoveredCollection {
         let names = found.map { TodoText.sanitized($0.name ?? "(no name)") }.joined(separator: ", ")
         guard let name else {
             guard found.count > 1 else {
-                guard let only = found.first else { throw .failure("\(TodoText.sanitized(url)) leads to no calendar collection that holds todos") }
+                guard let only = found.first else {
+                    throw .failure("\(TodoText.sanitized(url)) leads to no calendar collection that holds todos")
+                }
                 return only
             }
             context.out.write(TodoText.sanitized(url) + " leads to \(found.count) collections that hold todos:\n")
             for collection in found { context.out.write("  " + line(collection) + "\n") }
-            throw .failure("several collections hold todos; nothing was stored",
-                           hint: "Choose one with --name NAME, or run 'todo sync setup' with its URL.")
+            throw .failure(
+                "several collections hold todos; nothing was stored",
+                hint: "Choose one with --name NAME, or run 'todo sync setup' with its URL.")
         }
         let exact = found.filter { $0.name == name }
         let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == name.lowercased() } : exact
         guard matches.count == 1 else {
             if matches.isEmpty {
-                throw .failure("no collection that holds todos is named '\(TodoText.sanitized(name))'; nothing was stored",
-                               hint: "The names found: \(names).")
+                throw .failure(
+                    "no collection that holds todos is named '\(TodoText.sanitized(name))'; nothing was stored",
+                    hint: "The names found: \(names).")
             }
-            throw .failure("\(matches.count) collections are named '\(TodoText.sanitized(name))'; nothing was stored",
-                           hint: "Run 'todo sync setup' with the URL of one: " + matches.map { TodoText.sanitized($0.url) }.joined(separator: ", "))
+            throw .failure(
+                "\(matches.count) collections are named '\(TodoText.sanitized(name))'; nothing was stored",
+                hint: "Run 'todo sync setup' with the URL of one: "
+                    + matches.map { TodoText.sanitized($0.url) }.joined(separator: ", "))
         }
         return matches[0]
     }
@@ -160,7 +215,9 @@ enum SyncRun {
     static func caFile(_ path: String) throws(CLIError) -> String {
         var info = stat()
         guard !path.isEmpty, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(path, R_OK) == 0 else {
-            throw .usage("--ca-file '\(TodoText.sanitized(path))' is not a file that can be read", hint: "Give a PEM file of CA certificates.")
+            throw .usage(
+                "--ca-file '\(TodoText.sanitized(path))' is not a file that can be read",
+                hint: "Give a PEM file of CA certificates.")
         }
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -172,27 +229,36 @@ enum SyncRun {
         let timeout = try SyncTimeout.fromEnvironment()
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
-        guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
+        guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else {
+            throw notSetUp
+        }
         let json = context.arguments.flag("--json")
         let report = try syncing(context, json: json) { () throws(SyncError) in
             let collection = try CompanionCollection(remote: remote, timeout: timeout)
-            return try SyncEngine(repository: repository, collection: collection,
-                                  forceDelete: context.arguments.flag("--force-delete")).sync()
+            return try SyncEngine(
+                repository: repository, collection: collection,
+                forceDelete: context.arguments.flag("--force-delete")
+            ).sync()
         }
         for warning in warnings(report) {
             context.err.writeWarning(warning)
         }
         if json {
             let conflicts = report.conflicts.map { conflict in
-                var object = "{\"id\": \(conflict.todoID), \"field\": \"\(conflict.field.rawValue)\", \"kept\": \(Self.json(conflict.kept)), \"replaced\": \(Self.json(conflict.replaced))"
+                var object =
+                    "{\"id\": \(conflict.todoID), \"field\": \"\(conflict.field.rawValue)\", \"kept\": \(Self.json(conflict.kept)), \"replaced\": \(Self.json(conflict.replaced))"
                 if let previousID = conflict.previousID { object += ", \"previous_id\": \(previousID)" }
                 if let name = conflict.name { object += ", \"name\": \(JSON.string(name))" }
                 return object + "}"
             }
-            context.out.write("{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflicts.joined(separator: ", "))]}\n")
+            context.out.write(
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflicts.joined(separator: ", "))]}\n"
+            )
             return
         }
-        context.out.write("sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n")
+        context.out.write(
+            "sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n"
+        )
         for conflict in report.conflicts {
             context.out.write(line(conflict) + "\n")
         }
@@ -206,10 +272,13 @@ enum SyncRun {
         }
         guard let remote else { throw notSetUp }
         if context.arguments.flag("--json") {
-            context.out.write("{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending)}\n")
+            context.out.write(
+                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending)}\n"
+            )
             return
         }
-        context.out.write("""
+        context.out.write(
+            """
             url:        \(TodoText.sanitized(remote.url))
             user:       \(remote.user.map(TodoText.sanitized) ?? Self.noUser)
             ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
@@ -227,19 +296,24 @@ enum SyncRun {
     static func forget(context: inout CommandContext) throws(CLIError) {
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
-        guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else { throw notSetUp }
+        guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else {
+            throw notSetUp
+        }
         try context.perform { () throws(TodoStoreError) in try state.forget() }
         context.out.write("Forgot \(TodoText.sanitized(remote.url)); the todos stay here and keep their UIDs.\n")
     }
 
-    static let notSetUp = CLIError.failure("no sync remote is set up for this database", hint: "Run 'todo sync setup URL' first.")
+    static let notSetUp = CLIError.failure(
+        "no sync remote is set up for this database", hint: "Run 'todo sync setup URL' first.")
 
     /// One line per object the sync could not take as the server should have sent it (an
     /// object read alone that then turned out unreadable is named once, as unreadable).
     static func warnings(_ report: SyncReport) -> [String] {
         let unreadable = Set(report.unreadable)
         return report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
-            + report.notDelivered.map { "the server did not send \($0), which it listed as changed; it is asked for again next sync" }
+            + report.notDelivered.map {
+                "the server did not send \($0), which it listed as changed; it is asked for again next sync"
+            }
             + report.readAlone.filter { !unreadable.contains($0) }.map {
                 "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone"
             }
@@ -254,11 +328,14 @@ enum SyncRun {
         if conflict.field == .deleted {
             let name = conflict.name.map { " \"\(TodoText.sanitized($0))\"" } ?? ""
             if conflict.deletedHere, let previousID = conflict.previousID {
-                return "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, as todo \(conflict.todoID)"
+                return
+                    "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, as todo \(conflict.todoID)"
             }
-            return "conflict: todo \(conflict.todoID)\(name) was edited here and deleted on the server; the edit was kept"
+            return
+                "conflict: todo \(conflict.todoID)\(name) was edited here and deleted on the server; the edit was kept"
         }
-        return "conflict: todo \(conflict.todoID) \(conflict.field.rawValue): kept \(shown(conflict.kept)), replaced \(shown(conflict.replaced))"
+        return
+            "conflict: todo \(conflict.todoID) \(conflict.field.rawValue): kept \(shown(conflict.kept)), replaced \(shown(conflict.replaced))"
     }
 
     /// A conflict value in JSON: names and the edit/delete words as strings, deadlines as
@@ -273,20 +350,24 @@ enum SyncRun {
 
     /// Runs a sync step, turning its errors into one `error:` line (and, with `json`, one
     /// `{"error": {"kind": ..., "message": ...}}` object on stdout).
-    private static func syncing<Result>(_ context: CommandContext? = nil, json: Bool = false,
-                                        hint: String? = nil,
-                                        _ body: () throws(SyncError) -> Result) throws(CLIError) -> Result {
+    private static func syncing<Result>(
+        _ context: CommandContext? = nil, json: Bool = false,
+        hint: String? = nil,
+        _ body: () throws(SyncError) -> Result
+    ) throws(CLIError) -> Result {
         do {
             return try body()
         } catch {
             let failure: CLIError
             switch error {
-            case .store(let storeError): failure = CLIError(storeError, path: (try? context?.databasePath()) ?? "the database")
+            case .store(let storeError):
+                failure = CLIError(storeError, path: (try? context?.databasePath()) ?? "the database")
             case .notConfigured: failure = notSetUp
             default: failure = .failure(error.description, hint: hint ?? Self.hint(for: error))
             }
             if json, let context {
-                context.out.write("{\"error\": {\"kind\": \"\(error.kind)\", \"message\": \(JSON.string(failure.message))}}\n")
+                context.out.write(
+                    "{\"error\": {\"kind\": \"\(error.kind)\", \"message\": \(JSON.string(failure.message))}}\n")
             }
             throw failure
         }

@@ -7,7 +7,9 @@ extension Command {
             name: "undo",
             abstract: "Undo the last change made with todo (add, done, undone, edit, rm, import).",
             options: [
-                .init(name: "--skip", value: nil, help: "Forget the newest change without changing any todo, so older ones can be undone."),
+                .init(
+                    name: "--skip", value: nil,
+                    help: "Forget the newest change without changing any todo, so older ones can be undone.")
             ],
             discussion: """
                 Repeat to go further back (up to 100 changes); the history is kept in the database,

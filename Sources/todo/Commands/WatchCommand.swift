@@ -5,7 +5,7 @@ import TodoSnapshot
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Command {
@@ -15,9 +15,11 @@ extension Command {
             name: "watch",
             abstract: "Show the list, then every change to it as it is committed, by any program.",
             options: [
-                .init(name: "--sort", value: "order", help: "due (the default), name or status."),
+                .init(name: "--sort", value: "order", help: "due (the default), name or status.")
             ] + CommandContext.filterOptions + [
-                .init(name: "--json", value: nil, help: "Print {\"items\": [...]}, then one {\"changes\": [...]} line per transaction."),
+                .init(
+                    name: "--json", value: nil,
+                    help: "Print {\"items\": [...]}, then one {\"changes\": [...]} line per transaction.")
             ],
             discussion: """
                 Changes made by another todo, the sqlite3 shell or any SQLite client appear as they are
@@ -35,8 +37,9 @@ extension Command {
             let repository = try context.openRepository()
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
             let text = context.text(maxID: try context.perform { () throws(TodoStoreError) in try repository.maxID() })
-            let printer = WatchPrinter(json: context.arguments.flag("--json"), out: context.out, text: text,
-                                       current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
+            let printer = WatchPrinter(
+                json: context.arguments.flag("--json"), out: context.out, text: text,
+                current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
             controller.delegate = printer
             try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
             printer.printInitial(controller.fetchedObjects)

@@ -106,27 +106,27 @@ enum DisplayWidth {
 
     /// Sorted, so the common non-wide case in Latin, Cyrillic or Greek text fails the first test.
     private static let wideRanges: [ClosedRange<UInt32>] = [
-        0x1100...0x115F,   // Hangul Jamo initial consonants
-        0x2329...0x232A,   // Angle brackets
-        0x2E80...0x303E,   // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
-        0x3041...0x33FF,   // Hiragana, Katakana, Bopomofo, Hangul compatibility jamo, enclosed CJK
-        0x3400...0x4DBF,   // CJK Extension A
-        0x4E00...0x9FFF,   // CJK Unified Ideographs
-        0xA000...0xA4CF,   // Yi
-        0xA960...0xA97F,   // Hangul Jamo Extended-A
-        0xAC00...0xD7A3,   // Hangul syllables
-        0xF900...0xFAFF,   // CJK compatibility ideographs
-        0xFE10...0xFE19,   // Vertical forms
-        0xFE30...0xFE6F,   // CJK compatibility forms, small form variants
-        0xFF00...0xFF60,   // Fullwidth forms
-        0xFFE0...0xFFE6,   // Fullwidth signs
-        0x16FE0...0x16FE4, // Ideographic symbols
+        0x1100...0x115F,  // Hangul Jamo initial consonants
+        0x2329...0x232A,  // Angle brackets
+        0x2E80...0x303E,  // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
+        0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility jamo, enclosed CJK
+        0x3400...0x4DBF,  // CJK Extension A
+        0x4E00...0x9FFF,  // CJK Unified Ideographs
+        0xA000...0xA4CF,  // Yi
+        0xA960...0xA97F,  // Hangul Jamo Extended-A
+        0xAC00...0xD7A3,  // Hangul syllables
+        0xF900...0xFAFF,  // CJK compatibility ideographs
+        0xFE10...0xFE19,  // Vertical forms
+        0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
+        0xFF00...0xFF60,  // Fullwidth forms
+        0xFFE0...0xFFE6,  // Fullwidth signs
+        0x16FE0...0x16FE4,  // Ideographic symbols
         0x16FF0...0x16FF1,
-        0x17000...0x18CFF, // Tangut, Khitan
+        0x17000...0x18CFF,  // Tangut, Khitan
         0x18D00...0x18D08,
-        0x1AFF0...0x1B2FF, // Kana extensions, Nushu
-        0x1F200...0x1F2FF, // Enclosed ideographic supplement
-        0x20000...0x2FFFD, // CJK Extensions B to F
-        0x30000...0x3FFFD, // CJK Extensions G and H
+        0x1AFF0...0x1B2FF,  // Kana extensions, Nushu
+        0x1F200...0x1F2FF,  // Enclosed ideographic supplement
+        0x20000...0x2FFFD,  // CJK Extensions B to F
+        0x30000...0x3FFFD  // CJK Extensions G and H
     ]
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writing a whole file (a manual page, the ui's statistics): created 0644 or truncated.

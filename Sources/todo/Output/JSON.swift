@@ -44,6 +44,7 @@ enum JSON {
     /// keys in that order, `"deadline": null` when there is none.
     static func object(_ todo: Todo) -> String {
         let deadline = todo.deadline.map { "\"\($0)\"" } ?? "null"
-        return "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone)}"
+        return
+            "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone)}"
     }
 }

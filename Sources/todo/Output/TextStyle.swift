@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether and how output is coloured: only on a terminal, never with `NO_COLOR` or
@@ -23,7 +23,11 @@ struct TextStyle {
 
     /// SGR codes this tool uses.
     enum Color: String {
-        case red = "31", yellow = "33", green = "32", dim = "2", bold = "1"
+        case red = "31"
+        case yellow = "33"
+        case green = "32"
+        case dim = "2"
+        case bold = "1"
     }
 
     /// `text` wrapped in the colour's escape sequence when colour is on.

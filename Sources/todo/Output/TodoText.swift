@@ -89,11 +89,12 @@ struct TodoText {
     func urgency(of todo: Todo) -> (days: Int?, color: TextStyle.Color?) {
         guard let deadline = todo.deadline, !todo.isDone else { return (nil, nil) }
         let days = today.days(until: deadline)
-        let color: TextStyle.Color? = switch days {
-        case ..<0: .red
-        case 0: .yellow
-        default: nil
-        }
+        let color: TextStyle.Color? =
+            switch days {
+            case ..<0: .red
+            case 0: .yellow
+            default: nil
+            }
         return (days, color)
     }
 

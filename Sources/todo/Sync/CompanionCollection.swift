@@ -19,11 +19,16 @@ final class CompanionCollection: CalendarCollection {
         companion = try CompanionProcess()
         path = SyncURL.path(of: remote.url)
         if timeout != nil && !companion.supports(.timeout) {
-            throw .companion("\(CompanionProcess.name) at \(companion.path) cannot be given \(SyncTimeout.variable): install todo and todo-sync together")
+            throw .companion(
+                "\(CompanionProcess.name) at \(companion.path) cannot be given \(SyncTimeout.variable): install todo and todo-sync together"
+            )
         }
-        _ = try companion.request(.open(OpenRequest(url: remote.url, user: remote.user, passwordCommand: remote.passwordCommand,
-                                                    caFile: remote.caFile, timeout: timeout)),
-                                  answer: OKAnswer.self)
+        _ = try companion.request(
+            .open(
+                OpenRequest(
+                    url: remote.url, user: remote.user, passwordCommand: remote.passwordCommand,
+                    caFile: remote.caFile, timeout: timeout)),
+            answer: OKAnswer.self)
     }
 
     /// The calendar collections for tasks that the URL opened leads to (the helper follows the
@@ -44,15 +49,17 @@ final class CompanionCollection: CalendarCollection {
             return result
         }
         switch try companion.request(.changes(token: token), answer: ChangesAnswer.self) {
-        case .delta(let changed, let removed, let token): return .delta(changed: entries(changed), removed: removed, token: token)
+        case .delta(let changed, let removed, let token):
+            return .delta(changed: entries(changed), removed: removed, token: token)
         case .everything(let items, let token): return .everything(entries(items), token: token)
         }
     }
 
     func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
         let answer = try companion.request(.fetch(hrefs: hrefs), answer: FetchAnswer.self)
-        return FetchedObjects(objects: answer.objects.map { RemoteObject(href: $0.href, etag: $0.etag, text: $0.text) },
-                              gone: answer.gone, readAlone: answer.readAlone)
+        return FetchedObjects(
+            objects: answer.objects.map { RemoteObject(href: $0.href, etag: $0.etag, text: $0.text) },
+            gone: answer.gone, readAlone: answer.readAlone)
     }
 
     func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
@@ -65,7 +72,9 @@ final class CompanionCollection: CalendarCollection {
         }
         let outcomes = try companion.request(.write(requests), answer: WriteAnswer.self).outcomes
         guard outcomes.count == writes.count else {
-            throw .companion("\(CompanionProcess.name) answered \"write\" with \(outcomes.count) outcomes for \(writes.count) writes")
+            throw .companion(
+                "\(CompanionProcess.name) answered \"write\" with \(outcomes.count) outcomes for \(writes.count) writes"
+            )
         }
         return outcomes.map { outcome -> WriteOutcome in
             switch outcome {
@@ -91,21 +100,26 @@ enum SyncURL {
     static func validate(_ text: String) throws(CLIError) -> (url: String, user: String?) {
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
-              let schemeEnd = text.firstRange(of: "://") else {
-            throw .usage("'\(text)' is not an http or https URL", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
+            let schemeEnd = text.firstRange(of: "://")
+        else {
+            throw .usage(
+                "'\(text)' is not an http or https URL",
+                hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
         }
         let afterScheme = text[schemeEnd.upperBound...]
         let authority = afterScheme.prefix { $0 != "/" }
         guard !authority.isEmpty else {
-            throw .usage("'\(text)' names no host", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
+            throw .usage(
+                "'\(text)' names no host", hint: "For example: todo sync setup https://dav.example.com/alice/tasks/")
         }
         var url = text
         var user: String?
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             guard !userInfo.contains(":") else {
-                throw .usage("the URL contains a password, which todo will not store",
-                             hint: "Use --password-command, TODO_SYNC_PASSWORD or ~/.netrc.")
+                throw .usage(
+                    "the URL contains a password, which todo will not store",
+                    hint: "Use --password-command, TODO_SYNC_PASSWORD or ~/.netrc.")
             }
             user = String(userInfo)
             url = String(text[..<schemeEnd.upperBound]) + String(afterScheme[authority.index(after: at)...])
@@ -128,7 +142,8 @@ enum SyncURL {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)
@@ -157,9 +172,11 @@ enum SyncTimeout {
     static func parse(_ text: String) throws(CLIError) -> Int {
         let range = OpenRequest.allowedTimeouts
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let seconds = Int(text), range.contains(seconds) else {
-            throw .usage("\(variable)=\(TodoText.sanitized(text)) is not a number of seconds from \(range.lowerBound) to \(range.upperBound)",
-                         hint: "For example: \(variable)=60 todo sync")
+            let seconds = Int(text), range.contains(seconds)
+        else {
+            throw .usage(
+                "\(variable)=\(TodoText.sanitized(text)) is not a number of seconds from \(range.lowerBound) to \(range.upperBound)",
+                hint: "For example: \(variable)=60 todo sync")
         }
         return seconds
     }

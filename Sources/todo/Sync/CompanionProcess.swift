@@ -3,7 +3,7 @@ import TodoInterop
 import TodoSync
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `todo-sync` companion, running as a child: one JSON request per line on its stdin, one
@@ -36,10 +36,12 @@ final class CompanionProcess {
     ///   another version.
     init() throws(SyncError) {
         path = try Self.locate()
-        var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
         guard pipe(&toChild) == 0 else { throw .companion("cannot create a pipe: \(String(cString: strerror(errno)))") }
         guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
+            close(toChild[0])
+            close(toChild[1])
             throw .companion("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
@@ -55,7 +57,8 @@ final class CompanionProcess {
         close(toChild[0])
         close(fromChild[1])
         guard status == 0 else {
-            close(toChild[1]); close(fromChild[0])
+            close(toChild[1])
+            close(fromChild[0])
             throw .companion("cannot run \(path): \(String(cString: strerror(status)))")
         }
         pid = child
@@ -77,7 +80,9 @@ final class CompanionProcess {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else {
-            throw .companion("cannot tell where todo runs from (/proc/self/exe: \(String(cString: strerror(errno)))), so not where \(name) is")
+            throw .companion(
+                "cannot tell where todo runs from (/proc/self/exe: \(String(cString: strerror(errno)))), so not where \(name) is"
+            )
         }
         let executable = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
@@ -93,8 +98,9 @@ final class CompanionProcess {
     private func handshake() throws(SyncError) {
         let answer = try exchange(.hello)
         if let version = try? HelloAnswer.version(in: answer), version != ProtocolVersion.current {
-            throw .companion("\(Self.name) at \(path) speaks protocol \(version); this todo speaks \(ProtocolVersion.current): "
-                             + "install todo and todo-sync together")
+            throw .companion(
+                "\(Self.name) at \(path) speaks protocol \(version); this todo speaks \(ProtocolVersion.current): "
+                    + "install todo and todo-sync together")
         }
         capabilities = try decode(answer, of: .hello, as: HelloAnswer.self).capabilities
     }
@@ -110,7 +116,9 @@ final class CompanionProcess {
         try decode(try exchange(request), of: request.op, as: Answer.self)
     }
 
-    private func decode<Answer: ProtocolMessage>(_ value: JSONValue, of op: Op, as type: Answer.Type) throws(SyncError) -> Answer {
+    private func decode<Answer: ProtocolMessage>(_ value: JSONValue, of op: Op, as type: Answer.Type) throws(SyncError)
+        -> Answer
+    {
         let reply: Reply<Answer>
         do throws(MessageDecodingError) {
             reply = try Reply<Answer>(json: value)
@@ -215,7 +223,8 @@ final class LineBuffer {
     /// (without calling `body`) when no whole line is pending. The bytes are valid only in `body`.
     func nextLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let bytes, searched < end,
-              let found = memchr(bytes + searched, Int32(UInt8(ascii: "\n")), end - searched) else {
+            let found = memchr(bytes + searched, Int32(UInt8(ascii: "\n")), end - searched)
+        else {
             searched = end
             return nil
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal as `todo ui` needs it: raw input, the alternate screen, a hidden cursor, and

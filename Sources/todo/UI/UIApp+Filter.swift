@@ -29,7 +29,8 @@ extension UIApp {
             if step == .cancelled { applyPendingFilter() }
         case .kept:
             applyPendingFilter()
-            state.say(state.search.map { "\(list.todoCount) matching \"\(TodoText.sanitized($0))\"" } ?? "Filter cleared")
+            state.say(
+                state.search.map { "\(list.todoCount) matching \"\(TodoText.sanitized($0))\"" } ?? "Filter cleared")
         }
     }
 

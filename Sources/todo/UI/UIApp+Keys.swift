@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TodoSnapshot
 import TodoStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Keys in, effects out: ``UIReducer`` (pure) decides what a key means; this shell performs
 /// the effects it returns (writes, undo, a new fetch) and puts their outcome in the footer.
@@ -27,9 +28,13 @@ extension UIApp {
                 state.say("Deleted \"\(TodoText.sanitized(todo.name))\" (u undoes)")
             }
         case .setDone(let todo, let isDone):
-            change(isDone ? "done" : "undone") { () throws(TodoStoreError) in try repository.setDone(isDone, ids: [todo.id]) }
+            change(isDone ? "done" : "undone") { () throws(TodoStoreError) in
+                try repository.setDone(isDone, ids: [todo.id])
+            }
         case .add(let name, let deadline):
-            if let todo = change("add", { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) }) {
+            if let todo = change(
+                "add", { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) })
+            {
                 state.cursorID = .todo(todo.id, .all)
                 state.follow(in: &list)
                 state.say("Added \"\(TodoText.sanitized(todo.name))\"")

@@ -3,7 +3,7 @@ import TodoSnapshot
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `todo ui`'s screen, the way the sample app's view controller works: the fetched-results
@@ -59,8 +59,10 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// budget, while the first frame needs only a screenful and the total. Limited to the
     /// unfiltered list, where the total is a cheap count and the id column's width (the largest
     /// id) is the table's.
-    init(repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
-         databasePath: String) throws(TodoStoreError) {
+    init(
+        repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
+        databasePath: String
+    ) throws(TodoStoreError) {
         self.databasePath = databasePath
         self.today = today
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
@@ -68,15 +70,18 @@ final class UIApp: FetchedResultsControllerDelegate {
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today)
         let screenful = max(size.rows, 1)
-        let unfiltered = request.filter == .all && request.search == nil && request.dueBefore == nil && request.dueAfter == nil
-        let total = unfiltered && request.limit == nil && request.offset == 0
+        let unfiltered =
+            request.filter == .all && request.search == nil && request.dueBefore == nil && request.dueAfter == nil
+        let total =
+            unfiltered && request.limit == nil && request.offset == 0
             ? try repository.count() : 0
         if total > screenful {
             var first = request
             first.limit = screenful
             let head = try repository.fetch(first)
-            list = UIList(TodoResultsSnapshot(order: request.order, todos: head), order: request.order,
-                          previewTotal: total)
+            list = UIList(
+                TodoResultsSnapshot(order: request.order, todos: head), order: request.order,
+                previewTotal: total)
             renderer.configure(columns: size.columns, maxID: try repository.maxID())
             showsPreview = true
             previewTodos = head.count
@@ -213,7 +218,10 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// one at a time), the microseconds from the read to its frame written, so a benchmark can
     /// tell the ui's own time for a key from the terminal's.
     var keyStatsLine: String {
-        "key_us=" + keyLatencies.map { String($0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000) }
+        "key_us="
+            + keyLatencies.map {
+                String($0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000)
+            }
             .joined(separator: ",") + "\n"
     }
 
@@ -245,8 +253,9 @@ final class UIApp: FetchedResultsControllerDelegate {
         guard controller === self.controller else { return }
         let difference = batch.difference
         renderer.invalidate(todos: difference.itemIDs)
-        renderer.configure(columns: size.columns,
-                           maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
+        renderer.configure(
+            columns: size.columns,
+            maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
         applyNarrowed(batch)
         state.follow(in: &list)
     }
@@ -254,14 +263,16 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// The largest id after a change, for the id column's width: grown by inserts at once, and
     /// narrowed when the todos that needed the width are gone. That costs a scan of the list,
     /// so it is only done when a deleted todo had an id as wide as the column.
-    static func maxID(after difference: SnapshotDifference<String, Todo>, in results: TodoResultsSnapshot,
-                      sizedFor current: Int64) -> Int64 {
+    static func maxID(
+        after difference: SnapshotDifference<String, Todo>, in results: TodoResultsSnapshot,
+        sizedFor current: Int64
+    ) -> Int64 {
         let newest = difference.itemInserts.lazy.map(\.item.id).max() ?? 1
         let width = String(current).count
         guard difference.itemDeletes.contains(where: { String($0.id).count >= width }) else {
             return max(current, newest)
         }
-        return (0 ..< results.numberOfSections).lazy.flatMap { results.list(inSection: $0) }.map(\.id).max() ?? 1
+        return (0..<results.numberOfSections).lazy.flatMap { results.list(inSection: $0) }.map(\.id).max() ?? 1
     }
 
     /// Regroups the controller's results (after a fetch), keeping the expansion state, and puts
@@ -291,7 +302,9 @@ final class UIApp: FetchedResultsControllerDelegate {
         nameIndex = nil
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
-        rebuild(from: replacement.snapshot, maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))
+        rebuild(
+            from: replacement.snapshot,
+            maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))
     }
 
     /// Runs a change inside an undo record; a failure becomes the footer's message.

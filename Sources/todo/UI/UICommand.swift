@@ -2,7 +2,7 @@ import TodoObservation
 import TodoStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Command {
@@ -13,7 +13,8 @@ extension Command {
             abstract: "Browse and edit the list full-screen; changes from any program appear live.",
             options: [
                 .init(name: "--sort", value: "order", help: "due (the default), name or status; s cycles it."),
-                .init(name: "--search", value: "text", help: "Start filtered to names containing the text; / changes it."),
+                .init(
+                    name: "--search", value: "text", help: "Start filtered to names containing the text; / changes it.")
             ] + CommandContext.filterOptions,
             discussion: """
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.
@@ -28,24 +29,28 @@ extension Command {
         ),
         run: { (context) throws(CLIError) in
             guard context.out.isTerminal else {
-                throw .usage("'todo ui' needs a terminal, and standard output is not one",
-                             hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
+                throw .usage(
+                    "'todo ui' needs a terminal, and standard output is not one",
+                    hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
             }
             guard Terminal.stdinIsTerminal else {
-                throw .usage("'todo ui' needs a terminal, and standard input is not one",
-                             hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
+                throw .usage(
+                    "'todo ui' needs a terminal, and standard input is not one",
+                    hint: "In scripts and pipes use 'todo list' or 'todo watch'.")
             }
             // A dumb terminal (Emacs shell buffers, some CI logs) cannot move the cursor or
             // switch screens: the full-screen escape sequences would arrive as garbage.
             guard Environment.value("TERM") != "dumb" else {
-                throw .usage("'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot",
-                             hint: "Use 'todo list' or 'todo watch', or set TERM to your terminal's type.")
+                throw .usage(
+                    "'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot",
+                    hint: "Use 'todo list' or 'todo watch', or set TERM to your terminal's type.")
             }
             let request = try context.fetchRequest()
             let repository = try context.openRepository()
             let app = try context.perform { () throws(TodoStoreError) in
-                try UIApp(repository: repository, request: request, style: context.style,
-                          today: context.today, databasePath: repository.connection.path)
+                try UIApp(
+                    repository: repository, request: request, style: context.style,
+                    today: context.today, databasePath: repository.connection.path)
             }
             let events = UIEvents()
             do throws(DatabaseFileMonitor.Failure) {

@@ -2,7 +2,7 @@ import Dispatch
 import TodoObservation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything that can wake `todo ui`'s main thread, gathered from the threads that notice it:

@@ -38,8 +38,10 @@ struct UIList {
 
     /// `results` must be a ``FetchedResultsController/Sectioning/none`` snapshot fetched in
     /// `order`; `expanded` is the outline's expansion state to keep (both groups at first).
-    init(_ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
-         expanded: Set<TodoGroup> = Set(TodoGroup.allCases), previewTotal: Int? = nil) {
+    init(
+        _ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
+        expanded: Set<TodoGroup> = Set(TodoGroup.allCases), previewTotal: Int? = nil
+    ) {
         self.results = results
         self.previewTotal = previewTotal
         self.order = order
@@ -118,7 +120,8 @@ struct UIList {
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
         if index == undoneRowIndex { return .group(.undone) }
         if index == doneRowIndex { return .group(.done) }
-        let (members, offset) = index < doneRowIndex ? (undone, index - undoneRowIndex - 1) : (done, index - doneRowIndex - 1)
+        let (members, offset) =
+            index < doneRowIndex ? (undone, index - undoneRowIndex - 1) : (done, index - doneRowIndex - 1)
         guard members.indices.contains(offset), let todo = results.item(withID: members[offset]) else {
             return .sectionHeader(.outline)
         }
@@ -184,7 +187,8 @@ struct UIList {
     /// `snapshot` (the results whose order the group is in; the current ones by default); a
     /// linear scan backs it up in case the database's order and ours ever disagree (another
     /// program's data that sorts differently in SQL), so the cursor is never lost.
-    private func position(of todo: Todo, in group: TodoGroup, readingFrom snapshot: TodoResultsSnapshot? = nil) -> Int? {
+    private func position(of todo: Todo, in group: TodoGroup, readingFrom snapshot: TodoResultsSnapshot? = nil) -> Int?
+    {
         let members = group == .undone ? undone : done
         let low = insertionPoint(of: todo, in: group, readingFrom: snapshot ?? results)
         if low < members.count, members[low] == todo.id { return low }

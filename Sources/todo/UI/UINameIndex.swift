@@ -45,11 +45,11 @@ struct UINameIndex {
             bytes.withUnsafeBufferPointer { all in
                 func matches(_ position: Int) -> Bool {
                     let start = position == 0 ? 0 : ends[position - 1]
-                    let name = UnsafeBufferPointer(rebasing: all[start ..< ends[position]])
+                    let name = UnsafeBufferPointer(rebasing: all[start..<ends[position]])
                     return TodoSearch.matches(name: name, foldedNeedle: needleBytes)
                 }
                 if let candidates { return candidates.filter(matches) }
-                return (0 ..< ends.count).filter(matches)
+                return (0..<ends.count).filter(matches)
             }
         }
     }

@@ -40,8 +40,10 @@ struct UINarrowing {
     /// O(n) to scan the names (O(m) for the m todos of `previous`), plus O(k) to build the
     /// results when k todos match and that is fewer than were scanned; none when all of them
     /// match, so typing that leaves nothing out builds nothing.
-    init(search: String, folded: String, in index: UINameIndex, narrowing previous: UINarrowing?,
-         order: TodoFetchRequest.Order) {
+    init(
+        search: String, folded: String, in index: UINameIndex, narrowing previous: UINarrowing?,
+        order: TodoFetchRequest.Order
+    ) {
         self.search = search
         foldedSearch = folded
         let candidates = previous.flatMap { $0.isNarrowed(by: folded) ? $0.positions : nil }
@@ -80,8 +82,9 @@ struct UINarrowing {
             results = patched
             return Array(changes.keys)
         }
-        self = UINarrowing(search: search, folded: foldedSearch, in: UINameIndex(batch.snapshot), narrowing: nil,
-                           order: order)
+        self = UINarrowing(
+            search: search, folded: foldedSearch, in: UINameIndex(batch.snapshot), narrowing: nil,
+            order: order)
         positions = nil
         return nil
     }

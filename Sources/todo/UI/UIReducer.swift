@@ -105,7 +105,8 @@ enum UIReducer {
             if let group = cursorGroup(state) {
                 setExpanded(group, false, &state, &list)
             } else if case .todo(let id, .outline)? = state.cursorID,
-                      let group = list.group(ofTodo: id), let index = list.index(of: .group(group)) {
+                let group = list.group(ofTodo: id), let index = list.index(of: .group(group))
+            {
                 // On a child row: go up to its group, as outline views do.
                 state.place(at: index, in: list)
             }
@@ -113,8 +114,11 @@ enum UIReducer {
         case .character("d"), .delete: if let todo = cursorTodo(state, list) { state.mode = .confirmDelete(todo) }
         case .character("a"): state.mode = .prompt(.init(purpose: .add, text: ""))
         case .character("e"):
-            if let todo = cursorTodo(state, list) { state.mode = .prompt(.init(purpose: .editName(todo), text: todo.name)) }
-        case .character("/"): state.mode = .prompt(.init(purpose: .filter(previous: state.search), text: state.search ?? ""))
+            if let todo = cursorTodo(state, list) {
+                state.mode = .prompt(.init(purpose: .editName(todo), text: todo.name))
+            }
+        case .character("/"):
+            state.mode = .prompt(.init(purpose: .filter(previous: state.search), text: state.search ?? ""))
         case .character("s"):
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]
@@ -138,7 +142,8 @@ enum UIReducer {
         return group
     }
 
-    private static func setExpanded(_ group: TodoGroup, _ expanded: Bool, _ state: inout UIState, _ list: inout UIList) {
+    private static func setExpanded(_ group: TodoGroup, _ expanded: Bool, _ state: inout UIState, _ list: inout UIList)
+    {
         list.setExpanded(group, expanded)
         state.follow(in: &list)
     }
@@ -154,17 +159,21 @@ enum UIReducer {
             state.mode = .prompt(.init(purpose: .addDeadline(name: text), text: ""))
             return []
         case .addDeadline(let name):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing added") else { return [] }
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing added") else {
+                return []
+            }
             return [.add(name: name, deadline: deadline)]
         case .editName(let todo):
             guard Todo.isValidName(text) else {
                 state.say("a todo needs a name: nothing changed", error: true)
                 return []
             }
-            state.mode = .prompt(.init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
+            state.mode = .prompt(
+                .init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
             return []
         case .editDeadline(let todo, let name):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing changed") else { return [] }
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing changed")
+            else { return [] }
             guard name != todo.name || deadline != todo.deadline else {
                 state.say("No change")
                 return []
@@ -179,8 +188,10 @@ enum UIReducer {
     /// The deadline a prompt's text names, in any form `--due` takes: `.some(nil)` for none
     /// (empty text), `nil` when the text is not a date (the footer then says why, and that
     /// `failure` is what happened).
-    private static func parseDeadline(_ text: String, _ state: inout UIState, today: CalendarDate,
-                                      failure: String) -> CalendarDate?? {
+    private static func parseDeadline(
+        _ text: String, _ state: inout UIState, today: CalendarDate,
+        failure: String
+    ) -> CalendarDate?? {
         let dateText = text.trimmingSpaces
         guard !dateText.isEmpty else { return .some(nil) }
         do throws(CLIError) {

@@ -43,7 +43,9 @@ struct UIRenderer {
     static let minimumNameWidth = 10
 
     /// The footer's key hints, most useful first; the last two are never cut.
-    static let keyHints = ["↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "u undo"]
+    static let keyHints = [
+        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "u undo"
+    ]
     static let essentialKeyHints = ["? keys", "q quit"]
 
     /// The key hints that fit in `width` columns: as many of ``keyHints`` as fit, then always
@@ -78,7 +80,7 @@ struct UIRenderer {
         "",
         "  In a prompt: ← → Home End (Ctrl-A Ctrl-E) move, Delete, Ctrl-U, Ctrl-W erase.",
         "",
-        "Press any key to go back.",
+        "Press any key to go back."
     ]
 
     /// Adopts a new width and id width; cached rows are dropped when either changes.
@@ -115,10 +117,12 @@ struct UIRenderer {
         } else {
             for index in state.top..<(state.top + height) {
                 guard index < list.count else {
-                    lines.append(index == list.count && list.todoCount == 0 ? fit("  (no todos: press a to add one)") : "")
+                    lines.append(
+                        index == list.count && list.todoCount == 0 ? fit("  (no todos: press a to add one)") : "")
                     continue
                 }
-                lines.append(line(list.entry(at: index), id: list.id(at: index), list: list, isCursor: index == state.cursor))
+                lines.append(
+                    line(list.entry(at: index), id: list.id(at: index), list: list, isCursor: index == state.cursor))
             }
         }
         if rows > 1 { lines.append(footer(state: state)) }
@@ -209,7 +213,8 @@ struct UIRenderer {
         let start = text.index(text.startIndex, offsetBy: prefix.count, limitedBy: text.endIndex) ?? text.endIndex
         let end = text.index(start, offsetBy: columns.count, limitedBy: text.endIndex) ?? text.endIndex
         guard start < end else { return plainRow }
-        let painted = String(text[..<start]) + style.start(color) + String(text[start..<end]) + TextStyle.reset
+        let painted =
+            String(text[..<start]) + style.start(color) + String(text[start..<end]) + TextStyle.reset
             + String(text[end...])
         return Row(text: painted, columns: plainRow.columns)
     }
