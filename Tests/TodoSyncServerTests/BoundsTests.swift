@@ -96,7 +96,7 @@ final class MeasuredHelper: @unchecked Sendable {
 /// short; the next sync, with the proxy back to passing everything, completes.
 @Suite(
     "Bounds: a hostile answer to todo sync is one error line, nothing changed, the helper under 64 MiB", .timed,
-    .serialized, .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(2)))
 struct BoundsTests {
     /// `TODO_SYNC_TIMEOUT` for these syncs.
     static let timeout = 2
