@@ -88,7 +88,7 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     /// The next line of output, or `nil` if none arrives within `timeout` seconds.
-    public func nextLine(timeout: TimeInterval = 5) -> String? {
+    public func nextLine(timeout: TimeInterval = 30) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
         defer { lock.unlock() }
@@ -107,7 +107,7 @@ public final class RunningProcess: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for the program to end by itself; its exit status, or
     /// `nil` while it still runs.
-    public func waitForExit(timeout: TimeInterval = 5) -> Int32? {
+    public func waitForExit(timeout: TimeInterval = 30) -> Int32? {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         guard !process.isRunning else { return nil }

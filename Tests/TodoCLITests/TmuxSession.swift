@@ -91,10 +91,11 @@ final class TmuxSession: @unchecked Sendable {
     }
 
     /// Polls the screen until `condition` holds; returns that screen, or throws with the last
-    /// screen after `timeout` seconds.
+    /// screen after `timeout` seconds. The default bound is generous: it only ends a test that
+    /// failed, and a machine running the suite's four test processes at once is slow.
     @discardableResult
     func waitUntil(
-        timeout: Double = 5, _ what: String = "condition",
+        timeout: Double = 20, _ what: String = "condition",
         _ condition: ([String]) -> Bool
     ) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
@@ -111,7 +112,7 @@ final class TmuxSession: @unchecked Sendable {
 
     /// Waits until some row contains `text`.
     @discardableResult
-    func waitFor(_ text: String, timeout: Double = 5) throws -> [String] {
+    func waitFor(_ text: String, timeout: Double = 20) throws -> [String] {
         try waitUntil(timeout: timeout, "\"\(text)\"") { $0.contains { $0.contains(text) } }
     }
 

@@ -15,7 +15,7 @@ import Testing
     /// Starts `todo ui` against the sandbox's database and waits for its first screen.
     func startUI(
         _ arguments: [String] = [], environment: [String: String] = [:],
-        columns: Int = 100, rows: Int = 30, timeout: Double = 5
+        columns: Int = 100, rows: Int = 30, timeout: Double = 20
     ) throws -> TmuxSession {
         var env = [
             "TODO_DB": sandbox.database, "HOME": sandbox.folder.path, "XDG_DATA_HOME": sandbox.folder.file("xdg"),
