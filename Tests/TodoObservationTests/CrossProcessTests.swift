@@ -30,7 +30,7 @@ import TodoStore
         }
 
         /// Waits until a new batch arrives (true) or `timeout` passes (false).
-        func waitForBatch(timeout: TimeInterval = 3) throws -> Bool {
+        func waitForBatch(timeout: TimeInterval = 20) throws -> Bool {
             let count = recorder.batches.count
             let deadline = Date(timeIntervalSinceNow: timeout)
             while recorder.batches.count == count {
