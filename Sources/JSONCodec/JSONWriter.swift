@@ -41,8 +41,16 @@ extension JSONValue {
     }
 
     private static func encode(_ string: String, into out: inout [UInt8]) {
+        encodeString(string.utf8, into: &out)
+    }
+
+    /// A JSON string of UTF-8 `bytes`, quotes included, appended to `out`: `"` and `\` escaped,
+    /// newline, carriage return and tab as `\n`, `\r`, `\t`, other control characters and DEL as
+    /// `\u00XX`. For writers that stream JSON text without building a ``JSONValue``.
+    public static func encodeString<Bytes: Sequence>(_ bytes: Bytes, into out: inout [UInt8])
+    where Bytes.Element == UInt8 {
         out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
             case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]

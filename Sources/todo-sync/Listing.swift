@@ -544,22 +544,7 @@ enum ListingAnswer {
             }
         }
         func string<C: Sequence>(_ bytes: C) where C.Element == UInt8 {
-            out.append(UInt8(ascii: "\""))
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-                case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-                case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-                case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-                case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-                case 0..<0x20, 0x7F:
-                    let digits = Array("0123456789abcdef".utf8)
-                    out += "\\u00".utf8
-                    out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
-                default: out.append(byte)
-                }
-            }
-            out.append(UInt8(ascii: "\""))
+            JSONValue.encodeString(bytes, into: &out)
         }
         func items(_ members: ListedMembers) {
             out.append(UInt8(ascii: "["))
