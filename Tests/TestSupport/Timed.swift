@@ -3,7 +3,8 @@ import Testing
 
 /// A suite trait that times each test from the moment it runs, for `scripts/test`'s list of the
 /// slowest tests. Swift Testing's own "passed after" starts when a test is scheduled, so in a
-/// parallel run it mostly counts the wait for a free thread.
+/// parallel run it mostly counts the wait for a free thread. An async test that suspends (an
+/// exit test waiting for its child) still counts the wait to be resumed.
 ///
 /// When `TODO_TEST_TIMES` names a file, each test case appends one line to it:
 /// `SECONDS<TAB>SUITE/TEST`. Otherwise it does nothing.
