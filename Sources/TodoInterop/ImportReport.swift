@@ -15,9 +15,17 @@ public struct ImportReport: Sendable, Equatable {
     public enum NotKept: String, Sendable, CaseIterable {
         case project, tag, priority, annotation
 
-        /// `2 projects`, `1 tag`.
+        /// `2 projects`, `1 tag`, `2 priorities`.
         public func describe(_ count: Int) -> String {
-            "\(count) \(rawValue)\(count == 1 ? "" : "s")"
+            "\(count) \(count == 1 ? rawValue : plural)"
+        }
+
+        /// The kind's plural, as English spells it.
+        var plural: String {
+            switch self {
+            case .priority: "priorities"
+            case .project, .tag, .annotation: rawValue + "s"
+            }
         }
     }
 

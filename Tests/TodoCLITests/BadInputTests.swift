@@ -26,6 +26,22 @@ import Testing
         #expect(sandbox.fileState() == before, "\(label) changed the database", sourceLocation: sourceLocation)
     }
 
+    /// A typo gets the command it was meant for; a word that is not one gets no guess
+    /// ("report" is two edits from "export", which is no typo).
+    @Test func onlyACloseWordIsSuggested() throws {
+        for (typed, meant) in [
+            ("lsit", "list"), ("exprot", "export"), ("udnone", "undone"), ("copmletions", "completions")
+        ] {
+            let result = try sandbox.todo([typed])
+            #expect(
+                result.status == 2 && result.stderr.contains("Did you mean '\(meant)'?"), "\(typed): \(result.stderr)")
+        }
+        for word in ["report", "ls", "del", "tasks"] {
+            let result = try sandbox.todo([word])
+            #expect(result.status == 2 && !result.stderr.contains("Did you mean"), "\(word): \(result.stderr)")
+        }
+    }
+
     @Test func usageErrorsExit2AndChangeNothing() throws {
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         try expectRefusal(["frobnicate"], status: 2, mentioning: "unknown command")

@@ -121,6 +121,24 @@ import Testing
         }
     }
 
+    /// The schema in DATABASE is shown as written: each column line indented alike, the long
+    /// `deadline` line too (it was cut at the width and lost its indentation).
+    @Test func theSchemaKeepsItsIndentation() throws {
+        let page = try #require(try pages().first { $0.hasSuffix("/todo.1") })
+        let shown = try ProcessRunner.run(
+            "/usr/bin/man", ["-E", "UTF-8", "-l", page],
+            environment: ["MANWIDTH": "100", "MANPAGER": "cat", "PAGER": "cat"])
+        let all = shown.stdout.split(separator: "\n").map(String.init)
+        let table = try #require(all.firstIndex { $0.contains("CREATE TABLE todos (") }, "\(shown.stdout)")
+        let lines = Array(all[(table + 1)...].prefix(4))
+        let columns = ["id ", "name ", "deadline ", "done "].compactMap { column in
+            lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(column) }
+        }
+        #expect(columns.count == 4, "\(shown.stdout)")
+        let indents = Set(columns.map { $0.prefix { $0 == " " }.count })
+        #expect(indents.count == 1, "\(columns)")
+    }
+
     /// One source: every command of `todo help` has a page, and each page says what help says
     /// (the usage line, every argument and option with its text, every example).
     @Test func thePagesSayWhatHelpSays() throws {

@@ -45,6 +45,15 @@ private let expectedInTokyo = [
 ]
 
 @Suite(.timed) struct TaskwarriorImportTests {
+    /// The summary's counts in English: "2 priorities", not "2 prioritys".
+    @Test func whatIsNotKeptIsCountedInPlainEnglish() {
+        #expect(ImportReport.NotKept.priority.describe(2) == "2 priorities")
+        #expect(ImportReport.NotKept.priority.describe(1) == "1 priority")
+        #expect(ImportReport.NotKept.project.describe(2) == "2 projects")
+        #expect(ImportReport.NotKept.annotation.describe(3) == "3 annotations")
+        #expect(ImportReport.NotKept.tag.describe(1) == "1 tag")
+    }
+
     @Test func readsTheRealExportInTheZoneItWasWrittenIn() throws {
         let todos = try TodoImporter.parse(
             try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)

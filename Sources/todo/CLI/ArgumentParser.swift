@@ -122,7 +122,9 @@ enum Suggestion {
         let length = word.count
         let scored = candidates.filter { abs($0.count - length) <= 3 }.map { ($0, distance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        let allowance = max(1, min(3, best.0.count / 3))
+        // One edit (a transposition counts as one) for words up to 8 letters, two for longer:
+        // two edits in a short word make another word ("report" is two from "export").
+        let allowance = best.0.count > 8 ? 2 : 1
         return best.1 <= allowance ? best.0 : nil
     }
 

@@ -220,16 +220,19 @@ enum ManPage {
         let limit = unfilled ? 78 : 80
         guard line.utf8.count > limit else { return line }
         var lines: [String] = []
-        var current = ""
-        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-            if !current.isEmpty && current.utf8.count + 1 + word.utf8.count > limit {
+        // The line's own indentation (a schema's columns, an example's) stays on its first line.
+        let indent = String(line.prefix { $0 == " " })
+        var current = indent
+        var fresh = true  // nothing on the current line but its indentation yet
+        for word in line.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
+            if !fresh && current.utf8.count + 1 + word.utf8.count > limit {
                 lines.append(current)
                 // A continued unfilled line keeps its space; a filled one gets it back from filling.
                 current = unfilled ? " " + word : String(word)
             } else {
-                current +=
-                    current.isEmpty && lines.isEmpty ? String(word) : (current.isEmpty ? String(word) : " " + word)
+                current += fresh ? String(word) : " " + word
             }
+            fresh = false
         }
         lines.append(current)
         return lines.joined(separator: unfilled ? "\\\n" : "\n")
