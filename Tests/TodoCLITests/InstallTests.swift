@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import todo
+
 /// `scripts/install` as a new user meets it: the binaries, the manual and the completions
 /// under PREFIX, working in a new shell with no other step; `--uninstall` takes exactly that
 /// away. It installs the test build's binaries (TODO_BINARIES) rather than building a release.
@@ -119,6 +121,14 @@ import Testing
                 "/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", page], environment: ["MANWIDTH": "80"])
             #expect(man.status == 0 && man.stderr.isEmpty, "man --warnings \(page): \(man.stderr)")
         }
+    }
+
+    /// What NO_COLOR does is one text: the manual and the README both say the code's rule.
+    @Test func theManualAndTheReadmeSayTheSameOfNoColor() throws {
+        let page = try ProcessRunner.run(ProcessRunner.todoBinary, ["manpage"]).stdout
+        #expect(page.replacingOccurrences(of: "\n", with: " ").contains(ManPage.escape(TextStyle.noColorRule)))
+        let readme = try String(contentsOfFile: ProcessRunner.packageRoot + "/README.md", encoding: .utf8)
+        #expect(readme.contains(TextStyle.noColorRule))
     }
 
     /// The schema in DATABASE is shown as written: each column line indented alike, the long

@@ -42,8 +42,12 @@ import Testing
         _ = try sandbox.ok("add", String(repeating: "long name ", count: 20))
         _ = try sandbox.ok("add", String(repeating: "日本語", count: 20))
         _ = try sandbox.ok("add", "short")
-        let lines = try sandbox.ok("list", environment: ["COLUMNS": "60"]).split(separator: "\n")
-        #expect(lines.count == 3)
+        let screen = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "list", "--color", "never"],
+            environment: ["TODO_DB": sandbox.database, "COLUMNS": "60"]
+        ).screen
+        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(lines.count == 3, "\(screen)")
         #expect(lines[0].hasSuffix("…") && lines[1].hasSuffix("…"))
         #expect(lines[2].hasSuffix("short"))
         // Display width: ASCII 1 column, CJK 2 columns; no row may pass 60 columns.
@@ -52,6 +56,9 @@ import Testing
             #expect(width <= 60, "\(line) is \(width) columns")
         }
         #expect(try sandbox.ok("list").contains(String(repeating: "long name ", count: 20)), "a pipe is never cut")
+        // Not even with COLUMNS exported (`export COLUMNS=40; todo list | grep ...`).
+        let piped = try sandbox.ok("list", environment: ["COLUMNS": "40"])
+        #expect(piped.contains(String(repeating: "long name ", count: 20)) && !piped.contains("…"), "\(piped)")
     }
 
     @Test func rmAsksOnATerminalAndNoKeepsTheTodo() throws {

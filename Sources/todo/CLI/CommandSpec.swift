@@ -43,7 +43,7 @@ enum GlobalOptions {
             help: "The database file (default: $TODO_DB, else $XDG_DATA_HOME/todo/todo.sqlite)."),
         .init(
             name: "--color", value: "when",
-            help: "Colour output: auto, always or never (default: auto; NO_COLOR turns it off)."),
+            help: "Colour output: auto, always or never (default: auto, which NO_COLOR turns off)."),
         .init(name: "--version", value: nil, help: "Show the version."),
         .init(name: "--help", value: nil, help: "Show help information.", short: "-h")
     ]

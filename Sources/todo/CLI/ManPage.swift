@@ -69,9 +69,7 @@ enum ManPage {
             .IR ~/.local/share/todo/todo.sqlite .
             .TP
             .B NO_COLOR
-            Set to anything: no colour, whatever
-            .B \\-\\-color
-            says.
+            \(escape(TextStyle.noColorRule))
             .TP
             .B COLUMNS
             The line width for lists, when standard output is a terminal.

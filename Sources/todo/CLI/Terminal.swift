@@ -4,12 +4,14 @@
 
 /// What the CLI needs to know about the terminal: its width, and a yes/no question.
 enum Terminal {
-    /// Columns for a row: `COLUMNS` when set, else the terminal's width when stdout is one,
-    /// else `nil` (a pipe or file: nothing is cut).
+    /// Columns for a row when stdout is a terminal: `COLUMNS` when set, else the terminal's
+    /// width. A pipe or a file gets `nil`, whatever `COLUMNS` says: nothing is cut there (an
+    /// exported `COLUMNS` must not cut names that `grep` looks for).
     static func lineWidth() -> Int? {
+        guard isatty(1) == 1 else { return nil }
         if let columns = Environment.value("COLUMNS").flatMap({ Int($0) }), columns > 0 { return columns }
         var size = winsize()
-        guard isatty(1) == 1, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)
     }
 

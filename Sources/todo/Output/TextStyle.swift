@@ -8,6 +8,11 @@ struct TextStyle {
     /// Whether escape sequences are written at all.
     let enabled: Bool
 
+    /// What `NO_COLOR` does, said the same way by the manual and the README (a test holds the
+    /// README to this text), as ``resolve(option:stdoutIsTerminal:)`` does it.
+    static let noColorRule =
+        "NO_COLOR set to anything turns colour off, as TERM=dumb does, unless --color always asks for it."
+
     /// Decides from the `--color` option, the environment and whether stdout is a terminal.
     static func resolve(option: String?, stdoutIsTerminal: Bool) -> TextStyle {
         switch option {
