@@ -61,6 +61,31 @@ import Testing
         #expect(piped.contains(String(repeating: "long name ", count: 20)) && !piped.contains("…"), "\(piped)")
     }
 
+    /// At 40 columns (a phone over SSH) no row is wider than the terminal: the hint column goes
+    /// first, then names are cut; at 100 columns the hints are back.
+    @Test func rowsFitAFortyColumnTerminal() throws {
+        for index in 1...12 {
+            _ = try sandbox.ok("add", "a rather long todo name number \(index)", "--due", "tomorrow")
+        }
+        _ = try sandbox.ok("done", "3")
+        func screen(_ arguments: [String], columns: Int) throws -> [String] {
+            let screen = try PseudoTerminal.run(
+                [ProcessRunner.todoBinary] + arguments + ["--color", "never"],
+                environment: ["TODO_DB": sandbox.database, "COLUMNS": String(columns)]
+            ).screen
+            return screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        }
+        for arguments in [["list"], ["list", "--outline"]] {
+            let narrow = try screen(arguments, columns: 40)
+            #expect(narrow.count >= 12, "\(arguments): \(narrow)")
+            for line in narrow { #expect(line.count <= 40, "\(arguments): \(line) is \(line.count) columns") }
+            #expect(!narrow.contains { $0.contains("tomorrow") }, "\(arguments): the hint column stays at 40")
+            #expect(narrow.contains { $0.hasSuffix("…") }, "\(arguments): names are cut")
+            let wide = try screen(arguments, columns: 100)
+            #expect(wide.contains { $0.contains("tomorrow") && $0.hasSuffix("number 1") }, "\(arguments): \(wide)")
+        }
+    }
+
     @Test func rmAsksOnATerminalAndNoKeepsTheTodo() throws {
         _ = try sandbox.ok("add", "Buy milk")
         let declined = try onTerminal("rm", "1", answer: "n")

@@ -12,18 +12,30 @@ struct TodoText {
     /// Columns available for a whole row, when the output has a width (a terminal or `COLUMNS`).
     let lineWidth: Int?
     /// Whether rows carry the hint column ("overdue", "in 3 days"). Only on a terminal: text
-    /// on a pipe or in a file must not change from one day to the next.
+    /// on a pipe or in a file must not change from one day to the next; and only when the
+    /// terminal is wide enough (see ``init(maxID:today:style:lineWidth:showsHints:)``).
     let showsHints: Bool
+    /// Whether hints were asked for at all (a terminal), whatever the width: `show`'s deadline
+    /// line has room for its hint.
+    private let hintsAsked: Bool
 
     /// The hint column's width: "in 99 days" is the longest hint.
     static let hintWidth = 10
 
+    /// The fewest columns a name keeps before the hint column gives way (`list` and `todo ui`).
+    static let minimumNameWidth = 10
+
+    /// `showsHints` asks for the hint column; at a width that would leave a list row's name
+    /// fewer than ``minimumNameWidth`` columns it is dropped, first of all (as `todo ui` does),
+    /// and then the name is cut to what is left, so that no row is wider than `lineWidth`.
     init(maxID: Int64, today: CalendarDate, style: TextStyle, lineWidth: Int?, showsHints: Bool) {
         idWidth = String(max(maxID, 1)).count
         self.today = today
         self.style = style
         self.lineWidth = lineWidth
-        self.showsHints = showsHints
+        hintsAsked = showsHints
+        let rowWithHints = 2 + idWidth + 7 + 10 + 2 + Self.hintWidth + 2
+        self.showsHints = showsHints && (lineWidth.map { $0 - rowWithHints >= Self.minimumNameWidth } ?? true)
     }
 
     /// The deadline and hint columns' width, with the two spaces between them.
@@ -56,7 +68,7 @@ struct TodoText {
     /// The name, made safe, cut to what is left of the line, dimmed when done; then a newline.
     private func writeName(_ todo: Todo, prefixWidth: Int, to out: inout OutputStream) {
         let name = Self.sanitized(todo.name)
-        let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(8, $0 - prefixWidth)) } ?? name
+        let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
         if todo.isDone && style.enabled {
             out.write(style.paint(fitted, .dim))
         } else {
@@ -115,7 +127,7 @@ struct TodoText {
     /// The deadline and, on a terminal, its hint as text (for `show`), e.g. `2024-05-01 (tomorrow)`.
     func deadlineText(_ todo: Todo) -> String? {
         todo.deadline.map { date in
-            let hint = urgency(of: todo).days.map { showsHints ? Self.hint(days: $0) : "" } ?? ""
+            let hint = urgency(of: todo).days.map { hintsAsked ? Self.hint(days: $0) : "" } ?? ""
             return hint.isEmpty ? date.description : "\(date) (\(hint))"
         }
     }

@@ -37,10 +37,9 @@ struct UIRenderer {
     }
 
     /// Whether rows carry the hint column: unless the terminal is so narrow that it would leave
-    /// an outline row's name fewer than ``minimumNameWidth`` columns (rows never wrap, so the
-    /// name would be cut to nothing; the date and its colour stay).
+    /// an outline row's name fewer than `TodoText.minimumNameWidth` columns (rows never wrap, so
+    /// the name would be cut to nothing; the date and its colour stay).
     private(set) var showsHints = true
-    static let minimumNameWidth = 10
 
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = [
@@ -92,7 +91,7 @@ struct UIRenderer {
         idWidth = newIDWidth
         // An outline row: indent, check box, id, date, hint, name.
         let outlinePrefix = 6 + 4 + idWidth + 2 + 10 + 2 + TodoText.hintWidth + 2
-        showsHints = width - outlinePrefix >= Self.minimumNameWidth
+        showsHints = width - outlinePrefix >= TodoText.minimumNameWidth
         maxIDSeen = max(maxID, 1)
     }
 
