@@ -41,9 +41,9 @@ extension Command {
                 json: context.arguments.flag("--json"), out: context.out, text: text,
                 current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
             controller.delegate = printer
-            try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
-            printer.printInitial(controller.fetchedObjects)
-
+            // Watching from before the first read: a commit made once the list is printed (and
+            // "Watching" with it) always wakes the loop. Started after, a commit landing in
+            // between went unseen until the next one.
             let monitor: DatabaseFileMonitor
             do throws(DatabaseFileMonitor.Failure) {
                 monitor = try DatabaseFileMonitor(databasePath: repository.connection.path) { wake.signal() }
@@ -51,6 +51,8 @@ extension Command {
                 throw CLIError(error)
             }
             defer { withExtendedLifetime(monitor) { monitor.cancel() } }
+            try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
+            printer.printInitial(controller.fetchedObjects)
             // Everything is printed on this thread, a whole line at a time; a stop signal only
             // wakes it, so it ends between two lines, never inside one.
             while true {

@@ -47,16 +47,17 @@ extension Command {
             }
             let request = try context.fetchRequest()
             let repository = try context.openRepository()
-            let app = try context.perform { () throws(TodoStoreError) in
-                try UIApp(
-                    repository: repository, request: request, style: context.style,
-                    today: context.today, databasePath: repository.connection.path)
-            }
+            // Watching from before the first read, so that no commit falls between the two.
             let events = UIEvents()
             do throws(DatabaseFileMonitor.Failure) {
                 try events.start(databasePath: repository.connection.path)
             } catch {
                 throw CLIError(error)
+            }
+            let app = try context.perform { () throws(TodoStoreError) in
+                try UIApp(
+                    repository: repository, request: request, style: context.style,
+                    today: context.today, databasePath: repository.connection.path)
             }
             do throws(TerminalMode.Failure) {
                 try TerminalMode.enter()
