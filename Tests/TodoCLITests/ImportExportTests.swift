@@ -63,6 +63,30 @@ import Testing
         #expect(!todos.contains { $0.hasPrefix("(") }, "priorities are dropped")
     }
 
+    /// Without --from the format is recognised from the file, and the summary says which it
+    /// took (todo's own JSON, the default, goes unnamed).
+    @Test func theFormatIsRecognisedWithoutFrom() throws {
+        #expect(try sandbox.ok("import", fixtures + "/todo.txt").hasSuffix("(read as todotxt).\n"))
+        let todoTxt = try contents()
+        #expect(todoTxt.contains { $0.hasSuffix("|true") } && !todoTxt.contains { $0.contains("due:") })
+        let taskwarrior = sandbox.folder.file("taskwarrior.sqlite")
+        let imported = try sandbox.ok(
+            ["--db", taskwarrior, "import", fixtures + "/taskwarrior-export.json"], environment: ["TZ": "Asia/Tokyo"])
+        #expect(imported.contains("(read as taskwarrior)"), "\(imported)")
+        #expect(try contents(taskwarrior).contains("Buy milk|2024-05-01|false"))
+        let ics = sandbox.folder.file("todos.ics")
+        try
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VTODO\r\nUID:a@t\r\nSUMMARY:From a phone\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+            .write(toFile: ics, atomically: true, encoding: .utf8)
+        _ = try sandbox.ok("import", ics)
+        #expect(try contents().contains("From a phone||false"))
+        // A file that is none of them: the error says what it was read as.
+        let odd = sandbox.folder.file("odd.json")
+        try "[1, 2]".write(toFile: odd, atomically: true, encoding: .utf8)
+        let refused = try sandbox.todo(["import", odd])
+        #expect(refused.status == 1 && refused.stderr.contains("read as json; --from chooses"), "\(refused.stderr)")
+    }
+
     @Test func aFileWithOneBadRecordImportsNothing() throws {
         _ = try sandbox.ok("add", "existing")
         let cases: [(format: String, content: String, mentions: String)] = [

@@ -26,7 +26,9 @@ extension Command {
             options: [
                 .init(
                     name: "--from", value: "format",
-                    help: "json (the default: 'todo export'), taskwarrior ('task export'), todotxt or ics.")
+                    help:
+                        "json ('todo export'), taskwarrior ('task export'), todotxt or ics; without it, "
+                        + "recognised from the file.")
             ],
             discussion: """
                 One transaction: a file with any bad record imports nothing, and the error names the
@@ -38,6 +40,8 @@ extension Command {
                 ics: each VTODO is a todo (SUMMARY the name, DUE the local date, COMPLETED or CANCELLED
                 done) that keeps its UID; one whose UID is already here is skipped, so a second import
                 of the same file adds nothing. Events are ignored.
+                Without --from the format is recognised: iCalendar by BEGIN:VCALENDAR, taskwarrior's
+                JSON by its uuid and description, todo's own JSON, else todo.txt.
                 'todo undo' removes a whole import.
                 """,
             examples: [
@@ -46,21 +50,25 @@ extension Command {
             ]
         ),
         run: { (context) throws(CLIError) in
-            let formatName = context.arguments.value("--from") ?? "json"
-            let format = ImportFormat(rawValue: formatName)
-            guard format != nil || formatName == Command.icsFormat else {
+            // A wrong --from is a usage error, before the file is read.
+            let chosen = context.arguments.value("--from")
+            if let chosen, ImportFormat(rawValue: chosen) == nil, chosen != Command.icsFormat {
                 throw .usage(
-                    "'\(formatName)' is not an import format", hint: "Use \(Command.wordList(Command.importFormats)).")
+                    "'\(chosen)' is not an import format", hint: "Use \(Command.wordList(Command.importFormats)).")
             }
             let path = context.arguments.positionals[0]
             let bytes = try FileContents.read(path)
+            let formatName = chosen ?? Command.recognisedFormat(bytes)
+            let format = ImportFormat(rawValue: formatName)
             // iCalendar is read by TodoSync, which keeps UIDs; the other formats by TodoInterop.
             guard let format else { return try importICS(bytes, path: path, context: &context) }
             let report: ImportReport
             do {
                 report = try TodoImporter.read(bytes, format: format)
             } catch {
-                throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
+                let recognised = chosen == nil ? " It was read as \(formatName); --from chooses another format." : ""
+                throw .failure(
+                    "\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.\(recognised)")
             }
             let todos = report.todos
             let repository = try context.openRepository()
@@ -73,7 +81,9 @@ extension Command {
                     }
                 }
             }
-            var summary = "Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos")."
+            var summary = "Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos")"
+            // A format recognised from the file (other than todo's own) is named: it was a guess.
+            summary += chosen == nil && formatName != "json" ? " (read as \(formatName))." : "."
             let notKept = report.notKept
             if !notKept.isEmpty {
                 // One line, so nothing the other tool had disappears without a word.
@@ -84,6 +94,23 @@ extension Command {
             context.out.write(summary + "\n")
         }
     )
+}
+
+extension Command {
+    /// The format of a file imported without `--from`, from its first bytes: `ics` for
+    /// iCalendar; for JSON, `taskwarrior` when its records carry taskwarrior's `uuid` and
+    /// `description`, else `json` (todo's own export); anything else `todotxt`.
+    static func recognisedFormat(_ bytes: [UInt8]) -> String {
+        var start = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }  // a UTF-8 byte order mark
+        while start < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        guard start < bytes.endIndex else { return "json" }
+        let head = String(decoding: bytes[start..<min(bytes.endIndex, start + 65_536)], as: UTF8.self)
+        if head.uppercased().hasPrefix("BEGIN:VCALENDAR") { return icsFormat }
+        guard head.hasPrefix("[") || head.hasPrefix("{") else { return ImportFormat.todotxt.rawValue }
+        let taskwarrior = head.contains("\"uuid\"") && head.contains("\"description\"")
+        return taskwarrior ? ImportFormat.taskwarrior.rawValue : ImportFormat.json.rawValue
+    }
 }
 
 /// Reads a whole file, or standard input for `-`, with plain system calls.
