@@ -26,8 +26,11 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     case nothingToRedo
     /// `redo` would overwrite changes another program made since to the todos `ids`.
     case redoConflict(command: String, ids: [Int64])
+    /// `undo --skip` was asked to forget a step (`command`) that would undo cleanly; nothing was
+    /// changed (``TodoRepository/skipUndo(force:)`` with `force` drops it anyway).
+    case undoNotStuck(command: String)
     /// The newest history entry (of `command`) is not a change that can be applied: empty or
-    /// not a changeset. Nothing was changed; ``TodoRepository/skipUndo()`` forgets it.
+    /// not a changeset. Nothing was changed; ``TodoRepository/skipUndo(force:)`` forgets it.
     case damagedHistory(command: String)
     /// SQLite reported an error: busy past the timeout, full disk, I/O error, constraint...
     case sqlite(SQLiteError)

@@ -140,7 +140,7 @@ extension TodoRepository {
     ///
     /// - Throws: ``TodoStoreError/nothingToUndo`` when the history is empty;
     ///   ``TodoStoreError/undoConflict(command:ids:)`` when another program changed those todos
-    ///   since (nothing is changed then, and the entry is kept: ``skipUndo()`` forgets it);
+    ///   since (nothing is changed then, and the entry is kept: ``skipUndo(force:)`` forgets it);
     ///   ``TodoStoreError/damagedHistory(command:)`` when the entry cannot be a step.
     public func undo() throws(TodoStoreError) -> UndoneCommand {
         try replay(from: .undo, to: .redo)
@@ -157,16 +157,40 @@ extension TodoRepository {
     /// Forgets the newest recorded command without changing any todo, so that older ones can be
     /// undone past one that cannot (a conflict, a damaged entry). Not itself undoable.
     ///
-    /// - Throws: ``TodoStoreError/nothingToUndo`` when the history is empty.
-    public func skipUndo() throws(TodoStoreError) -> UndoneCommand {
+    /// A step that `undo` would revert cleanly is kept unless `force` says to drop it anyway:
+    /// skipping is for a stuck step, and a step skipped by mistake is lost.
+    ///
+    /// - Throws: ``TodoStoreError/nothingToUndo`` when the history is empty;
+    ///   ``TodoStoreError/undoNotStuck(command:)`` when the step would undo cleanly and `force`
+    ///   is false (nothing is changed then).
+    public func skipUndo(force: Bool = false) throws(TodoStoreError) -> UndoneCommand {
         try writeTransaction { () throws(TodoStoreError) in
-            let skipped = try TodoStoreError.wrap { () throws(SQLiteError) -> UndoneCommand? in
-                guard let entry = try newest(of: .undo) else { return nil }
+            guard let entry = try TodoStoreError.wrap({ () throws(SQLiteError) in try newest(of: .undo) }) else {
+                throw .nothingToUndo
+            }
+            if !force, try wouldApply(entry.changeset) { throw .undoNotStuck(command: entry.command) }
+            return try TodoStoreError.wrap { () throws(SQLiteError) in
                 try connection.execute("DELETE FROM todo_history WHERE id = ?", [entry.id])
                 return UndoneCommand(command: entry.command, remaining: try count(of: .undo))
             }
-            guard let skipped else { throw .nothingToUndo }
-            return skipped
+        }
+    }
+
+    /// Whether `changeset` applies now without a conflict: applied inside a savepoint that is
+    /// then rolled back, so no todo changes (and commit observers hear of nothing).
+    private func wouldApply(_ changeset: Changeset) throws(TodoStoreError) -> Bool {
+        guard changeset.isWellFormed(table: "todos", columnCount: TodoColumns.count) else { return false }
+        return try TodoStoreError.wrap { () throws(SQLiteError) -> Bool in
+            try connection.execute("SAVEPOINT todo_skip_probe")
+            defer {
+                try? connection.execute("ROLLBACK TO todo_skip_probe")
+                try? connection.execute("RELEASE todo_skip_probe")
+            }
+            do throws(SQLiteError) {
+                return try connection.apply(changeset) == nil
+            } catch  where error.isMalformedChangeset {
+                return false
+            }
         }
     }
 }

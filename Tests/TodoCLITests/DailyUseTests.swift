@@ -84,6 +84,20 @@ import Testing
         #expect(try sandbox.listJSON().isEmpty)
     }
 
+    /// `undo --skip` forgets only a stuck step: one that would undo cleanly is kept (exit 1,
+    /// nothing changed) unless `--force` says to drop it anyway.
+    @Test func skipKeepsAStepThatCouldBeUndone() throws {
+        try seed(2)
+        let before = sandbox.fileState()
+        let refused = try sandbox.todo("undo", "--skip")
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderrLines.first == "error: the newest undo step ('add') can be undone; it was not skipped")
+        #expect(sandbox.fileState() == before)
+        #expect(try sandbox.todo("undo", "--force").status == 2)
+        #expect(try sandbox.ok("undo", "--skip", "--force") == "Forgot 'add'; no todo was changed.\n")
+        #expect(try sandbox.listJSON().count == 2)
+    }
+
     @Test func aDamagedHistoryEntryIsReportedAndCanBeSkipped() throws {
         try seed(1)
         _ = try ProcessRunner.run(

@@ -62,6 +62,21 @@ import TodoStore
         #expect(throws: TodoStoreError.nothingToUndo) { try repository.skipUndo() }
     }
 
+    /// A step that would undo cleanly is not skipped (and nothing changes) unless forced: a
+    /// skip is for a stuck step, and a skipped step is lost.
+    @Test func onlyAStuckStepIsSkippedUnlessForced() throws {
+        let repository = try makeRepository()
+        _ = try add("a", repository)
+        let b = try add("b", repository)
+        #expect(throws: TodoStoreError.undoNotStuck(command: "add")) { try repository.skipUndo() }
+        #expect(try names(repository) == ["a", "b"])
+        #expect(try repository.todo(id: b.id)?.name == "b")
+        #expect(try repository.skipUndo(force: true) == UndoneCommand(command: "add", remaining: 1))
+        #expect(try names(repository) == ["a", "b"])  // forgotten, not reverted
+        #expect(try repository.undo().command == "add")
+        #expect(try names(repository) == ["b"])
+    }
+
     @Test func damagedEntriesAreReportedAsDamagedAndCanBeSkipped() throws {
         let repository = try makeRepository()
         _ = try add("a", repository)

@@ -42,6 +42,10 @@ extension CLIError {
             self = .failure(
                 "cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
                 hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
+        case .undoNotStuck(let command):
+            self = .failure(
+                "the newest undo step ('\(command)') can be undone; it was not skipped",
+                hint: "'todo undo' reverts it; 'todo undo --skip --force' forgets it anyway.")
         case .nothingToRedo:
             self = .failure(
                 "nothing to redo", hint: "Redo re-applies what 'todo undo' reverted, until the next change.")

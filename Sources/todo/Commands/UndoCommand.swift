@@ -9,21 +9,28 @@ extension Command {
             options: [
                 .init(
                     name: "--skip", value: nil,
-                    help: "Forget the newest change without changing any todo, so older ones can be undone.")
+                    help: "Forget the newest change without changing any todo, so older ones can be undone."),
+                .init(
+                    name: "--force", value: nil, help: "With --skip: forget the change even though it could be undone.")
             ],
             discussion: """
                 Repeat to go further back (up to 100 changes); the history is kept in the database,
                 so it survives between runs. A deleted todo comes back with its id. If another program
                 changed the same todos since, undo refuses and changes nothing; 'todo undo --skip'
-                then forgets that change so the ones before it can be undone. 'todo redo' re-applies
+                then forgets that change so the ones before it can be undone (a change that could
+                still be undone is kept, unless --force). 'todo redo' re-applies
                 what undo reverted, until the next change.
                 """,
             examples: ["todo undo", "todo undo --skip"]
         ),
         run: { (context) throws(CLIError) in
             let repository = try context.openRepository()
+            if context.arguments.flag("--force"), !context.arguments.flag("--skip") {
+                throw .usage("'--force' goes with '--skip'", hint: "Use 'todo undo --skip --force'.")
+            }
             if context.arguments.flag("--skip") {
-                let skipped = try context.perform { () throws(TodoStoreError) in try repository.skipUndo() }
+                let force = context.arguments.flag("--force")
+                let skipped = try context.perform { () throws(TodoStoreError) in try repository.skipUndo(force: force) }
                 context.out.write("Forgot '\(TodoText.sanitized(skipped.command))'; no todo was changed.\n")
                 return
             }
