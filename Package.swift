@@ -11,11 +11,9 @@ import PackageDescription
 /// optimised binaries run it (a release-only bug once escaped a debug-only suite). Only then: unsafe flags would keep other
 /// packages from depending on these libraries. TodoSnapshotTests stays unoptimised: Swift
 /// Testing 6.3 garbles the stderr its exit tests read in optimised test code.
-/// Whole-module: with per-file -O, an incremental build once kept code inlined from a module
-/// whose enum had gained a case, and the tests crashed until those files were rebuilt.
 let optimisedInTests: [SwiftSetting] =
     Context.environment["TODO_OPTIMISED_TESTS"] == "1"
-    ? [.unsafeFlags(["-O", "-wmo"], .when(configuration: .debug))] : []
+    ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 
 let package = Package(
     name: "todo",
