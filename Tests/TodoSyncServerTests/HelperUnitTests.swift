@@ -88,12 +88,8 @@ struct HelperUnitTests {
         #expect(xmlError("<m:multistatus xmlns:m=\"DAV:\"></m:multistatus>") == nil)
     }
 
-    /// `xml` fed to a ``ListingParser`` in pieces of `piece` bytes; the responses, the sync-token.
-    private func listing(_ xml: [UInt8], piece: Int = 7) throws(HelperError) -> ([ListedResponse], String?) {
-        final class Box { var responses: [ListedResponse] = [] }
-        let box = Box()
-        let parser = ListingParser { (response) throws(HelperError) in box.responses.append(response) }
-        parser.begin()
+    /// Hands `xml` to `parser` in pieces of `piece` bytes, as curl would.
+    private func feed(_ xml: [UInt8], to parser: ListingParser, piece: Int) throws(HelperError) {
         var start = 0
         while start < xml.count {
             let end = min(start + piece, xml.count)
@@ -106,6 +102,15 @@ struct HelperUnitTests {
             if let failure { throw failure }
             start = end
         }
+    }
+
+    /// `xml` fed to a ``ListingParser`` in pieces of `piece` bytes; the responses, the sync-token.
+    private func listing(_ xml: [UInt8], piece: Int = 7) throws(HelperError) -> ([ListedResponse], String?) {
+        final class Box { var responses: [ListedResponse] = [] }
+        let box = Box()
+        let parser = ListingParser { (response) throws(HelperError) in box.responses.append(response) }
+        parser.begin()
+        try feed(xml, to: parser, piece: piece)
         try parser.finish()
         return (box.responses, parser.syncToken)
     }
@@ -175,18 +180,7 @@ struct HelperUnitTests {
             try box.members.add(response.href, etag: response.etag, replacing: true)
         }
         parser.begin()
-        var start = 0
-        while start < xml.count {
-            let end = min(start + (16 << 10), xml.count)
-            let failure: HelperError? = xml[start..<end].withUnsafeBytes { bytes in
-                do throws(HelperError) {
-                    try parser.consume(bytes)
-                    return nil
-                } catch { return error }
-            }
-            if let failure { throw failure }
-            start = end
-        }
+        try feed(xml, to: parser, piece: 16 << 10)
         xml = []
         try parser.finish()
         #expect(parser.responses == 100_000 && box.members.count == 100_000 && parser.syncToken == "t")
