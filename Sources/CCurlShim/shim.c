@@ -53,3 +53,4 @@ long todo_curlauth_basic(void) { return (long)CURLAUTH_BASIC; }
 long todo_curlauth_digest(void) { return (long)CURLAUTH_DIGEST; }
 
 long todo_curl_global_all(void) { return CURL_GLOBAL_ALL; }
+const char *todo_curl_version_number(void) { return curl_version_info(CURLVERSION_NOW)->version; }

@@ -144,6 +144,9 @@ final class HTTPClient {
         curl_multi_cleanup(multi)
     }
 
+    /// `todo-sync/1 libcurl/7.88.1`, as the curl tool names itself.
+    static let userAgent = "todo-sync/1 libcurl/" + String(cString: todo_curl_version_number())
+
     /// curl_global_init, once per process (a lazily initialised static is thread-safe).
     private static let libraryReady: Void = { curl_global_init(todo_curl_global_all()) }()
 
@@ -329,8 +332,7 @@ private final class Transfer {
         long(CURLOPT_TCP_KEEPALIVE, 1)
         long(CURLOPT_PIPEWAIT, 1)
         _ = todo_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")  // any that curl decodes
-        _ = todo_curl_setopt_string(
-            handle, CURLOPT_USERAGENT, "todo-sync/1 " + String(cString: curl_version()).prefix { $0 != " " })
+        _ = todo_curl_setopt_string(handle, CURLOPT_USERAGENT, HTTPClient.userAgent)
         if let user = settings.user {
             long(CURLOPT_HTTPAUTH, settings.authentication)
             _ = todo_curl_setopt_string(handle, CURLOPT_USERNAME, user)

@@ -28,4 +28,7 @@ long todo_curlauth_basic_digest(void);
 long todo_curlauth_basic(void);
 long todo_curlauth_digest(void);
 long todo_curl_global_all(void);
+/// libcurl's version number ("7.88.1"), from curl_version_info: unlike curl_version(), which
+/// asks OpenLDAP for its version and so initialises it (loading every SASL plugin, a few ms).
+const char *todo_curl_version_number(void);
 #endif

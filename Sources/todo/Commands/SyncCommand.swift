@@ -227,6 +227,9 @@ enum SyncRun {
 
     static func sync(context: inout CommandContext) throws(CLIError) {
         let timeout = try SyncTimeout.fromEnvironment()
+        // Started first: the companion loads libcurl and its libraries while this process opens
+        // the database (an idle sync is mostly those two). Its errors count only once it is used.
+        let companion = Result { () throws(SyncError) in try CompanionProcess() }
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else {
@@ -234,7 +237,7 @@ enum SyncRun {
         }
         let json = context.arguments.flag("--json")
         let report = try syncing(context, json: json) { () throws(SyncError) in
-            let collection = try CompanionCollection(remote: remote, timeout: timeout)
+            let collection = try CompanionCollection(remote: remote, timeout: timeout, started: try companion.get())
             return try SyncEngine(
                 repository: repository, collection: collection,
                 forceDelete: context.arguments.flag("--force-delete")

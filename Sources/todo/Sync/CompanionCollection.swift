@@ -12,13 +12,16 @@ final class CompanionCollection: CalendarCollection {
     /// The collection's path (`/alice/tasks/`), where new objects are put.
     private let path: String
 
-    /// Starts the companion and hands it the remote (it resolves the password itself, from the
-    /// command, `TODO_SYNC_PASSWORD` or ~/.netrc, so the password never passes through here), and
-    /// `timeout` (seconds, from ``SyncTimeout``; `nil`: the companion's defaults).
-    init(remote: SyncRemote, timeout: Int? = nil) throws(SyncError) {
-        companion = try CompanionProcess()
+    /// Hands the companion the remote (it resolves the password itself, from the command,
+    /// `TODO_SYNC_PASSWORD` or ~/.netrc, so the password never passes through here), and
+    /// `timeout` (seconds, from ``SyncTimeout``; `nil`: the companion's defaults). `started` is
+    /// a companion started earlier (see ``CompanionProcess/init()``); without one, one starts.
+    init(remote: SyncRemote, timeout: Int? = nil, started: CompanionProcess? = nil) throws(SyncError) {
+        let companion: CompanionProcess
+        if let started { companion = started } else { companion = try CompanionProcess() }
+        self.companion = companion
         path = SyncURL.path(of: remote.url)
-        if timeout != nil && !companion.supports(.timeout) {
+        if timeout != nil, try !companion.supports(.timeout) {
             throw .companion(
                 "\(CompanionProcess.name) at \(companion.path) cannot be given \(SyncTimeout.variable): install todo and todo-sync together"
             )

@@ -22,18 +22,21 @@ final class CompanionProcess {
     private let answers = LineBuffer()
     /// Where the companion runs from: beside this executable.
     let path: String
-    /// What its hello says it does beyond version 1's first form.
-    private(set) var capabilities: [String] = []
+    /// What its hello says it does beyond version 1's first form; `nil` until its answer to
+    /// the hello was read (see ``greeting()``).
+    private var capabilities: [String]?
 
     /// The companion's file name; it is run from the folder of this executable, and from
     /// nowhere else (never from PATH: the two are installed together and speak one version).
     static let name = "todo-sync"
 
-    /// Starts the companion beside this executable and checks, by its hello, that it speaks
-    /// this protocol version.
+    /// Starts the companion beside this executable and sends it the hello. Its answer, which
+    /// says whether it speaks this protocol version, is read before the first request: so the
+    /// caller's own work (opening the database) runs while the companion loads libcurl and its
+    /// libraries, which is most of an idle `todo sync`'s time.
     ///
-    /// - Throws: ``SyncError/companion(_:)`` when it is not there, cannot start, or speaks
-    ///   another version.
+    /// - Throws: ``SyncError/companion(_:)`` when it is not there or cannot start; the first
+    ///   request throws it when the companion speaks another version.
     init() throws(SyncError) {
         path = try Self.locate()
         var toChild: [Int32] = [-1, -1]
@@ -64,7 +67,7 @@ final class CompanionProcess {
         pid = child
         input = toChild[1]
         output = fromChild[0]
-        try handshake()
+        try send(.hello)
     }
 
     deinit {
@@ -93,27 +96,34 @@ final class CompanionProcess {
         return candidate
     }
 
-    /// Asks for the companion's version first: one of another version is named as such before
-    /// anything else is read of its answers.
-    private func handshake() throws(SyncError) {
-        let answer = try exchange(.hello)
+    /// The companion's answer to the hello sent at its start, read once: one of another version
+    /// is named as such before anything else is read of its answers.
+    private func greeting() throws(SyncError) -> [String] {
+        if let capabilities { return capabilities }
+        let answer = try readAnswer()
         if let version = try? HelloAnswer.version(in: answer), version != ProtocolVersion.current {
             throw .companion(
                 "\(Self.name) at \(path) speaks protocol \(version); this todo speaks \(ProtocolVersion.current): "
                     + "install todo and todo-sync together")
         }
-        capabilities = try decode(answer, of: .hello, as: HelloAnswer.self).capabilities
+        let listed = try decode(answer, of: .hello, as: HelloAnswer.self).capabilities
+        capabilities = listed
+        return listed
     }
 
     /// Whether the companion's hello listed `capability`.
-    func supports(_ capability: Capability) -> Bool { capabilities.contains(capability.rawValue) }
+    func supports(_ capability: Capability) throws(SyncError) -> Bool {
+        try greeting().contains(capability.rawValue)
+    }
 
     /// Sends one request and returns its answer, decoded strictly.
     ///
     /// - Throws: the error the answer carries (see ``SyncError/init(_:)``), or
     ///   ``SyncError/companion(_:)`` when the companion stopped or answered something unreadable.
     func request<Answer: ProtocolMessage>(_ request: Request, answer: Answer.Type) throws(SyncError) -> Answer {
-        try decode(try exchange(request), of: request.op, as: Answer.self)
+        _ = try greeting()
+        try send(request)
+        return try decode(try readAnswer(), of: request.op, as: Answer.self)
     }
 
     private func decode<Answer: ProtocolMessage>(_ value: JSONValue, of op: Op, as type: Answer.Type) throws(SyncError)
@@ -131,8 +141,8 @@ final class CompanionProcess {
         }
     }
 
-    /// Writes the request's line and reads the answer's.
-    private func exchange(_ request: Request) throws(SyncError) -> JSONValue {
+    /// Writes the request's line.
+    private func send(_ request: Request) throws(SyncError) {
         let line = request.line
         var written = 0
         while written < line.count {
@@ -141,7 +151,6 @@ final class CompanionProcess {
             guard count > 0 else { throw .companion("\(Self.name) stopped unexpectedly") }
             written += count
         }
-        return try readAnswer()
     }
 
     /// The next answer line, parsed where it lies in the buffer.
