@@ -315,9 +315,9 @@ final class ListingParser: BodySink {
         case .href:
             if let href = trimmedText() { hrefs.append(href) }
         case .responseStatus:
-            if status == nil { status = trimmedText().flatMap(Multistatus.statusCode) }
+            if status == nil { status = trimmedText().flatMap { StatusLine.code(in: $0.utf8) } }
         case .propstatStatus:
-            if propstatStatus == nil { propstatStatus = trimmedText().flatMap(Multistatus.statusCode) }
+            if propstatStatus == nil { propstatStatus = trimmedText().flatMap { StatusLine.code(in: $0.utf8) } }
         case .getetag:
             if propstatEtag == nil { propstatEtag = trimmedText() }
         case .propstat:

@@ -344,22 +344,15 @@ struct Multistatus {
             // RFC 4918 allows several hrefs with one status; each is one member.
             let hrefs = node.all(davNS, "href").map(\.trimmedText).filter { !$0.isEmpty }
             guard !hrefs.isEmpty else { continue }
-            let status = node.child(davNS, "status").flatMap { Multistatus.statusCode($0.text) }
+            let status = node.child(davNS, "status").flatMap { StatusLine.code(in: $0.text.utf8) }
             var found: [XMLNode] = []
             var missing: [XMLNode] = []
             for propstat in node.all(davNS, "propstat") {
-                let code = propstat.child(davNS, "status").flatMap { Multistatus.statusCode($0.text) } ?? 200
+                let code = propstat.child(davNS, "status").flatMap { StatusLine.code(in: $0.text.utf8) } ?? 200
                 let props = propstat.child(davNS, "prop")?.children ?? []
                 if (200..<300).contains(code) { found += props } else { missing += props }
             }
             for href in hrefs { responses.append(Response(href: href, status: status, found: found, missing: missing)) }
         }
-    }
-
-    /// The code of a status line such as `HTTP/1.1 404 Not Found`.
-    static func statusCode(_ line: String) -> Int? {
-        let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-        guard parts.count >= 2 else { return nil }
-        return Int(parts[1])
     }
 }

@@ -70,6 +70,19 @@ struct HelperUnitTests {
         } catch { return error }
     }
 
+    @Test("status lines: an answer's first line and a multistatus status, read alike")
+    func statusLines() {
+        for (line, code) in [
+            ("HTTP/1.1 207 Multi-Status\r\n", 207), ("HTTP/2 200", 200), ("HTTP/1.0 404", 404),
+            ("\r\n  HTTP/1.1 403 Forbidden  ", 403), ("HTTP/1.1\t201\tCreated", 201)
+        ] {
+            #expect(StatusLine.code(in: line.utf8) == code, "\(line.debugDescription)")
+        }
+        for line in ["", "HTTP/1.1", "HTTP/1.1 2000 Big", "HTTP/1.1 20 Short", "HTTP/1.1 -20", "HTTP/1.1 2x7 OK"] {
+            #expect(StatusLine.code(in: line.utf8) == nil, "\(line.debugDescription)")
+        }
+    }
+
     @Test("XML bounds: 100,000 nested elements, a DOCTYPE with entities, too many elements: bad_response, no crash")
     func xmlBounds() {
         let deep = String(repeating: "<a>", count: 100_000) + String(repeating: "</a>", count: 100_000)
