@@ -236,7 +236,9 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     /// Draws the current frame: only the lines that differ from the screen are written.
     func render() {
-        state.scroll(height: size.rows - 2, count: list.count)
+        // A resize may have made the help page shorter than where it was scrolled to.
+        if case .help(let top) = state.mode { state.mode = .help(top: min(top, renderer.helpLastTop(rows: size.rows))) }
+        state.scroll(height: renderer.listHeight(state: state, rows: size.rows), count: list.count)
         screen.draw(renderer.frame(list: list, state: state, rows: size.rows))
     }
 

@@ -11,8 +11,9 @@ struct UIState {
         case prompt(Prompt)
         /// `Delete "NAME"? [y/N]` for this todo.
         case confirmDelete(Todo)
-        /// The list of keys; any key returns.
-        case help
+        /// The list of keys, scrolled to start at line `top`; scrolling keys scroll it, any
+        /// other key returns.
+        case help(top: Int)
     }
 
     /// A line being typed into the footer.
@@ -36,13 +37,29 @@ struct UIState {
 
         var text: String { line.text }
 
+        /// What the prompt asks for: always shown whole, before the text.
         var label: String {
             switch purpose {
             case .add: "New todo: "
             case .editName: "Name: "
-            case .addDeadline, .editDeadline: "Deadline (YYYY-MM-DD, tomorrow, fri, +3d; empty: none): "
+            case .addDeadline, .editDeadline: "Deadline: "
             case .filter: "Filter: "
             }
+        }
+
+        /// What the prompt accepts, when it needs saying: shown inside the label when the line
+        /// has room (``wideLabel``), else wrapped on the lines above it.
+        var explanation: String? {
+            switch purpose {
+            case .addDeadline, .editDeadline: "YYYY-MM-DD, tomorrow, fri, +3d; empty: none"
+            case .add, .editName, .filter: nil
+            }
+        }
+
+        /// The label with its explanation, for a line with room for both and the text.
+        var wideLabel: String {
+            guard let explanation else { return label }
+            return label.dropLast(2) + " (\(explanation)): "
         }
     }
 

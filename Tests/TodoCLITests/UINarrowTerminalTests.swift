@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `todo ui` in a 40x20 terminal, a phone over SSH (issue 25): every prompt fits the width
+/// with nothing wrapped by the terminal, and every answer key and label stays visible.
+extension UITests {
+    /// A line the ui drew is at most 39 columns (one less than the terminal's, so the last row
+    /// never scrolls): a 40-column line is one the terminal may have wrapped.
+    static func fitsFortyColumns(_ screen: [String]) -> Bool {
+        screen.allSatisfy { $0.unicodeScalars.count < 40 }
+    }
+
+    @Test func everyPromptFitsFortyColumnsWithItsKeysVisible() throws {
+        let longName = "Renew the passport before the trip to Lisbon in the spring"
+        _ = try sandbox.ok("add", longName, "--due", "2024-05-01")
+        _ = try sandbox.ok("add", "Pay rent")
+        let session = try startUI(columns: 40, rows: 20)
+        func check(_ screen: [String], _ what: String) {
+            #expect(Self.fitsFortyColumns(screen), "\(what):\n\(screen.joined(separator: "\n"))")
+            #expect(screen.first?.hasPrefix("todo · 2 todos") == true, "\(what): the header scrolled away")
+        }
+        check(try session.screen(), "the list")
+
+        try session.press("d")
+        var screen = try session.waitUntil("the delete prompt") { TmuxSession.footer($0).hasSuffix("\"? [y/N]") }
+        #expect(TmuxSession.footer(screen).hasPrefix("Delete \"Renew the passport"))
+        check(screen, "delete")
+        try session.press("n")
+        try session.waitFor("Kept")
+
+        try session.press("a")
+        screen = try session.waitFor("New todo: _")
+        check(screen, "add name")
+        try session.type(longName + " again")
+        screen = try session.waitUntil("the name typed") { TmuxSession.footer($0).hasSuffix("again_") }
+        check(screen, "add name, long")
+        try session.press("Enter")
+        screen = try session.waitFor("Deadline: _")
+        // The accepted forms, wrapped above the prompt rather than cut.
+        #expect(screen.joined(separator: " ").contains("(YYYY-MM-DD, tomorrow, fri, +3d; empty: none)"))
+        check(screen, "deadline")
+        try session.type("someday")
+        try session.press("Enter")
+        screen = try session.waitFor("'someday' is not a date")
+        #expect(screen.joined(separator: " ").contains("fix it, or Esc cancels"))
+        #expect(TmuxSession.footer(screen) == "Deadline: someday_")
+        check(screen, "deadline, asked again")
+        try session.press("Escape")
+        try session.waitFor("Cancelled")
+
+        try session.press("/")
+        screen = try session.waitFor("Filter: _")
+        check(screen, "filter")
+        try session.press("Escape")
+        try session.waitFor("Cancelled")
+
+        // Help is taller than the screen: it says it scrolls, and scrolling shows its end.
+        try session.press("?")
+        screen = try session.waitFor("↑↓ jk scroll · other keys return")
+        check(screen, "help")
+        #expect(screen.contains { $0.contains("move the cursor (PgUp") })
+        // The page's last words.
+        func showsTheEnd(_ screen: [String]) -> Bool { screen.contains { $0.hasSuffix("erase.") } }
+        #expect(!showsTheEnd(screen))
+        try session.press("G")
+        screen = try session.waitUntil("the end of help", showsTheEnd)
+        check(screen, "help, scrolled")
+        try session.press("g")
+        try session.waitFor("move the cursor (PgUp")
+        try session.press("x")
+        try session.waitUntil("the list") { TmuxSession.footer($0).contains("q quit") }
+    }
+}
