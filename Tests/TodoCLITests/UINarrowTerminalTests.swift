@@ -71,4 +71,31 @@ extension UITests {
         try session.press("x")
         try session.waitUntil("the list") { TmuxSession.footer($0).contains("q quit") }
     }
+
+    /// Issue 25, bug 8: a filter that matches nothing said "(no todos: press a to add one)",
+    /// and after Esc the cursor sat on "Done (0)" with the "All" heading scrolled away.
+    @Test func aFilterMatchingNothingSaysSoAndEscGoesBackToTheTodo() throws {
+        try seed(12)
+        let session = try startUI(columns: 40, rows: 20)
+        for step in 2...5 {
+            try session.press("j")
+            try session.waitUntil("cursor on todo \(step)") {
+                TmuxSession.cursorLine($0)?.hasSuffix("todo \(step)") == true
+            }
+        }
+        try session.press("/")
+        try session.type("zzz")
+        var screen = try session.waitFor("(no todo matches the filter)")
+        #expect(screen.contains("  (Esc puts the list back)"))
+        #expect(!screen.contains { $0.contains("press a to add one") })
+        try session.press("Escape")
+        screen = try session.waitFor("All (12)")
+        #expect(TmuxSession.cursorLine(screen)?.hasSuffix("todo 5") == true, "\(screen.joined(separator: "\n"))")
+        #expect(screen[1] == "All (12)", "the heading is on screen")
+        // A kept filter that matches nothing says how to clear it.
+        try session.press("/")
+        try session.type("zzz")
+        try session.press("Enter")
+        try session.waitFor("(/ Ctrl-U Enter clears it)")
+    }
 }

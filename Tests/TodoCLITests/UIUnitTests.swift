@@ -169,6 +169,33 @@ import TodoStore
         }
     }
 
+    /// Issue 25, bug 8: a filter that matches nothing looked like an empty list, and Esc left
+    /// the cursor on the group row it had fallen to.
+    @Test func aFilterMatchingNothingSaysSoAndEscPutsTheCursorBack() {
+        var full = list()
+        var state = state(on: 3, in: full)
+        #expect(state.cursorID == .todo(3, .all))
+        _ = press([.character("/")] + "zzz".map { Key.character($0) }, &state, &full)
+        // The app shows the narrowed list: nothing matches, the cursor falls to a group row.
+        var nothing = list([])
+        state.follow(in: &nothing)
+        #expect(state.cursorID != .todo(3, .all))
+        var renderer = UIRenderer(style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: Self.today)
+        renderer.configure(columns: 40, maxID: 3)
+        var frame = renderer.frame(list: nothing, state: state, rows: 10)
+        #expect(frame.contains("  (no todo matches the filter)") && frame.contains("  (Esc puts the list back)"))
+        #expect(!frame.contains { $0.contains("press a to add one") })
+        // Esc: the whole list again, the cursor on its todo, the list from its top.
+        state.top = 3
+        #expect(press([.escape], &state, &nothing) == [.filter(.cancelled)])
+        state.follow(in: &full)
+        #expect(state.cursorID == .todo(3, .all) && state.cursor == 3 && state.top == 0)
+        // A kept filter that matches nothing says how to clear it.
+        state.search = "zzz"
+        frame = renderer.frame(list: nothing, state: state, rows: 10)
+        #expect(frame.contains("  (/ Ctrl-U Enter clears it)"))
+    }
+
     @Test func sortUndoFoldHelpAndQuit() {
         var list = list()
         var state = state(on: 1, in: list)

@@ -65,6 +65,9 @@ enum UIReducer {
                 let search = Todo.isValidName(prompt.text) ? prompt.text : nil
                 guard search != state.search else { return [] }
                 state.search = search
+                // Another list: shown from its top, so its "All" heading shows whenever the
+                // cursor's row fits on the screen with it.
+                state.top = 0
                 return [.filter(.typed)]
             }
             switch key {
@@ -72,8 +75,11 @@ enum UIReducer {
                 state.mode = .browsing
                 state.say("Cancelled")
                 // The list as it was before `/`: its filter, or none.
-                if case .filter(let previous) = prompt.purpose {
+                if case .filter(let previous, let cursor) = prompt.purpose {
                     state.search = previous
+                    // Back to the row the cursor was on, with the list from its top.
+                    if let cursor { state.cursorID = cursor }
+                    state.top = 0
                     return [.filter(.cancelled)]
                 }
                 return []
@@ -120,7 +126,8 @@ enum UIReducer {
                 state.mode = .prompt(.init(purpose: .editName(todo), text: todo.name))
             }
         case .character("/"):
-            state.mode = .prompt(.init(purpose: .filter(previous: state.search), text: state.search ?? ""))
+            state.mode = .prompt(
+                .init(purpose: .filter(previous: state.search, cursor: state.cursorID), text: state.search ?? ""))
         case .character("s"):
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]

@@ -163,10 +163,19 @@ struct UIRenderer {
         max(0, Self.keysPage(width: width).count - max(rows - 2, 1))
     }
 
-    /// The `offset`th line after the end of the list: a hint under an empty list.
+    /// The `offset`th line after the end of the list: under an empty list, why it is empty
+    /// and what to do: add a todo, or (when a filter hides every todo) clear the filter.
     private func emptyListLine(_ offset: Int, list: UIList, state: UIState) -> String {
-        guard offset == 0, list.todoCount == 0 else { return "" }
-        return fit("  (no todos: press a to add one)")
+        guard list.todoCount == 0 else { return "" }
+        let hint: [String]
+        if state.search == nil {
+            hint = ["  (no todos: press a to add one)"]
+        } else if case .prompt(let prompt) = state.mode, case .filter = prompt.purpose {
+            hint = ["  (no todo matches the filter)", "  (Esc puts the list back)"]
+        } else {
+            hint = ["  (no todo matches the filter)", "  (/ Ctrl-U Enter clears it)"]
+        }
+        return offset < hint.count ? fit(hint[offset]) : ""
     }
 
     private func header(list: UIList, state: UIState) -> String {

@@ -23,8 +23,10 @@ struct UIState {
             case addDeadline(name: String)
             case editName(Todo)
             case editDeadline(Todo, name: String)
-            /// `previous`: the filter when `/` was pressed, which Esc puts back.
-            case filter(previous: String?)
+            /// `previous`: the filter when `/` was pressed, which Esc puts back; `cursor`: the
+            /// row the cursor was on then, which it goes back to whenever the list shows it
+            /// again (a text that matches nothing moves it to a group row meanwhile).
+            case filter(previous: String?, cursor: UIRowID?)
         }
 
         var purpose: Purpose
@@ -128,6 +130,10 @@ struct UIState {
     /// After the list changed: the cursor goes back to its row, wherever it moved; when the
     /// row is gone, the cursor stays on the same line (the row that took its place).
     mutating func follow(in list: inout UIList) {
+        if case .prompt(let prompt) = mode, case .filter(_, let before?) = prompt.purpose, list.index(of: before) != nil
+        {
+            cursorID = before
+        }
         if let cursorID, let index = list.index(of: cursorID) {
             cursor = index
         } else {
