@@ -98,4 +98,43 @@ extension UITests {
         try session.press("Enter")
         try session.waitFor("(/ Ctrl-U Enter clears it)")
     }
+
+    /// Issue 25, friction 8: every todo was shown twice (All and Outline), halving a 20-row
+    /// screen; `v` shows one section or both, and the next run starts with the same.
+    @Test func vShowsOneSectionOrBothAndTheNextRunRemembers() throws {
+        try seed(3)
+        var session = try startUI(columns: 40, rows: 20)
+        func shownOnce(_ screen: [String]) -> Bool { screen.filter { $0.hasSuffix("todo 2") }.count == 1 }
+        try session.press("v")
+        var screen = try session.waitFor("Showing All (v switches)")
+        #expect(screen[1] == "All (3)" && !screen.contains("Outline") && shownOnce(screen))
+        try session.press("v")
+        screen = try session.waitFor("Showing Outline (v switches)")
+        #expect(screen[1] == "Outline" && !screen.contains("All (3)") && shownOnce(screen))
+        #expect(TmuxSession.cursorLine(screen)?.hasSuffix("todo 1") == true)
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+        let saved = try String(contentsOfFile: sandbox.folder.path + "/.local/state/todo/ui", encoding: .utf8)
+        #expect(saved == "sections = outline\n")
+
+        session = try startUI(columns: 40, rows: 20)
+        screen = try session.waitFor("Undone (3)")
+        #expect(screen[1] == "Outline" && !screen.contains("All (3)"))
+        try session.press("v")
+        screen = try session.waitFor("Showing All and Outline")
+        #expect(screen.contains("All (3)") && screen.contains("Outline"))
+    }
+
+    /// A state file that cannot be written is not worth failing the ui for.
+    @Test func vWorksWhenTheStateFileCannotBeWritten() throws {
+        try seed(3)
+        let blocker = sandbox.folder.file("not-a-folder")
+        #expect(FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8)))
+        let session = try startUI(environment: ["XDG_STATE_HOME": blocker], columns: 40, rows: 20)
+        try session.press("v")
+        let screen = try session.waitFor("Showing All (v switches)")
+        #expect(!screen.contains { $0.contains("error") })
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+    }
 }

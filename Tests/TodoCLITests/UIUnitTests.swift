@@ -196,6 +196,33 @@ import TodoStore
         #expect(frame.contains("  (/ Ctrl-U Enter clears it)"))
     }
 
+    /// Issue 25, friction 8: `v` shows All, Outline or both, the cursor staying on its todo.
+    @Test func vCyclesTheSectionsKeepingTheCursorOnItsTodo() {
+        var list = list()
+        var state = state(on: 3, in: list)
+        #expect(state.cursorID == .todo(3, .all) && list.count == 10)
+        #expect(press([.character("v")], &state, &list) == [.rememberSections(.all)])
+        #expect(list.count == 4 && list.index(of: .group(.undone)) == nil)
+        #expect(state.cursorID == .todo(3, .all) && state.cursor == 3)
+        #expect(state.message == "Showing All (v switches)")
+        #expect(press([.character("v")], &state, &list) == [.rememberSections(.outline)])
+        #expect(list.count == 6 && list.index(of: .todo(3, .all)) == nil)
+        #expect(state.cursorID == .todo(3, .outline) && state.cursor == 3)  // Outline, Undone, 1, 3
+        guard case .sectionHeader(.outline) = list.entry(at: 0) else {
+            Issue.record("the outline does not start the list")
+            return
+        }
+        // From a group row to the flat list: its first todo.
+        _ = press([.up, .up], &state, &list)
+        #expect(state.cursorID == .group(.undone))
+        _ = press([.character("v"), .character("v")], &state, &list)
+        #expect(list.sections == .all && state.cursorID == .todo(1, .all))
+        _ = press([.character("v")], &state, &list)
+        #expect(list.sections == .outline && state.cursorID == .todo(1, .outline))
+        _ = press([.character("v")], &state, &list)
+        #expect(list.sections == .both && list.count == 10 && state.cursorID == .todo(1, .outline))
+    }
+
     @Test func sortUndoFoldHelpAndQuit() {
         var list = list()
         var state = state(on: 1, in: list)

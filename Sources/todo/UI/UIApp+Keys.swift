@@ -60,6 +60,8 @@ extension UIApp {
             }
         case .suspend:
             suspend()
+        case .rememberSections(let sections):
+            UIStateFile.save(sections)
         case .filter(let step):
             performFilter(step)
         case .refetch(let reason):

@@ -11,6 +11,8 @@ enum UIEffect: Equatable {
     case undo
     /// Ctrl-Z: give the terminal back to the shell until `fg`.
     case suspend
+    /// `v` chose the sections shown: kept for the next run.
+    case rememberSections(UISections)
     /// The sort in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
     /// The filter prompt: its text changed (the list follows at once), Enter kept it, or Esc
@@ -132,6 +134,10 @@ enum UIReducer {
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]
         case .character("u"): return [.undo]
+        case .character("v"):
+            state.show(list.sections.next, in: &list)
+            state.say(list.sections.description)
+            return [.rememberSections(list.sections)]
         case .character("?"): state.mode = .help(top: 0)
         case .character("q"), .character("Q"): state.quitting = true
         default: break

@@ -43,7 +43,7 @@ struct UIRenderer {
 
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = [
-        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "u undo"
+        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "v view", "u undo"
     ]
     static let essentialKeyHints = ["? keys", "q quit"]
 
@@ -72,6 +72,7 @@ struct UIRenderer {
         ("a", "add a todo: its name, then its deadline"),
         ("s", "sort: due, name, status"),
         ("/", "filter by text (empty clears)"),
+        ("v", "view: All, Outline, or both (kept for the next run)"),
         ("u", "undo the last change"),
         ("Ctrl-Z", "suspend (fg resumes)"),
         ("q  Ctrl-C", "quit")

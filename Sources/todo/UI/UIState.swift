@@ -142,6 +142,28 @@ struct UIState {
         }
     }
 
+    /// Shows other sections of the list, the cursor staying on its todo: in the section shown,
+    /// or on its group when that is collapsed; from a group, on the first todo. The list is
+    /// shown from its top.
+    mutating func show(_ sections: UISections, in list: inout UIList) {
+        list.sections = sections
+        top = 0
+        if let id = cursorID, list.index(of: id) == nil {
+            switch id {
+            case .todo(let todo, .all):
+                let group = list.group(ofTodo: todo)
+                cursorID = group.map { list.isExpanded($0) ? .todo(todo, .outline) : .group($0) }
+            case .todo(let todo, .outline): cursorID = .todo(todo, .all)
+            case .group: cursorID = nil
+            }
+        }
+        if let id = cursorID, let index = list.index(of: id) {
+            cursor = index
+        } else {
+            place(at: 1, in: list)
+        }
+    }
+
     /// Scrolls so the cursor is inside a window of `height` lines.
     mutating func scroll(height: Int, count: Int) {
         let height = max(height, 1)
