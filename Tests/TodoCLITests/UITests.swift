@@ -131,7 +131,9 @@ import Testing
         try session.type("2023-02-29")
         try session.press("Enter")
         let screen = try session.waitFor("not a day in the calendar")
-        #expect(TmuxSession.footer(screen).contains("nothing changed"))
+        #expect(TmuxSession.footer(screen).contains("Deadline"), "asked again")
+        try session.press("Escape")
+        try session.waitFor("Cancelled")
         #expect(try todo(named: "Buy oat milk")?["deadline"] as? String == "2024-06-01")
 
         // An empty deadline clears it.
@@ -180,6 +182,27 @@ import Testing
         #expect(try todo(named: "Nope") == nil)
         #expect(TmuxSession.cursorLine(screen)?.contains("Walk the dog") == true)
         #expect(screen.contains { $0.hasPrefix("All (4)") })
+    }
+
+    /// Issue 25, bug 7: a deadline that is not a date is asked for again, the name kept.
+    @Test func aBadDeadlineIsAskedForAgainAndTheNameIsKept() throws {
+        try addSample()
+        let session = try startUI()
+        try session.press("a")
+        try session.type("Walk the dog")
+        try session.press("Enter")
+        try session.waitFor("Deadline (")
+        try session.type("someday")
+        try session.press("Enter")
+        var screen = try session.waitFor("'someday' is not a date: fix it, or Esc cancels")
+        #expect(TmuxSession.footer(screen).hasSuffix("someday_"), "the deadline is asked for again")
+        #expect(try todo(named: "Walk the dog") == nil)
+        try session.press("C-u")
+        try session.type("2024-06-01")
+        try session.press("Enter")
+        screen = try session.waitFor("Added \"Walk the dog\"")
+        #expect(try todo(named: "Walk the dog")?["deadline"] as? String == "2024-06-01")
+        #expect(!screen.contains { $0.contains("is not a date") })
     }
 
     // MARK: Sort, filter, groups, undo
@@ -256,7 +279,7 @@ import Testing
         try addSample()
         let session = try startUI()
         try session.press("?")
-        try session.waitFor("Press any key to go back.")
+        try session.waitFor("? keys · any key returns")
         try session.press("x")
         try session.waitFor("All (3)")
     }

@@ -103,13 +103,12 @@ import TodoStore
                 [.character("a")] + "Jam".map { Key.character($0) } + [.enter]
                     + " next friday".map { Key.character($0) } + [.enter], &state, &list)
                 == [.add(name: "Jam", deadline: CalendarDate("2024-05-03"))])
+        // A bad deadline asks again (see aBadDeadlineAsksAgainKeepingTheName).
         #expect(
             press(
                 [.character("a")] + "Tea".map { Key.character($0) } + [.enter] + "soon".map { Key.character($0) } + [
-                    .enter
+                    .enter, .escape
                 ], &state, &list) == [])
-        #expect(state.messageIsError)
-        #expect(state.message?.contains("nothing added") == true)
         // A blank name adds nothing and says why.
         #expect(press([.character("a"), .character(" "), .enter], &state, &list) == [])
         #expect(state.messageIsError)
@@ -118,11 +117,16 @@ import TodoStore
             [.character("e"), .clearLine] + "Buy oat milk".map { Key.character($0) } + [.enter, .clearLine]
                 + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
         #expect(edit == [.edit(Self.todos[0], name: "Buy oat milk", deadline: CalendarDate("2024-05-02"))])
-        // A bad date changes nothing.
+        // A bad date asks again; Esc changes nothing.
         let bad = press(
             [.character("e"), .enter, .clearLine] + "someday".map { Key.character($0) } + [.enter], &state, &list)
         #expect(bad == [])
         #expect(state.messageIsError)
+        guard case .prompt(let asked) = state.mode, case .editDeadline(_, "Buy milk") = asked.purpose else {
+            Issue.record("a bad date did not ask again")
+            return
+        }
+        #expect(press([.escape], &state, &list) == [])
         // Filter: every edit applies at once, Enter keeps it, Esc puts back the filter `/` found,
         // empty clears.
         #expect(
@@ -137,6 +141,86 @@ import TodoStore
         #expect(state.search == "rent")
         #expect(press([.character("/"), .clearLine, .enter], &state, &list) == [.filter(.typed), .filter(.kept)])
         #expect(state.search == nil)
+    }
+
+    /// Issue 25, bug 7: a deadline that is not a date used to throw the typed name away.
+    @Test func aBadDeadlineAsksAgainKeepingTheName() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        let typed = [.character("a")] + "Tea".map { Key.character($0) } + [.enter] + "soon".map { Key.character($0) }
+        #expect(press(typed + [.enter], &state, &list) == [])
+        #expect(state.messageIsError)
+        #expect(state.message == "'soon' is not a date: fix it, or Esc cancels")
+        guard case .prompt(let prompt) = state.mode, case .addDeadline(name: "Tea") = prompt.purpose else {
+            Issue.record("a bad deadline did not ask again: \(state.mode)")
+            return
+        }
+        #expect(prompt.text == "soon", "the text typed stays, to be corrected")
+        // Corrected, the todo is added with the name typed first.
+        let corrected = press([.clearLine] + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
+        #expect(corrected == [.add(name: "Tea", deadline: CalendarDate("2024-05-02"))])
+        // Esc still gives up.
+        _ = press(typed + [.enter], &state, &list)
+        #expect(press([.escape], &state, &list) == [])
+        #expect(state.message == "Cancelled")
+        guard case .browsing = state.mode else {
+            Issue.record("Esc did not cancel the prompt")
+            return
+        }
+    }
+
+    /// Issue 25, bug 8: a filter that matches nothing looked like an empty list, and Esc left
+    /// the cursor on the group row it had fallen to.
+    @Test func aFilterMatchingNothingSaysSoAndEscPutsTheCursorBack() {
+        var full = list()
+        var state = state(on: 3, in: full)
+        #expect(state.cursorID == .todo(3, .all))
+        _ = press([.character("/")] + "zzz".map { Key.character($0) }, &state, &full)
+        // The app shows the narrowed list: nothing matches, the cursor falls to a group row.
+        var nothing = list([])
+        state.follow(in: &nothing)
+        #expect(state.cursorID != .todo(3, .all))
+        var renderer = UIRenderer(style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: Self.today)
+        renderer.configure(columns: 40, maxID: 3)
+        var frame = renderer.frame(list: nothing, state: state, rows: 10)
+        #expect(frame.contains("  (no todo matches the filter)") && frame.contains("  (Esc puts the list back)"))
+        #expect(!frame.contains { $0.contains("press a to add one") })
+        // Esc: the whole list again, the cursor on its todo, the list from its top.
+        state.top = 3
+        #expect(press([.escape], &state, &nothing) == [.filter(.cancelled)])
+        state.follow(in: &full)
+        #expect(state.cursorID == .todo(3, .all) && state.cursor == 3 && state.top == 0)
+        // A kept filter that matches nothing says how to clear it.
+        state.search = "zzz"
+        frame = renderer.frame(list: nothing, state: state, rows: 10)
+        #expect(frame.contains("  (/ Ctrl-U Enter clears it)"))
+    }
+
+    /// Issue 25, friction 8: `v` shows All, Outline or both, the cursor staying on its todo.
+    @Test func vCyclesTheSectionsKeepingTheCursorOnItsTodo() {
+        var list = list()
+        var state = state(on: 3, in: list)
+        #expect(state.cursorID == .todo(3, .all) && list.count == 10)
+        #expect(press([.character("v")], &state, &list) == [.rememberSections(.all)])
+        #expect(list.count == 4 && list.index(of: .group(.undone)) == nil)
+        #expect(state.cursorID == .todo(3, .all) && state.cursor == 3)
+        #expect(state.message == "Showing All (v switches)")
+        #expect(press([.character("v")], &state, &list) == [.rememberSections(.outline)])
+        #expect(list.count == 6 && list.index(of: .todo(3, .all)) == nil)
+        #expect(state.cursorID == .todo(3, .outline) && state.cursor == 3)  // Outline, Undone, 1, 3
+        guard case .sectionHeader(.outline) = list.entry(at: 0) else {
+            Issue.record("the outline does not start the list")
+            return
+        }
+        // From a group row to the flat list: its first todo.
+        _ = press([.up, .up], &state, &list)
+        #expect(state.cursorID == .group(.undone))
+        _ = press([.character("v"), .character("v")], &state, &list)
+        #expect(list.sections == .all && state.cursorID == .todo(1, .all))
+        _ = press([.character("v")], &state, &list)
+        #expect(list.sections == .outline && state.cursorID == .todo(1, .outline))
+        _ = press([.character("v")], &state, &list)
+        #expect(list.sections == .both && list.count == 10 && state.cursorID == .todo(1, .outline))
     }
 
     @Test func sortUndoFoldHelpAndQuit() {
@@ -272,5 +356,73 @@ import TodoStore
         let fewer = TodoResultsSnapshot(order: .due, todos: [wide])
         #expect(UIApp.maxID(after: fewer.snapshot.difference(from: before.snapshot), in: fewer, sizedFor: 10) == 10)
         #expect(UIApp.maxID(after: before.snapshot.difference(from: after.snapshot), in: before, sizedFor: 3) == 10)
+    }
+}
+
+/// Issue 25, bug 9: at 40 columns the ui cut the delete prompt's `[y/N]`, the deadline
+/// prompt's label, and the help page's rows.
+@Suite(.timed) struct UIFortyColumnsUnitTests {
+    private func renderer() -> UIRenderer {
+        var renderer = UIRenderer(
+            style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: UIUnitTests.today)
+        renderer.configure(columns: 40, maxID: 3)
+        return renderer
+    }
+
+    private func state(_ mode: UIState.Mode) -> UIState {
+        var state = UIState(order: .due, search: nil)
+        state.mode = mode
+        return state
+    }
+
+    @Test func theDeletePromptShortensTheNameNeverItsKeys() {
+        let todo = Todo(id: 1, name: "Renew the passport before the trip to Lisbon in the spring")
+        let footer = renderer().footerLines(state: state(.confirmDelete(todo)), rows: 20)
+        #expect(footer == ["Delete \"Renew the passport bef…\"? [y/N]"])
+        #expect(footer.allSatisfy { DisplayWidth.of($0) <= 39 })
+    }
+
+    @Test func theDeadlinePromptKeepsItsLabelAndWrapsWhatItAccepts() {
+        var prompt = UIState.Prompt(purpose: .addDeadline(name: "Tea"), text: "")
+        _ = prompt.line.handle(.character("x"))
+        let footer = renderer().footerLines(state: state(.prompt(prompt)), rows: 20)
+        #expect(footer.last == "Deadline: x_")
+        #expect(footer.dropLast().joined(separator: " ") == "(YYYY-MM-DD, tomorrow, fri, +3d; empty: none)")
+        #expect(footer.allSatisfy { DisplayWidth.of($0) <= 39 })
+    }
+
+    @Test func theHelpPageWrapsItsRowsAndScrollsToItsEnd() {
+        let page = UIRenderer.keysPage(width: 39)
+        #expect(page.allSatisfy { DisplayWidth.of($0) <= 39 })
+        // Every meaning is there whole, across its lines.
+        let text = page.map { $0.trimmingSpaces }.joined(separator: " ")
+        for (_, meaning) in UIRenderer.keyMeanings { #expect(text.contains(meaning)) }
+        let renderer = renderer()
+        let last = renderer.helpLastTop(rows: 20)
+        #expect(last == page.count - 18)
+        var list = UIList(TodoResultsSnapshot(order: .due, todos: UIUnitTests.todos), order: .due)
+        var state = state(.help(top: 0))
+        let context = UIReducer.Context(page: 17, today: UIUnitTests.today, helpLastTop: last)
+        _ = UIReducer.reduce(&state, .down, list: &list, context: context)
+        guard case .help(1) = state.mode else {
+            Issue.record("j did not scroll: \(state.mode)")
+            return
+        }
+        _ = UIReducer.reduce(&state, .end, list: &list, context: context)
+        guard case .help(last) = state.mode else {
+            Issue.record("End did not scroll to the end")
+            return
+        }
+        _ = UIReducer.reduce(&state, .character("j"), list: &list, context: context)
+        guard case .help(last) = state.mode else {
+            Issue.record("scrolled past the end")
+            return
+        }
+        #expect(renderer.footerLines(state: state, rows: 20) == ["↑↓ jk scroll · other keys return"])
+        _ = UIReducer.reduce(&state, .character("x"), list: &list, context: context)
+        guard case .browsing = state.mode else {
+            Issue.record("x did not leave help")
+            return
+        }
     }
 }

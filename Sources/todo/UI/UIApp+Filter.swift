@@ -80,7 +80,7 @@ extension UIApp {
         case .unchanged:
             break
         case .fewer:
-            list = UIList(narrowed.results, order: order, expanded: expanded)
+            list = UIList(narrowed.results, order: order, expanded: expanded, sections: list.sections)
         }
         narrowing = narrowed
         state.follow(in: &list)
@@ -108,7 +108,8 @@ extension UIApp {
         if let changed = narrowing.apply(batch, order: order) {
             if !changed.isEmpty { list.apply(narrowing.results, changed: changed) }
         } else {
-            list = UIList(narrowing.results, order: order, expanded: list.expandedGroups)
+            list = UIList(
+                narrowing.results, order: order, expanded: list.expandedGroups, sections: list.sections)
         }
         self.narrowing = narrowing
     }

@@ -14,7 +14,8 @@ import TodoStore
 /// list has it.
 extension UIApp {
     func handle(_ key: Key) {
-        let context = UIReducer.Context(page: max(size.rows - 3, 1), today: today)
+        let context = UIReducer.Context(
+            page: max(size.rows - 3, 1), today: today, helpLastTop: renderer.helpLastTop(rows: size.rows))
         for effect in UIReducer.reduce(&state, key, list: &list, context: context) {
             perform(effect)
         }
@@ -59,6 +60,8 @@ extension UIApp {
             }
         case .suspend:
             suspend()
+        case .rememberSections(let sections):
+            UIStateFile.save(sections)
         case .filter(let step):
             performFilter(step)
         case .refetch(let reason):

@@ -69,25 +69,27 @@ final class UIApp: FetchedResultsControllerDelegate {
         state = UIState(order: request.order, search: request.search)
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today)
+        let sections = UIStateFile.loadSections()
         let screenful = max(size.rows, 1)
         let unfiltered =
             request.filter == .all && request.search == nil && request.dueBefore == nil && request.dueAfter == nil
         let total =
             unfiltered && request.limit == nil && request.offset == 0
             ? try repository.count() : 0
-        if total > screenful {
+        // The preview is the head of the "All" section: it cannot fill the outline's groups.
+        if total > screenful, sections.showsAll {
             var first = request
             first.limit = screenful
             let head = try repository.fetch(first)
             list = UIList(
                 TodoResultsSnapshot(order: request.order, todos: head), order: request.order,
-                previewTotal: total)
+                sections: sections, previewTotal: total)
             renderer.configure(columns: size.columns, maxID: try repository.maxID())
             showsPreview = true
             previewTodos = head.count
         } else {
             try controller.performFetch()
-            list = UIList(controller.snapshot, order: request.order)
+            list = UIList(controller.snapshot, order: request.order, sections: sections)
             renderer.configure(columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1)
         }
         controller.delegate = self
@@ -236,7 +238,9 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     /// Draws the current frame: only the lines that differ from the screen are written.
     func render() {
-        state.scroll(height: size.rows - 2, count: list.count)
+        // A resize may have made the help page shorter than where it was scrolled to.
+        if case .help(let top) = state.mode { state.mode = .help(top: min(top, renderer.helpLastTop(rows: size.rows))) }
+        state.scroll(height: renderer.listHeight(state: state, rows: size.rows), count: list.count)
         screen.draw(renderer.frame(list: list, state: state, rows: size.rows))
     }
 
@@ -279,7 +283,8 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// the cursor back on its row. Rendered rows stay cached unless the caller invalidated them.
     func rebuild(from results: TodoResultsSnapshot, maxID: Int64) {
         renderer.configure(columns: size.columns, maxID: maxID)
-        list = UIList(results, order: controller.fetchRequest.order, expanded: list.expandedGroups)
+        list = UIList(
+            results, order: controller.fetchRequest.order, expanded: list.expandedGroups, sections: list.sections)
         state.follow(in: &list)
     }
 

@@ -20,8 +20,10 @@ extension Command {
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.
                 Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
                 e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
-                u undoes; ? lists the keys; Ctrl-Z suspends (fg resumes); q or Ctrl-C quits. Prompts edit
-                like a shell line: left/right, Home/End or Ctrl-A/Ctrl-E, Delete, Ctrl-U, Ctrl-W.
+                v shows All, Outline or both (kept for the next run in $XDG_STATE_HOME/todo/ui, by
+                default ~/.local/state/todo/ui); u undoes; ? lists the keys (j/k scroll them); Ctrl-Z
+                suspends (fg resumes); q or Ctrl-C quits. Prompts edit like a shell line: left/right,
+                Home/End or Ctrl-A/Ctrl-E, Delete, Ctrl-U, Ctrl-W.
                 Needs a terminal (not TERM=dumb). TODO_UI_STATS=FILE writes drawing statistics and the
                 time each key took to draw at exit.
                 """,

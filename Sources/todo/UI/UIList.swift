@@ -6,7 +6,7 @@ typealias UIRowID = TodoRowID<Int64>
 
 /// The rows `todo ui` shows, as the sample app's collection view does: the "All" section (every
 /// todo, flat, fetch order), then the "Outline" section with its "Undone" and "Done" group rows,
-/// each followed by its todos while expanded.
+/// each followed by its todos while expanded. Either section can be hidden (``sections``).
 ///
 /// Built from the controller's flat snapshot without building a second, row-level snapshot
 /// (a `SectionSnapshot` of the outline hashes every row on every change, which cost most of a
@@ -35,14 +35,17 @@ struct UIList {
     private var expanded: Set<TodoGroup>
     /// The number of todos when `results` is only the head of the list (a first-screen preview).
     private let previewTotal: Int?
+    /// The sections shown (`v` cycles them); a hidden section has no lines.
+    var sections: UISections
 
     /// `results` must be a ``FetchedResultsController/Sectioning/none`` snapshot fetched in
     /// `order`; `expanded` is the outline's expansion state to keep (both groups at first).
     init(
         _ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
-        expanded: Set<TodoGroup> = Set(TodoGroup.allCases), previewTotal: Int? = nil
+        expanded: Set<TodoGroup> = Set(TodoGroup.allCases), sections: UISections = .both, previewTotal: Int? = nil
     ) {
         self.results = results
+        self.sections = sections
         self.previewTotal = previewTotal
         self.order = order
         self.expanded = expanded
@@ -99,12 +102,17 @@ struct UIList {
 
     /// The number of todos.
     var todoCount: Int { count(of: .undone) + count(of: .done) }
-    /// Where the "Outline" header is.
-    var outlineHeaderIndex: Int { 1 + todoCount }
+    /// The lines of the "All" section: its header and every todo, none when it is hidden.
+    private var allLineCount: Int { sections.showsAll ? 1 + todoCount : 0 }
+    /// Where the "Outline" header is (when it is shown).
+    var outlineHeaderIndex: Int { allLineCount }
     private var undoneRowIndex: Int { outlineHeaderIndex + 1 }
     private var doneRowIndex: Int { undoneRowIndex + 1 + (expanded.contains(.undone) ? undone.count : 0) }
     /// The number of lines, headers included.
-    var count: Int { doneRowIndex + 1 + (expanded.contains(.done) ? done.count : 0) }
+    var count: Int {
+        guard sections.showsOutline else { return allLineCount }
+        return doneRowIndex + 1 + (expanded.contains(.done) ? done.count : 0)
+    }
 
     /// The line at `index`. Precondition: `0 ..< count`.
     ///
@@ -112,9 +120,8 @@ struct UIList {
     /// shown: the preview covers the first screen, and the whole list replaces it before any
     /// key is handled).
     func entry(at index: Int) -> Entry {
-        if index == 0 { return .sectionHeader(.all) }
-        if index <= todoCount {
-            guard index <= results.numberOfItems else { return .sectionHeader(.all) }
+        if index < allLineCount {
+            guard index > 0, index <= results.numberOfItems else { return .sectionHeader(.all) }
             return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all)
         }
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
@@ -146,6 +153,11 @@ struct UIList {
     /// Complexity: O(1) for "All" and groups; O(log n) for an outline todo (binary search in
     /// its group, which is in the request's order).
     func index(of id: UIRowID) -> Int? {
+        if case .todo(_, .all) = id {
+            guard sections.showsAll else { return nil }
+        } else {
+            guard sections.showsOutline else { return nil }
+        }
         switch id {
         case .group(.undone): return undoneRowIndex
         case .group(.done): return doneRowIndex

@@ -11,6 +11,8 @@ enum UIEffect: Equatable {
     case undo
     /// Ctrl-Z: give the terminal back to the shell until `fg`.
     case suspend
+    /// `v` chose the sections shown: kept for the next run.
+    case rememberSections(UISections)
     /// The sort in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
     /// The filter prompt: its text changed (the list follows at once), Enter kept it, or Esc
@@ -37,6 +39,8 @@ enum UIReducer {
     struct Context {
         var page: Int
         var today: CalendarDate
+        /// The help page's last scroll position: its lines past the screen's (0 when it fits).
+        var helpLastTop = 0
     }
 
     static func reduce(_ state: inout UIState, _ key: Key, list: inout UIList, context: Context) -> [UIEffect] {
@@ -47,8 +51,8 @@ enum UIReducer {
         // In any mode, as in a shell: a prompt being typed is still there after `fg`.
         if key == .suspend { return [.suspend] }
         switch state.mode {
-        case .help:
-            state.mode = .browsing
+        case .help(let top):
+            state.mode = scrollHelp(from: top, by: key, context: context).map { .help(top: $0) } ?? .browsing
             return []
         case .confirmDelete(let todo):
             state.mode = .browsing
@@ -63,6 +67,9 @@ enum UIReducer {
                 let search = Todo.isValidName(prompt.text) ? prompt.text : nil
                 guard search != state.search else { return [] }
                 state.search = search
+                // Another list: shown from its top, so its "All" heading shows whenever the
+                // cursor's row fits on the screen with it.
+                state.top = 0
                 return [.filter(.typed)]
             }
             switch key {
@@ -70,8 +77,11 @@ enum UIReducer {
                 state.mode = .browsing
                 state.say("Cancelled")
                 // The list as it was before `/`: its filter, or none.
-                if case .filter(let previous) = prompt.purpose {
+                if case .filter(let previous, let cursor) = prompt.purpose {
                     state.search = previous
+                    // Back to the row the cursor was on, with the list from its top.
+                    if let cursor { state.cursorID = cursor }
+                    state.top = 0
                     return [.filter(.cancelled)]
                 }
                 return []
@@ -118,16 +128,38 @@ enum UIReducer {
                 state.mode = .prompt(.init(purpose: .editName(todo), text: todo.name))
             }
         case .character("/"):
-            state.mode = .prompt(.init(purpose: .filter(previous: state.search), text: state.search ?? ""))
+            state.mode = .prompt(
+                .init(purpose: .filter(previous: state.search, cursor: state.cursorID), text: state.search ?? ""))
         case .character("s"):
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]
         case .character("u"): return [.undo]
-        case .character("?"): state.mode = .help
+        case .character("v"):
+            state.show(list.sections.next, in: &list)
+            state.say(list.sections.description)
+            return [.rememberSections(list.sections)]
+        case .character("?"): state.mode = .help(top: 0)
         case .character("q"), .character("Q"): state.quitting = true
         default: break
         }
         return []
+    }
+
+    /// Where a scrolling key takes the help page (clamped to its lines), nil for any other key,
+    /// which leaves help.
+    private static func scrollHelp(from top: Int, by key: Key, context: Context) -> Int? {
+        let last = max(context.helpLastTop, 0)
+        let target: Int
+        switch key {
+        case .up, .character("k"): target = top - 1
+        case .down, .character("j"): target = top + 1
+        case .pageUp: target = top - context.page
+        case .pageDown, .character(" "): target = top + context.page
+        case .home, .character("g"): target = 0
+        case .end, .character("G"): target = last
+        default: return nil
+        }
+        return min(max(target, 0), last)
     }
 
     /// The todo under the cursor, as the list shows it now.
@@ -159,7 +191,9 @@ enum UIReducer {
             state.mode = .prompt(.init(purpose: .addDeadline(name: text), text: ""))
             return []
         case .addDeadline(let name):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing added") else {
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today) else {
+                // Asked again, with the name and the text kept: Esc still cancels.
+                state.mode = .prompt(prompt)
                 return []
             }
             return [.add(name: name, deadline: deadline)]
@@ -172,8 +206,10 @@ enum UIReducer {
                 .init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
             return []
         case .editDeadline(let todo, let name):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today, failure: "nothing changed")
-            else { return [] }
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today) else {
+                state.mode = .prompt(prompt)
+                return []
+            }
             guard name != todo.name || deadline != todo.deadline else {
                 state.say("No change")
                 return []
@@ -186,18 +222,15 @@ enum UIReducer {
     }
 
     /// The deadline a prompt's text names, in any form `--due` takes: `.some(nil)` for none
-    /// (empty text), `nil` when the text is not a date (the footer then says why, and that
-    /// `failure` is what happened).
-    private static func parseDeadline(
-        _ text: String, _ state: inout UIState, today: CalendarDate,
-        failure: String
-    ) -> CalendarDate?? {
+    /// (empty text), `nil` when the text is not a date (the footer then says why, and how to
+    /// give up, above the prompt that asks again).
+    private static func parseDeadline(_ text: String, _ state: inout UIState, today: CalendarDate) -> CalendarDate?? {
         let dateText = text.trimmingSpaces
         guard !dateText.isEmpty else { return .some(nil) }
         do throws(CLIError) {
             return .some(try DueDateParser.parse(dateText, today: today))
         } catch {
-            state.say("\(error.message): \(failure)", error: true)
+            state.say("\(error.message): fix it, or Esc cancels", error: true)
             return nil
         }
     }

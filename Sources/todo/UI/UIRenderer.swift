@@ -43,7 +43,7 @@ struct UIRenderer {
 
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = [
-        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "u undo"
+        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "v view", "u undo"
     ]
     static let essentialKeyHints = ["? keys", "q quit"]
 
@@ -62,25 +62,49 @@ struct UIRenderer {
         return (hints + [tail]).joined(separator: "  ")
     }
 
-    static let keysPage: [String] = [
-        "Keys",
-        "",
-        "  ↑ ↓  j k        move the cursor (PgUp PgDn Home End jump)",
-        "  space  Enter    toggle done on a todo",
-        "  Enter  ← →      collapse or expand an Undone / Done group",
-        "  e               edit the name, then the deadline",
-        "  d               delete (asks first)",
-        "  a               add a todo: its name, then its deadline",
-        "  s               sort: due, name, status",
-        "  /               filter by text (empty clears)",
-        "  u               undo the last change",
-        "  Ctrl-Z          suspend (fg resumes)",
-        "  q  Ctrl-C       quit",
-        "",
-        "  In a prompt: ← → Home End (Ctrl-A Ctrl-E) move, Delete, Ctrl-U, Ctrl-W erase.",
-        "",
-        "Press any key to go back."
+    /// The help page's rows: keys, and what they do.
+    static let keyMeanings: [(keys: String, meaning: String)] = [
+        ("↑ ↓  j k", "move the cursor (PgUp PgDn Home End jump)"),
+        ("space  Enter", "toggle done on a todo"),
+        ("Enter  ← →", "collapse or expand an Undone / Done group"),
+        ("e", "edit the name, then the deadline"),
+        ("d", "delete (asks first)"),
+        ("a", "add a todo: its name, then its deadline"),
+        ("s", "sort: due, name, status"),
+        ("/", "filter by text (empty clears)"),
+        ("v", "view: All, Outline, or both (kept for the next run)"),
+        ("u", "undo the last change"),
+        ("Ctrl-Z", "suspend (fg resumes)"),
+        ("q  Ctrl-C", "quit")
     ]
+
+    /// Where the meanings start on a help row: two spaces, the widest keys, two spaces.
+    static let meaningColumn = 2 + 12 + 2
+
+    /// The help page wrapped to `width` columns: a row too long for the width continues on
+    /// the next lines under its meaning (or, when even that leaves too little room, under its
+    /// keys), so nothing is cut; the page scrolls when it is taller than the screen.
+    static func keysPage(width: Int) -> [String] {
+        let meaningColumn = width - Self.meaningColumn >= 20 ? Self.meaningColumn : 4
+        var lines = ["Keys", ""]
+        let margin = String(repeating: " ", count: meaningColumn)
+        for (keys, meaning) in keyMeanings {
+            var first = "  " + keys
+            if DisplayWidth.of(first) + 2 > meaningColumn {
+                lines.append(first)
+                first = ""
+            }
+            first += String(repeating: " ", count: meaningColumn - DisplayWidth.of(first))
+            for (index, part) in UIWrapping.wrap(meaning, width: width - meaningColumn).enumerated() {
+                lines.append((index == 0 ? first : margin) + part)
+            }
+        }
+        lines.append("")
+        lines += UIWrapping.wrap(
+            "  In a prompt: ← → Home End (Ctrl-A Ctrl-E) move, Delete, Ctrl-U, Ctrl-W erase.", width: width,
+            indent: 2)
+        return lines
+    }
 
     /// Adopts a new width and id width; cached rows are dropped when either changes.
     mutating func configure(columns: Int, maxID: Int64) {
@@ -105,27 +129,54 @@ struct UIRenderer {
 
     mutating func invalidateAll() { cache.removeAll(keepingCapacity: true) }
 
-    /// Every line of the screen, `rows` of them.
+    /// Every line of the screen, `rows` of them: the header, the window of the list (or of
+    /// the help page), and the footer's lines.
     mutating func frame(list: UIList, state: UIState, rows: Int) -> [String] {
+        let footer = footerLines(state: state, rows: rows)
         var lines: [String] = []
         lines.reserveCapacity(rows)
         lines.append(header(list: list, state: state))
-        let height = max(rows - 2, 0)
-        if case .help = state.mode {
-            for index in 0..<height { lines.append(index < Self.keysPage.count ? fit(Self.keysPage[index]) : "") }
+        let height = max(rows - 1 - footer.count, 0)
+        if case .help(let top) = state.mode {
+            let page = Self.keysPage(width: width)
+            for index in top..<(top + height) { lines.append(index < page.count ? page[index] : "") }
         } else {
             for index in state.top..<(state.top + height) {
                 guard index < list.count else {
-                    lines.append(
-                        index == list.count && list.todoCount == 0 ? fit("  (no todos: press a to add one)") : "")
+                    lines.append(emptyListLine(index - list.count, list: list, state: state))
                     continue
                 }
                 lines.append(
                     line(list.entry(at: index), id: list.id(at: index), list: list, isCursor: index == state.cursor))
             }
         }
-        if rows > 1 { lines.append(footer(state: state)) }
+        lines += footer
         return Array(lines.prefix(max(rows, 0)))
+    }
+
+    /// The lines the list gets between the header and the footer.
+    func listHeight(state: UIState, rows: Int) -> Int {
+        max(rows - 1 - footerLines(state: state, rows: rows).count, 1)
+    }
+
+    /// The help page's last scroll position on a screen of `rows` lines: 0 when it fits.
+    func helpLastTop(rows: Int) -> Int {
+        max(0, Self.keysPage(width: width).count - max(rows - 2, 1))
+    }
+
+    /// The `offset`th line after the end of the list: under an empty list, why it is empty
+    /// and what to do: add a todo, or (when a filter hides every todo) clear the filter.
+    private func emptyListLine(_ offset: Int, list: UIList, state: UIState) -> String {
+        guard list.todoCount == 0 else { return "" }
+        let hint: [String]
+        if state.search == nil {
+            hint = ["  (no todos: press a to add one)"]
+        } else if case .prompt(let prompt) = state.mode, case .filter = prompt.purpose {
+            hint = ["  (no todo matches the filter)", "  (Esc puts the list back)"]
+        } else {
+            hint = ["  (no todo matches the filter)", "  (/ Ctrl-U Enter clears it)"]
+        }
+        return offset < hint.count ? fit(hint[offset]) : ""
     }
 
     private func header(list: UIList, state: UIState) -> String {
@@ -134,28 +185,61 @@ struct UIRenderer {
         return style.paint(fit(text), .bold)
     }
 
-    private func footer(state: UIState) -> String {
+    /// The footer, last line at the bottom of the screen: what a prompt asks and what it
+    /// accepts, a message, or the key hints. A line too long for the width is wrapped onto
+    /// more lines, or its free text (a todo's name) shortened: what the user must read and the
+    /// keys that answer are never cut. At most `rows - 2` lines, so the header and one line of
+    /// the list stay.
+    func footerLines(state: UIState, rows: Int) -> [String] {
+        guard rows > 1 else { return [] }
+        let lines: [String]
         switch state.mode {
         case .prompt(let prompt):
-            return promptLine(prompt)
+            lines = messageLines(state) + promptLines(prompt)
         case .confirmDelete(let todo):
-            return fit("Delete \"\(TodoText.sanitized(todo.name))\"? [y/N]")
+            lines = confirmDeleteLines(todo)
         case .help:
-            return fit("? keys · any key returns")
+            let fits = Self.keysPage(width: width).count <= rows - 2
+            lines = [fit(fits ? "? keys · any key returns" : "↑↓ jk scroll · other keys return")]
         case .browsing:
-            if let message = state.message {
-                let shown = TodoText.sanitized(message)  // a CLIError quotes paths and server text
-                return state.messageIsError ? style.paint(fit(shown), .red) : fit(shown)
-            }
-            return style.paint(fit(Self.keysHelp(width: width)), .dim)
+            lines = state.message == nil ? [style.paint(fit(Self.keysHelp(width: width)), .dim)] : messageLines(state)
         }
+        return Array(lines.suffix(max(rows - 2, 1)))
+    }
+
+    /// The footer's message, wrapped to the width (red for an error).
+    private func messageLines(_ state: UIState) -> [String] {
+        guard let message = state.message else { return [] }
+        let shown = TodoText.sanitized(message)  // a CLIError quotes paths and server text
+        return UIWrapping.wrap(shown, width: width).map { state.messageIsError ? style.paint($0, .red) : $0 }
+    }
+
+    /// The prompt line, under its explanation when the explanation does not fit beside the
+    /// label with room left to type.
+    private func promptLines(_ prompt: UIState.Prompt) -> [String] {
+        let roomToType = 20
+        guard let explanation = prompt.explanation, DisplayWidth.of(prompt.wideLabel) + roomToType > width else {
+            return [promptLine(prompt, label: prompt.wideLabel)]
+        }
+        return UIWrapping.wrap("(\(explanation))", width: width).map { style.paint($0, .dim) }
+            + [promptLine(prompt, label: prompt.label)]
+    }
+
+    /// `Delete "NAME"? [y/N]`: the name is shortened to fit, never the question or its keys;
+    /// on a line too narrow even for that, the keys go on a line of their own.
+    private func confirmDeleteLines(_ todo: Todo) -> [String] {
+        let question = (before: "Delete \"", after: "\"? [y/N]")
+        let room = width - DisplayWidth.of(question.before + question.after)
+        let name = TodoText.sanitized(todo.name)
+        guard room >= min(DisplayWidth.of(name), 1) else { return [fit("Delete \"\(name)\"?"), "[y/N]"] }
+        return [question.before + DisplayWidth.truncate(name, toWidth: room) + question.after]
     }
 
     /// `Label: text_`, the `_` standing for the cursor at the end; with the cursor inside the
     /// text, the character under it is shown in reverse video instead (an attribute, not a
     /// colour, so also under NO_COLOR). Cut so that the cursor always stays in view.
-    private func promptLine(_ prompt: UIState.Prompt) -> String {
-        let before = prompt.label + TodoText.sanitized(prompt.line.beforeCursor)
+    private func promptLine(_ prompt: UIState.Prompt, label: String) -> String {
+        let before = label + TodoText.sanitized(prompt.line.beforeCursor)
         let after = TodoText.sanitized(prompt.line.afterCursor)
         guard let under = after.first else { return fit(before + "_", keepingEnd: true) }
         let head = fit(before + String(under), keepingEnd: true)

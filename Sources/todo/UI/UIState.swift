@@ -11,8 +11,9 @@ struct UIState {
         case prompt(Prompt)
         /// `Delete "NAME"? [y/N]` for this todo.
         case confirmDelete(Todo)
-        /// The list of keys; any key returns.
-        case help
+        /// The list of keys, scrolled to start at line `top`; scrolling keys scroll it, any
+        /// other key returns.
+        case help(top: Int)
     }
 
     /// A line being typed into the footer.
@@ -22,8 +23,10 @@ struct UIState {
             case addDeadline(name: String)
             case editName(Todo)
             case editDeadline(Todo, name: String)
-            /// `previous`: the filter when `/` was pressed, which Esc puts back.
-            case filter(previous: String?)
+            /// `previous`: the filter when `/` was pressed, which Esc puts back; `cursor`: the
+            /// row the cursor was on then, which it goes back to whenever the list shows it
+            /// again (a text that matches nothing moves it to a group row meanwhile).
+            case filter(previous: String?, cursor: UIRowID?)
         }
 
         var purpose: Purpose
@@ -36,13 +39,29 @@ struct UIState {
 
         var text: String { line.text }
 
+        /// What the prompt asks for: always shown whole, before the text.
         var label: String {
             switch purpose {
             case .add: "New todo: "
             case .editName: "Name: "
-            case .addDeadline, .editDeadline: "Deadline (YYYY-MM-DD, tomorrow, fri, +3d; empty: none): "
+            case .addDeadline, .editDeadline: "Deadline: "
             case .filter: "Filter: "
             }
+        }
+
+        /// What the prompt accepts, when it needs saying: shown inside the label when the line
+        /// has room (``wideLabel``), else wrapped on the lines above it.
+        var explanation: String? {
+            switch purpose {
+            case .addDeadline, .editDeadline: "YYYY-MM-DD, tomorrow, fri, +3d; empty: none"
+            case .add, .editName, .filter: nil
+            }
+        }
+
+        /// The label with its explanation, for a line with room for both and the text.
+        var wideLabel: String {
+            guard let explanation else { return label }
+            return label.dropLast(2) + " (\(explanation)): "
         }
     }
 
@@ -111,11 +130,37 @@ struct UIState {
     /// After the list changed: the cursor goes back to its row, wherever it moved; when the
     /// row is gone, the cursor stays on the same line (the row that took its place).
     mutating func follow(in list: inout UIList) {
+        if case .prompt(let prompt) = mode, case .filter(_, let before?) = prompt.purpose, list.index(of: before) != nil
+        {
+            cursorID = before
+        }
         if let cursorID, let index = list.index(of: cursorID) {
             cursor = index
         } else {
             // Its line now holds the next row; past the end of a section, the previous one.
             place(at: cursor, in: list, direction: -1)
+        }
+    }
+
+    /// Shows other sections of the list, the cursor staying on its todo: in the section shown,
+    /// or on its group when that is collapsed; from a group, on the first todo. The list is
+    /// shown from its top.
+    mutating func show(_ sections: UISections, in list: inout UIList) {
+        list.sections = sections
+        top = 0
+        if let id = cursorID, list.index(of: id) == nil {
+            switch id {
+            case .todo(let todo, .all):
+                let group = list.group(ofTodo: todo)
+                cursorID = group.map { list.isExpanded($0) ? .todo(todo, .outline) : .group($0) }
+            case .todo(let todo, .outline): cursorID = .todo(todo, .all)
+            case .group: cursorID = nil
+            }
+        }
+        if let id = cursorID, let index = list.index(of: id) {
+            cursor = index
+        } else {
+            place(at: 1, in: list)
         }
     }
 

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `todo ui` remembers between runs, the sections `v` chose, in a small file:
+/// `$XDG_STATE_HOME/todo/ui`, else `~/.local/state/todo/ui` (the XDG place for state that is
+/// not worth a backup). One `sections = outline` line.
+///
+/// Best effort both ways: a missing, unreadable or unknown file means the default, and a file
+/// that cannot be written (read-only home, no HOME) is not worth failing the ui for.
+enum UIStateFile {
+    /// The file's path, nil when neither XDG_STATE_HOME nor HOME says where it goes.
+    static var path: String? {
+        // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
+        if let stateHome = Environment.value("XDG_STATE_HOME"), stateHome.hasPrefix("/") {
+            return stateHome + "/todo/ui"
+        }
+        return Environment.value("HOME").map { $0 + "/.local/state/todo/ui" }
+    }
+
+    static func loadSections() -> UISections {
+        guard let path, let text = read(path) else { return .both }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
+            if parts.count == 2, parts[0] == "sections", let sections = UISections(rawValue: parts[1]) {
+                return sections
+            }
+        }
+        return .both
+    }
+
+    static func save(_ sections: UISections) {
+        guard let path else { return }
+        makeFolders(for: path)
+        try? FileOutput.write("sections = \(sections.rawValue)\n", to: path)
+    }
+
+    /// Creates the folders above `path` that are missing; failures show when writing.
+    private static func makeFolders(for path: String) {
+        var folder = ""
+        for component in path.split(separator: "/").dropLast() {
+            folder += "/" + component
+            mkdir(folder, 0o755)
+        }
+    }
+
+    /// The file's text (at most 4 KiB: it holds one line), nil when it cannot be read.
+    private static func read(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var count = 0
+        while count < buffer.count {
+            let got = buffer.withUnsafeMutableBytes { bytes in
+                bytes.baseAddress.map { Glibc.read(descriptor, $0 + count, bytes.count - count) } ?? 0
+            }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            count += got
+        }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+}
