@@ -40,7 +40,7 @@ enum UIStateFile {
         var folder = ""
         for component in path.split(separator: "/").dropLast() {
             folder += "/" + component
-            mkdir(folder, 0o755)
+            mkdir(folder, 0o700)  // as the XDG base directory spec asks
         }
     }
 
