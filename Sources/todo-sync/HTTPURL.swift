@@ -133,7 +133,7 @@ struct HTTPURL: Equatable {
     /// The path percent-decoded, without a trailing `/` (for comparisons).
     var comparablePath: String {
         var decoded = HTTPURL.percentDecoded(Substring(path))
-        while decoded.count > 1 && decoded.hasSuffix("/") { decoded.removeLast() }
+        while decoded.utf8.count > 1 && decoded.utf8.last == UInt8(ascii: "/") { decoded.removeLast() }
         return decoded
     }
 
@@ -147,9 +147,13 @@ struct HTTPURL: Equatable {
     func refusal(inside collection: HTTPURL) -> String? {
         guard sameOrigin(collection) else { return "it is on another server than the collection" }
         if decodedSegments.contains(where: { $0 == ".." || $0 == "." }) { return "it has a '.' or '..' segment" }
-        let base = collection.comparablePath + (collection.comparablePath.hasSuffix("/") ? "" : "/")
+        let collectionPath = collection.comparablePath
+        let base = collectionPath + (collectionPath.utf8.last == UInt8(ascii: "/") ? "" : "/")
         let mine = HTTPURL.percentDecoded(Substring(path))
-        guard mine.hasPrefix(base), mine.count > base.count else { return "it is not under the collection's path" }
+        // Byte for byte: two spellings of one name in Unicode are two paths to a server.
+        guard mine.utf8.starts(with: base.utf8), mine.utf8.count > base.utf8.count else {
+            return "it is not under the collection's path"
+        }
         return nil
     }
 
@@ -188,11 +192,9 @@ struct HTTPURL: Equatable {
     /// urlPathAllowed: unreserved, sub-delims, `:`, `@`, `/`), and `%` kept where it starts an escape.
     static func escapingPath(_ path: Substring) -> String {
         let bytes = Array(path.utf8)
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
+        for (index, byte) in bytes.enumerated() {
             let allowed: Bool
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -212,15 +214,15 @@ struct HTTPURL: Equatable {
                 allowed = false
             }
             if allowed {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             } else {
-                let digits = Array("0123456789ABCDEF".utf8)
-                out += "%"
-                out.unicodeScalars.append(Unicode.Scalar(digits[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(digits[Int(byte & 15)]))
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 15)])
             }
-            index += 1
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }
