@@ -4,12 +4,22 @@ struct ParsedArguments: Equatable {
     var commandName: String?
     /// Option values by long name (`--due` -> `2024-05-01`); the last occurrence wins.
     var values: [String: String] = [:]
+    /// Every value of each option, in the order given: for options that add up (`--search`).
+    var allValues: [String: [String]] = [:]
     /// Flags that were given, by long name.
     var flags: Set<String> = []
     /// Positional arguments, in order.
     var positionals: [String] = []
 
     func value(_ name: String) -> String? { values[name] }
+    /// Every value given for the option, in order; empty when it was not given.
+    func allValues(_ name: String) -> [String] { allValues[name] ?? [] }
+
+    /// Records a value of `option`.
+    mutating func set(_ option: String, to value: String) {
+        values[option] = value
+        allValues[option, default: []].append(value)
+    }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
@@ -52,9 +62,9 @@ struct ArgumentParser {
                 }
                 result.flags.insert(option.name)
             } else if let inlineValue {
-                result.values[option.name] = inlineValue
+                result.set(option.name, to: inlineValue)
             } else if index < arguments.count {
-                result.values[option.name] = arguments[index]
+                result.set(option.name, to: arguments[index])
                 index += 1
             } else {
                 throw .usage("missing value for '\(option.name) <\(option.value ?? "value")>'", hint: helpHint(command))

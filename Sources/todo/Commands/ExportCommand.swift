@@ -14,7 +14,7 @@ extension Command {
                 .init(
                     name: "--format", value: "format", help: "json (the default) or ics (iCalendar: a VTODO per todo).")
             ]
-                + CommandContext.filterOptions,
+                + CommandContext.filterOptions + [CommandContext.searchOption],
             discussion: """
                 The order is the list's default one, so an import recreates the same list.
                 ics: calendar and task apps read it (Thunderbird, Apple Reminders, Nextcloud Tasks), and

@@ -15,14 +15,14 @@ extension Command {
                     name: "--sort", value: "order",
                     help: "due (deadline, undated last; the default), name, or status (undone first).")
             ] + CommandContext.filterOptions + [
-                .init(name: "--search", value: "text", help: "Only todos whose name contains the text, ignoring case."),
+                CommandContext.searchOption,
                 .init(name: "--limit", value: "n", help: "Show at most n todos."),
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
                 .init(name: "--json", value: nil, help: "Print a JSON array of todo objects.")
             ],
             examples: [
                 "todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
-                "todo list --search milk --limit 10",
+                "todo list --search milk --limit 10", "todo list --search @town --search +shop",
                 "todo list --outline --sort status", "todo list --json"
             ]
         ),
@@ -108,7 +108,8 @@ extension Command {
 }
 
 extension CommandContext {
-    /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them.
+    /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them
+    /// (and ``searchOption``, or `ui`'s own `--search`).
     static let filterOptions: [CommandSpec.Option] = [
         .init(name: "--done", value: nil, help: "Only todos that are done."),
         .init(name: "--undone", value: nil, help: "Only todos that are not done."),
@@ -118,7 +119,12 @@ extension CommandContext {
         .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
     ]
 
-    /// Applies ``filterOptions`` to `request`.
+    /// `--search`, for the commands that list todos (`todo ui` has its own, with its own help).
+    static let searchOption = CommandSpec.Option(
+        name: "--search", value: "text",
+        help: "Only todos whose name contains the text, ignoring case; given again, every text must match.")
+
+    /// Applies ``filterOptions`` and `--search`, when the command takes it, to `request`.
     func applyFilters(to request: inout TodoFetchRequest) throws(CLIError) {
         switch (arguments.flag("--done"), arguments.flag("--undone")) {
         case (true, true): throw .usage("'--done' and '--undone' cannot be used together")
@@ -138,6 +144,10 @@ extension CommandContext {
             request.filter = .undone
             request.dueBefore = min(request.dueBefore ?? today, today)
         }
+        // Every term must match: each one narrows the list, as more words narrow a web search.
+        let searches = arguments.allValues("--search")
+        guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }
+        request.searches = searches
     }
 
     /// The fetch request that `list`'s options describe.
@@ -150,10 +160,6 @@ extension CommandContext {
             request.order = order
         }
         try applyFilters(to: &request)
-        if let search = arguments.value("--search") {
-            guard !search.isEmpty else { throw .usage("'--search' needs some text") }
-            request.search = search
-        }
         request.limit = try count("--limit")
         request.offset = try count("--offset") ?? 0
         return request
