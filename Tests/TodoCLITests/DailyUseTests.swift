@@ -48,14 +48,41 @@ import Testing
         _ = try sandbox.ok("undone", "2-3,9")
         #expect(try doneIDs() == [4, 6, 8])
         // All or nothing, as with single ids.
-        let missing = try sandbox.todo("rm", "--yes", "8-12")
-        #expect(missing.status == 1 && missing.stderr.hasPrefix("error: no todos with ids 10, 11, 12"))
+        let missing = try sandbox.todo("rm", "--yes", "8-9", "10", "12")
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("error: no todos with ids 10, 12"))
         #expect(try sandbox.listJSON().count == 9)
         for bad in ["4-2", "0-3", "2-", "-3", "2,,3", "1-20000", "a-b"] {
             let result = try sandbox.todo("done", bad)
             #expect(result.status == 2 && result.stderr.hasPrefix("error: "), "done \(bad): \(result.stderr)")
         }
         #expect(try doneIDs() == [4, 6, 8])
+    }
+
+    @Test func rangesMeanTheTodosThatExistInThem() throws {
+        try seed(12)
+        _ = try sandbox.ok("rm", "--yes", "7")
+        // Ids are never reused: 5-12 is 5, 6 and 8 to 12, never an error for the deleted 7.
+        #expect(try sandbox.ok("done", "5-12").split(separator: "\n").count == 7)
+        #expect(try doneIDs() == [5, 6, 8, 9, 10, 11, 12])
+        #expect(
+            try sandbox.ok("undone", "1-6,11-30") == "  1  todo 1: already undone\n  2  todo 2: already undone\n"
+                + "  3  todo 3: already undone\n  4  todo 4: already undone\n○ 5  todo 5\n○ 6  todo 6\n○ 11  todo 11\n○ 12  todo 12\n"
+        )
+        #expect(try doneIDs() == [8, 9, 10])
+        let before = sandbox.fileState()
+        // A range with no todo, or a single id that does not exist, is an error, and all or
+        // nothing still holds: the other ids are left alone.
+        for arguments in [
+            ["done", "1-3", "7-7"], ["rm", "--yes", "13-20"], ["done", "1-4", "7"], ["undone", "7", "8-9"]
+        ] {
+            let result = try sandbox.todo(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderrLines.first?.hasPrefix("error: no todo") == true, "\(arguments): \(result.stderr)")
+        }
+        #expect(try sandbox.todo("done", "1-3", "7-7").stderr.hasPrefix("error: no todos in 7-7"))
+        #expect(sandbox.fileState() == before)
+        _ = try sandbox.ok("rm", "--yes", "6-8")
+        #expect(try sandbox.listJSON().compactMap { $0["id"] as? Int } == [1, 2, 3, 4, 5, 9, 10, 11, 12])
     }
 
     @Test func doneOnADoneTodoSaysSoAndRecordsNoUndoStep() throws {
