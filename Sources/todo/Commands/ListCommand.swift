@@ -1,5 +1,6 @@
 import TodoSnapshot
 import TodoStore
+import TodoSync
 
 extension Command {
     /// `todo list [--sort due|name|status] [--done|--undone] [--limit N] [--offset N] [--json]`.
@@ -40,17 +41,30 @@ extension Command {
         }
     )
 
+    /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
+    /// carries it.
     static func writeJSON(
         _ repository: TodoRepository, _ request: TodoFetchRequest,
-        _ out: inout OutputStream
+        _ out: inout OutputStream, uids: TodoUIDs? = nil
     ) throws(TodoStoreError) {
         var first = true
+        // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
+        var failure: TodoStoreError?
         out.write("[")
         try repository.forEach(request) { todo in
+            guard failure == nil else { return }
+            var uid: String?
+            do throws(TodoStoreError) {
+                uid = try uids?.uid(ofTodo: todo.id)
+            } catch {
+                failure = error
+                return
+            }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(JSON.object(todo))
+            out.write(JSON.object(todo, uid: uid))
             first = false
         }
+        if let failure { throw failure }
         out.write(first ? "]\n" : "\n]\n")
     }
 
