@@ -33,10 +33,28 @@ import Testing
         #expect(plain == "Imported 1 todo.\n")
     }
 
-    @Test func todoAloneListsTheTodos() throws {
-        try seed(2)
-        #expect(try sandbox.ok() == (try sandbox.ok("list")))
+    @Test func todoAloneListsTheUndoneTodos() throws {
+        try seed(4)
+        _ = try sandbox.ok("done", "2-3")
+        // In a pipe: exactly what 'todo list --undone' prints, no count line.
+        #expect(try sandbox.ok() == (try sandbox.ok("list", "--undone")))
+        #expect(try sandbox.ok().split(separator: "\n").count == 2)
+        #expect(try sandbox.ok("list").split(separator: "\n").count == 4, "todo list keeps showing them all")
         #expect(try sandbox.ok("help").contains("USAGE"))
+        #expect(try sandbox.ok("help").contains("With no command, todo lists the undone todos"))
+        // On a terminal, one line counts the done ones.
+        let screen = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "--color", "never"], environment: ["TODO_DB": sandbox.database, "TZ": "UTC"]
+        ).screen
+        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(lines.count == 3 && lines.last == "2 done todos hidden: todo list --done", "\(screen)")
+        #expect(lines.first?.hasSuffix("todo 1") == true && lines[1].hasSuffix("todo 4"), "\(screen)")
+        _ = try sandbox.ok("done", "1,4")
+        let allDone = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "--color", "never"], environment: ["TODO_DB": sandbox.database, "TZ": "UTC"]
+        ).screen
+        #expect(
+            allDone.replacingOccurrences(of: "\r", with: "") == "No todos.\n4 done todos hidden: todo list --done\n")
     }
 
     @Test func idsTakeRangesAndLists() throws {

@@ -43,6 +43,29 @@ extension Command {
 
     /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
     /// carries it.
+    /// Bare `todo`: the undone todos, and on a terminal one line counting the done ones, as
+    /// todo.txt-cli's `ls` and taskwarrior's `task list` show open tasks, so that hundreds of
+    /// imported done todos do not fill the view. In a pipe the count line is left out, so the
+    /// output is `todo list --undone`'s. Not in ``TodoCLI/commands``: it has no name to type.
+    static let undoneOverview = Command(
+        spec: CommandSpec(
+            name: "",
+            abstract:
+                "With no command, todo lists the undone todos and, on a terminal, counts the done ones"
+                + " ('todo list' shows them all)."),
+        run: { (context) throws(CLIError) in
+            let repository = try context.openRepository()
+            try context.perform { () throws(TodoStoreError) in
+                try writeText(repository, TodoFetchRequest(filter: .undone), context, &context.out)
+                guard context.out.isTerminal else { return }
+                let done = try repository.count(.done)
+                guard done > 0 else { return }
+                let line = "\(done) done \(done == 1 ? "todo" : "todos") hidden: todo list --done"
+                context.out.write(context.style.paint(line, .dim) + "\n")
+            }
+        }
+    )
+
     static func writeJSON(
         _ repository: TodoRepository, _ request: TodoFetchRequest,
         _ out: inout OutputStream, uids: TodoUIDs? = nil
