@@ -50,7 +50,8 @@ import TodoStore
         #expect(try parse("eom", on: "2026-12-31") == "2026-12-31")
         #expect(try parse("next month", on: "2026-12-31") == "2027-01-01")
         for text in [
-            "in 3", "in -3 days", "in 3 years", "Feb 30", "Dec 32", "Dec", "2026-1-", "+-3d", "12/24", "24.12."
+            "", "   ", "next", "in 3", "in -3 days", "in 3 years", "Feb 30", "Dec 32", "Dec", "2026-1-", "+-3d",
+            "12/24", "24.12."
         ] {
             #expect(throws: CLIError.self, "\(text)") { try parse(text, on: today) }
         }

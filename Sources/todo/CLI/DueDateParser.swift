@@ -133,7 +133,7 @@ enum DueDateParser {
         default: break
         }
         // "next friday" is the next Friday after today, which is what "friday" means here.
-        if tokens.count <= 2, tokens.count == 1 || tokens[0] == "next", let day = tokens.last, day.count >= 3,
+        if tokens.count == 1 || (tokens.count == 2 && tokens[0] == "next"), let day = tokens.last, day.count >= 3,
             let index = weekdays.firstIndex(where: { $0.hasPrefix(day) })
         {
             let ahead = (index - today.weekday + 7) % 7
