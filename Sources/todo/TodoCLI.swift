@@ -68,7 +68,7 @@ enum TodoCLI {
     }
 
     private static func dispatch(_ arguments: [String], out: OutputStream, err: OutputStream) throws(CLIError) {
-        let parser = ArgumentParser(commands: commands.map(\.spec))
+        let parser = ArgumentParser(commands: commands.map(\.spec), defaultCommand: Command.undoneOverview.spec)
         let parsed = try parser.parse(arguments)
         let named = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
         if parsed.flag("--help") {

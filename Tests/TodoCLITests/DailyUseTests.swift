@@ -199,6 +199,48 @@ import Testing
         #expect(try sandbox.ok("list", "--outline", "--overdue").hasPrefix("Undone (1)\n"))
     }
 
+    @Test func todayAndWeekKeepTheUndoneTodosDueByTheirLastDay() throws {
+        for (name, due) in [
+            ("late", "2020-01-01"), ("due today", "today"), ("sunday", "eow"), ("next monday", "next week"),
+            ("done today", "today")
+        ] {
+            _ = try sandbox.ok("add", name, "--due", due)
+        }
+        _ = try sandbox.ok("add", "undated")
+        _ = try sandbox.ok("done", "5")
+        let all = try parseJSON(sandbox.ok("list", "--json"), as: [[String: Any]].self)
+        let deadline = Dictionary(
+            uniqueKeysWithValues: all.map { ($0["name"] as? String ?? "", $0["deadline"] as? String) })
+        // Due by a day, not done, in list order (deadline, then id); on a Sunday eow is today.
+        func dueBy(_ last: String?) -> [String] {
+            all.filter { todo in
+                guard let due = todo["deadline"] as? String, let last else { return false }
+                return todo["done"] as? Bool == false && due <= last
+            }.compactMap { $0["name"] as? String }
+        }
+        let today = dueBy(deadline["due today"] ?? nil)
+        let week = dueBy(deadline["sunday"] ?? nil)
+        #expect(today.starts(with: ["late", "due today"]) && !today.contains("next monday"))
+        #expect(week.starts(with: ["late", "due today"]) && week.contains("sunday") && !week.contains("next monday"))
+        #expect(try names("list", "--today") == today)
+        #expect(try names("list", "--week") == week)
+        #expect(try names("export", "--today") == today)
+        #expect(try names("list", "--today", "--week") == today, "both: the narrower")
+        // Bare todo takes them (in a pipe: the rows only), and so does watch, in help too.
+        #expect(try sandbox.ok("--today").split(separator: "\n").count == today.count)
+        #expect(try sandbox.ok("--week", "--color", "never").split(separator: "\n").count == week.count)
+        #expect(try sandbox.ok("help").contains("--today and --week"))
+        #expect(try sandbox.ok("watch", "--help").contains("--week"))
+        for arguments in [["list", "--today", "--done"], ["--week", "add", "x"], ["--today", "show", "1"], ["--overdu"]]
+        {
+            let result = try sandbox.todo(arguments)
+            #expect(result.status == 2 && result.stderr.hasPrefix("error: "), "\(arguments): \(result.stderr)")
+        }
+        #expect(
+            try sandbox.todo("--week", "add", "x").stderr.hasPrefix("error: unknown option '--week' for 'todo add'"))
+        #expect(try sandbox.listJSON().count == 6)
+    }
+
     @Test func watchTakesTheFilters() throws {
         _ = try sandbox.ok("add", "late", "--due", "2020-01-01")
         _ = try sandbox.ok("add", "later", "--due", "+30d")

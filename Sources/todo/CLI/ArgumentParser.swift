@@ -30,18 +30,28 @@ struct ParsedArguments: Equatable {
 /// usage errors with a "did you mean" hint when a known name is close.
 struct ArgumentParser {
     let commands: [CommandSpec]
+    /// What runs when no command is named (bare `todo`): its options are accepted before any
+    /// command name, and checked again against the command if one follows.
+    var defaultCommand: CommandSpec? = nil
 
     func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
         var result = ParsedArguments()
         var command: CommandSpec?
         var index = 0
         var optionsEnded = false
+        // Options taken as the default command's before a command was named.
+        var early: [String] = []
         while index < arguments.count {
             let token = arguments[index]
             index += 1
             if optionsEnded || token == "-" || !token.hasPrefix("-") {
                 if command == nil && !optionsEnded {
-                    command = try lookUpCommand(token)
+                    let named = try lookUpCommand(token)
+                    // `todo --today add x`: --today belongs to bare todo, not to add.
+                    if let name = early.first(where: { named.option(named: $0) == nil }) {
+                        throw unknownOption(name, command: named)
+                    }
+                    command = named
                     result.commandName = token
                 } else {
                     result.positionals.append(token)
@@ -53,9 +63,11 @@ struct ArgumentParser {
                 continue
             }
             let (name, inlineValue) = Self.split(token)
-            guard let option = GlobalOptions.spec(named: name) ?? command?.option(named: name) else {
+            guard let option = GlobalOptions.spec(named: name) ?? (command ?? defaultCommand)?.option(named: name)
+            else {
                 throw unknownOption(name, command: command)
             }
+            if command == nil, GlobalOptions.spec(named: name) == nil { early.append(option.name) }
             if option.value == nil {
                 guard inlineValue == nil else {
                     throw .usage("option '\(option.name)' takes no value", hint: helpHint(command))
@@ -100,7 +112,7 @@ struct ArgumentParser {
     }
 
     private func unknownOption(_ name: String, command: CommandSpec?) -> CLIError {
-        let known = GlobalOptions.specs.map(\.name) + (command?.options.map(\.name) ?? [])
+        let known = GlobalOptions.specs.map(\.name) + ((command ?? defaultCommand)?.options.map(\.name) ?? [])
         let place = command.map { " for 'todo \($0.name)'" } ?? ""
         if let suggestion = Suggestion.closest(to: name, among: known) {
             return .usage(

@@ -118,10 +118,15 @@ enum DueDateParser {
         return nil
     }
 
+    /// Days from `today` to this week's Sunday (0 on a Sunday): weeks run Monday to Sunday
+    /// (ISO 8601), for `eow`, `next week` and `--week`.
+    static func daysToEndOfWeek(from today: CalendarDate) -> Int {
+        (7 - today.weekday) % 7
+    }
+
     /// Days from today for the relative forms, or `nil` when `tokens` are none of them.
     private static func relativeDays(_ tokens: [String], today: CalendarDate) -> Int? {
-        // Weeks run Monday to Sunday (ISO 8601): days until this week's Sunday.
-        let toSunday = (7 - today.weekday) % 7
+        let toSunday = daysToEndOfWeek(from: today)
         switch tokens.joined(separator: " ") {
         case "today": return 0
         case "tomorrow": return 1

@@ -52,11 +52,14 @@ extension Command {
             name: "",
             abstract:
                 "With no command, todo lists the undone todos and, on a terminal, counts the done ones"
-                + " ('todo list' shows them all)."),
+                + " ('todo list' shows them all); --today and --week narrow it as in 'todo list'.",
+            options: CommandContext.dueSoonOptions),
         run: { (context) throws(CLIError) in
+            var request = TodoFetchRequest(filter: .undone)
+            try context.applyDueSoonFilters(to: &request)
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
-                try writeText(repository, TodoFetchRequest(filter: .undone), context, &context.out)
+                try writeText(repository, request, context, &context.out)
                 guard context.out.isTerminal else { return }
                 let done = try repository.count(.done)
                 guard done > 0 else { return }
@@ -147,14 +150,40 @@ extension Command {
 extension CommandContext {
     /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them
     /// (and ``searchOption``, or `ui`'s own `--search`).
-    static let filterOptions: [CommandSpec.Option] = [
-        .init(name: "--done", value: nil, help: "Only todos that are done."),
-        .init(name: "--undone", value: nil, help: "Only todos that are not done."),
-        .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed."),
+    static let filterOptions: [CommandSpec.Option] =
+        [
+            .init(name: "--done", value: nil, help: "Only todos that are done."),
+            .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+            .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed.")
+        ] + dueSoonOptions + [
+            .init(
+                name: "--due-before", value: "date",
+                help: "Only todos due before the date (any --due form: +7d, friday)."),
+            .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
+        ]
+
+    /// The options for today's and this week's work: in ``filterOptions``, and bare `todo` takes them.
+    static let dueSoonOptions: [CommandSpec.Option] = [
+        .init(name: "--today", value: nil, help: "Only todos not done that are due today or overdue."),
         .init(
-            name: "--due-before", value: "date", help: "Only todos due before the date (any --due form: +7d, friday)."),
-        .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
+            name: "--week", value: nil,
+            help: "Only todos not done that are due by Sunday (weeks run Monday to Sunday), overdue included.")
     ]
+
+    /// Applies ``dueSoonOptions`` to `request`: each keeps the undone todos due by its last day.
+    func applyDueSoonFilters(to request: inout TodoFetchRequest) throws(CLIError) {
+        let lastDays = [
+            ("--today", today), ("--week", today.adding(days: DueDateParser.daysToEndOfWeek(from: today)))
+        ]
+        for (flag, lastDay) in lastDays where arguments.flag(flag) {
+            guard request.filter != .done else {
+                throw .usage("'\(flag)' and '--done' cannot be used together", hint: "It shows todos not done.")
+            }
+            request.filter = .undone
+            // dueBefore is strict: the day after the last one. None past 9999-12-31: no bound.
+            if let bound = lastDay?.adding(days: 1) { request.dueBefore = min(request.dueBefore ?? bound, bound) }
+        }
+    }
 
     /// `--search`, for the commands that list todos (`todo ui` has its own, with its own help).
     static let searchOption = CommandSpec.Option(
@@ -181,6 +210,7 @@ extension CommandContext {
             request.filter = .undone
             request.dueBefore = min(request.dueBefore ?? today, today)
         }
+        try applyDueSoonFilters(to: &request)
         // Every term must match: each one narrows the list, as more words narrow a web search.
         let searches = arguments.allValues("--search")
         guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }
