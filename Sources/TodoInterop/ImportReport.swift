@@ -4,6 +4,9 @@
 public struct ImportReport: Sendable, Equatable {
     /// The todos, in file order.
     public var todos: [ImportedTodo]
+    /// The UIDs the file gave its todos, by offset in ``todos``: todo's own JSON export carries
+    /// each todo's UID when it has one, so an import can skip the todos it already holds.
+    public var uids: [Int: String] = [:]
     /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
     public var notKept: [(what: NotKept, count: Int)] {
         NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }
@@ -40,6 +43,6 @@ public struct ImportReport: Sendable, Equatable {
     }
 
     public static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
-        lhs.todos == rhs.todos && lhs.counts == rhs.counts
+        lhs.todos == rhs.todos && lhs.uids == rhs.uids && lhs.counts == rhs.counts
     }
 }

@@ -55,7 +55,7 @@ public enum TodoImporter {
     ) throws(ImportError) -> ImportReport {
         let content = withoutByteOrderMark(buffer)
         switch format {
-        case .json: return ImportReport(todos: try TodoJSONReader.parse(content))
+        case .json: return try TodoJSONReader.parse(content)
         case .taskwarrior: return try TaskwarriorReader.parse(content, timeZone: timeZone)
         case .todotxt: return ImportReport(todos: try TodoTxtReader.parse(content))
         }

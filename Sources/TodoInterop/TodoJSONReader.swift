@@ -7,10 +7,12 @@ import TodoStore
 ///   stored blank comes back as it was: the name rule is for names people type);
 /// - `deadline` is optional: absent or `null` for none, else a real `YYYY-MM-DD` day;
 /// - `done` is optional: `true` or `false`, `false` when absent;
+/// - `uid` is optional: the todo's iCalendar UID, which the export writes when the todo has one,
+///   so that importing a file twice adds its todos once (see ``ImportReport/uids``);
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
 ///   from newer versions with more keys still import.
 enum TodoJSONReader {
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> [ImportedTodo] {
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> ImportReport {
         let document: JSONValue
         do {
             document = try JSONParser.parse(buffer)
@@ -22,16 +24,19 @@ enum TodoJSONReader {
                 .file, "expected a JSON array of todos (the output of `todo export`), found \(document.kindDescription)"
             )
         }
-        var todos: [ImportedTodo] = []
-        todos.reserveCapacity(records.count)
+        var report = ImportReport()
+        report.todos.reserveCapacity(records.count)
         for (offset, record) in records.enumerated() {
-            todos.append(try todo(from: record, location: .record(offset + 1)))
+            let (todo, uid) = try todo(from: record, location: .record(offset + 1))
+            if let uid { report.uids[offset] = uid }
+            report.todos.append(todo)
         }
-        return todos
+        return report
     }
 
-    private static func todo(from record: JSONValue, location: ImportError.Location) throws(ImportError) -> ImportedTodo
-    {
+    private static func todo(
+        from record: JSONValue, location: ImportError.Location
+    ) throws(ImportError) -> (ImportedTodo, uid: String?) {
         guard case .object(let object) = record else {
             throw ImportError(location, "expected a todo object, found \(record.kindDescription)")
         }
@@ -54,7 +59,14 @@ enum TodoJSONReader {
         case .bool(let value)?: isDone = value
         case let other?: throw ImportError(location, "\"done\" must be true or false, found \(other.kindDescription)")
         }
-        return ImportedTodo(name: name, deadline: deadline, isDone: isDone)
+        var uid: String? = nil
+        switch object["uid"] {
+        case nil, .null?: break
+        case .string(let text)? where !text.isEmpty: uid = text
+        case let other?:
+            throw ImportError(location, "\"uid\" must be a non-empty string or null, found \(other.kindDescription)")
+        }
+        return (ImportedTodo(name: name, deadline: deadline, isDone: isDone), uid)
     }
 }
 

@@ -23,8 +23,15 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var order: Order
     /// Which todos to include.
     public var filter: DoneFilter
-    /// Only todos whose name contains this text, ignoring case in every script (`nil`: all).
-    public var search: String?
+    /// Only todos whose name contains every one of these texts, ignoring case in every script
+    /// (none: all), so each term narrows the list (`todo list --search milk --search oat`).
+    public var searches: [String]
+    /// The one search text of a caller that has one (`todo ui`'s filter): the first of
+    /// ``searches``, `nil` when there is none. Setting it replaces every term.
+    public var search: String? {
+        get { searches.first }
+        set { searches = newValue.map { [$0] } ?? [] }
+    }
     /// Only todos due before this day (a deadline strictly earlier; undated todos never match).
     public var dueBefore: CalendarDate?
     /// Only todos due after this day (a deadline strictly later; undated todos never match).
@@ -42,7 +49,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
     ) {
         self.order = order
         self.filter = filter
-        self.search = search
+        self.searches = search.map { [$0] } ?? []
         self.dueBefore = dueBefore
         self.dueAfter = dueAfter
         self.limit = limit
@@ -50,11 +57,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The SELECT for this request. Its parameters: ``filterArguments`` (the `dueBefore` and
-    /// `dueAfter` days and the folded search text, each when set), then the limit and the
+    /// `dueAfter` days when set, and each folded search text), then the limit and the
     /// offset (``arguments`` binds them all).
     ///
-    /// Few distinct texts exist (orders x filters x which of the deadline bounds and search
-    /// are set), so each is prepared once and cached.
+    /// Few distinct texts exist (orders x filters x which of the deadline bounds are set x how
+    /// many search terms), so each is prepared once and cached.
     var sql: String {
         "SELECT \(TodoColumns.list) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
     }
@@ -115,7 +122,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
         if let dueAfter { arguments.append(dueAfter) }
-        if let search { arguments.append(TodoSearch.fold(search)) }
+        arguments += searches.map(TodoSearch.fold)
         return arguments
     }
 
@@ -143,7 +150,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
         // Deadlines are 'YYYY-MM-DD' text, so text order is day order; NULL never compares true.
         if dueBefore != nil { conditions.append("deadline < ?") }
         if dueAfter != nil { conditions.append("deadline > ?") }
-        if search != nil { conditions.append("\(TodoSearch.sqlFunction)(name, ?)") }
+        conditions += searches.map { _ in "\(TodoSearch.sqlFunction)(name, ?)" }
         return conditions
     }
 }

@@ -175,6 +175,19 @@ public final class TodoRepository {
         }
     }
 
+    /// The ids of the todos from `range.lowerBound` through `range.upperBound`, ascending: ids
+    /// are never reused, so a range of ids has gaps where todos were deleted.
+    public func ids(in range: ClosedRange<Int64>) throws(TodoStoreError) -> [Int64] {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            let statement = try connection.internalCachedStatement(
+                "SELECT id FROM todos WHERE id BETWEEN ? AND ? ORDER BY id")
+            try statement.bind([range.lowerBound, range.upperBound])
+            var ids: [Int64] = []
+            try statement.forEachRow { ids.append($0.int64(0)) }
+            return ids
+        }
+    }
+
     /// The todos with `ids`, in that order (duplicates once).
     ///
     /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id.

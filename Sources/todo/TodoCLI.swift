@@ -68,7 +68,7 @@ enum TodoCLI {
     }
 
     private static func dispatch(_ arguments: [String], out: OutputStream, err: OutputStream) throws(CLIError) {
-        let parser = ArgumentParser(commands: commands.map(\.spec))
+        let parser = ArgumentParser(commands: commands.map(\.spec), defaultCommand: Command.undoneOverview.spec)
         let parsed = try parser.parse(arguments)
         let named = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
         if parsed.flag("--help") {
@@ -81,8 +81,8 @@ enum TodoCLI {
             out.write("todo \(version)\n")
             return
         }
-        // `todo` alone lists the todos, as taskwarrior's `task` does; help is `todo help`.
-        let command = named ?? .list
+        // `todo` alone shows what is left to do (see undoneOverview); help is `todo help`.
+        let command = named ?? .undoneOverview
         try parser.validatePositionals(parsed, for: command.spec)
         if let color = parsed.value("--color"), !["auto", "always", "never"].contains(color) {
             throw .usage("'\(color)' is not a valid value for '--color'", hint: "Use auto, always or never.")

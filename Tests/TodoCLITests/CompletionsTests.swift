@@ -19,9 +19,7 @@ private func isInstalled(_ program: String) -> Bool {
     let sandbox = CLISandbox()
 
     /// The specs the built `todo` generates from.
-    private var script: CompletionScript {
-        CompletionScript(commands: TodoCLI.commands.map(\.spec), globals: GlobalOptions.specs)
-    }
+    private var script: CompletionScript { CompletionScript.todo }
 
     /// The built `todo`'s script for `shell`, saved in the sandbox; its path.
     private func scriptFile(_ shell: String) throws -> String {
@@ -123,6 +121,12 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try bashComplete("todo", "list", "--sort", "") == ["due", "name", "status"])
         #expect(try bashComplete("todo", "list", "--sort", "=", "n") == ["name"], "bash splits --sort=n at '='")
         #expect(try bashComplete("todo", "--color", "a") == ["auto", "always"])
+        // Bare todo's own options, before a command only.
+        #expect(try bashComplete("todo", "--t") == ["--today"])
+        #expect(try bashComplete("todo", "--week", "--t") == ["--today"])
+        #expect(try bashComplete("todo", "add", "--t") == [])
+        #expect(try sandbox.ok("completions", "zsh").contains("_arguments -C $globals '--today["))
+        #expect(try sandbox.ok("completions", "fish").contains("complete -c todo -n __todo_needs_command -l week"))
         #expect(try bashComplete("todo", "completions", "") == ["bash", "zsh", "fish"])
         #expect(try bashComplete("todo", "help", "ed") == ["edit"])
         #expect(try bashComplete("todo", "rm", "-").contains("--yes"))

@@ -33,10 +33,28 @@ import Testing
         #expect(plain == "Imported 1 todo.\n")
     }
 
-    @Test func todoAloneListsTheTodos() throws {
-        try seed(2)
-        #expect(try sandbox.ok() == (try sandbox.ok("list")))
+    @Test func todoAloneListsTheUndoneTodos() throws {
+        try seed(4)
+        _ = try sandbox.ok("done", "2-3")
+        // In a pipe: exactly what 'todo list --undone' prints, no count line.
+        #expect(try sandbox.ok() == (try sandbox.ok("list", "--undone")))
+        #expect(try sandbox.ok().split(separator: "\n").count == 2)
+        #expect(try sandbox.ok("list").split(separator: "\n").count == 4, "todo list keeps showing them all")
         #expect(try sandbox.ok("help").contains("USAGE"))
+        #expect(try sandbox.ok("help").contains("With no command, todo lists the undone todos"))
+        // On a terminal, one line counts the done ones.
+        let screen = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "--color", "never"], environment: ["TODO_DB": sandbox.database, "TZ": "UTC"]
+        ).screen
+        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(lines.count == 3 && lines.last == "2 done todos hidden: todo list --done", "\(screen)")
+        #expect(lines.first?.hasSuffix("todo 1") == true && lines[1].hasSuffix("todo 4"), "\(screen)")
+        _ = try sandbox.ok("done", "1,4")
+        let allDone = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "--color", "never"], environment: ["TODO_DB": sandbox.database, "TZ": "UTC"]
+        ).screen
+        #expect(
+            allDone.replacingOccurrences(of: "\r", with: "") == "No todos.\n4 done todos hidden: todo list --done\n")
     }
 
     @Test func idsTakeRangesAndLists() throws {
@@ -48,14 +66,41 @@ import Testing
         _ = try sandbox.ok("undone", "2-3,9")
         #expect(try doneIDs() == [4, 6, 8])
         // All or nothing, as with single ids.
-        let missing = try sandbox.todo("rm", "--yes", "8-12")
-        #expect(missing.status == 1 && missing.stderr.hasPrefix("error: no todos with ids 10, 11, 12"))
+        let missing = try sandbox.todo("rm", "--yes", "8-9", "10", "12")
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("error: no todos with ids 10, 12"))
         #expect(try sandbox.listJSON().count == 9)
         for bad in ["4-2", "0-3", "2-", "-3", "2,,3", "1-20000", "a-b"] {
             let result = try sandbox.todo("done", bad)
             #expect(result.status == 2 && result.stderr.hasPrefix("error: "), "done \(bad): \(result.stderr)")
         }
         #expect(try doneIDs() == [4, 6, 8])
+    }
+
+    @Test func rangesMeanTheTodosThatExistInThem() throws {
+        try seed(12)
+        _ = try sandbox.ok("rm", "--yes", "7")
+        // Ids are never reused: 5-12 is 5, 6 and 8 to 12, never an error for the deleted 7.
+        #expect(try sandbox.ok("done", "5-12").split(separator: "\n").count == 7)
+        #expect(try doneIDs() == [5, 6, 8, 9, 10, 11, 12])
+        #expect(
+            try sandbox.ok("undone", "1-6,11-30") == "  1  todo 1: already undone\n  2  todo 2: already undone\n"
+                + "  3  todo 3: already undone\n  4  todo 4: already undone\n○ 5  todo 5\n○ 6  todo 6\n○ 11  todo 11\n○ 12  todo 12\n"
+        )
+        #expect(try doneIDs() == [8, 9, 10])
+        let before = sandbox.fileState()
+        // A range with no todo, or a single id that does not exist, is an error, and all or
+        // nothing still holds: the other ids are left alone.
+        for arguments in [
+            ["done", "1-3", "7-7"], ["rm", "--yes", "13-20"], ["done", "1-4", "7"], ["undone", "7", "8-9"]
+        ] {
+            let result = try sandbox.todo(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderrLines.first?.hasPrefix("error: no todo") == true, "\(arguments): \(result.stderr)")
+        }
+        #expect(try sandbox.todo("done", "1-3", "7-7").stderr.hasPrefix("error: no todos in 7-7"))
+        #expect(sandbox.fileState() == before)
+        _ = try sandbox.ok("rm", "--yes", "6-8")
+        #expect(try sandbox.listJSON().compactMap { $0["id"] as? Int } == [1, 2, 3, 4, 5, 9, 10, 11, 12])
     }
 
     @Test func doneOnADoneTodoSaysSoAndRecordsNoUndoStep() throws {
@@ -152,6 +197,48 @@ import Testing
         #expect(bad.status == 2)
         // Outline and text forms take them too.
         #expect(try sandbox.ok("list", "--outline", "--overdue").hasPrefix("Undone (1)\n"))
+    }
+
+    @Test func todayAndWeekKeepTheUndoneTodosDueByTheirLastDay() throws {
+        for (name, due) in [
+            ("late", "2020-01-01"), ("due today", "today"), ("sunday", "eow"), ("next monday", "next week"),
+            ("done today", "today")
+        ] {
+            _ = try sandbox.ok("add", name, "--due", due)
+        }
+        _ = try sandbox.ok("add", "undated")
+        _ = try sandbox.ok("done", "5")
+        let all = try parseJSON(sandbox.ok("list", "--json"), as: [[String: Any]].self)
+        let deadline = Dictionary(
+            uniqueKeysWithValues: all.map { ($0["name"] as? String ?? "", $0["deadline"] as? String) })
+        // Due by a day, not done, in list order (deadline, then id); on a Sunday eow is today.
+        func dueBy(_ last: String?) -> [String] {
+            all.filter { todo in
+                guard let due = todo["deadline"] as? String, let last else { return false }
+                return todo["done"] as? Bool == false && due <= last
+            }.compactMap { $0["name"] as? String }
+        }
+        let today = dueBy(deadline["due today"] ?? nil)
+        let week = dueBy(deadline["sunday"] ?? nil)
+        #expect(today.starts(with: ["late", "due today"]) && !today.contains("next monday"))
+        #expect(week.starts(with: ["late", "due today"]) && week.contains("sunday") && !week.contains("next monday"))
+        #expect(try names("list", "--today") == today)
+        #expect(try names("list", "--week") == week)
+        #expect(try names("export", "--today") == today)
+        #expect(try names("list", "--today", "--week") == today, "both: the narrower")
+        // Bare todo takes them (in a pipe: the rows only), and so does watch, in help too.
+        #expect(try sandbox.ok("--today").split(separator: "\n").count == today.count)
+        #expect(try sandbox.ok("--week", "--color", "never").split(separator: "\n").count == week.count)
+        #expect(try sandbox.ok("help").contains("--today and --week"))
+        #expect(try sandbox.ok("watch", "--help").contains("--week"))
+        for arguments in [["list", "--today", "--done"], ["--week", "add", "x"], ["--today", "show", "1"], ["--overdu"]]
+        {
+            let result = try sandbox.todo(arguments)
+            #expect(result.status == 2 && result.stderr.hasPrefix("error: "), "\(arguments): \(result.stderr)")
+        }
+        #expect(
+            try sandbox.todo("--week", "add", "x").stderr.hasPrefix("error: unknown option '--week' for 'todo add'"))
+        #expect(try sandbox.listJSON().count == 6)
     }
 
     @Test func watchTakesTheFilters() throws {

@@ -56,6 +56,26 @@ import Testing
         #expect(try names("%") == [], "the text is matched literally, not as a LIKE pattern")
     }
 
+    @Test func everySearchTermMustMatch() throws {
+        for name in ["Buy milk @town", "Buy oat milk @home", "Post letter @town"] { _ = try sandbox.ok("add", name) }
+        func names(_ command: String, _ terms: String...) throws -> [String] {
+            let output = try sandbox.ok(
+                [command] + terms.flatMap { ["--search", $0] } + (command == "list" ? ["--json"] : []))
+            let todos = try parseJSON(output, as: [[String: Any]].self, "todo \(command)")
+            return todos.compactMap { $0["name"] as? String }
+        }
+        for command in ["list", "export"] {
+            #expect(try names(command, "@town", "MILK") == ["Buy milk @town"], "\(command)")
+            #expect(try names(command, "milk", "@town") == ["Buy milk @town"], "\(command)")
+            #expect(try names(command, "@town") == ["Buy milk @town", "Post letter @town"], "\(command)")
+            #expect(try names(command, "@town", "nothing") == [], "\(command)")
+        }
+        // watch takes it as list does, so its help and manual say it.
+        #expect(try sandbox.ok("watch", "--help").contains("every text must match"))
+        let empty = try sandbox.todo("list", "--search", "milk", "--search", "")
+        #expect(empty.status == 2 && empty.stderr.hasPrefix("error: '--search' needs some text"))
+    }
+
     @Test func limitAndOffsetPageThroughTheList() throws {
         for index in 1...7 { _ = try sandbox.ok("add", "t\(index)") }
         func ids(_ arguments: String...) throws -> [Int] {

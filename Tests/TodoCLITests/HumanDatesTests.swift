@@ -76,7 +76,8 @@ import Testing
 
     @Test func impossibleAndMeaninglessDatesAreUsageErrors() throws {
         for text in [
-            "2023-02-29", "2024-13-01", "someday", "+3x", "+d", "-3d", "next", "next week", "fr", "+99999999d", "+1y"
+            "2023-02-29", "2024-13-01", "someday", "+3x", "+d", "-3d", "next", "12/24", "Feb 30", "fr", "+99999999d",
+            "+1y"
         ] {
             let result = try sandbox.todo("add", "x", "--due", text)
             #expect(result.status == 2, "\(text)")

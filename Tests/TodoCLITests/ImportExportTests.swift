@@ -16,6 +16,33 @@ import Testing
         }
     }
 
+    @Test func importingTheSameJSONTwiceSkipsTheTodosByUID() throws {
+        _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
+        _ = try sandbox.ok("add", "Pay rent")
+        _ = try sandbox.ok("export", "--format", "ics")  // gives both todos their UIDs
+        _ = try sandbox.ok("add", "No UID yet")
+        let export = try sandbox.ok("export")
+        let todos = try parseJSON(export, as: [[String: Any]].self, "todo export")
+        #expect(todos.map { ($0["uid"] as? String)?.isEmpty == false } == [true, true, false])
+        #expect(todos.map { $0.keys.count } == [5, 5, 4], "no uid key for a todo without one")
+        let file = sandbox.folder.file("todos.json")
+        try export.write(toFile: file, atomically: true, encoding: .utf8)
+
+        let other = sandbox.folder.file("other.sqlite")
+        #expect(try sandbox.ok("--db", other, "import", file) == "Imported 3 todos.\n")
+        // The UIDs came along, so a second import adds only the todo that had none.
+        #expect(
+            try sandbox.ok("--db", other, "import", file) == "Imported 1 todo. Skipped 2 already here (same UID).\n")
+        #expect(try contents(other).count == 4)
+        // Into the database it came from, too.
+        #expect(try sandbox.ok("import", file) == "Imported 1 todo. Skipped 2 already here (same UID).\n")
+        // A uid that is not a string is a bad record: nothing is imported.
+        let before = sandbox.fileState()
+        let bad = try sandbox.todo(["import", "-"], stdin: #"[{"name": "a", "uid": 3}]"#)
+        #expect(bad.status == 1 && bad.stderr.hasPrefix("error: standard input: record 1: \"uid\""), "\(bad.stderr)")
+        #expect(sandbox.fileState() == before)
+    }
+
     @Test func exportThenImportIntoAFreshDatabaseGivesIdenticalTodos() throws {
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         _ = try sandbox.ok("add", "日本語 \"quoted\" \\ back\tslash")

@@ -4,12 +4,22 @@ struct ParsedArguments: Equatable {
     var commandName: String?
     /// Option values by long name (`--due` -> `2024-05-01`); the last occurrence wins.
     var values: [String: String] = [:]
+    /// Every value of each option, in the order given: for options that add up (`--search`).
+    var allValues: [String: [String]] = [:]
     /// Flags that were given, by long name.
     var flags: Set<String> = []
     /// Positional arguments, in order.
     var positionals: [String] = []
 
     func value(_ name: String) -> String? { values[name] }
+    /// Every value given for the option, in order; empty when it was not given.
+    func allValues(_ name: String) -> [String] { allValues[name] ?? [] }
+
+    /// Records a value of `option`.
+    mutating func set(_ option: String, to value: String) {
+        values[option] = value
+        allValues[option, default: []].append(value)
+    }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
@@ -20,18 +30,28 @@ struct ParsedArguments: Equatable {
 /// usage errors with a "did you mean" hint when a known name is close.
 struct ArgumentParser {
     let commands: [CommandSpec]
+    /// What runs when no command is named (bare `todo`): its options are accepted before any
+    /// command name, and checked again against the command if one follows.
+    var defaultCommand: CommandSpec? = nil
 
     func parse(_ arguments: [String]) throws(CLIError) -> ParsedArguments {
         var result = ParsedArguments()
         var command: CommandSpec?
         var index = 0
         var optionsEnded = false
+        // Options taken as the default command's before a command was named.
+        var early: [String] = []
         while index < arguments.count {
             let token = arguments[index]
             index += 1
             if optionsEnded || token == "-" || !token.hasPrefix("-") {
                 if command == nil && !optionsEnded {
-                    command = try lookUpCommand(token)
+                    let named = try lookUpCommand(token)
+                    // `todo --today add x`: --today belongs to bare todo, not to add.
+                    if let name = early.first(where: { named.option(named: $0) == nil }) {
+                        throw unknownOption(name, command: named)
+                    }
+                    command = named
                     result.commandName = token
                 } else {
                     result.positionals.append(token)
@@ -43,18 +63,20 @@ struct ArgumentParser {
                 continue
             }
             let (name, inlineValue) = Self.split(token)
-            guard let option = GlobalOptions.spec(named: name) ?? command?.option(named: name) else {
+            guard let option = GlobalOptions.spec(named: name) ?? (command ?? defaultCommand)?.option(named: name)
+            else {
                 throw unknownOption(name, command: command)
             }
+            if command == nil, GlobalOptions.spec(named: name) == nil { early.append(option.name) }
             if option.value == nil {
                 guard inlineValue == nil else {
                     throw .usage("option '\(option.name)' takes no value", hint: helpHint(command))
                 }
                 result.flags.insert(option.name)
             } else if let inlineValue {
-                result.values[option.name] = inlineValue
+                result.set(option.name, to: inlineValue)
             } else if index < arguments.count {
-                result.values[option.name] = arguments[index]
+                result.set(option.name, to: arguments[index])
                 index += 1
             } else {
                 throw .usage("missing value for '\(option.name) <\(option.value ?? "value")>'", hint: helpHint(command))
@@ -90,7 +112,7 @@ struct ArgumentParser {
     }
 
     private func unknownOption(_ name: String, command: CommandSpec?) -> CLIError {
-        let known = GlobalOptions.specs.map(\.name) + (command?.options.map(\.name) ?? [])
+        let known = GlobalOptions.specs.map(\.name) + ((command ?? defaultCommand)?.options.map(\.name) ?? [])
         let place = command.map { " for 'todo \($0.name)'" } ?? ""
         if let suggestion = Suggestion.closest(to: name, among: known) {
             return .usage(

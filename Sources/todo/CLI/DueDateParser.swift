@@ -1,64 +1,173 @@
 import TodoStore
 
-/// Reads the `--due` value people type into a calendar date.
+/// Reads the dates people type (`--due`, `--due-before`, `--due-after`) into a calendar date.
 ///
-/// Accepted: `YYYY-MM-DD`, `YYYY/MM/DD` (the sample app's display form), `today`, `tomorrow`,
-/// a weekday name or an abbreviation of three letters or more (`fri`, `tues`, `thur`: its next
-/// occurrence after today, so `friday` on a Friday is a week away; `next friday` says the same),
-/// `+Nd`, `+Nw` and `+Nm` (N days, weeks or months from today; a month ahead of January 31 is
-/// the last day of February). Case does not matter.
+/// The accepted forms and what each means are ``rules`` (help, the manual and the README say
+/// the same). Case and extra spaces do not matter. Numeric day-and-month forms (`12/24`,
+/// `24.12.`) are refused: half the world reads them the other way round.
 enum DueDateParser {
+    /// The forms in one line, for an option's help and the hint of a refused date.
     static let examples =
-        "YYYY-MM-DD, YYYY/MM/DD, today, tomorrow, a weekday (friday, fri, next friday), +3d, +2w or +1m"
+        "YYYY-MM-DD, today, tomorrow, yesterday, a weekday (fri, next friday), +3d, 2w, +1m, in 3 days, "
+        + "Dec 24, 24 Dec, eow, eom, next week or next month"
 
-    /// Words to offer when completing `--due`.
+    /// Every form and what it means: the discussion of the commands that take a date.
+    static let rules = """
+        Dates: YYYY-MM-DD or YYYY/MM/DD (2026-1-5 too); today, tomorrow, yesterday; a weekday,
+        or three letters or more of it (fri, tues), is its next occurrence after today, so friday
+        on a Friday is a week away (next friday says the same); +3d, +2w, +1m, 3d, 2w, 1m, in 3
+        days, in 2 weeks, in 1 month are that long from today (a month after January 31 is the
+        last day of February); a month and a day in either order (Dec 24, 24 Dec, December 24)
+        is the next such date on or after today. Weeks run Monday to Sunday: eow is this week's
+        Sunday (today on a Sunday), next week the Monday after it. eom is this month's last day,
+        next month the first day of the next. Numeric day-and-month forms (12/24, 24.12.) are
+        refused: they are ambiguous.
+        """
+
+    /// Words to offer when completing a date.
     static let completionWords = [
-        "today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
-        "saturday", "sunday", "+1d", "+1w", "+1m"
+        "today", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
+        "saturday", "sunday", "eow", "eom", "+1d", "+1w", "+1m"
     ]
 
     private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
+    private static let months = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december"
+    ]
+
+    /// The words a typo is checked against: the fixed words and phrases, and the weekdays.
+    private static let words = ["today", "tomorrow", "yesterday", "eow", "eom", "next week", "next month"] + weekdays
+
     /// Parses `text` relative to `today`.
     ///
     /// - Throws: a usage error naming the value, for text that is not a date, a day that does
-    ///   not exist (2023-02-29), or an offset past year 9999.
+    ///   not exist (2023-02-29, Feb 30), or a date past year 9999.
     static func parse(_ text: String, today: CalendarDate) throws(CLIError) -> CalendarDate {
-        let word = text.lowercased()
-        if let date = CalendarDate(String(word.map { $0 == "/" ? "-" : $0 })) { return date }
-        if let days = relativeDays(word, today: today) {
-            guard let date = today.adding(days: days) else {
-                throw .usage("'\(text)' is too far away", hint: "Deadlines run up to 9999-12-31.")
+        let tokens = text.lowercased().split(separator: " ").map(String.init)
+        let word = tokens.joined(separator: " ")
+        if let parts = numericParts(word) {
+            guard let date = CalendarDate(year: parts.year, month: parts.month, day: parts.day) else {
+                throw .usage("'\(text)' is not a day in the calendar", hint: "Use \(examples).")
             }
             return date
         }
-        let looksLikeDate =
-            word.count == 10 && word.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "/") }
+        if let (month, day) = monthAndDay(tokens) {
+            guard day <= CalendarDate.daysInMonth(month, of: 2024) else {
+                throw .usage("'\(text)' is not a day in the calendar", hint: "Use \(examples).")
+            }
+            // February 29 is at most 8 years away (1896 to 1904 skipped one).
+            let next = (today.year...today.year + 8).lazy.compactMap { CalendarDate(year: $0, month: month, day: day) }
+                .first { $0 >= today }
+            guard let next else { throw tooFar(text) }
+            return next
+        }
+        if let days = relativeDays(tokens, today: today) {
+            guard let date = today.adding(days: days) else { throw tooFar(text) }
+            return date
+        }
+        let suggestion = Suggestion.closest(to: word, among: words) ?? monthTypo(tokens)
         throw .usage(
-            looksLikeDate ? "'\(text)' is not a day in the calendar" : "'\(text)' is not a date",
-            hint: "Use \(examples).")
+            "'\(text)' is not a date",
+            hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "Use \(examples).")
     }
 
-    /// Days from today for the relative forms, or `nil` when `word` is none of them.
-    private static func relativeDays(_ word: String, today: CalendarDate) -> Int? {
-        switch word {
+    private static func tooFar(_ text: String) -> CLIError {
+        .usage("'\(text)' is too far away", hint: "Deadlines run up to 9999-12-31.")
+    }
+
+    /// Year, month and day of `YYYY-M-D` or `YYYY/M/D` (one or two digits for the month and
+    /// day), whether or not that day exists; `nil` for any other shape.
+    private static func numericParts(_ word: String) -> (year: Int, month: Int, day: Int)? {
+        let parts = word.split(separator: word.contains("/") ? "/" : "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        return (year, month, day)
+    }
+
+    /// The month (1-12) of a month's name or three letters or more of it.
+    private static func month(named word: String) -> Int? {
+        guard word.count >= 3, let index = months.firstIndex(where: { $0.hasPrefix(word) }) else { return nil }
+        return index + 1
+    }
+
+    /// The month and day of `Dec 24`, `24 Dec` or `December 24` (the day from 1 to 31; whether
+    /// the month has it is the caller's check); `nil` for any other shape.
+    private static func monthAndDay(_ tokens: [String]) -> (month: Int, day: Int)? {
+        guard tokens.count == 2 else { return nil }
+        for (name, number) in [(tokens[0], tokens[1]), (tokens[1], tokens[0])] {
+            if let month = month(named: name), number.count <= 2, number.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let day = Int(number), (1...31).contains(day)
+            {
+                return (month, day)
+            }
+        }
+        return nil
+    }
+
+    /// `December 24` for a month's name misspelt beside a day (`Decmber 24`), else `nil`.
+    private static func monthTypo(_ tokens: [String]) -> String? {
+        guard tokens.count == 2 else { return nil }
+        for (name, number) in [(tokens[0], tokens[1]), (tokens[1], tokens[0])]
+        where Int(number).map({ (1...31).contains($0) }) == true {
+            if let month = Suggestion.closest(to: name, among: months) { return "\(month) \(number)" }
+        }
+        return nil
+    }
+
+    /// Days from `today` to this week's Sunday (0 on a Sunday): weeks run Monday to Sunday
+    /// (ISO 8601), for `eow`, `next week` and `--week`.
+    static func daysToEndOfWeek(from today: CalendarDate) -> Int {
+        (7 - today.weekday) % 7
+    }
+
+    /// Days from today for the relative forms, or `nil` when `tokens` are none of them.
+    private static func relativeDays(_ tokens: [String], today: CalendarDate) -> Int? {
+        let toSunday = daysToEndOfWeek(from: today)
+        switch tokens.joined(separator: " ") {
         case "today": return 0
         case "tomorrow": return 1
+        case "yesterday": return -1
+        case "eow": return toSunday
+        case "next week": return toSunday + 1
+        case "eom": return CalendarDate.daysInMonth(today.month, of: today.year) - today.day
+        case "next month": return CalendarDate.daysInMonth(today.month, of: today.year) - today.day + 1
         default: break
         }
         // "next friday" is the next Friday after today, which is what "friday" means here.
-        let day = word.hasPrefix("next ") ? String(word.dropFirst(5)).trimmingSpaces : word
-        if day.count >= 3, let index = weekdays.firstIndex(where: { $0.hasPrefix(day) }) {
+        if tokens.count == 1 || (tokens.count == 2 && tokens[0] == "next"), let day = tokens.last, day.count >= 3,
+            let index = weekdays.firstIndex(where: { $0.hasPrefix(day) })
+        {
             let ahead = (index - today.weekday + 7) % 7
             return ahead == 0 ? 7 : ahead
         }
-        guard word.hasPrefix("+"), let unit = word.last, unit == "d" || unit == "w" || unit == "m",
-            let count = Int(word.dropFirst().dropLast()), count >= 0, count <= 3_660_000
-        else { return nil }
+        if tokens.count == 1, let offset = tokens.first {
+            // +3d, 3d, +2w, 1m: the unit is the last letter.
+            let number = offset.hasPrefix("+") ? offset.dropFirst().dropLast() : offset.dropLast()
+            guard let unit = offset.last, let count = Int(number), number.first?.isNumber == true else { return nil }
+            return days(count, unit: String(unit), today: today)
+        }
+        if tokens.count == 3, tokens[0] == "in", let count = Int(tokens[1]), tokens[1].first?.isNumber == true {
+            // "in 3 days", "in 1 week", "in 2 months": the unit's first letter, singular or plural.
+            let unit = tokens[2].hasSuffix("s") ? String(tokens[2].dropLast()) : tokens[2]
+            guard ["day", "week", "month"].contains(unit), let letter = unit.first else { return nil }
+            return days(count, unit: String(letter), today: today)
+        }
+        return nil
+    }
+
+    /// Days from today to `count` days (`d`), weeks (`w`) or months (`m`) ahead; `nil` for
+    /// another unit or a count past any deadline.
+    private static func days(_ count: Int, unit: String, today: CalendarDate) -> Int? {
+        guard count >= 0, count <= 3_660_000 else { return nil }
         switch unit {
+        case "d": return count
         case "w": return count * 7
         case "m": return monthsAhead(count, from: today).flatMap { today.days(until: $0) }
-        default: return count
+        default: return nil
         }
     }
 

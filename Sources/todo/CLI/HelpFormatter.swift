@@ -41,6 +41,8 @@ enum HelpFormatter {
 
             USAGE: todo [--db <path>] [--color <when>] <command> [<arguments>]
 
+            \(Command.undoneOverview.spec.abstract)
+
             COMMANDS:
 
             """

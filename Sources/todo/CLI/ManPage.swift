@@ -18,6 +18,7 @@ enum ManPage {
             any SQLite client may share. It lists, adds, edits and deletes todos, undoes and redoes,
             watches the list live, shows it as a full-screen outline, imports and exports other
             tools' files, and syncs with CalDAV servers.
+            \(escape(Command.undoneOverview.spec.abstract))
             Each command has its own page:
             .BR todo\\-add (1)
             and so on, and

@@ -11,6 +11,7 @@ extension Command {
                 .init(name: "--due", value: "date", help: "The deadline: \(DueDateParser.examples)."),
                 .init(name: "--json", value: nil, help: "Print the new todo as a JSON object instead of its id.")
             ],
+            discussion: DueDateParser.rules,
             examples: [
                 "todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum --due friday",
                 "todo add \"Pay rent\" --due +2w"

@@ -55,16 +55,65 @@ struct CommandContext {
         }
     }
 
-    /// Parses the positional arguments as todo ids.
+    /// Parses the positional arguments as todo ids, each range in full: for the commands that
+    /// take one id (`show`, `edit`).
     func ids() throws(CLIError) -> [Int64] {
         try Self.ids(arguments.positionals)
     }
 
-    /// Parses texts as todo ids: positive whole numbers.
+    /// The positional arguments as ids and ranges: parsed before the database is opened, so a
+    /// usage error never touches it.
+    func idParts() throws(CLIError) -> [IDPart] {
+        try Self.idParts(arguments.positionals)
+    }
+
+    /// The ids that `parts` name, for the commands that take several (`done`,
+    /// `undone`, `rm`): a single id as given, whether or not it exists (the command's look-up
+    /// reports it missing); a range as the todos that exist in it, since ids are never reused
+    /// and deleting todo 7 must not break `5-12`.
+    ///
+    /// - Throws: a usage error for text that is not an id; a failure for a range with no todo
+    ///   in it, before anything is changed.
+    ///
+    /// The ranges are read before the command's own transaction: a todo deleted in between by
+    /// another program is then missing there, and the command changes nothing, as for a
+    /// single id.
+    func existingIDs(_ parts: [IDPart], in repository: TodoRepository) throws(CLIError) -> [Int64] {
+        var ids: [Int64] = []
+        for part in parts {
+            guard part.isRange else {
+                ids.append(part.ids.lowerBound)
+                continue
+            }
+            let existing = try perform { () throws(TodoStoreError) in try repository.ids(in: part.ids) }
+            guard !existing.isEmpty else {
+                throw .failure(
+                    "no todos in \(part.text)", hint: "Nothing was changed. 'todo list' shows the ids.")
+            }
+            ids += existing
+        }
+        return ids
+    }
+
+    /// Parses texts as todo ids, each range in full, in the order given.
+    static func ids(_ texts: [String]) throws(CLIError) -> [Int64] {
+        try idParts(texts).flatMap(\.ids)
+    }
+
+    /// One id or one range, as typed.
+    struct IDPart {
+        /// The text it was read from (`2-4`), for messages.
+        var text: Substring
+        /// The ids it spans: one for a single id.
+        var ids: ClosedRange<Int64>
+        /// Written as a range (`2-4`, even `4-4`), not as one id.
+        var isRange: Bool
+    }
+
     /// Ids as people type them: `3`, lists `2,4`, ranges `2-4`, in any mix (`2-4,7 9`), in the
     /// order given. A range holds at most ``maxRange`` ids, so a typo cannot ask for billions.
-    static func ids(_ texts: [String]) throws(CLIError) -> [Int64] {
-        var ids: [Int64] = []
+    static func idParts(_ texts: [String]) throws(CLIError) -> [IDPart] {
+        var parts: [IDPart] = []
         for text in texts {
             for part in text.split(separator: ",", omittingEmptySubsequences: false) {
                 let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
@@ -82,14 +131,15 @@ struct CommandContext {
                 guard last - first < Int64(maxRange) else {
                     throw .usage("'\(part)' spans more than \(maxRange) ids", hint: "Give a smaller range.")
                 }
-                ids.append(contentsOf: first...last)
+                parts.append(IDPart(text: part, ids: first...last, isRange: bounds.count == 2))
             }
         }
-        return ids
+        return parts
     }
 
     /// The help text of an `id...` argument.
-    static let idsHelp = "The ids of the todos, as 'todo list' shows them: 3, a list 2,4 or a range 2-4."
+    static let idsHelp =
+        "The ids of the todos, as 'todo list' shows them: 3, a list 2,4 or a range 2-4 (the todos that exist in it)."
 
     /// The most ids one range may name.
     static let maxRange = 10_000

@@ -7,6 +7,7 @@ extension CompletionScript {
         let described = commands.map { "\($0.name) \(Self.fishQuoted($0.abstract))" }.joined(separator: " ")
         var lines = ["complete -c todo -n __todo_needs_command -a '(__todo_commands)'"]
         lines += globals.map { fishOption($0, condition: "") }
+        lines += bare.map { fishOption($0, condition: "-n __todo_needs_command") }
         for command in commands {
             let condition = "-n " + Self.fishQuoted("__todo_using \(command.name)")
             lines += command.options.map { fishOption($0, condition: condition) }

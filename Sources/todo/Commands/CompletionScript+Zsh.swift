@@ -54,7 +54,7 @@ extension CompletionScript {
             \#(globals.map { "    " + zshSpec($0) }.joined(separator: "\n"))
               )
               # (-): options after the command belong to it, so the nested _arguments sees them.
-              _arguments -C $globals '(-)1: :_todo_commands' '(-)*:: :->command' && ret=0
+              _arguments -C $globals \#(bare.map { zshSpec($0) + " " }.joined())'(-)1: :_todo_commands' '(-)*:: :->command' && ret=0
               if [[ $state == command ]]; then
                 curcontext=${curcontext%:*:*}:todo-$words[1]:
                 case $words[1] in

@@ -23,7 +23,7 @@ extension Command {
             guard let shell = CompletionShell(rawValue: name) else {
                 throw .usage("'\(name)' is not a supported shell", hint: "Use bash, zsh or fish.")
             }
-            let script = CompletionScript(commands: TodoCLI.commands.map(\.spec), globals: GlobalOptions.specs)
+            let script = CompletionScript.todo
             context.out.write(script.text(for: shell))
         }
     )
@@ -83,6 +83,12 @@ enum CompletionValues: Equatable, Sendable {
 struct CompletionScript {
     let commands: [CommandSpec]
     let globals: [CommandSpec.Option]
+    /// The options of bare `todo` (no command): offered before a command is named.
+    var bare: [CommandSpec.Option] = []
+
+    /// The script of todo's own commands and options, which `todo completions` prints.
+    static let todo = CompletionScript(
+        commands: TodoCLI.commands.map(\.spec), globals: GlobalOptions.specs, bare: Command.undoneOverview.spec.options)
 
     /// The script for `shell`.
     func text(for shell: CompletionShell) -> String {
@@ -109,16 +115,18 @@ struct CompletionScript {
     /// The bash script: `_todo` walks COMP_WORDS as todo's parser would, then fills COMPREPLY.
     private func bash() -> String {
         // `command,option` patterns: `*,--db|list,--sort|...`.
-        let valued = ([("*", globals)] + commands.map { ($0.name, $0.options) }).flatMap { command, options in
+        let valued = ([("*", globals), ("", bare)] + commands.map { ($0.name, $0.options) }).flatMap {
+            command, options in
             Self.names(options.filter { $0.value != nil }).map { "\(command),\($0)" }
         }
         var seen: Set<String> = []
-        let valuedOptions = (globals + commands.flatMap(\.options)).filter {
+        let valuedOptions = (globals + bare + commands.flatMap(\.options)).filter {
             $0.value != nil && seen.insert($0.name).inserted
         }
-        let options = commands.compactMap { command -> String? in
-            command.options.isEmpty
-                ? nil : "        \(command.name)) echo \"\(Self.names(command.options).joined(separator: " "))\" ;;"
+        // Bare `todo` is the empty command: `"")` in the case.
+        let options = ([("\"\"", bare)] + commands.map { ($0.name, $0.options) }).compactMap {
+            name, options -> String? in
+            options.isEmpty ? nil : "        \(name)) echo \"\(Self.names(options).joined(separator: " "))\" ;;"
         }
         let optionValues = valuedOptions.compactMap { option -> String? in
             bashAction(CompletionValues.of(option)).map {

@@ -15,14 +15,17 @@ extension Command {
                 abstract: isDone ? "Mark todos done." : "Mark todos not done.",
                 arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
                 discussion: """
-                    All or nothing: if any id does not exist, no todo is changed. A todo that is already
-                    \(name) is said to be so and left alone; when none changes, nothing is recorded for undo.
+                    All or nothing: if any id does not exist, no todo is changed. A range means the todos
+                    that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
+                    an error. A todo that is already \(name) is said to be so and left alone; when none
+                    changes, nothing is recorded for undo.
                     """,
                 examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
             ),
             run: { (context) throws(CLIError) in
-                let ids = try context.ids()
+                let parts = try context.idParts()
                 let repository = try context.openRepository()
+                let ids = try context.existingIDs(parts, in: repository)
                 // Read and write in one transaction: what is reported as already done is what
                 // the write left alone.
                 let (todos, changed) = try context.perform { () throws(TodoStoreError) in

@@ -12,7 +12,7 @@ extension Command {
                 .init(name: "--due", value: "date", help: "The new deadline: \(DueDateParser.examples)."),
                 .init(name: "--no-due", value: nil, help: "Remove the deadline.")
             ],
-            discussion: "Both changes are made in one transaction: both or neither.",
+            discussion: "Both changes are made in one transaction: both or neither.\n\n" + DueDateParser.rules,
             examples: ["todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due"]
         ),
         run: { (context) throws(CLIError) in

@@ -1,4 +1,5 @@
 import TodoStore
+import TodoSync
 
 extension Command {
     /// The words of `export --format`.
@@ -14,9 +15,11 @@ extension Command {
                 .init(
                     name: "--format", value: "format", help: "json (the default) or ics (iCalendar: a VTODO per todo).")
             ]
-                + CommandContext.filterOptions,
+                + CommandContext.filterOptions + [CommandContext.searchOption],
             discussion: """
                 The order is the list's default one, so an import recreates the same list.
+                json: a todo that has a UID (from a sync or an ics export) carries it as "uid", so
+                importing the file twice adds its todos once.
                 ics: calendar and task apps read it (Thunderbird, Apple Reminders, Nextcloud Tasks), and
                 so does 'todo import --from ics'. Each todo keeps its UID from then on, so a todo that
                 comes back from another app, or through 'todo sync', is the same todo, not a copy.
@@ -40,7 +43,7 @@ extension Command {
                 if format == Command.icsFormat {
                     try Command.writeICS(repository, request, &context.out)
                 } else {
-                    try Command.writeJSON(repository, request, &context.out)
+                    try Command.writeJSON(repository, request, &context.out, uids: TodoUIDs(repository: repository))
                 }
             }
         }

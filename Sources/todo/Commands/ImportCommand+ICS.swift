@@ -13,32 +13,9 @@ extension Command {
         } catch {
             throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
         }
-        let repository = try context.openRepository()
-        let uids = TodoUIDs(repository: repository)
-        let (added, skipped) = try context.perform { () throws(TodoStoreError) -> (Int, Int) in
-            try repository.recordingUndo("import") { () throws(TodoStoreError) -> (Int, Int) in
-                var added = 0
-                var skipped = 0
-                for entry in reading.entries {
-                    // Also a UID twice in the file: the first one recorded it.
-                    if try uids.isKnown(entry.uid) {
-                        skipped += 1
-                        continue
-                    }
-                    // The reader applied the name rule.
-                    let todo = try repository.add(
-                        name: entry.fields.name, deadline: entry.fields.deadline,
-                        isDone: entry.fields.isDone, nameCheck: .asStored)
-                    try uids.record(entry.uid, forTodo: todo.id)
-                    added += 1
-                }
-                return (added, skipped)
-            }
-        }
-        var summary = "Imported \(added) \(added == 1 ? "todo" : "todos")."
-        if skipped > 0 {
-            summary += " Skipped \(skipped) already here (same UID)."
-        }
+        let (added, skipped) = try addSkippingKnownUIDs(
+            reading.entries.map { ($0.fields, $0.uid) }, context: context)
+        var summary = importSummary(added: added, skipped: skipped) + "."
         if !reading.notKept.isEmpty {
             // As the other formats do: nothing the other app had disappears without a word.
             summary +=
@@ -46,5 +23,45 @@ extension Command {
                 + reading.notKept.map(\.description).joined(separator: ", ") + "."
         }
         context.out.write(summary + "\n")
+    }
+}
+
+extension Command {
+    /// Adds the todos read by an import in one undoable transaction, each with its UID when the
+    /// file gave one, and skips a todo whose UID is already known here (also one twice in the
+    /// file: the first one recorded it). The one rule for every format that carries UIDs
+    /// (iCalendar, todo's own JSON), so importing a file twice adds its todos once.
+    /// Returns how many were added and skipped.
+    static func addSkippingKnownUIDs(
+        _ entries: [(fields: TodoFields, uid: String?)], context: CommandContext
+    ) throws(CLIError) -> (added: Int, skipped: Int) {
+        let repository = try context.openRepository()
+        let uids = TodoUIDs(repository: repository)
+        return try context.perform { () throws(TodoStoreError) -> (Int, Int) in
+            try repository.recordingUndo("import") { () throws(TodoStoreError) -> (Int, Int) in
+                var added = 0
+                var skipped = 0
+                for entry in entries {
+                    if let uid = entry.uid, try uids.isKnown(uid) {
+                        skipped += 1
+                        continue
+                    }
+                    // The readers applied each format's name rule; names are stored as read.
+                    let todo = try repository.add(
+                        name: entry.fields.name, deadline: entry.fields.deadline,
+                        isDone: entry.fields.isDone, nameCheck: .asStored)
+                    if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
+                    added += 1
+                }
+                return (added, skipped)
+            }
+        }
+    }
+
+    /// `Imported 3 todos`, and `. Skipped 2 already here (same UID)` when some were skipped:
+    /// the summary's start, without its final full stop.
+    static func importSummary(added: Int, skipped: Int) -> String {
+        "Imported \(added) \(added == 1 ? "todo" : "todos")"
+            + (skipped > 0 ? ". Skipped \(skipped) already here (same UID)" : "")
     }
 }

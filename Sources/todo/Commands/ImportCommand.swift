@@ -33,6 +33,8 @@ extension Command {
             discussion: """
                 One transaction: a file with any bad record imports nothing, and the error names the
                 record (json, taskwarrior) or line (todo.txt). New ids are given in file order.
+                json: a todo with a uid (todo export writes it when the todo has one) that is already
+                here is skipped, as in ics, and the summary counts the skipped ones.
                 taskwarrior: description is the name, due becomes the local date, completed tasks are
                 done, deleted ones are skipped; projects, tags, priorities and annotations are counted in
                 the summary line, not kept. todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
@@ -70,18 +72,9 @@ extension Command {
                 throw .failure(
                     "\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.\(recognised)")
             }
-            let todos = report.todos
-            let repository = try context.openRepository()
-            try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("import") { () throws(TodoStoreError) in
-                    // The readers applied each format's rules; names are stored as read.
-                    for todo in todos {
-                        try repository.add(
-                            name: todo.name, deadline: todo.deadline, isDone: todo.isDone, nameCheck: .asStored)
-                    }
-                }
-            }
-            var summary = "Imported \(todos.count) \(todos.count == 1 ? "todo" : "todos")"
+            let entries = report.todos.enumerated().map { (fields: $0.element, uid: report.uids[$0.offset]) }
+            let (added, skipped) = try addSkippingKnownUIDs(entries, context: context)
+            var summary = importSummary(added: added, skipped: skipped)
             // A format recognised from the file (other than todo's own) is named: it was a guess.
             summary += chosen == nil && formatName != "json" ? " (read as \(formatName))." : "."
             let notKept = report.notKept

@@ -1,5 +1,6 @@
 import TodoSnapshot
 import TodoStore
+import TodoSync
 
 extension Command {
     /// `todo list [--sort due|name|status] [--done|--undone] [--limit N] [--offset N] [--json]`.
@@ -15,14 +16,14 @@ extension Command {
                     name: "--sort", value: "order",
                     help: "due (deadline, undated last; the default), name, or status (undone first).")
             ] + CommandContext.filterOptions + [
-                .init(name: "--search", value: "text", help: "Only todos whose name contains the text, ignoring case."),
+                CommandContext.searchOption,
                 .init(name: "--limit", value: "n", help: "Show at most n todos."),
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
                 .init(name: "--json", value: nil, help: "Print a JSON array of todo objects.")
             ],
             examples: [
                 "todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
-                "todo list --search milk --limit 10",
+                "todo list --search milk --limit 10", "todo list --search @town --search +shop",
                 "todo list --outline --sort status", "todo list --json"
             ]
         ),
@@ -40,17 +41,56 @@ extension Command {
         }
     )
 
+    /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
+    /// carries it.
+    /// Bare `todo`: the undone todos, and on a terminal one line counting the done ones, as
+    /// todo.txt-cli's `ls` and taskwarrior's `task list` show open tasks, so that hundreds of
+    /// imported done todos do not fill the view. In a pipe the count line is left out, so the
+    /// output is `todo list --undone`'s. Not in ``TodoCLI/commands``: it has no name to type.
+    static let undoneOverview = Command(
+        spec: CommandSpec(
+            name: "",
+            abstract:
+                "With no command, todo lists the undone todos and, on a terminal, counts the done ones"
+                + " ('todo list' shows them all); --today and --week narrow it as in 'todo list'.",
+            options: CommandContext.dueSoonOptions),
+        run: { (context) throws(CLIError) in
+            var request = TodoFetchRequest(filter: .undone)
+            try context.applyDueSoonFilters(to: &request)
+            let repository = try context.openRepository()
+            try context.perform { () throws(TodoStoreError) in
+                try writeText(repository, request, context, &context.out)
+                guard context.out.isTerminal else { return }
+                let done = try repository.count(.done)
+                guard done > 0 else { return }
+                let line = "\(done) done \(done == 1 ? "todo" : "todos") hidden: todo list --done"
+                context.out.write(context.style.paint(line, .dim) + "\n")
+            }
+        }
+    )
+
     static func writeJSON(
         _ repository: TodoRepository, _ request: TodoFetchRequest,
-        _ out: inout OutputStream
+        _ out: inout OutputStream, uids: TodoUIDs? = nil
     ) throws(TodoStoreError) {
         var first = true
+        // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
+        var failure: TodoStoreError?
         out.write("[")
         try repository.forEach(request) { todo in
+            guard failure == nil else { return }
+            var uid: String?
+            do throws(TodoStoreError) {
+                uid = try uids?.uid(ofTodo: todo.id)
+            } catch {
+                failure = error
+                return
+            }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(JSON.object(todo))
+            out.write(JSON.object(todo, uid: uid))
             first = false
         }
+        if let failure { throw failure }
         out.write(first ? "]\n" : "\n]\n")
     }
 
@@ -108,17 +148,49 @@ extension Command {
 }
 
 extension CommandContext {
-    /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them.
-    static let filterOptions: [CommandSpec.Option] = [
-        .init(name: "--done", value: nil, help: "Only todos that are done."),
-        .init(name: "--undone", value: nil, help: "Only todos that are not done."),
-        .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed."),
+    /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them
+    /// (and ``searchOption``, or `ui`'s own `--search`).
+    static let filterOptions: [CommandSpec.Option] =
+        [
+            .init(name: "--done", value: nil, help: "Only todos that are done."),
+            .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+            .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed.")
+        ] + dueSoonOptions + [
+            .init(
+                name: "--due-before", value: "date",
+                help: "Only todos due before the date (any --due form: +7d, friday)."),
+            .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
+        ]
+
+    /// The options for today's and this week's work: in ``filterOptions``, and bare `todo` takes them.
+    static let dueSoonOptions: [CommandSpec.Option] = [
+        .init(name: "--today", value: nil, help: "Only todos not done that are due today or overdue."),
         .init(
-            name: "--due-before", value: "date", help: "Only todos due before the date (any --due form: +7d, friday)."),
-        .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
+            name: "--week", value: nil,
+            help: "Only todos not done that are due by Sunday (weeks run Monday to Sunday), overdue included.")
     ]
 
-    /// Applies ``filterOptions`` to `request`.
+    /// Applies ``dueSoonOptions`` to `request`: each keeps the undone todos due by its last day.
+    func applyDueSoonFilters(to request: inout TodoFetchRequest) throws(CLIError) {
+        let lastDays = [
+            ("--today", today), ("--week", today.adding(days: DueDateParser.daysToEndOfWeek(from: today)))
+        ]
+        for (flag, lastDay) in lastDays where arguments.flag(flag) {
+            guard request.filter != .done else {
+                throw .usage("'\(flag)' and '--done' cannot be used together", hint: "It shows todos not done.")
+            }
+            request.filter = .undone
+            // dueBefore is strict: the day after the last one. None past 9999-12-31: no bound.
+            if let bound = lastDay?.adding(days: 1) { request.dueBefore = min(request.dueBefore ?? bound, bound) }
+        }
+    }
+
+    /// `--search`, for the commands that list todos (`todo ui` has its own, with its own help).
+    static let searchOption = CommandSpec.Option(
+        name: "--search", value: "text",
+        help: "Only todos whose name contains the text, ignoring case; given again, every text must match.")
+
+    /// Applies ``filterOptions`` and `--search`, when the command takes it, to `request`.
     func applyFilters(to request: inout TodoFetchRequest) throws(CLIError) {
         switch (arguments.flag("--done"), arguments.flag("--undone")) {
         case (true, true): throw .usage("'--done' and '--undone' cannot be used together")
@@ -138,6 +210,11 @@ extension CommandContext {
             request.filter = .undone
             request.dueBefore = min(request.dueBefore ?? today, today)
         }
+        try applyDueSoonFilters(to: &request)
+        // Every term must match: each one narrows the list, as more words narrow a web search.
+        let searches = arguments.allValues("--search")
+        guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }
+        request.searches = searches
     }
 
     /// The fetch request that `list`'s options describe.
@@ -150,10 +227,6 @@ extension CommandContext {
             request.order = order
         }
         try applyFilters(to: &request)
-        if let search = arguments.value("--search") {
-            guard !search.isEmpty else { throw .usage("'--search' needs some text") }
-            request.search = search
-        }
         request.limit = try count("--limit")
         request.offset = try count("--offset") ?? 0
         return request

@@ -11,13 +11,15 @@ extension Command {
             discussion: """
                 When standard input is a terminal, asks before deleting (as the app's "Do you delete
                 this todo?" alert); --yes skips the question. All or nothing: if any id does not exist,
-                no todo is deleted.
+                no todo is deleted. A range means the todos that exist in it (ids are never reused, so
+                deleted ones leave gaps); one with none is an error.
                 """,
             examples: ["todo rm 3", "todo rm --yes 3 4", "todo rm --yes 2-4"]
         ),
         run: { (context) throws(CLIError) in
-            let ids = try context.ids()
+            let parts = try context.idParts()
             let repository = try context.openRepository()
+            let ids = try context.existingIDs(parts, in: repository)
             if Terminal.stdinIsTerminal && !context.arguments.flag("--yes") {
                 let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
                 let names = todos.map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")

@@ -17,6 +17,7 @@ extension Command {
             options: [
                 .init(name: "--sort", value: "order", help: "due (the default), name or status.")
             ] + CommandContext.filterOptions + [
+                CommandContext.searchOption,
                 .init(
                     name: "--json", value: nil,
                     help: "Print {\"items\": [...]}, then one {\"changes\": [...]} line per transaction.")

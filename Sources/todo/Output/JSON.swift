@@ -43,8 +43,15 @@ enum JSON {
     /// "Using it"): `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false}`,
     /// keys in that order, `"deadline": null` when there is none.
     static func object(_ todo: Todo) -> String {
+        object(todo, uid: nil)
+    }
+
+    /// ``object(_:)`` with the todo's `"uid"` last when it has one: what `todo export` writes,
+    /// so that importing the file twice adds its todos once.
+    static func object(_ todo: Todo, uid: String?) -> String {
         let deadline = todo.deadline.map { "\"\($0)\"" } ?? "null"
+        let uidField = uid.map { ", \"uid\": \(string($0))" } ?? ""
         return
-            "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone)}"
+            "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone)\(uidField)}"
     }
 }
