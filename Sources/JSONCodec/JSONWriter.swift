@@ -50,22 +50,31 @@ extension JSONValue {
     public static func encodeString<Bytes: Sequence>(_ bytes: Bytes, into out: inout [UInt8])
     where Bytes.Element == UInt8 {
         out.append(UInt8(ascii: "\""))
+        // Appended a byte at a time, with no array made per escape: an iCalendar text has two
+        // (CR LF) on every line.
+        func escaped(_ letter: Unicode.Scalar) {
+            out.append(UInt8(ascii: "\\"))
+            out.append(UInt8(ascii: letter))
+        }
         for byte in bytes {
             switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\""): escaped("\"")
+            case UInt8(ascii: "\\"): escaped("\\")
+            case 0x0A: escaped("n")
+            case 0x0D: escaped("r")
+            case 0x09: escaped("t")
             case 0..<0x20, 0x7F:
-                let digits = Array("0123456789abcdef".utf8)
-                out += "\\u00".utf8
-                out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+                escaped("u")
+                out.append(contentsOf: "00".utf8)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 15)])
             default: out.append(byte)
             }
         }
         out.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 extension JSONValue {

@@ -32,20 +32,20 @@ struct HTTPURL: Equatable {
     /// Parses an absolute http(s) URL; `nil` for anything else. The fragment is dropped.
     init?(_ text: String) {
         var rest = Substring(text)
-        guard let colon = rest.firstIndex(of: ":") else { return nil }
+        guard let colon = rest.firstIndex(ofASCII: ":") else { return nil }
         let scheme = rest[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else { return nil }
         rest = rest[rest.index(after: colon)...]
-        guard rest.hasPrefix("//") else { return nil }
+        guard rest.utf8.starts(with: "//".utf8) else { return nil }
         rest = rest.dropFirst(2)
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        if let hash = rest.firstIndex(ofASCII: "#") { rest = rest[..<hash] }
+        let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         var after = rest[authorityEnd...]
         self.scheme = scheme
-        if let at = authority.lastIndex(of: "@") {
+        if let at = authority.lastIndex(ofASCII: "@") {
             let info = authority[..<at]
-            if let separator = info.firstIndex(of: ":") {
+            if let separator = info.firstIndex(ofASCII: ":") {
                 user = HTTPURL.percentDecoded(info[..<separator])
                 password = HTTPURL.percentDecoded(info[info.index(after: separator)...])
             } else {
@@ -57,14 +57,14 @@ struct HTTPURL: Equatable {
         var hostPart = authority
         var portPart: Substring?
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
+            guard let close = authority.firstIndex(ofASCII: "]") else { return nil }
             hostPart = authority[...close]
             let tail = authority[authority.index(after: close)...]
             if !tail.isEmpty {
                 guard tail.hasPrefix(":") else { return nil }
                 portPart = tail.dropFirst()
             }
-        } else if let colon = authority.lastIndex(of: ":") {
+        } else if let colon = authority.lastIndex(ofASCII: ":") {
             hostPart = authority[..<colon]
             portPart = authority[authority.index(after: colon)...]
         }
@@ -78,7 +78,7 @@ struct HTTPURL: Equatable {
             else { return nil }
             port = number
         }
-        if let question = after.firstIndex(of: "?") {
+        if let question = after.firstIndex(ofASCII: "?") {
             query = String(after[after.index(after: question)...])
             after = after[..<question]
         }
@@ -98,17 +98,17 @@ struct HTTPURL: Equatable {
     /// Characters a path may not hold (a space) are percent-encoded; encoding written is kept.
     func resolve(_ reference: String) -> HTTPURL? {
         var reference = Substring(reference)
-        if let hash = reference.firstIndex(of: "#") { reference = reference[..<hash] }
-        if let colon = reference.firstIndex(of: ":"),
-            !reference[..<colon].contains(where: { $0 == "/" || $0 == "?" })
+        if let hash = reference.firstIndex(ofASCII: "#") { reference = reference[..<hash] }
+        if let colon = reference.firstIndex(ofASCII: ":"),
+            !reference[..<colon].utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
         {
             let scheme = reference[..<colon].lowercased()
             guard scheme == "http" || scheme == "https" else { return nil }
             return HTTPURL(String(reference))
         }
-        if reference.hasPrefix("//") { return HTTPURL(scheme + ":" + reference) }
+        if reference.utf8.starts(with: "//".utf8) { return HTTPURL(scheme + ":" + reference) }
         var query: String?
-        if let question = reference.firstIndex(of: "?") {
+        if let question = reference.firstIndex(ofASCII: "?") {
             query = String(reference[reference.index(after: question)...])
             reference = reference[..<question]
         }
@@ -116,10 +116,10 @@ struct HTTPURL: Equatable {
         if reference.isEmpty {
             newPath = path
             if query == nil { query = self.query }
-        } else if reference.hasPrefix("/") {
+        } else if reference.utf8.first == UInt8(ascii: "/") {
             newPath = HTTPURL.escapingPath(reference)
         } else {
-            let directory = path[...(path.lastIndex(of: "/") ?? path.startIndex)]
+            let directory = path[...(Substring(path).lastIndex(ofASCII: "/") ?? path.startIndex)]
             newPath = directory + HTTPURL.escapingPath(reference)
         }
         return HTTPURL(scheme: scheme, host: host, port: port, path: newPath, query: query)
@@ -127,7 +127,9 @@ struct HTTPURL: Equatable {
 
     /// The path's segments, percent-decoded (for comparisons: `%7E` and `~` are one).
     var decodedSegments: [String] {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { HTTPURL.percentDecoded($0) }
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map {
+            HTTPURL.percentDecoded(Substring($0))
+        }
     }
 
     /// The path percent-decoded, without a trailing `/` (for comparisons).
@@ -161,7 +163,7 @@ struct HTTPURL: Equatable {
 
     /// `text` with `%XX` sequences decoded (invalid UTF-8 repaired); invalid escapes kept.
     static func percentDecoded(_ text: Substring) -> String {
-        guard text.contains("%") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         let utf8 = Array(text.utf8)
         var index = 0
@@ -225,4 +227,17 @@ struct HTTPURL: Equatable {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+extension Substring {
+    /// Where an ASCII delimiter first (last) is, found byte by byte: URL syntax is bytes (RFC
+    /// 3986), and a search by Character is slower and would miss a delimiter that a combining
+    /// mark after it joins to.
+    fileprivate func firstIndex(ofASCII delimiter: Unicode.Scalar) -> Index? {
+        utf8.firstIndex(of: UInt8(ascii: delimiter))
+    }
+
+    fileprivate func lastIndex(ofASCII delimiter: Unicode.Scalar) -> Index? {
+        utf8.lastIndex(of: UInt8(ascii: delimiter))
+    }
 }

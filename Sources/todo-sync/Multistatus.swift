@@ -211,17 +211,35 @@ final class XMLNode {
         var endTag = false
         var declaration = false  // </…>; <!DOCTYPE …>
         var i = 0
-        func starts(_ pattern: String, at index: Int) -> Bool {
-            let p = Array(pattern.utf8)
-            return index + p.count <= bytes.count && bytes[index..<index + p.count].elementsEqual(p)
+        // Byte by byte, with no array made per call: this runs once per byte of an answer.
+        func starts(_ pattern: StaticString, at index: Int) -> Bool {
+            pattern.withUTF8Buffer { pattern in
+                index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+            }
         }
         while i < bytes.count {
+            if state == .text || state == .cdata {
+                // Most of an answer is text: copied a run at a time, up to the next byte that
+                // may matter here (a CR, a `<` or the `]` that may end a CDATA section).
+                var end = i
+                while end < bytes.count {
+                    let byte = bytes[end]
+                    if byte == 13 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "]") { break }
+                    end += 1
+                }
+                if end > i {
+                    guard out.count + (end - i) <= maximumProtected else { throw tooLarge() }
+                    out.append(contentsOf: bytes[i..<end])
+                    i = end
+                    continue
+                }
+            }
             let byte = bytes[i]
             switch state {
             case .text:
                 if byte == 13 && depth > 0 {
                     guard out.count + 5 <= maximumProtected else { throw tooLarge() }
-                    out += Array("&#13;".utf8)
+                    out.append(contentsOf: "&#13;".utf8)
                     i += 1
                     continue
                 }
@@ -230,7 +248,7 @@ final class XMLNode {
                         state = .comment
                     } else if starts("<![CDATA[", at: i) {
                         state = .cdata
-                        out += Array("<![CDATA[".utf8)
+                        out.append(contentsOf: "<![CDATA[".utf8)
                         i += 9
                         continue
                     } else if starts("<?", at: i) {
@@ -253,14 +271,14 @@ final class XMLNode {
                 }
             case .comment:
                 if starts("-->", at: i) {
-                    out += Array("-->".utf8)
+                    out.append(contentsOf: "-->".utf8)
                     i += 3
                     state = .text
                     continue
                 }
             case .instruction:
                 if starts("?>", at: i) {
-                    out += Array("?>".utf8)
+                    out.append(contentsOf: "?>".utf8)
                     i += 2
                     state = .text
                     continue
@@ -268,12 +286,12 @@ final class XMLNode {
             case .cdata:
                 if byte == 13 {
                     guard out.count + 17 <= maximumProtected else { throw tooLarge() }
-                    out += Array("]]>&#13;<![CDATA[".utf8)
+                    out.append(contentsOf: "]]>&#13;<![CDATA[".utf8)
                     i += 1
                     continue
                 }
                 if starts("]]>", at: i) {
-                    out += Array("]]>".utf8)
+                    out.append(contentsOf: "]]>".utf8)
                     i += 3
                     state = .text
                     continue

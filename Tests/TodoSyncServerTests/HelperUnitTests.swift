@@ -275,6 +275,12 @@ struct HelperUnitTests {
                 #expect(error.kind == .badResponse || error.kind == .protocol, "\(bad): \(error)")
             }
         }
+        // URL syntax is bytes: a combining mark after `#` does not hide the fragment, and a
+        // name spelled in another Unicode normal form is another path to the server.
+        #expect(try client.member("a.ics#\u{301}x").path == "/alice/tasks/a.ics")
+        let accented = try CalDAVClient(url: "http://127.0.0.1:5232/alice/caf%C3%A9/", user: nil, passwordCommand: nil)
+        #expect((try? accented.member("/alice/caf%C3%A9/x.ics")) != nil)
+        #expect((try? accented.member("/alice/cafe%CC%81/x.ics")) == nil, "the decomposed spelling was accepted")
         #expect(HTTPURL("http://[::1]:8080/x")?.authority == "[::1]:8080")
         #expect(HTTPURL("http://example.org")?.string == "http://example.org/")
         #expect(HTTPURL("http://example.org:99999/") == nil)
