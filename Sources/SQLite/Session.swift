@@ -64,6 +64,14 @@ public struct Changeset: Sendable, Equatable {
         return reader.readAll(table: Array(table.utf8), columnCount: columnCount)
     }
 
+    /// The integer primary key (first column) of each row it changes, in order; nil when the
+    /// bytes are not a well-formed changeset of `table` with `columnCount` columns.
+    public func rowIDs(table: String, columnCount: Int) -> [Int64]? {
+        var reader = ChangesetReader(bytes: bytes)
+        guard reader.readAll(table: Array(table.utf8), columnCount: columnCount) else { return nil }
+        return reader.rowIDs
+    }
+
     /// The changeset that undoes this one: inserts become deletes, deletes inserts, and updates
     /// swap their old and new values.
     public func inverted() throws(SQLiteError) -> Changeset {
@@ -141,6 +149,9 @@ extension Connection {
 private struct ChangesetReader {
     let bytes: [UInt8]
     var offset = 0
+    /// The first column of each change's first record, when it is an integer: the row's key
+    /// (the old values of a delete or an update, which always carry the key; an insert's new ones).
+    var rowIDs: [Int64] = []
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -166,8 +177,16 @@ private struct ChangesetReader {
                 guard let columns, offset < bytes.count, bytes[offset] <= 1 else { return false }
                 offset += 1
                 let records = Int32(op) == SQLITE_UPDATE ? 2 : 1
-                for _ in 0..<records {
-                    for _ in 0..<columns { guard value() else { return false } }
+                for record in 0..<records {
+                    for column in 0..<columns {
+                        let start = offset
+                        guard value() else { return false }
+                        if record == 0, column == 0, bytes[start] == 1 {
+                            // Type 1: a big-endian 8-byte integer, bounds checked by value().
+                            rowIDs.append(
+                                Int64(bitPattern: bytes[(start + 1)...(start + 8)].reduce(0) { $0 << 8 | UInt64($1) }))
+                        }
+                    }
                 }
                 changes += 1
             default:

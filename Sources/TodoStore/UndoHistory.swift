@@ -14,6 +14,18 @@ public struct UndoneCommand: Sendable, Equatable {
     }
 }
 
+/// A todo as it was before and after an undo or a redo: nil before for one it brought back or
+/// added, nil after for one it deleted.
+public struct TodoChange: Sendable, Equatable {
+    public let before: Todo?
+    public let after: Todo?
+
+    public init(before: Todo?, after: Todo?) {
+        self.before = before
+        self.after = after
+    }
+}
+
 extension TodoRepository {
     /// How many commands are kept for undo.
     public static let undoDepth = 100
@@ -101,13 +113,18 @@ extension TodoRepository {
 
     /// Moves the newest entry of `from` to `to`: applies its changeset all or nothing, records
     /// what that changed (inverted) on `to`, forgets the entry. The heart of undo and redo.
-    private func replay(from: Stack, to: Stack) throws(TodoStoreError) -> UndoneCommand {
+    private func replay(from: Stack, to: Stack) throws(TodoStoreError) -> (UndoneCommand, [TodoChange]) {
         try writeTransaction { () throws(TodoStoreError) in
             guard let entry = try TodoStoreError.wrap({ () throws(SQLiteError) in try newest(of: from) }) else {
                 throw from == .undo ? .nothingToUndo : .nothingToRedo
             }
             let damaged = TodoStoreError.damagedHistory(command: entry.command)
-            guard entry.changeset.isWellFormed(table: "todos", columnCount: TodoColumns.count) else { throw damaged }
+            guard let ids = entry.changeset.rowIDs(table: "todos", columnCount: TodoColumns.count) else {
+                throw damaged
+            }
+            // Read in this transaction, so they are exactly the rows the step changes.
+            var before: [Todo?] = []
+            for id in ids { before.append(try todo(id: id)) }
             let session = try TodoStoreError.wrap { () throws(SQLiteError) in
                 try Session(connection: connection, table: "todos")
             }
@@ -128,10 +145,12 @@ extension TodoRepository {
             // Applying a whole, conflict-free changeset changes rows; one that changed nothing
             // was not a real step, and is reported as damaged rather than as undone.
             guard !reverse.isEmpty else { throw damaged }
+            var changes: [TodoChange] = []
+            for (id, old) in zip(ids, before) { changes.append(TodoChange(before: old, after: try todo(id: id))) }
             return try TodoStoreError.wrap { () throws(SQLiteError) in
                 try push(entry.command, reverse, onto: to)
                 try connection.execute("DELETE FROM \(from.table) WHERE id = ?", [entry.id])
-                return UndoneCommand(command: entry.command, remaining: try count(of: from))
+                return (UndoneCommand(command: entry.command, remaining: try count(of: from)), changes)
             }
         }
     }
@@ -143,7 +162,17 @@ extension TodoRepository {
     ///   since (nothing is changed then, and the entry is kept: ``skipUndo(force:)`` forgets it);
     ///   ``TodoStoreError/damagedHistory(command:)`` when the entry cannot be a step.
     public func undo() throws(TodoStoreError) -> UndoneCommand {
+        try replay(from: .undo, to: .redo).0
+    }
+
+    /// ``undo()``, also returning each todo it changed as it was before and after.
+    public func undoReportingChanges() throws(TodoStoreError) -> (command: UndoneCommand, changes: [TodoChange]) {
         try replay(from: .undo, to: .redo)
+    }
+
+    /// ``redo()``, also returning each todo it changed as it was before and after.
+    public func redoReportingChanges() throws(TodoStoreError) -> (command: UndoneCommand, changes: [TodoChange]) {
+        try replay(from: .redo, to: .undo)
     }
 
     /// Re-applies the newest undone command, until a new change is recorded.
@@ -151,7 +180,7 @@ extension TodoRepository {
     /// - Throws: ``TodoStoreError/nothingToRedo``; ``TodoStoreError/redoConflict(command:ids:)``
     ///   when another program changed those todos since (nothing is changed then).
     public func redo() throws(TodoStoreError) -> UndoneCommand {
-        try replay(from: .redo, to: .undo)
+        try replay(from: .redo, to: .undo).0
     }
 
     /// Forgets the newest recorded command without changing any todo, so that older ones can be

@@ -21,17 +21,24 @@ enum TodoCLI {
         spec: CommandSpec(
             name: "help",
             abstract: "Show help for todo or one of its commands.",
-            arguments: [.init(name: "command", help: "The command to explain.", optional: true)],
-            examples: ["todo help add"]
+            arguments: [
+                .init(
+                    name: "command", help: "The command to explain, or 'config' for the configuration file.",
+                    optional: true)
+            ],
+            examples: ["todo help add", "todo help config"]
         ),
         run: { (context) throws(CLIError) in
             guard let name = context.arguments.positionals.first else {
                 context.out.write(HelpFormatter.overview(commands: commands.map(\.spec)))
                 return
             }
+            if name == "config" {
+                context.out.write(HelpFormatter.configHelp())
+                return
+            }
             guard let command = commands.first(where: { $0.spec.name == name }) else {
-                let suggestion = Suggestion.closest(to: name, among: commands.map(\.spec.name))
-                throw .usage("unknown command '\(name)'", hint: suggestion.map { "Did you mean '\($0)'?" })
+                throw Suggestion.unknownCommand(name, among: commands.map(\.spec.name))
             }
             context.out.write(HelpFormatter.help(for: command.spec))
         }
@@ -68,8 +75,12 @@ enum TodoCLI {
     }
 
     private static func dispatch(_ arguments: [String], out: OutputStream, err: OutputStream) throws(CLIError) {
-        let parser = ArgumentParser(commands: commands.map(\.spec), defaultCommand: Command.undoneOverview.spec)
-        let parsed = try parser.parse(arguments)
+        let specs = commands.map(\.spec)
+        // Read first, whatever the command: a bad file stops everything, before any change.
+        let ignored = Configuration.isIgnored(by: arguments, commands: specs)
+        let configuration = try Configuration.load(path: ignored ? nil : Configuration.defaultPath, commands: specs)
+        let parser = ArgumentParser(commands: specs, defaultCommand: Command.undoneOverview.spec)
+        let parsed = try parser.parse(try configuration.expand(arguments, commands: specs))
         let named = parsed.commandName.flatMap { name in commands.first { $0.spec.name == name } }
         if parsed.flag("--help") {
             out.write(

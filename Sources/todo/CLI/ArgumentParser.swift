@@ -104,11 +104,7 @@ struct ArgumentParser {
 
     private func lookUpCommand(_ name: String) throws(CLIError) -> CommandSpec {
         if let spec = commands.first(where: { $0.name == name }) { return spec }
-        let suggestion = Suggestion.closest(to: name, among: commands.map(\.name))
-        throw .usage(
-            "unknown command '\(name)'",
-            hint: suggestion.map { "Did you mean '\($0)'? See 'todo --help'." } ?? "See 'todo --help' for the commands."
-        )
+        throw Suggestion.unknownCommand(name, among: commands.map(\.name))
     }
 
     private func unknownOption(_ name: String, command: CommandSpec?) -> CLIError {
@@ -137,6 +133,28 @@ struct ArgumentParser {
 
 /// "Did you mean" suggestions by edit distance.
 enum Suggestion {
+    /// Other tools' verbs for todo's commands (todo.txt-cli, taskwarrior, git, shells), for the
+    /// words that are not a typo of a command: `ls` is two edits from `list`.
+    static let peerVerbs = [
+        "ls": "list", "a": "add", "do": "done", "x": "done", "del": "rm", "delete": "rm", "remove": "rm",
+        "modify": "edit", "mod": "edit", "info": "show"
+    ]
+
+    /// The error for a command name that is neither a command nor an alias, with the command
+    /// meant when there is a likely one (and, for a peer's verb, the alias that would make it one).
+    static func unknownCommand(_ name: String, among commands: [String]) -> CLIError {
+        if let verb = peerVerbs[name], commands.contains(verb) {
+            let file = Configuration.defaultPath ?? "~/.config/todo/config"
+            return .usage(
+                "unknown command '\(name)'",
+                hint: "Did you mean '\(verb)'? (or set an alias: alias.\(name) = \(verb) in \(file))")
+        }
+        return .usage(
+            "unknown command '\(name)'",
+            hint: closest(to: name, among: commands).map { "Did you mean '\($0)'? See 'todo --help'." }
+                ?? "See 'todo --help' for the commands.")
+    }
+
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     static func closest(to word: String, among candidates: [String]) -> String? {
         // A typo changes the length by a few characters at most; skipping the others keeps a

@@ -44,6 +44,9 @@ enum GlobalOptions {
         .init(
             name: "--color", value: "when",
             help: "Colour output: auto, always or never (default: auto, which NO_COLOR turns off)."),
+        .init(
+            name: "--no-config", value: nil,
+            help: "Ignore the configuration file (default options and aliases): see 'todo help config'."),
         .init(name: "--version", value: nil, help: "Show the version."),
         .init(name: "--help", value: nil, help: "Show help information.", short: "-h")
     ]

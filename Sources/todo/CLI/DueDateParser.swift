@@ -30,7 +30,7 @@ enum DueDateParser {
         "saturday", "sunday", "eow", "eom", "+1d", "+1w", "+1m"
     ]
 
-    private static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+    static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
     private static let months = [
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",

@@ -49,8 +49,15 @@ enum HelpFormatter {
         for command in commands { text += row(command.name, command.abstract) }
         text += "\nOPTIONS:\n"
         for option in GlobalOptions.specs { text += row(label(option), option.help) }
-        text += "\n  See 'todo help <command>' for detailed help.\n"
+        text += "\n  See 'todo help <command>' for detailed help, 'todo help config' for defaults and aliases.\n"
         return text
+    }
+
+    /// `todo help config`: the configuration file's documentation and an example.
+    static func configHelp() -> String {
+        "OVERVIEW: The configuration file: default options per command, and aliases.\n\n"
+            + Configuration.documentation + "\n\nEXAMPLE:\n"
+            + Configuration.example.map { $0.isEmpty ? "\n" : "  \($0)\n" }.joined()
     }
 
     private static func label(_ option: CommandSpec.Option) -> String {

@@ -63,6 +63,17 @@ enum ManPage {
             .B \\-\\-db
             is given.
             .TP
+            .B TODO_CONFIG
+            The configuration file to read instead of the default one
+            .RB ( /dev/null :
+            none); see CONFIGURATION.
+            .TP
+            .B XDG_CONFIG_HOME
+            Where the configuration file is by default:
+            .IR $XDG_CONFIG_HOME/todo/config ,
+            else
+            .IR ~/.config/todo/config .
+            .TP
             .B XDG_DATA_HOME
             Where the database lives by default:
             .IR $XDG_DATA_HOME/todo/todo.sqlite ,
@@ -101,6 +112,9 @@ enum ManPage {
             apps turned into deadlines.
             .SH FILES
             .TP
+            .I ~/.config/todo/config
+            Default options and aliases; see CONFIGURATION.
+            .TP
             .I ~/.local/share/todo/todo.sqlite
             The default database: plain SQLite in WAL mode, created 0600 in a folder created 0700.
             .TP
@@ -111,6 +125,12 @@ enum ManPage {
             password when neither a password command nor
             .B TODO_SYNC_PASSWORD
             does. Read by todo-sync only; one that cannot be read is an error.
+            .SH CONFIGURATION
+            \(escape(Configuration.documentation))
+
+            """
+        page += examples(Configuration.example)
+        page += """
             .SH DATABASE
             The todos are in one table that other programs may read and write:
             .PP
@@ -226,8 +246,10 @@ enum ManPage {
         for word in line.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
             if !fresh && current.utf8.count + 1 + word.utf8.count > limit {
                 lines.append(current)
-                // A continued unfilled line keeps its space; a filled one gets it back from filling.
-                current = unfilled ? " " + word : String(word)
+                // A continued unfilled line keeps its space; a filled one gets it back from filling,
+                // and a word that would start it with a control character ('.', "'") is protected.
+                current =
+                    unfilled ? " " + word : word.hasPrefix(".") || word.hasPrefix("'") ? "\\&" + word : String(word)
             } else {
                 current += fresh ? String(word) : " " + word
             }

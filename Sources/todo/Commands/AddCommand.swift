@@ -1,7 +1,7 @@
 import TodoStore
 
 extension Command {
-    /// `todo add NAME [--due DATE] [--json]`: prints the new todo's id.
+    /// `todo add NAME [--due DATE] [--json]`: prints the new todo's id (on a terminal, the todo).
     static let add = Command(
         spec: CommandSpec(
             name: "add",
@@ -9,7 +9,11 @@ extension Command {
             arguments: [.init(name: "name", help: "What to do. Several words are joined with spaces.", repeats: true)],
             options: [
                 .init(name: "--due", value: "date", help: "The deadline: \(DueDateParser.examples)."),
-                .init(name: "--json", value: nil, help: "Print the new todo as a JSON object instead of its id.")
+                .init(
+                    name: "--json", value: nil,
+                    help:
+                        "Print the new todo as a JSON object instead of its id (on a terminal, a line saying what was added)."
+                )
             ],
             discussion: DueDateParser.rules,
             examples: [
@@ -27,7 +31,15 @@ extension Command {
                     try repository.add(name: name, deadline: deadline)
                 }
             }
-            context.out.write(context.arguments.flag("--json") ? JSON.object(todo) + "\n" : "\(todo.id)\n")
+            if context.arguments.flag("--json") {
+                context.out.write(JSON.object(todo) + "\n")
+            } else if context.out.isTerminal {
+                // A person sees what was added, and which day a relative date became.
+                context.out.write(TodoText.summaryWithDeadline("+", todo))
+            } else {
+                // The scripting contract: the id alone (`id=$(todo add ...)`).
+                context.out.write("\(todo.id)\n")
+            }
         }
     )
 }

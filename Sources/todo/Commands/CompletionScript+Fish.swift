@@ -44,7 +44,7 @@ extension CompletionScript {
                 set -l tokens (commandline -opc)
                 set -l program $tokens[1]
                 set -l db (string replace -rf -- '^--db=(.*)' '$1' $tokens)
-                set -l args list --json $argv
+                set -l args --no-config list --json $argv
                 command -sq $program; or set program todo
                 set -l at (contains -i -- --db $tokens); and set -q tokens[(math $at + 1)]; and set db $tokens[(math $at + 1)]
                 set -q db[1]; and set args --db (string replace -r -- '^~' $HOME $db[-1]) $args

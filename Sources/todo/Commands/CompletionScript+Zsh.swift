@@ -23,7 +23,7 @@ extension CompletionScript {
             # by names, except those already on the line.
             _todo_ids() {
               local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=} entry
-              local -a args=(list --json $1) ids kept
+              local -a args=(--no-config list --json $1) ids kept
               (( at )) && db=$todo_words[at+1]
               program=${program/#\~/$HOME}
               (( $+commands[$program] )) || [[ -x $program ]] || program=todo

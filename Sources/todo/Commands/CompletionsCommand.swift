@@ -154,7 +154,7 @@ struct CompletionScript {
             # names), except those already on the line.
             _todo_ids() {
                 local program=${COMP_WORDS[0]} id word kept=""
-                local -a args=(list --json $1)
+                local -a args=(--no-config list --json $1)
                 type -P "$program" >/dev/null 2>&1 || program=todo
                 [[ -n $db ]] && args=(--db "${db/#\~/$HOME}" "${args[@]}")
                 for id in $("$program" "${args[@]}" 2>/dev/null | sed -n '\#(Self.idsSedProgram)' | cut -f1); do

@@ -12,7 +12,8 @@ extension Command {
                 .init(name: "--due", value: "date", help: "The new deadline: \(DueDateParser.examples)."),
                 .init(name: "--no-due", value: nil, help: "Remove the deadline.")
             ],
-            discussion: "Both changes are made in one transaction: both or neither.\n\n" + DueDateParser.rules,
+            discussion: "Both changes are made in one transaction: both or neither. On a terminal the new name"
+                + " and deadline are shown.\n\n" + DueDateParser.rules,
             examples: ["todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due"]
         ),
         run: { (context) throws(CLIError) in
@@ -36,7 +37,11 @@ extension Command {
                     return todo
                 }
             }
-            if let todo { context.out.write(TodoText.summary("~", todo)) }
+            guard let todo else { return }
+            // On a terminal every new value is shown; a pipe keeps the documented `~ ID  NAME`.
+            context.out.write(
+                context.out.isTerminal
+                    ? TodoText.summaryWithDeadline("~", todo, showsNoDeadline: true) : TodoText.summary("~", todo))
         }
     )
 }

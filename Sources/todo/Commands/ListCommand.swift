@@ -104,7 +104,12 @@ extension Command {
             text.writeRow(todo, to: &out)
             empty = false
         }
-        if empty { out.write("No todos.\n") }
+        // On stderr: it is a message to a person, not a row, so `todo list | wc -l` counts 0.
+        // Flushed at once so that on a terminal it comes before what follows on stdout.
+        if empty {
+            context.err.write("No todos.\n")
+            context.err.flush()
+        }
     }
 }
 

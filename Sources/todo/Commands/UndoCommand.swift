@@ -19,7 +19,7 @@ extension Command {
                 changed the same todos since, undo refuses and changes nothing; 'todo undo --skip'
                 then forgets that change so the ones before it can be undone (a change that could
                 still be undone is kept, unless --force). 'todo redo' re-applies
-                what undo reverted, until the next change.
+                what undo reverted, until the next change. On a terminal it names each todo it changed.
                 """,
             examples: ["todo undo", "todo undo --skip"]
         ),
@@ -34,8 +34,11 @@ extension Command {
                 context.out.write("Forgot '\(TodoText.sanitized(skipped.command))'; no todo was changed.\n")
                 return
             }
-            let undone = try context.perform { () throws(TodoStoreError) in try repository.undo() }
+            let (undone, changes) = try context.perform { () throws(TodoStoreError) in
+                try repository.undoReportingChanges()
+            }
             context.out.write("Undid '\(TodoText.sanitized(undone.command))'.\n")
+            writeChanges(changes, context)
         }
     )
 
@@ -47,13 +50,31 @@ extension Command {
             discussion: """
                 Repeat to redo several undone changes, newest first. Any new change ends what can be
                 redone. If another program changed the same todos since, redo refuses and changes nothing.
+                On a terminal it names each todo it changed.
                 """,
             examples: ["todo undo && todo redo"]
         ),
         run: { (context) throws(CLIError) in
             let repository = try context.openRepository()
-            let redone = try context.perform { () throws(TodoStoreError) in try repository.redo() }
+            let (redone, changes) = try context.perform { () throws(TodoStoreError) in
+                try repository.redoReportingChanges()
+            }
             context.out.write("Redid '\(TodoText.sanitized(redone.command))'.\n")
+            writeChanges(changes, context)
         }
     )
+
+    /// On a terminal, one line per todo an undo or redo changed, marked as `todo watch` marks
+    /// changes (`+` back, `-` gone, `✓`, `○`, `~`); a pipe keeps the documented one line.
+    private static func writeChanges(_ changes: [TodoChange], _ context: CommandContext) {
+        guard context.out.isTerminal else { return }
+        for change in changes {
+            switch (change.before, change.after) {
+            case (nil, let after?): context.out.write(TodoText.summary("+", after))
+            case (let before?, nil): context.out.write(TodoText.summary("-", before))
+            case (let before?, let after?): context.out.write(TodoText.summary(WatchPrinter.mark(before, after), after))
+            case (nil, nil): continue
+            }
+        }
+    }
 }

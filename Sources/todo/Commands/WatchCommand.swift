@@ -163,7 +163,7 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     }
 
     /// `✓` done, `○` undone, `~` otherwise edited.
-    private static func mark(_ old: Todo, _ new: Todo) -> String {
+    static func mark(_ old: Todo, _ new: Todo) -> String {
         old.isDone == new.isDone ? "~" : (new.isDone ? "✓" : "○")
     }
 }

@@ -148,6 +148,16 @@ struct TodoText {
         "\(mark) \(todo.id)  \(sanitized(todo.name))\n"
     }
 
+    /// ``summary(_:_:)`` with the deadline, for a person at a terminal: `+ 3  Buy milk  due fri
+    /// 2026-11-27` (the weekday says which day a relative date such as `friday` or `+1w` became).
+    /// `showsNoDeadline` writes `no deadline` for a todo without one (`edit` shows every value).
+    static func summaryWithDeadline(_ mark: String, _ todo: Todo, showsNoDeadline: Bool = false) -> String {
+        let due =
+            todo.deadline.map { "  due \(DueDateParser.weekdays[$0.weekday].prefix(3)) \($0)" }
+            ?? (showsNoDeadline ? "  no deadline" : "")
+        return "\(mark) \(todo.id)  \(sanitized(todo.name))\(due)\n"
+    }
+
     /// `text` with control characters made visible (`^[`, `\n`): a name from another client
     /// must not be able to move the cursor, clear the screen or fake other rows.
     static func sanitized(_ text: String) -> String {

@@ -19,14 +19,9 @@ enum UIStateFile {
     }
 
     static func loadSections() -> UISections {
-        guard let path, let text = read(path) else { return .both }
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
-            if parts.count == 2, parts[0] == "sections", let sections = UISections(rawValue: parts[1]) {
-                return sections
-            }
-        }
-        return .both
+        // The configuration's reader: one `key = value` form. A file it refuses is the default.
+        guard let path, let text = read(path), let entries = try? KeyValueFile.parse(text) else { return .both }
+        return entries.last { $0.key == "sections" }.flatMap { UISections(rawValue: $0.value) } ?? .both
     }
 
     static func save(_ sections: UISections) {
