@@ -86,6 +86,37 @@ import Testing
         }
     }
 
+    /// Issue 25, friction 10: help on a 40-column terminal broke lines mid-word (the terminal
+    /// wrapped them). It is wrapped at word boundaries to the width, option descriptions hanging
+    /// under their labels; in a pipe it is unchanged, whatever COLUMNS says.
+    @Test func helpIsWrappedToTheTerminalAtWordBoundaries() throws {
+        func words(_ text: String) -> [Substring] { text.split { $0.isWhitespace } }
+        for arguments in [["help"], ["help", "list"], ["list", "--help"], ["help", "import"], ["--help"]] {
+            let screen = try PseudoTerminal.run(
+                [ProcessRunner.todoBinary] + arguments, environment: ["TODO_DB": sandbox.database, "COLUMNS": "40"]
+            ).screen
+            let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+            for line in lines { #expect(line.count <= 40, "\(arguments): \(line) is \(line.count) columns") }
+            let piped = try sandbox.ok(arguments, environment: ["COLUMNS": "40"])
+            #expect(piped.split(separator: "\n").contains { $0.count > 40 }, "\(arguments): a pipe is not wrapped")
+            // The same words, none cut or split: only the spaces and line breaks differ.
+            #expect(words(screen) == words(piped), "\(arguments):\n\(screen)")
+        }
+        let list = try onTerminal("help", "list", environment: ["COLUMNS": "40"]).screen
+            .replacingOccurrences(of: "\r", with: "")
+        #expect(
+            list.contains(
+                "  --outline\n      Group the todos under \"Undone\" and\n      \"Done\" (both always shown).\n"))
+        #expect(list.contains("USAGE: todo list [--outline]\n       [--sort <order>]"), "\(list)")
+        // Wide enough for two columns, descriptions hang at their column.
+        let wide = try onTerminal("help", "list", environment: ["COLUMNS": "60"]).screen
+            .replacingOccurrences(of: "\r", with: "")
+        #expect(
+            wide.contains(
+                "  --sort <order>        due (deadline, undated last; the\n                        default),"),
+            "\(wide)")
+    }
+
     @Test func rmAsksOnATerminalAndNoKeepsTheTodo() throws {
         _ = try sandbox.ok("add", "Buy milk")
         let declined = try onTerminal("rm", "1", answer: "n")

@@ -95,12 +95,12 @@ struct UIRenderer {
                 first = ""
             }
             first += String(repeating: " ", count: meaningColumn - DisplayWidth.of(first))
-            for (index, part) in UIWrapping.wrap(meaning, width: width - meaningColumn).enumerated() {
+            for (index, part) in TextWrapping.wrap(meaning, width: width - meaningColumn).enumerated() {
                 lines.append((index == 0 ? first : margin) + part)
             }
         }
         lines.append("")
-        lines += UIWrapping.wrap(
+        lines += TextWrapping.wrap(
             "  In a prompt: ← → Home End (Ctrl-A Ctrl-E) move, Delete, Ctrl-U, Ctrl-W erase.", width: width,
             indent: 2)
         return lines
@@ -211,7 +211,7 @@ struct UIRenderer {
     private func messageLines(_ state: UIState) -> [String] {
         guard let message = state.message else { return [] }
         let shown = TodoText.sanitized(message)  // a CLIError quotes paths and server text
-        return UIWrapping.wrap(shown, width: width).map { state.messageIsError ? style.paint($0, .red) : $0 }
+        return TextWrapping.wrap(shown, width: width).map { state.messageIsError ? style.paint($0, .red) : $0 }
     }
 
     /// The prompt line, under its explanation when the explanation does not fit beside the
@@ -221,7 +221,7 @@ struct UIRenderer {
         guard let explanation = prompt.explanation, DisplayWidth.of(prompt.wideLabel) + roomToType > width else {
             return [promptLine(prompt, label: prompt.wideLabel)]
         }
-        return UIWrapping.wrap("(\(explanation))", width: width).map { style.paint($0, .dim) }
+        return TextWrapping.wrap("(\(explanation))", width: width).map { style.paint($0, .dim) }
             + [promptLine(prompt, label: prompt.label)]
     }
 
