@@ -71,7 +71,7 @@ struct UIRenderer {
         ("d", "delete (asks first)"),
         ("a", "add a todo: its name, then its deadline"),
         ("s", "sort: due, name, status"),
-        ("/", "filter by text (empty clears)"),
+        ("/", "filter: names with every word typed (empty clears)"),
         ("v", "view: All, Outline, or both (kept for the next run)"),
         ("u", "undo the last change"),
         ("Ctrl-Z", "suspend (fg resumes)"),
@@ -169,7 +169,7 @@ struct UIRenderer {
     private func emptyListLine(_ offset: Int, list: UIList, state: UIState) -> String {
         guard list.todoCount == 0 else { return "" }
         let hint: [String]
-        if state.search == nil {
+        if state.searches.isEmpty {
             hint = ["  (no todos: press a to add one)"]
         } else if case .prompt(let prompt) = state.mode, case .filter = prompt.purpose {
             hint = ["  (no todo matches the filter)", "  (Esc puts the list back)"]
@@ -181,7 +181,7 @@ struct UIRenderer {
 
     private func header(list: UIList, state: UIState) -> String {
         var text = "todo · \(list.todoCount) \(list.todoCount == 1 ? "todo" : "todos") · sort: \(state.order.rawValue)"
-        if let search = state.search { text += " · filter: \"\(TodoText.sanitized(search))\"" }
+        if !state.searches.isEmpty { text += " · filter: \"\(TodoText.sanitized(state.filterText))\"" }
         return style.paint(fit(text), .bold)
     }
 
