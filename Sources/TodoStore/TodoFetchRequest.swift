@@ -114,6 +114,13 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return filterArguments + paging
     }
 
+    /// The SELECT of the largest id among the todos this request selects, NULL for none, and its
+    /// arguments. Without a limit or an offset, the order does not matter and is left out.
+    var maxIDSQL: (sql: String, arguments: [any SQLiteBindable]) {
+        guard limit != nil || offset != 0 else { return ("SELECT max(id) FROM todos" + whereClause, filterArguments) }
+        return ("SELECT max(id) FROM (SELECT id FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?)", arguments)
+    }
+
     /// The SELECT counting the todos the filter and search select. Parameters: ``filterArguments``.
     var countSQL: String { "SELECT count(*) FROM todos" + whereClause }
 

@@ -304,6 +304,15 @@ public final class TodoRepository {
         }
     }
 
+    /// The largest id among the todos the request selects, its limit and offset included (0
+    /// when it selects none): what a list of them needs for its id column.
+    public func maxID(_ request: TodoFetchRequest) throws(TodoStoreError) -> Int64 {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            let (sql, arguments) = request.maxIDSQL
+            return try connection.internalCachedStatement(sql).scalarInt64(arguments) ?? 0
+        }
+    }
+
     // MARK: Writing
 
     /// Adds a todo and returns it with its new id.

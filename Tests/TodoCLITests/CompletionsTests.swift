@@ -159,6 +159,51 @@ private func isInstalled(_ program: String) -> Bool {
             "--db=PATH after the command")
     }
 
+    /// Issue 25, friction 10: ids came in the list's order (and shells sorted them as strings:
+    /// 10, 100, 1000), and `todo undone <Tab>` offered 1,209. They come in numeric order; past
+    /// ``CompletionScript/idLimit``, the newest that many, newest first.
+    @Test func idsComeInNumericOrderAndAtMostTheNewestHundred() throws {
+        for index in 1...12 { _ = try sandbox.ok("add", "todo \(index)") }
+        _ = try sandbox.ok("edit", "10", "--due", "2024-05-01")
+        #expect(try bashComplete("todo", "done", "") == (1...12).map(String.init), "not the list's order (10 first)")
+        let sql =
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150) "
+            + "INSERT INTO todos(name) SELECT 'more ' || i FROM n;"
+        #expect(try ProcessRunner.run("sqlite3", [sandbox.database, sql]).status == 0)
+        let limit = CompletionScript.idLimit
+        #expect(limit == 100)
+        #expect(try bashComplete("todo", "done", "") == (63...162).reversed().map(String.init))
+        #expect(try bashComplete("todo", "done", "162", "").first == "161", "an id on the line is still left out")
+        #expect(script.text(for: .bash).contains("compopt -o nosort"), "readline keeps the order")
+        #expect(script.text(for: .zsh).contains("_describe -V"), "zsh keeps the order")
+        #expect(script.text(for: .fish).contains("-k -a '(__todo_ids"), "fish keeps the order")
+    }
+
+    /// zsh completes ids for real, in its line editor: `_arguments` calls `_todo_ids` with
+    /// compadd's options first (`-J -default- --undone`), which the script took for the filter,
+    /// so `todo done <Tab>` offered nothing. Ids come in numeric order, described by names.
+    @Test(.enabled(if: isInstalled("zsh"), "zsh is not installed: its script is checked where it is"))
+    func zshCompletesIdsWithNamesInItsLineEditor() throws {
+        let file = try scriptFile("zsh")
+        for index in 1...12 { _ = try sandbox.ok("add", "todo \(index)") }
+        _ = try sandbox.ok("done", "5")
+        let session = try TmuxSession(
+            "env TODO_DB=\(UITests.quote(sandbox.database)) PATH=\(UITests.quote(path)) TERM=xterm-256color zsh -f",
+            columns: 60, rows: 30)
+        try session.type("autoload -U compinit && compinit -u -D && source \(UITests.quote(file)) && PS1='> '")
+        try session.press("Enter")
+        try session.type("clear")
+        try session.press("Enter")
+        try session.waitUntil("the prompt") { $0.first == ">" }
+        try session.type("todo done ")
+        try session.press("Tab")
+        let screen = try session.waitFor("12  -- todo 12")
+        let offered = screen.filter { $0.contains(" -- ") }
+        let expected = [1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12].map { "\($0)" }
+        #expect(offered.map { String($0.prefix { $0 != " " }) } == expected, "\(screen.joined(separator: "\n"))")
+        #expect(offered.first == "1   -- todo 1", "\(screen.joined(separator: "\n"))")
+    }
+
     @Test func idsAndNamesAreReadFromListJSONWithSed() throws {
         for name in ["Buy milk", "牛乳を買う", "say \"hi\" \\ back", "tab\there"] { _ = try sandbox.ok("add", name) }
         let program = "s='\(CompletionScript.idsSedProgram)'; \(ProcessRunner.todoBinary) list --json | sed -n \"$s\""
@@ -186,7 +231,7 @@ private func isInstalled(_ program: String) -> Bool {
         func offered(_ words: [String], _ filter: String) throws -> String {
             let line = words.map { "'\($0)'" }.joined(separator: " ")
             let script =
-                "autoload -U compinit && compinit -u -D && source \(file) && _describe() { print -rl -- ${(P)4} }; "
+                "autoload -U compinit && compinit -u -D && source \(file) && _describe() { print -rl -- ${(P)${@[-1]}} }; "
                 + "todo_words=(\(line)); CURRENT=\(words.count); _todo_ids \(filter)"
             let result = try ProcessRunner.run("zsh", ["-fc", script], environment: shellEnvironment)
             #expect(result.stderr.isEmpty, "\(result.stderr)")

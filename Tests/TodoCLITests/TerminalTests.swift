@@ -86,6 +86,79 @@ import Testing
         }
     }
 
+    /// Issue 25, friction 10: help on a 40-column terminal broke lines mid-word (the terminal
+    /// wrapped them). It is wrapped at word boundaries to the width, option descriptions hanging
+    /// under their labels; in a pipe it is unchanged, whatever COLUMNS says.
+    @Test func helpIsWrappedToTheTerminalAtWordBoundaries() throws {
+        func words(_ text: String) -> [Substring] { text.split { $0.isWhitespace } }
+        for arguments in [["help"], ["help", "list"], ["list", "--help"], ["help", "import"], ["--help"]] {
+            let screen = try PseudoTerminal.run(
+                [ProcessRunner.todoBinary] + arguments, environment: ["TODO_DB": sandbox.database, "COLUMNS": "40"]
+            ).screen
+            let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+            for line in lines { #expect(line.count <= 40, "\(arguments): \(line) is \(line.count) columns") }
+            let piped = try sandbox.ok(arguments, environment: ["COLUMNS": "40"])
+            #expect(piped.split(separator: "\n").contains { $0.count > 40 }, "\(arguments): a pipe is not wrapped")
+            // The same words, none cut or split: only the spaces and line breaks differ.
+            #expect(words(screen) == words(piped), "\(arguments):\n\(screen)")
+        }
+        let list = try onTerminal("help", "list", environment: ["COLUMNS": "40"]).screen
+            .replacingOccurrences(of: "\r", with: "")
+        #expect(
+            list.contains(
+                "  --outline\n      Group the todos under \"Undone\" and\n      \"Done\" (both always shown).\n"))
+        #expect(list.contains("USAGE: todo list [--outline]\n       [--sort <order>]"), "\(list)")
+        // Wide enough for two columns, descriptions hang at their column.
+        let wide = try onTerminal("help", "list", environment: ["COLUMNS": "60"]).screen
+            .replacingOccurrences(of: "\r", with: "")
+        #expect(
+            wide.contains(
+                "  --sort <order>        due (deadline, undated last; the\n                        default),"),
+            "\(wide)")
+    }
+
+    /// Issue 25, bug 1: a row's id column was as wide as the file's largest id, not the largest
+    /// id listed, taking columns from the name at 40. It is as wide as the widest id shown:
+    /// filtered, limited, outlined, and in a pipe too.
+    @Test func theIdColumnIsAsWideAsTheWidestIdShown() throws {
+        _ = try sandbox.ok("list")
+        let sql =
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200) "
+            + "INSERT INTO todos(name, done) SELECT 'imported ' || i, 1 FROM n;"
+        #expect(try ProcessRunner.run("sqlite3", [sandbox.database, sql]).status == 0)
+        _ = try sandbox.ok("add", "Renew the passport before the trip")
+        _ = try sandbox.ok("add", "Pay rent", "--due", "2024-05-01")
+        for id in ["7", "12"] { _ = try sandbox.ok("undone", id) }
+        // Undone: ids 7, 12, 1201, 1202; done up to 1200.
+        #expect(
+            try sandbox.ok("list", "--undone", "--search", "imported") == "   7  [ ]  "
+                + String(repeating: " ", count: 10) + "  imported 7\n  12  [ ]  " + String(repeating: " ", count: 10)
+                + "  imported 12\n")
+        #expect(
+            try sandbox.ok("list", "--limit", "1", "--search", "imported 7") == "  7  [ ]  "
+                + String(repeating: " ", count: 10) + "  imported 7\n")
+        #expect(
+            try sandbox.ok("list", "--sort", "name", "--limit", "1") == "  1  [x]  " + String(repeating: " ", count: 10)
+                + "  imported 1\n")
+        let outline = try sandbox.ok("list", "--outline", "--undone", "--search", "imported")
+        #expect(
+            outline == "Undone (2)\n├─  7  " + String(repeating: " ", count: 10) + "  imported 7\n└─ 12  "
+                + String(repeating: " ", count: 10) + "  imported 12\nDone (0)\n", "\(outline)")
+        // The widest id is the largest one shown.
+        #expect(try sandbox.ok("list", "--undone").hasPrefix("  1202  [ ]  2024-05-01  Pay rent\n"))
+        // At 40 columns, the name keeps the columns the file's largest id took.
+        let screen = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "list", "--undone", "--search", "passport", "--color", "never"],
+            environment: ["TODO_DB": sandbox.database, "COLUMNS": "40"]
+        ).screen.replacingOccurrences(of: "\r", with: "")
+        #expect(screen == "  1201  [ ]              Renew the pass…\n", "\(screen)")
+        let small = try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "list", "--undone", "--search", "imported", "--color", "never"],
+            environment: ["TODO_DB": sandbox.database, "COLUMNS": "40"]
+        ).screen.replacingOccurrences(of: "\r", with: "")
+        #expect(small.hasPrefix("   7  [ ]              imported 7\n"), "\(small)")
+    }
+
     @Test func rmAsksOnATerminalAndNoKeepsTheTodo() throws {
         _ = try sandbox.ok("add", "Buy milk")
         let declined = try onTerminal("rm", "1", answer: "n")

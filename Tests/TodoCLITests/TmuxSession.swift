@@ -84,6 +84,16 @@ final class TmuxSession: @unchecked Sendable {
         }
     }
 
+    /// Everything the pane printed, its history included, one string per line as the program
+    /// wrote it: a line the terminal wrapped comes back whole (`capture-pane -J`), so it shows
+    /// as wider than the pane. Trailing spaces removed.
+    func transcript() throws -> [String] {
+        let output = Self.run(["-L", socket, "capture-pane", "-p", "-J", "-S", "-"]).stdout
+        return output.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
+    }
+
     /// A tmux format value for the pane, such as `#{alternate_on}` or `#{cursor_flag}`.
     func format(_ format: String) throws -> String {
         Self.run(["-L", socket, "display-message", "-p", format]).stdout

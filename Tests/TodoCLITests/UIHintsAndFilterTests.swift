@@ -254,14 +254,37 @@ extension UITests {
         try session.waitFor("EXITED 0")
     }
 
+    /// `todo ui --search Buy --search milk` fetched with both terms, but the header and the
+    /// filter prompt showed only "Buy", and editing replaced both. Every term shows, space
+    /// separated, and each word typed is a term that must match.
+    @Test func severalSearchTermsAllShowAndEachWordTypedMustMatch() throws {
+        for name in ["Buy milk", "Buy bread", "milk shake", "Buy oat milk"] { _ = try sandbox.ok("add", name) }
+        let session = try startUI(["--search", "Buy", "--search", "milk"])
+        var screen = try session.waitFor("All (2)")
+        #expect(screen[0].contains("filter: \"Buy milk\""), "\(screen[0])")
+        try session.press("/")
+        screen = try session.waitUntil("the filter prompt") { TmuxSession.footer($0) == "Filter: Buy milk_" }
+        try session.type(" oat")
+        screen = try session.waitFor("All (1)")
+        #expect(Self.allRows(screen).first?.contains("Buy oat milk") == true)
+        try session.press("C-w", "C-w")
+        screen = try session.waitFor("All (3)")
+        #expect(screen[0].contains("filter: \"Buy\""))
+        try session.press("Enter")
+        try session.waitFor("3 matching \"Buy\"")
+        try session.press("q")
+        try session.waitFor("EXITED 0")
+    }
+
     @Test func aFilterKeyAtAHundredThousandTodosNarrowsTheListAtOnce() throws {
         try seed(100_000)
         let session = try startUI(timeout: 10)
         try session.waitFor("All (100000)", timeout: 20)
         try session.press("/")
+        // "todo 9...": two terms, both matched (names containing "todo" and "9", "99"...).
         for (text, count) in [
             ("t", 100_000), ("o", 100_000), ("d", 100_000), ("o", 100_000), (" ", 100_000),
-            ("9", 11_111), ("9", 1_111), ("9", 111), ("9", 11), ("9", 1)
+            ("9", 40_951), ("9", 3_691), ("9", 280), ("9", 19), ("9", 1)
         ] {
             try session.type(text)
             try session.waitFor("All (\(count))", timeout: 10)

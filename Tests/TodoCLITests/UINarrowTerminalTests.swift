@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import todo
+
 /// `todo ui` in a 40x20 terminal, a phone over SSH (issue 25): every prompt fits the width
 /// with nothing wrapped by the terminal, and every answer key and label stays visible.
 extension UITests {
@@ -70,6 +72,36 @@ extension UITests {
         try session.waitFor("move the cursor (PgUp")
         try session.press("x")
         try session.waitUntil("the list") { TmuxSession.footer($0).contains("q quit") }
+    }
+
+    /// Issue 25, "Must show": `todo list`, `list --outline`, `todo help` and `todo help list`
+    /// in a 40x20 terminal (no COLUMNS: the width is the terminal's): nothing wrapped by the
+    /// terminal, no line over 40 columns, the names there (cut) and the help's words whole.
+    @Test func listAndHelpFitAFortyByTwentyTerminal() throws {
+        for index in 1...12 {
+            _ = try sandbox.ok("add", "Renew the passport before trip \(index)", "--due", "2024-05-\(10 + index)")
+        }
+        _ = try sandbox.ok("done", "3")
+        for arguments in [["list"], ["list", "--outline"], ["help"], ["help", "list"]] {
+            let command =
+                "env TODO_DB=\(Self.quote(sandbox.database)) TERM=xterm-256color LANG=C.UTF-8 "
+                + "\(Self.quote(ProcessRunner.todoBinary)) " + arguments.joined(separator: " ")
+            let session = try TmuxSession(command, columns: 40, rows: 20)
+            try session.waitFor("EXITED 0")
+            let lines = try session.transcript()
+            let what = "todo \(arguments.joined(separator: " "))"
+            let wide = lines.filter { DisplayWidth.of($0) > 40 }
+            #expect(
+                wide.isEmpty,
+                "\(what): wider than 40 columns (the terminal wrapped them):\n\(wide.joined(separator: "\n"))")
+            if arguments[0] == "list" {
+                #expect(lines.contains { $0.contains("Renew the pass") }, "\(what):\n\(lines.joined(separator: "\n"))")
+                #expect(lines.filter { $0.hasSuffix("…") }.count >= 12, "\(what): names are cut to fit")
+            } else {
+                #expect(lines.contains { $0.hasPrefix("OPTIONS:") }, "\(what)")
+                #expect(!lines.contains { $0.hasSuffix("…") }, "\(what): help is wrapped, never cut")
+            }
+        }
     }
 
     /// Issue 25, bug 8: a filter that matches nothing said "(no todos: press a to add one)",

@@ -31,10 +31,22 @@ import TodoStore
             .joined(separator: " ")
     }
 
-    private func fetched(_ repository: TodoRepository, _ order: TodoFetchRequest.Order, _ search: String?) throws
+    /// What the store finds for the words of `text`, each a `--search` term.
+    private func fetched(_ repository: TodoRepository, _ order: TodoFetchRequest.Order, _ text: String) throws
         -> [Todo]
     {
-        try repository.fetch(TodoFetchRequest(order: order, search: search))
+        var request = TodoFetchRequest(order: order)
+        request.searches = UIState.searchTerms(of: text)
+        return try repository.fetch(request)
+    }
+
+    /// A narrowing to the words of `text`, as the ui's filter makes one.
+    private func narrowed(
+        _ text: String, in index: UINameIndex, narrowing: UINarrowing?, order: TodoFetchRequest.Order = .due
+    ) -> UINarrowing {
+        let terms = UIState.searchTerms(of: text)
+        return UINarrowing(
+            searches: terms, folded: terms.map(TodoSearch.fold), in: index, narrowing: narrowing, order: order)
     }
 
     private func shown(_ narrowing: UINarrowing) -> [Todo] {
@@ -58,11 +70,14 @@ import TodoStore
         var index = UINameIndex(controller.snapshot)
         var narrowing: UINarrowing?
         for step in 0..<120 {
-            // A new text: one more character, one less, or a word of its own.
-            let previous = narrowing?.search ?? ""
+            // A new text: one more character (a space starts another term), one less, or a word
+            // of its own.
+            let previous = narrowing?.searches.joined(separator: " ") ?? ""
             let text: String
-            switch Int.random(in: 0..<3, using: &random) {
+            switch Int.random(in: 0..<4, using: &random) {
             case 0 where !previous.isEmpty: text = String(previous.dropLast())
+            case 3 where !previous.isEmpty:
+                text = previous + " " + String((Self.words.randomElement(using: &random) ?? "a").prefix(1))
             case 1:
                 text = String(
                     (Self.words.randomElement(using: &random) ?? "a").prefix(Int.random(in: 1...3, using: &random)))
@@ -71,9 +86,8 @@ import TodoStore
                     previous
                     + String((Self.words.randomElement(using: &random) ?? "a").randomElement(using: &random) ?? "a")
             }
-            guard !text.isEmpty else { continue }
-            narrowing = UINarrowing(
-                search: text, folded: TodoSearch.fold(text), in: index, narrowing: narrowing, order: order)
+            guard !UIState.searchTerms(of: text).isEmpty else { continue }
+            narrowing = narrowed(text, in: index, narrowing: narrowing, order: order)
             let expected = try fetched(repository, order, text)
             #expect(shown(try #require(narrowing)) == expected, "step \(step): \"\(text)\"")
             // Now and then a change, as another program or the ui itself makes one.
@@ -110,16 +124,13 @@ import TodoStore
         let controller = FetchedResultsController(repository: repository, fetchRequest: TodoFetchRequest())
         try controller.performFetch()
         let index = UINameIndex(controller.snapshot)
-        let all = UINarrowing(
-            search: "Number", folded: TodoSearch.fold("Number"), in: index, narrowing: nil, order: .due)
+        let all = narrowed("Number", in: index, narrowing: nil)
         #expect(all.outcome == .everything)
         #expect(all.results == controller.snapshot)
-        let some = UINarrowing(
-            search: "Number 1", folded: TodoSearch.fold("Number 1"), in: index, narrowing: all, order: .due)
+        let some = narrowed("Number 1", in: index, narrowing: all)
         #expect(some.outcome == .fewer)
-        #expect(some.results.numberOfItems == 11)  // 1, 10-19
-        let same = UINarrowing(
-            search: "NUMBER 1", folded: TodoSearch.fold("NUMBER 1"), in: index, narrowing: some, order: .due)
+        #expect(some.results.numberOfItems == 14)  // 1, 10-19, 21, 31, 41: both words
+        let same = narrowed("NUMBER 1", in: index, narrowing: some)
         #expect(same.outcome == .unchanged)
         #expect(same.results == some.results)
     }

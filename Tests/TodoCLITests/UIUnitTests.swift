@@ -23,7 +23,7 @@ import TodoStore
     }
 
     private func state(on line: Int, in list: UIList) -> UIState {
-        var state = UIState(order: .due, search: nil)
+        var state = UIState(order: .due, searches: [])
         state.place(at: line, in: list)
         return state
     }
@@ -132,15 +132,46 @@ import TodoStore
         #expect(
             press([.character("/")] + "rent".map { Key.character($0) } + [.enter], &state, &list)
                 == [.filter(.typed), .filter(.typed), .filter(.typed), .filter(.typed), .filter(.kept)])
-        #expect(state.search == "rent")
+        #expect(state.searches == ["rent"])
         #expect(press([.character("/"), .escape], &state, &list) == [.filter(.cancelled)])
-        #expect(state.search == "rent")
+        #expect(state.searches == ["rent"])
         #expect(press([.character("/"), .backspace, .control(23)], &state, &list) == [.filter(.typed), .filter(.typed)])
-        #expect(state.search == nil)
+        #expect(state.searches.isEmpty)
         #expect(press([.escape], &state, &list) == [.filter(.cancelled)])
-        #expect(state.search == "rent")
+        #expect(state.searches == ["rent"])
         #expect(press([.character("/"), .clearLine, .enter], &state, &list) == [.filter(.typed), .filter(.kept)])
-        #expect(state.search == nil)
+        #expect(state.searches.isEmpty)
+    }
+
+    /// `todo ui --search a --search b` fetched with both terms, but the filter line showed only
+    /// the first and editing it replaced both. The line shows every term, space separated, and
+    /// the words typed are the terms, all of which must match, as `todo list --search` does.
+    @Test func theFilterShowsAndEditsEveryTerm() {
+        var list = list()
+        var state = UIState(order: .due, searches: ["milk", "town"])
+        state.follow(in: &list)
+        var renderer = UIRenderer(style: TextStyle.resolve(option: "never", stdoutIsTerminal: false), today: Self.today)
+        renderer.configure(columns: 100, maxID: 3)
+        #expect(renderer.frame(list: list, state: state, rows: 10).first?.hasSuffix("filter: \"milk town\"") == true)
+        _ = press([.character("/")], &state, &list)
+        guard case .prompt(let prompt) = state.mode else {
+            Issue.record("/ opened no prompt")
+            return
+        }
+        #expect(prompt.text == "milk town", "the prompt starts from every term")
+        #expect(
+            press([.character(" "), .character("x")], &state, &list) == [.filter(.typed)],
+            "a space alone is no new term")
+        #expect(state.searches == ["milk", "town", "x"])
+        #expect(press([.backspace, .backspace, .control(23)], &state, &list) == [.filter(.typed), .filter(.typed)])
+        #expect(state.searches == ["milk"])
+        #expect(press("  rent  ".map { Key.character($0) } + [.enter], &state, &list).last == .filter(.kept))
+        #expect(state.searches == ["milk", "rent"], "extra spaces separate, they are not searched")
+        // Esc puts back every term `/` found.
+        _ = press([.character("/"), .clearLine], &state, &list)
+        #expect(state.searches.isEmpty)
+        #expect(press([.escape], &state, &list) == [.filter(.cancelled)])
+        #expect(state.searches == ["milk", "rent"])
     }
 
     /// Issue 25, bug 7: a deadline that is not a date used to throw the typed name away.
@@ -191,7 +222,7 @@ import TodoStore
         state.follow(in: &full)
         #expect(state.cursorID == .todo(3, .all) && state.cursor == 3 && state.top == 0)
         // A kept filter that matches nothing says how to clear it.
-        state.search = "zzz"
+        state.searches = ["zzz"]
         frame = renderer.frame(list: nothing, state: state, rows: 10)
         #expect(frame.contains("  (/ Ctrl-U Enter clears it)"))
     }
@@ -370,7 +401,7 @@ import TodoStore
     }
 
     private func state(_ mode: UIState.Mode) -> UIState {
-        var state = UIState(order: .due, search: nil)
+        var state = UIState(order: .due, searches: [])
         state.mode = mode
         return state
     }

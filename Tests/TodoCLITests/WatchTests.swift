@@ -137,6 +137,20 @@ import Testing
         #expect(watch.interrupt() == 130)
     }
 
+    /// Issue 25, bug 1: the list watch prints first has an id column as wide as the widest id
+    /// it shows, as `todo list`'s; a larger id arriving later is a summary line, not a row.
+    @Test func theListsIdColumnIsAsWideAsItsWidestId() throws {
+        for name in (1...12).map({ "todo \($0)" }) { _ = try sandbox.ok("add", name) }
+        _ = try sandbox.ok("done", "10-12")
+        let watch = try startWatch("--undone")
+        #expect(watch.nextLine() == "  1  [ ]              todo 1")
+        for _ in 2...9 { _ = watch.nextLine() }
+        #expect(watch.nextLine()?.hasPrefix("Watching") == true)
+        _ = try sandbox.ok("add", "todo 13")
+        #expect(watch.nextLine() == "+ 13  todo 13")
+        #expect(watch.interrupt() == 130)
+    }
+
     @Test func aTodoLeavingAFilteredListReadsAsWhatHappenedToIt() throws {
         _ = try sandbox.ok("add", "Buy milk")
         _ = try sandbox.ok("add", "Buy eggs")

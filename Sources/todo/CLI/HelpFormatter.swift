@@ -1,7 +1,22 @@
 /// Help text in the shape swift-argument-parser users know: OVERVIEW, USAGE, ARGUMENTS, OPTIONS.
+///
+/// On a terminal, help is wrapped to its width at word boundaries (``TextWrapping``), since
+/// the terminal itself breaks lines mid-word; in a pipe or a file (`width` nil) the text is
+/// the same whatever the terminal, one line per row as it always was.
 enum HelpFormatter {
+    /// Where option and argument descriptions start, when the width leaves them room.
+    private static let descriptionColumn = 24
+    /// The fewest columns a description gets beside its label; narrower (a 40-column phone),
+    /// descriptions go under their labels, indented by ``narrowIndent``.
+    private static let minimumDescriptionWidth = 30
+    private static let narrowIndent = 6
+
     /// The one-line usage of a command: `todo add <name> [--due <date>] [--json]`.
-    static func usage(of command: CommandSpec) -> String {
+    static func usage(of command: CommandSpec) -> String { usageParts(of: command).joined(separator: " ") }
+
+    /// The usage's words: an option with its value (`[--sort <order>]`) is one, so a wrapped
+    /// usage never breaks it in two.
+    private static func usageParts(of command: CommandSpec) -> [String] {
         var parts = ["todo", command.name]
         for option in command.options {
             parts.append("[\(option.name)\(option.value.map { " <\($0)>" } ?? "")]")
@@ -10,46 +25,56 @@ enum HelpFormatter {
             let name = "<\(argument.name)>" + (argument.repeats ? " ..." : "")
             parts.append(argument.optional ? "[\(name)]" : name)
         }
-        return parts.joined(separator: " ")
+        return parts
     }
 
-    /// The full help of one command.
-    static func help(for command: CommandSpec) -> String {
-        var text = "OVERVIEW: \(command.abstract)\n"
-        if let discussion = command.discussion { text += "\n\(discussion)\n" }
-        text += "\nUSAGE: \(usage(of: command))\n"
+    /// The full help of one command, wrapped to `width` columns (by default the terminal's, and
+    /// none in a pipe: see the type's comment).
+    static func help(for command: CommandSpec, width: Int? = Terminal.lineWidth()) -> String {
+        var text = paragraph("OVERVIEW: \(command.abstract)", width: width, indent: 2)
+        if let discussion = command.discussion {
+            text += "\n"
+            // The discussion's own line breaks are kept: some lines start a topic ("json: ...").
+            for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
+                text += paragraph(String(line), width: width)
+            }
+        }
+        text += "\n"
+        text +=
+            width.map { wrapped(words: ["USAGE:"] + usageParts(of: command), width: $0, indent: 7) }
+            ?? "USAGE: \(usage(of: command))\n"
         if !command.arguments.isEmpty {
             text += "\nARGUMENTS:\n"
             for argument in command.arguments {
-                text += row("<\(argument.name)>" + (argument.repeats ? " ..." : ""), argument.help)
+                text += row("<\(argument.name)>" + (argument.repeats ? " ..." : ""), argument.help, width: width)
             }
         }
         text += "\nOPTIONS:\n"
         for option in command.options + GlobalOptions.specs {
-            text += row(label(option), option.help)
+            text += row(label(option), option.help, width: width)
         }
         if !command.examples.isEmpty {
-            text += "\nEXAMPLES:\n" + command.examples.map { "  \($0)\n" }.joined()
+            text += "\nEXAMPLES:\n" + command.examples.map { paragraph("  \($0)", width: width, indent: 4) }.joined()
         }
         return text
     }
 
-    /// The top-level help: every command with its abstract.
-    static func overview(commands: [CommandSpec]) -> String {
-        var text = """
-            OVERVIEW: A todo list in SQLite, for the terminal.
-
-            USAGE: todo [--db <path>] [--color <when>] <command> [<arguments>]
-
-            \(Command.undoneOverview.spec.abstract)
-
-            COMMANDS:
-
-            """
-        for command in commands { text += row(command.name, command.abstract) }
+    /// The top-level help: every command with its abstract, wrapped as ``help(for:width:)``.
+    static func overview(commands: [CommandSpec], width: Int? = Terminal.lineWidth()) -> String {
+        var text = paragraph("OVERVIEW: A todo list in SQLite, for the terminal.", width: width, indent: 2)
+        text +=
+            "\n"
+            + paragraph("USAGE: todo [--db <path>] [--color <when>] <command> [<arguments>]", width: width, indent: 7)
+        text += "\n" + paragraph(Command.undoneOverview.spec.abstract, width: width)
+        text += "\nCOMMANDS:\n"
+        for command in commands { text += row(command.name, command.abstract, width: width) }
         text += "\nOPTIONS:\n"
-        for option in GlobalOptions.specs { text += row(label(option), option.help) }
-        text += "\n  See 'todo help <command>' for detailed help, 'todo help config' for defaults and aliases.\n"
+        for option in GlobalOptions.specs { text += row(label(option), option.help, width: width) }
+        text +=
+            "\n"
+            + paragraph(
+                "  See 'todo help <command>' for detailed help, 'todo help config' for defaults and aliases.",
+                width: width, indent: 2)
         return text
     }
 
@@ -65,13 +90,27 @@ enum HelpFormatter {
         return option.short.map { "\($0), \(long)" } ?? long
     }
 
-    /// An indented two-column row; long labels push the help to the next line.
-    private static func row(_ label: String, _ help: String) -> String {
-        let width = 24
+    /// `text` and a newline, wrapped to `width` with continuation lines indented by `indent`.
+    private static func paragraph(_ text: String, width: Int?, indent: Int = 0) -> String {
+        guard let width else { return text + "\n" }
+        return TextWrapping.wrap(text, width: width, indent: indent).map { $0 + "\n" }.joined()
+    }
+
+    private static func wrapped(words: [String], width: Int, indent: Int) -> String {
+        TextWrapping.wrap(words: words, width: width, indent: indent).map { $0 + "\n" }.joined()
+    }
+
+    /// An indented two-column row; long labels push the help to the next line. Wrapped, the
+    /// description's lines hang at its column; on a terminal too narrow for two columns, the
+    /// description goes under the label.
+    private static func row(_ label: String, _ help: String, width: Int?) -> String {
         let padded = "  " + label
-        if padded.count < width {
-            return padded + String(repeating: " ", count: width - padded.count) + help + "\n"
-        }
-        return padded + "\n" + String(repeating: " ", count: width) + help + "\n"
+        let column =
+            width.map { $0 - descriptionColumn >= minimumDescriptionWidth ? descriptionColumn : narrowIndent }
+            ?? descriptionColumn
+        let margin = String(repeating: " ", count: column)
+        let description = paragraph(margin + help, width: width, indent: column)
+        guard column == descriptionColumn, padded.count < column else { return padded + "\n" + description }
+        return padded + description.dropFirst(padded.count)
     }
 }

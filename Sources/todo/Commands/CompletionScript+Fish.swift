@@ -39,7 +39,7 @@ extension CompletionScript {
             function __todo_using; set -l command (__todo_command); and test "$command" = $argv[1]; end
 
             # Prints "id<TAB>name" per todo, from `todo list --json $argv` on the --db given on the
-            # line, except the ids already on it.
+            # line, at most \#(Self.idLimit) (see CompletionScript.idsPipeline), except the ids already on it.
             function __todo_ids
                 set -l tokens (commandline -opc)
                 set -l program $tokens[1]
@@ -48,7 +48,7 @@ extension CompletionScript {
                 command -sq $program; or set program todo
                 set -l at (contains -i -- --db $tokens); and set -q tokens[(math $at + 1)]; and set db $tokens[(math $at + 1)]
                 set -q db[1]; and set args --db (string replace -r -- '^~' $HOME $db[-1]) $args
-                for entry in (command $program $args 2>/dev/null | sed -n \#(Self.fishQuoted(Self.idsSedProgram)))
+                for entry in (command $program $args 2>/dev/null | \#(Self.idsPipeline(quoted: Self.fishQuoted)))
                     contains -- (string split -f1 \t -- $entry) $tokens[2..-1]; or printf '%s\n' $entry
                 end
             end
@@ -80,7 +80,8 @@ extension CompletionScript {
         case .nothing: ""
         case .words(let words): "-a \(Self.fishQuoted(words.joined(separator: " ")))"
         case .files: "-F"
-        case .todoIDs(let filter): "-a '(__todo_ids" + (filter.map { " \($0)" } ?? "") + ")'"
+        // -k: in __todo_ids' order (numeric, newest first when cut), not sorted as strings.
+        case .todoIDs(let filter): "-k -a '(__todo_ids" + (filter.map { " \($0)" } ?? "") + ")'"
         case .commands: "-a '(__todo_commands)'"
         }
     }

@@ -19,22 +19,25 @@ extension CompletionScript {
             #   source <(todo completions zsh)     (after compinit)
             # or save it as _todo in a folder on $fpath.
 
-            # Offers the todos of `todo list --json $1` (on the --db of the line) as ids described
-            # by names, except those already on the line.
+            # Offers the todos of `todo list --json --done|--undone` (on the --db of the line) as ids described
+            # by names, at most \#(Self.idLimit) (see CompletionScript.idsPipeline), except those
+            # already on the line.
             _todo_ids() {
               local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=} entry
-              local -a args=(--no-config list --json $1) ids kept
+              # _arguments passes compadd's options (-J -default-) before the action's own words:
+              # the filter is whichever of --done and --undone is among them.
+              local -a args=(--no-config list --json ${(M)@:#--(un|)done}) ids kept
               (( at )) && db=$todo_words[at+1]
               program=${program/#\~/$HOME}
               (( $+commands[$program] )) || [[ -x $program ]] || program=todo
               [[ -n $db ]] && args=(--db ${db/#\~/$HOME} $args)
-              ids=(${(f)"$(command $program $args 2>/dev/null | sed -n '\#(Self.idsSedProgram)')"})
+              ids=(${(f)"$(command $program $args 2>/dev/null | \#(Self.idsPipeline()))"})
               for entry in $ids; do
                 (( ${${todo_words[2,CURRENT-1]}[(Ie)${entry%%$'\t'*}]} )) || kept+=($entry)
               done
               ids=($kept)
               ids=(${${ids//\\/\\\\}/$'\t'/:})  # _describe reads backslashes as escapes
-              _describe -t todo-ids 'todo' ids
+              _describe -V -t todo-ids 'todo' ids  # -V: in the pipeline's order, not sorted as strings
             }
 
             # Offers the commands described by their abstracts.

@@ -10,6 +10,8 @@ extension Command {
             discussion: """
                 The script completes commands, options and their values, and todo ids with
                 their names, read with 'todo list --json' (and the --db on the line) as you type.
+                Ids come in numeric order; past \(CompletionScript.idLimit) todos, the newest
+                \(CompletionScript.idLimit) (the largest ids), newest first.
                 zsh: run compinit before sourcing it, or save it as _todo in a folder on $fpath.
                 """,
             examples: [
@@ -105,6 +107,25 @@ struct CompletionScript {
     static let idsSedProgram =
         #"s/^[[:space:]]*{"id": *\([0-9][0-9]*\), *"name": *"\(\([^"\\]\|\\.\)*\)".*/\1\t\2/;T;s/\\\\/\x01/g;s/\\[nrt]/ /g;s/\\u[0-9a-fA-F]\{4\}/ /g;s/\\\(.\)/\1/g;s/\x01/\\/g;p"#
 
+    /// The most ids a completion offers: `todo undone <Tab>` after importing a done.txt offered
+    /// 1,209, more than anyone reads. Past this many, the newest (ids are never reused, so the
+    /// largest) are offered, newest first; up to it, all of them in numeric order.
+    static let idLimit = 100
+
+    /// The shell pipeline, after `todo list --json`, that prints the `id<TAB>name` lines to
+    /// offer: ``idsSedProgram``, then ids in numeric order (sorted by the shell they came out
+    /// as strings: 10, 100, 1000) bounded by ``idLimit``. One pipeline for the three shells;
+    /// each then keeps this order (bash `nosort`, zsh `_describe -V`, fish `-k`). `quoted`
+    /// quotes a program for the shell: single quotes for bash and zsh (the programs hold none).
+    static func idsPipeline(quoted: (String) -> String = { "'\($0)'" }) -> String {
+        // Ids come in largest first, one more than the limit to tell whether any were left out.
+        let keep =
+            #"{ line[NR] = $0 } END { if (NR > n) for (i = 1; i <= n; i++) print line[i]; "#
+            + #"else for (i = NR; i >= 1; i--) print line[i] }"#
+        return
+            "sed -n \(quoted(idsSedProgram)) | sort -rn | head -n \(idLimit + 1) | awk -v n=\(idLimit) \(quoted(keep))"
+    }
+
     private var commandNames: String { commands.map(\.name).joined(separator: " ") }
 
     /// Long and short names of options, for shell patterns and word lists.
@@ -151,13 +172,15 @@ struct CompletionScript {
             _todo_files() { compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); }
 
             # Offers the ids `todo list --json $1` prints for the --db on the line (bash shows no
-            # names), except those already on the line.
+            # names), at most \#(Self.idLimit) as described in CompletionScript.idsPipeline, except
+            # those already on the line.
             _todo_ids() {
                 local program=${COMP_WORDS[0]} id word kept=""
                 local -a args=(--no-config list --json $1)
                 type -P "$program" >/dev/null 2>&1 || program=todo
                 [[ -n $db ]] && args=(--db "${db/#\~/$HOME}" "${args[@]}")
-                for id in $("$program" "${args[@]}" 2>/dev/null | sed -n '\#(Self.idsSedProgram)' | cut -f1); do
+                compopt -o nosort 2>/dev/null  # the ids' order, not readline's sort as strings
+                for id in $("$program" "${args[@]}" 2>/dev/null | \#(Self.idsPipeline()) | cut -f1); do
                     for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do [[ $word == "$id" ]] && continue 2; done
                     kept+="$id "
                 done

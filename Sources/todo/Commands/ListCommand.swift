@@ -98,7 +98,9 @@ extension Command {
         _ repository: TodoRepository, _ request: TodoFetchRequest,
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let text = context.text(maxID: try repository.maxID())
+        // The id column is as wide as the widest id listed, not the widest in the file: a
+        // filtered list of small ids leaves those columns to the name.
+        let text = context.text(maxID: try repository.maxID(request))
         var empty = true
         try repository.forEach(request) { todo in
             text.writeRow(todo, to: &out)
@@ -141,7 +143,7 @@ extension Command {
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request)
-        let text = context.text(maxID: try repository.maxID())
+        let text = context.text(maxID: try repository.maxID(request))
         for group in TodoGroup.allCases {
             out.write(context.style.paint("\(group.title) (\(snapshots.count(of: group)))", .bold) + "\n")
             let records = snapshots.records(in: group)

@@ -37,7 +37,8 @@ extension Command {
             let request = try context.fetchRequest()
             let repository = try context.openRepository()
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
-            let text = context.text(maxID: try context.perform { () throws(TodoStoreError) in try repository.maxID() })
+            // Sized to the rows when they are printed (WatchPrinter.printInitial).
+            let text = context.text(maxID: 0)
             let printer = WatchPrinter(
                 json: context.arguments.flag("--json"), out: context.out, text: text,
                 current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
@@ -112,6 +113,10 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
         if json {
             out.write("{\"items\": [" + todos.map(JSON.object).joined(separator: ", ") + "]}\n")
         } else {
+            // As in `todo list`, the id column is as wide as the widest id listed. The lines
+            // that follow are one-line summaries (`+ 1234  name`), not columns, so a larger id
+            // arriving later has nothing to widen.
+            let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0)
             for todo in todos { text.writeRow(todo, to: &out) }
             if todos.isEmpty { out.write("No todos.\n") }
             out.write("Watching for changes (Ctrl-C to stop)...\n")

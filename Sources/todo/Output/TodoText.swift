@@ -38,6 +38,11 @@ struct TodoText {
         self.showsHints = showsHints && (lineWidth.map { $0 - rowWithHints >= Self.minimumNameWidth } ?? true)
     }
 
+    /// This layout for rows whose largest id is `maxID`, the other choices kept.
+    func fitting(maxID: Int64) -> TodoText {
+        TodoText(maxID: maxID, today: today, style: style, lineWidth: lineWidth, showsHints: hintsAsked)
+    }
+
     /// The deadline and hint columns' width, with the two spaces between them.
     var deadlineColumnsWidth: Int { 10 + (showsHints ? 2 + Self.hintWidth : 0) }
 

@@ -10,7 +10,7 @@ import TodoStore
 /// the results back costs more; a key must show its list within a frame (16 ms). So the
 /// controller keeps the results of the search it fetched, and while the filter text extends
 /// that search (always, when it fetched none), the list shows a ``UINarrowing`` of them: the
-/// todos whose names contain the text, by the store's own rule, found in memory:
+/// todos whose names contain every word of the text, by the store's own rule, found in memory:
 /// - typing (the text extends the shown one) narrows the shown narrowing;
 /// - erasing narrows the controller's results again;
 /// - back to the controller's own search (Esc, or erasing what was typed), the list is the
@@ -30,25 +30,26 @@ extension UIApp {
         case .kept:
             applyPendingFilter()
             state.say(
-                state.search.map { "\(list.todoCount) matching \"\(TodoText.sanitized($0))\"" } ?? "Filter cleared")
+                state.searches.isEmpty
+                    ? "Filter cleared" : "\(list.todoCount) matching \"\(TodoText.sanitized(state.filterText))\"")
         }
     }
 
-    /// The filter text the list shows: its narrowing's, else the controller's search.
-    var shownSearch: String? { narrowing?.search ?? controller.fetchRequest.search }
+    /// The filter terms the list shows: its narrowing's, else the controller's search.
+    var shownSearches: [String] { narrowing?.searches ?? controller.fetchRequest.searches }
 
-    /// Makes the list show ``UIState/search`` (see the extension's comment for how).
+    /// Makes the list show ``UIState/searches`` (see the extension's comment for how).
     func applyPendingFilter() {
         guard filterPending else { return }
         filterPending = false
-        let search = state.search
-        guard search != shownSearch else { return }
-        let fetched = controller.fetchRequest.search.map(TodoSearch.fold)
-        let folded = search.map(TodoSearch.fold)
+        let searches = state.searches
+        guard searches != shownSearches else { return }
+        let fetched = controller.fetchRequest.searches.map(TodoSearch.fold)
+        let folded = searches.map(TodoSearch.fold)
         if folded == fetched {
             showControllerResults()
-        } else if let search, let folded, fetched.map { folded.contains($0) } ?? true {
-            narrow(to: search, folded: folded)
+        } else if !searches.isEmpty, UINarrowing.terms(folded, narrow: fetched) {
+            narrow(to: searches, folded: folded)
         } else {
             refetch()
         }
@@ -63,13 +64,14 @@ extension UIApp {
         nameIndex = UINameIndex(controller.snapshot)
     }
 
-    /// Shows the todos of the controller's results whose names contain `search`: found among
-    /// the shown narrowing's when `search` extends its text, else among all of them.
-    private func narrow(to search: String, folded: String) {
+    /// Shows the todos of the controller's results whose names contain every one of `searches`:
+    /// found among the shown narrowing's when these terms narrow its own, else among all of them.
+    private func narrow(to searches: [String], folded: [String]) {
         let order = controller.fetchRequest.order
         let index = nameIndex ?? UINameIndex(controller.snapshot)
         nameIndex = index
-        let narrowed = UINarrowing(search: search, folded: folded, in: index, narrowing: narrowing, order: order)
+        let narrowed = UINarrowing(
+            searches: searches, folded: folded, in: index, narrowing: narrowing, order: order)
         let expanded = list.expandedGroups
         if narrowing == nil { unnarrowedList = list }
         switch narrowed.outcome {

@@ -66,13 +66,13 @@ final class UIApp: FetchedResultsControllerDelegate {
         self.databasePath = databasePath
         self.today = today
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
-        state = UIState(order: request.order, search: request.search)
+        state = UIState(order: request.order, searches: request.searches)
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today)
         let sections = UIStateFile.loadSections()
         let screenful = max(size.rows, 1)
         let unfiltered =
-            request.filter == .all && request.search == nil && request.dueBefore == nil && request.dueAfter == nil
+            request.filter == .all && request.searches.isEmpty && request.dueBefore == nil && request.dueAfter == nil
         let total =
             unfiltered && request.limit == nil && request.offset == 0
             ? try repository.count() : 0
@@ -292,7 +292,7 @@ final class UIApp: FetchedResultsControllerDelegate {
     func refetch() {
         var request = controller.fetchRequest
         request.order = state.order
-        request.search = state.search
+        request.searches = state.searches
         let replacement = FetchedResultsController(repository: repository, fetchRequest: request)
         do {
             try replacement.performFetch()

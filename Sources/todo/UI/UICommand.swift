@@ -14,7 +14,10 @@ extension Command {
             options: [
                 .init(name: "--sort", value: "order", help: "due (the default), name or status; s cycles it."),
                 .init(
-                    name: "--search", value: "text", help: "Start filtered to names containing the text; / changes it.")
+                    name: "--search", value: "text",
+                    help:
+                        "Start filtered to names containing the text; given again, every text must match."
+                        + " / changes the filter: each word typed must match.")
             ] + CommandContext.filterOptions,
             discussion: """
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.

@@ -2,19 +2,19 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// The todos of the controller's results whose names contain a filter text, kept in memory:
-/// what `todo ui` shows while its filter text extends the search its controller fetched (see
-/// UIApp+Filter.swift for why).
+/// The todos of the controller's results whose names contain every term of a filter, kept in
+/// memory: what `todo ui` shows while its filter narrows the search its controller fetched
+/// (see UIApp+Filter.swift for why).
 ///
 /// The match is the store's own rule (``TodoSearch``, the function SQL's `todo_matches` calls),
 /// so the results are exactly those a fetch with this search would give, in the same order.
 /// They stay live the way the controller's do: each of its batches is narrowed the same way and
 /// patched in, O(k log n) for k todos changed (``apply(_:order:)``).
 struct UINarrowing {
-    /// The filter text, as typed.
-    let search: String
-    /// `search` case-folded, as ``TodoSearch/matches(name:foldedNeedle:)`` takes it.
-    let foldedSearch: String
+    /// The filter's terms, as typed.
+    let searches: [String]
+    /// `searches` case-folded, as ``TodoSearch/matches(name:foldedNeedle:)`` takes them.
+    let foldedSearches: [String]
     /// The todos that match, in the controller's order.
     private(set) var results: TodoResultsSnapshot
     /// Where ``results`` are in the name index they were found with; nil once a batch has
@@ -33,21 +33,24 @@ struct UINarrowing {
         case fewer
     }
 
-    /// Narrows the todos of `index` to those whose names contain `search` (`folded`, case-folded).
-    /// When `previous` was found in the same index (it has ``positions``) and `search` extends
-    /// its text, only its todos are scanned.
+    /// Narrows the todos of `index` to those whose names contain every one of `searches`
+    /// (`folded`, case-folded). When `previous` was found in the same index (it has
+    /// ``positions``) and these terms narrow its own, only its todos are scanned.
     ///
-    /// O(n) to scan the names (O(m) for the m todos of `previous`), plus O(k) to build the
-    /// results when k todos match and that is fewer than were scanned; none when all of them
-    /// match, so typing that leaves nothing out builds nothing.
+    /// O(n) per term to scan the names (O(m) for the m todos still candidates), plus O(k) to
+    /// build the results when k todos match and that is fewer than were scanned; none when all
+    /// of them match, so typing that leaves nothing out builds nothing.
     init(
-        search: String, folded: String, in index: UINameIndex, narrowing previous: UINarrowing?,
+        searches: [String], folded: [String], in index: UINameIndex, narrowing previous: UINarrowing?,
         order: TodoFetchRequest.Order
     ) {
-        self.search = search
-        foldedSearch = folded
+        self.searches = searches
+        foldedSearches = folded
         let candidates = previous.flatMap { $0.isNarrowed(by: folded) ? $0.positions : nil }
-        let found = index.positions(matching: folded, among: candidates)
+        // Each term keeps those of the candidates left by the terms before it.
+        var matched = candidates
+        for term in folded { matched = index.positions(matching: term, among: matched) }
+        let found = matched ?? Array(0..<index.count)
         positions = found
         if found.count == index.count {
             results = index.results
@@ -61,9 +64,15 @@ struct UINarrowing {
         }
     }
 
-    /// Whether `text`, case-folded, contains this narrowing's text: then every todo it selects
-    /// is among this narrowing's results.
-    func isNarrowed(by foldedText: String) -> Bool { foldedText.contains(foldedSearch) }
+    /// Whether the case-folded `terms` select only todos this narrowing selects: each of its
+    /// terms is within one of them (a name that contains "milk" contains "mil").
+    func isNarrowed(by terms: [String]) -> Bool { Self.terms(terms, narrow: foldedSearches) }
+
+    /// Whether a name containing every one of `terms` contains every one of `narrowed` (all
+    /// case-folded): each of `narrowed` is within one of `terms`. No terms narrow nothing.
+    static func terms(_ terms: [String], narrow narrowed: [String]) -> Bool {
+        narrowed.allSatisfy { old in terms.contains { $0.contains(old) } }
+    }
 
     /// Takes in one of the controller's batches: the todos it changed that match now are put
     /// in (or replaced), the others taken out. Returns the identifiers of the todos whose place
@@ -83,16 +92,18 @@ struct UINarrowing {
             return Array(changes.keys)
         }
         self = UINarrowing(
-            search: search, folded: foldedSearch, in: UINameIndex(batch.snapshot), narrowing: nil,
+            searches: searches, folded: foldedSearches, in: UINameIndex(batch.snapshot), narrowing: nil,
             order: order)
         positions = nil
         return nil
     }
 
-    /// Whether `todo`'s name contains the filter text.
+    /// Whether `todo`'s name contains every term of the filter.
     func matches(_ todo: Todo) -> Bool {
-        var needle = foldedSearch
         var name = todo.name
-        return needle.withUTF8 { needle in name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needle) } }
+        return foldedSearches.allSatisfy { term in
+            var needle = term
+            return needle.withUTF8 { needle in name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needle) } }
+        }
     }
 }

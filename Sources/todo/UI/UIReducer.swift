@@ -64,9 +64,9 @@ enum UIReducer {
                 state.mode = .prompt(prompt)
                 // The filter narrows the list as it is typed, not only on Enter.
                 guard case .filter = prompt.purpose else { return [] }
-                let search = Todo.isValidName(prompt.text) ? prompt.text : nil
-                guard search != state.search else { return [] }
-                state.search = search
+                let searches = UIState.searchTerms(of: prompt.text)
+                guard searches != state.searches else { return [] }
+                state.searches = searches
                 // Another list: shown from its top, so its "All" heading shows whenever the
                 // cursor's row fits on the screen with it.
                 state.top = 0
@@ -78,7 +78,7 @@ enum UIReducer {
                 state.say("Cancelled")
                 // The list as it was before `/`: its filter, or none.
                 if case .filter(let previous, let cursor) = prompt.purpose {
-                    state.search = previous
+                    state.searches = previous
                     // Back to the row the cursor was on, with the list from its top.
                     if let cursor { state.cursorID = cursor }
                     state.top = 0
@@ -129,7 +129,7 @@ enum UIReducer {
             }
         case .character("/"):
             state.mode = .prompt(
-                .init(purpose: .filter(previous: state.search, cursor: state.cursorID), text: state.search ?? ""))
+                .init(purpose: .filter(previous: state.searches, cursor: state.cursorID), text: state.filterText))
         case .character("s"):
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]

@@ -71,7 +71,7 @@ struct UIRenderer {
         ("d", "delete (asks first)"),
         ("a", "add a todo: its name, then its deadline"),
         ("s", "sort: due, name, status"),
-        ("/", "filter by text (empty clears)"),
+        ("/", "filter: names with every word typed (empty clears)"),
         ("v", "view: All, Outline, or both (kept for the next run)"),
         ("u", "undo the last change"),
         ("Ctrl-Z", "suspend (fg resumes)"),
@@ -95,12 +95,12 @@ struct UIRenderer {
                 first = ""
             }
             first += String(repeating: " ", count: meaningColumn - DisplayWidth.of(first))
-            for (index, part) in UIWrapping.wrap(meaning, width: width - meaningColumn).enumerated() {
+            for (index, part) in TextWrapping.wrap(meaning, width: width - meaningColumn).enumerated() {
                 lines.append((index == 0 ? first : margin) + part)
             }
         }
         lines.append("")
-        lines += UIWrapping.wrap(
+        lines += TextWrapping.wrap(
             "  In a prompt: ← → Home End (Ctrl-A Ctrl-E) move, Delete, Ctrl-U, Ctrl-W erase.", width: width,
             indent: 2)
         return lines
@@ -169,7 +169,7 @@ struct UIRenderer {
     private func emptyListLine(_ offset: Int, list: UIList, state: UIState) -> String {
         guard list.todoCount == 0 else { return "" }
         let hint: [String]
-        if state.search == nil {
+        if state.searches.isEmpty {
             hint = ["  (no todos: press a to add one)"]
         } else if case .prompt(let prompt) = state.mode, case .filter = prompt.purpose {
             hint = ["  (no todo matches the filter)", "  (Esc puts the list back)"]
@@ -181,7 +181,7 @@ struct UIRenderer {
 
     private func header(list: UIList, state: UIState) -> String {
         var text = "todo · \(list.todoCount) \(list.todoCount == 1 ? "todo" : "todos") · sort: \(state.order.rawValue)"
-        if let search = state.search { text += " · filter: \"\(TodoText.sanitized(search))\"" }
+        if !state.searches.isEmpty { text += " · filter: \"\(TodoText.sanitized(state.filterText))\"" }
         return style.paint(fit(text), .bold)
     }
 
@@ -211,7 +211,7 @@ struct UIRenderer {
     private func messageLines(_ state: UIState) -> [String] {
         guard let message = state.message else { return [] }
         let shown = TodoText.sanitized(message)  // a CLIError quotes paths and server text
-        return UIWrapping.wrap(shown, width: width).map { state.messageIsError ? style.paint($0, .red) : $0 }
+        return TextWrapping.wrap(shown, width: width).map { state.messageIsError ? style.paint($0, .red) : $0 }
     }
 
     /// The prompt line, under its explanation when the explanation does not fit beside the
@@ -221,7 +221,7 @@ struct UIRenderer {
         guard let explanation = prompt.explanation, DisplayWidth.of(prompt.wideLabel) + roomToType > width else {
             return [promptLine(prompt, label: prompt.wideLabel)]
         }
-        return UIWrapping.wrap("(\(explanation))", width: width).map { style.paint($0, .dim) }
+        return TextWrapping.wrap("(\(explanation))", width: width).map { style.paint($0, .dim) }
             + [promptLine(prompt, label: prompt.label)]
     }
 

@@ -26,7 +26,7 @@ struct UIState {
             /// `previous`: the filter when `/` was pressed, which Esc puts back; `cursor`: the
             /// row the cursor was on then, which it goes back to whenever the list shows it
             /// again (a text that matches nothing moves it to a group row meanwhile).
-            case filter(previous: String?, cursor: UIRowID?)
+            case filter(previous: [String], cursor: UIRowID?)
         }
 
         var purpose: Purpose
@@ -66,7 +66,18 @@ struct UIState {
     }
 
     var order: TodoFetchRequest.Order
-    var search: String?
+    /// The filter's terms: a todo is shown when its name contains every one, as with several
+    /// `--search` options in `todo list`; none, no filter.
+    var searches: [String]
+
+    /// The filter as the prompt and the header show it: the terms, space separated.
+    var filterText: String { searches.joined(separator: " ") }
+
+    /// The terms of a filter typed as `text`: its words, so that "milk town" keeps the todos
+    /// whose names contain both (`todo list --search milk --search town`).
+    static func searchTerms(of text: String) -> [String] {
+        text.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
     /// The line the cursor is on.
     var cursor = 0
     /// The row the cursor is on: what an update follows.
