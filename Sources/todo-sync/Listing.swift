@@ -10,17 +10,21 @@ struct ListedResponse {
     var status: Int?
     /// The DAV:getetag of a 2xx propstat, trimmed; `nil` when empty or absent.
     var etag: String?
+    /// The CalDAV calendar-data of a 2xx propstat, as sent; only read by a parser made with
+    /// `keepingCalendarData`, else `nil`.
+    var calendarData: String? = nil
 }
 
 /// A DAV:multistatus listing (sync-collection, calendar-query), read as it arrives: libxml2's
 /// push parser (SAX2) is given the body as curl delivers it, and of each `<D:response>` only the
-/// hrefs, the status and the etag are kept, handed to `each` when the response ends. No tree is
-/// built: memory is what `each` keeps, not the size of the answer.
+/// hrefs, the status and the etag (and, when asked, the calendar-data) are kept, handed to `each`
+/// when the response ends. No tree is built: memory is what `each` keeps, not the size of the
+/// answer.
 ///
 /// Bounds, whatever the server sends: ``XMLNode/maximumDepth`` deep; ``maximumResponseElements``
 /// elements in one response; ``maximumOutsideElements`` outside the responses; at most
 /// ``maximumResponses`` responses; ``maximumKeptText`` bytes in one href, status, etag or
-/// sync-token; and no more than ``maximumPending`` bytes that libxml2 holds unparsed (a tag or a
+/// sync-token; ``HTTPClient/maximumObject`` bytes in one calendar-data; and no more than ``maximumPending`` bytes that libxml2 holds unparsed (a tag or a
 /// text that never ends: a decompression bomb of blanks). No DTD, no entity, no network.
 final class ListingParser: BodySink {
     /// The deepest a listing's response needs is 5 (response, propstat, prop, getetag); other
@@ -39,10 +43,13 @@ final class ListingParser: BodySink {
 
     private enum Kind {
         case other, multistatus, syncToken, response, href, responseStatus, propstat, propstatStatus, prop, getetag
+        case calendarData
     }
 
     /// Called for each href of each response, in order.
     private let each: (ListedResponse) throws(HelperError) -> Void
+    /// Whether calendar-data is read (a calendar-query asking for the objects), or skipped.
+    private let keepsCalendarData: Bool
     /// The top-level DAV:sync-token, once read.
     private(set) var syncToken: String?
     private(set) var responses = 0
@@ -59,10 +66,13 @@ final class ListingParser: BodySink {
     private var etag: String?
     private var propstatStatus: Int?
     private var propstatEtag: String?
+    private var calendarData: String?
+    private var propstatCalendarData: String?
     /// The text of the element whose text is kept (none nests in another).
     private var text: [UInt8] = []
 
-    init(each: @escaping (ListedResponse) throws(HelperError) -> Void) {
+    init(keepingCalendarData: Bool = false, each: @escaping (ListedResponse) throws(HelperError) -> Void) {
+        self.keepsCalendarData = keepingCalendarData
         self.each = each
     }
 
@@ -196,6 +206,11 @@ final class ListingParser: BodySink {
         return strcmp(UnsafeRawPointer(uri).assumingMemoryBound(to: CChar.self), "DAV:") == 0
     }
 
+    private static func isCalDAV(_ uri: UnsafePointer<xmlChar>?) -> Bool {
+        guard let uri else { return false }
+        return strcmp(UnsafeRawPointer(uri).assumingMemoryBound(to: CChar.self), "urn:ietf:params:xml:ns:caldav") == 0
+    }
+
     private static func equals(_ name: UnsafePointer<xmlChar>?, _ literal: StaticString) -> Bool {
         guard let name else { return false }
         return strcmp(
@@ -264,6 +279,7 @@ final class ListingParser: BodySink {
             hrefs.removeAll(keepingCapacity: true)
             status = nil
             etag = nil
+            calendarData = nil
             kind = .response
         case .multistatus? where dav && Self.equals(localName, "sync-token"): kind = .syncToken
         case .response? where dav && Self.equals(localName, "href"): kind = .href
@@ -271,10 +287,13 @@ final class ListingParser: BodySink {
         case .response? where dav && Self.equals(localName, "propstat"):
             propstatStatus = nil
             propstatEtag = nil
+            propstatCalendarData = nil
             kind = .propstat
         case .propstat? where dav && Self.equals(localName, "status"): kind = .propstatStatus
         case .propstat? where dav && Self.equals(localName, "prop"): kind = .prop
         case .prop? where dav && Self.equals(localName, "getetag"): kind = .getetag
+        case .prop? where keepsCalendarData && Self.isCalDAV(uri) && Self.equals(localName, "calendar-data"):
+            kind = .calendarData
         default: kind = .other
         }
         text.removeAll(keepingCapacity: true)
@@ -291,6 +310,15 @@ final class ListingParser: BodySink {
                         .badResponse,
                         "the server's XML holds an href, status, etag or sync-token longer than \(Self.maximumKeptText >> 10) KiB"
                     ))
+                return
+            }
+            text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        case .calendarData?:
+            guard text.count + count <= HTTPClient.maximumObject else {
+                stop(
+                    HelperError(
+                        .badResponse,
+                        "the server's XML holds a calendar object larger than \(HTTPClient.maximumObject >> 20) MiB"))
                 return
             }
             text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
@@ -320,12 +348,19 @@ final class ListingParser: BodySink {
             if propstatStatus == nil { propstatStatus = trimmedText().flatMap { StatusLine.code(in: $0.utf8) } }
         case .getetag:
             if propstatEtag == nil { propstatEtag = trimmedText() }
+        case .calendarData:
+            if propstatCalendarData == nil { propstatCalendarData = String(decoding: text, as: UTF8.self) }
         case .propstat:
-            if etag == nil, (200..<300).contains(propstatStatus ?? 200) { etag = propstatEtag }
+            if (200..<300).contains(propstatStatus ?? 200) {
+                if etag == nil { etag = propstatEtag }
+                if calendarData == nil { calendarData = propstatCalendarData }
+            }
         case .response:
             // RFC 4918 allows several hrefs with one status; each is one member.
             do throws(HelperError) {
-                for href in hrefs { try each(ListedResponse(href: href, status: status, etag: etag)) }
+                for href in hrefs {
+                    try each(ListedResponse(href: href, status: status, etag: etag, calendarData: calendarData))
+                }
             } catch {
                 stop(error)
             }

@@ -19,8 +19,10 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case emptyListing
         /// Both listings answer 207 with a body that holds no multistatus.
         case listingWithoutList(NotAList)
-        /// Every other response of a calendar-multiget answer (the first, third…) is spoiled.
-        case multigetDrop(MultigetFault)
+        /// Every other response of a calendar-multiget answer (the first, third…) is spoiled, and
+        /// of a calendar-query that asks for the objects (kind `calendar-query+data`); of that
+        /// `only` kind when one is given.
+        case multigetDrop(MultigetFault, only: String? = nil)
         /// The `n`-th PUT (from 1, counted from when this mode was set) answers 500.
         case putFailNth(Int)
         /// PUTs are stored with trailing blanks trimmed from SUMMARY, as Cyrus does.
@@ -83,7 +85,8 @@ public final class MisbehavingProxy: @unchecked Sendable {
         public let path: String
         public let status: Int
         public let mode: String
-        /// `propfind`, `sync-collection`, `calendar-query`, `calendar-multiget`, `get`, `put`, `delete`…
+        /// `propfind`, `sync-collection`, `calendar-query`, `calendar-query+data`, `calendar-multiget`,
+        /// `get`, `put`, `delete`…
         public let kind: String
         /// The hrefs the fault touched (dropped, spoiled, failed, injected), unescaped.
         public let affected: [String]
@@ -164,7 +167,10 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case .pass: return ["mode": "pass"]
         case .emptyListing: return ["mode": "empty_listing"]
         case .listingWithoutList(let body): return ["mode": "listing_without_list", "body": body.rawValue]
-        case .multigetDrop(let how): return ["mode": "multiget_drop", "how": how.rawValue]
+        case .multigetDrop(let how, let only):
+            var control: [String: Any] = ["mode": "multiget_drop", "how": how.rawValue]
+            if let only { control["only"] = only }
+            return control
         case .putFailNth(let n): return ["mode": "put_fail_nth", "n": n]
         case .alterStored: return ["mode": "alter_stored"]
         case .truncateForever: return ["mode": "truncate_forever"]

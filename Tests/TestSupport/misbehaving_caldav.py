@@ -9,7 +9,8 @@ UPSTREAM is `http://host:port`. In FOLDER:
 - `control.json`: the fault mode, read at every request, `{"mode": "pass"}` when absent. Counters
   (the n-th PUT) start again whenever its text changes.
 - `requests.log`: one JSON object per line and request: method, path, status, mode, kind (what the
-  request is: propfind, sync-collection, calendar-query, calendar-multiget, get, put, ...) and
+  request is: propfind, sync-collection, calendar-query, calendar-query+data (one that asks for
+  the objects), calendar-multiget, get, put, ...) and
   affected (the hrefs a fault touched).
 
 Modes (`{"mode": NAME, ...parameters}`):
@@ -18,9 +19,10 @@ Modes (`{"mode": NAME, ...parameters}`):
   a full listing), REPORT calendar-query a 207 multistatus without responses.
 - listing_without_list: both listings answer 207 with `body` ("declaration": an XML declaration
   alone, the default; "empty": nothing; "html": a well-formed document that is no multistatus).
-- multiget_drop: calendar-multiget is forwarded; in every other response of its answer (the
-  first, third, ...), by `how`: "drop" removes the response (the default), "strip" removes its
-  calendar-data, "garbage" replaces its calendar-data by `not ical`.
+- multiget_drop: calendar-multiget (and calendar-query+data) is forwarded; in every other
+  response of its answer (the first, third, ...), by `how`: "drop" removes the response (the
+  default), "strip" removes its calendar-data, "garbage" replaces its calendar-data by `not ical`;
+  with `only`, just the requests of that kind.
 - put_fail_nth: the `n`-th PUT (1-based, default 1) since the mode was set answers 500.
 - alter_stored: each PUT is forwarded with trailing blanks trimmed from its SUMMARY value (as
   Cyrus stores it); the answer is upstream's.
@@ -313,6 +315,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "REPORT":
             match = ROOT_KIND.search(body)
             kind = match.group(1).decode() if match else "report"
+            if kind == "calendar-query" and CALENDAR_DATA.search(body):
+                kind = "calendar-query+data"
         if mode in BOUND_MODES and kind == control.get("kind", "sync-collection"):
             proxy.record({"method": self.command, "path": self.path, "status": 0 if mode == "silent" else 207,
                           "mode": mode, "kind": kind, "affected": [self.path]})
@@ -337,7 +341,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if kind in ("sync-collection", "calendar-query"):
                 return 207, xml, NOT_MULTISTATUS[control.get("body", "declaration")]
         elif mode == "multiget_drop":
-            if kind == "calendar-multiget":
+            if kind in ("calendar-multiget", "calendar-query+data") and control.get("only", kind) == kind:
                 status, headers, data = self.forward(body)
                 if status == 207:
                     data = self.spoil_multiget(data, control.get("how", "drop"), affected)
