@@ -396,7 +396,13 @@ final class CalDAVClient {
                     let url = self.collection.resolve(response.href), url.sameOrigin(self.collection),
                     let index = byPath[url.comparablePath], state.found[index] == nil
                 else { return }
-                state.found[index] = FetchedObject(href: hrefs[index], etag: response.etag, text: data)
+                // An XML parser turns each CR LF of a text into LF (a multiget answer is read
+                // whole, its CRs protected first; this one is read as it streams in). iCalendar
+                // lines end in CR LF: put back, unless the server wrote its CRs as `&#13;`, which
+                // survive. Only an object with bare LF line ends (against RFC 5545) comes out
+                // different from the server's bytes: with CR LF.
+                let text = data.utf8.contains(13) ? data : data.replacingAll("\n", with: "\r\n")
+                state.found[index] = FetchedObject(href: hrefs[index], etag: response.etag, text: text)
             }
             guard answer.status == 207 else { return (Fetched(), hrefs) }
         } catch  where error.kind == .badResponse {

@@ -343,6 +343,19 @@ struct CalDAVHelperTests {
         }
         let first = try field(objects[0], "text", as: String.self)
         #expect(first.contains("café 日本 🥛") && first.contains("\r\n"))
+
+        // After a full listing, a fetch of most of what it listed is one calendar-query with the
+        // objects, read as it streams in: the same texts and etags as the multigets gave.
+        let listed = try fixture.session.send(["op": "changes", "token": NSNull()])
+        #expect(listed["kind"] as? String == "everything" && (listed["items"] as? [Any])?.count == 106, "\(listed)")
+        let again = try field(
+            try fixture.session.send(["op": "fetch", "hrefs": hrefs]), "objects", as: [[String: Any]].self)
+        #expect(again.count == objects.count)
+        for (one, other) in zip(objects, again) {
+            #expect(one["href"] as? String == other["href"] as? String)
+            #expect(one["etag"] as? String == other["etag"] as? String)
+            #expect(one["text"] as? String == other["text"] as? String, "\(one["href"] ?? "") differs")
+        }
         fixture.finish()
     }
 
