@@ -102,6 +102,12 @@ public struct StoredValue: Sendable, Hashable, SQLiteBindable {
     /// True for SQL NULL.
     public var isNull: Bool { storage == .null }
 
+    /// The integer, when the value is one.
+    public var integer: Int64? {
+        if case .integer(let value) = storage { return value }
+        return nil
+    }
+
     public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
         switch storage {
         case .null: try statement.check(sqlite3_bind_null(statement.handle, index))

@@ -1,4 +1,5 @@
-/// One todo: a name, an optional deadline, and whether it is done.
+/// One todo: a name, an optional deadline, whether it is done, and its details (a priority,
+/// tags, a note, and when it was created and completed).
 ///
 /// A value: reading a todo never gives a live object, and two todos with equal fields are
 /// equal. `id` is the row id in the `todos` table, assigned by SQLite and never reused.
@@ -12,14 +13,43 @@ public struct Todo: Identifiable, Hashable, Sendable {
     public var deadline: CalendarDate?
     /// Whether it is done.
     public var isDone: Bool
+    /// Its priority (``TodoPriority/none`` when it has none).
+    public var priority: TodoPriority
+    /// Its tags, in the order they were added.
+    public var tags: TodoTags
+    /// A note of any number of lines, if any.
+    public var note: String?
+    /// When it was added, if known (a todo another program inserted has no time).
+    public var created: UTCTimestamp?
+    /// When it was last marked done, while it is done (if known).
+    public var completed: UTCTimestamp?
 
     /// Creates a todo value. Persisting one is ``TodoRepository/add(name:deadline:isDone:nameCheck:)``'s job.
-    public init(id: Int64, name: String, deadline: CalendarDate? = nil, isDone: Bool = false) {
+    public init(
+        id: Int64, name: String, deadline: CalendarDate? = nil, isDone: Bool = false,
+        priority: TodoPriority = .none, tags: TodoTags = [], note: String? = nil, created: UTCTimestamp? = nil,
+        completed: UTCTimestamp? = nil
+    ) {
         self.id = id
         self.name = name
         self.deadline = deadline
         self.isDone = isDone
+        self.priority = priority
+        self.tags = tags
+        self.note = note
+        self.created = created
+        self.completed = completed
     }
+
+    /// The todo `id` with `fields`.
+    public init(id: Int64, _ fields: TodoFields) {
+        self.init(
+            id: id, name: fields.name, deadline: fields.deadline, isDone: fields.isDone, priority: fields.priority,
+            tags: fields.tags, note: fields.note, created: fields.created, completed: fields.completed)
+    }
+
+    /// Its fields, without the id.
+    public var fields: TodoFields { TodoFields(self) }
 
     /// The one rule for a todo's name, used wherever a name is written or imported: it must
     /// contain a character that is not white space. Anything else is kept as written (control

@@ -6,6 +6,7 @@ extension TodoFetchRequest.Order {
         case .due: [2, 0]
         case .name: [1, 0]
         case .status: [3, 2, 0]
+        case .priority: [4, 2, 0]
         }
     }
 
@@ -29,6 +30,9 @@ extension TodoFetchRequest.Order {
             }
         case .status:
             if a.isDone != b.isDone { return !a.isDone }
+            return Self.deadlineThenID(a, b)
+        case .priority:
+            if a.priority != b.priority { return a.priority.sortKey < b.priority.sortKey }
             return Self.deadlineThenID(a, b)
         }
     }

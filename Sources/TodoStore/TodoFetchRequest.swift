@@ -12,6 +12,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case name
         /// Undone first, then deadline (undated last), then id.
         case status
+        /// Priority, the highest first and none last, then deadline (undated last), then id.
+        case priority
     }
 
     /// Which todos to include, by done state.
@@ -36,6 +38,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var dueBefore: CalendarDate?
     /// Only todos due after this day (a deadline strictly later; undated todos never match).
     public var dueAfter: CalendarDate?
+    /// Only todos with every one of these tags (none: all), matched by their case-folded word
+    /// (`todo list --tag work --tag home`).
+    public var tags: [TodoTag] = []
+    /// Only todos whose priority is in one of these ranges of values (none: all): ``TodoPriority/Level/values``
+    /// for a class, `0...0` for todos without one.
+    public var priorities: [ClosedRange<Int>] = []
     /// At most this many todos (`nil`: no limit).
     public var limit: Int?
     /// Skip this many todos first.
@@ -72,6 +80,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case .due: " ORDER BY deadline IS NULL, deadline, id"
         case .name: " ORDER BY name COLLATE NOCASE, id"
         case .status: " ORDER BY done, deadline IS NULL, deadline, id"
+        case .priority: " ORDER BY priority = 0, priority, deadline IS NULL, deadline, id"
         }
     }
 
@@ -100,6 +109,14 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case .status:
             arguments += [key[0], key[0]] as [any SQLiteBindable]
             after = "(done > ? OR (done = ? AND \(afterDeadline(key[1], id: key[2]))))"
+        case .priority:
+            // None (0) sorts after every priority: after a todo with none come only others with none.
+            if key[0].integer == 0 {
+                after = "(priority = 0 AND \(afterDeadline(key[1], id: key[2])))"
+            } else {
+                arguments += [key[0], key[0]] as [any SQLiteBindable]
+                after = "(priority = 0 OR priority > ? OR (priority = ? AND \(afterDeadline(key[1], id: key[2]))))"
+            }
         }
         arguments.append(Int64(limit))
         let sql =
@@ -130,6 +147,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
         if let dueBefore { arguments.append(dueBefore) }
         if let dueAfter { arguments.append(dueAfter) }
         arguments += searches.map(TodoSearch.fold)
+        arguments += tags.map(\.folded)
+        for range in priorities { arguments += [Int64(range.lowerBound), Int64(range.upperBound)] }
         return arguments
     }
 
@@ -158,6 +177,10 @@ public struct TodoFetchRequest: Hashable, Sendable {
         if dueBefore != nil { conditions.append("deadline < ?") }
         if dueAfter != nil { conditions.append("deadline > ?") }
         conditions += searches.map { _ in "\(TodoSearch.sqlFunction)(name, ?)" }
+        conditions += tags.map { _ in "\(TodoSearch.tagFunction)(tags, ?)" }
+        if !priorities.isEmpty {
+            conditions.append("(" + priorities.map { _ in "priority BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
+        }
         return conditions
     }
 }

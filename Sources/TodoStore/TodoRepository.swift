@@ -335,17 +335,80 @@ public final class TodoRepository {
         name: String, deadline: CalendarDate? = nil, isDone: Bool = false,
         nameCheck: NameCheck = .validated
     ) throws(TodoStoreError) -> Todo {
-        if nameCheck == .validated { try Todo.validateName(name) }
+        try add(TodoFields(name: name, deadline: deadline, isDone: isDone), nameCheck: nameCheck)
+    }
+
+    /// Adds a todo with every field of `fields` and returns it, as
+    /// ``add(name:deadline:isDone:nameCheck:)`` does. `created` defaults to `now` when it is
+    /// `nil`, and so does `completed` for a todo added done (an import that knows the times
+    /// passes them); a todo added undone has no completed time. Tags are valid by construction
+    /// (``TodoTag``); a note is kept as written.
+    @discardableResult
+    public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp = .now())
+        throws(TodoStoreError) -> Todo
+    {
+        if nameCheck == .validated { try Todo.validateName(fields.name) }
+        var fields = fields
+        fields.created = fields.created ?? now
+        fields.completed = fields.isDone ? (fields.completed ?? now) : nil
+        let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
                 let statement = try connection.internalCachedStatement(
-                    "INSERT INTO todos (name, deadline, done) VALUES (?, ?, ?)")
-                try statement.bind(name, at: 1)
-                try statement.bind(deadline, at: 2)
-                try statement.bind(isDone, at: 3)
+                    "INSERT INTO todos (name, deadline, done, priority, tags, note, created, completed) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                try statement.bind(stored.name, at: 1)
+                try statement.bind(stored.deadline, at: 2)
+                try statement.bind(stored.isDone, at: 3)
+                try statement.bind(stored.priority, at: 4)
+                try statement.bind(stored.tags, at: 5)
+                try statement.bind(stored.note, at: 6)
+                try statement.bind(stored.created, at: 7)
+                try statement.bind(stored.completed, at: 8)
                 try statement.step()
-                return Todo(id: connection.lastInsertRowID, name: name, deadline: deadline, isDone: isDone)
+                return Todo(id: connection.lastInsertRowID, stored)
             }
+        }
+    }
+
+    /// Changes the todo `id` by `change` (given its fields as stored) in one transaction, writes
+    /// every field back, and returns it. Marking it done sets `completed` to `now` (unless
+    /// `change` set another time); marking it undone clears it. The name is checked when it
+    /// changed (``Todo/isValidName(_:)``).
+    ///
+    /// `change` runs inside the write transaction: it must not touch the store.
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)``, ``TodoStoreError/emptyName``.
+    @discardableResult
+    public func update(id: Int64, now: UTCTimestamp = .now(), _ change: (inout TodoFields) -> Void)
+        throws(TodoStoreError) -> Todo
+    {
+        try writeTransaction { () throws(TodoStoreError) in
+            guard let todo = try todo(id: id) else { throw .notFound(ids: [id]) }
+            var fields = todo.fields
+            change(&fields)
+            if fields.name != todo.name { try Todo.validateName(fields.name) }
+            if fields.isDone != todo.isDone, fields.completed == todo.completed {
+                fields.completed = fields.isDone ? now : nil
+            }
+            let changed = try changeEach(
+                [id],
+                sql:
+                    "UPDATE todos SET name = ?, deadline = ?, done = ?, priority = ?, tags = ?, note = ?, created = ?, "
+                    + "completed = ? WHERE id = ? RETURNING \(TodoColumns.list)"
+            ) { (statement, id) throws(SQLiteError) in
+                try statement.bind(fields.name, at: 1)
+                try statement.bind(fields.deadline, at: 2)
+                try statement.bind(fields.isDone, at: 3)
+                try statement.bind(fields.priority, at: 4)
+                try statement.bind(fields.tags, at: 5)
+                try statement.bind(fields.note, at: 6)
+                try statement.bind(fields.created, at: 7)
+                try statement.bind(fields.completed, at: 8)
+                try statement.bind(id, at: 9)
+            }
+            guard let todo = changed.first else { throw .notFound(ids: [id]) }
+            return todo
         }
     }
 
@@ -392,11 +455,20 @@ public final class TodoRepository {
     /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.
     ///
     /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id; nothing changes then.
-    public func setDone(_ isDone: Bool, ids: [Int64]) throws(TodoStoreError) -> [Todo] {
-        try changeEach(ids, sql: "UPDATE todos SET done = ? WHERE id = ? RETURNING \(TodoColumns.list)") {
+    ///
+    /// A todo marked done gets `now` as its completed time (one already done keeps its own);
+    /// one marked undone loses it.
+    public func setDone(_ isDone: Bool, ids: [Int64], now: UTCTimestamp = .now()) throws(TodoStoreError) -> [Todo] {
+        // In an UPDATE, `done` on the right is the row's old value.
+        try changeEach(
+            ids,
+            sql: "UPDATE todos SET completed = CASE WHEN ?1 = 0 THEN NULL WHEN done = 1 THEN completed ELSE ?2 END, "
+                + "done = ?1 WHERE id = ?3 RETURNING \(TodoColumns.list)"
+        ) {
             (statement, id) throws(SQLiteError) in
             try statement.bind(isDone, at: 1)
-            try statement.bind(id, at: 2)
+            try statement.bind(now, at: 2)
+            try statement.bind(id, at: 3)
         }
     }
 

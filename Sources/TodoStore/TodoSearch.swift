@@ -81,5 +81,41 @@ public enum TodoSearch {
         try connection.addTextPredicate(named: sqlFunction) { name, needle in
             matches(name: name, foldedNeedle: needle)
         }
+        try connection.addTextPredicate(named: tagFunction) { tags, word in
+            hasTag(storage: tags, foldedWord: word)
+        }
+    }
+
+    /// The SQL function `todo_has_tag(tags, folded_word)`: whether the `tags` column holds a tag
+    /// whose folded word is `folded_word` exactly (`work` finds `+Work` and `@work`, never
+    /// `+workout`).
+    static let tagFunction = "todo_has_tag"
+
+    /// Whether the stored tags (``TodoTags/storage``) hold the already folded `word`: the one
+    /// rule of a tag filter, in SQL and for callers that hold todos.
+    public static func hasTag(storage: UnsafeBufferPointer<UInt8>, foldedWord word: UnsafeBufferPointer<UInt8>) -> Bool
+    {
+        guard !storage.isEmpty, !word.isEmpty else { return false }
+        var start = 0
+        while start < storage.count {
+            var end = start
+            while end < storage.count, storage[end] != 0x20 { end += 1 }
+            // Past the sigil.
+            let tag = UnsafeBufferPointer(rebasing: storage[min(start + 1, end)..<end])
+            if tag.count == word.count || !isASCII(tag) {
+                if isASCII(tag) {
+                    var same = true
+                    for index in 0..<tag.count where lowerASCII(tag[index]) != word[index] {
+                        same = false
+                        break
+                    }
+                    if same { return true }
+                } else if fold(String(decoding: tag, as: UTF8.self)) == String(decoding: word, as: UTF8.self) {
+                    return true
+                }
+            }
+            start = end + 1
+        }
+        return false
     }
 }

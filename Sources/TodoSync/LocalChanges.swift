@@ -38,7 +38,7 @@ extension SyncState {
         try localChanges(since: try progress().feedSeq).count
     }
 
-    private static let rowColumns = "t.id, t.name, t.deadline, t.done, u.uid, " + itemColumns(prefix: "s.")
+    private static let rowColumns = TodoColumns.list(qualifiedBy: "t") + ", u.uid, " + itemColumns(prefix: "s.")
 
     private func allChanges() throws(SQLiteError) -> [LocalChange] {
         var changes: [LocalChange] = []
@@ -90,10 +90,11 @@ extension SyncState {
     /// The change a row of ``rowColumns`` shows, if any.
     private static func change(from row: Row) -> LocalChange? {
         let todo = TodoColumns.todo(from: row)
-        let uid = row.optionalString(4)
-        guard !row.isNull(5) else { return .created(todo, uid: uid) }
-        let item = item(from: row, at: 5)
-        let fields = TodoFields(todo)
+        let uidColumn = Int32(TodoColumns.count)
+        let uid = row.optionalString(uidColumn)
+        guard !row.isNull(uidColumn + 1) else { return .created(todo, uid: uid) }
+        let item = item(from: row, at: uidColumn + 1)
+        let fields = TodoFields(syncing: todo)
         return fields == item.base ? nil : .changed(todo, item: item)
     }
 }

@@ -193,8 +193,9 @@ public struct SyncEngine {
             }
             return true
         }
-        let merged = ThreeWayMerge.merge(base: item?.base, local: TodoFields(local), remote: remote, todoID: local.id)
-        if merged.fields != TodoFields(local) {
+        let merged = ThreeWayMerge.merge(
+            base: item?.base, local: TodoFields(syncing: local), remote: remote, todoID: local.id)
+        if merged.fields != TodoFields(syncing: local) {
             try update(local.id, to: merged.fields)
             report.received += 1
         }
@@ -210,7 +211,7 @@ public struct SyncEngine {
         let local = try localID.flatMap { id throws(SyncError) in
             try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) }
         }
-        if let local, TodoFields(local) != item.base {
+        if let local, TodoFields(syncing: local) != item.base {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
         } else if let local {
@@ -262,11 +263,11 @@ public struct SyncEngine {
                 switch change {
                 case .created(let todo, let uid):
                     guard let uid = uid ?? given[todo.id] else { continue }
-                    let object = VTodoObject.new(uid: uid, fields: TodoFields(todo), now: now())
+                    let object = VTodoObject.new(uid: uid, fields: TodoFields(syncing: todo), now: now())
                     planned.append(
                         (
                             .create(href: collection.href(forNewUID: uid), text: object.text), change, uid, object.text,
-                            TodoFields(todo)
+                            TodoFields(syncing: todo)
                         ))
                 case .changed(let todo, let item):
                     guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
@@ -276,11 +277,11 @@ public struct SyncEngine {
                         refetch.insert(item.href)
                         continue
                     }
-                    object.update(to: TodoFields(todo), now: now())
+                    object.update(to: TodoFields(syncing: todo), now: now())
                     planned.append(
                         (
                             .update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text,
-                            TodoFields(todo)
+                            TodoFields(syncing: todo)
                         ))
                 case .deleted(let item):
                     guard let etag = item.etag else {

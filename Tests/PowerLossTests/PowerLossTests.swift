@@ -77,8 +77,15 @@ import TodoStore
 
     static func state(of repository: TodoRepository) throws -> State {
         let connection = repository.connection
+        // Without the created and completed times: they are the clock's at each run, and the
+        // scenario is run again, cut, after it was recorded.
         return State(
-            todos: try repository.fetch().sorted { $0.id < $1.id },
+            todos: try repository.fetch().sorted { $0.id < $1.id }.map {
+                var todo = $0
+                todo.created = nil
+                todo.completed = nil
+                return todo
+            },
             undoSteps: Int(try connection.prepare("SELECT count(*) FROM todo_history").scalarInt64() ?? -1),
             redoSteps: Int(try connection.prepare("SELECT count(*) FROM todo_redo").scalarInt64() ?? -1))
     }

@@ -118,7 +118,7 @@ private func isInstalled(_ program: String) -> Bool {
         let list = try #require(TodoCLI.commands.first { $0.spec.name == "list" }?.spec)
         #expect(try bashComplete("todo", "list", "--s") == list.options.map(\.name).filter { $0.hasPrefix("--s") })
         #expect(try bashComplete("todo", "list", "--s").contains("--sort"))
-        #expect(try bashComplete("todo", "list", "--sort", "") == ["due", "name", "status"])
+        #expect(try bashComplete("todo", "list", "--sort", "") == ["due", "name", "status", "priority"])
         #expect(try bashComplete("todo", "list", "--sort", "=", "n") == ["name"], "bash splits --sort=n at '='")
         #expect(try bashComplete("todo", "--color", "a") == ["auto", "always"])
         // Bare todo's own options, before a command only.
@@ -259,7 +259,10 @@ private func isInstalled(_ program: String) -> Bool {
         _ = try sandbox.ok("done", "2")
         #expect(try complete("todo done ") == ["1\tBuy milk"])
         #expect(try complete("todo undone ") == ["2\t牛乳を買う"])
-        #expect(try complete("todo list --sort ").map { $0.prefix { $0 != "\t" } } == ["due", "name", "status"])
+        #expect(
+            try complete("todo list --sort ").map { $0.prefix { $0 != "\t" } }.sorted() == [
+                "due", "name", "priority", "status"
+            ])
         #expect(try complete("todo l").first?.hasPrefix("list\t") == true)
     }
 }

@@ -207,11 +207,14 @@ import Testing
 
     // MARK: Sort, filter, groups, undo
 
-    @Test func sCyclesTheSortDueNameStatus() throws {
+    @Test func sCyclesTheSortDueNameStatusPriority() throws {
         _ = try sandbox.ok("add", "bravo", "--due", "2024-05-01")
         _ = try sandbox.ok("add", "alpha", "--due", "2024-05-03")
         _ = try sandbox.ok("add", "charlie")
         _ = try sandbox.ok("done", "2")
+        let priority = try ProcessRunner.run(
+            "sqlite3", [sandbox.database, "UPDATE todos SET priority = 1 WHERE name = 'charlie'"])
+        #expect(priority.status == 0, "sqlite3: \(priority.stderr)")
         let session = try startUI()
         func order(_ screen: [String]) -> [String] {
             Self.allRows(screen).compactMap { $0.split(separator: " ").last.map(String.init) }
@@ -221,6 +224,8 @@ import Testing
         #expect(order(try session.waitFor("sort: name")) == ["alpha", "bravo", "charlie"])
         try session.press("s")
         #expect(order(try session.waitFor("sort: status")) == ["bravo", "charlie", "alpha"])
+        try session.press("s")
+        #expect(order(try session.waitFor("sort: priority")) == ["charlie", "bravo", "alpha"])
         try session.press("s")
         #expect(order(try session.waitFor("sort: due")) == ["bravo", "alpha", "charlie"])
     }

@@ -8,7 +8,7 @@ import Testing
 
     /// The whole todos table as the sqlite3 shell sees it: ids, names, deadlines, done flags.
     private func table() throws -> String {
-        try Reliability.sqlite(sandbox.database, "SELECT * FROM todos ORDER BY id").stdout
+        try Reliability.sqlite(sandbox.database, "SELECT id, name, deadline, done FROM todos ORDER BY id").stdout
     }
 
     @Test func undoAfterEachKindOfChangeRestoresThePreviousStateExactly() throws {

@@ -29,7 +29,7 @@ struct Device {
 
     /// The list, by name, as fields: what a device shows.
     func list() throws -> [TodoFields] {
-        try repository.fetch().map(TodoFields.init).sorted {
+        try repository.fetch().map { TodoFields(syncing: $0) }.sorted {
             ($0.name, "\($0.deadline.map { "\($0)" } ?? "")") < ($1.name, "\($1.deadline.map { "\($0)" } ?? "")")
         }
     }

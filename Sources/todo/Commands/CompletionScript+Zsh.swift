@@ -76,7 +76,7 @@ extension CompletionScript {
             """#
     }
 
-    /// One `_arguments` spec (or two, for a short alias): `'--sort=[help]:order:(due name status)'`.
+    /// One `_arguments` spec (or two, for a short alias): `'--sort=[help]:order:(due name status priority)'`.
     private func zshSpec(_ option: CommandSpec.Option) -> String {
         let help = "[" + Self.zshEscaped(option.help) + "]"
         let value = option.value.map { ":\($0):\(zshAction(CompletionValues.of(option)))" } ?? ""

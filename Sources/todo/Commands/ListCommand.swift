@@ -3,7 +3,7 @@ import TodoStore
 import TodoSync
 
 extension Command {
-    /// `todo list [--sort due|name|status] [--done|--undone] [--limit N] [--offset N] [--json]`.
+    /// `todo list [--sort due|name|status|priority] [--done|--undone] [--limit N] [--offset N] [--json]`.
     static let list = Command(
         spec: CommandSpec(
             name: "list",

@@ -70,7 +70,7 @@ struct UIRenderer {
         ("e", "edit the name, then the deadline"),
         ("d", "delete (asks first)"),
         ("a", "add a todo: its name, then its deadline"),
-        ("s", "sort: due, name, status"),
+        ("s", "sort: due, name, status, priority"),
         ("/", "filter: names with every word typed (empty clears)"),
         ("v", "view: All, Outline, or both (kept for the next run)"),
         ("u", "undo the last change"),

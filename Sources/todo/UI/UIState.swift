@@ -91,12 +91,13 @@ struct UIState {
     /// Set when `q`, Ctrl-C, end of input or a stop signal ends the session.
     var quitting = false
 
-    /// The next sort in the app's Sort menu: due, name, status, due...
+    /// The next sort in the app's Sort menu: due, name, status, priority, due...
     static func nextOrder(after order: TodoFetchRequest.Order) -> TodoFetchRequest.Order {
         switch order {
         case .due: .name
         case .name: .status
-        case .status: .due
+        case .status: .priority
+        case .priority: .due
         }
     }
 

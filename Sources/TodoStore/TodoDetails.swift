@@ -1,0 +1,277 @@
+import SQLite
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A todo's priority on iCalendar's scale (RFC 5545 PRIORITY): 1 is the highest, 9 the lowest,
+/// and 0 is none. The exact value is kept (a phone may write 2 or 7); people type and read the
+/// three classes RFC 5545 names: high (1-4), medium (5), low (6-9), which stand for 1, 5 and 9.
+public struct TodoPriority: RawRepresentable, Hashable, Sendable {
+    public let rawValue: Int
+
+    /// `nil` unless `rawValue` is 0...9.
+    public init?(rawValue: Int) {
+        guard (0...9).contains(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(exactly value: Int) { rawValue = value }
+
+    public static let none = TodoPriority(exactly: 0)
+    public static let high = TodoPriority(exactly: 1)
+    public static let medium = TodoPriority(exactly: 5)
+    public static let low = TodoPriority(exactly: 9)
+
+    public var isNone: Bool { rawValue == 0 }
+
+    /// RFC 5545's three classes.
+    public enum Level: String, Sendable, CaseIterable {
+        case high, medium, low
+
+        /// The values of the class.
+        public var values: ClosedRange<Int> {
+            switch self {
+            case .high: 1...4
+            case .medium: 5...5
+            case .low: 6...9
+            }
+        }
+
+        /// The value typing the class gives.
+        public var priority: TodoPriority {
+            switch self {
+            case .high: .high
+            case .medium: .medium
+            case .low: .low
+            }
+        }
+    }
+
+    /// The class, `nil` for none.
+    public var level: Level? {
+        switch rawValue {
+        case 1...4: .high
+        case 5: .medium
+        case 6...9: .low
+        default: nil
+        }
+    }
+
+    /// What a person types: `high`/`h`/`H`, `medium`/`m`/`M`, `low`/`l`/`L` (any case), `none`,
+    /// or a digit 0-9 for an exact value. `nil` for anything else.
+    public init?(parsing text: String) {
+        let word = text.lowercased()
+        switch word {
+        case "high", "h": self = .high
+        case "medium", "med", "m": self = .medium
+        case "low", "l": self = .low
+        case "none", "": self = .none
+        default:
+            guard word.utf8.count == 1, let digit = Int(word) else { return nil }
+            self.init(exactly: digit)
+        }
+    }
+
+    /// The forms ``init(parsing:)`` accepts, for messages and help.
+    public static let acceptedForms = "high, medium, low (or H, M, L), none, or 1-9 (1 highest)"
+
+    /// One letter for a list row: `H`, `M` or `L`, with the digit after it when the value is not
+    /// the one the letter stands for (`H2`); `""` for none.
+    public var shortLabel: String {
+        guard let level else { return "" }
+        return level.priority == self
+            ? level.rawValue.prefix(1).uppercased() : "\(level.rawValue.prefix(1).uppercased())\(rawValue)"
+    }
+
+    /// The word for `show`: `high`, `medium`, `low`, with the exact value when it is not the one
+    /// the word stands for (`high (2)`); `none`.
+    public var label: String {
+        guard let level else { return "none" }
+        return level.priority == self ? level.rawValue : "\(level.rawValue) (\(rawValue))"
+    }
+
+    /// Where the priority sorts: the highest first, none last.
+    public var sortKey: Int { rawValue == 0 ? 10 : rawValue }
+}
+
+/// A tag: a word, and the sigil it was typed with (`+` as a todo.txt project or a taskwarrior
+/// tag, `@` as a todo.txt context), so that it is written back as typed. Two tags are the same
+/// tag when their words case-fold alike (the store's one folding rule, ``TodoSearch/fold(_:)``):
+/// `+Work` and `@work` are one tag.
+public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
+    public enum Sigil: String, Sendable {
+        case plus = "+"
+        case at = "@"
+    }
+
+    public let word: String
+    public let sigil: Sigil
+    /// The case-folded word: what matching and identity use.
+    public let folded: String
+
+    /// The most bytes in a tag's word.
+    public static let maximumLength = 100
+
+    /// A tag from `text`: `+word`, `@word`, or a bare `word` (a `+` tag). `nil` when the word is
+    /// empty, too long, or holds white space, a control character or another leading sigil.
+    public init?(_ text: some StringProtocol) {
+        var word = Substring(text)
+        var sigil = Sigil.plus
+        if let first = word.first, first == "+" || first == "@" {
+            sigil = first == "@" ? .at : .plus
+            word = word.dropFirst()
+        }
+        guard Self.isValidWord(word) else { return nil }
+        self.init(word: String(word), sigil: sigil)
+    }
+
+    public init?(word: String, sigil: Sigil) {
+        guard Self.isValidWord(Substring(word)) else { return nil }
+        self.word = word
+        self.sigil = sigil
+        folded = TodoSearch.fold(word)
+    }
+
+    private static func isValidWord(_ word: Substring) -> Bool {
+        guard !word.isEmpty, word.utf8.count <= maximumLength, word.first != "+", word.first != "@" else {
+            return false
+        }
+        return !word.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+        }
+    }
+
+    /// As typed: `+work`, `@phone`.
+    public var description: String { sigil.rawValue + word }
+
+    public static func == (a: TodoTag, b: TodoTag) -> Bool { a.folded == b.folded }
+    public func hash(into hasher: inout Hasher) { hasher.combine(folded) }
+}
+
+/// A todo's tags: a set by folded word, kept in the order they were added. Stored in the `tags`
+/// column as their text separated by single spaces (``storage``).
+public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+    public private(set) var tags: [TodoTag] = []
+
+    public init() {}
+
+    public init(_ tags: some Sequence<TodoTag>) {
+        for tag in tags { insert(tag) }
+    }
+
+    public init(arrayLiteral tags: TodoTag...) { self.init(tags) }
+
+    /// The tags of a stored `tags` value; words that are not valid tags (another program's
+    /// writing) are skipped.
+    public init(storage: String) {
+        guard !storage.isEmpty else { return }
+        for word in storage.split(whereSeparator: { $0 == " " }) {
+            if let tag = TodoTag(word) { insert(tag) }
+        }
+    }
+
+    /// The `tags` column's value: `+work @phone`, `""` for none.
+    public var storage: String { tags.map(\.description).joined(separator: " ") }
+    public var description: String { storage }
+
+    public var isEmpty: Bool { tags.isEmpty }
+    public var count: Int { tags.count }
+    public func makeIterator() -> IndexingIterator<[TodoTag]> { tags.makeIterator() }
+
+    /// Whether a tag with `tag`'s folded word is here.
+    public func contains(_ tag: TodoTag) -> Bool { tags.contains(tag) }
+
+    /// Adds `tag` at the end, unless its word is here already (then the one here stays as written).
+    @discardableResult
+    public mutating func insert(_ tag: TodoTag) -> Bool {
+        guard !tags.contains(tag) else { return false }
+        tags.append(tag)
+        return true
+    }
+
+    /// Removes the tag with `tag`'s folded word, whatever its sigil.
+    @discardableResult
+    public mutating func remove(_ tag: TodoTag) -> Bool {
+        guard let index = tags.firstIndex(of: tag) else { return false }
+        tags.remove(at: index)
+        return true
+    }
+
+    /// Equal when they hold the same folded words, in any order and with any sigils: what a tag
+    /// set means. (``storage`` may differ.)
+    public static func == (a: TodoTags, b: TodoTags) -> Bool { Set(a.tags) == Set(b.tags) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(Set(tags)) }
+}
+
+/// An instant in UTC to the second, stored as `YYYY-MM-DDTHH:MM:SSZ` (the `created` and
+/// `completed` columns; iCalendar's CREATED and COMPLETED are the same instant).
+public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let secondsSince1970: Int64
+
+    public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
+
+    /// The current time, from the system clock.
+    public static func now() -> UTCTimestamp {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return UTCTimestamp(secondsSince1970: Int64(time.tv_sec))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` exactly; `nil` for anything else.
+    public init?(iso text: some StringProtocol) {
+        var text = String(text)
+        guard let parsed = text.withUTF8({ UTCTimestamp(iso: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// ``init(iso:)`` on the bytes as stored, without making a String (a list reads one per row).
+    public init?(iso bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+            bytes[16] == 0x3A, bytes[19] == 0x5A,
+            let date = CalendarDate(iso: UnsafeBufferPointer(rebasing: bytes[0..<10])),
+            let hour = CalendarDate.number(bytes, 11..<13), let minute = CalendarDate.number(bytes, 14..<16),
+            let second = CalendarDate.number(bytes, 17..<19), hour < 24, minute < 60, second < 60
+        else { return nil }
+        secondsSince1970 = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
+    }
+
+    /// The UTC calendar date and time of day.
+    public var date: CalendarDate? {
+        CalendarDate(daysSinceEpoch: Int(secondsSince1970.floorDivided(by: 86_400)))
+    }
+
+    public var description: String {
+        let seconds = Int(secondsSince1970 - secondsSince1970.floorDivided(by: 86_400) * 86_400)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let day = date?.description ?? "0000-00-00"
+        return "\(day)T\(two(seconds / 3_600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+    }
+
+    public static func < (a: UTCTimestamp, b: UTCTimestamp) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
+
+extension TodoPriority: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try Int64(rawValue).bind(to: statement, at: index)
+    }
+}
+
+extension TodoTags: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try storage.bind(to: statement, at: index)
+    }
+}
+
+extension UTCTimestamp: SQLiteBindable {
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try description.bind(to: statement, at: index)
+    }
+}

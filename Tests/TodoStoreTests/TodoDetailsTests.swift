@@ -1,0 +1,193 @@
+import SQLite
+import TestSupport
+import Testing
+
+@testable import TodoStore
+
+/// Issue 26's fields in the store: priority, tags, note, created and completed times; their
+/// migration, filters and order.
+@Suite(.timed) struct TodoDetailsTests {
+    let folder = TemporaryFolder()
+
+    private func makeRepository() throws -> TodoRepository {
+        try TodoRepository(path: folder.file("todos.sqlite"))
+    }
+
+    private func tags(_ words: String...) -> TodoTags { TodoTags(words.compactMap { TodoTag($0) }) }
+
+    private let noon = UTCTimestamp(iso: "2026-11-23T12:00:00Z")!
+    private let later = UTCTimestamp(iso: "2026-11-24T08:30:05Z")!
+
+    @Test func prioritiesParseAsTypedAndKeepTheirExactValue() {
+        #expect(TodoPriority(parsing: "high") == .high && TodoPriority(parsing: "H") == .high)
+        #expect(TodoPriority(parsing: "Medium") == .medium && TodoPriority(parsing: "m") == .medium)
+        #expect(TodoPriority(parsing: "low") == .low && TodoPriority(parsing: "L") == .low)
+        #expect(TodoPriority(parsing: "none") == TodoPriority.none && TodoPriority(parsing: "0") == TodoPriority.none)
+        #expect(TodoPriority(parsing: "2")?.rawValue == 2 && TodoPriority(parsing: "2")?.level == .high)
+        #expect(TodoPriority(parsing: "7")?.level == .low && TodoPriority(parsing: "5")?.level == .medium)
+        for bad in ["10", "-1", "urgent", "HH", "1.5"] { #expect(TodoPriority(parsing: bad) == nil, "\(bad)") }
+        #expect(TodoPriority.high.shortLabel == "H" && TodoPriority(rawValue: 2)?.shortLabel == "H2")
+        #expect(TodoPriority.none.shortLabel == "" && TodoPriority.low.label == "low")
+        #expect(TodoPriority(rawValue: 7)?.label == "low (7)")
+        #expect(TodoPriority(rawValue: 10) == nil)
+    }
+
+    @Test func tagsAreWordsWithTheirSigilAndMatchByCaseFoldedWord() throws {
+        let work = try #require(TodoTag("+Work"))
+        #expect(work.word == "Work" && work.sigil == .plus && work.description == "+Work")
+        #expect(TodoTag("@office")?.sigil == .at && TodoTag("home")?.description == "+home")
+        #expect(TodoTag("@work") == work, "one tag whatever its sigil and case")
+        #expect(TodoTag("+Straße") == TodoTag("STRASSE"), "full case folding, as search")
+        for bad in [
+            "", "+", "@", "two words", "+@x", "++x", "tab\there", "bell\u{7}", String(repeating: "x", count: 101)
+        ] {
+            #expect(TodoTag(bad) == nil, "\(bad.debugDescription)")
+        }
+        var set = tags("+work", "@phone")
+        #expect(!set.insert(try #require(TodoTag("@WORK"))), "already there: kept as first written")
+        #expect(set.storage == "+work @phone")
+        #expect(set.remove(try #require(TodoTag("PHONE"))) && set.storage == "+work")
+        #expect(TodoTags(storage: "+a  @b +A bad\u{1}word") == tags("+a", "@b"))
+        #expect(tags("+a", "@b") == tags("@B", "+a"), "a set: order and sigil do not matter")
+    }
+
+    @Test func timestampsAreUTCToTheSecond() {
+        #expect(noon.description == "2026-11-23T12:00:00Z" && later.description == "2026-11-24T08:30:05Z")
+        #expect(UTCTimestamp(secondsSince1970: 0).description == "1970-01-01T00:00:00Z")
+        #expect(UTCTimestamp(secondsSince1970: -1).description == "1969-12-31T23:59:59Z")
+        for bad in ["2026-11-23 12:00:00Z", "2026-11-23T24:00:00Z", "2026-02-30T00:00:00Z", "2026-11-23T12:00:00"] {
+            #expect(UTCTimestamp(iso: bad) == nil, "\(bad)")
+        }
+        #expect(UTCTimestamp(iso: UTCTimestamp.now().description) != nil)
+    }
+
+    @Test func everyFieldRoundTripsAndTimesDefaultToNow() throws {
+        let repository = try makeRepository()
+        let fields = TodoFields(
+            name: "Call mom", deadline: CalendarDate("2026-12-01"), priority: .high, tags: tags("+family", "@phone"),
+            note: "about Sunday\nand the cake")
+        let added = try repository.add(fields, now: noon)
+        #expect(
+            added.fields
+                == TodoFields(
+                    name: "Call mom", deadline: CalendarDate("2026-12-01"), priority: .high,
+                    tags: tags("+family", "@phone"),
+                    note: "about Sunday\nand the cake", created: noon))
+        #expect(try repository.todo(id: added.id) == added)
+        #expect(try repository.todo(id: added.id)?.tags.storage == "+family @phone")
+
+        let done = try repository.add(TodoFields(name: "Done already", isDone: true), now: noon)
+        #expect(done.created == noon && done.completed == noon)
+        let imported = try repository.add(
+            TodoFields(name: "Imported", isDone: true, created: later, completed: later), now: noon)
+        #expect(imported.created == later && imported.completed == later, "times an import knows are kept")
+        let plain = try repository.add(name: "Plain")
+        #expect(plain.created != nil && plain.completed == nil && plain.priority == TodoPriority.none)
+    }
+
+    @Test func doneSetsTheCompletedTimeAndUndoneClearsIt() throws {
+        let repository = try makeRepository()
+        let todo = try repository.add(name: "a")
+        #expect(try repository.setDone(true, ids: [todo.id], now: noon).first?.completed == noon)
+        #expect(
+            try repository.setDone(true, ids: [todo.id], now: later).first?.completed == noon,
+            "marking a done todo done again keeps when it was done")
+        #expect(try repository.setDone(false, ids: [todo.id], now: later).first?.completed == nil)
+        let updated = try repository.update(id: todo.id, now: later) { $0.isDone = true }
+        #expect(updated.completed == later)
+        #expect(try repository.update(id: todo.id, now: noon) { $0.isDone = false }.completed == nil)
+    }
+
+    @Test func updateChangesTheDetailsAndUndoRestoresThem() throws {
+        let repository = try makeRepository()
+        let todo = try repository.add(TodoFields(name: "a", tags: tags("+x")))
+        _ = try repository.recordingUndo("edit") { () throws(TodoStoreError) in
+            try repository.update(id: todo.id) {
+                $0.priority = .low
+                $0.tags.insert(TodoTag("@y")!)
+                $0.note = "n"
+            }
+        }
+        let edited = try #require(try repository.todo(id: todo.id))
+        #expect(edited.priority == .low && edited.tags.storage == "+x @y" && edited.note == "n")
+        _ = try repository.undo()
+        #expect(try repository.todo(id: todo.id) == todo)
+        #expect(throws: TodoStoreError.notFound(ids: [99])) { try repository.update(id: 99) { $0.note = "x" } }
+        #expect(throws: TodoStoreError.emptyName) { try repository.update(id: todo.id) { $0.name = " " } }
+        #expect(try repository.todo(id: todo.id) == todo)
+    }
+
+    @Test func tagAndPriorityFiltersCombineWithEveryOtherFilter() throws {
+        let repository = try makeRepository()
+        try repository.add(TodoFields(name: "report", priority: .high, tags: tags("+work", "@office")))
+        try repository.add(TodoFields(name: "gym", priority: .low, tags: tags("+workout")))
+        try repository.add(TodoFields(name: "email", priority: TodoPriority(rawValue: 3)!, tags: tags("@Work")))
+        try repository.add(TodoFields(name: "milk", isDone: true, tags: tags("+home")))
+        try repository.add(TodoFields(name: "call", tags: tags("+Straße")))
+        func names(_ configure: (inout TodoFetchRequest) -> Void) throws -> [String] {
+            var request = TodoFetchRequest(order: .name)
+            configure(&request)
+            return try repository.fetch(request).map(\.name)
+        }
+        #expect(try names { $0.tags = [TodoTag("work")!] } == ["email", "report"], "never +workout")
+        #expect(try names { $0.tags = [TodoTag("work")!, TodoTag("office")!] } == ["report"], "every tag given")
+        #expect(try names { $0.tags = [TodoTag("STRASSE")!] } == ["call"])
+        #expect(try names { $0.priorities = [TodoPriority.Level.high.values] } == ["email", "report"])
+        #expect(try names { $0.priorities = [0...0] } == ["call", "milk"])
+        #expect(try names { $0.priorities = [1...4, 6...9] } == ["email", "gym", "report"])
+        #expect(
+            try names {
+                $0.tags = [TodoTag("work")!]
+                $0.priorities = [1...2]
+            } == ["report"])
+        #expect(
+            try names {
+                $0.tags = [TodoTag("home")!]
+                $0.filter = .undone
+            } == [])
+        var tagged = TodoFetchRequest()
+        tagged.tags = [TodoTag("work")!]
+        #expect(try repository.count(tagged) == 2)
+    }
+
+    @Test func thePriorityOrderIsHighestFirstNoneLastAndPagesAsItSorts() throws {
+        let repository = try makeRepository()
+        var generator = SeededGenerator(seed: TestSeed.make("thePriorityOrderIsHighestFirstNoneLastAndPagesAsItSorts"))
+        for index in 0..<120 {
+            let priority = TodoPriority(rawValue: Int.random(in: 0...9, using: &generator))!
+            let deadline = Bool.random(using: &generator) ? CalendarDate("2026-12-\(10 + index % 15)") : nil
+            try repository.add(TodoFields(name: "t\(index)", deadline: deadline, priority: priority))
+        }
+        let request = TodoFetchRequest(order: .priority)
+        let all = try repository.fetch(request)
+        #expect(all == all.sorted(by: TodoFetchRequest.Order.priority.areInIncreasingOrder), "SQL and Swift agree")
+        #expect(all.first?.priority.rawValue == 1 || all.allSatisfy { $0.priority.rawValue != 1 })
+        #expect(all.last?.priority == TodoPriority.none)
+        let cursor = try repository.cursor(request)
+        var paged: [Todo] = []
+        while try !cursor.read(upTo: 7, into: &paged) {}
+        #expect(paged == all, "keyset pages give the same order")
+    }
+
+    @Test func aVersionSixFileUpgradesKeepingItsTodosAndOtherClientsStillInsertByName() throws {
+        let path = folder.file("old.sqlite")
+        do {
+            let connection = try Connection(path: path)
+            for migration in Migration.embedded.prefix(6) { try connection.execute(migration.sql) }
+            try connection.execute("PRAGMA user_version = 6")
+            try connection.execute("INSERT INTO todos (name, deadline, done) VALUES ('old', '2024-05-01', 1)")
+            try connection.execute("INSERT INTO todo_history (command, changeset) VALUES ('add', x'00')")
+        }
+        let repository = try TodoRepository(path: path)
+        #expect(
+            try repository.todo(id: 1) == Todo(id: 1, name: "old", deadline: CalendarDate("2024-05-01"), isDone: true))
+        #expect(try repository.connection.prepare("SELECT count(*) FROM todo_history").scalarInt64() == 0)
+        try repository.connection.execute("INSERT INTO todos(name) VALUES ('from the shell')")
+        let shell = try #require(try repository.todo(id: 2))
+        #expect(shell.priority == TodoPriority.none && shell.tags.isEmpty && shell.note == nil && shell.created == nil)
+        #expect(throws: (any Error).self) { try repository.connection.execute("UPDATE todos SET priority = 10") }
+        #expect(throws: (any Error).self) {
+            try repository.connection.execute("UPDATE todos SET created = 'yesterday'")
+        }
+    }
+}
