@@ -341,16 +341,19 @@ public final class TodoRepository {
     /// Adds a todo with every field of `fields` and returns it, as
     /// ``add(name:deadline:isDone:nameCheck:)`` does. `created` defaults to `now` when it is
     /// `nil`, and so does `completed` for a todo added done (an import that knows the times
-    /// passes them); a todo added undone has no completed time. Tags are valid by construction
-    /// (``TodoTag``); a note is kept as written.
+    /// passes them); a todo added undone has no completed time. With `now` `nil` the times are
+    /// stored as given (a todo copied from a server that wrote none). Tags are valid by
+    /// construction (``TodoTag``); a note is kept as written.
     @discardableResult
-    public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp = .now())
+    public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now())
         throws(TodoStoreError) -> Todo
     {
         if nameCheck == .validated { try Todo.validateName(fields.name) }
         var fields = fields
-        fields.created = fields.created ?? now
-        fields.completed = fields.isDone ? (fields.completed ?? now) : nil
+        if let now {
+            fields.created = fields.created ?? now
+            fields.completed = fields.isDone ? (fields.completed ?? now) : nil
+        }
         let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
@@ -391,21 +394,8 @@ public final class TodoRepository {
             if fields.isDone != todo.isDone, fields.completed == todo.completed {
                 fields.completed = fields.isDone ? now : nil
             }
-            let changed = try changeEach(
-                [id],
-                sql:
-                    "UPDATE todos SET name = ?, deadline = ?, done = ?, priority = ?, tags = ?, note = ?, created = ?, "
-                    + "completed = ? WHERE id = ? RETURNING \(TodoColumns.list)"
-            ) { (statement, id) throws(SQLiteError) in
-                try statement.bind(fields.name, at: 1)
-                try statement.bind(fields.deadline, at: 2)
-                try statement.bind(fields.isDone, at: 3)
-                try statement.bind(fields.priority, at: 4)
-                try statement.bind(fields.tags, at: 5)
-                try statement.bind(fields.note, at: 6)
-                try statement.bind(fields.created, at: 7)
-                try statement.bind(fields.completed, at: 8)
-                try statement.bind(id, at: 9)
+            let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
+                try Self.bindEveryField(fields, id: id, to: statement)
             }
             guard let todo = changed.first else { throw .notFound(ids: [id]) }
             return todo
@@ -433,23 +423,35 @@ public final class TodoRepository {
         try updateOne(id: id, set: "deadline = ?", deadline)
     }
 
-    /// Sets every field of the todo `id` at once, the name as given (another app's blank name
-    /// included: this is for copying a todo from elsewhere, such as a sync, not for typing one).
+    /// Sets every field of the todo `id` at once, exactly as given: the name (another app's blank
+    /// name included) and the times too. This is for copying a todo from elsewhere, such as a
+    /// sync, not for typing one (``update(id:now:_:)`` is).
     @discardableResult
-    public func replaceFields(id: Int64, name: String, deadline: CalendarDate?, isDone: Bool) throws(TodoStoreError)
-        -> Todo
-    {
-        let changed = try changeEach(
-            [id], sql: "UPDATE todos SET name = ?, deadline = ?, done = ? WHERE id = ? RETURNING \(TodoColumns.list)"
-        ) {
-            (statement, id) throws(SQLiteError) in
-            try statement.bind(name, at: 1)
-            try statement.bind(deadline, at: 2)
-            try statement.bind(isDone, at: 3)
-            try statement.bind(id, at: 4)
+    public func replaceFields(id: Int64, with fields: TodoFields) throws(TodoStoreError) -> Todo {
+        let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
+            try Self.bindEveryField(fields, id: id, to: statement)
         }
         guard let todo = changed.first else { throw .notFound(ids: [id]) }
         return todo
+    }
+
+    /// The UPDATE of every field of one todo (``bindEveryField(_:id:to:)`` binds it), returning the row.
+    private static let setEveryField =
+        "UPDATE todos SET name = ?, deadline = ?, done = ?, priority = ?, tags = ?, note = ?, created = ?, "
+        + "completed = ? WHERE id = ? RETURNING \(TodoColumns.list)"
+
+    private static func bindEveryField(_ fields: TodoFields, id: Int64, to statement: Statement)
+        throws(SQLiteError)
+    {
+        try statement.bind(fields.name, at: 1)
+        try statement.bind(fields.deadline, at: 2)
+        try statement.bind(fields.isDone, at: 3)
+        try statement.bind(fields.priority, at: 4)
+        try statement.bind(fields.tags, at: 5)
+        try statement.bind(fields.note, at: 6)
+        try statement.bind(fields.created, at: 7)
+        try statement.bind(fields.completed, at: 8)
+        try statement.bind(id, at: 9)
     }
 
     /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.

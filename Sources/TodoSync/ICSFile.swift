@@ -8,8 +8,8 @@ import TodoStore
 /// first bad VTODO stops it with an `ImportError` naming its line. Each VTODO of each
 /// VCALENDAR is one todo, mapped as ``VTodoObject`` maps one; VEVENTs, VJOURNALs and the like
 /// are ignored, and a VTODO with a RECURRENCE-ID (a changed occurrence of a repeating todo) is
-/// the same todo as its master, so it is not another one. What todos cannot keep
-/// (descriptions, categories, priorities, alarms, repeat rules) is counted for the summary.
+/// the same todo as its master, so it is not another one. What todos cannot keep (categories
+/// that are no tag, such as `Home Office`; alarms; repeat rules) is counted for the summary.
 public enum ICSFile {
     /// One todo of the file: its UID and fields.
     public struct Entry: Sendable, Equatable {
@@ -69,7 +69,7 @@ public enum ICSFile {
         }
         timeZone.prepare()
         var entries: [Entry] = []
-        var counts = ["description": 0, "category": 0, "priority": 0, "alarm": 0, "repeat rule": 0]
+        var counts = ["category": 0, "alarm": 0, "repeat rule": 0]
         for component in components {
             let todos = component.name == "VTODO" ? [component] : component.components(named: "VTODO")
             let timeZones = component.components(named: "VTIMEZONE")
@@ -84,42 +84,20 @@ public enum ICSFile {
                         location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
                 }
                 entries.append(Entry(uid: uid, fields: fields))
-                if todo.properties(named: "DESCRIPTION").contains(where: { !$0.text.allSatisfy(\.isWhitespace) }) {
-                    counts["description", default: 0] += 1
-                }
-                counts["category", default: 0] += todo.properties(named: "CATEGORIES").reduce(0) {
-                    $0 + listCount($1.value)
-                }
-                if let priority = todo.property(named: "PRIORITY"), Int(ICalendar.trimmed(priority.value)) ?? 0 != 0 {
-                    counts["priority", default: 0] += 1
-                }
+                counts["category", default: 0] +=
+                    VTodoObject.categories(of: todo).filter {
+                        VTodoObject.tag(fromCategory: $0) == nil
+                    }.count
                 counts["alarm", default: 0] += todo.components(named: "VALARM").count
                 counts["repeat rule", default: 0] += todo.properties(named: "RRULE").count
             }
         }
-        let order = ["description", "category", "priority", "alarm", "repeat rule"]
+        let order = ["category", "alarm", "repeat rule"]
         return Reading(
             entries: entries,
             notKept: order.compactMap { what in
                 counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
             })
-    }
-
-    /// How many values a list property holds: commas separate them, `\,` is a comma in one.
-    private static func listCount(_ value: String) -> Int {
-        guard !ICalendar.trimmed(value).isEmpty else { return 0 }
-        var count = 1
-        var escaped = false
-        for scalar in value.unicodeScalars {
-            if escaped {
-                escaped = false
-            } else if scalar == "\\" {
-                escaped = true
-            } else if scalar == "," {
-                count += 1
-            }
-        }
-        return count
     }
 
     /// One VCALENDAR with one VTODO per entry, in order, each as ``VTodoObject/new(uid:fields:now:)``

@@ -46,7 +46,7 @@ extension SyncState {
             """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
-            WHERE s.uid IS NULL OR t.name IS NOT s.name OR t.deadline IS NOT s.deadline OR t.done IS NOT s.done
+            WHERE s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR "))
             ORDER BY t.id
             """)
         try statement.forEachRow { if let change = Self.change(from: $0) { changes.append(change) } }
@@ -94,7 +94,7 @@ extension SyncState {
         let uid = row.optionalString(uidColumn)
         guard !row.isNull(uidColumn + 1) else { return .created(todo, uid: uid) }
         let item = item(from: row, at: uidColumn + 1)
-        let fields = TodoFields(syncing: todo)
+        let fields = todo.fields
         return fields == item.base ? nil : .changed(todo, item: item)
     }
 }

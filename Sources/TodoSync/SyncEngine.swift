@@ -194,8 +194,8 @@ public struct SyncEngine {
             return true
         }
         let merged = ThreeWayMerge.merge(
-            base: item?.base, local: TodoFields(syncing: local), remote: remote, todoID: local.id)
-        if merged.fields != TodoFields(syncing: local) {
+            base: item?.base, local: local.fields, remote: remote, todoID: local.id)
+        if merged.fields != local.fields {
             try update(local.id, to: merged.fields)
             report.received += 1
         }
@@ -211,7 +211,7 @@ public struct SyncEngine {
         let local = try localID.flatMap { id throws(SyncError) in
             try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) }
         }
-        if let local, TodoFields(syncing: local) != item.base {
+        if let local, local.fields != item.base {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
         } else if let local {
@@ -227,8 +227,7 @@ public struct SyncEngine {
     private func insert(_ fields: TodoFields, uid: String) throws(SyncError) -> Todo {
         try SyncError.wrap { () throws(TodoStoreError) in
             // As another app wrote it: a blank SUMMARY is still a todo, not an error.
-            let todo = try repository.add(
-                name: fields.name, deadline: fields.deadline, isDone: fields.isDone, nameCheck: .asStored)
+            let todo = try repository.add(fields, nameCheck: .asStored, now: nil)
             try uids.record(uid, forTodo: todo.id)
             return todo
         }
@@ -236,7 +235,7 @@ public struct SyncEngine {
 
     private func update(_ id: Int64, to fields: TodoFields) throws(SyncError) {
         _ = try SyncError.wrap { () throws(TodoStoreError) in
-            try repository.replaceFields(id: id, name: fields.name, deadline: fields.deadline, isDone: fields.isDone)
+            try repository.replaceFields(id: id, with: fields)
         }
     }
 
@@ -263,11 +262,11 @@ public struct SyncEngine {
                 switch change {
                 case .created(let todo, let uid):
                     guard let uid = uid ?? given[todo.id] else { continue }
-                    let object = VTodoObject.new(uid: uid, fields: TodoFields(syncing: todo), now: now())
+                    let object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
                     planned.append(
                         (
                             .create(href: collection.href(forNewUID: uid), text: object.text), change, uid, object.text,
-                            TodoFields(syncing: todo)
+                            todo.fields
                         ))
                 case .changed(let todo, let item):
                     guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
@@ -277,11 +276,11 @@ public struct SyncEngine {
                         refetch.insert(item.href)
                         continue
                     }
-                    object.update(to: TodoFields(syncing: todo), now: now())
+                    object.update(to: todo.fields, now: now())
                     planned.append(
                         (
                             .update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text,
-                            TodoFields(syncing: todo)
+                            todo.fields
                         ))
                 case .deleted(let item):
                     guard let etag = item.etag else {

@@ -48,12 +48,3 @@ public struct SyncItem: Sendable, Equatable {
         self.base = base
     }
 }
-
-extension TodoFields {
-    /// The fields sync carries, of `todo`: its name, deadline and done state. Its priority,
-    /// tags, note and times stay on this device (never sent, never overwritten by a sync) until
-    /// the VTODO mapping of PRIORITY, CATEGORIES, DESCRIPTION, CREATED and COMPLETED lands.
-    public init(syncing todo: Todo) {
-        self.init(name: todo.name, deadline: todo.deadline, isDone: todo.isDone)
-    }
-}

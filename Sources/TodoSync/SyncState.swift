@@ -119,13 +119,20 @@ public struct SyncState {
         try connection.internalCachedStatement("DELETE FROM sync_items WHERE href = ? AND uid <> ?").execute([
             item.href, item.uid
         ])
+        let base = item.base
         try connection.internalCachedStatement(
             """
-            INSERT INTO sync_items (uid, href, etag, ics, name, deadline, done) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_items (uid, href, etag, ics, name, deadline, done, priority, tags, note, created, completed)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
-                name = excluded.name, deadline = excluded.deadline, done = excluded.done
+                name = excluded.name, deadline = excluded.deadline, done = excluded.done,
+                priority = excluded.priority, tags = excluded.tags, note = excluded.note, created = excluded.created,
+                completed = excluded.completed
             """
-        ).execute([item.uid, item.href, item.etag, item.text, item.base.name, item.base.deadline, item.base.isDone])
+        ).execute([
+            item.uid, item.href, item.etag, item.text, base.name, base.deadline, base.isDone, base.priority, base.tags,
+            base.note, base.created, base.completed
+        ])
     }
 
     func removeItem(uid: String) throws(SQLiteError) {
@@ -141,20 +148,30 @@ public struct SyncState {
 
     static let itemColumns = itemColumns(prefix: "")
 
+    /// The columns of `sync_items` that hold the base fields, named as in `todos`.
+    static let fieldColumns = ["name", "deadline", "done", "priority", "tags", "note", "created", "completed"]
+
     /// The columns ``item(from:at:)`` reads, in its order, each with `prefix` (a table alias).
     static func itemColumns(prefix: String) -> String {
-        ["uid", "href", "etag", "ics", "name", "deadline", "done"].map { prefix + $0 }.joined(separator: ", ")
+        (["uid", "href", "etag", "ics"] + fieldColumns).map { prefix + $0 }.joined(separator: ", ")
     }
 
     /// The item on a row that selected ``itemColumns`` from `column` on.
     static func item(from row: Row, at column: Int32 = 0) -> SyncItem {
-        SyncItem(
+        func time(_ index: Int32) -> UTCTimestamp? {
+            row.isNull(index) ? nil : row.withUTF8(index) { UTCTimestamp(iso: $0) }
+        }
+        return SyncItem(
             uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
             text: row.string(column + 3),
             base: TodoFields(
                 name: row.string(column + 4),
                 deadline: row.isNull(column + 5) ? nil : row.withUTF8(column + 5) { CalendarDate(iso: $0) },
-                isDone: row.bool(column + 6)))
+                isDone: row.bool(column + 6),
+                priority: TodoPriority(rawValue: Int(row.int64(column + 7))) ?? .none,
+                tags: TodoTags(storage: row.string(column + 8)),
+                note: row.optionalString(column + 9),
+                created: time(column + 10), completed: time(column + 11)))
     }
 
     func write<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {

@@ -5,7 +5,7 @@ import TodoStore
 /// `deleted` is an edit that beat a concurrent delete: `kept` is "edit", `replaced` "delete".
 public struct SyncConflict: Sendable, Equatable {
     public enum Field: String, Sendable, Equatable, CaseIterable {
-        case name, deadline, done, deleted
+        case name, deadline, done, priority, note, created, completed, deleted
     }
 
     /// A field's value as the report shows it: a name, a date, a flag, or nothing.
@@ -61,9 +61,12 @@ public struct SyncConflict: Sendable, Equatable {
 
 /// The merge rule of `todo sync`, per field, against the values both sides last agreed on.
 ///
-/// For each of name, deadline and done: a side that did not change the field since the base
-/// takes the other side's value; when both changed it to different values, the server's wins
-/// and the local value is reported as replaced. Pure: no store, no network.
+/// For each of name, deadline, done, priority, note, created and completed: a side that did
+/// not change the field since the base takes the other side's value; when both changed it to
+/// different values, the server's wins and the local value is reported as replaced. Tags merge
+/// as a set: a tag is kept when either side has it and neither removed it since the base (a tag
+/// added on the phone and another removed here both survive); no conflict is possible. Pure:
+/// no store, no network.
 public enum ThreeWayMerge {
     /// The merged fields and what was overridden. With no base (the same UID met on both sides
     /// with no record of a common version: a sync after `todo sync forget`), every field that
@@ -90,7 +93,24 @@ public enum ThreeWayMerge {
         let fields = TodoFields(
             name: pick(\.name, .name, SyncConflict.Value.text),
             deadline: pick(\.deadline, .deadline, SyncConflict.Value.date),
-            isDone: pick(\.isDone, .done, SyncConflict.Value.flag))
+            isDone: pick(\.isDone, .done, SyncConflict.Value.flag),
+            priority: pick(\.priority, .priority) { .text($0.label) },
+            tags: mergeTags(base: base?.tags, local: local.tags, remote: remote.tags),
+            note: pick(\.note, .note) { .text($0 ?? "none") },
+            created: pick(\.created, .created) { .text($0.map { "\($0)" } ?? "none") },
+            completed: pick(\.completed, .completed) { .text($0.map { "\($0)" } ?? "none") })
         return (fields, conflicts)
+    }
+
+    /// The tags of both sides, less those either side removed since the base: the local ones
+    /// first, in their order and as written here, then those added on the server. Without a
+    /// base, the union.
+    public static func mergeTags(base: TodoTags?, local: TodoTags, remote: TodoTags) -> TodoTags {
+        let base = base ?? []
+        func removed(on side: TodoTags, _ tag: TodoTag) -> Bool { base.contains(tag) && !side.contains(tag) }
+        var merged = TodoTags()
+        for tag in local where !removed(on: remote, tag) { merged.insert(tag) }
+        for tag in remote where !removed(on: local, tag) { merged.insert(tag) }
+        return merged
     }
 }

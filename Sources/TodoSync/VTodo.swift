@@ -95,8 +95,9 @@ public struct VTodoObject: Sendable, Equatable {
     /// Our PRODID (RFC 5545 3.7.3).
     public static let productID = "-//todo//todo//EN"
 
-    /// A VTODO for a todo: UID, DTSTAMP, CREATED, LAST-MODIFIED, SUMMARY, DUE (a DATE, when
-    /// there is a deadline), STATUS, and COMPLETED when done.
+    /// A VTODO for a todo: UID, DTSTAMP, CREATED (the todo's, else `now`), LAST-MODIFIED,
+    /// SUMMARY, DUE (a DATE, when there is a deadline), STATUS, COMPLETED when done (the todo's
+    /// time, else `now`), and PRIORITY, CATEGORIES and DESCRIPTION when it has them.
     static func newTodo(uid: String, fields: TodoFields, now: Int64) -> ICalendarComponent {
         let stamp = ICalendarTime.utcStamp(epochSeconds: now)
         var todo = ICalendarComponent(
@@ -104,14 +105,26 @@ public struct VTodoObject: Sendable, Equatable {
             children: [
                 .property(ICalendarProperty(name: "UID", value: uid)),
                 .property(ICalendarProperty(name: "DTSTAMP", value: stamp)),
-                .property(ICalendarProperty(name: "CREATED", value: stamp)),
+                .property(ICalendarProperty(name: "CREATED", value: utcValue(fields.created) ?? stamp)),
                 .property(ICalendarProperty(name: "LAST-MODIFIED", value: stamp)),
                 .property(ICalendarProperty(name: "SUMMARY", text: fields.name))
             ])
         if let deadline = fields.deadline { todo.setProperty(dueProperty(deadline)) }
         todo.setProperty(ICalendarProperty(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
-        if fields.isDone { todo.setProperty(ICalendarProperty(name: "COMPLETED", value: stamp)) }
+        if fields.isDone {
+            todo.setProperty(ICalendarProperty(name: "COMPLETED", value: utcValue(fields.completed) ?? stamp))
+        }
+        if !fields.priority.isNone {
+            todo.setProperty(ICalendarProperty(name: "PRIORITY", value: String(fields.priority.rawValue)))
+        }
+        if !fields.tags.isEmpty { todo.setProperty(categoriesProperty(fields.tags, keeping: [])) }
+        if let note = fields.note { todo.setProperty(ICalendarProperty(name: "DESCRIPTION", text: note)) }
         return todo
+    }
+
+    /// `YYYYMMDDTHHMMSSZ` for a time, `nil` for none.
+    private static func utcValue(_ time: UTCTimestamp?) -> String? {
+        time.map { ICalendarTime.utcStamp(epochSeconds: $0.secondsSince1970) }
     }
 
     /// The object's text: unchanged lines as read, changed and new ones fresh (CRLF, folded).
@@ -132,9 +145,14 @@ public struct VTodoObject: Sendable, Equatable {
     ///   time of day or else noon. A DTSTART after the new DUE moves back to the deadline's day,
     ///   and a DURATION goes (RFC 5545 allows DUE or DURATION, never both). No deadline removes
     ///   DUE and leaves DTSTART and DURATION as they are.
-    /// - done: STATUS:COMPLETED, COMPLETED at `now`, and PERCENT-COMPLETE:100 when the object has
-    ///   one; not done: STATUS:NEEDS-ACTION, COMPLETED removed, and PERCENT-COMPLETE removed
-    ///   when it said 100.
+    /// - done: STATUS:COMPLETED, COMPLETED at the todo's completed time (else `now`), and
+    ///   PERCENT-COMPLETE:100 when the object has one; not done: STATUS:NEEDS-ACTION, COMPLETED
+    ///   removed, and PERCENT-COMPLETE removed when it said 100. A new completed time of a todo
+    ///   still done rewrites COMPLETED.
+    /// - priority: PRIORITY, removed for none. tags: the CATEGORIES values that are tags are
+    ///   replaced by the tags (`+work` as `work`, `@phone` as `@phone`), in one CATEGORIES
+    ///   property, after the values that are no tags (`Home Office`: they stay). note:
+    ///   DESCRIPTION, removed for none. created: CREATED.
     public mutating func update(to fields: TodoFields, now: Int64) {
         guard fields != self.fields else { return }
         var todo = self.todo
@@ -154,7 +172,7 @@ public struct VTodoObject: Sendable, Equatable {
         if fields.isDone != self.fields.isDone {
             if fields.isDone {
                 todo.setProperty(ICalendarProperty(name: "STATUS", value: "COMPLETED"))
-                todo.setProperty(ICalendarProperty(name: "COMPLETED", value: stamp))
+                todo.setProperty(ICalendarProperty(name: "COMPLETED", value: Self.utcValue(fields.completed) ?? stamp))
                 if todo.property(named: "PERCENT-COMPLETE") != nil {
                     todo.setProperty(ICalendarProperty(name: "PERCENT-COMPLETE", value: "100"))
                 }
@@ -165,6 +183,42 @@ public struct VTodoObject: Sendable, Equatable {
                 {
                     todo.removeProperties(named: "PERCENT-COMPLETE")
                 }
+            }
+        }
+        if fields.isDone, fields.isDone == self.fields.isDone, fields.completed != self.fields.completed,
+            let completed = Self.utcValue(fields.completed)
+        {
+            todo.setProperty(ICalendarProperty(name: "COMPLETED", value: completed))
+        }
+        if fields.priority != self.fields.priority {
+            if fields.priority.isNone {
+                todo.removeProperties(named: "PRIORITY")
+            } else {
+                todo.setProperty(ICalendarProperty(name: "PRIORITY", value: String(fields.priority.rawValue)))
+            }
+        }
+        if fields.tags != self.fields.tags || fields.tags.storage != self.fields.tags.storage {
+            let others = Self.categories(of: todo).filter { Self.tag(fromCategory: $0) == nil }
+            todo.removeProperties(named: "CATEGORIES")
+            if !fields.tags.isEmpty || !others.isEmpty {
+                todo.setProperty(Self.categoriesProperty(fields.tags, keeping: others))
+            }
+        }
+        if fields.note != self.fields.note {
+            if let note = fields.note {
+                var description =
+                    todo.property(named: "DESCRIPTION") ?? ICalendarProperty(name: "DESCRIPTION", value: "")
+                description.value = ICalendar.escapeText(note)
+                todo.setProperty(description)
+            } else {
+                todo.removeProperties(named: "DESCRIPTION")
+            }
+        }
+        if fields.created != self.fields.created {
+            if let created = Self.utcValue(fields.created) {
+                todo.setProperty(ICalendarProperty(name: "CREATED", value: created))
+            } else {
+                todo.removeProperties(named: "CREATED")
             }
         }
         todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))
@@ -326,10 +380,61 @@ public struct VTodoObject: Sendable, Equatable {
     static func fields(of todo: ICalendarComponent, timeZones: [ICalendarComponent], timeZone: LocalTimeZone)
         -> TodoFields
     {
-        TodoFields(
+        let done = isDone(todo)
+        return TodoFields(
             name: todo.property(named: "SUMMARY")?.text ?? "",
             deadline: todo.property(named: "DUE").flatMap { deadline($0, timeZones: timeZones, timeZone: timeZone) },
-            isDone: isDone(todo))
+            isDone: done,
+            priority: todo.property(named: "PRIORITY").flatMap { Int(ICalendar.trimmed($0.value)) }
+                .flatMap { TodoPriority(rawValue: $0) } ?? .none,
+            tags: TodoTags(categories(of: todo).compactMap(tag(fromCategory:))),
+            note: todo.property(named: "DESCRIPTION")?.text,
+            created: utcTime(todo.property(named: "CREATED")),
+            completed: done ? utcTime(todo.property(named: "COMPLETED")) : nil)
+    }
+
+    /// A CREATED or COMPLETED value: a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
+    private static func utcTime(_ property: ICalendarProperty?) -> UTCTimestamp? {
+        guard let property, case .utc(let seconds)? = ICalendarTime(property) else { return nil }
+        return UTCTimestamp(secondsSince1970: seconds)
+    }
+
+    /// The values of every CATEGORIES property, in order: each property's comma-separated TEXT
+    /// list (RFC 5545 3.8.1.2), split at the commas that are not escaped, then unescaped.
+    static func categories(of todo: ICalendarComponent) -> [String] {
+        var values: [String] = []
+        for property in todo.properties(named: "CATEGORIES") {
+            var current = ""
+            var escaped = false
+            for character in property.value {
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if character == "\\" {
+                    current.append(character)
+                    escaped = true
+                } else if character == "," {
+                    values.append(ICalendar.unescapeText(current))
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            values.append(ICalendar.unescapeText(current))
+        }
+        return values.map { ICalendar.trimmed($0) }.filter { !$0.isEmpty }
+    }
+
+    /// The tag a category is: `@word` an `@` tag, another single word a `+` tag; `nil` for a
+    /// category that is no tag (one with a space, say), which stays on the object as it is.
+    static func tag(fromCategory category: String) -> TodoTag? {
+        category.first == "@" ? TodoTag(category) : TodoTag(word: category, sigil: .plus)
+    }
+
+    /// One CATEGORIES property: the values that are no tags, then the tags (`work`, `@phone`).
+    static func categoriesProperty(_ tags: TodoTags, keeping others: [String]) -> ICalendarProperty {
+        let values = others + tags.map { $0.sigil == .at ? "@" + $0.word : $0.word }
+        return ICalendarProperty(name: "CATEGORIES", value: values.map(ICalendar.escapeText).joined(separator: ","))
     }
 
     /// Whether a VTODO is done, by its STATUS:

@@ -127,7 +127,8 @@ import Testing
         let output = try sandbox.ok(["import", "--from", "ics", file], environment: ["TZ": "Asia/Tokyo"])
         #expect(
             output
-                == "Imported 3 todos. Not kept (todos have no place for them): 1 description, 2 categories, 1 alarm.\n")
+                == "Imported 3 todos. Not kept (todos have no place for them): 1 alarm.\n",
+            "the description and categories are the note and tags now")
         #expect(
             try contents() == [
                 "Steuererklärung abgeben, endlich|2024-05-01|false", "Cancelled plan|2024-06-02|true",

@@ -106,8 +106,11 @@ import TodoStore
                     case 3: _ = try writer.setDeadline(randomDeadline(), id: id)
                     default:
                         try writer.replaceFields(
-                            id: id, name: names.randomElement(using: &random) ?? "x",
-                            deadline: randomDeadline(), isDone: Bool.random(using: &random))
+                            id: id,
+                            with: TodoFields(
+                                name: names.randomElement(using: &random) ?? "x", deadline: randomDeadline(),
+                                isDone: Bool.random(using: &random),
+                                priority: TodoPriority(rawValue: Int.random(in: 0...9, using: &random)) ?? .none))
                     }
                 }
                 let expected = TodoResultsSnapshot(

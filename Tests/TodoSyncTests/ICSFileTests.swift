@@ -19,18 +19,27 @@ import TodoStore
                 "1f4e3c1a-8f7b-4a0e-9d51-2a6c4b1e7f30", "D7A5B0C2-3E1F-4B6A-9C8D-7E6F5A4B3C2D",
                 "e3c5d1b2-6a7f-4e8d-9b0c-1a2b3c4d5e6f", "weekly-report"
             ])
-        #expect(reading.entries[3].fields == TodoFields(name: "Weekly report", deadline: CalendarDate("2024-01-05")))
+        let weekly = reading.entries[3].fields
+        #expect(weekly.name == "Weekly report" && weekly.deadline == CalendarDate("2024-01-05"))
+        // Descriptions, priorities and categories that are words are kept now (issue 26).
+        #expect(reading.entries[0].fields.note?.hasPrefix("Belege im Ordner \"Steuer 2023\"\nAnlage N") == true)
+        #expect(reading.entries[1].fields.priority == .high)
         #expect(
-            reading.notKept.map(\.description) == [
-                "2 descriptions", "2 categories", "2 priorities", "2 alarms", "2 repeat rules"
-            ])
+            reading.entries[2].fields.priority == .medium && reading.entries[2].fields.tags.storage == "+Home +Garden")
+        #expect(reading.notKept.map(\.description) == ["2 alarms", "2 repeat rules"])
     }
 
     @Test func writesWhatItReadsBack() throws {
+        let created = UTCTimestamp(iso: "2024-02-01T08:00:00Z")
         let entries = [
             ICSFile.Entry(
-                uid: "a", fields: TodoFields(name: "x, y; z\n🎉", deadline: CalendarDate("2024-02-29"), isDone: true)),
-            ICSFile.Entry(uid: "b", fields: TodoFields(name: "plain"))
+                uid: "a",
+                fields: TodoFields(
+                    name: "x, y; z\n🎉", deadline: CalendarDate("2024-02-29"), isDone: true,
+                    priority: TodoPriority(rawValue: 2)!, tags: TodoTags([TodoTag("+work")!, TodoTag("@a,b")!]),
+                    note: "line one\nline, two; three", created: created,
+                    completed: UTCTimestamp(iso: "2024-03-01T09:30:00Z"))),
+            ICSFile.Entry(uid: "b", fields: TodoFields(name: "plain", created: created))
         ]
         let text = ICSFile.write(entries, now: 0)
         #expect(

@@ -29,7 +29,7 @@ struct Device {
 
     /// The list, by name, as fields: what a device shows.
     func list() throws -> [TodoFields] {
-        try repository.fetch().map { TodoFields(syncing: $0) }.sorted {
+        try repository.fetch().map { TodoFields(name: $0.name, deadline: $0.deadline, isDone: $0.isDone) }.sorted {
             ($0.name, "\($0.deadline.map { "\($0)" } ?? "")") < ($1.name, "\($1.deadline.map { "\($0)" } ?? "")")
         }
     }

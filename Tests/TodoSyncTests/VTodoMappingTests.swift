@@ -156,16 +156,21 @@ import TodoStore
             reminders.fields
                 == TodoFields(
                     name: "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen",
-                    deadline: date("2024-04-05"), isDone: true))
+                    deadline: date("2024-04-05"), isDone: true, priority: .high,
+                    created: UTCTimestamp(iso: "2024-04-01T09:00:00Z"),
+                    completed: UTCTimestamp(iso: "2024-04-02T10:10:10Z")))
     }
 
     @Test func theMasterIsTheVTodoWithoutRecurrenceID() throws {
         let recurring = try VTodoObject(parsing: Fixtures.recurring, timeZone: utc)
         #expect(recurring.uid == "weekly-report")
-        #expect(recurring.fields == TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: false))
+        #expect(
+            recurring.fields.name == "Weekly report" && recurring.fields.deadline == date("2024-01-05")
+                && !recurring.fields.isDone)
         var updated = recurring
-        updated.update(
-            to: TodoFields(name: "Weekly report", deadline: date("2024-01-05"), isDone: true), now: 1_700_000_000)
+        var done = recurring.fields
+        done.isDone = true
+        updated.update(to: done, now: 1_700_000_000)
         #expect(
             updated.text.hasPrefix(
                 Fixtures.recurring.prefix(through: Fixtures.recurring.firstRange(of: "END:VTODO\r\n")!.upperBound)),
@@ -189,9 +194,12 @@ import TodoStore
     // MARK: Writing
 
     @Test func newObjectsReadBackTheirFields() throws {
-        let fields = TodoFields(
+        var fields = TodoFields(
             name: "Pay rent, then; relax \\ 🎉\nsecond line", deadline: date("2024-05-01"), isDone: true)
         let object = VTodoObject.new(uid: "abc-1", fields: fields, now: 1_714_521_600)
+        // Without times of its own, the todo is stamped created and completed now.
+        fields.created = UTCTimestamp(secondsSince1970: 1_714_521_600)
+        fields.completed = fields.created
         #expect(
             object.text
                 == Fixtures.crlf(
@@ -248,7 +256,9 @@ import TodoStore
                         ? nil : date("2025-0\(Int.random(in: 1...9, using: &generator))-11")
                     if fields.deadline != original.fields.deadline { expected.insert("DUE") }
                 default:
+                    // As the store does it: done gets the time it was marked, undone loses it.
                     fields.isDone.toggle()
+                    fields.completed = fields.isDone ? UTCTimestamp(secondsSince1970: 1_800_000_000) : nil
                     expected.formUnion(["STATUS", "COMPLETED", "PERCENT-COMPLETE"])
                 }
                 guard fields != original.fields else { continue }

@@ -46,10 +46,9 @@ extension Command {
                         skipped += 1
                         continue
                     }
-                    // The readers applied each format's name rule; names are stored as read.
-                    let todo = try repository.add(
-                        name: entry.fields.name, deadline: entry.fields.deadline,
-                        isDone: entry.fields.isDone, nameCheck: .asStored)
+                    // The readers applied each format's name rule; names are stored as read, with
+                    // every field read (times the file did not give are the import's).
+                    let todo = try repository.add(entry.fields, nameCheck: .asStored)
                     if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
                     added += 1
                 }
