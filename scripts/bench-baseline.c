@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* timegm, gmtime_r */
 /* The C baseline for scripts/bench: the same work as TodoBench, straight on libsqlite3.
  *
  *   bench-baseline insert PATH COUNT SCHEMA.sql   prints rows/s for COUNT inserts in one transaction
@@ -33,7 +34,29 @@ static sqlite3 *open_db(const char *path) {
     return db;
 }
 
-struct todo { long long id; char *name; int year, month, day, has_deadline, done; };
+/* The todo's fields as todo reads them (issue 26 added priority, tags, note and the two times). */
+struct todo {
+    long long id; char *name; int year, month, day, has_deadline, done, priority; char *tags, *note;
+    long long created, completed; int has_created, has_completed;
+};
+
+/* 'YYYY-MM-DDTHH:MM:SSZ' to seconds since 1970 (UTC), as todo parses it. */
+static long long parse_utc(const char *t) {
+    struct tm tm = {0};
+    tm.tm_year = atoi(t) - 1900; tm.tm_mon = atoi(t + 5) - 1; tm.tm_mday = atoi(t + 8);
+    tm.tm_hour = atoi(t + 11); tm.tm_min = atoi(t + 14); tm.tm_sec = atoi(t + 17);
+    return (long long)timegm(&tm);
+}
+
+static char *copy_text(sqlite3_stmt *stmt, int column) {
+    if (sqlite3_column_type(stmt, column) == SQLITE_NULL) return NULL;
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    int length = sqlite3_column_bytes(stmt, column);
+    if (length == 0) return NULL;
+    char *copy = malloc(length + 1);
+    memcpy(copy, text, length + 1);
+    return copy;
+}
 
 static int insert(const char *path, int count, const char *schema_path) {
     sqlite3 *db = open_db(path);
@@ -54,14 +77,27 @@ static int insert(const char *path, int count, const char *schema_path) {
     sqlite3_stmt *stmt;
     double start = now();
     check(sqlite3_exec(db, "BEGIN IMMEDIATE TRANSACTION", 0, 0, 0), db, "begin");
-    check(sqlite3_prepare_v3(db, "INSERT INTO todos (name, deadline, done) VALUES (?, ?, ?)", -1,
-                             SQLITE_PREPARE_PERSISTENT, &stmt, NULL), db, "prepare");
+    /* Every column todo's add writes, the created time read from the clock for each row as it does. */
+    check(sqlite3_prepare_v3(db, "INSERT INTO todos (name, deadline, done, priority, tags, note, created, completed) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL), db, "prepare");
     for (int i = 0; i < count; i++) {
         sqlite3_reset(stmt);
         sqlite3_bind_text(stmt, 1, names[i], -1, SQLITE_TRANSIENT);
         if (i % 3 == 0) sqlite3_bind_null(stmt, 2);
         else sqlite3_bind_text(stmt, 2, dates[i], 10, SQLITE_TRANSIENT);
         sqlite3_bind_int64(stmt, 3, i % 5 == 0);
+        sqlite3_bind_int64(stmt, 4, 0);
+        sqlite3_bind_text(stmt, 5, "", 0, SQLITE_STATIC);
+        sqlite3_bind_null(stmt, 6);
+        struct timespec clock;
+        clock_gettime(CLOCK_REALTIME, &clock);
+        struct tm tm;
+        gmtime_r(&clock.tv_sec, &tm);
+        char created[21];
+        strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        sqlite3_bind_text(stmt, 7, created, 20, SQLITE_TRANSIENT);
+        if (i % 5 == 0) sqlite3_bind_text(stmt, 8, created, 20, SQLITE_TRANSIENT);
+        else sqlite3_bind_null(stmt, 8);
         check(sqlite3_step(stmt), db, "insert");
     }
     check(sqlite3_exec(db, "COMMIT TRANSACTION", 0, 0, 0), db, "commit");
@@ -75,7 +111,8 @@ static int insert(const char *path, int count, const char *schema_path) {
 static int fetch(const char *path) {
     sqlite3 *db = open_db(path);
     sqlite3_stmt *stmt;
-    check(sqlite3_prepare_v3(db, "SELECT id, name, deadline, done FROM todos ORDER BY deadline IS NULL, deadline, id LIMIT ? OFFSET ?",
+    check(sqlite3_prepare_v3(db, "SELECT id, name, deadline, done, priority, tags, note, created, completed FROM todos "
+                             "ORDER BY deadline IS NULL, deadline, id LIMIT ? OFFSET ?",
                              -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL), db, "prepare");
     double best = 1e9;
     for (int round = 0; round < 5; round++) {
@@ -99,10 +136,17 @@ static int fetch(const char *path) {
                 t->year = atoi(d); t->month = atoi(d + 5); t->day = atoi(d + 8);
             }
             t->done = sqlite3_column_int64(stmt, 3) != 0;
+            t->priority = (int)sqlite3_column_int64(stmt, 4);
+            t->tags = copy_text(stmt, 5);
+            t->note = copy_text(stmt, 6);
+            t->has_created = sqlite3_column_type(stmt, 7) != SQLITE_NULL;
+            if (t->has_created) t->created = parse_utc((const char *)sqlite3_column_text(stmt, 7));
+            t->has_completed = sqlite3_column_type(stmt, 8) != SQLITE_NULL;
+            if (t->has_completed) t->completed = parse_utc((const char *)sqlite3_column_text(stmt, 8));
         }
         double elapsed = (now() - start) / (count ? count : 1);
         if (elapsed < best) best = elapsed;
-        for (size_t i = 0; i < count; i++) free(todos[i].name);
+        for (size_t i = 0; i < count; i++) { free(todos[i].name); free(todos[i].tags); free(todos[i].note); }
         free(todos);
     }
     sqlite3_finalize(stmt);

@@ -242,10 +242,31 @@ public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     public var description: String {
+        String(unsafeUninitializedCapacity: 20) { writeISO(to: $0) }
+    }
+
+    /// Writes `YYYY-MM-DDTHH:MM:SSZ` (20 bytes) into `buffer` and returns 20; without a String
+    /// in between, as ``CalendarDate/writeISO(to:)`` (every `todo add` binds one).
+    @discardableResult
+    public func writeISO(to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let seconds = Int(secondsSince1970 - secondsSince1970.floorDivided(by: 86_400) * 86_400)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let day = date?.description ?? "0000-00-00"
-        return "\(day)T\(two(seconds / 3_600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+        if let date {
+            date.writeISO(to: buffer)
+        } else {
+            for index in 0..<10 { buffer[index] = index == 4 || index == 7 ? 0x2D : 0x30 }
+        }
+        func two(_ value: Int, at offset: Int) {
+            buffer[offset] = UInt8(truncatingIfNeeded: 48 + value / 10)
+            buffer[offset + 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
+        }
+        buffer[10] = UInt8(ascii: "T")
+        two(seconds / 3_600, at: 11)
+        buffer[13] = UInt8(ascii: ":")
+        two(seconds / 60 % 60, at: 14)
+        buffer[16] = UInt8(ascii: ":")
+        two(seconds % 60, at: 17)
+        buffer[19] = UInt8(ascii: "Z")
+        return 20
     }
 
     public static func < (a: UTCTimestamp, b: UTCTimestamp) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
@@ -271,7 +292,11 @@ extension TodoTags: SQLiteBindable {
 }
 
 extension UTCTimestamp: SQLiteBindable {
+    /// Binds the stored form as TEXT, without building a String.
     public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
-        try description.bind(to: statement, at: index)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { (buffer) throws(SQLiteError) in
+            let count = writeISO(to: buffer)
+            try statement.bindText(UnsafeBufferPointer(rebasing: buffer[..<count]), at: index)
+        }
     }
 }
