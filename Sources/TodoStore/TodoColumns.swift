@@ -7,6 +7,9 @@ public enum TodoColumns {
     /// `id, name, deadline, done, priority, tags, note, created, completed`, in the order
     /// ``todo(from:)`` reads them.
     public static let list = "id, name, deadline, done, priority, tags, note, created, completed"
+    /// The columns the `todos` table has had since its first version (migration 0001): what a
+    /// file of any version can be read for.
+    public static let sinceFirstVersion = "id, name, deadline, done"
     /// How many columns ``list`` names (and the `todos` table has).
     public static let count = list.split(separator: ",").count
 

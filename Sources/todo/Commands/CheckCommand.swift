@@ -190,8 +190,10 @@ struct DatabaseCheck {
             return
         }
         do {
-            // The public columns every version has: proves the table is there and readable.
-            _ = try connection.prepare("SELECT \(TodoColumns.list) FROM todos LIMIT 0")
+            // The columns this version has (a file of an older one gets the newer ones at its
+            // next write): proves the table is there and readable.
+            let columns = version == latest ? TodoColumns.list : TodoColumns.sinceFirstVersion
+            _ = try connection.prepare("SELECT \(columns) FROM todos LIMIT 0")
         } catch {
             let message = TodoText.sanitized(Self.describe(error))
             lines.append("schema: version \(version), but the todos table is unusable: \(message)")
