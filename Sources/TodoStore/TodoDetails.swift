@@ -198,10 +198,14 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
         return true
     }
 
-    /// Equal when they hold the same folded words, in any order and with any sigils: what a tag
-    /// set means. (``storage`` may differ.)
-    public static func == (a: TodoTags, b: TodoTags) -> Bool { Set(a.tags) == Set(b.tags) }
-    public func hash(into hasher: inout Hasher) { hasher.combine(Set(tags)) }
+    /// Equal when they are written the same (``storage``): the same tags, sigils and order. A
+    /// value that reads differently is another value (a sigil changed on the phone is a change
+    /// to show and keep); ``holdsTheSameTags(as:)`` is the set comparison.
+    public static func == (a: TodoTags, b: TodoTags) -> Bool { a.storage == b.storage }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage) }
+
+    /// Whether both hold the same tags by folded word, in any order and with any sigils.
+    public func holdsTheSameTags(as other: TodoTags) -> Bool { Set(tags) == Set(other.tags) }
 }
 
 /// An instant in UTC to the second, stored as `YYYY-MM-DDTHH:MM:SSZ` (the `created` and

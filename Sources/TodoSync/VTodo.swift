@@ -197,7 +197,7 @@ public struct VTodoObject: Sendable, Equatable {
                 todo.setProperty(ICalendarProperty(name: "PRIORITY", value: String(fields.priority.rawValue)))
             }
         }
-        if fields.tags != self.fields.tags || fields.tags.storage != self.fields.tags.storage {
+        if fields.tags != self.fields.tags {
             let others = Self.categories(of: todo).filter { Self.tag(fromCategory: $0) == nil }
             todo.removeProperties(named: "CATEGORIES")
             if !fields.tags.isEmpty || !others.isEmpty {

@@ -48,7 +48,8 @@ import Testing
         #expect(set.storage == "+work @phone")
         #expect(set.remove(try #require(TodoTag("PHONE"))) && set.storage == "+work")
         #expect(TodoTags(storage: "+a  @b +A bad\u{1}word") == tags("+a", "@b"))
-        #expect(tags("+a", "@b") == tags("@B", "+a"), "a set: order and sigil do not matter")
+        #expect(tags("+a", "@b").holdsTheSameTags(as: tags("@B", "+a")), "as a set, order and sigil do not matter")
+        #expect(tags("+a", "@b") != tags("@b", "+a"), "as a value, they are written differently")
     }
 
     @Test func timestampsAreUTCToTheSecond() {
