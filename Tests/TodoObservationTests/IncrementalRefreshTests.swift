@@ -52,8 +52,15 @@ import TodoStore
                     year: 2024, month: Int.random(in: 1...3, using: &generator),
                     day: Int.random(in: 1...5, using: &generator))
         }
+        // Priorities too, so the priority order has something to sort (issue 26).
+        func randomPriority() -> TodoPriority {
+            TodoPriority(rawValue: [0, 0, 1, 5, 9, 3][Int.random(in: 0..<6, using: &generator)]) ?? .none
+        }
         for _ in 0..<150 {
-            try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
+            try writer.add(
+                TodoFields(
+                    name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator),
+                    priority: randomPriority()))
         }
 
         var watched: [(FetchedResultsController, Replayer)] = []
@@ -88,7 +95,10 @@ import TodoStore
             case 0...3:
                 _ = try writer.add(name: randomName(), deadline: randomDate(), isDone: Bool.random(using: &generator))
             case 4...6: _ = try writer.rename(id: id, to: randomName())
-            case 7...9: _ = try writer.setDeadline(randomDate(), id: id)
+            case 7...8: _ = try writer.setDeadline(randomDate(), id: id)
+            case 9:
+                let priority = randomPriority()
+                _ = try writer.update(id: id) { $0.priority = priority }
             case 10...13: _ = try writer.setDone(Bool.random(using: &generator), ids: [id])
             case 14...15: _ = try writer.delete(ids: [id])
             case 16...17:
