@@ -13,7 +13,8 @@ enum TodoCLI {
 
     /// Every command, in the order help lists them.
     static let commands: [Command] = [
-        .add, .list, .show, .edit, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui, .sync,
+        .add, .list, .show, .edit, .tags, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui,
+        .sync,
         .completions, .manpage, .check, help
     ]
 

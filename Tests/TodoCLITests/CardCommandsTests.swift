@@ -27,7 +27,8 @@ import Testing
         #expect(list.map { $0["done"] as? Bool } == [false, false, false])
         #expect(
             try sandbox.ok("list", "--json").hasPrefix(
-                "[\n  {\"id\": 3, \"name\": \"Pay rent\", \"deadline\": \"2024-04-30\", \"done\": false}"))
+                "[\n  {\"id\": 3, \"name\": \"Pay rent\", \"deadline\": \"2024-04-30\", \"done\": false, \"priority\": 0, "
+                    + "\"tags\": [], \"note\": null, \"created\": \"20"))
     }
 
     @Test func anEmptyListIsAnEmptyArray() throws {

@@ -124,7 +124,7 @@ private func isInstalled(_ program: String) -> Bool {
         // Bare todo's own options, before a command only.
         #expect(try bashComplete("todo", "--t") == ["--today"])
         #expect(try bashComplete("todo", "--week", "--t") == ["--today"])
-        #expect(try bashComplete("todo", "add", "--t") == [])
+        #expect(try bashComplete("todo", "add", "--to") == [])
         #expect(try sandbox.ok("completions", "zsh").contains("_arguments -C $globals '--today["))
         #expect(try sandbox.ok("completions", "fish").contains("complete -c todo -n __todo_needs_command -l week"))
         #expect(try bashComplete("todo", "completions", "") == ["bash", "zsh", "fish"])

@@ -33,8 +33,12 @@ import Testing
     @Test func showPrintsEveryField() throws {
         _ = try sandbox.ok("add", "Buy milk", "--due", "2024-05-01")
         _ = try sandbox.ok("done", "1")
+        let shown = try sandbox.ok("show", "1")
         #expect(
-            try sandbox.ok("show", "1") == "id:        1\nname:      Buy milk\ndeadline:  2024-05-01\ndone:      yes\n")
+            shown.hasPrefix(
+                "id:        1\nname:      Buy milk\ndeadline:  2024-05-01\ndone:      yes\npriority:  none\n"
+                    + "tags:      none\nnote:      none\ncreated:   20"), "\(shown)")
+        #expect(shown.contains("\ncompleted: 20") && shown.hasSuffix("Z\n"), "\(shown)")
         #expect(try todo(1)["done"] as? Bool == true)
         let missing = try sandbox.todo("show", "9")
         #expect(missing.status == 1)

@@ -166,7 +166,15 @@ extension CommandContext {
             .init(
                 name: "--due-before", value: "date",
                 help: "Only todos due before the date (any --due form: +7d, friday)."),
-            .init(name: "--due-after", value: "date", help: "Only todos due after the date.")
+            .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
+            .init(
+                name: "--tag", value: "tag",
+                help: "Only todos with the tag (+work, @phone or work; case does not matter); given again, every tag."),
+            .init(
+                name: "--priority", value: "priority",
+                help:
+                    "Only todos of the priority: high (1-4), medium (5), low (6-9), none, or 1-9; given again, any of them."
+            )
         ]
 
     /// The options for today's and this week's work: in ``filterOptions``, and bare `todo` takes them.
@@ -222,6 +230,32 @@ extension CommandContext {
         let searches = arguments.allValues("--search")
         guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }
         request.searches = searches
+        request.tags = try arguments.allValues("--tag").map { (text) throws(CLIError) in try Self.tag(text) }
+        request.priorities = try arguments.allValues("--priority").map { (text) throws(CLIError) in
+            guard let priority = TodoPriority(parsing: text) else { throw Self.badPriority(text) }
+            // A class word stands for its class; a digit (or none) for itself.
+            let word = text.lowercased()
+            if let level = priority.level, TodoPriority.Level.allCases.contains(where: { $0.rawValue.hasPrefix(word) })
+            {
+                return level.values
+            }
+            return priority.rawValue...priority.rawValue
+        }
+    }
+
+    /// The tag `text` names (`+work`, `@phone`, `work`), or a usage error.
+    static func tag(_ text: String) throws(CLIError) -> TodoTag {
+        guard let tag = TodoTag(text) else {
+            throw .usage(
+                "'\(TodoText.sanitized(text))' is not a tag",
+                hint: "A tag is one word (no spaces), optionally after + or @: +work, @phone.")
+        }
+        return tag
+    }
+
+    /// The usage error of a priority that is none of ``TodoPriority/acceptedForms``.
+    static func badPriority(_ text: String) -> CLIError {
+        .usage("'\(TodoText.sanitized(text))' is not a priority", hint: "Use \(TodoPriority.acceptedForms).")
     }
 
     /// The fetch request that `list`'s options describe.
@@ -229,7 +263,9 @@ extension CommandContext {
         var request = TodoFetchRequest()
         if let sort = arguments.value("--sort") {
             guard let order = TodoFetchRequest.Order(rawValue: sort) else {
-                throw .usage("'\(sort)' is not a sort order", hint: "Use due, name or status.")
+                throw .usage(
+                    "'\(sort)' is not a sort order",
+                    hint: "Use \(Command.wordList(TodoFetchRequest.Order.allCases.map(\.rawValue))).")
             }
             request.order = order
         }

@@ -26,12 +26,22 @@ extension Command {
                 return
             }
             let deadline = context.text(maxID: todo.id).deadlineText(todo)
+            // Times in UTC, as stored and as CalDAV writes them: the same on every device.
+            let note = todo.note.map { note in
+                note.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { "\n           " + TodoText.sanitized(String($0)) }.joined()
+            }
             context.out.write(
                 """
                 id:        \(todo.id)
                 name:      \(TodoText.sanitized(todo.name))
                 deadline:  \(deadline ?? "none")
                 done:      \(todo.isDone ? "yes" : "no")
+                priority:  \(todo.priority.label)
+                tags:      \(todo.tags.isEmpty ? "none" : TodoText.sanitized(todo.tags.storage))
+                note:      \(note.map { String($0.dropFirst(12)) } ?? "none")
+                created:   \(todo.created.map(\.description) ?? "unknown")
+                completed: \(todo.completed.map(\.description) ?? (todo.isDone ? "unknown" : "not done"))
 
                 """)
         }

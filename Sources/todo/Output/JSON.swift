@@ -51,7 +51,12 @@ enum JSON {
     static func object(_ todo: Todo, uid: String?) -> String {
         let deadline = todo.deadline.map { "\"\($0)\"" } ?? "null"
         let uidField = uid.map { ", \"uid\": \(string($0))" } ?? ""
+        let tags = "[" + todo.tags.map { string($0.description) }.joined(separator: ", ") + "]"
+        let times =
+            ", \"created\": \(optional(todo.created.map(\.description))), \"completed\": "
+            + optional(todo.completed.map(\.description))
         return
-            "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone)\(uidField)}"
+            "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone), "
+            + "\"priority\": \(todo.priority.rawValue), \"tags\": \(tags), \"note\": \(optional(todo.note))\(times)\(uidField)}"
     }
 }

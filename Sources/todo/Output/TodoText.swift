@@ -70,9 +70,10 @@ struct TodoText {
         writeName(todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, to: &out)
     }
 
-    /// The name, made safe, cut to what is left of the line, dimmed when done; then a newline.
+    /// The name, made safe, with the priority before it (`(H) `) and the tags after it
+    /// (` +work @phone`), cut to what is left of the line, dimmed when done; then a newline.
     private func writeName(_ todo: Todo, prefixWidth: Int, to out: inout OutputStream) {
-        let name = Self.sanitized(todo.name)
+        let name = Self.labelled(todo)
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
         if todo.isDone && style.enabled {
             out.write(style.paint(fitted, .dim))
@@ -148,6 +149,16 @@ struct TodoText {
         }
     }
 
+    /// The name as rows show it: `(H) ` before it for a priority (``TodoPriority/shortLabel``),
+    /// its tags after it, made safe. Just the name for a todo with neither.
+    static func labelled(_ todo: Todo) -> String {
+        let name = sanitized(todo.name)
+        guard !todo.priority.isNone || !todo.tags.isEmpty else { return name }
+        let priority = todo.priority.isNone ? "" : "(\(todo.priority.shortLabel)) "
+        let tags = todo.tags.isEmpty ? "" : " " + sanitized(todo.tags.storage)
+        return priority + name + tags
+    }
+
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
     static func summary(_ mark: String, _ todo: Todo) -> String {
         "\(mark) \(todo.id)  \(sanitized(todo.name))\n"
@@ -160,7 +171,7 @@ struct TodoText {
         let due =
             todo.deadline.map { "  due \(DueDateParser.weekdays[$0.weekday].prefix(3)) \($0)" }
             ?? (showsNoDeadline ? "  no deadline" : "")
-        return "\(mark) \(todo.id)  \(sanitized(todo.name))\(due)\n"
+        return "\(mark) \(todo.id)  \(labelled(todo))\(due)\n"
     }
 
     /// `text` with control characters made visible (`^[`, `\n`): a name from another client

@@ -1,0 +1,40 @@
+import TodoStore
+
+extension Command {
+    /// `todo tags [--json]`: every tag with how many todos carry it.
+    static let tags = Command(
+        spec: CommandSpec(
+            name: "tags",
+            abstract: "List the tags, with how many todos carry each.",
+            options: [.init(name: "--json", value: nil, help: "Print a JSON array of {tag, undone, done}.")],
+            discussion:
+                "Each tag once, the most used first: how many todos not done and done carry it. +Work and @work"
+                + " are one tag (case and sigil do not matter), written as the oldest todo writes it. Filter by"
+                + " one with 'todo list --tag TAG'.",
+            examples: ["todo tags", "todo list --tag work --undone"]
+        ),
+        run: { (context) throws(CLIError) in
+            let repository = try context.openRepository()
+            let counts = try context.perform { () throws(TodoStoreError) in try repository.tagCounts() }
+            if context.arguments.flag("--json") {
+                let items = counts.map {
+                    "{\"tag\": \(JSON.string($0.tag.description)), \"undone\": \($0.undone), \"done\": \($0.done)}"
+                }
+                context.out.write("[" + items.joined(separator: ", ") + "]\n")
+                return
+            }
+            guard !counts.isEmpty else {
+                // Said to a person only: in a pipe, no tags is no lines.
+                if context.out.isTerminal { context.out.write("No tags.\n") }
+                return
+            }
+            let width = counts.map { DisplayWidth.of(TodoText.sanitized($0.tag.description)) }.max() ?? 0
+            for count in counts {
+                let tag = TodoText.sanitized(count.tag.description)
+                context.out.write(
+                    tag + String(repeating: " ", count: width - DisplayWidth.of(tag))
+                        + "  \(count.undone) undone, \(count.done) done\n")
+            }
+        }
+    )
+}
