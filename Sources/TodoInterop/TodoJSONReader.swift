@@ -9,6 +9,9 @@ import TodoStore
 /// - `done` is optional: `true` or `false`, `false` when absent;
 /// - `uid` is optional: the todo's iCalendar UID, which the export writes when the todo has one,
 ///   so that importing a file twice adds its todos once (see ``ImportReport/uids``);
+/// - `priority` (a whole number 0-9), `tags` (an array of tags such as `"+work"`, `"@phone"`),
+///   `note` (a string or `null`), `created` and `completed` (`YYYY-MM-DDTHH:MM:SSZ` or `null`)
+///   are optional, none when absent (files from before they existed import as they did);
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
 ///   from newer versions with more keys still import.
 enum TodoJSONReader {
@@ -66,7 +69,49 @@ enum TodoJSONReader {
         case let other?:
             throw ImportError(location, "\"uid\" must be a non-empty string or null, found \(other.kindDescription)")
         }
-        return (ImportedTodo(name: name, deadline: deadline, isDone: isDone), uid)
+        var fields = ImportedTodo(name: name, deadline: deadline, isDone: isDone)
+        switch object["priority"] {
+        case nil, .null?: break
+        case .number(let value)? where value == value.rounded() && (0...9).contains(value):
+            fields.priority = TodoPriority(rawValue: Int(value)) ?? .none
+        case let other?:
+            throw ImportError(
+                location, "\"priority\" must be a whole number from 0 to 9, found \(other.kindDescription)")
+        }
+        switch object["tags"] {
+        case nil, .null?: break
+        case .array(let values)?:
+            for value in values {
+                guard case .string(let text) = value, let tag = TodoTag(text) else {
+                    throw ImportError(
+                        location,
+                        "\"tags\" must hold tags such as \"+work\" or \"@phone\", found \(value.kindDescription)")
+                }
+                fields.tags.insert(tag)
+            }
+        case let other?:
+            throw ImportError(location, "\"tags\" must be an array of tags, found \(other.kindDescription)")
+        }
+        switch object["note"] {
+        case nil, .null?: break
+        case .string(let text)?: fields.note = text
+        case let other?:
+            throw ImportError(location, "\"note\" must be a string or null, found \(other.kindDescription)")
+        }
+        for (key, path) in [("created", \ImportedTodo.created), ("completed", \ImportedTodo.completed)] {
+            switch object[key] {
+            case nil, .null?: break
+            case .string(let text)?:
+                guard let time = UTCTimestamp(iso: text) else {
+                    throw ImportError(
+                        location, "\"\(key)\" must be a UTC time YYYY-MM-DDTHH:MM:SSZ, found \(text.debugDescription)")
+                }
+                fields[keyPath: path] = time
+            case let other?:
+                throw ImportError(location, "\"\(key)\" must be a UTC time or null, found \(other.kindDescription)")
+            }
+        }
+        return (fields, uid)
     }
 }
 

@@ -94,6 +94,26 @@ import Testing
         #expect(try sandbox.ok(["--db", sandbox.folder.file("empty.sqlite"), "tags"]) == "", "no tags: no lines")
     }
 
+    @Test func anExportImportsBackWithEveryDetail() throws {
+        _ = try sandbox.ok("add", "Call mom", "+family", "@phone", "--priority", "2", "--note", "a\nb")
+        _ = try sandbox.ok("add", "Paid")
+        _ = try sandbox.ok("done", "2")
+        let file = sandbox.folder.file("export.json")
+        try sandbox.ok("export").write(toFile: file, atomically: true, encoding: .utf8)
+        let other = sandbox.folder.file("other.sqlite")
+        _ = try sandbox.ok("--db", other, "import", file)
+        let strip: ([String: Any]) -> String = { todo in
+            ["name", "priority", "tags", "note", "created", "completed", "done"].map { "\(todo[$0] ?? "-")" }
+                .joined(separator: "|")
+        }
+        #expect(try sandbox.listJSON().map(strip) == (try sandbox.listJSON(["--db", other])).map(strip))
+        let bad = sandbox.folder.file("bad.json")
+        try #"[{"name": "x", "priority": 12}]"#.write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try sandbox.todo("--db", other, "import", bad)
+        #expect(
+            refused.status == 1 && refused.stderr.contains("\"priority\" must be a whole number"), "\(refused.stderr)")
+    }
+
     @Test func aFortyColumnListCutsTheNameButKeepsTheRowOnOneLine() throws {
         _ = try sandbox.ok("add", "A rather long name for a narrow terminal", "+work", "--priority", "high")
         // COLUMNS sets the width on a terminal only (a pipe is never cut).

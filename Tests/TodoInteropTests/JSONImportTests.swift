@@ -24,9 +24,10 @@ import TodoStore
 
     @Test func defaultsAndIgnoredKeys() throws {
         // Only the name is required; ids are not kept (the database assigns new ones), and keys
-        // a newer version may add are ignored.
+        // a newer version may add are ignored. (`priority` and `tags` are known since issue 26:
+        // they are read, and checked.)
         let text =
-            #"[{"name": "a"}, {"name": "b", "id": "not even a number", "priority": [1, 2], "tags": {"x": null}}]"#
+            #"[{"name": "a"}, {"name": "b", "id": "not even a number", "urgency": [1, 2], "x-color": {"x": null}}]"#
         #expect(try importing(text, .json) == [ImportedTodo(name: "a"), ImportedTodo(name: "b")])
         #expect(try importing("[]", .json) == [])
     }
