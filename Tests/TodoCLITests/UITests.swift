@@ -230,6 +230,13 @@ import Testing
         #expect(order(try session.waitFor("sort: due")) == ["bravo", "alpha", "charlie"])
     }
 
+    @Test func rowsShowThePriorityAndTags() throws {
+        _ = try sandbox.ok("add", "Call mom", "+family", "@phone", "--priority", "high")
+        let session = try startUI()
+        let screen = try session.waitFor("(H) Call mom +family @phone")
+        #expect(Self.allRows(screen).count == 1, "\(screen)")
+    }
+
     @Test func slashFiltersByTextIgnoringCase() throws {
         try addSample()
         let session = try startUI()

@@ -281,14 +281,15 @@ struct UIRenderer {
     }
 
     /// `  [ ] 12  2024-05-01  tomorrow    Buy milk`, cut to the width: the deadline and hint
-    /// columns are `todo list`'s on a terminal, coloured as there (overdue red, today yellow).
+    /// columns are `todo list`'s on a terminal, coloured as there (overdue red, today yellow),
+    /// and the name as `list` writes it, with its priority and tags (``TodoText/labelled(_:)``).
     private func todoRow(_ todo: Todo, indent: Int) -> Row {
         let id = String(todo.id)
         var prefix = String(repeating: " ", count: indent)
         prefix += todo.isDone ? "[x] " : "[ ] "
         prefix += String(repeating: " ", count: idWidth - id.count) + id + "  "
         let (columns, color) = rowText.deadlineColumns(todo)
-        let text = fit(prefix + columns + "  " + TodoText.sanitized(todo.name))
+        let text = fit(prefix + columns + "  " + TodoText.labelled(todo))
         let plainRow = Row(text: text, columns: DisplayWidth.of(text))
         guard let color, style.enabled else { return plainRow }
         // The prefix and the columns are ASCII, one Character a column: whatever of the columns
