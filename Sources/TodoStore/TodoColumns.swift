@@ -6,7 +6,10 @@ import SQLite
 public enum TodoColumns {
     /// `id, name, deadline, done, priority, tags, note, created, completed`, in the order
     /// ``todo(from:)`` reads them.
-    public static let list = "id, name, deadline, done, priority, tags, note, created, completed"
+    public static let list = (["id"] + fields).joined(separator: ", ")
+    /// The columns of a todo's fields (``TodoFields``), in ``list``'s order after `id`: what an
+    /// INSERT or an UPDATE of every field names, and what sync keeps as a merge base.
+    public static let fields = ["name", "deadline", "done", "priority", "tags", "note", "created", "completed"]
     /// The columns the `todos` table has had since its first version (migration 0001): what a
     /// file of any version can be read for.
     public static let sinceFirstVersion = "id, name, deadline, done"

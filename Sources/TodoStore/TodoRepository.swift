@@ -357,17 +357,8 @@ public final class TodoRepository {
         let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
-                let statement = try connection.internalCachedStatement(
-                    "INSERT INTO todos (name, deadline, done, priority, tags, note, created, completed) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                try statement.bind(stored.name, at: 1)
-                try statement.bind(stored.deadline, at: 2)
-                try statement.bind(stored.isDone, at: 3)
-                try statement.bind(stored.priority, at: 4)
-                try statement.bind(stored.tags, at: 5)
-                try statement.bind(stored.note, at: 6)
-                try statement.bind(stored.created, at: 7)
-                try statement.bind(stored.completed, at: 8)
+                let statement = try connection.internalCachedStatement(Self.insertEveryField)
+                try Self.bindEveryField(stored, to: statement)
                 try statement.step()
                 return Todo(id: connection.lastInsertRowID, stored)
             }
@@ -395,7 +386,8 @@ public final class TodoRepository {
                 fields.completed = fields.isDone ? now : nil
             }
             let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
-                try Self.bindEveryField(fields, id: id, to: statement)
+                try Self.bindEveryField(fields, to: statement)
+                try statement.bind(id, at: Int32(TodoColumns.fields.count + 1))
             }
             guard let todo = changed.first else { throw .notFound(ids: [id]) }
             return todo
@@ -429,20 +421,25 @@ public final class TodoRepository {
     @discardableResult
     public func replaceFields(id: Int64, with fields: TodoFields) throws(TodoStoreError) -> Todo {
         let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
-            try Self.bindEveryField(fields, id: id, to: statement)
+            try Self.bindEveryField(fields, to: statement)
+            try statement.bind(id, at: Int32(TodoColumns.fields.count + 1))
         }
         guard let todo = changed.first else { throw .notFound(ids: [id]) }
         return todo
     }
 
-    /// The UPDATE of every field of one todo (``bindEveryField(_:id:to:)`` binds it), returning the row.
-    private static let setEveryField =
-        "UPDATE todos SET name = ?, deadline = ?, done = ?, priority = ?, tags = ?, note = ?, created = ?, "
-        + "completed = ? WHERE id = ? RETURNING \(TodoColumns.list)"
+    /// The INSERT of a todo with every field, bound by ``bindEveryField(_:to:)``.
+    private static let insertEveryField =
+        "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: TodoColumns.fields.count).joined(separator: ", ") + ")"
 
-    private static func bindEveryField(_ fields: TodoFields, id: Int64, to statement: Statement)
-        throws(SQLiteError)
-    {
+    /// The UPDATE of every field of one todo, bound by ``bindEveryField(_:to:)`` and then the id;
+    /// it returns the row.
+    private static let setEveryField =
+        "UPDATE todos SET \(TodoColumns.fields.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? RETURNING \(TodoColumns.list)"
+
+    /// Binds `fields` to parameters 1 to 8, in ``TodoColumns/fields``' order.
+    private static func bindEveryField(_ fields: TodoFields, to statement: Statement) throws(SQLiteError) {
         try statement.bind(fields.name, at: 1)
         try statement.bind(fields.deadline, at: 2)
         try statement.bind(fields.isDone, at: 3)
@@ -451,7 +448,6 @@ public final class TodoRepository {
         try statement.bind(fields.note, at: 6)
         try statement.bind(fields.created, at: 7)
         try statement.bind(fields.completed, at: 8)
-        try statement.bind(id, at: 9)
     }
 
     /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.

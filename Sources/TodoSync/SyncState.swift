@@ -149,7 +149,7 @@ public struct SyncState {
     static let itemColumns = itemColumns(prefix: "")
 
     /// The columns of `sync_items` that hold the base fields, named as in `todos`.
-    static let fieldColumns = ["name", "deadline", "done", "priority", "tags", "note", "created", "completed"]
+    static let fieldColumns = TodoColumns.fields
 
     /// The columns ``item(from:at:)`` reads, in its order, each with `prefix` (a table alias).
     static func itemColumns(prefix: String) -> String {

@@ -1,6 +1,12 @@
 /// Objects as other apps write them, for the byte-for-byte and mapping tests. Written with LF
 /// here and given CRLF line breaks unless the app is one that writes LF.
 enum Fixtures {
+    /// A one-VTODO object (UID t1) with the given extra property lines.
+    static func todoObject(_ lines: [String]) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:t1", "DTSTAMP:20240101T000000Z"]
+            + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
+    }
+
     static func crlf(_ text: String) -> String { text.replacing("\n", with: "\r\n") }
 
     /// Thunderbird (Lightning): a VTIMEZONE, DUE with TZID, DESCRIPTION, a VALARM, X-MOZ props.

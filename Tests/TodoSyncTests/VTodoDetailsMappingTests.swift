@@ -10,10 +10,7 @@ import TodoStore
 @Suite(.timed) struct VTodoDetailsMappingTests {
     let utc = LocalTimeZone.offset(seconds: 0)
 
-    func object(_ lines: String...) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:t1", "DTSTAMP:20240101T000000Z"]
-            + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
-    }
+    func object(_ lines: String...) -> String { Fixtures.todoObject(lines) }
 
     func tags(_ words: String...) -> TodoTags { TodoTags(words.compactMap { TodoTag($0) }) }
 

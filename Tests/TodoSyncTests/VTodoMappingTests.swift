@@ -10,10 +10,7 @@ import TodoStore
     let utc = LocalTimeZone.offset(seconds: 0)
 
     /// A one-VTODO object with the given extra property lines.
-    func object(_ lines: String...) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:t1", "DTSTAMP:20240101T000000Z"]
-            + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
-    }
+    func object(_ lines: String...) -> String { Fixtures.todoObject(lines) }
 
     func date(_ text: String) -> CalendarDate? { CalendarDate(text) }
 
@@ -350,10 +347,7 @@ import TodoStore
         return (text, todo)
     }
 
-    func object(_ lines: [String]) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VTODO", "UID:t1", "DTSTAMP:20240101T000000Z"]
-            + lines + ["END:VTODO", "END:VCALENDAR", ""]).joined(separator: "\r\n")
-    }
+    func object(_ lines: [String]) -> String { Fixtures.todoObject(lines) }
 
     /// The unfolded line of a property, as written.
     func line(_ name: String, _ object: VTodoObject) -> String? {
