@@ -1,6 +1,7 @@
 /// What an import read, and what it could not keep: the todos, and how many of each kind of
-/// field other tools have and our todos do not (taskwarrior's projects, tags, priorities and
-/// annotations), so that nothing disappears without a word.
+/// field other tools have that our todos could not take (a taskwarrior project or tag of two
+/// words, a priority other than H, M, L, an annotation without text), so that nothing
+/// disappears without a word.
 public struct ImportReport: Sendable, Equatable {
     /// The todos, in file order.
     public var todos: [ImportedTodo]

@@ -1,7 +1,8 @@
 import TodoStore
 
-/// One todo read from another tool's file, before the database gives it an id: only what the
-/// `todos` table keeps (a name, an optional deadline as a calendar date, whether it is done).
+/// One todo read from another tool's file, before the database gives it an id: the fields the
+/// `todos` table keeps (a name, an optional deadline as a calendar date, whether it is done, a
+/// priority, tags, a note, the created and completed times), as far as the format has them.
 /// Ids in the source file are not kept: the importing database assigns fresh ones, so an
 /// import never collides with existing todos. The taskwarrior and todo.txt readers refuse a
 /// name that is not valid by the store's one rule, ``Todo/isValidName(_:)``; the reader of
@@ -12,24 +13,28 @@ public typealias ImportedTodo = TodoFields
 /// The file formats `todo import --from` reads here; the raw values are the option's words.
 /// (`--from ics` is read by TodoSync's `ICSFile`, which keeps each todo's UID.)
 ///
-/// Every format yields ``ImportedTodo`` values (name, deadline, done) and refuses a file with
-/// any bad record; the readers' rules in short:
-/// - ``json``: our own `todo export`, an array of `{"id", "name", "deadline", "done"}` objects.
+/// Every format yields ``ImportedTodo`` values and refuses a file with any bad record; the
+/// readers' rules in short:
+/// - ``json``: our own `todo export`, an array of `{"id", "name", "deadline", "done", "priority",
+///   "tags", "note", "created", "completed"}` objects (all but the name optional).
 /// - ``taskwarrior``: `task export`; `description` is the name, the UTC `due` instant becomes a
-///   local calendar date, deleted tasks are skipped.
+///   local calendar date, deleted tasks are skipped; priority, project and tags, annotations,
+///   entry and end are kept.
 /// - ``todotxt``: a todo.txt file; `x ` marks a done todo, priorities and creation/completion
 ///   dates are dropped, `due:YYYY-MM-DD` is the deadline, and `+project` / `@context` tags stay
 ///   in the name (searchable with `todo list --search`).
 public enum ImportFormat: String, Sendable, CaseIterable {
     /// Our own `todo export`: a JSON array of todo objects. `name` is required (a string,
-    /// blank only when it was stored blank); `deadline` (`YYYY-MM-DD` or `null`) and `done`
-    /// (a Boolean) are optional; `id` and unknown keys are ignored, since the importing
-    /// database assigns ids.
+    /// blank only when it was stored blank); `deadline` (`YYYY-MM-DD` or `null`), `done` (a
+    /// Boolean) and issue 26's fields are optional; `id` and unknown keys are ignored, since the
+    /// importing database assigns ids.
     case json
     /// Taskwarrior's `task export`: a JSON array of tasks (or one task a line). `description`
     /// is the name; `due` (`20240501T000000Z`, UTC) becomes the calendar date in the local time
     /// zone; `pending` and `waiting` are not done, `completed` is done, `deleted` is skipped, a
-    /// `recurring` template is skipped when its instances are in the file.
+    /// `recurring` template is skipped when its instances are in the file. `priority` H/M/L is
+    /// high/medium/low, `project` and `tags` are `+` tags, `annotations` the note, `entry` and
+    /// `end` the created and completed times.
     case taskwarrior
     /// A todo.txt file (http://todotxt.org), one todo a line. A leading `x ` marks it done (the
     /// completion and creation dates after it are dropped); a leading priority `(A) ` and a

@@ -13,9 +13,13 @@ import TodoStore
 ///   as pending tasks with a `parent` naming the template's `uuid`; importing both would list the
 ///   same todo twice, so a template is skipped when an instance of it is in the file, and
 ///   imported as a todo that is not done otherwise.
-/// - `project`, `tags`, `priority` and `annotations` have no place in our todos: they are
-///   counted in the ``ImportReport`` so the user is told. The rest (`uuid`, `urgency`,
-///   `entry`, `modified`...) is bookkeeping and ignored.
+/// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is a `+` tag (`Home.Garden`
+///   as it is: one word) and so is each of `tags`; `annotations` become the note, one line each
+///   (`YYYY-MM-DD description`, the UTC day of its `entry`). `entry` is the created time and, for
+///   a completed task, `end` the completed time.
+/// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
+///   project that is not one word, an unknown priority. The rest (`uuid`, `urgency`,
+///   `modified`, UDAs...) is bookkeeping and ignored.
 enum TaskwarriorReader {
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
     {
@@ -63,15 +67,56 @@ enum TaskwarriorReader {
                 throw ImportError(
                     location, "\"due\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
             }
-            report.todos.append(ImportedTodo(name: name, deadline: deadline, isDone: isDone))
-            if case .string(let project)? = task["project"], !project.isEmpty { report.drop(.project) }
-            if case .array(let tags)? = task["tags"] { report.drop(.tag, count: tags.count) }
-            if case .string(let priority)? = task["priority"], !priority.isEmpty { report.drop(.priority) }
-            if case .array(let annotations)? = task["annotations"] {
-                report.drop(.annotation, count: annotations.count)
+            var todo = ImportedTodo(name: name, deadline: deadline, isDone: isDone)
+            if case .string(let project)? = task["project"], !project.isEmpty {
+                if let tag = TodoTag(word: project, sigil: .plus) {
+                    todo.tags.insert(tag)
+                } else {
+                    report.drop(.project)
+                }
             }
+            if case .array(let tags)? = task["tags"] {
+                for value in tags {
+                    if case .string(let word) = value, let tag = TodoTag(word: word, sigil: .plus) {
+                        todo.tags.insert(tag)
+                    } else {
+                        report.drop(.tag)
+                    }
+                }
+            }
+            if case .string(let priority)? = task["priority"], !priority.isEmpty {
+                switch priority {
+                case "H": todo.priority = .high
+                case "M": todo.priority = .medium
+                case "L": todo.priority = .low
+                default: report.drop(.priority)
+                }
+            }
+            if case .array(let annotations)? = task["annotations"] {
+                var lines: [String] = []
+                for annotation in annotations {
+                    guard case .string(let text)? = annotation["description"] else {
+                        report.drop(.annotation)
+                        continue
+                    }
+                    let day = Self.time(annotation["entry"])?.date.map { "\($0) " } ?? ""
+                    lines.append(day + text)
+                }
+                if !lines.isEmpty { todo.note = lines.joined(separator: "\n") }
+            }
+            todo.created = Self.time(task["entry"])
+            if isDone { todo.completed = Self.time(task["end"]) }
+            report.todos.append(todo)
         }
         return report
+    }
+
+    /// A taskwarrior time (`20240501T000000Z`) as a UTC time; `nil` for none or another form.
+    private static func time(_ value: JSONValue?) -> UTCTimestamp? {
+        guard case .string(let stamp)? = value, let seconds = TaskwarriorTimestamp.epochSeconds(stamp) else {
+            return nil
+        }
+        return UTCTimestamp(secondsSince1970: seconds)
     }
 
     /// The tasks: the elements of a top-level array, or the values of a JSON Lines file.

@@ -38,7 +38,8 @@ public enum TodoImporter {
     }
 
     /// ``parse(_:format:timeZone:)``, also counting what the file holds that todos cannot keep
-    /// (taskwarrior's projects, tags, priorities, annotations), for the importer to report.
+    /// (a taskwarrior project or tag of more than one word, a priority other than H, M or L, an
+    /// annotation without text), for the importer to report.
     public static func read(
         _ bytes: [UInt8], format: ImportFormat,
         timeZone: LocalTimeZone = .system

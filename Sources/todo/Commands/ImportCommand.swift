@@ -36,8 +36,9 @@ extension Command {
                 json: a todo with a uid (todo export writes it when the todo has one) that is already
                 here is skipped, as in ics, and the summary counts the skipped ones.
                 taskwarrior: description is the name, due becomes the local date, completed tasks are
-                done, deleted ones are skipped; projects, tags, priorities and annotations are counted in
-                the summary line, not kept. todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
+                done, deleted ones are skipped; priority H/M/L is high/medium/low, project and tags are
+                tags, annotations the note, entry and end the created and completed times (a project or
+                tag of two words is counted in the summary line, not kept). todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
                 deadline; priorities and dates are dropped; +project and @context stay in the name.
                 ics: each VTODO is a todo (SUMMARY the name, DUE the local date, COMPLETED or CANCELLED
                 done) that keeps its UID; one whose UID is already here is skipped, so a second import
