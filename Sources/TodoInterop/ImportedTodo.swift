@@ -20,9 +20,9 @@ public typealias ImportedTodo = TodoFields
 /// - ``taskwarrior``: `task export`; `description` is the name, the UTC `due` instant becomes a
 ///   local calendar date, deleted tasks are skipped; priority, project and tags, annotations,
 ///   entry and end are kept.
-/// - ``todotxt``: a todo.txt file; `x ` marks a done todo, priorities and creation/completion
-///   dates are dropped, `due:YYYY-MM-DD` is the deadline, and `+project` / `@context` tags stay
-///   in the name (searchable with `todo list --search`).
+/// - ``todotxt``: a todo.txt file; `x ` marks a done todo, `(A)` to `(I)` are the priorities 1
+///   to 9, the creation and completion dates are the created and completed times,
+///   `due:YYYY-MM-DD` is the deadline, and `+project` / `@context` words are tags.
 public enum ImportFormat: String, Sendable, CaseIterable {
     /// Our own `todo export`: a JSON array of todo objects. `name` is required (a string,
     /// blank only when it was stored blank); `deadline` (`YYYY-MM-DD` or `null`), `done` (a
@@ -37,10 +37,9 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// `end` the created and completed times.
     case taskwarrior
     /// A todo.txt file (http://todotxt.org), one todo a line. A leading `x ` marks it done (the
-    /// completion and creation dates after it are dropped); a leading priority `(A) ` and a
-    /// creation date are dropped, since our todos have neither; a `due:YYYY-MM-DD` tag becomes
-    /// the deadline and leaves the name. `+project` and `@context` tags, and any other
-    /// `key:value` tag, stay in the name as written, so `todo list --search +work` still finds
-    /// them.
+    /// completion and creation dates after it are the completed and created times); a leading
+    /// priority `(A) ` is the priority (A to I are 1 to 9, later letters 9) and a creation date
+    /// the created time; a `due:YYYY-MM-DD` tag becomes the deadline, and `+project` and
+    /// `@context` words tags, and leave the name. Any other `key:value` tag stays in the name.
     case todotxt
 }

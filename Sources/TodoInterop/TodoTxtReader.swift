@@ -5,16 +5,19 @@ import TodoStore
 ///
 /// Each non-blank line is a todo; blank lines are skipped but counted, so errors name the line
 /// an editor shows. Lines may end in LF or CRLF, and a UTF-8 byte order mark is ignored.
-/// - Done: a line starting with `x ` is done; the completion date after it and the creation
-///   date after that (todo.txt writes both) are dropped.
-/// - Priority: a leading `(A) ` to `(Z) ` on a line that is not done is dropped, as is the
-///   creation date after it: our todos have no priority and no creation date.
+/// - Done: a line starting with `x ` is done; the completion date after it is the completed
+///   time and the creation date after that the created time (noon UTC on those days, so that
+///   they read as the same days from UTC-11 to UTC+11).
+/// - Priority: a leading `(A) ` to `(Z) ` on a line that is not done (or a `pri:A` tag, which
+///   apps write when they complete a todo) is the priority: A to I are 1 to 9 exactly, so that
+///   a letter read is the letter written back; J to Z are 9, the lowest. A creation date after
+///   it is the created time.
 /// - Deadline: a `due:YYYY-MM-DD` tag (the convention of todo.txt apps) is the deadline and
 ///   leaves the name; a due date that is malformed or not a real day is an error naming the
 ///   line, and so are two `due:` tags on one line.
-/// - `+project` and `@context` tags stay in the name as written, so they stay searchable with
-///   `todo list --search +work` or `--search @phone`; so do all other `key:value` tags
-///   (`t:`, `rec:`, `pri:`, URLs), which mean nothing to our todos but are part of the text.
+/// - `+project` and `@context` words are tags (with their `+` or `@`) and leave the name, as
+///   `due:` does; all other `key:value` tags (`t:`, `rec:`, URLs) mean nothing to our todos and
+///   stay in the text.
 /// - The name is the rest of the line with surrounding spaces trimmed and its inner spacing
 ///   kept (a removed `due:` tag leaves one space). A line left with no name is an error.
 enum TodoTxtReader {
@@ -56,22 +59,40 @@ enum TodoTxtReader {
         let startsMarker = first.lowerBound == 0 && first.upperBound < line.count
         var next = 0
         var isDone = false
-        func isDate(_ position: Int) -> Bool {
-            position < tokens.count && DateShape.isISODate(UnsafeBufferPointer(rebasing: line[tokens[position]]))
+        var priority = TodoPriority.none
+        var created: UTCTimestamp?
+        var completed: UTCTimestamp?
+        /// The date of the token at `position` as noon UTC that day; `nil` when it is no date.
+        func noon(at position: Int) -> UTCTimestamp? {
+            guard position < tokens.count,
+                let day = CalendarDate(iso: UnsafeBufferPointer(rebasing: line[tokens[position]]))
+            else { return nil }
+            return UTCTimestamp(secondsSince1970: Int64(day.daysSinceEpoch) * 86_400 + 43_200)
         }
         if startsMarker && first.count == 1 && line[0] == UInt8(ascii: "x") {
             isDone = true
             next = 1
-            if isDate(next) { next += 1 }  // completion date
-            if isDate(next) { next += 1 }  // creation date
-        } else {
-            if startsMarker && first.count == 3 && line[0] == UInt8(ascii: "(") && line[2] == UInt8(ascii: ")")
-                && line[1] >= UInt8(ascii: "A") && line[1] <= UInt8(ascii: "Z")
-            {
-                next = 1  // priority
+            if let day = noon(at: next) {  // completion date
+                completed = day
+                next += 1
+                if let day = noon(at: next) {  // creation date
+                    created = day
+                    next += 1
+                }
             }
-            if isDate(next) { next += 1 }  // creation date
+        } else {
+            if startsMarker && first.count == 3 && line[0] == UInt8(ascii: "(") && line[2] == UInt8(ascii: ")"),
+                let letter = Self.priority(letter: line[1])
+            {
+                priority = letter
+                next = 1
+            }
+            if let day = noon(at: next) {  // creation date
+                created = day
+                next += 1
+            }
         }
+        var tags = TodoTags()
 
         var deadline: CalendarDate? = nil
         var name: [UInt8] = []
@@ -84,6 +105,21 @@ enum TodoTxtReader {
             {
                 guard deadline == nil else { throw ImportError(location, "more than one due: tag") }
                 deadline = try date(tag: bytes, location: location)
+                removedSincePrevious = true
+                continue
+            }
+            if bytes.count == 5, bytes[0] == UInt8(ascii: "p"), bytes[1] == UInt8(ascii: "r"),
+                bytes[2] == UInt8(ascii: "i"), bytes[3] == UInt8(ascii: ":"),
+                let letter = Self.priority(letter: bytes[4])
+            {
+                priority = letter
+                removedSincePrevious = true
+                continue
+            }
+            if bytes.count > 1, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "@"),
+                let tag = TodoTag(String(decoding: bytes, as: UTF8.self))
+            {
+                tags.insert(tag)
                 removedSincePrevious = true
                 continue
             }
@@ -100,7 +136,16 @@ enum TodoTxtReader {
         }
         let text = String(decoding: name, as: UTF8.self)
         guard Todo.isValidName(text) else { throw ImportError(location, "the todo has no name") }
-        return ImportedTodo(name: text, deadline: deadline, isDone: isDone)
+        return ImportedTodo(
+            name: text, deadline: deadline, isDone: isDone, priority: priority, tags: tags, created: created,
+            completed: completed)
+    }
+
+    /// The priority of a todo.txt letter: A to I are 1 to 9, J to Z 9 (the lowest); `nil` for
+    /// anything but a capital letter.
+    static func priority(letter: UInt8) -> TodoPriority? {
+        guard letter >= UInt8(ascii: "A"), letter <= UInt8(ascii: "Z") else { return nil }
+        return TodoPriority(rawValue: min(Int(letter - UInt8(ascii: "A")) + 1, 9))
     }
 
     /// The date of a `due:` tag, telling a malformed date from an impossible one.

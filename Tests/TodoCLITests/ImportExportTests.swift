@@ -84,10 +84,13 @@ import Testing
         let output = try sandbox.ok("import", "--from", "todotxt", fixtures + "/todo.txt")
         #expect(output.hasPrefix("Imported "))
         let todos = try contents()
-        #expect(todos.contains { $0.contains("+") && $0.contains("@") }, "+project and @context stay in the name")
+        #expect(!todos.contains { $0.contains("+") || $0.contains("@") }, "+project and @context are tags now")
+        let call = try #require(
+            try sandbox.listJSON().first { ($0["name"] as? String)?.hasPrefix("Call the bank") == true })
+        #expect(call["tags"] as? [String] == ["+finance", "@phone"] && call["priority"] as? Int == 1)
         #expect(todos.contains { $0.hasSuffix("|true") }, "'x ' lines are done")
         #expect(!todos.contains { $0.contains("due:") }, "due: tags become deadlines")
-        #expect(!todos.contains { $0.hasPrefix("(") }, "priorities are dropped")
+        #expect(!todos.contains { $0.hasPrefix("(") }, "priorities leave the name")
     }
 
     /// Without --from the format is recognised from the file, and the summary says which it

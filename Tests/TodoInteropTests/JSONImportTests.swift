@@ -130,6 +130,11 @@ import TodoStore
         .joined(separator: "\n")
         let todos = try importing(text, .todotxt)
         #expect(todos.count == 50_000)
-        #expect(todos.last == ImportedTodo(name: "Todo 50000 +project @context", deadline: day("2024-06-21")))
+        #expect(
+            todos.last
+                == ImportedTodo(
+                    name: "Todo 50000", deadline: day("2024-06-21"), priority: TodoPriority(rawValue: 2)!,
+                    tags: TodoTags([TodoTag("+project")!, TodoTag("@context")!]),
+                    created: UTCTimestamp(iso: "2024-01-01T12:00:00Z")))
     }
 }

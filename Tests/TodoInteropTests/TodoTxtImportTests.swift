@@ -16,29 +16,45 @@
 //     do 5        (auto-archived: moved to done.txt)
 //     -a do 5     (not archived: stays in todo.txt as an "x " line; `do` drops the priority)
 // `-t` prefixes the creation date and `do` the completion date: the day it ran (2026-11-22).
-// Those dates are dropped on import, so a capture made on any other day imports the same.
+// Since issue 26 those dates are the created and completed times: the whole-file comparisons
+// leave them out (``core(_:)``), so a capture made on any other day compares the same, and
+// ``datesBecomeTheTimesAndLettersThePriority()`` checks them.
 import Foundation
 import TestSupport
 import Testing
 import TodoInterop
 import TodoStore
 
+private func tags(_ words: String...) -> TodoTags { TodoTags(words.compactMap { TodoTag($0) }) }
+
 private let expectedTodoTxt = [
-    ImportedTodo(name: "Call the bank about the card +finance @phone", deadline: day("2024-05-02")),
-    ImportedTodo(name: "Buy milk @store", deadline: day("2024-05-01")),
-    ImportedTodo(name: "Plan the trip +vacation @home"),
-    ImportedTodo(name: "Écrire à 祖母 ☕ +family url:https://example.com/a?b=c"),
+    ImportedTodo(
+        name: "Call the bank about the card", deadline: day("2024-05-02"), priority: .high,
+        tags: tags("+finance", "@phone")),
+    ImportedTodo(name: "Buy milk", deadline: day("2024-05-01"), tags: tags("@store")),
+    ImportedTodo(name: "Plan the trip", priority: TodoPriority(rawValue: 2)!, tags: tags("+vacation", "@home")),
+    ImportedTodo(name: "Écrire à 祖母 ☕ url:https://example.com/a?b=c", tags: tags("+family")),
     ImportedTodo(name: "Renew passport", deadline: day("2024-06-15"), isDone: true)
 ]
 
 private let expectedDoneTxt = [
-    ImportedTodo(name: "Submit the report +work", deadline: day("2024-04-30"), isDone: true)
+    ImportedTodo(name: "Submit the report", deadline: day("2024-04-30"), isDone: true, tags: tags("+work"))
 ]
+
+/// Every field but the created and completed times, which are the day a file was captured.
+private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
+    todos.map {
+        var todo = $0
+        todo.created = nil
+        todo.completed = nil
+        return todo
+    }
+}
 
 @Suite(.timed) struct TodoTxtImportTests {
     @Test func readsTheRealFiles() throws {
-        #expect(try TodoImporter.parse(try Fixture.bytes("todo.txt"), format: .todotxt) == expectedTodoTxt)
-        #expect(try TodoImporter.parse(try Fixture.bytes("done.txt"), format: .todotxt) == expectedDoneTxt)
+        #expect(core(try TodoImporter.parse(try Fixture.bytes("todo.txt"), format: .todotxt)) == expectedTodoTxt)
+        #expect(core(try TodoImporter.parse(try Fixture.bytes("done.txt"), format: .todotxt)) == expectedDoneTxt)
     }
 
     @Test func readsLiveFilesFromTheInstalledTool() throws {
@@ -46,19 +62,41 @@ private let expectedDoneTxt = [
         let folder = TemporaryFolder()
         let run = try ProcessRunner.run("sh", [Fixture.path("capture-todotxt.sh"), folder.path])
         try #require(run.status == 0, "\(run.stderr)")
-        #expect(try TodoImporter.parse(try Fixture.bytes(folder.file("todo.txt")), format: .todotxt) == expectedTodoTxt)
-        #expect(try TodoImporter.parse(try Fixture.bytes(folder.file("done.txt")), format: .todotxt) == expectedDoneTxt)
+        #expect(
+            core(try TodoImporter.parse(try Fixture.bytes(folder.file("todo.txt")), format: .todotxt))
+                == expectedTodoTxt)
+        #expect(
+            core(try TodoImporter.parse(try Fixture.bytes(folder.file("done.txt")), format: .todotxt))
+                == expectedDoneTxt)
+    }
+
+    @Test func datesBecomeTheTimesAndLettersThePriority() throws {
+        let noon = { (day: String) in UTCTimestamp(iso: day + "T12:00:00Z") }
+        let todos = try importing(
+            """
+            x 2024-05-02 2024-04-01 Both dates pri:B
+            (C) 2024-04-03 Created
+            (J) Past I is the lowest
+            """, .todotxt)
+        #expect(todos[0].completed == noon("2024-05-02") && todos[0].created == noon("2024-04-01"))
+        #expect(
+            todos[0].priority.rawValue == 2 && todos[0].name == "Both dates", "pri:B is the priority, out of the name")
+        #expect(todos[1].created == noon("2024-04-03") && todos[1].priority.rawValue == 3)
+        #expect(todos[2].priority == .low)
+        let fixture = try TodoImporter.parse(try Fixture.bytes("todo.txt"), format: .todotxt)
+        #expect(fixture[0].created == noon("2026-11-22") && fixture[4].completed == noon("2026-11-22"))
     }
 
     @Test func doneLinesDropTheirDates() throws {
         #expect(
-            try importing(
-                """
-                x 2024-05-02 2024-04-01 Both dates
-                x 2024-05-02 Completion date only
-                x No dates at all
-                x 2024-05-02 2024-04-01 2024-03-01 A third date is part of the name
-                """, .todotxt) == [
+            core(
+                try importing(
+                    """
+                    x 2024-05-02 2024-04-01 Both dates
+                    x 2024-05-02 Completion date only
+                    x No dates at all
+                    x 2024-05-02 2024-04-01 2024-03-01 A third date is part of the name
+                    """, .todotxt)) == [
                     ImportedTodo(name: "Both dates", isDone: true),
                     ImportedTodo(name: "Completion date only", isDone: true),
                     ImportedTodo(name: "No dates at all", isDone: true),
@@ -66,7 +104,9 @@ private let expectedDoneTxt = [
                 ])
     }
 
-    @Test func prioritiesAndCreationDatesAreDropped() throws {
+    /// The priority and the creation date leave the name (they are fields now); what only looks
+    /// like them stays.
+    @Test func prioritiesAndCreationDatesLeaveTheName() throws {
         #expect(
             try importing(
                 """
@@ -124,15 +164,19 @@ private let expectedDoneTxt = [
                     ImportedTodo(name: "Leading tag", deadline: day("2024-05-01")),
                     ImportedTodo(name: "Trailing tag", deadline: day("2024-05-02")),
                     ImportedTodo(name: "Middle  spacing kept around it", deadline: day("2024-05-03")),
-                    ImportedTodo(name: "Pay rent +home @desk rec:1m t:2024-04-28", deadline: day("2024-05-04")),
+                    ImportedTodo(
+                        name: "Pay rent rec:1m t:2024-04-28", deadline: day("2024-05-04"),
+                        priority: TodoPriority(rawValue: 2)!,
+                        tags: tags("+home", "@desk"), created: UTCTimestamp(iso: "2024-04-01T12:00:00Z")),
                     ImportedTodo(name: "Due:2024-05-05 and DUE:x are not the tag, nor is overdue:2024-05-05")
                 ])
     }
 
-    @Test func projectsAndContextsStayInTheNameAsWritten() throws {
-        // They stay searchable: `todo list --search +work` or `--search @phone` finds them.
-        let todos = try importing("Email Ann +Work +q3-plan @phone @home:evening", .todotxt)
-        #expect(todos == [ImportedTodo(name: "Email Ann +Work +q3-plan @phone @home:evening")])
+    @Test func projectsAndContextsAreTagsAsWritten() throws {
+        // `todo list --tag work` finds them; a lone + or @ is no tag and stays.
+        let todos = try importing("Email Ann +Work +q3-plan @phone @home:evening + @", .todotxt)
+        #expect(
+            todos == [ImportedTodo(name: "Email Ann + @", tags: tags("+Work", "+q3-plan", "@phone", "@home:evening"))])
     }
 
     @Test func handlesCRLFABOMBlankLinesAndNoFinalNewline() throws {
@@ -140,7 +184,7 @@ private let expectedDoneTxt = [
             [0xEF, 0xBB, 0xBF] + Array("(A) First due:2024-05-01\r\n\r\n   \r\n\tSecond\t\r\nx Third".utf8)
         #expect(
             try TodoImporter.parse(bytes, format: .todotxt) == [
-                ImportedTodo(name: "First", deadline: day("2024-05-01")),
+                ImportedTodo(name: "First", deadline: day("2024-05-01"), priority: .high),
                 ImportedTodo(name: "Second"),
                 ImportedTodo(name: "Third", isDone: true)
             ])

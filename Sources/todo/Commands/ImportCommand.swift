@@ -38,8 +38,10 @@ extension Command {
                 taskwarrior: description is the name, due becomes the local date, completed tasks are
                 done, deleted ones are skipped; priority H/M/L is high/medium/low, project and tags are
                 tags, annotations the note, entry and end the created and completed times (a project or
-                tag of two words is counted in the summary line, not kept). todo.txt: 'x ' marks done, due:YYYY-MM-DD is the
-                deadline; priorities and dates are dropped; +project and @context stay in the name.
+                tag of two words is counted in the summary line, not kept).
+                todo.txt: 'x ' marks done, due:YYYY-MM-DD is the deadline, (A) to (I) are the
+                priorities 1 to 9, the dates are the created and completed times, and +project and
+                @context words are tags (they leave the name).
                 ics: each VTODO is a todo (SUMMARY the name, DUE the local date, COMPLETED or CANCELLED
                 done) that keeps its UID; one whose UID is already here is skipped, so a second import
                 of the same file adds nothing. Events are ignored.
