@@ -1,19 +1,21 @@
+import TodoInterop
 import TodoStore
 import TodoSync
 
 extension Command {
     /// The words of `export --format`.
-    static let exportFormats = ["json", icsFormat]
+    static let exportFormats = ["json", icsFormat, "todotxt"]
 
-    /// `todo export [--format json|ics]`: every todo, as the JSON array `todo import` reads
-    /// back, or as iCalendar for calendar and task apps.
+    /// `todo export [--format json|ics|todotxt]`: every todo, as the JSON array `todo import`
+    /// reads back, as iCalendar for calendar and task apps, or as a todo.txt file.
     static let export = Command(
         spec: CommandSpec(
             name: "export",
-            abstract: "Print every todo as a JSON array (what 'todo import' reads), or as iCalendar.",
+            abstract: "Print every todo as a JSON array (what 'todo import' reads), as iCalendar, or as todo.txt.",
             options: [
                 .init(
-                    name: "--format", value: "format", help: "json (the default) or ics (iCalendar: a VTODO per todo).")
+                    name: "--format", value: "format",
+                    help: "json (the default), ics (iCalendar: a VTODO per todo) or todotxt (a todo.txt file).")
             ]
                 + CommandContext.filterOptions + [CommandContext.searchOption],
             discussion: """
@@ -23,11 +25,14 @@ extension Command {
                 ics: calendar and task apps read it (Thunderbird, Apple Reminders, Nextcloud Tasks), and
                 so does 'todo import --from ics'. Each todo keeps its UID from then on, so a todo that
                 comes back from another app, or through 'todo sync', is the same todo, not a copy.
+                todotxt: a line per todo, as todo.txt-cli and 'todo import --from todotxt' read it: the
+                priority as (A) to (I) (pri:A once done), the created and completed days, the tags, and
+                due:YYYY-MM-DD. Notes have no place in todo.txt and are not written.
                 """,
             examples: [
                 "todo export > todos.json", "todo --db other.sqlite import todos.json",
                 "todo export --done > done.json",
-                "todo export --format ics --undone > todos.ics"
+                "todo export --format ics --undone > todos.ics", "todo export --format todotxt > todo.txt"
             ]
         ),
         run: { (context) throws(CLIError) in
@@ -42,6 +47,10 @@ extension Command {
             try context.perform { () throws(TodoStoreError) in
                 if format == Command.icsFormat {
                     try Command.writeICS(repository, request, &context.out)
+                } else if format == "todotxt" {
+                    try repository.forEach(request) { todo in
+                        context.out.write(TodoTxtWriter.line(todo.fields) + "\n")
+                    }
                 } else {
                     try Command.writeJSON(repository, request, &context.out, uids: TodoUIDs(repository: repository))
                 }

@@ -1,0 +1,36 @@
+import TodoStore
+
+/// Writes todos as todo.txt lines (http://todotxt.org), as ``TodoTxtReader`` reads them back and
+/// as todo.txt-cli lists them:
+/// - done: `x COMPLETED CREATED name +tags @tags due:YYYY-MM-DD pri:B` (the completion date, then
+///   the creation date when there is one; todo.txt drops the `(B)` of a done task, so its
+///   priority goes as `pri:B`, which apps write too);
+/// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD`.
+/// Priorities 1 to 9 are the letters A to I; dates are the UTC days of the times. A todo.txt line
+/// cannot hold a line break: one in a name is written as a space. The note has no place in
+/// todo.txt and is not written.
+public enum TodoTxtWriter {
+    /// The line of one todo, without its line ending.
+    public static func line(_ todo: TodoFields) -> String {
+        var parts: [String] = []
+        let letter =
+            todo.priority.isNone ? nil : String(UnicodeScalar(UInt8(ascii: "A") + UInt8(todo.priority.rawValue - 1)))
+        let created = todo.created?.date.map { "\($0)" }
+        if todo.isDone {
+            parts.append("x")
+            if let completed = todo.completed?.date.map({ "\($0)" }) {
+                parts.append(completed)
+                if let created { parts.append(created) }
+            }
+        } else {
+            if let letter { parts.append("(\(letter))") }
+            if let created { parts.append(created) }
+        }
+        let name = String(todo.name.map { $0.isNewline ? " " : $0 })
+        if !name.isEmpty { parts.append(name) }
+        parts += todo.tags.map(\.description)
+        if let deadline = todo.deadline { parts.append("due:\(deadline)") }
+        if todo.isDone, let letter { parts.append("pri:\(letter)") }
+        return parts.joined(separator: " ")
+    }
+}
