@@ -237,6 +237,19 @@ import Testing
         #expect(Self.allRows(screen).count == 1, "\(screen)")
     }
 
+    @Test func pCyclesThePriorityAndUUndoesIt() throws {
+        _ = try sandbox.ok("add", "Call mom")
+        let session = try startUI()
+        try session.waitFor("Call mom")
+        try session.press("p")
+        try session.waitFor("(H) Call mom")
+        try session.press("p")
+        try session.waitFor("(M) Call mom")
+        try session.press("u")
+        try session.waitFor("(H) Call mom")
+        #expect(try sandbox.listJSON().first?["priority"] as? Int == 1, "the priority is stored, and undo restored it")
+    }
+
     @Test func slashFiltersByTextIgnoringCase() throws {
         try addSample()
         let session = try startUI()

@@ -32,6 +32,13 @@ extension UIApp {
             change(isDone ? "done" : "undone") { () throws(TodoStoreError) in
                 try repository.setDone(isDone, ids: [todo.id])
             }
+        case .setPriority(let todo, let priority):
+            if change(
+                "edit", { () throws(TodoStoreError) in try repository.update(id: todo.id) { $0.priority = priority } })
+                != nil
+            {
+                state.say("Priority \(priority.label) (u undoes)")
+            }
         case .add(let name, let deadline):
             if let todo = change(
                 "add", { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) })

@@ -6,6 +6,8 @@ import TodoStore
 enum UIEffect: Equatable {
     case delete(Todo)
     case setDone(Todo, Bool)
+    /// `p`: the next priority in none, high, medium, low, none...
+    case setPriority(Todo, TodoPriority)
     case add(name: String, deadline: CalendarDate?)
     case edit(Todo, name: String, deadline: CalendarDate?)
     case undo
@@ -98,6 +100,17 @@ enum UIReducer {
         }
     }
 
+    /// The priority `p` sets after `priority`: none, high, medium, low, then none again (an
+    /// exact value another app wrote, such as 2, goes on from its class).
+    static func nextPriority(after priority: TodoPriority) -> TodoPriority {
+        switch priority.level {
+        case nil: .high
+        case .high?: .medium
+        case .medium?: .low
+        case .low?: .none
+        }
+    }
+
     private static func browse(_ key: Key, _ state: inout UIState, _ list: inout UIList, page: Int) -> [UIEffect] {
         switch key {
         case .up, .character("k"): state.move(by: -1, in: list)
@@ -121,6 +134,8 @@ enum UIReducer {
                 state.place(at: index, in: list)
             }
         case .right: if let group = cursorGroup(state) { setExpanded(group, true, &state, &list) }
+        case .character("p"):
+            if let todo = cursorTodo(state, list) { return [.setPriority(todo, nextPriority(after: todo.priority))] }
         case .character("d"), .delete: if let todo = cursorTodo(state, list) { state.mode = .confirmDelete(todo) }
         case .character("a"): state.mode = .prompt(.init(purpose: .add, text: ""))
         case .character("e"):

@@ -66,6 +66,7 @@ struct UIRenderer {
     static let keyMeanings: [(keys: String, meaning: String)] = [
         ("↑ ↓  j k", "move the cursor (PgUp PgDn Home End jump)"),
         ("space  Enter", "toggle done on a todo"),
+        ("p", "priority: none, high, medium, low"),
         ("Enter  ← →", "collapse or expand an Undone / Done group"),
         ("e", "edit the name, then the deadline"),
         ("d", "delete (asks first)"),
