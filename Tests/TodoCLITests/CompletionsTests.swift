@@ -125,6 +125,8 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try bashComplete("todo", "--t") == ["--today"])
         #expect(try bashComplete("todo", "--week", "--t") == ["--today"])
         #expect(try bashComplete("todo", "add", "--to") == [])
+        #expect(try bashComplete("todo", "add", "--priority", "") == ["high", "medium", "low", "none"])
+        #expect(try bashComplete("todo", "list", "--priority", "l") == ["low"])
         #expect(try sandbox.ok("completions", "zsh").contains("_arguments -C $globals '--today["))
         #expect(try sandbox.ok("completions", "fish").contains("complete -c todo -n __todo_needs_command -l week"))
         #expect(try bashComplete("todo", "completions", "") == ["bash", "zsh", "fish"])

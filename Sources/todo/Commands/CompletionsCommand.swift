@@ -59,6 +59,7 @@ enum CompletionValues: Equatable, Sendable {
         case "--due", "--due-before", "--due-after": .words(DueDateParser.completionWords)
         case "--from": .words(Command.importFormats)
         case "--format": .words(Command.exportFormats)
+        case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }
     }
