@@ -22,7 +22,7 @@ extension SortedSnapshot where SectionID == String, Item == Todo {
         case .byDoneState:
             // The titles and the undone-first rule are the outline's (`TodoGroup`).
             layout = Layout(
-                sections: TodoGroup.allCases.map(\.title), keepsEmptySections: false,
+                sections: TodoGroup.doneStates.map(\.title), keepsEmptySections: false,
                 section: { TodoGroup(isDone: $0.isDone) == .undone ? 0 : 1 },
                 areInIncreasingOrder: { order.areInIncreasingOrder($0, $1) })
         }

@@ -1,7 +1,7 @@
 // The two-section todo list of the iOS pattern this project re-creates (see the README): the
-// flat "all" section and the "Undone"/"Done" outline, rebuilt from fetched records. Generic
-// over the record so this module needs no storage layer: the CLI passes its `Todo` and how to
-// tell it is done.
+// flat "all" section and the outline (the sample app's "Undone"/"Done", or groups by any other
+// rule), rebuilt from fetched records. Generic over the record so this module needs no storage
+// layer: the CLI passes its `Todo` and the rule that groups it.
 
 /// The two sections of the todo list.
 public enum TodoSection: Hashable, Sendable, CaseIterable, CustomStringConvertible {
@@ -20,26 +20,57 @@ public enum TodoSection: Hashable, Sendable, CaseIterable, CustomStringConvertib
     }
 }
 
-/// A group of the outline section: the parent rows, in this order.
-public enum TodoGroup: Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// Todos not done yet; shown first.
-    case undone
-    /// Todos done.
-    case done
+/// A group of the outline section: a parent row, such as "Undone", "High" or "+work".
+///
+/// Identified by its ``rank`` and ``key``, never its title: a group keeps its identity (and its
+/// row stays equal) across rebuilds whatever its title says. Groups show in ``rank`` order, then
+/// by ``key``.
+public struct TodoGroup: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Where the group shows among the outline's groups: lower first.
+    public let rank: Int
+    /// What tells apart groups of one rank (a folded tag); empty when the rank alone does.
+    public let key: String
+    /// The group row's title.
+    public let title: String
 
-    /// The group a todo belongs to.
+    /// A group shown at `rank`, told apart from others of its rank by `key`.
+    @inlinable
+    public init(rank: Int, key: String = "", title: String) {
+        self.rank = rank
+        self.key = key
+        self.title = title
+    }
+
+    /// Todos not done yet: the done-state outline's first group.
+    public static let undone = TodoGroup(rank: 0, title: "Undone")
+    /// Todos done: the done-state outline's second group.
+    public static let done = TodoGroup(rank: 1, title: "Done")
+    /// The done-state outline's groups, in order: the sample app's outline.
+    public static let doneStates: [TodoGroup] = [.undone, .done]
+
+    /// The done-state group a todo belongs to.
     @inlinable
     public init(isDone: Bool) {
         self = isDone ? .done : .undone
     }
 
-    /// The row's title: "Undone" or "Done".
+    /// Equal when rank and key are; the title does not count.
     @inlinable
-    public var title: String {
-        switch self {
-        case .undone: "Undone"
-        case .done: "Done"
-        }
+    public static func == (lhs: TodoGroup, rhs: TodoGroup) -> Bool {
+        lhs.rank == rhs.rank && lhs.key == rhs.key
+    }
+
+    /// Hashes rank and key.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rank)
+        hasher.combine(key)
+    }
+
+    /// Display order: by rank, then by key.
+    @inlinable
+    public static func < (lhs: TodoGroup, rhs: TodoGroup) -> Bool {
+        lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.key < rhs.key
     }
 
     /// The title.
@@ -47,21 +78,107 @@ public enum TodoGroup: Hashable, Sendable, CaseIterable, CustomStringConvertible
     public var description: String { title }
 }
 
-extension TodoGroup {
-    /// The outline's grouping of a whole list, by the one rule (``init(isDone:)``, which the
-    /// controller's sections and `todo ui` apply one todo at a time): each group in display
-    /// order (undone, then done) with the positions of its records, which keep their fetch
-    /// order. Positions rather than copies, so large lists are not copied to be grouped. O(n).
+/// How the outline sorts records into groups: by done state (the sample app's outline), or by
+/// any rule that gives each record one group (a priority class, a deadline bucket) or several
+/// (its tags).
+///
+/// The rule's closures run on the building thread, once per record per build; they must be
+/// pure (the same record, the same groups).
+public struct TodoGrouping<Record>: Sendable {
+    @usableFromInline
+    enum Membership: Sendable {
+        case one(@Sendable (Record) -> TodoGroup)
+        case several(@Sendable (Record) -> [TodoGroup])
+    }
+
+    @usableFromInline
+    let membership: Membership
+    /// The groups shown even when no record is in them.
+    public let fixedGroups: [TodoGroup]
+
     @inlinable
-    public static func partition<Records: RandomAccessCollection>(
-        _ records: Records, isDone: (Records.Element) -> Bool
-    ) -> [(group: TodoGroup, indices: [Records.Index])] {
-        var undone: [Records.Index] = []
-        var done: [Records.Index] = []
-        for index in records.indices {
-            if isDone(records[index]) { done.append(index) } else { undone.append(index) }
+    init(_ membership: Membership, fixedGroups: [TodoGroup]) {
+        self.membership = membership
+        self.fixedGroups = fixedGroups
+    }
+
+    /// Each record in exactly one group, `group(record)`. A record's outline row is
+    /// `.todo(id, .outline)` whatever its group, so a record changing group is one move.
+    @inlinable
+    public static func one(fixedGroups: [TodoGroup] = [], _ group: @escaping @Sendable (Record) -> TodoGroup) -> Self {
+        Self(.one(group), fixedGroups: fixedGroups)
+    }
+
+    /// Each record in every group of `groups(record)` (repeats count once; a record in none is
+    /// left out of the outline). Its outline rows are `.member(id, group)`, one per group, so a
+    /// record joining a group is one insert and leaving one is one delete.
+    @inlinable
+    public static func several(
+        fixedGroups: [TodoGroup] = [], _ groups: @escaping @Sendable (Record) -> [TodoGroup]
+    ) -> Self {
+        Self(.several(groups), fixedGroups: fixedGroups)
+    }
+
+    /// The sample app's outline: "Undone" then "Done", both always shown.
+    @inlinable
+    public static func doneState(_ isDone: @escaping @Sendable (Record) -> Bool) -> Self {
+        .one(fixedGroups: TodoGroup.doneStates) { TodoGroup(isDone: isDone($0)) }
+    }
+
+    /// Whether a record can be in several groups, so that its outline rows are `.member` rows.
+    @inlinable
+    public var allowsSeveralGroups: Bool {
+        if case .several = membership { return true }
+        return false
+    }
+
+    /// The outline's grouping of a whole list, by this one rule: the fixed groups and every group
+    /// a record is in, in display order (``TodoGroup``'s `<`), each with the positions of its
+    /// records, which keep their fetch order. Positions rather than copies, so large lists are
+    /// not copied to be grouped. O(n) plus the groups' sorting.
+    @inlinable
+    public func partition<Records: RandomAccessCollection>(_ records: Records)
+        -> [(group: TodoGroup, indices: [Records.Index])]
+    where Records.Element == Record {
+        var groups: [TodoGroup] = []
+        var members: [[Records.Index]] = []
+        var slots: [TodoGroup: Int] = [:]
+        func slot(of group: TodoGroup) -> Int {
+            if let slot = slots[group] { return slot }
+            slots[group] = groups.count
+            groups.append(group)
+            members.append([])
+            return groups.count - 1
         }
-        return [(.undone, undone), (.done, done)]
+        for group in fixedGroups { _ = slot(of: group) }
+        switch membership {
+        case .one(let groupOf):
+            // Records of one group tend to come in runs: the last slot saves most lookups.
+            var last: (group: TodoGroup, slot: Int)?
+            for index in records.indices {
+                let group = groupOf(records[index])
+                let target: Int
+                if let last, last.group == group {
+                    target = last.slot
+                } else {
+                    target = slot(of: group)
+                    last = (group, target)
+                }
+                members[target].append(index)
+            }
+        case .several(let groupsOf):
+            var seen: [Int] = []
+            for index in records.indices {
+                seen.removeAll(keepingCapacity: true)
+                for group in groupsOf(records[index]) {
+                    let target = slot(of: group)
+                    guard !seen.contains(target) else { continue }
+                    seen.append(target)
+                    members[target].append(index)
+                }
+            }
+        }
+        return groups.indices.sorted { groups[$0] < groups[$1] }.map { (groups[$0], members[$0]) }
     }
 }
 
@@ -70,7 +187,11 @@ public enum TodoRowID<RecordID: Hashable & Sendable>: Hashable, Sendable, Custom
     /// A group row of the outline section.
     case group(TodoGroup)
     /// A record's row; the same record has one row per section, so the section is part of it.
+    /// The outline's rows are these when a record is in one group (``TodoGrouping/one(fixedGroups:_:)``).
     case todo(RecordID, TodoSection)
+    /// A record's row under one of the outline's groups, when a record can be in several
+    /// (``TodoGrouping/several(fixedGroups:_:)``): one row per group, so the group is part of it.
+    case member(RecordID, TodoGroup)
 
     // Written out and inlinable rather than synthesised: a synthesised conformance of a generic
     // enum runs unspecialised in other modules, and hashing is most of a snapshot build.
@@ -80,10 +201,15 @@ public enum TodoRowID<RecordID: Hashable & Sendable>: Hashable, Sendable, Custom
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .group(let group):
-            hasher.combine(group == .undone ? 0 as UInt8 : 1)
+            hasher.combine(0 as UInt8)
+            hasher.combine(group)
         case .todo(let id, let section):
-            hasher.combine(section == .all ? 2 as UInt8 : 3)
+            hasher.combine(section == .all ? 1 as UInt8 : 2)
             hasher.combine(id)
+        case .member(let id, let group):
+            hasher.combine(3 as UInt8)
+            hasher.combine(id)
+            hasher.combine(group)
         }
     }
 
@@ -94,16 +220,19 @@ public enum TodoRowID<RecordID: Hashable & Sendable>: Hashable, Sendable, Custom
         case (.group(let left), .group(let right)): left == right
         case (.todo(let leftID, let leftSection), .todo(let rightID, let rightSection)):
             leftID == rightID && leftSection == rightSection
+        case (.member(let leftID, let leftGroup), .member(let rightID, let rightGroup)):
+            leftID == rightID && leftGroup == rightGroup
         default: false
         }
     }
 
-    /// `group(Undone)` or `todo(7, all)`, for messages and test failures.
+    /// `group(Undone)`, `todo(7, all)` or `member(7, +work)`, for messages and test failures.
     @inlinable
     public var description: String {
         switch self {
         case .group(let group): "group(\(group))"
         case .todo(let id, let section): "todo(\(id), \(section))"
+        case .member(let id, let group): "member(\(id), \(group))"
         }
     }
 }
@@ -119,21 +248,26 @@ where Record.ID: Sendable {
     case group(TodoGroup)
     /// A record, shown in the given section.
     case todo(Record, TodoSection)
+    /// A record shown in the outline under one of the several groups it is in.
+    case member(Record, TodoGroup)
 
-    /// Unique snapshot-wide: the group, or the record's id with its section.
+    /// Unique snapshot-wide: the group, or the record's id with its section or group.
     @inlinable
     public var id: TodoRowID<Record.ID> {
         switch self {
         case .group(let group): .group(group)
         case .todo(let record, let section): .todo(record.id, section)
+        case .member(let record, let group): .member(record.id, group)
         }
     }
 
-    /// The record of a todo row; nil for a group row.
+    /// The record of a todo or member row; nil for a group row.
     @inlinable
     public var record: Record? {
-        if case .todo(let record, _) = self { return record }
-        return nil
+        switch self {
+        case .group: nil
+        case .todo(let record, _), .member(let record, _): record
+        }
     }
 }
 
@@ -143,7 +277,7 @@ public struct TodoSnapshots<Record: Identifiable & Equatable & Sendable>: Sendab
 where Record.ID: Sendable {
     /// The two sections, `all` then `outline`, flat: what a diff compares.
     public var snapshot: Snapshot<TodoSection, TodoRow<Record>>
-    /// The outline section as a forest: the two groups as roots, their records as children.
+    /// The outline section as a forest: the groups as roots, their records as children.
     public var outline: SectionSnapshot<TodoRowID<Record.ID>>
 
     /// Creates the pair from its parts.
@@ -154,6 +288,12 @@ where Record.ID: Sendable {
     ) {
         self.snapshot = snapshot
         self.outline = outline
+    }
+
+    /// The outline's groups, in display order. O(groups).
+    @inlinable
+    public var groups: [TodoGroup] {
+        outline.rootItems.compactMap { if case .group(let group) = $0 { group } else { nil } }
     }
 
     /// The number of records in a group. O(1) amortised.
@@ -172,20 +312,28 @@ where Record.ID: Sendable {
 
 /// Builds the todo list's snapshots from records in fetch order.
 ///
-/// Section `all` holds every record in fetch order. Section `outline` holds the group row
-/// "Undone", its records, then "Done" and its records, records in fetch order; both groups are
-/// always there, even empty. Group rows keep identity and content across rebuilds, so a done
-/// toggle is one move in the outline (between groups, carrying the new content) and one update
-/// in `all`.
+/// Section `all` holds every record in fetch order. Section `outline` holds each group row of
+/// the ``TodoGrouping`` followed by its records, groups in display order, records in fetch order;
+/// the grouping's fixed groups are always there, even empty (the done-state outline's "Undone"
+/// and "Done"), other groups while they have records. Group rows keep identity and content
+/// across rebuilds, so with a one-group-each grouping a record changing group (a done toggle, a
+/// new priority) is one move in the outline, carrying the new content, and one update in `all`;
+/// with several groups each (tags), a tag added is one insert and a tag removed one delete.
 public struct TodoSnapshotBuilder<Record: Identifiable & Equatable & Sendable>: Sendable
 where Record.ID: Sendable {
-    /// Tells which group a record belongs to.
-    public let isDone: @Sendable (Record) -> Bool
+    /// How records are sorted into the outline's groups.
+    public let grouping: TodoGrouping<Record>
 
-    /// Creates a builder that sorts records into groups with `isDone`.
+    /// Creates a builder that sorts records into groups by `grouping`.
+    @inlinable
+    public init(grouping: TodoGrouping<Record>) {
+        self.grouping = grouping
+    }
+
+    /// Creates the sample app's builder: records into "Undone" and "Done" by `isDone`.
     @inlinable
     public init(isDone: @escaping @Sendable (Record) -> Bool) {
-        self.isDone = isDone
+        self.init(grouping: .doneState(isDone))
     }
 
     /// Both sections and the outline's hierarchy.
@@ -202,17 +350,25 @@ where Record.ID: Sendable {
         for record in records { allRows.append(.todo(record, .all)) }
         // Grouped by position, not by partitioned copies: each copy of a record costs a retain
         // and a release of its fields.
+        let partition = grouping.partition(records)
+        let several = grouping.allowsSeveralGroups
         var outlineRows: [TodoRow<Record>] = []
-        outlineRows.reserveCapacity(records.count + 2)
+        outlineRows.reserveCapacity(partition.reduce(partition.count) { $0 + $1.indices.count })
         var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])] = []
-        for (group, indices) in TodoGroup.partition(records, isDone: isDone) {
+        for (group, indices) in partition {
             outlineRows.append(.group(group))
             var ids: [TodoRowID<Record.ID>] = []
             ids.reserveCapacity(indices.count)
             // One pass fills both the rows and the outline's ids.
             for index in indices {
-                outlineRows.append(.todo(records[index], .outline))
-                ids.append(.todo(records[index].id, .outline))
+                let record = records[index]
+                if several {
+                    outlineRows.append(.member(record, group))
+                    ids.append(.member(record.id, group))
+                } else {
+                    outlineRows.append(.todo(record, .outline))
+                    ids.append(.todo(record.id, .outline))
+                }
             }
             groups.append((group, ids))
         }
@@ -233,9 +389,10 @@ where Record.ID: Sendable {
     public func outline(_ records: [Record], previous: SectionSnapshot<TodoRowID<Record.ID>>? = nil)
         -> SectionSnapshot<TodoRowID<Record.ID>>
     {
-        makeOutline(
-            TodoGroup.partition(records, isDone: isDone).map { group, indices in
-                (group, indices.map { .todo(records[$0].id, .outline) })
+        let several = grouping.allowsSeveralGroups
+        return makeOutline(
+            grouping.partition(records).map { group, indices in
+                (group, indices.map { several ? .member(records[$0].id, group) : .todo(records[$0].id, .outline) })
             }, previous: previous)
     }
 

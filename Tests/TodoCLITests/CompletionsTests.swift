@@ -161,6 +161,23 @@ private func isInstalled(_ program: String) -> Bool {
             "--db=PATH after the command")
     }
 
+    /// Issue 26: `--tag` and `--untag` complete the tags of the database in use, as `todo tags`
+    /// writes them, typed with or without the sigil; a tag is offered as it is, never expanded
+    /// by the shell (a synced tag can hold `$(...)`).
+    @Test func tagsCompleteFromTheDatabaseAndAreNeverExpanded() throws {
+        let marker = sandbox.folder.file("expanded")
+        _ = try sandbox.ok("add", "Call mom", "+family", "@phone")
+        _ = try sandbox.ok("add", "Tax", "+Finance", "+$(touch${IFS}\(marker))")
+        let all = try bashComplete("todo", "list", "--tag", "")
+        #expect(all.sorted() == ["+family", "+Finance", "+$(touch${IFS}\(marker))", "@phone"].sorted())
+        #expect(try bashComplete("todo", "list", "--tag", "fa") == ["+family"], "without the sigil")
+        #expect(try bashComplete("todo", "edit", "1", "--untag", "@") == ["@phone"])
+        #expect(!FileManager.default.fileExists(atPath: marker), "a tag was run as a command")
+        #expect(try bashComplete("todo", "list", "--by", "") == ["done", "priority", "tag", "due"])
+        #expect(script.text(for: .zsh).contains("_todo_tags"))
+        #expect(script.text(for: .fish).contains("__todo_tags"))
+    }
+
     /// Issue 25, friction 10: ids came in the list's order (and shells sorted them as strings:
     /// 10, 100, 1000), and `todo undone <Tab>` offered 1,209. They come in numeric order; past
     /// ``CompletionScript/idLimit``, the newest that many, newest first.
@@ -245,6 +262,19 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try offered([todo, "undone", ""], "--done") == "3:Call mum\n")
     }
 
+    @Test(.enabled(if: isInstalled("zsh"), "zsh is not installed: its script is checked where it is"))
+    func zshOffersTheTagsOfTheDatabaseInUse() throws {
+        let file = try scriptFile("zsh")
+        _ = try sandbox.ok("add", "Call mom", "+family", "@phone", "+family")
+        // _todo_tags as _arguments calls it, with compadd replaced by a printer of what it offers.
+        let script =
+            "autoload -U compinit && compinit -u -D && source \(file) && compadd() { print -rl -- ${@:#--} }; "
+            + "todo_words=('\(ProcessRunner.todoBinary)' list --tag ''); CURRENT=4; _todo_tags"
+        let result = try ProcessRunner.run("zsh", ["-fc", script], environment: shellEnvironment)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(Set(result.stdout.split(separator: "\n")) == ["+family", "@phone"])
+    }
+
     @Test(.enabled(if: isInstalled("fish"), "fish is not installed: its script is checked where it is"))
     func fishScriptParsesAndCompletesIdsWithNames() throws {
         let file = try scriptFile("fish")
@@ -266,5 +296,7 @@ private func isInstalled(_ program: String) -> Bool {
                 "due", "name", "priority", "status"
             ])
         #expect(try complete("todo l").first?.hasPrefix("list\t") == true)
+        _ = try sandbox.ok("edit", "1", "--tag", "+shop")
+        #expect(try complete("todo list --tag ").map { $0.prefix { $0 != "\t" } } == ["+shop"])
     }
 }

@@ -58,4 +58,68 @@ import Testing
             """
         #expect(try sandbox.ok("list", "--outline") == expected)
     }
+
+    // MARK: --by priority, tag, due
+
+    @Test func outlineByTagShowsATodoUnderEachTagAndNoTagLast() throws {
+        _ = try sandbox.ok("add", "Call mom", "+family", "@phone")  // 1
+        _ = try sandbox.ok("add", "Tax", "+Family", "--due", "2024-05-01")  // 2
+        _ = try sandbox.ok("add", "Fix bike")  // 3
+        let expected = """
+            +Family (2)
+            ├─ 2  2024-05-01  Tax +Family
+            └─ 1              Call mom +family @phone
+            @phone (1)
+            └─ 1              Call mom +family @phone
+            No tag (1)
+            └─ 3              Fix bike
+
+            """
+        #expect(try sandbox.ok("list", "--outline", "--by", "tag") == expected)
+        #expect(try sandbox.ok("list", "--by", "tag") == expected, "--by implies --outline")
+        let groups = try parseJSON(
+            try sandbox.ok("list", "--by", "tag", "--json", "--tag", "phone"), as: [[String: Any]].self,
+            "--by tag --json")
+        #expect(groups.map { $0["title"] as? String } == ["+family", "@phone"], "filters first, then groups")
+        // With nothing to show there is no group: the message a list gives.
+        let none = try sandbox.todo(["list", "--by", "tag", "--tag", "nowhere"])
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr == "No todos.\n")
+    }
+
+    @Test func outlineByPriorityIsByClassWithNoPriorityLast() throws {
+        _ = try sandbox.ok("add", "a", "--priority", "low")  // 1
+        _ = try sandbox.ok("add", "b")  // 2
+        _ = try sandbox.ok("add", "c", "--priority", "2")  // 3
+        _ = try sandbox.ok("add", "d", "--priority", "high")  // 4
+        let groups = try parseJSON(
+            try sandbox.ok("list", "--by", "priority", "--json", "--sort", "name"), as: [[String: Any]].self,
+            "--by priority")
+        #expect(groups.map { $0["title"] as? String } == ["High", "Low", "No priority"])
+        let items = try groups.map { try field($0, "items", as: [[String: Any]].self).compactMap { $0["id"] as? Int } }
+        #expect(items == [[3, 4], [1], [2]])
+    }
+
+    @Test func outlineByDueBucketsAroundToday() throws {
+        _ = try sandbox.ok("add", "late", "--due", "2020-01-01")  // 1
+        _ = try sandbox.ok("add", "now", "--due", "today")  // 2
+        _ = try sandbox.ok("add", "next", "--due", "tomorrow")  // 3
+        _ = try sandbox.ok("add", "far", "--due", "+60d")  // 4
+        _ = try sandbox.ok("add", "whenever")  // 5
+        _ = try sandbox.ok("add", "was late", "--due", "2020-01-02")  // 6
+        _ = try sandbox.ok("done", "6")
+        let groups = try parseJSON(
+            try sandbox.ok("list", "--by", "due", "--json"), as: [[String: Any]].self, "--by due")
+        #expect(
+            groups.map { $0["title"] as? String } == ["Overdue", "Today", "Tomorrow", "Later", "Earlier", "No deadline"]
+        )
+        let items = try groups.map { try field($0, "items", as: [[String: Any]].self).compactMap { $0["id"] as? Int } }
+        #expect(items == [[1], [2], [3], [4], [6], [5]])
+    }
+
+    @Test func anUnknownGroupingIsAUsageError() throws {
+        let result = try sandbox.todo(["list", "--by", "colour"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: 'colour' is not a grouping"))
+        #expect(result.stdout.isEmpty)
+    }
 }

@@ -8,6 +8,8 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
     var id: Int64
     var name: String
     var isDone = false
+    var priority = 0
+    var tags: [String] = []
 }
 
 /// The sample app's two-section list: `all` flat, `outline` grouped into Undone then Done.
@@ -26,7 +28,7 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         #expect(built.snapshot.itemIdentifiers(inSection: .outline) == [.group(.undone), .group(.done)])
         #expect(built.outline.rootItems == [.group(.undone), .group(.done)])
         #expect(built.count(of: .undone) == 0 && built.count(of: .done) == 0)
-        #expect(TodoGroup.allCases.map(\.title) == ["Undone", "Done"])
+        #expect(TodoGroup.doneStates.map(\.title) == ["Undone", "Done"])
     }
 
     @Test func fetchOrderIsKeptInBothSections() {
@@ -88,5 +90,129 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
 
     @Test func theAllSectionAloneHoldsEveryRecord() {
         #expect(builder.build(todos).snapshot.snapshot(ofSection: .all).numberOfItems == 4)
+    }
+
+    // MARK: Other groupings (`todo list --outline --by priority|tag|due`)
+
+    /// One group each, as by priority: ranks 0-2, "none" last, only groups that have records.
+    static let byPriority = TodoGrouping<FakeTodo>.one { todo in
+        todo.priority == 0
+            ? TodoGroup(rank: 3, title: "None") : TodoGroup(rank: todo.priority, title: "P\(todo.priority)")
+    }
+    /// Several groups each, as by tag: a group per tag (folded), "No tag" last.
+    static let byTag = TodoGrouping<FakeTodo>.several { todo in
+        todo.tags.isEmpty
+            ? [TodoGroup(rank: 1, title: "No tag")]
+            : todo.tags.map { TodoGroup(rank: 0, key: $0.lowercased(), title: $0) }
+    }
+
+    @Test func oneGroupEachShowsOnlyGroupsWithRecordsInRankOrder() {
+        let records = [
+            FakeTodo(id: 1, name: "a", priority: 2), FakeTodo(id: 2, name: "b"),
+            FakeTodo(id: 3, name: "c", priority: 1), FakeTodo(id: 4, name: "d", priority: 2)
+        ]
+        let built = TodoSnapshotBuilder(grouping: Self.byPriority).build(records)
+        #expect(built.groups.map(\.title) == ["P1", "P2", "None"])
+        #expect(
+            built.snapshot.itemIdentifiers(inSection: .outline) == [
+                .group(TodoGroup(rank: 1, title: "P1")), .todo(3, .outline),
+                .group(TodoGroup(rank: 2, title: "P2")), .todo(1, .outline), .todo(4, .outline),
+                .group(TodoGroup(rank: 3, title: "None")), .todo(2, .outline)
+            ])
+        #expect(built.outline.visibleItems == built.snapshot.itemIdentifiers(inSection: .outline))
+        #expect(TodoSnapshotBuilder(grouping: Self.byPriority).build([]).groups.isEmpty, "no fixed groups, none shown")
+    }
+
+    @Test func aRecordChangingItsOnlyGroupIsOneMove() {
+        let records = [FakeTodo(id: 1, name: "a", priority: 2), FakeTodo(id: 2, name: "b", priority: 1)]
+        var changed = records
+        changed[0].priority = 1
+        let builder = TodoSnapshotBuilder(grouping: Self.byPriority)
+        let old = builder.build(records).snapshot
+        let new = builder.build(changed).snapshot
+        let diff = new.difference(from: old)
+        #expect(diff.itemMoves.map(\.id) == [.todo(1, .outline)])
+        #expect(diff.itemUpdates.map(\.id) == [.todo(1, .all)])
+        #expect(diff.itemDeletes.map(\.id) == [.group(TodoGroup(rank: 2, title: "P2"))], "the emptied group goes")
+        #expect(diff.itemInserts.isEmpty)
+        #expect(old.applying(diff) == new)
+    }
+
+    @Test func aRecordWithTwoTagsIsUnderBothAndNoTagIsLast() {
+        let records = [
+            FakeTodo(id: 1, name: "a", tags: ["+work", "@phone"]), FakeTodo(id: 2, name: "b"),
+            FakeTodo(id: 3, name: "c", tags: ["+Work", "+work"])
+        ]
+        let built = TodoSnapshotBuilder(grouping: Self.byTag).build(records)
+        let work = TodoGroup(rank: 0, key: "+work", title: "+work")
+        let phone = TodoGroup(rank: 0, key: "@phone", title: "@phone")
+        let noTag = TodoGroup(rank: 1, title: "No tag")
+        #expect(built.groups == [work, phone, noTag])
+        #expect(built.groups.first?.title == "+work", "titled as the first record listed writes it")
+        #expect(
+            built.snapshot.itemIdentifiers(inSection: .outline) == [
+                .group(work), .member(1, work), .member(3, work),
+                .group(phone), .member(1, phone),
+                .group(noTag), .member(2, noTag)
+            ], "a tag repeated on one record counts once")
+        #expect(built.records(in: work).map(\.id) == [1, 3])
+        #expect(built.count(of: phone) == 1)
+        #expect(built.snapshot.snapshot(ofSection: .all).numberOfItems == 3)
+        #expect(built.outline.parent(of: .member(1, phone)) == .group(phone))
+    }
+
+    @Test func aTagAddedIsOneInsertAndATagRemovedOneDelete() {
+        let records = [FakeTodo(id: 1, name: "a", tags: ["+a", "+b"]), FakeTodo(id: 2, name: "b", tags: ["+b"])]
+        var changed = records
+        changed[0].tags = ["+b", "+c"]
+        let builder = TodoSnapshotBuilder(grouping: Self.byTag)
+        let old = builder.build(records).snapshot
+        let new = builder.build(changed).snapshot
+        let diff = new.difference(from: old)
+        let a = TodoGroup(rank: 0, key: "+a", title: "+a")
+        let b = TodoGroup(rank: 0, key: "+b", title: "+b")
+        let c = TodoGroup(rank: 0, key: "+c", title: "+c")
+        #expect(Set(diff.itemDeletes.map(\.id)) == [.member(1, a), .group(a)])
+        #expect(Set(diff.itemInserts.map(\.id)) == [.member(1, c), .group(c)])
+        #expect(Set(diff.itemUpdates.map(\.id)) == [.todo(1, .all), .member(1, b)], "new content where it stays")
+        #expect(diff.itemMoves.isEmpty)
+        #expect(old.applying(diff) == new)
+    }
+
+    /// Random lists and random edits under each grouping: the difference between two builds
+    /// applies exactly, and never mentions a row whose record did not change.
+    @Test func differencesBetweenBuildsApplyExactlyUnderEveryGrouping() {
+        let seed = TestSeed.make("snapshot builder groupings")
+        var random = SeededGenerator(seed: seed)
+        let tags = ["+a", "+B", "@c", "+b"]
+        func randomTodo(_ id: Int64) -> FakeTodo {
+            FakeTodo(
+                id: id, name: "t\(id)", isDone: Bool.random(using: &random),
+                priority: Int.random(in: 0..<4, using: &random),
+                tags: (0..<Int.random(in: 0..<3, using: &random)).map { _ in
+                    tags[Int.random(in: 0..<tags.count, using: &random)]
+                })
+        }
+        for grouping in [Self.byPriority, Self.byTag, .doneState(\.isDone)] {
+            let builder = TodoSnapshotBuilder(grouping: grouping)
+            for _ in 0..<60 {
+                let old = (1...Int64.random(in: 1...12, using: &random)).map(randomTodo)
+                var new = old.filter { _ in Int.random(in: 0..<5, using: &random) != 0 }
+                for index in new.indices where Int.random(in: 0..<3, using: &random) == 0 {
+                    new[index] = randomTodo(new[index].id)
+                }
+                new += (20..<20 + Int64.random(in: 0..<3, using: &random)).map(randomTodo)
+                new.shuffle(using: &random)
+                let before = builder.build(old).snapshot
+                let after = builder.build(new).snapshot
+                let diff = after.difference(from: before)
+                #expect(before.applying(diff) == after, "seed \(seed)")
+                let unchanged = Set(old.filter { new.contains($0) }.map(\.id))
+                let mentioned = (diff.itemUpdates.map(\.id) + diff.itemInserts.map(\.id) + diff.itemDeletes.map(\.id))
+                for id in mentioned {
+                    if case .member(let record, _) = id { #expect(!unchanged.contains(record), "seed \(seed)") }
+                }
+            }
+        }
     }
 }

@@ -53,6 +53,20 @@ extension CompletionScript {
                 end
             end
 
+            # Prints the tags `todo tags` prints (on the --db given on the line), one a line.
+            function __todo_tags
+                set -l tokens (commandline -opc)
+                set -l program $tokens[1]
+                set -l db (string replace -rf -- '^--db=(.*)' '$1' $tokens)
+                set -l args --no-config tags
+                command -sq $program; or set program todo
+                set -l at (contains -i -- --db $tokens); and set -q tokens[(math $at + 1)]; and set db $tokens[(math $at + 1)]
+                set -q db[1]; and set args --db (string replace -r -- '^~' $HOME $db[-1]) $args
+                for line in (command $program $args 2>/dev/null)
+                    string split -f1 ' ' -- $line
+                end
+            end
+
             complete -c todo -f
             \#(lines.joined(separator: "\n"))
 
@@ -82,6 +96,7 @@ extension CompletionScript {
         case .files: "-F"
         // -k: in __todo_ids' order (numeric, newest first when cut), not sorted as strings.
         case .todoIDs(let filter): "-k -a '(__todo_ids" + (filter.map { " \($0)" } ?? "") + ")'"
+        case .tags: "-a '(__todo_tags)'"
         case .commands: "-a '(__todo_commands)'"
         }
     }

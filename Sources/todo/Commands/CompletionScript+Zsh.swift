@@ -40,6 +40,18 @@ extension CompletionScript {
               _describe -V -t todo-ids 'todo' ids  # -V: in the pipeline's order, not sorted as strings
             }
 
+            # Offers the tags `todo tags` prints (on the --db of the line); compadd quotes them.
+            _todo_tags() {
+              local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=}
+              local -a args=(--no-config tags) tags
+              (( at )) && db=$todo_words[at+1]
+              program=${program/#\~/$HOME}
+              (( $+commands[$program] )) || [[ -x $program ]] || program=todo
+              [[ -n $db ]] && args=(--db ${db/#\~/$HOME} $args)
+              tags=(${(f)"$(command $program $args 2>/dev/null)"})
+              compadd -- ${tags%% *}
+            }
+
             # Offers the commands described by their abstracts.
             _todo_commands() {
               local -a commands=(
@@ -94,6 +106,7 @@ extension CompletionScript {
         case .words(let words): "(\(words.joined(separator: " ")))"
         case .files: "_files"
         case .todoIDs(let filter): "_todo_ids" + (filter.map { " \($0)" } ?? "")
+        case .tags: "_todo_tags"
         case .commands: "_todo_commands"
         }
     }

@@ -48,6 +48,8 @@ enum CompletionValues: Equatable, Sendable {
     /// prints with `filter` (`--undone` for `done`, so only what the command can change), and
     /// never one already on the line.
     case todoIDs(filter: String?)
+    /// The tags `todo tags` prints for the database in use, as written there (`+work`).
+    case tags
     /// The command names, with their abstracts where the shell can show them.
     case commands
 
@@ -60,6 +62,8 @@ enum CompletionValues: Equatable, Sendable {
         case "--from": .words(Command.importFormats)
         case "--format": .words(Command.exportFormats)
         case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
+        case "--by": .words(CommandContext.groupingWords)
+        case "--tag", "--untag": .tags
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }
     }
@@ -188,6 +192,19 @@ struct CompletionScript {
                 _todo_words "$kept"
             }
 
+            # Offers the tags `todo tags` prints for the --db on the line that start with the word
+            # typed, with or without its + or @. Not through compgen -W, which would expand what a
+            # tag holds ($(...) from a synced todo): each tag is compared and offered as it is.
+            _todo_tags() {
+                local program=${COMP_WORDS[0]} tag
+                local -a args=(--no-config tags)
+                type -P "$program" >/dev/null 2>&1 || program=todo
+                [[ -n $db ]] && args=(--db "${db/#\~/$HOME}" "${args[@]}")
+                while read -r tag _; do
+                    [[ $tag == "$cur"* || ${tag:1} == "$cur"* ]] && COMPREPLY+=("$tag")
+                done < <("$program" "${args[@]}" 2>/dev/null)
+            }
+
             # Whether option $1 takes a value, in command $2 (empty before the command).
             _todo_takes_value() { case $2,$1 in \#(valued.joined(separator: "|"))) return 0 ;; esac; return 1; }
 
@@ -267,6 +284,7 @@ struct CompletionScript {
         case .words(let words): "_todo_words \"\(words.joined(separator: " "))\""
         case .files: "_todo_files"
         case .todoIDs(let filter): "_todo_ids" + (filter.map { " \($0)" } ?? "")
+        case .tags: "_todo_tags"
         case .commands: "_todo_words \"\(commandNames)\""
         }
     }

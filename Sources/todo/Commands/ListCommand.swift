@@ -1,3 +1,4 @@
+import TodoObservation
 import TodoSnapshot
 import TodoStore
 import TodoSync
@@ -11,7 +12,8 @@ extension Command {
             options: [
                 .init(
                     name: "--outline", value: nil,
-                    help: "Group the todos under \"Undone\" and \"Done\" (both always shown)."),
+                    help: "Group the todos under \"Undone\" and \"Done\" (both always shown), or as --by says."),
+                CommandContext.groupingOption,
                 .init(
                     name: "--sort", value: "order",
                     help: "due (deadline, undated last; the default), name, or status (undone first).")
@@ -24,18 +26,19 @@ extension Command {
             examples: [
                 "todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
                 "todo list --search milk --limit 10", "todo list --search @town --search +shop",
-                "todo list --outline --sort status", "todo list --json"
+                "todo list --outline --sort status", "todo list --outline --by tag", "todo list --json"
             ]
         ),
         run: { (context) throws(CLIError) in
             let request = try context.fetchRequest()
+            let grouping = try context.outlineGrouping()
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
-                switch (context.arguments.flag("--outline"), context.arguments.flag("--json")) {
-                case (true, true): try writeOutlineJSON(repository, request, &context.out)
-                case (true, false): try writeOutlineText(repository, request, context, &context.out)
-                case (false, true): try writeJSON(repository, request, &context.out)
-                case (false, false): try writeText(repository, request, context, &context.out)
+                switch (grouping, context.arguments.flag("--json")) {
+                case (let grouping?, true): try writeOutlineJSON(repository, request, grouping, &context.out)
+                case (let grouping?, false): try writeOutlineText(repository, request, grouping, context, &context.out)
+                case (nil, true): try writeJSON(repository, request, &context.out)
+                case (nil, false): try writeText(repository, request, context, &context.out)
                 }
             }
         }
@@ -116,45 +119,72 @@ extension Command {
 }
 
 extension Command {
-    /// The sample app's outline section, built by the snapshot layer: both groups, in order,
-    /// each with its todos in fetch order.
+    /// The outline section, built by the snapshot layer: each group in order, each with its
+    /// todos in fetch order (a todo under each of its groups when `grouping` allows several).
     private static func outline(
-        _ repository: TodoRepository,
-        _ request: TodoFetchRequest
+        _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>
     ) throws(TodoStoreError) -> TodoSnapshots<Todo> {
-        TodoSnapshotBuilder<Todo>(isDone: \.isDone).build(try repository.fetch(request))
+        TodoSnapshotBuilder<Todo>(grouping: grouping).build(try repository.fetch(request))
     }
 
     private static func writeOutlineJSON(
-        _ repository: TodoRepository, _ request: TodoFetchRequest,
+        _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>,
         _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let snapshots = try outline(repository, request)
-        let groups = TodoGroup.allCases.map { group in
+        let snapshots = try outline(repository, request, grouping)
+        let groups = snapshots.groups.map { group in
             let items = snapshots.records(in: group).map { "    " + JSON.object($0) }
             let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
             return "  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}"
         }
-        out.write("[\n" + groups.joined(separator: ",\n") + "\n]\n")
+        out.write(groups.isEmpty ? "[]\n" : "[\n" + groups.joined(separator: ",\n") + "\n]\n")
     }
 
     private static func writeOutlineText(
-        _ repository: TodoRepository, _ request: TodoFetchRequest,
+        _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>,
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let snapshots = try outline(repository, request)
+        let snapshots = try outline(repository, request, grouping)
         let text = context.text(maxID: try repository.maxID(request))
-        for group in TodoGroup.allCases {
-            out.write(context.style.paint("\(group.title) (\(snapshots.count(of: group)))", .bold) + "\n")
+        for group in snapshots.groups {
+            let title = TodoText.sanitized(group.title)
+            out.write(context.style.paint("\(title) (\(snapshots.count(of: group)))", .bold) + "\n")
             let records = snapshots.records(in: group)
             for (offset, todo) in records.enumerated() {
                 text.writeTreeRow(todo, isLast: offset == records.count - 1, to: &out)
             }
         }
+        if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
     }
 }
 
 extension CommandContext {
+    /// `--by`, for the commands that show the outline (`list` and `watch`).
+    static let groupingOption = CommandSpec.Option(
+        name: "--by", value: "group",
+        help: "With --outline (which it implies): group by done (the default), priority, tag or due.")
+
+    /// The words `--by` takes.
+    static let groupingWords = ["done", "priority", "tag", "due"]
+
+    /// The outline's grouping that `--outline` and `--by` ask for; `nil` for a flat list.
+    func outlineGrouping() throws(CLIError) -> TodoGrouping<Todo>? {
+        guard let word = arguments.value("--by") else { return arguments.flag("--outline") ? .byDoneState : nil }
+        switch word {
+        case "done": return .byDoneState
+        case "priority": return .byPriority
+        case "tag": return .byTag
+        case "due":
+            guard let endOfWeek = today.adding(days: DueDateParser.daysToEndOfWeek(from: today)) else {
+                return .byDeadline(today: today, endOfWeek: today)
+            }
+            return .byDeadline(today: today, endOfWeek: endOfWeek)
+        default:
+            throw .usage(
+                "'\(TodoText.sanitized(word))' is not a grouping", hint: "Use \(Command.wordList(Self.groupingWords)).")
+        }
+    }
+
     /// The options that choose todos by state and deadline: `list`, `watch`, `export` and `ui` take them
     /// (and ``searchOption``, or `ui`'s own `--search`).
     static let filterOptions: [CommandSpec.Option] =

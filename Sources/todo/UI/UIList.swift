@@ -42,7 +42,7 @@ struct UIList {
     /// `order`; `expanded` is the outline's expansion state to keep (both groups at first).
     init(
         _ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
-        expanded: Set<TodoGroup> = Set(TodoGroup.allCases), sections: UISections = .both, previewTotal: Int? = nil
+        expanded: Set<TodoGroup> = Set(TodoGroup.doneStates), sections: UISections = .both, previewTotal: Int? = nil
     ) {
         self.results = results
         self.sections = sections
@@ -168,6 +168,8 @@ struct UIList {
             let group = TodoGroup(isDone: todo.isDone)
             guard expanded.contains(group), let offset = position(of: todo, in: group) else { return nil }
             return (group == .undone ? undoneRowIndex : doneRowIndex) + 1 + offset
+        // The ui shows the done-state outline only: no other group or member row is in it.
+        case .group, .member: return nil
         }
     }
 

@@ -166,7 +166,7 @@ struct UIState {
                 let group = list.group(ofTodo: todo)
                 cursorID = group.map { list.isExpanded($0) ? .todo(todo, .outline) : .group($0) }
             case .todo(let todo, .outline): cursorID = .todo(todo, .all)
-            case .group: cursorID = nil
+            case .group, .member: cursorID = nil
             }
         }
         if let id = cursorID, let index = list.index(of: id) {

@@ -1,0 +1,56 @@
+import TodoSnapshot
+import TodoStore
+
+// The outline's groupings of todos (`todo list --outline --by ...`, `todo watch --outline`):
+// the snapshot layer knows groups, the storage layer knows todos; this is where they meet.
+
+extension TodoGrouping where Record == Todo {
+    /// The sample app's outline: "Undone", then "Done", both always shown.
+    public static var byDoneState: Self { .doneState(\.isDone) }
+
+    /// By priority class (RFC 5545's, as `--priority` filters): "High" (1-4), "Medium" (5),
+    /// "Low" (6-9), then "No priority". Only the classes that have todos are shown.
+    public static var byPriority: Self {
+        .one { todo in
+            switch todo.priority.level {
+            case .high: TodoGroup(rank: 0, title: "High")
+            case .medium: TodoGroup(rank: 1, title: "Medium")
+            case .low: TodoGroup(rank: 2, title: "Low")
+            case nil: TodoGroup(rank: 3, title: "No priority")
+            }
+        }
+    }
+
+    /// By tag: a group per tag, in the order of the folded words, a todo under each of its tags,
+    /// then "No tag". A group is identified by its folded word (the store's rule: `+Work` and
+    /// `@work` are one tag) and titled as the first todo listed writes it.
+    public static var byTag: Self {
+        .several { todo in
+            guard !todo.tags.isEmpty else { return [noTag] }
+            return todo.tags.map { TodoGroup(rank: 0, key: $0.folded, title: $0.description) }
+        }
+    }
+
+    /// The group of the todos without tags in ``byTag``: last.
+    public static var noTag: TodoGroup { TodoGroup(rank: 1, title: "No tag") }
+
+    /// By deadline, as of `today`: "Overdue" (not done, due before today), "Today", "Tomorrow",
+    /// "This week" (to `endOfWeek`, the caller's rule for where a week ends), "Later",
+    /// "Earlier" (done, due before today), then "No deadline". Only the buckets that have todos
+    /// are shown. The buckets are those of `today`: a list kept open past midnight keeps them
+    /// until it is built again.
+    public static func byDeadline(today: CalendarDate, endOfWeek: CalendarDate) -> Self {
+        let today = today.daysSinceEpoch
+        let endOfWeek = endOfWeek.daysSinceEpoch
+        return .one { todo in
+            guard let deadline = todo.deadline?.daysSinceEpoch else { return TodoGroup(rank: 6, title: "No deadline") }
+            if deadline < today {
+                return todo.isDone ? TodoGroup(rank: 5, title: "Earlier") : TodoGroup(rank: 0, title: "Overdue")
+            }
+            if deadline == today { return TodoGroup(rank: 1, title: "Today") }
+            if deadline == today + 1 { return TodoGroup(rank: 2, title: "Tomorrow") }
+            if deadline <= endOfWeek { return TodoGroup(rank: 3, title: "This week") }
+            return TodoGroup(rank: 4, title: "Later")
+        }
+    }
+}
