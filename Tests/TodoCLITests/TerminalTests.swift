@@ -106,8 +106,9 @@ import Testing
             .replacingOccurrences(of: "\r", with: "")
         #expect(
             list.contains(
-                "  --outline\n      Group the todos under \"Undone\" and\n      \"Done\" (both always shown).\n"))
-        #expect(list.contains("USAGE: todo list [--outline]\n       [--sort <order>]"), "\(list)")
+                "  --outline\n      Group the todos under \"Undone\" and\n      \"Done\" (both always shown), or as\n      --by says.\n"
+            ))
+        #expect(list.contains("USAGE: todo list [--outline]\n       [--by <group>] [--sort <order>]"), "\(list)")
         // Wide enough for two columns, descriptions hang at their column.
         let wide = try onTerminal("help", "list", environment: ["COLUMNS": "60"]).screen
             .replacingOccurrences(of: "\r", with: "")

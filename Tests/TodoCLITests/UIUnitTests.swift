@@ -66,7 +66,7 @@ import TodoStore
         _ = press([.up], &state, &list)
         #expect(state.cursor == 1)  // the "All" header is not a stop
         _ = press([.down, .down, .down], &state, &list)
-        #expect(state.cursorID == .group(.undone))  // past the "Outline" header
+        #expect(state.cursorID == .group(TodoGroup.undone.id))  // past the "Outline" header
         _ = press([.end], &state, &list)
         #expect(state.cursorID == .todo(2, .outline))  // the last row: Done's todo
         _ = press([.down], &state, &list)
@@ -233,7 +233,7 @@ import TodoStore
         var state = state(on: 3, in: list)
         #expect(state.cursorID == .todo(3, .all) && list.count == 10)
         #expect(press([.character("v")], &state, &list) == [.rememberSections(.all)])
-        #expect(list.count == 4 && list.index(of: .group(.undone)) == nil)
+        #expect(list.count == 4 && list.index(of: .group(TodoGroup.undone.id)) == nil)
         #expect(state.cursorID == .todo(3, .all) && state.cursor == 3)
         #expect(state.message == "Showing All (v switches)")
         #expect(press([.character("v")], &state, &list) == [.rememberSections(.outline)])
@@ -245,7 +245,7 @@ import TodoStore
         }
         // From a group row to the flat list: its first todo.
         _ = press([.up, .up], &state, &list)
-        #expect(state.cursorID == .group(.undone))
+        #expect(state.cursorID == .group(TodoGroup.undone.id))
         _ = press([.character("v"), .character("v")], &state, &list)
         #expect(list.sections == .all && state.cursorID == .todo(1, .all))
         _ = press([.character("v")], &state, &list)
@@ -262,7 +262,7 @@ import TodoStore
         #expect(press([.character("u")], &state, &list) == [.undo])
         _ = press([.end], &state, &list)
         _ = press([.left], &state, &list)  // from Done's todo up to its group
-        #expect(state.cursorID == .group(.done))
+        #expect(state.cursorID == .group(TodoGroup.done.id))
         _ = press([.left], &state, &list)  // and fold it
         #expect(!list.isExpanded(.done))
         #expect(press([.enter], &state, &list) == [])  // Enter on a group unfolds it
@@ -314,7 +314,7 @@ import TodoStore
         renderer.configure(columns: 60, maxID: 1)
         let frame = renderer.frame(list: list, state: state, rows: 10)
         #expect(frame.contains { $0.contains("press a to add one") })
-        #expect(state.cursorID == .group(.undone))
+        #expect(state.cursorID == .group(TodoGroup.undone.id))
     }
 
     // MARK: Prompt editing, suspend, the id column

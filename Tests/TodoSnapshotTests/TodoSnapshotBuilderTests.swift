@@ -25,8 +25,11 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         let built = builder.build([])
         #expect(built.snapshot.sectionIdentifiers == [.all, .outline])
         #expect(built.snapshot.itemIdentifiers(inSection: .all).isEmpty)
-        #expect(built.snapshot.itemIdentifiers(inSection: .outline) == [.group(.undone), .group(.done)])
-        #expect(built.outline.rootItems == [.group(.undone), .group(.done)])
+        #expect(
+            built.snapshot.itemIdentifiers(inSection: .outline) == [
+                .group(TodoGroup.undone.id), .group(TodoGroup.done.id)
+            ])
+        #expect(built.outline.rootItems == [.group(TodoGroup.undone.id), .group(TodoGroup.done.id)])
         #expect(built.count(of: .undone) == 0 && built.count(of: .done) == 0)
         #expect(TodoGroup.doneStates.map(\.title) == ["Undone", "Done"])
     }
@@ -36,11 +39,11 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         #expect(built.snapshot.itemIdentifiers(inSection: .all) == [3, 1, 2, 5].map { ID.todo($0, .all) })
         #expect(
             built.snapshot.itemIdentifiers(inSection: .outline) == [
-                .group(.undone), .todo(3, .outline), .todo(2, .outline),
-                .group(.done), .todo(1, .outline), .todo(5, .outline)
+                .group(TodoGroup.undone.id), .todo(3, .outline), .todo(2, .outline),
+                .group(TodoGroup.done.id), .todo(1, .outline), .todo(5, .outline)
             ])
-        #expect(built.outline.children(of: .group(.done)) == [.todo(1, .outline), .todo(5, .outline)])
-        #expect(built.outline.parent(of: .todo(2, .outline)) == .group(.undone))
+        #expect(built.outline.children(of: .group(TodoGroup.done.id)) == [.todo(1, .outline), .todo(5, .outline)])
+        #expect(built.outline.parent(of: .todo(2, .outline)) == .group(TodoGroup.undone.id))
         #expect(built.records(in: .undone).map(\.name) == ["c", "b"])
         #expect(built.count(of: .done) == 2)
         #expect(
@@ -70,21 +73,21 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         let old = builder.build(todos).snapshot
         let new = builder.build(changed).snapshot
         let diff = new.difference(from: old)
-        let groupIDs: Set<ID> = [.group(.undone), .group(.done)]
+        let groupIDs: Set<ID> = [.group(TodoGroup.undone.id), .group(TodoGroup.done.id)]
         let mentioned =
             diff.itemUpdates.map(\.id) + diff.itemMoves.map(\.id) + diff.itemInserts.map(\.id)
             + diff.itemDeletes.map(\.id)
         #expect(Set(mentioned).isDisjoint(with: groupIDs))
-        #expect(new.item(withID: .group(.done)) == old.item(withID: .group(.done)))
+        #expect(new.item(withID: .group(TodoGroup.done.id)) == old.item(withID: .group(TodoGroup.done.id)))
         #expect(old.applying(diff) == new)
     }
 
     @Test func outlineExpansionCarriesOver() {
         var previous = builder.outline(todos)
-        previous.collapse([.group(.done)])
+        previous.collapse([.group(TodoGroup.done.id)])
         let rebuilt = builder.build(todos + [FakeTodo(id: 8, name: "h", isDone: true)], previousOutline: previous)
-        #expect(rebuilt.outline.isExpanded(.group(.undone)))
-        #expect(!rebuilt.outline.isExpanded(.group(.done)))
+        #expect(rebuilt.outline.isExpanded(.group(TodoGroup.undone.id)))
+        #expect(!rebuilt.outline.isExpanded(.group(TodoGroup.done.id)))
         #expect(!rebuilt.outline.isVisible(.todo(8, .outline)))
     }
 
@@ -115,9 +118,9 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         #expect(built.groups.map(\.title) == ["P1", "P2", "None"])
         #expect(
             built.snapshot.itemIdentifiers(inSection: .outline) == [
-                .group(TodoGroup(rank: 1, title: "P1")), .todo(3, .outline),
-                .group(TodoGroup(rank: 2, title: "P2")), .todo(1, .outline), .todo(4, .outline),
-                .group(TodoGroup(rank: 3, title: "None")), .todo(2, .outline)
+                .group(TodoGroup(rank: 1, title: "P1").id), .todo(3, .outline),
+                .group(TodoGroup(rank: 2, title: "P2").id), .todo(1, .outline), .todo(4, .outline),
+                .group(TodoGroup(rank: 3, title: "None").id), .todo(2, .outline)
             ])
         #expect(built.outline.visibleItems == built.snapshot.itemIdentifiers(inSection: .outline))
         #expect(TodoSnapshotBuilder(grouping: Self.byPriority).build([]).groups.isEmpty, "no fixed groups, none shown")
@@ -133,7 +136,7 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         let diff = new.difference(from: old)
         #expect(diff.itemMoves.map(\.id) == [.todo(1, .outline)])
         #expect(diff.itemUpdates.map(\.id) == [.todo(1, .all)])
-        #expect(diff.itemDeletes.map(\.id) == [.group(TodoGroup(rank: 2, title: "P2"))], "the emptied group goes")
+        #expect(diff.itemDeletes.map(\.id) == [.group(TodoGroup(rank: 2, title: "P2").id)], "the emptied group goes")
         #expect(diff.itemInserts.isEmpty)
         #expect(old.applying(diff) == new)
     }
@@ -151,14 +154,14 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         #expect(built.groups.first?.title == "+work", "titled as the first record listed writes it")
         #expect(
             built.snapshot.itemIdentifiers(inSection: .outline) == [
-                .group(work), .member(1, work), .member(3, work),
-                .group(phone), .member(1, phone),
-                .group(noTag), .member(2, noTag)
+                .group(work.id), .member(1, work.id), .member(3, work.id),
+                .group(phone.id), .member(1, phone.id),
+                .group(noTag.id), .member(2, noTag.id)
             ], "a tag repeated on one record counts once")
         #expect(built.records(in: work).map(\.id) == [1, 3])
         #expect(built.count(of: phone) == 1)
         #expect(built.snapshot.snapshot(ofSection: .all).numberOfItems == 3)
-        #expect(built.outline.parent(of: .member(1, phone)) == .group(phone))
+        #expect(built.outline.parent(of: .member(1, phone.id)) == .group(phone.id))
     }
 
     @Test func aTagAddedIsOneInsertAndATagRemovedOneDelete() {
@@ -172,9 +175,9 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         let a = TodoGroup(rank: 0, key: "+a", title: "+a")
         let b = TodoGroup(rank: 0, key: "+b", title: "+b")
         let c = TodoGroup(rank: 0, key: "+c", title: "+c")
-        #expect(Set(diff.itemDeletes.map(\.id)) == [.member(1, a), .group(a)])
-        #expect(Set(diff.itemInserts.map(\.id)) == [.member(1, c), .group(c)])
-        #expect(Set(diff.itemUpdates.map(\.id)) == [.todo(1, .all), .member(1, b)], "new content where it stays")
+        #expect(Set(diff.itemDeletes.map(\.id)) == [.member(1, a.id), .group(a.id)])
+        #expect(Set(diff.itemInserts.map(\.id)) == [.member(1, c.id), .group(c.id)])
+        #expect(Set(diff.itemUpdates.map(\.id)) == [.todo(1, .all), .member(1, b.id)], "new content where it stays")
         #expect(diff.itemMoves.isEmpty)
         #expect(old.applying(diff) == new)
     }

@@ -145,16 +145,21 @@ extension Command {
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
-        let text = context.text(maxID: try repository.maxID(request))
+        writeOutline(snapshots, context.text(maxID: try repository.maxID(request)), to: &out)
+        if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
+    }
+
+    /// The outline as a tree: each group's title and count, then its todos (`todo list --outline`,
+    /// and `todo watch --outline` before it watches).
+    static func writeOutline(_ snapshots: TodoSnapshots<Todo>, _ text: TodoText, to out: inout OutputStream) {
         for group in snapshots.groups {
             let title = TodoText.sanitized(group.title)
-            out.write(context.style.paint("\(title) (\(snapshots.count(of: group)))", .bold) + "\n")
+            out.write(text.style.paint("\(title) (\(snapshots.count(of: group)))", .bold) + "\n")
             let records = snapshots.records(in: group)
             for (offset, todo) in records.enumerated() {
                 text.writeTreeRow(todo, isLast: offset == records.count - 1, to: &out)
             }
         }
-        if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
     }
 }
 

@@ -9,13 +9,18 @@ import TodoStore
 #endif
 
 extension Command {
-    /// `todo watch [--json]`: the list, then one line per committed change, from any process.
+    /// `todo watch [--outline [--by ...]] [--json]`: the list, then one line per committed change,
+    /// from any process.
     static let watch = Command(
         spec: CommandSpec(
             name: "watch",
             abstract: "Show the list, then every change to it as it is committed, by any program.",
             options: [
-                .init(name: "--sort", value: "order", help: "due (the default), name or status.")
+                .init(name: "--sort", value: "order", help: "due (the default), name or status."),
+                .init(
+                    name: "--outline", value: nil,
+                    help: "Show the outline (as 'todo list --outline') and each change with the group it is in."),
+                CommandContext.groupingOption
             ] + CommandContext.filterOptions + [
                 CommandContext.searchOption,
                 .init(
@@ -26,22 +31,33 @@ extension Command {
                 Changes made by another todo, the sqlite3 shell or any SQLite client appear as they are
                 committed. In text, '+' is a new todo, '-' a deleted one, '✓' done, '○' undone, '~' edited.
                 With --json, each change is {"type": "insert"|"delete"|"move"|"update", "id", "from",
-                "to", "todo"}, with UIKit batch-update index semantics. Ctrl-C stops.
+                "to", "todo"}, with UIKit batch-update index semantics. With --outline,
+                each line ends with its group: '+' joined it, '-' left it,
+                '→' moved to it, '~' edited in it; with --json too, changes
+                carry "group" and index the outline's rows, group rows
+                included. Ctrl-C stops.
                 """,
-            examples: ["todo watch", "todo watch --json"]
+            examples: ["todo watch", "todo watch --json", "todo watch --outline --by priority"]
         ),
         run: { (context) throws(CLIError) in
             // Caught from the start, so a Ctrl-C while the list is first printed is not lost.
             let wake = DispatchSemaphore(value: 0)
             let stop = StopSignals(wake: wake)
             let request = try context.fetchRequest()
+            let grouping = try context.outlineGrouping()
             let repository = try context.openRepository()
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
-            // Sized to the rows when they are printed (WatchPrinter.printInitial).
+            // Sized to the rows when they are printed (printInitial).
             let text = context.text(maxID: 0)
-            let printer = WatchPrinter(
-                json: context.arguments.flag("--json"), out: context.out, text: text,
-                current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
+            let json = context.arguments.flag("--json")
+            let printer: any WatchOutput =
+                if let grouping {
+                    WatchOutlinePrinter(json: json, out: context.out, text: text, grouping: grouping)
+                } else {
+                    WatchPrinter(
+                        json: json, out: context.out, text: text,
+                        current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
+                }
             controller.delegate = printer
             // Watching from before the first read: a commit made once the list is printed (and
             // "Watching" with it) always wakes the loop. Started after, a commit landing in

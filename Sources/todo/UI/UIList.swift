@@ -140,7 +140,7 @@ struct UIList {
         guard index > 0, index < count else { return nil }
         switch entry(at: index) {
         case .sectionHeader: return nil
-        case .group(let group): return .group(group)
+        case .group(let group): return .group(group.id)
         case .todo(let todo, let section): return .todo(todo.id, section)
         }
     }
@@ -159,8 +159,8 @@ struct UIList {
             guard sections.showsOutline else { return nil }
         }
         switch id {
-        case .group(.undone): return undoneRowIndex
-        case .group(.done): return doneRowIndex
+        case .group(TodoGroup.undone.id): return undoneRowIndex
+        case .group(TodoGroup.done.id): return doneRowIndex
         case .todo(let todoID, .all):
             return results.index(ofItem: todoID).map { 1 + $0 }
         case .todo(let todoID, .outline):

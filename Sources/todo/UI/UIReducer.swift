@@ -128,7 +128,7 @@ enum UIReducer {
             if let group = cursorGroup(state) {
                 setExpanded(group, false, &state, &list)
             } else if case .todo(let id, .outline)? = state.cursorID,
-                let group = list.group(ofTodo: id), let index = list.index(of: .group(group))
+                let group = list.group(ofTodo: id), let index = list.index(of: .group(group.id))
             {
                 // On a child row: go up to its group, as outline views do.
                 state.place(at: index, in: list)
@@ -185,8 +185,8 @@ enum UIReducer {
 
     /// The group row under the cursor.
     static func cursorGroup(_ state: UIState) -> TodoGroup? {
-        guard case .group(let group)? = state.cursorID else { return nil }
-        return group
+        guard case .group(let id)? = state.cursorID else { return nil }
+        return TodoGroup.doneStates.first { $0.id == id }  // the ui shows the done-state outline
     }
 
     private static func setExpanded(_ group: TodoGroup, _ expanded: Bool, _ state: inout UIState, _ list: inout UIList)

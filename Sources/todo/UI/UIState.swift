@@ -164,7 +164,7 @@ struct UIState {
             switch id {
             case .todo(let todo, .all):
                 let group = list.group(ofTodo: todo)
-                cursorID = group.map { list.isExpanded($0) ? .todo(todo, .outline) : .group($0) }
+                cursorID = group.map { list.isExpanded($0) ? .todo(todo, .outline) : .group($0.id) }
             case .todo(let todo, .outline): cursorID = .todo(todo, .all)
             case .group, .member: cursorID = nil
             }

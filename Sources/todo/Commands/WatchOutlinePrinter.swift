@@ -1,0 +1,135 @@
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+
+/// What `todo watch` prints through: the flat list (``WatchPrinter``) or the outline
+/// (``WatchOutlinePrinter``). Called on the watch loop's thread only.
+protocol WatchOutput: FetchedResultsControllerDelegate {
+    /// Where the lines go; the loop stops on its failure or when it is closed.
+    var out: OutputStream { get }
+    /// Prints the list as first fetched, then the line saying it watches.
+    func printInitial(_ todos: [Todo])
+}
+
+extension WatchPrinter: WatchOutput {}
+
+/// `todo watch --outline [--by ...]`: the outline as `todo list --outline` prints it, then one
+/// line per change to it, with the group it happened in: `+ 3  Buy milk  (+shop)` joined the
+/// group (a new todo, or one given the tag), `- 3  …  (+shop)` left it, `→ 3  …  (Low)` moved to
+/// it from another group, `~ 3  …  (High)` edited where it is. With `--json`, `{"groups": [...]}`
+/// then `{"changes": [...]}` a line, indexes in the outline's rows (group rows included).
+///
+/// Each batch rebuilds the outline from the controller's results and diffs it with the last one:
+/// O(n) a change, where the flat watch is O(changes); the snapshot layer's difference makes what
+/// is printed minimal (a todo changing priority is one move, a tag added one insert).
+final class WatchOutlinePrinter: WatchOutput {
+    let json: Bool
+    let out: OutputStream
+    let text: TodoText
+    let builder: TodoSnapshotBuilder<Todo>
+    /// The outline as last printed.
+    private var shown: TodoSnapshots<Todo>
+
+    init(json: Bool, out: OutputStream, text: TodoText, grouping: TodoGrouping<Todo>) {
+        self.json = json
+        self.out = out
+        self.text = text
+        self.builder = TodoSnapshotBuilder(grouping: grouping)
+        self.shown = builder.build([])
+    }
+
+    func printInitial(_ todos: [Todo]) {
+        shown = builder.build(todos)
+        if json {
+            let groups = shown.groups.map { group in
+                "{\"title\": \(JSON.string(group.title)), \"items\": ["
+                    + shown.records(in: group).map(JSON.object).joined(separator: ", ") + "]}"
+            }
+            out.write("{\"groups\": [" + groups.joined(separator: ", ") + "]}\n")
+        } else {
+            var stream = out
+            Command.writeOutline(shown, text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0), to: &stream)
+            if todos.isEmpty { out.write("No todos.\n") }
+            out.write("Watching for changes (Ctrl-C to stop)...\n")
+        }
+        out.flush()
+    }
+
+    func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
+        let old = shown
+        shown = builder.build(batch.snapshot.items, previousOutline: old.outline)
+        let difference = shown.snapshot.difference(from: old.snapshot)
+        if json { writeJSON(difference, old: old) } else { writeText(difference, old: old) }
+        out.flush()
+    }
+
+    /// Whether a row is in the outline section (not `all`, which the outline mode does not print).
+    private static func isOutline(_ row: TodoRowID<Int64>) -> Bool {
+        if case .todo(_, .all) = row { return false }
+        return true
+    }
+
+    /// One line per todo row of the outline that changed; group rows come and go with them.
+    private func writeText(_ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>) {
+        func line(_ mark: String, _ todo: Todo, _ group: TodoGroup?) {
+            let summary = TodoText.summary(mark, todo).dropLast()
+            out.write("\(summary)  (\(TodoText.sanitized(group?.title ?? "")))\n")
+        }
+        for change in difference.itemDeletes where Self.isOutline(change.id) {
+            guard let todo = old.snapshot.item(withID: change.id)?.record else { continue }
+            line("-", todo, old.group(of: change.id))
+        }
+        for change in difference.itemInserts where Self.isOutline(change.id) {
+            guard let todo = change.item.record else { continue }
+            line("+", todo, shown.group(of: change.id))
+        }
+        // A todo whose group changed may be a move or, when the rows around it kept their order
+        // (only a group row between went), an update: either way it moved to its new group.
+        let edited =
+            difference.itemMoves.map { ($0.id, $0.item) } + difference.itemUpdates.map { ($0.id, $0.item) }
+        for (id, row) in edited where Self.isOutline(id) {
+            guard let todo = row.record else { continue }
+            let group = shown.group(of: id)
+            if group != old.group(of: id) {
+                line("→", todo, group)
+            } else if old.snapshot.item(withID: id)?.record != todo {
+                line("~", todo, group)
+            }  // else moved only because others did: not a change to this todo.
+        }
+    }
+
+    /// `{"changes": [...]}`: the outline section's deletes, inserts, moves and updates, group
+    /// rows included (they have no id), with UIKit batch-update indexes among its rows.
+    private func writeJSON(_ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>) {
+        func object(_ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String) -> String {
+            var fields = ["\"type\": \"\(type)\"", "\"group\": \(JSON.string(group?.title ?? ""))"]
+            if let todo = row.record { fields.append("\"id\": \(todo.id)") }
+            fields.append(indexes)
+            if let todo = row.record { fields.append("\"todo\": \(JSON.object(todo))") }
+            return "{" + fields.joined(separator: ", ") + "}"
+        }
+        var changes: [String] = []
+        for change in difference.itemDeletes where Self.isOutline(change.id) {
+            guard let row = old.snapshot.item(withID: change.id) else { continue }
+            changes.append(
+                object("delete", row, group: old.group(of: change.id), "\"from\": \(change.from.item)"))
+        }
+        for change in difference.itemInserts where Self.isOutline(change.id) {
+            changes.append(
+                object("insert", change.item, group: shown.group(of: change.id), "\"to\": \(change.to.item)"))
+        }
+        for change in difference.itemMoves where Self.isOutline(change.id) {
+            changes.append(
+                object(
+                    "move", change.item, group: shown.group(of: change.id),
+                    "\"from\": \(change.from.item), \"to\": \(change.to.item)"))
+        }
+        for change in difference.itemUpdates where Self.isOutline(change.id) {
+            changes.append(
+                object(
+                    "update", change.item, group: shown.group(of: change.id),
+                    "\"from\": \(change.from.item), \"to\": \(change.to.item)"))
+        }
+        out.write("{\"changes\": [" + changes.joined(separator: ", ") + "]}\n")
+    }
+}
