@@ -111,6 +111,9 @@ public struct TodoGrouping<Record>: Sendable {
     enum Membership: Sendable {
         case one(@Sendable (Record) -> TodoGroup)
         case several(@Sendable (Record) -> [TodoGroup])
+        /// The second fixed group when true, else the first: the sample app's outline, grouped
+        /// without making and comparing a group value per record.
+        case eitherOf(@Sendable (Record) -> Bool)
     }
 
     @usableFromInline
@@ -144,7 +147,7 @@ public struct TodoGrouping<Record>: Sendable {
     /// The sample app's outline: "Undone" then "Done", both always shown.
     @inlinable
     public static func doneState(_ isDone: @escaping @Sendable (Record) -> Bool) -> Self {
-        .one(fixedGroups: TodoGroup.doneStates) { TodoGroup(isDone: isDone($0)) }
+        Self(.eitherOf(isDone), fixedGroups: TodoGroup.doneStates)
     }
 
     /// Whether a record can be in several groups, so that its outline rows are `.member` rows.
@@ -181,6 +184,9 @@ public struct TodoGrouping<Record>: Sendable {
                 }
                 table.members[target].append(index)
             }
+        case .eitherOf(let isSecond):
+            // The fixed groups hold slots 0 and 1 (doneState gives exactly two).
+            for index in records.indices { table.members[isSecond(records[index]) ? 1 : 0].append(index) }
         case .several(let groupsOf):
             var seen: [Int] = []
             for index in records.indices {
@@ -406,14 +412,15 @@ where Record.ID: Sendable {
             var ids: [TodoRowID<Record.ID>] = []
             ids.reserveCapacity(indices.count)
             // One pass fills both the rows and the outline's ids.
-            for index in indices {
-                let record = records[index]
-                if several {
-                    outlineRows.append(.member(record, group.id))
-                    ids.append(.member(record.id, group.id))
-                } else {
-                    outlineRows.append(.todo(record, .outline))
-                    ids.append(.todo(record.id, .outline))
+            if several {
+                for index in indices {
+                    outlineRows.append(.member(records[index], group.id))
+                    ids.append(.member(records[index].id, group.id))
+                }
+            } else {
+                for index in indices {
+                    outlineRows.append(.todo(records[index], .outline))
+                    ids.append(.todo(records[index].id, .outline))
                 }
             }
             groups.append((group, ids))
