@@ -25,8 +25,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var order: Order
     /// Which todos to include.
     public var filter: DoneFilter
-    /// Only todos whose name contains every one of these texts, ignoring case in every script
-    /// (none: all), so each term narrows the list (`todo list --search milk --search oat`).
+    /// Only todos whose name or tags contain every one of these texts, ignoring case in every
+    /// script (none: all), so each term narrows the list (`todo list --search milk --search
+    /// +shop`). ``TodoSearch/matches(_:foldedNeedle:)`` is the rule.
     public var searches: [String]
     /// The one search text of a caller that has one (`todo ui`'s filter): the first of
     /// ``searches``, `nil` when there is none. Setting it replaces every term.
@@ -146,7 +147,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
         if let dueAfter { arguments.append(dueAfter) }
-        arguments += searches.map(TodoSearch.fold)
+        // Each term twice: once for the name, once for the tags (see ``conditions``).
+        arguments += searches.flatMap { term in
+            let folded = TodoSearch.fold(term)
+            return [folded, folded]
+        }
         arguments += tags.map(\.folded)
         for range in priorities { arguments += [Int64(range.lowerBound), Int64(range.upperBound)] }
         return arguments
@@ -176,7 +181,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
         // Deadlines are 'YYYY-MM-DD' text, so text order is day order; NULL never compares true.
         if dueBefore != nil { conditions.append("deadline < ?") }
         if dueAfter != nil { conditions.append("deadline > ?") }
-        conditions += searches.map { _ in "\(TodoSearch.sqlFunction)(name, ?)" }
+        // A term matches the name or the tags (TodoSearch.matches(_:foldedNeedle:) in memory).
+        conditions += searches.map { _ in "(\(TodoSearch.sqlFunction)(name, ?) OR \(TodoSearch.sqlFunction)(tags, ?))" }
         conditions += tags.map { _ in "\(TodoSearch.tagFunction)(tags, ?)" }
         if !priorities.isEmpty {
             conditions.append("(" + priorities.map { _ in "priority BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")

@@ -77,6 +77,10 @@ import Testing
         #expect(try names("--tag", "home", "--undone") == [])
         #expect(try names("--tag", "work", "--search", "rep") == ["report"])
         #expect(try names("--sort", "priority") == ["report", "email", "gym", "milk"])
+        // --search reads the tags too, as a text: `+work` is in `+workout`; --tag is the exact tag.
+        #expect(try names("--search", "+work", "--sort", "name") == ["gym", "report"])
+        #expect(try names("--search", "@office", "--search", "rep") == ["report"])
+        #expect(try names("--search", "home") == ["milk"])
         let result = try sandbox.todo("list", "--sort", "urgency")
         #expect(result.status == 2 && result.stderr.contains("due, name, status"), "\(result.stderr)")
     }

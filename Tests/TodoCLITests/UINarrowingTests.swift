@@ -23,8 +23,18 @@ import TodoStore
     /// Names that share prefixes and cases, with non-ASCII ones that take the folding path.
     static let words = [
         "Buy", "buy", "MILK", "milk", "bread", "Brot", "Crème", "brûlée", "STRASSE", "straße",
-        "σίσυφος", "ΣΊΣΥΦΟΣ", "e\u{301}clair", "Éclair", "a", "ab", "abc", "x"
+        "σίσυφος", "ΣΊΣΥΦΟΣ", "e\u{301}clair", "Éclair", "a", "ab", "abc", "x", "+MI", "@br"
     ]
+
+    /// Tags whose words share prefixes with the names' words, so that a term can match either.
+    static let tags = ["+MILK", "@bread", "+straße", "@Éclair", "+ab"]
+
+    private static func tags(_ random: inout SeededGenerator) -> TodoTags {
+        TodoTags(
+            (0..<Int.random(in: 0...2, using: &random)).compactMap { _ in
+                TodoTag(tags.randomElement(using: &random) ?? "+a")
+            })
+    }
 
     private static func name(_ random: inout SeededGenerator) -> String {
         (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random) ?? "a" }
@@ -61,7 +71,10 @@ import TodoStore
             let deadline =
                 Bool.random(using: &random)
                 ? CalendarDate(year: 2024, month: 5, day: Int.random(in: 1...9, using: &random)) : nil
-            try repository.add(name: Self.name(&random), deadline: deadline, isDone: Bool.random(using: &random))
+            try repository.add(
+                TodoFields(
+                    name: Self.name(&random), deadline: deadline, isDone: Bool.random(using: &random),
+                    tags: Self.tags(&random)))
         }
         let controller = FetchedResultsController(repository: repository, fetchRequest: TodoFetchRequest(order: order))
         let batches = Batches()
@@ -94,8 +107,11 @@ import TodoStore
             guard step % 3 == 0 else { continue }
             let ids = try repository.fetch(TodoFetchRequest(order: order)).map(\.id)
             let id = ids.randomElement(using: &random) ?? 1
-            switch Int.random(in: 0..<4, using: &random) {
+            switch Int.random(in: 0..<5, using: &random) {
             case 0: try repository.add(name: text + " " + Self.name(&random))
+            case 4:
+                let tags = Self.tags(&random)
+                try repository.update(id: id) { $0.tags = tags }
             case 1: _ = try repository.rename(id: id, to: Self.name(&random))
             case 2: _ = try repository.setDone(Bool.random(using: &random), ids: [id])
             default: _ = try repository.delete(ids: [id])

@@ -238,7 +238,7 @@ extension CommandContext {
     /// `--search`, for the commands that list todos (`todo ui` has its own, with its own help).
     static let searchOption = CommandSpec.Option(
         name: "--search", value: "text",
-        help: "Only todos whose name contains the text, ignoring case; given again, every text must match.")
+        help: "Only todos whose name or tags contain the text, ignoring case; given again, every text must match.")
 
     /// Applies ``filterOptions`` and `--search`, when the command takes it, to `request`.
     func applyFilters(to request: inout TodoFetchRequest) throws(CLIError) {

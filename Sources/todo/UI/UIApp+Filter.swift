@@ -10,7 +10,7 @@ import TodoStore
 /// the results back costs more; a key must show its list within a frame (16 ms). So the
 /// controller keeps the results of the search it fetched, and while the filter text extends
 /// that search (always, when it fetched none), the list shows a ``UINarrowing`` of them: the
-/// todos whose names contain every word of the text, by the store's own rule, found in memory:
+/// todos whose names or tags contain every word of the text, by the store's own rule, found in memory:
 /// - typing (the text extends the shown one) narrows the shown narrowing;
 /// - erasing narrows the controller's results again;
 /// - back to the controller's own search (Esc, or erasing what was typed), the list is the
@@ -64,7 +64,7 @@ extension UIApp {
         nameIndex = UINameIndex(controller.snapshot)
     }
 
-    /// Shows the todos of the controller's results whose names contain every one of `searches`:
+    /// Shows the todos of the controller's results whose names or tags contain every one of `searches`:
     /// found among the shown narrowing's when these terms narrow its own, else among all of them.
     private func narrow(to searches: [String], folded: [String]) {
         let order = controller.fetchRequest.order

@@ -16,7 +16,7 @@ extension Command {
                 .init(
                     name: "--search", value: "text",
                     help:
-                        "Start filtered to names containing the text; given again, every text must match."
+                        "Start filtered to names or tags containing the text; given again, every text must match."
                         + " / changes the filter: each word typed must match.")
             ] + CommandContext.filterOptions,
             discussion: """

@@ -2,8 +2,8 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// The names of one version of the controller's results, laid out in one byte array in the
-/// results' order, so a filter key scans bytes instead of todos.
+/// The names and tags of one version of the controller's results, laid out in one byte array in
+/// the results' order, so a filter key scans bytes instead of todos.
 ///
 /// Why: reading a todo's name out of the results copies the todo (a retain and a release of
 /// its name), which made a scan of 100,000 todos cost ~8 ms, half a frame, for every key.
@@ -15,9 +15,12 @@ import TodoStore
 struct UINameIndex {
     /// The results whose names these are.
     let results: TodoResultsSnapshot
-    /// Every name's UTF-8 bytes, one after another.
+    /// Every todo's name then its stored tags (``TodoTags/storage``), UTF-8, one after another.
     private var bytes: [UInt8] = []
-    /// `ends[i]` is where the name of the todo at position `i` ends in ``bytes``.
+    /// `nameEnds[i]` is where the name of the todo at position `i` ends in ``bytes``, and its tags
+    /// start.
+    private var nameEnds: [Int] = []
+    /// `ends[i]` is where the tags of the todo at position `i` end in ``bytes``.
     private var ends: [Int] = []
 
     /// The index of `results`' names (its one section). O(n).
@@ -25,10 +28,13 @@ struct UINameIndex {
         self.results = results
         guard results.numberOfSections > 0 else { return }
         let list = results.list(inSection: 0)
+        nameEnds.reserveCapacity(list.count)
         ends.reserveCapacity(list.count)
         bytes.reserveCapacity(list.count * 24)
         for todo in list {
             bytes.append(contentsOf: todo.name.utf8)
+            nameEnds.append(bytes.count)
+            if !todo.tags.isEmpty { bytes.append(contentsOf: todo.tags.storage.utf8) }
             ends.append(bytes.count)
         }
     }
@@ -36,17 +42,21 @@ struct UINameIndex {
     /// The number of todos.
     var count: Int { ends.count }
 
-    /// The positions (in the results' order) of the todos whose names contain `foldedNeedle`,
-    /// by the store's rule (``TodoSearch/matches(name:foldedNeedle:)``); only among
-    /// `candidates` (positions, ascending) when given: a text extending the one they matched.
+    /// The positions (in the results' order) of the todos whose names or tags contain
+    /// `foldedNeedle`, by the store's rule (``TodoSearch/matches(_:foldedNeedle:)``, on bytes);
+    /// only among `candidates` (positions, ascending) when given: a text extending the one they
+    /// matched.
     func positions(matching foldedNeedle: String, among candidates: [Int]? = nil) -> [Int] {
         var needle = foldedNeedle
         return needle.withUTF8 { needleBytes in
             bytes.withUnsafeBufferPointer { all in
                 func matches(_ position: Int) -> Bool {
                     let start = position == 0 ? 0 : ends[position - 1]
-                    let name = UnsafeBufferPointer(rebasing: all[start..<ends[position]])
-                    return TodoSearch.matches(name: name, foldedNeedle: needleBytes)
+                    let name = UnsafeBufferPointer(rebasing: all[start..<nameEnds[position]])
+                    if TodoSearch.matches(name: name, foldedNeedle: needleBytes) { return true }
+                    guard nameEnds[position] < ends[position] else { return false }
+                    let tags = UnsafeBufferPointer(rebasing: all[nameEnds[position]..<ends[position]])
+                    return TodoSearch.matches(name: tags, foldedNeedle: needleBytes)
                 }
                 if let candidates { return candidates.filter(matches) }
                 return (0..<ends.count).filter(matches)

@@ -2,11 +2,11 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// The todos of the controller's results whose names contain every term of a filter, kept in
+/// The todos of the controller's results whose names or tags contain every term of a filter, kept in
 /// memory: what `todo ui` shows while its filter narrows the search its controller fetched
 /// (see UIApp+Filter.swift for why).
 ///
-/// The match is the store's own rule (``TodoSearch``, the function SQL's `todo_matches` calls),
+/// The match is the store's own rule (``TodoSearch/matches(_:foldedNeedle:)``, what SQL's `todo_matches` applies),
 /// so the results are exactly those a fetch with this search would give, in the same order.
 /// They stay live the way the controller's do: each of its batches is narrowed the same way and
 /// patched in, O(k log n) for k todos changed (``apply(_:order:)``).
@@ -33,7 +33,7 @@ struct UINarrowing {
         case fewer
     }
 
-    /// Narrows the todos of `index` to those whose names contain every one of `searches`
+    /// Narrows the todos of `index` to those whose names or tags contain every one of `searches`
     /// (`folded`, case-folded). When `previous` was found in the same index (it has
     /// ``positions``) and these terms narrow its own, only its todos are scanned.
     ///
@@ -98,12 +98,8 @@ struct UINarrowing {
         return nil
     }
 
-    /// Whether `todo`'s name contains every term of the filter.
+    /// Whether `todo`'s name or tags contain every term of the filter.
     func matches(_ todo: Todo) -> Bool {
-        var name = todo.name
-        return foldedSearches.allSatisfy { term in
-            var needle = term
-            return needle.withUTF8 { needle in name.withUTF8 { TodoSearch.matches(name: $0, foldedNeedle: needle) } }
-        }
+        foldedSearches.allSatisfy { TodoSearch.matches(todo, foldedNeedle: $0) }
     }
 }

@@ -66,7 +66,7 @@ struct UIState {
     }
 
     var order: TodoFetchRequest.Order
-    /// The filter's terms: a todo is shown when its name contains every one, as with several
+    /// The filter's terms: a todo is shown when its name or tags contain every one, as with several
     /// `--search` options in `todo list`; none, no filter.
     var searches: [String]
 
