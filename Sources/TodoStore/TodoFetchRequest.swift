@@ -181,8 +181,10 @@ public struct TodoFetchRequest: Hashable, Sendable {
         // Deadlines are 'YYYY-MM-DD' text, so text order is day order; NULL never compares true.
         if dueBefore != nil { conditions.append("deadline < ?") }
         if dueAfter != nil { conditions.append("deadline > ?") }
-        // A term matches the name or the tags (TodoSearch.matches(_:foldedNeedle:) in memory).
-        conditions += searches.map { _ in "(\(TodoSearch.sqlFunction)(name, ?) OR \(TodoSearch.sqlFunction)(tags, ?))" }
+        // A term matches the name or the tags (TodoSearch.matches(_:foldedNeedle:) in memory);
+        // most todos have no tags, and `tags <> ''` spares them a call of the function.
+        let search = "(\(TodoSearch.sqlFunction)(name, ?) OR (tags <> '' AND \(TodoSearch.sqlFunction)(tags, ?)))"
+        conditions += searches.map { _ in search }
         conditions += tags.map { _ in "\(TodoSearch.tagFunction)(tags, ?)" }
         if !priorities.isEmpty {
             conditions.append("(" + priorities.map { _ in "priority BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
