@@ -157,6 +157,22 @@ public struct TodoGrouping<Record>: Sendable {
         return false
     }
 
+    /// Calls `body` with each group `record` is in, repeats left out: the rule ``partition(_:)``
+    /// applies, for callers that place records one at a time (a list patched by a change).
+    @inlinable
+    public func forEachGroup(of record: Record, _ body: (TodoGroup) -> Void) {
+        switch membership {
+        case .one(let groupOf): body(groupOf(record))
+        case .eitherOf(let isSecond): body(fixedGroups[isSecond(record) ? 1 : 0])
+        case .several(let groupsOf):
+            var seen: [TodoGroupID] = []
+            for group in groupsOf(record) where !seen.contains(group.id) {
+                seen.append(group.id)
+                body(group)
+            }
+        }
+    }
+
     /// The outline's grouping of a whole list, by this one rule: the fixed groups and every group
     /// a record is in, in display order (``TodoGroup``'s `<`), each with the positions of its
     /// records, which keep their fetch order. Positions rather than copies, so large lists are

@@ -72,17 +72,18 @@ extension UIApp {
         nameIndex = index
         let narrowed = UINarrowing(
             searches: searches, folded: folded, in: index, narrowing: narrowing, order: order)
-        let expanded = list.expandedGroups
+        let collapsed = list.collapsedGroups
         if narrowing == nil { unnarrowedList = list }
         switch narrowed.outcome {
         case .everything:
             // Nothing left out: the controller's list is the answer (no copy, no regrouping).
             list = unnarrowedList ?? list
-            list.expandedGroups = expanded
+            list.collapsedGroups = collapsed
         case .unchanged:
             break
         case .fewer:
-            list = UIList(narrowed.results, order: order, expanded: expanded, sections: list.sections)
+            list = UIList(
+                narrowed.results, order: order, grouping: list.grouping, collapsed: collapsed, sections: list.sections)
         }
         narrowing = narrowed
         state.follow(in: &list)
@@ -91,7 +92,7 @@ extension UIApp {
     /// Shows the controller's results again (kept up to date under the narrowing).
     private func showControllerResults() {
         guard narrowing != nil, var unnarrowed = unnarrowedList else { return }
-        unnarrowed.expandedGroups = list.expandedGroups
+        unnarrowed.collapsedGroups = list.collapsedGroups
         list = unnarrowed
         narrowing = nil
         unnarrowedList = nil
@@ -111,7 +112,8 @@ extension UIApp {
             if !changed.isEmpty { list.apply(narrowing.results, changed: changed) }
         } else {
             list = UIList(
-                narrowing.results, order: order, expanded: list.expandedGroups, sections: list.sections)
+                narrowing.results, order: order, grouping: list.grouping, collapsed: list.collapsedGroups,
+                sections: list.sections)
         }
         self.narrowing = narrowing
     }

@@ -61,7 +61,7 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// id) is the table's.
     init(
         repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
-        databasePath: String
+        databasePath: String, grouping: TodoGrouping<Todo> = .byDoneState
     ) throws(TodoStoreError) {
         self.databasePath = databasePath
         self.today = today
@@ -82,14 +82,14 @@ final class UIApp: FetchedResultsControllerDelegate {
             first.limit = screenful
             let head = try repository.fetch(first)
             list = UIList(
-                TodoResultsSnapshot(order: request.order, todos: head), order: request.order,
+                TodoResultsSnapshot(order: request.order, todos: head), order: request.order, grouping: grouping,
                 sections: sections, previewTotal: total)
             renderer.configure(columns: size.columns, maxID: try repository.maxID())
             showsPreview = true
             previewTodos = head.count
         } else {
             try controller.performFetch()
-            list = UIList(controller.snapshot, order: request.order, sections: sections)
+            list = UIList(controller.snapshot, order: request.order, grouping: grouping, sections: sections)
             renderer.configure(columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1)
         }
         controller.delegate = self
@@ -284,7 +284,8 @@ final class UIApp: FetchedResultsControllerDelegate {
     func rebuild(from results: TodoResultsSnapshot, maxID: Int64) {
         renderer.configure(columns: size.columns, maxID: maxID)
         list = UIList(
-            results, order: controller.fetchRequest.order, expanded: list.expandedGroups, sections: list.sections)
+            results, order: controller.fetchRequest.order, grouping: list.grouping, collapsed: list.collapsedGroups,
+            sections: list.sections)
         state.follow(in: &list)
     }
 

@@ -17,10 +17,14 @@ extension Command {
                     name: "--search", value: "text",
                     help:
                         "Start filtered to names or tags containing the text; given again, every text must match."
-                        + " / changes the filter: each word typed must match.")
+                        + " / changes the filter: each word typed must match."),
+                .init(
+                    name: "--by", value: "group",
+                    help: "Group the outline by done (the default), priority, tag or due, as 'todo list --by'.")
             ] + CommandContext.filterOptions,
             discussion: """
-                Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups.
+                Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups
+                (or those of --by; by tag, a todo shows under each of its tags).
                 Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
                 e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
                 v shows All, Outline or both (kept for the next run in $XDG_STATE_HOME/todo/ui, by
@@ -30,7 +34,7 @@ extension Command {
                 Needs a terminal (not TERM=dumb). TODO_UI_STATS=FILE writes drawing statistics and the
                 time each key took to draw at exit.
                 """,
-            examples: ["todo ui", "todo ui --sort name"]
+            examples: ["todo ui", "todo ui --sort name", "todo ui --by priority"]
         ),
         run: { (context) throws(CLIError) in
             guard context.out.isTerminal else {
@@ -51,6 +55,8 @@ extension Command {
                     hint: "Use 'todo list' or 'todo watch', or set TERM to your terminal's type.")
             }
             let request = try context.fetchRequest()
+            // The ui always shows an outline: --by only chooses its groups.
+            let grouping = try context.outlineGrouping() ?? .byDoneState
             let repository = try context.openRepository()
             // Watching from before the first read, so that no commit falls between the two.
             let events = UIEvents()
@@ -62,7 +68,7 @@ extension Command {
             let app = try context.perform { () throws(TodoStoreError) in
                 try UIApp(
                     repository: repository, request: request, style: context.style,
-                    today: context.today, databasePath: repository.connection.path)
+                    today: context.today, databasePath: repository.connection.path, grouping: grouping)
             }
             do throws(TerminalMode.Failure) {
                 try TerminalMode.enter()

@@ -5,72 +5,107 @@ import TodoStore
 typealias UIRowID = TodoRowID<Int64>
 
 /// The rows `todo ui` shows, as the sample app's collection view does: the "All" section (every
-/// todo, flat, fetch order), then the "Outline" section with its "Undone" and "Done" group rows,
-/// each followed by its todos while expanded. Either section can be hidden (``sections``).
+/// todo, flat, fetch order), then the "Outline" section with its group rows ("Undone" and
+/// "Done", or those of `--by`), each followed by its todos while expanded. Either section can be
+/// hidden (``sections``).
 ///
 /// Built from the controller's flat snapshot without building a second, row-level snapshot
 /// (a `SectionSnapshot` of the outline hashes every row on every change, which cost most of a
-/// key press at 100,000 todos; the outline's expansion is just which of the two groups is open):
+/// key press at 100,000 todos; the outline's expansion is just which groups are collapsed):
 /// "All" rows are read from it by offset, each group is one list in the request's order, and a
 /// line's position is arithmetic on their counts.
 ///
-/// Complexity: reading a line O(log n), so a window costs its own size; finding a row's line
-/// O(log n); a change of k todos, ``apply(_:)``, O(k log n) (each group is a `ChunkedList` of
-/// ids, in the request's order, patched by binary search as the controller patches its
-/// snapshot); building it O(n), once per fetch. Ids rather than todos, because copying a
-/// todo retains its name: grouping 1,000,000 ids takes ~12 ms, the todos themselves ~60.
+/// Complexity, for g groups (two by done state, at most seven by priority or deadline, one per
+/// tag): reading a line O(g + log n), so a window costs its own size; finding a row's line
+/// O(g + log n); a change of k todos, ``apply(_:)``, O(k (g + log n)) (each group is a
+/// `ChunkedList` of ids, in the request's order, patched by binary search as the controller
+/// patches its snapshot); building it O(n), once per fetch. Ids rather than todos, because
+/// copying a todo retains its name: grouping 1,000,000 ids takes ~12 ms, the todos ~60.
 struct UIList {
     /// One line of the list.
     enum Entry {
         case sectionHeader(TodoSection)
         case group(TodoGroup)
+        /// A todo in "All", or in the outline when a todo is in one group only.
         case todo(Todo, TodoSection)
+        /// A todo in the outline under one of the several groups it is in (by tag).
+        case member(Todo, TodoGroup)
     }
 
     /// The controller's results: one section, in the request's order.
     private(set) var results: TodoResultsSnapshot
     private let order: TodoFetchRequest.Order
-    private var undone = ChunkedList<Int64>()
-    private var done = ChunkedList<Int64>()
-    private var expanded: Set<TodoGroup>
+    /// How the outline groups the todos (the snapshot layer's rule, as `todo list --outline`).
+    let grouping: TodoGrouping<Todo>
+    /// The outline's groups, in display order: the fixed ones always, the others while they
+    /// have todos.
+    private var groups: [TodoGroup] = []
+    /// `members[i]` holds the ids of `groups[i]`'s todos, in the request's order.
+    private var members: [ChunkedList<Int64>] = []
+    /// The groups that hide their todos; a group not seen before shows them.
+    private var collapsed: Set<TodoGroupID>
     /// The number of todos when `results` is only the head of the list (a first-screen preview).
     private let previewTotal: Int?
     /// The sections shown (`v` cycles them); a hidden section has no lines.
     var sections: UISections
 
     /// `results` must be a ``FetchedResultsController/Sectioning/none`` snapshot fetched in
-    /// `order`; `expanded` is the outline's expansion state to keep (both groups at first).
+    /// `order`; `collapsed` is the outline's expansion state to keep (every group open at first).
     init(
-        _ results: TodoResultsSnapshot, order: TodoFetchRequest.Order,
-        expanded: Set<TodoGroup> = Set(TodoGroup.doneStates), sections: UISections = .both, previewTotal: Int? = nil
+        _ results: TodoResultsSnapshot, order: TodoFetchRequest.Order, grouping: TodoGrouping<Todo> = .byDoneState,
+        collapsed: Set<TodoGroupID> = [], sections: UISections = .both, previewTotal: Int? = nil
     ) {
         self.results = results
         self.sections = sections
         self.previewTotal = previewTotal
         self.order = order
-        self.expanded = expanded
+        self.grouping = grouping
+        self.collapsed = collapsed
         regroup()
     }
 
-    /// Sorts every todo into its group. O(n).
+    /// Sorts every todo into its groups, by the grouping's rule (``TodoGrouping/forEachGroup(of:_:)``,
+    /// the one `todo list --outline` builds with). O(n): the todos are read in order, not by
+    /// position (a read by position is a binary search among the chunks).
     private mutating func regroup() {
-        undone = ChunkedList()
-        done = ChunkedList()
-        guard results.numberOfSections > 0 else { return }
-        // The one grouping rule (the outline's, the controller's, `todo list --outline`'s).
-        for todo in results.list(inSection: 0) {
-            if TodoGroup(isDone: todo.isDone) == .done { done.append(todo.id) } else { undone.append(todo.id) }
+        var found = grouping.fixedGroups
+        var lists = found.map { _ in ChunkedList<Int64>() }
+        var slots = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.id, $0) })
+        if results.numberOfSections > 0 {
+            // Todos of one group tend to come in runs: the last slot saves most lookups.
+            var last: (id: TodoGroupID, slot: Int)?
+            for todo in results.list(inSection: 0) {
+                grouping.forEachGroup(of: todo) { group in
+                    let slot: Int
+                    if let last, last.id == group.id {
+                        slot = last.slot
+                    } else if let known = slots[group.id] {
+                        slot = known
+                    } else {
+                        slot = found.count
+                        slots[group.id] = slot
+                        found.append(group)
+                        lists.append(ChunkedList())
+                    }
+                    last = (group.id, slot)
+                    lists[slot].append(todo.id)
+                }
+            }
         }
+        let displayOrder = found.indices.sorted { found[$0] < found[$1] }
+        groups = displayOrder.map { found[$0] }
+        members = displayOrder.map { lists[$0] }
     }
 
-    /// Takes in one change of the controller's results: the todos it names leave their group
-    /// at their old place and join one at their new place. O(k log n) for k todos changed.
+    /// Takes in one change of the controller's results: the todos it names leave their groups
+    /// at their old places and join their new ones at their new places. O(k (g + log n)) for k
+    /// todos changed.
     mutating func apply(_ batch: FetchedResultsBatch) {
         apply(batch.snapshot, changed: batch.difference.itemIDs)
     }
 
     /// Takes in new results that differ from the current ones at most in the todos `changed`
-    /// names (a batch, or a narrowing of one). O(k log n) for k todos.
+    /// names (a batch, or a narrowing of one). O(k (g + log n)) for k todos.
     mutating func apply(_ newResults: TodoResultsSnapshot, changed: [Int64]) {
         // A preview holds only the first screen; the load's end replaces it whole.
         guard previewTotal == nil else { return }
@@ -80,38 +115,75 @@ struct UIList {
         guard previous.isOrdered, results.isOrdered else { return regroup() }
         // The groups are in the previous order until the changed todos are out, and in the new
         // one after: search each phase with the todos of its snapshot.
+        var lost = false
         for id in changed {
-            if let old = previous.item(withID: id) {
-                let group = TodoGroup(isDone: old.isDone)
-                guard let offset = position(of: old, in: group, readingFrom: previous) else { return regroup() }
-                if group == .done { done.remove(at: offset) } else { undone.remove(at: offset) }
+            guard let old = previous.item(withID: id) else { continue }
+            grouping.forEachGroup(of: old) { group in
+                guard !lost, let slot = slot(of: group.id),
+                    let offset = position(of: old, inSlot: slot, readingFrom: previous)
+                else {
+                    lost = true
+                    return
+                }
+                members[slot].remove(at: offset)
             }
         }
+        guard !lost else { return regroup() }
         for id in changed {
             guard let new = results.item(withID: id) else { continue }
-            let offset = insertionPoint(of: new, in: TodoGroup(isDone: new.isDone), readingFrom: results)
-            if new.isDone { done.insert(id, at: offset) } else { undone.insert(id, at: offset) }
+            grouping.forEachGroup(of: new) { group in
+                let slot = slot(of: group.id) ?? makeSlot(for: group)
+                members[slot].insert(id, at: insertionPoint(of: new, inSlot: slot, readingFrom: results))
+            }
+        }
+        // A group that is not fixed shows while it has todos.
+        for slot in groups.indices.reversed()
+        where members[slot].isEmpty && !grouping.fixedGroups.contains(groups[slot]) {
+            groups.remove(at: slot)
+            members.remove(at: slot)
         }
     }
 
-    /// The groups that show their todos.
-    var expandedGroups: Set<TodoGroup> {
-        get { expanded }
-        set { expanded = newValue }
+    /// The slot of the group with this identity, nil when the outline does not show it. O(g).
+    private func slot(of id: TodoGroupID) -> Int? { groups.firstIndex { $0.id == id } }
+
+    /// Makes an empty slot for `group` at its place in display order. O(g).
+    private mutating func makeSlot(for group: TodoGroup) -> Int {
+        let slot = groups.firstIndex { group < $0 } ?? groups.count
+        groups.insert(group, at: slot)
+        members.insert(ChunkedList(), at: slot)
+        return slot
     }
 
+    /// The groups that hide their todos.
+    var collapsedGroups: Set<TodoGroupID> {
+        get { collapsed }
+        set { collapsed = newValue }
+    }
+
+    /// Whether the outline puts a todo under each of several groups (its rows are `.member`s).
+    private var hasMemberRows: Bool { grouping.allowsSeveralGroups }
+
     /// The number of todos.
-    var todoCount: Int { count(of: .undone) + count(of: .done) }
+    var todoCount: Int { previewTotal ?? results.numberOfItems }
     /// The lines of the "All" section: its header and every todo, none when it is hidden.
     private var allLineCount: Int { sections.showsAll ? 1 + todoCount : 0 }
     /// Where the "Outline" header is (when it is shown).
     var outlineHeaderIndex: Int { allLineCount }
-    private var undoneRowIndex: Int { outlineHeaderIndex + 1 }
-    private var doneRowIndex: Int { undoneRowIndex + 1 + (expanded.contains(.undone) ? undone.count : 0) }
+    /// The lines of group `slot`: its row, and its todos while expanded.
+    private func lineCount(ofSlot slot: Int) -> Int {
+        1 + (collapsed.contains(groups[slot].id) ? 0 : count(ofSlot: slot))
+    }
+    /// Where the row of group `slot` is. O(g).
+    private func groupRowIndex(ofSlot slot: Int) -> Int {
+        var index = outlineHeaderIndex + 1
+        for earlier in 0..<slot { index += lineCount(ofSlot: earlier) }
+        return index
+    }
     /// The number of lines, headers included.
     var count: Int {
         guard sections.showsOutline else { return allLineCount }
-        return doneRowIndex + 1 + (expanded.contains(.done) ? done.count : 0)
+        return groups.indices.reduce(outlineHeaderIndex + 1) { $0 + lineCount(ofSlot: $1) }
     }
 
     /// The line at `index`. Precondition: `0 ..< count`.
@@ -125,14 +197,20 @@ struct UIList {
             return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all)
         }
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
-        if index == undoneRowIndex { return .group(.undone) }
-        if index == doneRowIndex { return .group(.done) }
-        let (members, offset) =
-            index < doneRowIndex ? (undone, index - undoneRowIndex - 1) : (done, index - doneRowIndex - 1)
-        guard members.indices.contains(offset), let todo = results.item(withID: members[offset]) else {
-            return .sectionHeader(.outline)
+        var start = outlineHeaderIndex + 1
+        for slot in groups.indices {
+            let lines = lineCount(ofSlot: slot)
+            if index < start + lines {
+                let offset = index - start - 1
+                guard offset >= 0 else { return .group(groups[slot]) }
+                guard offset < members[slot].count, let todo = results.item(withID: members[slot][offset]) else {
+                    return .sectionHeader(.outline)
+                }
+                return hasMemberRows ? .member(todo, groups[slot]) : .todo(todo, .outline)
+            }
+            start += lines
         }
-        return .todo(todo, .outline)
+        return .sectionHeader(.outline)
     }
 
     /// The row identifier at `index`, nil for a section header.
@@ -142,6 +220,7 @@ struct UIList {
         case .sectionHeader: return nil
         case .group(let group): return .group(group.id)
         case .todo(let todo, let section): return .todo(todo.id, section)
+        case .member(let todo, let group): return .member(todo.id, group.id)
         }
     }
 
@@ -150,8 +229,8 @@ struct UIList {
 
     /// The line of a row, nil when it is absent or hidden in a collapsed group.
     ///
-    /// Complexity: O(1) for "All" and groups; O(log n) for an outline todo (binary search in
-    /// its group, which is in the request's order).
+    /// Complexity: O(1) for "All"; O(g) for a group; O(g + log n) for an outline todo (binary
+    /// search in its group, which is in the request's order).
     func index(of id: UIRowID) -> Int? {
         if case .todo(_, .all) = id {
             guard sections.showsAll else { return nil }
@@ -159,60 +238,88 @@ struct UIList {
             guard sections.showsOutline else { return nil }
         }
         switch id {
-        case .group(TodoGroup.undone.id): return undoneRowIndex
-        case .group(TodoGroup.done.id): return doneRowIndex
+        case .group(let groupID):
+            return slot(of: groupID).map(groupRowIndex(ofSlot:))
         case .todo(let todoID, .all):
             return results.index(ofItem: todoID).map { 1 + $0 }
         case .todo(let todoID, .outline):
-            guard let todo = results.item(withID: todoID) else { return nil }
-            let group = TodoGroup(isDone: todo.isDone)
-            guard expanded.contains(group), let offset = position(of: todo, in: group) else { return nil }
-            return (group == .undone ? undoneRowIndex : doneRowIndex) + 1 + offset
-        // The ui shows the done-state outline only: no other group or member row is in it.
-        case .group, .member: return nil
+            guard !hasMemberRows, let todo = results.item(withID: todoID) else { return nil }
+            var line: Int?
+            grouping.forEachGroup(of: todo) { group in line = lineInOutline(of: todo, in: group.id) }
+            return line
+        case .member(let todoID, let groupID):
+            guard hasMemberRows, let todo = results.item(withID: todoID) else { return nil }
+            return lineInOutline(of: todo, in: groupID)
         }
     }
 
-    /// The group an outline todo is in, nil when the list does not contain it.
+    /// The line of `todo` under the group `groupID`, nil when that group is collapsed or does not
+    /// hold it.
+    private func lineInOutline(of todo: Todo, in groupID: TodoGroupID) -> Int? {
+        guard let slot = slot(of: groupID), !collapsed.contains(groupID),
+            let offset = position(of: todo, inSlot: slot)
+        else { return nil }
+        return groupRowIndex(ofSlot: slot) + 1 + offset
+    }
+
+    /// The outline row of a todo (under its first group), nil when the list does not contain it.
+    func outlineRowID(ofTodo id: Int64) -> UIRowID? {
+        guard let group = group(ofTodo: id) else { return nil }
+        return hasMemberRows ? .member(id, group.id) : .todo(id, .outline)
+    }
+
+    /// The group an outline todo is in (its first, when several), nil when the list does not
+    /// contain it.
     func group(ofTodo id: Int64) -> TodoGroup? {
-        results.item(withID: id).map { TodoGroup(isDone: $0.isDone) }
+        guard let todo = results.item(withID: id) else { return nil }
+        var first: TodoGroup?
+        grouping.forEachGroup(of: todo) { group in if first == nil { first = group } }
+        return first
+    }
+
+    /// The group the outline row `id` is under, nil for any other row.
+    func group(ofRow id: UIRowID) -> TodoGroup? {
+        switch id {
+        case .group(let groupID), .member(_, let groupID): slot(of: groupID).map { groups[$0] }
+        case .todo(let todoID, .outline): group(ofTodo: todoID)
+        case .todo(_, .all): nil
+        }
     }
 
     /// The number of todos in a group.
     ///
-    /// A preview does not know how its total splits (counting the done ones costs a scan of the
-    /// table, 60 ms at 1,000,000 todos, more than the rest of the first frame): it counts every
-    /// todo as undone. The group rows lie past its first screen (it has more todos than the
-    /// screen has lines), so this only sizes the scrolling range, which comes out exact.
-    func count(of group: TodoGroup) -> Int {
-        if let previewTotal { return group == .undone ? previewTotal : 0 }
-        return group == .undone ? undone.count : done.count
+    /// A preview does not know how its total splits (grouping costs a scan of the table, 60 ms
+    /// at 1,000,000 todos, more than the rest of the first frame): it counts every todo in the
+    /// first group. The group rows lie past its first screen (it has more todos than the screen
+    /// has lines), so this only sizes the scrolling range, which comes out exact.
+    func count(of group: TodoGroup) -> Int { slot(of: group.id).map(count(ofSlot:)) ?? 0 }
+
+    private func count(ofSlot slot: Int) -> Int {
+        if let previewTotal { return slot == 0 ? previewTotal : 0 }
+        return members[slot].count
     }
 
     /// Whether a group shows its todos.
-    func isExpanded(_ group: TodoGroup) -> Bool { expanded.contains(group) }
+    func isExpanded(_ group: TodoGroup) -> Bool { !collapsed.contains(group.id) }
 
     /// Expands or collapses a group.
     mutating func setExpanded(_ group: TodoGroup, _ isExpanded: Bool) {
-        if isExpanded { expanded.insert(group) } else { expanded.remove(group) }
+        if isExpanded { collapsed.remove(group.id) } else { collapsed.insert(group.id) }
     }
 
-    /// Where `todo` is in its group. Binary search first, reading the members' todos from
+    /// Where `todo` is in group `slot`. Binary search first, reading the members' todos from
     /// `snapshot` (the results whose order the group is in; the current ones by default); a
     /// linear scan backs it up in case the database's order and ours ever disagree (another
     /// program's data that sorts differently in SQL), so the cursor is never lost.
-    private func position(of todo: Todo, in group: TodoGroup, readingFrom snapshot: TodoResultsSnapshot? = nil) -> Int?
-    {
-        let members = group == .undone ? undone : done
-        let low = insertionPoint(of: todo, in: group, readingFrom: snapshot ?? results)
-        if low < members.count, members[low] == todo.id { return low }
-        return members.firstIndex(of: todo.id)
+    private func position(of todo: Todo, inSlot slot: Int, readingFrom snapshot: TodoResultsSnapshot? = nil) -> Int? {
+        let low = insertionPoint(of: todo, inSlot: slot, readingFrom: snapshot ?? results)
+        if low < members[slot].count, members[slot][low] == todo.id { return low }
+        return members[slot].firstIndex(of: todo.id)
     }
 
-    /// Where `todo` goes in its group: the first member that does not come before it.
-    private func insertionPoint(of todo: Todo, in group: TodoGroup, readingFrom snapshot: TodoResultsSnapshot) -> Int {
-        let members = group == .undone ? undone : done
-        return members.lowerBound { id in
+    /// Where `todo` goes in group `slot`: the first member that does not come before it.
+    private func insertionPoint(of todo: Todo, inSlot slot: Int, readingFrom snapshot: TodoResultsSnapshot) -> Int {
+        members[slot].lowerBound { id in
             // A member missing from the snapshot cannot happen; sorting it first keeps the
             // search total.
             guard let member = snapshot.item(withID: id) else { return true }

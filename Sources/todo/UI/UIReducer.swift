@@ -123,17 +123,17 @@ enum UIReducer {
             if let todo = cursorTodo(state, list) { return [.setDone(todo, !todo.isDone)] }
         case .enter:
             if let todo = cursorTodo(state, list) { return [.setDone(todo, !todo.isDone)] }
-            if let group = cursorGroup(state) { setExpanded(group, !list.isExpanded(group), &state, &list) }
+            if let group = cursorGroup(state, list) { setExpanded(group, !list.isExpanded(group), &state, &list) }
         case .left:
-            if let group = cursorGroup(state) {
+            if let group = cursorGroup(state, list) {
                 setExpanded(group, false, &state, &list)
-            } else if case .todo(let id, .outline)? = state.cursorID,
-                let group = list.group(ofTodo: id), let index = list.index(of: .group(group.id))
+            } else if let row = state.cursorID, let group = list.group(ofRow: row),
+                let index = list.index(of: .group(group.id))
             {
                 // On a child row: go up to its group, as outline views do.
                 state.place(at: index, in: list)
             }
-        case .right: if let group = cursorGroup(state) { setExpanded(group, true, &state, &list) }
+        case .right: if let group = cursorGroup(state, list) { setExpanded(group, true, &state, &list) }
         case .character("p"):
             if let todo = cursorTodo(state, list) { return [.setPriority(todo, nextPriority(after: todo.priority))] }
         case .character("d"), .delete: if let todo = cursorTodo(state, list) { state.mode = .confirmDelete(todo) }
@@ -179,14 +179,17 @@ enum UIReducer {
 
     /// The todo under the cursor, as the list shows it now.
     static func cursorTodo(_ state: UIState, _ list: UIList) -> Todo? {
-        guard case .todo(let todo, _) = list.entry(at: state.cursor), state.cursorID != nil else { return nil }
-        return todo
+        guard state.cursorID != nil else { return nil }
+        switch list.entry(at: state.cursor) {
+        case .todo(let todo, _), .member(let todo, _): return todo
+        case .group, .sectionHeader: return nil
+        }
     }
 
     /// The group row under the cursor.
-    static func cursorGroup(_ state: UIState) -> TodoGroup? {
-        guard case .group(let id)? = state.cursorID else { return nil }
-        return TodoGroup.doneStates.first { $0.id == id }  // the ui shows the done-state outline
+    static func cursorGroup(_ state: UIState, _ list: UIList) -> TodoGroup? {
+        guard case .group? = state.cursorID, let row = state.cursorID else { return nil }
+        return list.group(ofRow: row)
     }
 
     private static func setExpanded(_ group: TodoGroup, _ expanded: Bool, _ state: inout UIState, _ list: inout UIList)

@@ -120,7 +120,8 @@ struct UIRenderer {
         maxIDSeen = max(maxID, 1)
     }
 
-    /// Forgets the rendered lines of these todos, in both sections.
+    /// Forgets the rendered lines of these todos, in both sections (an outline todo's line is
+    /// cached once whatever its group: ``cacheKey(_:)``).
     mutating func invalidate(todos ids: [Int64]) {
         for id in ids {
             cache[.todo(id, .all)] = nil
@@ -129,6 +130,13 @@ struct UIRenderer {
     }
 
     mutating func invalidateAll() { cache.removeAll(keepingCapacity: true) }
+
+    /// The cache's key for a row: a todo's outline line reads the same under each of its groups
+    /// (by tag), so member rows share `.todo(id, .outline)`.
+    private static func cacheKey(_ id: UIRowID) -> UIRowID {
+        if case .member(let todoID, _) = id { return .todo(todoID, .outline) }
+        return id
+    }
 
     /// Every line of the screen, `rows` of them: the header, the window of the list (or of
     /// the help page), and the footer's lines.
@@ -260,16 +268,18 @@ struct UIRenderer {
             let arrow = list.isExpanded(group) ? "▾" : "▸"
             let text = fit("  \(arrow) \(group.title) (\(list.count(of: group)))")
             row = Row(text: text, columns: DisplayWidth.of(text))
-        case .todo(let todo, let section):
-            if let id, let cached = cache[id] {
+        case .todo(let todo, _), .member(let todo, _):
+            let key = id.map(Self.cacheKey)
+            if let key, let cached = cache[key] {
                 row = cached
             } else {
-                row = todoRow(todo, indent: section == .all ? 2 : 6)
-                if let id { cache[id] = row }
+                row = todoRow(todo, indent: key == .todo(todo.id, .all) ? 2 : 6)
+                if let key { cache[key] = row }
             }
         }
         guard isCursor else {
             if case .todo(let todo, _) = entry, todo.isDone { return style.paint(row.text, .dim) }
+            if case .member(let todo, _) = entry, todo.isDone { return style.paint(row.text, .dim) }
             return row.text
         }
         // The cursor: a '>' in the margin, and reverse video across the row when colour is on

@@ -164,9 +164,9 @@ struct UIState {
             switch id {
             case .todo(let todo, .all):
                 let group = list.group(ofTodo: todo)
-                cursorID = group.map { list.isExpanded($0) ? .todo(todo, .outline) : .group($0.id) }
-            case .todo(let todo, .outline): cursorID = .todo(todo, .all)
-            case .group, .member: cursorID = nil
+                cursorID = group.flatMap { list.isExpanded($0) ? list.outlineRowID(ofTodo: todo) : .group($0.id) }
+            case .todo(let todo, .outline), .member(let todo, _): cursorID = .todo(todo, .all)
+            case .group: cursorID = nil
             }
         }
         if let id = cursorID, let index = list.index(of: id) {
