@@ -112,8 +112,8 @@ public struct TodoGrouping<Record>: Sendable {
     enum Membership: Sendable {
         case one(@Sendable (Record) -> TodoGroup)
         case several(@Sendable (Record) -> [TodoGroup])
-        /// The second fixed group when true, else the first: the sample app's outline, grouped
-        /// without making and comparing a group value per record.
+        /// The second fixed group when true, else the first: the sample app's outline, told by
+        /// one flag.
         case eitherOf(@Sendable (Record) -> Bool)
     }
 
@@ -158,8 +158,9 @@ public struct TodoGrouping<Record>: Sendable {
         return false
     }
 
-    /// Calls `body` with each group `record` is in, repeats left out: the rule ``partition(_:)``
-    /// applies, for callers that place records one at a time (a list patched by a change).
+    /// Calls `body` with each group `record` is in, repeats left out: the one rule, which
+    /// ``partition(_:keeping:)`` applies to a whole list and callers that place records one at
+    /// a time (a list patched by a change) apply to each.
     @inlinable
     public func forEachGroup(of record: Record, _ body: (TodoGroup) -> Void) {
         switch membership {
@@ -174,69 +175,40 @@ public struct TodoGrouping<Record>: Sendable {
         }
     }
 
-    /// The outline's grouping of a whole list, by this one rule: the fixed groups and every group
-    /// a record is in, in display order (``TodoGroup``'s `<`), each with the positions of its
-    /// records, which keep their fetch order. Positions rather than copies, so large lists are
-    /// not copied to be grouped. O(n) plus the groups' sorting.
+    /// The outline's grouping of a whole list, by this one rule (``forEachGroup(of:_:)``): the
+    /// fixed groups and every group a record is in, in display order (``TodoGroup``'s `<`),
+    /// each with what `member` keeps of its records (given the record and its offset in
+    /// `records`), in the records' order. The builder keeps offsets and `todo ui` ids, so large
+    /// lists are not copied to be grouped. O(n) plus the groups' sorting.
     @inlinable
-    public func partition<Records: RandomAccessCollection>(_ records: Records)
-        -> [(group: TodoGroup, indices: [Records.Index])]
+    public func partition<Records: Sequence, Member>(
+        _ records: Records, keeping member: (Record, Int) -> Member
+    ) -> [(group: TodoGroup, members: [Member])]
     where Records.Element == Record {
-        var table = GroupTable<Records.Index>()
-        for group in fixedGroups { _ = table.slot(of: group) }
-        switch membership {
-        case .one(let groupOf):
-            // Records of one group tend to come in runs: the last slot saves most lookups.
-            var last: (id: TodoGroupID, slot: Int)?
-            for index in records.indices {
-                let group = groupOf(records[index])
-                let target: Int
+        var groups = fixedGroups
+        var members = groups.map { _ in [Member]() }
+        var slots = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Records of one group tend to come in runs: the last slot saves most lookups.
+        var last: (id: TodoGroupID, slot: Int)?
+        for (offset, record) in records.enumerated() {
+            let kept = member(record, offset)
+            forEachGroup(of: record) { group in
+                let slot: Int
                 if let last, last.id == group.id {
-                    target = last.slot
+                    slot = last.slot
+                } else if let known = slots[group.id] {
+                    slot = known
                 } else {
-                    target = table.slot(of: group)
-                    last = (group.id, target)
+                    slot = groups.count
+                    slots[group.id] = slot
+                    groups.append(group)
+                    members.append([])
                 }
-                table.members[target].append(index)
-            }
-        case .eitherOf(let isSecond):
-            // The fixed groups hold slots 0 and 1 (doneState gives exactly two).
-            for index in records.indices { table.members[isSecond(records[index]) ? 1 : 0].append(index) }
-        case .several(let groupsOf):
-            var seen: [Int] = []
-            for index in records.indices {
-                seen.removeAll(keepingCapacity: true)
-                for group in groupsOf(records[index]) {
-                    let target = table.slot(of: group)
-                    guard !seen.contains(target) else { continue }
-                    seen.append(target)
-                    table.members[target].append(index)
-                }
+                last = (group.id, slot)
+                members[slot].append(kept)
             }
         }
-        let (groups, members) = (table.groups, table.members)
         return groups.indices.sorted { groups[$0] < groups[$1] }.map { (groups[$0], members[$0]) }
-    }
-}
-
-/// The groups met while partitioning, each with its records' positions.
-@usableFromInline
-struct GroupTable<Index> {
-    @usableFromInline var groups: [TodoGroup] = []
-    @usableFromInline var members: [[Index]] = []
-    @usableFromInline var slots: [TodoGroupID: Int] = [:]
-
-    @inlinable
-    init() {}
-
-    /// The slot of `group`, made when it is new.
-    @inlinable
-    mutating func slot(of group: TodoGroup) -> Int {
-        if let slot = slots[group.id] { return slot }
-        slots[group.id] = groups.count
-        groups.append(group)
-        members.append([])
-        return groups.count - 1
     }
 }
 
@@ -417,10 +389,10 @@ where Record.ID: Sendable {
         for record in records { allRows.append(.todo(record, .all)) }
         // Grouped by position, not by partitioned copies: each copy of a record costs a retain
         // and a release of its fields.
-        let partition = grouping.partition(records)
+        let partition = grouping.partition(records) { _, offset in offset }
         let several = grouping.allowsSeveralGroups
         var outlineRows: [TodoRow<Record>] = []
-        outlineRows.reserveCapacity(partition.reduce(partition.count) { $0 + $1.indices.count })
+        outlineRows.reserveCapacity(partition.reduce(partition.count) { $0 + $1.members.count })
         var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])] = []
         for (group, indices) in partition {
             outlineRows.append(.group(group))
@@ -459,7 +431,7 @@ where Record.ID: Sendable {
     {
         let several = grouping.allowsSeveralGroups
         return makeOutline(
-            grouping.partition(records).map { group, indices in
+            grouping.partition(records) { _, offset in offset }.map { group, indices in
                 (group, indices.map { several ? .member(records[$0].id, group.id) : .todo(records[$0].id, .outline) })
             }, previous: previous)
     }

@@ -30,6 +30,14 @@ struct UIList {
         case todo(Todo, TodoSection)
         /// A todo in the outline under one of the several groups it is in (by tag).
         case member(Todo, TodoGroup)
+
+        /// The todo of a todo or member line; nil for a header or a group.
+        var todo: Todo? {
+            switch self {
+            case .todo(let todo, _), .member(let todo, _): todo
+            case .sectionHeader, .group: nil
+            }
+        }
     }
 
     /// The controller's results: one section, in the request's order.
@@ -64,37 +72,13 @@ struct UIList {
         regroup()
     }
 
-    /// Sorts every todo into its groups, by the grouping's rule (``TodoGrouping/forEachGroup(of:_:)``,
-    /// the one `todo list --outline` builds with). O(n): the todos are read in order, not by
-    /// position (a read by position is a binary search among the chunks).
+    /// Sorts every todo into its groups, by the grouping's one rule, as `todo list --outline`
+    /// does (``TodoGrouping/partition(_:keeping:)``, keeping ids). O(n).
     private mutating func regroup() {
-        var found = grouping.fixedGroups
-        var lists = found.map { _ in ChunkedList<Int64>() }
-        var slots = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.id, $0) })
-        if results.numberOfSections > 0 {
-            // Todos of one group tend to come in runs: the last slot saves most lookups.
-            var last: (id: TodoGroupID, slot: Int)?
-            for todo in results.list(inSection: 0) {
-                grouping.forEachGroup(of: todo) { group in
-                    let slot: Int
-                    if let last, last.id == group.id {
-                        slot = last.slot
-                    } else if let known = slots[group.id] {
-                        slot = known
-                    } else {
-                        slot = found.count
-                        slots[group.id] = slot
-                        found.append(group)
-                        lists.append(ChunkedList())
-                    }
-                    last = (group.id, slot)
-                    lists[slot].append(todo.id)
-                }
-            }
-        }
-        let displayOrder = found.indices.sorted { found[$0] < found[$1] }
-        groups = displayOrder.map { found[$0] }
-        members = displayOrder.map { lists[$0] }
+        let todos = results.numberOfSections > 0 ? results.list(inSection: 0) : ChunkedList()
+        let partition = grouping.partition(todos) { todo, _ in todo.id }
+        groups = partition.map(\.group)
+        members = partition.map { ChunkedList($0.members) }
     }
 
     /// Takes in one change of the controller's results: the todos it names leave their groups

@@ -180,10 +180,7 @@ enum UIReducer {
     /// The todo under the cursor, as the list shows it now.
     static func cursorTodo(_ state: UIState, _ list: UIList) -> Todo? {
         guard state.cursorID != nil else { return nil }
-        switch list.entry(at: state.cursor) {
-        case .todo(let todo, _), .member(let todo, _): return todo
-        case .group, .sectionHeader: return nil
-        }
+        return list.entry(at: state.cursor).todo
     }
 
     /// The group row under the cursor.

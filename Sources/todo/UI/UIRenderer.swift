@@ -278,8 +278,7 @@ struct UIRenderer {
             }
         }
         guard isCursor else {
-            if case .todo(let todo, _) = entry, todo.isDone { return style.paint(row.text, .dim) }
-            if case .member(let todo, _) = entry, todo.isDone { return style.paint(row.text, .dim) }
+            if entry.todo?.isDone == true { return style.paint(row.text, .dim) }
             return row.text
         }
         // The cursor: a '>' in the margin, and reverse video across the row when colour is on
