@@ -68,7 +68,8 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
 }
 
 @Suite(.timed) struct JSONParserErrorTests {
-    @Test(arguments: [
+    /// Input, line, column and message. Typed: inferring this literal's type took the compiler 0.6 s.
+    static let cases: [(String, Int, Int, String)] = [
         ("", 1, 1, "unexpected end of input, expected a value"),
         ("   ", 1, 4, "unexpected end of input, expected a value"),
         ("[1,]", 1, 4, "unexpected ']', expected a value"),
@@ -109,7 +110,9 @@ private func parseError(_ text: String) -> JSONParseError? { parseError(Array(te
         ("{\n  \"a\": 1,\n  \"b\" 2\n}", 3, 7, "unexpected '2', expected ':' after an object key"),
         ("[\"日本\", x]", 1, 8, "unexpected 'x', expected a value"),
         ("[\r\n1,\r\n]", 3, 1, "unexpected ']', expected a value")
-    ])
+    ]
+
+    @Test(arguments: cases)
     func reportsWhereAndWhat(_ input: String, _ line: Int, _ column: Int, _ message: String) {
         let error = parseError(input)
         #expect(error == JSONParseError(line: line, column: column, message: message), "for \(input.debugDescription)")

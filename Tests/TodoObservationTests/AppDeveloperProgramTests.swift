@@ -355,11 +355,14 @@ import TodoStore
     final class PendingTicks: @unchecked Sendable {
         private let lock = NSLock()
         private var ticks: [(queue: DispatchQueue, tick: @Sendable () -> Void)] = []
+        /// Signalled once per tick scheduled.
+        let scheduled = DispatchSemaphore(value: 0)
         var schedule: DatabaseFileMonitor.TickScheduler {
             { [self] queue, _, tick in
                 lock.lock()
                 ticks.append((queue, tick))
                 lock.unlock()
+                scheduled.signal()
             }
         }
         var count: Int {
@@ -385,10 +388,13 @@ import TodoStore
         let monitor = try DatabaseFileMonitor(databasePath: path, scheduleTick: ticks.schedule) { counter.increment() }
         try writer.add(name: "wake up")
         #expect(counter.first.wait(timeout: .now() + 5) == .success)
+        // The first burst's seven settling ticks are scheduled after its callback returns; wait
+        // for them, so that cancel() comes after (a cancel during the callback leaves none, which
+        // is right, but would leave nothing to test). Each runs after cancel(), as its timer
+        // would have, and must call nothing.
+        for _ in 0..<7 { #expect(ticks.scheduled.wait(timeout: .now() + 5) == .success) }
         monitor.cancel()
         let atCancel = counter.count
-        // Once cancel() returned, the callback that was running has finished scheduling its
-        // settling ticks: each one runs now, as its timer would have, and must call nothing.
         #expect(ticks.count >= 7)
         ticks.runAll()
         #expect(counter.count == atCancel)

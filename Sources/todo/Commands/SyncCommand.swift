@@ -222,7 +222,8 @@ enum SyncRun {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return String(cString: buffer) + "/" + path
+        let folder = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: folder, as: UTF8.self) + "/" + path
     }
 
     static func sync(context: inout CommandContext) throws(CLIError) {
