@@ -19,7 +19,7 @@ import Testing
             export DONE_FILE="$TODO_DIR/done.txt"
             export REPORT_FILE="$TODO_DIR/report.txt"
             """.write(toFile: config, atomically: true, encoding: .utf8)
-            FileManager.default.createFile(atPath: folder.file("done.txt"), contents: Data())
+            #expect(FileManager.default.createFile(atPath: folder.file("done.txt"), contents: Data()))
         }
         let result = try ProcessRunner.run(
             "/usr/bin/todo-txt", ["-p", "-d", config] + arguments,
