@@ -276,11 +276,22 @@ public struct SyncEngine {
                         refetch.insert(item.href)
                         continue
                     }
-                    object.update(to: todo.fields, now: now())
+                    var fields = todo.fields
+                    if fields.isDone, !object.fields.isDone, object.seriesContinues {
+                        // Marked done here, but its object repeats: STATUS:COMPLETED on the
+                        // master would end the series on every device (RepeatingSeries.swift).
+                        // The todo goes back to not done, the rest of the change is sent.
+                        fields.isDone = false
+                        fields.completed = object.fields.completed
+                        try storeWrite { () throws(SyncError) in try update(todo.id, to: fields) }
+                        report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
+                        if fields == item.base { continue }
+                    }
+                    object.update(to: fields, now: now())
                     planned.append(
                         (
                             .update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text,
-                            todo.fields
+                            fields
                         ))
                 case .deleted(let item):
                     guard let etag = item.etag else {

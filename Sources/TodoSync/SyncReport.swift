@@ -17,6 +17,21 @@ public struct SyncReport: Sendable, Equatable {
     public var notDelivered: [String] = []
     /// Objects that made the server's batched answer invalid XML and were read alone.
     public var readAlone: [String] = []
+    /// Todos marked done here whose object repeats past its current occurrence: `todo` cannot
+    /// complete one occurrence yet, and a completed master would end the series on every
+    /// device, so they were set back to not done (``VTodoObject/seriesContinues``).
+    public var keptRepeating: [Named] = []
+
+    /// A todo, by its id and name as they were here.
+    public struct Named: Sendable, Equatable {
+        public var todoID: Int64
+        public var name: String
+
+        public init(todoID: Int64, name: String) {
+            self.todoID = todoID
+            self.name = name
+        }
+    }
 
     public init() {}
 }

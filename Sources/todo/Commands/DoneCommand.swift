@@ -1,4 +1,5 @@
 import TodoStore
+import TodoSync
 
 extension Command {
     /// `todo done ID...`: marks todos done, all or nothing (the sample app's tap).
@@ -28,14 +29,18 @@ extension Command {
                 let ids = try context.existingIDs(parts, in: repository)
                 // Read and write in one transaction: what is reported as already done is what
                 // the write left alone.
-                let (todos, changed) = try context.perform { () throws(TodoStoreError) in
+                let (todos, changed, repeating) = try context.perform { () throws(TodoStoreError) in
                     try repository.recordingUndo(name) { () throws(TodoStoreError) in
                         let todos = try repository.todos(ids: ids)
                         let toChange = todos.filter { $0.isDone != isDone }.map(\.id)
+                        let repeating =
+                            isDone ? try SyncState(repository: repository).todosInContinuingSeries(among: toChange) : []
+                        guard repeating.isEmpty else { return (todos, Set<Int64>(), Set(repeating)) }
                         let changed = toChange.isEmpty ? [] : try repository.setDone(isDone, ids: toChange)
-                        return (todos, Set(changed.map(\.id)))
+                        return (todos, Set(changed.map(\.id)), Set<Int64>())
                     }
                 }
+                guard repeating.isEmpty else { throw .continuingSeries(todos.filter { repeating.contains($0.id) }) }
                 for todo in todos {
                     if changed.contains(todo.id) {
                         context.out.write(TodoText.summary(isDone ? "✓" : "○", todo))
@@ -45,5 +50,16 @@ extension Command {
                 }
             }
         )
+    }
+}
+
+extension CLIError {
+    /// `todo done` (or the ui's toggle) on todos whose synced object repeats
+    /// (``VTodoObject/seriesContinues``): refused, nothing changed.
+    static func continuingSeries(_ todos: [Todo]) -> CLIError {
+        let named = todos.map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
+        return .failure(
+            "\(todos.count == 1 ? "todo" : "todos") \(named) \(todos.count == 1 ? "repeats" : "repeat") (a rule set in another app), and todo cannot complete one occurrence yet: marking it done would end the series on every device",
+            hint: "Nothing was changed. Complete this occurrence in the app that set the repeat.")
     }
 }

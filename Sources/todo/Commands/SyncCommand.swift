@@ -321,6 +321,9 @@ enum SyncRun {
             + report.readAlone.filter { !unreadable.contains($0) }.map {
                 "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone"
             }
+            + report.keptRepeating.map {
+                "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" repeats (a rule set in another app) and was marked done here; todo cannot complete one occurrence yet, and that would end the series on every device, so it is not done again"
+            }
     }
 
     /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.

@@ -1,5 +1,6 @@
 import TodoSnapshot
 import TodoStore
+import TodoSync
 
 #if canImport(Glibc)
     import Glibc
@@ -29,9 +30,14 @@ extension UIApp {
                 state.say("Deleted \"\(TodoText.sanitized(todo.name))\" (u undoes)")
             }
         case .setDone(let todo, let isDone):
-            change(isDone ? "done" : "undone") { () throws(TodoStoreError) in
-                try repository.setDone(isDone, ids: [todo.id])
+            let repeats = change(isDone ? "done" : "undone") { () throws(TodoStoreError) -> Bool in
+                if isDone, !(try SyncState(repository: repository).todosInContinuingSeries(among: [todo.id]).isEmpty) {
+                    return true
+                }
+                _ = try repository.setDone(isDone, ids: [todo.id])
+                return false
             }
+            if repeats == true { state.say(CLIError.continuingSeries([todo]).message, error: true) }
         case .setPriority(let todo, let priority):
             if change(
                 "edit", { () throws(TodoStoreError) in try repository.update(id: todo.id) { $0.priority = priority } })

@@ -1,0 +1,71 @@
+import SQLite
+import TodoStore
+
+/// Repeating todos, until `todo` can complete one occurrence of a series.
+///
+/// A master VTODO with a repeat rule stands for the whole series: STATUS:COMPLETED on it ends
+/// the series for every app that reads the object (Tasks.org, Apple Reminders, Thunderbird...),
+/// and the chore never comes back. Apps that complete one occurrence move the master to the next
+/// one instead (or add an override), and `todo` cannot do that yet, so it never marks such a
+/// master done: `todo done` refuses, and a sync keeps the todo not done when it was marked done
+/// some other way (the ui, the sqlite3 shell, an older `todo`). A series that really ends at its
+/// current occurrence may be completed as any todo.
+extension VTodoObject {
+    /// Whether the master VTODO repeats past its current occurrence: it has an RDATE, or an
+    /// RRULE that is not known to end there. Conservative: a rule is known to end only with
+    /// `COUNT=1` (apps that complete an occurrence count COUNT down), or an `UNTIL` no later
+    /// than the current occurrence (DTSTART, else DUE: the anchor Tasks.org and Thunderbird
+    /// use) when both are dates, or more than a day before it otherwise (a zone's offset can
+    /// move a date-time's date by a day). Every other rule, unreadable ones included, goes on.
+    public var seriesContinues: Bool {
+        let todo = self.todo
+        if !todo.properties(named: "RDATE").isEmpty { return true }
+        let anchor = (todo.property(named: "DTSTART") ?? todo.property(named: "DUE")).flatMap(ICalendarTime.init)
+        return todo.properties(named: "RRULE").contains { !Self.rule($0.value, endsAt: anchor) }
+    }
+
+    /// Whether an RRULE value (`FREQ=WEEKLY;UNTIL=20261215`) has no occurrence after `anchor`.
+    private static func rule(_ value: String, endsAt anchor: ICalendarTime?) -> Bool {
+        var parts: [String: String] = [:]
+        for part in value.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            parts[ICalendar.trimmed(String(pair[0])).uppercased()] = ICalendar.trimmed(String(pair[1]))
+        }
+        if parts["COUNT"].flatMap({ Int($0) }) == 1 { return true }
+        guard let until = parts["UNTIL"].flatMap({ ICalendarTime(ICalendarProperty(name: "UNTIL", value: $0)) }),
+            let anchor
+        else { return false }
+        if case .date = until, case .date = anchor { return until.seconds <= anchor.seconds }
+        return ICalendarTime.split(until.seconds).days < ICalendarTime.split(anchor.seconds).days - 1
+    }
+}
+
+extension SyncState {
+    /// The todos among `ids` whose last synced object repeats past its current occurrence
+    /// (``VTodoObject/seriesContinues``), in the order of `ids`: those `todo` must not mark done.
+    /// Reads only the synced objects that mention a rule; a database that never synced answers
+    /// from an empty table.
+    public func todosInContinuingSeries(among ids: [Int64]) throws(TodoStoreError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        let texts = try TodoStoreError.wrap { () throws(SQLiteError) -> [Int64: String] in
+            let statement = try connection.internalCachedStatement(
+                """
+                SELECT u.todo_id, s.ics FROM todo_uids u JOIN sync_items s ON s.uid = u.uid
+                WHERE u.todo_id = ? AND (instr(upper(s.ics), 'RRULE') > 0 OR instr(upper(s.ics), 'RDATE') > 0)
+                """)
+            var texts: [Int64: String] = [:]
+            for id in ids {
+                try statement.reset()
+                try statement.bind([id])
+                try statement.forEachRow { texts[$0.int64(0)] = $0.string(1) }
+            }
+            return texts
+        }
+        return ids.filter { id in
+            guard let text = texts[id], let object = try? VTodoObject(parsing: text, timeZone: .offset(seconds: 0))
+            else { return false }
+            return object.seriesContinues
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import TestSupport
+import Testing
+import TodoStore
+
+@testable import TodoSync
+
+/// `todo` never ends a series that goes on (issue 34's first point): which objects repeat past
+/// their current occurrence, and what a sync does with a repeating todo marked done here.
+@Suite(.timed) struct RepeatingSeriesTests {
+    let folder = TemporaryFolder()
+
+    @Test func aSeriesGoesOnUnlessItsRuleEndsAtTheCurrentOccurrence() throws {
+        let cases: [(lines: [String], continues: Bool)] = [
+            (["DUE;VALUE=DATE:20261201"], false),
+            (["DUE;VALUE=DATE:20261201", "RRULE:FREQ=WEEKLY"], true),
+            // Tasks.org's shape: a date-time DUE in a zone, no DTSTART.
+            (["DUE;TZID=Europe/Berlin:20261127T190001", "RRULE:FREQ=WEEKLY;BYDAY=FR"], true),
+            (["DUE;VALUE=DATE:20261201", "rrule:freq=daily;count=1"], false),
+            (["DUE;VALUE=DATE:20261201", "RRULE:FREQ=DAILY;COUNT=2"], true),
+            (["DTSTART;VALUE=DATE:20261215", "DUE;VALUE=DATE:20261215", "RRULE:FREQ=WEEKLY;UNTIL=20261215"], false),
+            (["DTSTART;VALUE=DATE:20261208", "DUE;VALUE=DATE:20261208", "RRULE:FREQ=WEEKLY;UNTIL=20261215"], true),
+            // A date-time UNTIL ends the series only when it is more than a day before.
+            (["DUE:20261215T090000Z", "RRULE:FREQ=WEEKLY;UNTIL=20261215T235959Z"], true),
+            (["DUE:20261215T090000Z", "RRULE:FREQ=WEEKLY;UNTIL=20261213T000000Z"], false),
+            (["DUE;VALUE=DATE:20261201", "RDATE;VALUE=DATE:20261224"], true),
+            (["DUE;VALUE=DATE:20261201", "RRULE:FREQ=WEEKLY;UNTIL=garbage"], true)
+        ]
+        for (lines, continues) in cases {
+            let object = try VTodoObject(
+                parsing: Fixtures.todoObject(["SUMMARY:Water plants"] + lines), timeZone: .offset(seconds: 0))
+            #expect(object.seriesContinues == continues, "\(lines)")
+        }
+        #expect(try VTodoObject(parsing: Fixtures.recurring, timeZone: .offset(seconds: 0)).seriesContinues)
+    }
+
+    @Test func aRepeatingTodoMarkedDoneHereIsKeptOpenAndTheSeriesStaysOnTheServer() throws {
+        let server = InMemoryCollection()
+        let weekly = Fixtures.todoObject([
+            "SUMMARY:Water plants", "DUE;VALUE=DATE:20261127", "RRULE:FREQ=WEEKLY;BYDAY=FR", "STATUS:NEEDS-ACTION"
+        ])
+        let last = Fixtures.todoObject([
+            "SUMMARY:Last lesson", "DUE;VALUE=DATE:20261127", "RRULE:FREQ=WEEKLY;COUNT=1"
+        ]).replacing("UID:t1", with: "UID:t2")
+        server.put("/cal/t1.ics", weekly)
+        server.put("/cal/t2.ics", last)
+        let laptop = try Device(folder, "laptop", server)
+        try laptop.sync()
+        let plants = try laptop.id("Water plants")
+        let lesson = try laptop.id("Last lesson")
+        let state = SyncState(repository: laptop.repository)
+        #expect(try state.todosInContinuingSeries(among: [lesson, plants]) == [plants])
+
+        // Marked done some other way than `todo done` (the sqlite3 shell, an older todo), and renamed.
+        _ = try laptop.repository.setDone(true, ids: [plants, lesson])
+        _ = try laptop.repository.rename(id: plants, to: "Water the plants")
+        let report = try laptop.sync()
+        #expect(report.keptRepeating == [SyncReport.Named(todoID: plants, name: "Water the plants")])
+        let kept = try #require(try laptop.repository.todo(id: plants))
+        #expect(!kept.isDone && kept.completed == nil && kept.name == "Water the plants")
+        let onServer = try #require(server.objects["/cal/t1.ics"]).text
+        #expect(onServer.contains("STATUS:NEEDS-ACTION") && !onServer.contains("COMPLETED"), "\(onServer)")
+        #expect(onServer.contains("SUMMARY:Water the plants") && onServer.contains("RRULE:FREQ=WEEKLY;BYDAY=FR"))
+        // The series that ended at its occurrence is completed as any todo.
+        #expect(try #require(server.objects["/cal/t2.ics"]).text.contains("STATUS:COMPLETED"))
+        #expect(try laptop.sync() == SyncReport(), "nothing left to send")
+    }
+}
