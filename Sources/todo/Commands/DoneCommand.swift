@@ -8,6 +8,15 @@ extension Command {
     /// `todo undone ID...`: marks todos not done, all or nothing.
     static let undone = doneState(false)
 
+    /// What `todo done` says of repeating todos (``CLIError/continuingSeries(_:)``).
+    private static let repeatingNote = """
+
+
+        A todo that repeats in another app (its synced object has a repeat rule) is refused
+        while its series goes on: todo cannot complete one occurrence yet, and marking the
+        series done would end it on every device.
+        """
+
     private static func doneState(_ isDone: Bool) -> Command {
         let name = isDone ? "done" : "undone"
         return Command(
@@ -19,7 +28,7 @@ extension Command {
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
                     an error. A todo that is already \(name) is said to be so and left alone; when none
-                    changes, nothing is recorded for undo.
+                    changes, nothing is recorded for undo.\(isDone ? Self.repeatingNote : "")
                     """,
                 examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
             ),
