@@ -189,3 +189,41 @@ extension TmuxSession {
         return bash
     }
 }
+
+/// The README's first command installs what building and running `todo` needs, and nothing a
+/// user did not ask for: no server (nginx or Cyrus would start one on a desktop with systemd),
+/// no test tool. Read from the scripts themselves: every package that `scripts/install` or a
+/// script it runs (followed to the end; comments aside) may install.
+@Suite(.timed) struct InstallPackagesTests {
+    /// The packages a script and the scripts it names install: each `missing+=(...)`.
+    static func packages(of script: String, seen: inout Set<String>) throws -> Set<String> {
+        guard seen.insert(script).inserted else { return [] }
+        // Comments name other scripts without running them.
+        let text = try String(contentsOfFile: ProcessRunner.packageRoot + "/scripts/" + script, encoding: .utf8)
+            .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+            .joined(separator: "\n")
+        var packages = Set(text.matches(of: /missing\+=\(([a-z0-9.+-]+)\)/).map { String($0.output.1) })
+        for named in Set(text.matches(of: /scripts\/([a-z-]+)|dirname "\$0"\)\/([a-z-]+)/).compactMap {
+            $0.output.1 ?? $0.output.2
+        }) {
+            packages.formUnion(try Self.packages(of: String(named), seen: &seen))
+        }
+        return packages
+    }
+
+    @Test func theInstallScriptInstallsOnlyWhatBuildingTodoNeeds() throws {
+        var seen: Set<String> = []
+        let packages = try Self.packages(of: "install", seen: &seen)
+        let build: Set<String> = [
+            "libc6-dev", "binutils", "pkg-config", "libsqlite3-dev", "libcurl4-openssl-dev", "libxml2-dev"
+        ]
+        #expect(packages == build, "scripts/install may install \(packages.subtracting(build).sorted())")
+        #expect(!seen.contains("setup-tests"), "scripts/install runs the test set-up: \(seen.sorted())")
+        // And the test set-up does install the servers the suite runs.
+        var testSeen: Set<String> = []
+        let tests = try Self.packages(of: "test", seen: &testSeen)
+        for server in ["radicale", "xandikos", "cyrus-caldav", "nginx", "apache2-bin"] {
+            #expect(tests.contains(server), "scripts/test does not install \(server)")
+        }
+    }
+}
