@@ -203,9 +203,11 @@ extension TmuxSession {
             .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
             .joined(separator: "\n")
         var packages = Set(text.matches(of: /missing\+=\(([a-z0-9.+-]+)\)/).map { String($0.output.1) })
-        for named in Set(text.matches(of: /scripts\/([a-z-]+)|dirname "\$0"\)\/([a-z-]+)/).compactMap {
-            $0.output.1 ?? $0.output.2
-        }) {
+        for named in Set(
+            text.matches(of: /scripts\/([a-z-]+)|dirname "\$0"\)\/([a-z-]+)/).compactMap {
+                $0.output.1 ?? $0.output.2
+            })
+        {
             packages.formUnion(try Self.packages(of: String(named), seen: &seen))
         }
         return packages
