@@ -46,22 +46,6 @@ enum TodoJSONReader {
         // Our own export reproduces every todo, so a name another program stored blank is
         // read back as it is (the name rule is for names people type).
         let name = try JSONFields.name(object, key: "name", location: location, allowingBlank: true)
-        var deadline: CalendarDate? = nil
-        switch object["deadline"] {
-        case nil, .null?:
-            break
-        case .string(let text)?:
-            deadline = try JSONFields.date(text, key: "deadline", location: location)
-        case let other?:
-            throw ImportError(
-                location, "\"deadline\" must be a YYYY-MM-DD date or null, found \(other.kindDescription)")
-        }
-        var isDone = false
-        switch object["done"] {
-        case nil: break
-        case .bool(let value)?: isDone = value
-        case let other?: throw ImportError(location, "\"done\" must be true or false, found \(other.kindDescription)")
-        }
         var uid: String? = nil
         switch object["uid"] {
         case nil, .null?: break
@@ -69,49 +53,62 @@ enum TodoJSONReader {
         case let other?:
             throw ImportError(location, "\"uid\" must be a non-empty string or null, found \(other.kindDescription)")
         }
-        var fields = ImportedTodo(name: name, deadline: deadline, isDone: isDone)
-        switch object["priority"] {
-        case nil, .null?: break
-        case .number(let value)? where value == value.rounded() && (0...9).contains(value):
-            fields.priority = TodoPriority(rawValue: Int(value)) ?? .none
-        case let other?:
-            throw ImportError(
-                location, "\"priority\" must be a whole number from 0 to 9, found \(other.kindDescription)")
+        var fields = ImportedTodo(name: name)
+        for field in TodoField.all where field.name != "name" {
+            guard let json = object[field.name] else { continue }
+            field.set(try value(of: field, json, location: location), in: &fields)
         }
-        switch object["tags"] {
-        case nil, .null?: break
-        case .array(let values)?:
+        return (fields, uid)
+    }
+
+    /// The value of `field` in its JSON form (the one `todo export` writes): `null` is the
+    /// field's empty value but for done, which is `true` or `false`; a date `YYYY-MM-DD`; a
+    /// priority a whole number 0-9; tags an array of tags such as `"+work"`; a time
+    /// `YYYY-MM-DDTHH:MM:SSZ`; text a string.
+    private static func value(
+        of field: TodoField, _ json: JSONValue, location: ImportError.Location
+    ) throws(ImportError) -> TodoField.Value {
+        let key = "\"\(field.name)\""
+        if case .null = json, field.kind != .flag { return field.empty }
+        switch (field.kind, json) {
+        case (.flag, .bool(let flag)):
+            return .flag(flag)
+        case (.flag, _):
+            throw ImportError(location, "\(key) must be true or false, found \(json.kindDescription)")
+        case (.date, .string(let text)):
+            return .date(try JSONFields.date(text, key: field.name, location: location))
+        case (.date, _):
+            throw ImportError(location, "\(key) must be a YYYY-MM-DD date or null, found \(json.kindDescription)")
+        case (.priority, .number(let value)) where value == value.rounded() && (0...9).contains(value):
+            return .priority(TodoPriority(rawValue: Int(value)) ?? .none)
+        case (.priority, _):
+            throw ImportError(location, "\(key) must be a whole number from 0 to 9, found \(json.kindDescription)")
+        case (.tags, .array(let values)):
+            var tags = TodoTags()
             for value in values {
                 guard case .string(let text) = value, let tag = TodoTag(text) else {
                     throw ImportError(
                         location,
-                        "\"tags\" must hold tags such as \"+work\" or \"@phone\", found \(value.kindDescription)")
+                        "\(key) must hold tags such as \"+work\" or \"@phone\", found \(value.kindDescription)")
                 }
-                fields.tags.insert(tag)
+                tags.insert(tag)
             }
-        case let other?:
-            throw ImportError(location, "\"tags\" must be an array of tags, found \(other.kindDescription)")
-        }
-        switch object["note"] {
-        case nil, .null?: break
-        case .string(let text)?: fields.note = text
-        case let other?:
-            throw ImportError(location, "\"note\" must be a string or null, found \(other.kindDescription)")
-        }
-        for (key, path) in [("created", \ImportedTodo.created), ("completed", \ImportedTodo.completed)] {
-            switch object[key] {
-            case nil, .null?: break
-            case .string(let text)?:
-                guard let time = UTCTimestamp(iso: text) else {
-                    throw ImportError(
-                        location, "\"\(key)\" must be a UTC time YYYY-MM-DDTHH:MM:SSZ, found \(text.debugDescription)")
-                }
-                fields[keyPath: path] = time
-            case let other?:
-                throw ImportError(location, "\"\(key)\" must be a UTC time or null, found \(other.kindDescription)")
+            return .tags(tags)
+        case (.tags, _):
+            throw ImportError(location, "\(key) must be an array of tags, found \(json.kindDescription)")
+        case (.time, .string(let text)):
+            guard let time = UTCTimestamp(iso: text) else {
+                throw ImportError(
+                    location, "\(key) must be a UTC time YYYY-MM-DDTHH:MM:SSZ, found \(text.debugDescription)")
             }
+            return .time(time)
+        case (.time, _):
+            throw ImportError(location, "\(key) must be a UTC time or null, found \(json.kindDescription)")
+        case (.text, .string(let text)):
+            return .text(text)
+        case (.text, _):
+            throw ImportError(location, "\(key) must be a string or null, found \(json.kindDescription)")
         }
-        return (fields, uid)
     }
 }
 

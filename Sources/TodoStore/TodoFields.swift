@@ -1,14 +1,25 @@
-/// A todo's fields without its local id: what an import reads from another tool's file, and
-/// what sync reads from and writes to a VTODO, compares with the last synced version and
-/// merges. (An id means "this row in this file"; these fields are what travels.)
+/// A todo's fields without its local id: the one place they are declared. What an import reads
+/// from another tool's file, and what sync reads from and writes to a VTODO, compares with the
+/// last synced version and merges. (An id means "this row in this file"; these fields are what
+/// travels.) ``TodoField/all`` describes each of them once, for everything that handles every
+/// field.
 public struct TodoFields: Sendable, Equatable, Hashable {
+    /// What to do. `todo` and this store never write a blank name (see ``Todo/isValidName(_:)``),
+    /// but other programs sharing the file may have: read names can be empty.
     public var name: String
+    /// The day it is due, if any.
     public var deadline: CalendarDate?
+    /// Whether it is done.
     public var isDone: Bool
+    /// Its priority (``TodoPriority/none`` when it has none).
     public var priority: TodoPriority
+    /// Its tags, in the order they were added.
     public var tags: TodoTags
+    /// A note of any number of lines, if any.
     public var note: String?
+    /// When it was added, if known (a todo another program inserted has no time).
     public var created: UTCTimestamp?
+    /// When it was last marked done, while it is done (if known).
     public var completed: UTCTimestamp?
 
     public init(
@@ -23,12 +34,5 @@ public struct TodoFields: Sendable, Equatable, Hashable {
         self.note = note
         self.created = created
         self.completed = completed
-    }
-
-    /// The fields of `todo`.
-    public init(_ todo: Todo) {
-        self.init(
-            name: todo.name, deadline: todo.deadline, isDone: todo.isDone, priority: todo.priority, tags: todo.tags,
-            note: todo.note, created: todo.created, completed: todo.completed)
     }
 }

@@ -358,7 +358,7 @@ public final class TodoRepository {
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
                 let statement = try connection.internalCachedStatement(Self.insertEveryField)
-                try Self.bindEveryField(stored, to: statement)
+                try TodoColumns.bind(stored, to: statement, from: 1)
                 try statement.step()
                 return Todo(id: connection.lastInsertRowID, stored)
             }
@@ -386,7 +386,7 @@ public final class TodoRepository {
                 fields.completed = fields.isDone ? now : nil
             }
             let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
-                try Self.bindEveryField(fields, to: statement)
+                try TodoColumns.bind(fields, to: statement, from: 1)
                 try statement.bind(id, at: Int32(TodoColumns.fields.count + 1))
             }
             guard let todo = changed.first else { throw .notFound(ids: [id]) }
@@ -421,34 +421,22 @@ public final class TodoRepository {
     @discardableResult
     public func replaceFields(id: Int64, with fields: TodoFields) throws(TodoStoreError) -> Todo {
         let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
-            try Self.bindEveryField(fields, to: statement)
+            try TodoColumns.bind(fields, to: statement, from: 1)
             try statement.bind(id, at: Int32(TodoColumns.fields.count + 1))
         }
         guard let todo = changed.first else { throw .notFound(ids: [id]) }
         return todo
     }
 
-    /// The INSERT of a todo with every field, bound by ``bindEveryField(_:to:)``.
+    /// The INSERT of a todo with every field, bound by ``TodoColumns/bind(_:to:from:)``.
     private static let insertEveryField =
         "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", "))) VALUES ("
         + Array(repeating: "?", count: TodoColumns.fields.count).joined(separator: ", ") + ")"
 
-    /// The UPDATE of every field of one todo, bound by ``bindEveryField(_:to:)`` and then the id;
+    /// The UPDATE of every field of one todo, bound by ``TodoColumns/bind(_:to:from:)`` and then the id;
     /// it returns the row.
     private static let setEveryField =
         "UPDATE todos SET \(TodoColumns.fields.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? RETURNING \(TodoColumns.list)"
-
-    /// Binds `fields` to parameters 1 to 8, in ``TodoColumns/fields``' order.
-    private static func bindEveryField(_ fields: TodoFields, to statement: Statement) throws(SQLiteError) {
-        try statement.bind(fields.name, at: 1)
-        try statement.bind(fields.deadline, at: 2)
-        try statement.bind(fields.isDone, at: 3)
-        try statement.bind(fields.priority, at: 4)
-        try statement.bind(fields.tags, at: 5)
-        try statement.bind(fields.note, at: 6)
-        try statement.bind(fields.created, at: 7)
-        try statement.bind(fields.completed, at: 8)
-    }
 
     /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.
     ///

@@ -119,21 +119,24 @@ public struct SyncState {
         try connection.internalCachedStatement("DELETE FROM sync_items WHERE href = ? AND uid <> ?").execute([
             item.href, item.uid
         ])
-        let base = item.base
-        try connection.internalCachedStatement(
-            """
-            INSERT INTO sync_items (uid, href, etag, ics, name, deadline, done, priority, tags, note, created, completed)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
-                name = excluded.name, deadline = excluded.deadline, done = excluded.done,
-                priority = excluded.priority, tags = excluded.tags, note = excluded.note, created = excluded.created,
-                completed = excluded.completed
-            """
-        ).execute([
-            item.uid, item.href, item.etag, item.text, base.name, base.deadline, base.isDone, base.priority, base.tags,
-            base.note, base.created, base.completed
-        ])
+        let statement = try connection.internalCachedStatement(Self.saveItem)
+        try statement.reset()
+        try statement.bind(item.uid, at: 1)
+        try statement.bind(item.href, at: 2)
+        try statement.bind(item.etag, at: 3)
+        try statement.bind(item.text, at: 4)
+        try TodoColumns.bind(item.base, to: statement, from: 5)
+        while try statement.step() {}
+        try statement.reset()
     }
+
+    /// The upsert of an item: its place and text, then the base fields in ``fieldColumns``' order.
+    private static let saveItem = """
+        INSERT INTO sync_items (uid, href, etag, ics, \(fieldColumns.joined(separator: ", ")))
+        VALUES (\(Array(repeating: "?", count: 4 + fieldColumns.count).joined(separator: ", ")))
+        ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
+            \(fieldColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
 
     func removeItem(uid: String) throws(SQLiteError) {
         try connection.internalCachedStatement("DELETE FROM sync_items WHERE uid = ?").execute([uid])
@@ -158,20 +161,9 @@ public struct SyncState {
 
     /// The item on a row that selected ``itemColumns`` from `column` on.
     static func item(from row: Row, at column: Int32 = 0) -> SyncItem {
-        func time(_ index: Int32) -> UTCTimestamp? {
-            row.isNull(index) ? nil : row.withUTF8(index) { UTCTimestamp(iso: $0) }
-        }
-        return SyncItem(
+        SyncItem(
             uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
-            text: row.string(column + 3),
-            base: TodoFields(
-                name: row.string(column + 4),
-                deadline: row.isNull(column + 5) ? nil : row.withUTF8(column + 5) { CalendarDate(iso: $0) },
-                isDone: row.bool(column + 6),
-                priority: TodoPriority(rawValue: Int(row.int64(column + 7))) ?? .none,
-                tags: TodoTags(storage: row.string(column + 8)),
-                note: row.optionalString(column + 9),
-                created: time(column + 10), completed: time(column + 11)))
+            text: row.string(column + 3), base: TodoColumns.fields(from: row, at: column + 4))
     }
 
     func write<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {

@@ -38,15 +38,17 @@ import TodoStore
     private static func randomTodo(_ id: Int64, _ random: inout SeededGenerator) -> Todo {
         let tags = ["+work", "@phone", "+Home", "+work"]
         return Todo(
-            id: id, name: "todo \(id)",
-            deadline: Bool.random(using: &random)
-                ? today.adding(days: Int.random(in: -3...9, using: &random)) : nil,
-            isDone: Int.random(in: 0..<4, using: &random) == 0,
-            priority: TodoPriority(rawValue: Int.random(in: 0...9, using: &random)) ?? .none,
-            tags: TodoTags(
-                (0..<Int.random(in: 0...2, using: &random)).compactMap { _ in
-                    TodoTag(tags[Int.random(in: 0..<tags.count, using: &random)])
-                }))
+            id: id,
+            TodoFields(
+                name: "todo \(id)",
+                deadline: Bool.random(using: &random)
+                    ? today.adding(days: Int.random(in: -3...9, using: &random)) : nil,
+                isDone: Int.random(in: 0..<4, using: &random) == 0,
+                priority: TodoPriority(rawValue: Int.random(in: 0...9, using: &random)) ?? .none,
+                tags: TodoTags(
+                    (0..<Int.random(in: 0...2, using: &random)).compactMap { _ in
+                        TodoTag(tags[Int.random(in: 0..<tags.count, using: &random)])
+                    })))
     }
 
     private static func results(_ todos: [Todo]) -> TodoResultsSnapshot {
@@ -94,9 +96,11 @@ import TodoStore
 
     @Test func byTagATodoIsUnderEachTagAndTheKeysWorkOnItsRows() {
         let todos = [
-            Todo(id: 1, name: "Call mom", tags: TodoTags([TodoTag("+family"), TodoTag("@phone")].compactMap { $0 })),
-            Todo(id: 2, name: "Tax", tags: TodoTags([TodoTag("+Family")].compactMap { $0 })),
-            Todo(id: 3, name: "Fix bike")
+            Todo(
+                id: 1,
+                TodoFields(name: "Call mom", tags: TodoTags([TodoTag("+family"), TodoTag("@phone")].compactMap { $0 }))),
+            Todo(id: 2, TodoFields(name: "Tax", tags: TodoTags([TodoTag("+Family")].compactMap { $0 }))),
+            Todo(id: 3, TodoFields(name: "Fix bike"))
         ]
         var list = UIList(Self.results(todos), order: .due, grouping: .byTag, sections: .outline)
         #expect(Self.outlineLines(list) == ["# +family", "1", "2", "# @phone", "1", "# No tag", "3"])

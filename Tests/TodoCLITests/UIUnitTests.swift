@@ -13,9 +13,9 @@ import TodoStore
 
     /// Three todos in due order: 1 undone, 2 done, 3 undone.
     static let todos = [
-        Todo(id: 1, name: "Buy milk", deadline: CalendarDate("2024-05-01")),
-        Todo(id: 2, name: "Pay rent", deadline: CalendarDate("2024-05-02"), isDone: true),
-        Todo(id: 3, name: "Call mum")
+        Todo(id: 1, TodoFields(name: "Buy milk", deadline: CalendarDate("2024-05-01"))),
+        Todo(id: 2, TodoFields(name: "Pay rent", deadline: CalendarDate("2024-05-02"), isDone: true)),
+        Todo(id: 3, TodoFields(name: "Call mum"))
     ]
 
     private func list(_ todos: [Todo] = todos) -> UIList {
@@ -379,7 +379,7 @@ import TodoStore
     }
 
     @Test func theIDColumnNarrowsWhenTheWidestIDsLeave() {
-        let wide = Todo(id: 10, name: "ten")
+        let wide = Todo(id: 10, TodoFields(name: "ten"))
         let before = TodoResultsSnapshot(order: .due, todos: Self.todos + [wide])
         let after = TodoResultsSnapshot(order: .due, todos: Self.todos)
         #expect(UIApp.maxID(after: after.snapshot.difference(from: before.snapshot), in: after, sizedFor: 10) == 3)
@@ -407,7 +407,7 @@ import TodoStore
     }
 
     @Test func theDeletePromptShortensTheNameNeverItsKeys() {
-        let todo = Todo(id: 1, name: "Renew the passport before the trip to Lisbon in the spring")
+        let todo = Todo(id: 1, TodoFields(name: "Renew the passport before the trip to Lisbon in the spring"))
         let footer = renderer().footerLines(state: state(.confirmDelete(todo)), rows: 20)
         #expect(footer == ["Delete \"Renew the passport bef…\"? [y/N]"])
         #expect(footer.allSatisfy { DisplayWidth.of($0) <= 39 })

@@ -181,7 +181,8 @@ import Testing
         }
         let repository = try TodoRepository(path: path)
         #expect(
-            try repository.todo(id: 1) == Todo(id: 1, name: "old", deadline: CalendarDate("2024-05-01"), isDone: true))
+            try repository.todo(id: 1)
+                == Todo(id: 1, TodoFields(name: "old", deadline: CalendarDate("2024-05-01"), isDone: true)))
         #expect(try repository.connection.prepare("SELECT count(*) FROM todo_history").scalarInt64() == 0)
         try repository.connection.execute("INSERT INTO todos(name) VALUES ('from the shell')")
         let shell = try #require(try repository.todo(id: 2))

@@ -74,7 +74,7 @@ import Testing
         let sync = try laptop.todo("sync")
         #expect(sync.status == 0, "\(sync)")
         #expect(sync.stderr.contains("warning: todo \(id) \"Take out the bins\" repeats"), "\(sync.stderr)")
-        #expect(try laptop.list() == ["Take out the bins|2026-11-27|0"])
+        #expect(try laptop.summary() == ["Take out the bins|2026-11-27|0"])
         let seen = try #require(try server.todosSeenByPython(server.todoCollectionURL).first)
         #expect(seen["status"] == "NEEDS-ACTION", "\(seen)")
         let text = seen["text"] ?? ""

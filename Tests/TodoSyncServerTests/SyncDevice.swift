@@ -63,8 +63,23 @@ final class SyncDevice: @unchecked Sendable {
         return try parseJSON(result.stdout, as: [String: Any].self, "todo sync --json (stderr \(result.stderr))")
     }
 
-    /// The list as (name, deadline, done), sorted: what two devices must agree on.
+    /// Every todo with every field (`todo list --json` without the ids, which are this
+    /// device's own), each as one line of JSON with sorted keys, sorted: what two devices must
+    /// agree on.
     func list() throws -> [String] {
+        let result = try todo(["list", "--json"])
+        let todos = try parseJSON(result.stdout, as: [[String: Any]].self, "todo list --json (stderr \(result.stderr))")
+        return try todos.map { todo in
+            var fields = todo
+            fields["id"] = nil
+            let line = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+            return String(decoding: line, as: UTF8.self)
+        }.sorted()
+    }
+
+    /// The list as `name|deadline|done` (`Buy milk|2024-05-01|0`), sorted: to compare with a
+    /// list written out in a test, or with what python3-caldav reads (``CalDAVServer/listSeenByPython(_:)``).
+    func summary() throws -> [String] {
         let result = try todo(["list", "--json"])
         let todos = try parseJSON(result.stdout, as: [[String: Any]].self, "todo list --json (stderr \(result.stderr))")
         return todos.map {
@@ -119,7 +134,7 @@ extension CalDAVServer {
         return try parseJSON(result.stdout, as: [[String: String]].self, "python3-caldav's todos")
     }
 
-    /// The list as python3-caldav reads it, in the form of ``SyncDevice/list()``.
+    /// The list as python3-caldav reads it, in the form of ``SyncDevice/summary()``.
     func listSeenByPython(_ url: String) throws -> [String] {
         try todosSeenByPython(url).map { todo -> String in
             let due = todo["due"] ?? ""

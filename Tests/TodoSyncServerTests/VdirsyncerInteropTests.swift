@@ -96,7 +96,7 @@ import Testing
         _ = try run(["/usr/bin/todoman", "done", "\(milk)"])
         _ = try run(["/usr/bin/vdirsyncer", "-c", config, "sync"])
         #expect(try laptop.sync()["received"] as? Int == 1)
-        #expect(try laptop.list().contains("Buy milk|2024-05-01|1"))
+        #expect(try laptop.summary().contains("Buy milk|2024-05-01|1"))
         let milkHere = try ProcessRunner.run(
             "sqlite3", [laptop.database, "SELECT priority, tags, note, completed IS NOT NULL FROM todos WHERE id = 1"])
         // todoman (4.1) writes the todo back without its CATEGORIES when it edits it: a removal

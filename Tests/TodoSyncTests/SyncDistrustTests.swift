@@ -146,7 +146,7 @@ import TodoStore
         let report = try laptop.sync()
         let conflict = try #require(report.conflicts.first)
         let newID = try laptop.id("Buy oat milk")
-        #expect(conflict.field == .deleted && conflict.previousID == oldID && conflict.todoID == newID)
+        #expect(conflict.subject == .deleted && conflict.previousID == oldID && conflict.todoID == newID)
         #expect(conflict.name == "Buy oat milk" && conflict.deletedHere)
     }
 }

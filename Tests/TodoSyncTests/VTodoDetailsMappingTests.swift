@@ -68,15 +68,21 @@ import TodoStore
     @Test func tagsMergeAsASet() {
         let base = tags("+travel", "+family")
         #expect(
-            ThreeWayMerge.mergeTags(base: base, local: tags("+travel"), remote: tags("+travel", "+family", "@budget"))
+            TodoTags.mergedSet(base: base, local: tags("+travel"), remote: tags("+travel", "+family", "@budget"))
                 .storage == "+travel @budget")
-        #expect(ThreeWayMerge.mergeTags(base: nil, local: tags("+a"), remote: tags("+b")).storage == "+a +b")
-        #expect(ThreeWayMerge.mergeTags(base: base, local: base, remote: []).isEmpty, "both removed there")
+        // Without a base, the union: the server's first, so every device ends up with one order.
+        #expect(TodoTags.mergedSet(base: nil, local: tags("+a"), remote: tags("+b")).storage == "+b +a")
+        #expect(
+            TodoTags.mergedSet(base: base, local: base, remote: tags("+family", "+travel")).storage == "+family +travel"
+        )
+        #expect(TodoTags.mergedSet(base: base, local: base, remote: []).isEmpty, "both removed there")
         let merged = ThreeWayMerge.merge(
             base: TodoFields(name: "x", tags: base),
             local: TodoFields(name: "x", priority: .high, tags: tags("+travel")),
             remote: TodoFields(name: "x", priority: .low, tags: tags("+travel", "+family", "+new")), todoID: 1)
         #expect(merged.fields.tags.storage == "+travel +new")
-        #expect(merged.fields.priority == .low && merged.conflicts.map(\.field) == [.priority], "the server's wins")
+        #expect(
+            merged.fields.priority == .low && merged.conflicts.map(\.subject) == [.field("priority")],
+            "the server's wins")
     }
 }

@@ -17,7 +17,7 @@ extension Command {
         let todos = try repository.fetch(request)
         let uids = try TodoUIDs(repository: repository).assign(toTodos: todos.map(\.id))
         // A todo deleted by another program meanwhile has no UID and is left out.
-        let entries = todos.compactMap { todo in uids[todo.id].map { ICSFile.Entry(uid: $0, fields: TodoFields(todo)) }
+        let entries = todos.compactMap { todo in uids[todo.id].map { ICSFile.Entry(uid: $0, fields: todo.fields) }
         }
         out.write(ICSFile.write(entries, now: Int64(time(nil))))
     }

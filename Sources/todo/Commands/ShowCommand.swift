@@ -26,24 +26,33 @@ extension Command {
                 return
             }
             let deadline = context.text(maxID: todo.id).deadlineText(todo)
-            // Times in UTC, as stored and as CalDAV writes them: the same on every device.
-            let note = todo.note.map { note in
-                note.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { "\n           " + TodoText.sanitized(String($0)) }.joined()
+            // Every field of TodoField.all, in its order; those shown otherwise than their value
+            // in a line of text (TodoText.value) are written here. Times in UTC, as stored and
+            // as CalDAV writes them: the same on every device.
+            var lines = ["id:        \(todo.id)"]
+            for field in TodoField.all {
+                let label = field.name + ":" + String(repeating: " ", count: max(1, 10 - field.name.count))
+                let text: String
+                switch field.name {
+                case "name": text = TodoText.sanitized(todo.name)
+                case "deadline": text = deadline ?? "none"
+                case "done": text = todo.isDone ? "yes" : "no"
+                case "tags": text = todo.tags.isEmpty ? "none" : TodoText.sanitized(todo.tags.storage)
+                case "note":
+                    text =
+                        todo.note.map { note in
+                            note.split(separator: "\n", omittingEmptySubsequences: false)
+                                .map { TodoText.sanitized(String($0)) }.joined(
+                                    separator: "\n" + String(repeating: " ", count: 11))
+                        } ?? "none"
+                case "created": text = todo.created.map(\.description) ?? "unknown"
+                case "completed":
+                    text = todo.completed.map(\.description) ?? (todo.isDone ? "unknown" : "not done")
+                default: text = TodoText.value(field.value(in: todo.fields))
+                }
+                lines.append(label + text)
             }
-            context.out.write(
-                """
-                id:        \(todo.id)
-                name:      \(TodoText.sanitized(todo.name))
-                deadline:  \(deadline ?? "none")
-                done:      \(todo.isDone ? "yes" : "no")
-                priority:  \(todo.priority.label)
-                tags:      \(todo.tags.isEmpty ? "none" : TodoText.sanitized(todo.tags.storage))
-                note:      \(note.map { String($0.dropFirst(12)) } ?? "none")
-                created:   \(todo.created.map(\.description) ?? "unknown")
-                completed: \(todo.completed.map(\.description) ?? (todo.isDone ? "unknown" : "not done"))
-
-                """)
+            context.out.write(lines.joined(separator: "\n") + "\n")
         }
     )
 }

@@ -249,8 +249,15 @@ enum SyncRun {
         }
         if json {
             let conflicts = report.conflicts.map { conflict in
-                var object =
-                    "{\"id\": \(conflict.todoID), \"field\": \"\(conflict.field.rawValue)\", \"kept\": \(Self.json(conflict.kept)), \"replaced\": \(Self.json(conflict.replaced))"
+                var object: String
+                switch conflict.subject {
+                case .field(let field):
+                    object =
+                        "{\"id\": \(conflict.todoID), \"field\": \"\(field)\", \"kept\": \(JSON.value(conflict.kept)), \"replaced\": \(JSON.value(conflict.replaced))"
+                case .deleted:
+                    object =
+                        "{\"id\": \(conflict.todoID), \"field\": \"deleted\", \"kept\": \"edit\", \"replaced\": \"delete\""
+                }
                 if let previousID = conflict.previousID { object += ", \"previous_id\": \(previousID)" }
                 if let name = conflict.name { object += ", \"name\": \(JSON.string(name))" }
                 return object + "}"
@@ -328,11 +335,7 @@ enum SyncRun {
 
     /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.
     static func line(_ conflict: SyncConflict) -> String {
-        func shown(_ value: SyncConflict.Value) -> String {
-            if case .text(let text) = value, conflict.field == .name { return "\"\(TodoText.sanitized(text))\"" }
-            return value.description
-        }
-        if conflict.field == .deleted {
+        guard case .field(let field) = conflict.subject else {
             let name = conflict.name.map { " \"\(TodoText.sanitized($0))\"" } ?? ""
             if conflict.deletedHere, let previousID = conflict.previousID {
                 return
@@ -342,17 +345,7 @@ enum SyncRun {
                 "conflict: todo \(conflict.todoID)\(name) was edited here and deleted on the server; the edit was kept"
         }
         return
-            "conflict: todo \(conflict.todoID) \(conflict.field.rawValue): kept \(shown(conflict.kept)), replaced \(shown(conflict.replaced))"
-    }
-
-    /// A conflict value in JSON: names and the edit/delete words as strings, deadlines as
-    /// `YYYY-MM-DD` or null, done as a boolean.
-    static func json(_ value: SyncConflict.Value) -> String {
-        switch value {
-        case .text(let text): JSON.string(text)
-        case .date(let date): date.map { "\"\($0)\"" } ?? "null"
-        case .flag(let flag): "\(flag)"
-        }
+            "conflict: todo \(conflict.todoID) \(field): kept \(TodoText.value(conflict.kept)), replaced \(TodoText.value(conflict.replaced))"
     }
 
     /// Runs a sync step, turning its errors into one `error:` line (and, with `json`, one

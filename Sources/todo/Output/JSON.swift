@@ -40,8 +40,9 @@ enum JSON {
     }
 
     /// A todo as JSON, in the one shape every `--json` output and `todo export` use (README,
-    /// "Using it"): `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false}`,
-    /// keys in that order, `"deadline": null` when there is none.
+    /// "Using it"): `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false, ...}`,
+    /// the id, then every field of ``TodoField/all`` in its order, keyed by its name (a field
+    /// without a value is `null`).
     static func object(_ todo: Todo) -> String {
         object(todo, uid: nil)
     }
@@ -49,14 +50,26 @@ enum JSON {
     /// ``object(_:)`` with the todo's `"uid"` last when it has one: what `todo export` writes,
     /// so that importing the file twice adds its todos once.
     static func object(_ todo: Todo, uid: String?) -> String {
-        let deadline = todo.deadline.map { "\"\($0)\"" } ?? "null"
-        let uidField = uid.map { ", \"uid\": \(string($0))" } ?? ""
-        let tags = "[" + todo.tags.map { string($0.description) }.joined(separator: ", ") + "]"
-        let times =
-            ", \"created\": \(optional(todo.created.map(\.description))), \"completed\": "
-            + optional(todo.completed.map(\.description))
-        return
-            "{\"id\": \(todo.id), \"name\": \(string(todo.name)), \"deadline\": \(deadline), \"done\": \(todo.isDone), "
-            + "\"priority\": \(todo.priority.rawValue), \"tags\": \(tags), \"note\": \(optional(todo.note))\(times)\(uidField)}"
+        var out = "{\"id\": \(todo.id)"
+        for field in TodoField.all {
+            out += ", \"\(field.name)\": " + value(field.value(in: todo.fields))
+        }
+        if let uid { out += ", \"uid\": " + string(uid) }
+        return out + "}"
+    }
+
+    /// A field's value in JSON: text and times as strings, dates as `YYYY-MM-DD`, done as a
+    /// Boolean, the priority as its number 0-9, tags as an array of strings (`["+work"]`), none
+    /// as `null`. The JSON importer reads the same forms back (TodoInterop's TodoJSONReader).
+    static func value(_ value: TodoField.Value) -> String {
+        switch value {
+        case .none: "null"
+        case .text(let text): string(text)
+        case .date(let date): "\"\(date)\""
+        case .flag(let flag): "\(flag)"
+        case .priority(let priority): "\(priority.rawValue)"
+        case .tags(let tags): "[" + tags.map { string($0.description) }.joined(separator: ", ") + "]"
+        case .time(let time): "\"\(time)\""
+        }
     }
 }

@@ -174,6 +174,21 @@ struct TodoText {
         return "\(mark) \(todo.id)  \(labelled(todo))\(due)\n"
     }
 
+    /// A field's value in a line of text (a sync conflict): a name or note quoted, a date as
+    /// `YYYY-MM-DD`, done as `done` or `not done`, a priority by its class (`high`), tags as
+    /// written, a time in UTC, `none` for no value; sanitized.
+    static func value(_ value: TodoField.Value) -> String {
+        switch value {
+        case .none: "none"
+        case .text(let text): "\"\(sanitized(text))\""
+        case .date(let date): "\(date)"
+        case .flag(let flag): flag ? "done" : "not done"
+        case .priority(let priority): priority.label
+        case .tags(let tags): tags.isEmpty ? "none" : sanitized(tags.storage)
+        case .time(let time): "\(time)"
+        }
+    }
+
     /// `text` with control characters made visible (`^[`, `\n`): a name from another client
     /// must not be able to move the cursor, clear the screen or fake other rows.
     static func sanitized(_ text: String) -> String {
