@@ -6,7 +6,7 @@ import TodoStore
 public struct SyncConflict: Sendable, Equatable {
     /// What the conflict is about.
     public enum Subject: Sendable, Equatable {
-        /// A field both sides changed (one of ``TodoField/all``, by its name).
+        /// A field both sides changed (one of `TodoField.all`, by its name).
         case field(String)
         /// An edit on one side beat a delete on the other.
         case deleted
@@ -48,8 +48,8 @@ public struct SyncConflict: Sendable, Equatable {
     public var deletedHere: Bool { subject == .deleted && previousID != todoID }
 }
 
-/// The merge rule of `todo sync`, per field (``TodoField/all`` and each field's
-/// ``TodoField/Merge``), against the values both sides last agreed on.
+/// The merge rule of `todo sync`, per field (`TodoField.all` and each field's
+/// `TodoField.Merge`), against the values both sides last agreed on.
 ///
 /// A field of one value: a side that did not change it since the base takes the other side's
 /// value; when both changed it to different values, the server's wins and the local value is
