@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"], swiftSettings: optimisedInTests),
         // The messages between `todo sync` and its companion todo-sync, defined once for both
         // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
-        .target(name: "SyncProtocol", dependencies: ["JSONCodec"]),
+        .target(name: "SyncProtocol", dependencies: ["JSONCodec"], swiftSettings: optimisedInTests),
         // Layer 2: the fetched-results controller and change notifications across processes.
         .target(
             name: "TodoObservation", dependencies: ["SQLite", "TodoStore", "TodoSnapshot"],
@@ -64,7 +64,8 @@ let package = Package(
         // client (HTTP on libcurl, XML on libxml2) is the separate todo-sync helper, which `todo`
         // reaches through that protocol. No Foundation, no libcurl or libxml2 here.
         .target(
-            name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop"], swiftSettings: optimisedInTests),
+            name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop", "SyncProtocol"],
+            swiftSettings: optimisedInTests),
         // The command-line tool.
         .executableTarget(
             name: "todo",
@@ -97,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "TodoInteropTests", dependencies: ["TodoInterop", "TestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "TestSupport"]),
+        .testTarget(name: "TodoSyncTests", dependencies: ["TodoSync", "SyncProtocol", "TestSupport"]),
         .testTarget(name: "SyncProtocolTests", dependencies: ["SyncProtocol", "TestSupport"]),
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),

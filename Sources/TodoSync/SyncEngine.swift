@@ -1,4 +1,5 @@
 import SQLite
+import SyncProtocol
 import TodoInterop
 import TodoStore
 
@@ -34,6 +35,9 @@ import TodoStore
 /// href follows from the UID: a sync killed after the server stored it but before this database
 /// recorded that finds the object under the same UID next time and matches, never duplicates.
 ///
+/// Errors: the store's (`TodoStoreError`) become ``SyncError/store(_:)`` once per step (the
+/// step's one transaction, or its one read), the collection's are ``SyncError``s already.
+///
 /// Threading: runs on the caller's thread, which must own the repository; `collection` calls
 /// block.
 public struct SyncEngine {
@@ -67,23 +71,23 @@ public struct SyncEngine {
 
     /// Syncs both ways; see the type's documentation.
     public func sync() throws(SyncError) -> SyncReport {
-        guard try SyncError.wrap({ () throws(TodoStoreError) in try state.remote() }) != nil else {
-            throw .notConfigured
+        let (remote, progress, feedStart) = try read { () throws(TodoStoreError) in
+            // The feed position is taken before reading anything: a change committed from here
+            // on is read again next time.
+            (try state.remote(), try state.progress(), try repository.feedPosition())
         }
+        guard remote != nil else { throw .notConfigured }
         timeZone.prepare()
         var report = SyncReport()
-        let progress = try SyncError.wrap { () throws(TodoStoreError) in try state.progress() }
-        // Taken before reading anything: a change committed from here on is read again next time.
-        let feedStart = try SyncError.wrap { () throws(TodoStoreError) in try repository.feedPosition() }
 
         // 1. What changed there.
         let listing = try collection.changes(since: progress.syncToken)
-        let items = try storeSQL { () throws(SQLiteError) in try state.items() }
+        let items = try read { () throws(TodoStoreError) in try state.items() }
         if case .everything(let all, _) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
             throw .serverEmpty(syncedBefore: items.count)
         }
         let incoming = Self.remoteChanges(listing, items: items)
-        let fetched = incoming.changed.isEmpty ? FetchedObjects(objects: []) : try collection.fetch(incoming.changed)
+        let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
         let itemsByHref = Dictionary(items.values.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all
         // proves nothing: it stays as it is here.
@@ -100,19 +104,17 @@ public struct SyncEngine {
         // skip, for good, every object it left out (the next sync lists again, cheaply if empty).
         var complete = report.notDelivered.isEmpty
         if case .everything(let all, _) = listing, all.isEmpty { complete = false }
-        try storeWrite { () throws(SyncError) in
+        try store { () throws(TodoStoreError) in
             for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
             for uid in removedUIDs { try applyRemoval(uid: uid, report: &report) }
-            if complete { try storeSQL { () throws(SQLiteError) in try state.setToken(incoming.token) } }
+            if complete { try state.setToken(incoming.token) }
         }
 
         // 3. Send what changed here.
         let sentAny = try push(since: progress.feedSeq, report: &report)
         if sentAny, complete, let token = incoming.token { try advanceToken(past: token) }
-        try storeWrite { () throws(SyncError) in
-            try storeSQL { () throws(SQLiteError) in
-                try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
-            }
+        try store { () throws(TodoStoreError) in
+            try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
         }
         return report
     }
@@ -126,21 +128,22 @@ public struct SyncEngine {
     }
 
     /// The hrefs to fetch (new, or with another ETag than recorded) and the known hrefs removed.
-    static func remoteChanges(_ listing: CollectionListing, items: [String: SyncItem]) -> RemoteChanges {
+    static func remoteChanges(_ listing: ChangesAnswer, items: [String: SyncItem]) -> RemoteChanges {
         let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
-        func differs(_ href: String, _ etag: String?) -> Bool {
-            guard let etag, let known = etags[href] else { return true }
+        func differs(_ item: ListedItem) -> Bool {
+            guard let etag = item.etag, let known = etags[item.href] else { return true }
             return known != etag
         }
         switch listing {
         case .delta(let changed, let removed, let token):
             return RemoteChanges(
-                changed: changed.filter { differs($0.key, $0.value) }.map(\.key).sorted(),
-                removed: removed.filter { etags[$0] != nil }.sorted(), token: token)
+                changed: Set(changed.filter(differs).map(\.href)).sorted(),
+                removed: Set(removed.filter { etags[$0] != nil }).sorted(), token: token)
         case .everything(let all, let token):
+            let listed = Set(all.map(\.href))
             return RemoteChanges(
-                changed: all.filter { differs($0.key, $0.value) }.map(\.key).sorted(),
-                removed: etags.keys.filter { all[$0] == nil }.sorted(), token: token)
+                changed: Set(all.filter(differs).map(\.href)).sorted(),
+                removed: etags.keys.filter { !listed.contains($0) }.sorted(), token: token)
         }
     }
 
@@ -152,40 +155,37 @@ public struct SyncEngine {
     /// the object is read again next time (a broken answer may be passing; an object skipped
     /// for good would never reach this device).
     @discardableResult
-    func applyIncoming(_ object: RemoteObject, report: inout SyncReport) throws(SyncError) -> Bool {
+    func applyIncoming(_ object: FetchedObject, report: inout SyncReport) throws(TodoStoreError) -> Bool {
         let vtodo: VTodoObject
         do {
             vtodo = try VTodoObject(parsing: object.text, timeZone: timeZone)
         } catch {
             // Not a todo (a VEVENT in the same collection) is none of our business; a broken
             // one is reported and left as it is. Where one of our todos was, nothing here changes.
-            let ours = try storeSQL { () throws(SQLiteError) in try state.item(href: object.href) } != nil
+            let ours = try state.item(href: object.href) != nil
             guard error.kind != .noTodo || ours else { return true }
             report.unreadable.append(object.href)
             return false
         }
         let remote = vtodo.fields
         let uid = vtodo.uid
-        let item = try storeSQL { () throws(SQLiteError) in try state.item(uid: uid) }
-        let localID = try SyncError.wrap { () throws(TodoStoreError) in try uids.todoID(forUID: uid) }
-        let local = try localID.flatMap { id throws(SyncError) in
-            try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) }
-        }
+        let item = try state.item(uid: uid)
+        let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
 
         guard let local else {
-            let previousID = try SyncError.wrap { () throws(TodoStoreError) in try uids.knownTodoID(forUID: uid) }
+            let previousID = try uids.knownTodoID(forUID: uid)
             if let item, item.base == remote {
                 // Deleted here, unchanged there (but for what we do not sync): the deletion
                 // stands and is sent with the new ETag.
-                try storeSQL { () throws(SQLiteError) in
-                    try state.save(
-                        SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: item.base))
-                }
+                try state.save(
+                    SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: item.base))
                 return true
             }
-            let todo = try insert(remote, uid: uid)
-            try storeSQL { () throws(SQLiteError) in try state.save(newItem) }
+            // As another app wrote it: a blank SUMMARY is still a todo, not an error.
+            let todo = try repository.add(remote, nameCheck: .asStored, now: nil)
+            try uids.record(uid, forTodo: todo.id)
+            try state.save(newItem)
             report.received += 1
             // Deleted here while edited there: the edit wins, and the delete is reported.
             if let previousID {
@@ -193,141 +193,71 @@ public struct SyncEngine {
             }
             return true
         }
-        let merged = ThreeWayMerge.merge(
-            base: item?.base, local: local.fields, remote: remote, todoID: local.id)
+        let merged = ThreeWayMerge.merge(base: item?.base, local: local.fields, remote: remote, todoID: local.id)
         if merged.fields != local.fields {
-            try update(local.id, to: merged.fields)
+            try repository.replaceFields(id: local.id, with: merged.fields)
             report.received += 1
         }
         report.conflicts += merged.conflicts
-        try storeSQL { () throws(SQLiteError) in try state.save(newItem) }
+        try state.save(newItem)
         return true
     }
 
     /// Deals with an object deleted on the server. Runs inside the caller's transaction.
-    func applyRemoval(uid: String, report: inout SyncReport) throws(SyncError) {
-        guard let item = try storeSQL({ () throws(SQLiteError) in try state.item(uid: uid) }) else { return }
-        let localID = try SyncError.wrap { () throws(TodoStoreError) in try uids.todoID(forUID: uid) }
-        let local = try localID.flatMap { id throws(SyncError) in
-            try SyncError.wrap { () throws(TodoStoreError) in try repository.todo(id: id) }
-        }
+    func applyRemoval(uid: String, report: inout SyncReport) throws(TodoStoreError) {
+        guard let item = try state.item(uid: uid) else { return }
+        let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         if let local, local.fields != item.base {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
         } else if let local {
-            _ = try SyncError.wrap { () throws(TodoStoreError) in try repository.delete(ids: [local.id]) }
+            _ = try repository.delete(ids: [local.id])
             report.deleted += 1
         }
-        try storeSQL { () throws(SQLiteError) in
-            try state.removeItem(uid: uid)
-            try state.removeUIDIfTodoGone(uid)
-        }
-    }
-
-    private func insert(_ fields: TodoFields, uid: String) throws(SyncError) -> Todo {
-        try SyncError.wrap { () throws(TodoStoreError) in
-            // As another app wrote it: a blank SUMMARY is still a todo, not an error.
-            let todo = try repository.add(fields, nameCheck: .asStored, now: nil)
-            try uids.record(uid, forTodo: todo.id)
-            return todo
-        }
-    }
-
-    private func update(_ id: Int64, to fields: TodoFields) throws(SyncError) {
-        _ = try SyncError.wrap { () throws(TodoStoreError) in
-            try repository.replaceFields(id: id, with: fields)
-        }
+        try state.removeItem(uid: uid)
     }
 
     // MARK: Step 3
+
+    /// A write planned by ``push(since:report:)``: the request, the object's UID and text, and
+    /// the fields it carries (none for a delete).
+    private struct PlannedWrite {
+        var write: Write
+        var uid: String
+        var text: String
+        var fields: TodoFields?
+    }
 
     /// Sends every local change; returns whether anything was written to the server.
     private func push(since feedSeq: Int64, report: inout SyncReport) throws(SyncError) -> Bool {
         var sentAny = false
         for _ in 0..<Self.maximumRounds {
-            let changes = try SyncError.wrap { () throws(TodoStoreError) in try state.localChanges(since: feedSeq) }
-            if changes.isEmpty { return sentAny }
-            // UIDs first, committed: a retry after a crash finds the same object.
-            let needUIDs = changes.compactMap { change -> Int64? in
-                if case .created(let todo, nil) = change { return todo.id }
-                return nil
-            }
-            let given =
-                needUIDs.isEmpty
-                ? [:] : try SyncError.wrap { () throws(TodoStoreError) in try uids.assign(toTodos: needUIDs) }
-            var planned:
-                [(write: CollectionWrite, change: LocalChange, uid: String, text: String, fields: TodoFields?)] = []
             var refetch: Set<String> = []
-            for change in changes {
-                switch change {
-                case .created(let todo, let uid):
-                    guard let uid = uid ?? given[todo.id] else { continue }
-                    let object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
-                    planned.append(
-                        (
-                            .create(href: collection.href(forNewUID: uid), text: object.text), change, uid, object.text,
-                            todo.fields
-                        ))
-                case .changed(let todo, let item):
-                    guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
-                    else {
-                        // No ETag to make the write conditional on (or a text we cannot read):
-                        // read the object again first.
-                        refetch.insert(item.href)
-                        continue
-                    }
-                    var fields = todo.fields
-                    if fields.isDone, !object.fields.isDone, object.seriesContinues {
-                        // Marked done here, but its object repeats: STATUS:COMPLETED on the
-                        // master would end the series on every device (RepeatingSeries.swift).
-                        // The todo goes back to not done, the rest of the change is sent.
-                        fields.isDone = false
-                        fields.completed = object.fields.completed
-                        try storeWrite { () throws(SyncError) in try update(todo.id, to: fields) }
-                        report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
-                        if fields == item.base { continue }
-                    }
-                    object.update(to: fields, now: now())
-                    planned.append(
-                        (
-                            .update(href: item.href, text: object.text, etag: etag), change, item.uid, object.text,
-                            fields
-                        ))
-                case .deleted(let item):
-                    guard let etag = item.etag else {
-                        refetch.insert(item.href)
-                        continue
-                    }
-                    planned.append((.delete(href: item.href, etag: etag), change, item.uid, "", nil))
-                }
+            let planned = try store { () throws(TodoStoreError) in
+                try plan(since: feedSeq, refetch: &refetch, report: &report)
             }
+            guard let planned else { return sentAny }
             let outcomes = planned.isEmpty ? [] : try collection.write(planned.map(\.write))
             var failure: SyncError?
             var written: [String] = []
-            try storeWrite { () throws(SyncError) in
+            try store { () throws(TodoStoreError) in
                 for (plan, outcome) in zip(planned, outcomes) {
                     switch outcome {
                     case .written(let etag):
                         guard let fields = plan.fields else { continue }
-                        try storeSQL { () throws(SQLiteError) in
-                            try state.save(
-                                SyncItem(
-                                    uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
-                        }
+                        try state.save(
+                            SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         written.append(plan.write.href)
                         report.sent += 1
                         sentAny = true
                     case .deleted:
-                        try storeSQL { () throws(SQLiteError) in
-                            try state.removeItem(uid: plan.uid)
-                            try state.removeUIDIfTodoGone(plan.uid)
-                        }
+                        try state.removeItem(uid: plan.uid)
                         report.sent += 1
                         sentAny = true
                     case .preconditionFailed:
                         refetch.insert(plan.write.href)
                     case .failed(let error):
-                        failure = failure ?? error
+                        failure = failure ?? SyncError(error)
                     case .notSent:
                         break
                     }
@@ -341,16 +271,72 @@ public struct SyncEngine {
             // Someone else wrote first: read their version and merge it, then go round again.
             try readBack(refetch.sorted(), report: &report)
         }
-        let left = try SyncError.wrap { () throws(TodoStoreError) in try state.localChanges(since: feedSeq) }
-        guard left.isEmpty else {
-            let href: String
-            switch left[0] {
-            case .created(_, let uid): href = uid.map { collection.href(forNewUID: $0) } ?? "a new todo"
-            case .changed(_, let item), .deleted(let item): href = item.href
-            }
-            throw .tooManyRetries(href: href)
+        let left = try read { () throws(TodoStoreError) in try state.localChanges(since: feedSeq) }
+        guard let first = left.first else { return sentAny }
+        let href: String
+        switch first {
+        case .created(_, let uid): href = uid.map { collection.href(forNewUID: $0) } ?? "a new todo"
+        case .changed(_, let item), .deleted(let item): href = item.href
         }
-        return sentAny
+        throw .tooManyRetries(href: href)
+    }
+
+    /// The writes for the local changes since `feedSeq`, or `nil` when there are none. Changes
+    /// whose object must be read again first (no ETag to make the write conditional on, or a
+    /// text that cannot be read) go to `refetch`. Gives UIDs first, committed: a retry after a
+    /// crash finds the same object.
+    private func plan(since feedSeq: Int64, refetch: inout Set<String>, report: inout SyncReport)
+        throws(TodoStoreError) -> [PlannedWrite]?
+    {
+        let changes = try state.localChanges(since: feedSeq)
+        if changes.isEmpty { return nil }
+        let needUIDs = changes.compactMap { change -> Int64? in
+            if case .created(let todo, nil) = change { return todo.id }
+            return nil
+        }
+        let given = needUIDs.isEmpty ? [:] : try uids.assign(toTodos: needUIDs)
+        var planned: [PlannedWrite] = []
+        for change in changes {
+            switch change {
+            case .created(let todo, let uid):
+                guard let uid = uid ?? given[todo.id] else { continue }
+                let object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
+                planned.append(
+                    PlannedWrite(
+                        write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
+                        text: object.text, fields: todo.fields))
+            case .changed(let todo, let item):
+                guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
+                else {
+                    refetch.insert(item.href)
+                    continue
+                }
+                var fields = todo.fields
+                if fields.isDone, !object.fields.isDone, object.seriesContinues {
+                    // Marked done here, but its object repeats: STATUS:COMPLETED on the
+                    // master would end the series on every device (RepeatingSeries.swift).
+                    // The todo goes back to not done, the rest of the change is sent.
+                    fields.isDone = false
+                    fields.completed = object.fields.completed
+                    try repository.replaceFields(id: todo.id, with: fields)
+                    report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
+                    if fields == item.base { continue }
+                }
+                object.update(to: fields, now: now())
+                planned.append(
+                    PlannedWrite(
+                        write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
+                        text: object.text, fields: fields))
+            case .deleted(let item):
+                guard let etag = item.etag else {
+                    refetch.insert(item.href)
+                    continue
+                }
+                planned.append(
+                    PlannedWrite(write: .delete(href: item.href, etag: etag), uid: item.uid, text: "", fields: nil))
+            }
+        }
+        return planned
     }
 
     /// Fetches `hrefs` and merges what the server sends, in one transaction; an object the
@@ -358,11 +344,10 @@ public struct SyncEngine {
     /// again if it is still needed (a 412 next time), or the next listing shows its ETag.
     private func readBack(_ hrefs: [String], report: inout SyncReport) throws(SyncError) {
         let fetched = try collection.fetch(hrefs)
-        try storeWrite { () throws(SyncError) in
+        try store { () throws(TodoStoreError) in
             for object in fetched.objects { try applyIncoming(object, report: &report) }
             let gone = Set(fetched.gone)
-            let items = try storeSQL { () throws(SQLiteError) in try state.items() }
-            for item in items.values where gone.contains(item.href) {
+            for item in try state.items().values where gone.contains(item.href) {
                 try applyRemoval(uid: item.uid, report: &report)
             }
         }
@@ -374,31 +359,35 @@ public struct SyncEngine {
     /// keeps the old token, and is fetched next time.
     private func advanceToken(past token: String) throws(SyncError) {
         guard case .delta(let changed, let removed, let next) = try collection.changes(since: token) else { return }
-        let items = try storeSQL { () throws(SQLiteError) in try state.items() }
-        let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
-        let ours =
-            changed.allSatisfy { href, etag in etag != nil && etags[href] == etag }
-            && removed.allSatisfy { etags[$0] == nil }
-        guard ours else { return }
-        try storeWrite { () throws(SyncError) in try storeSQL { () throws(SQLiteError) in try state.setToken(next) } }
+        try store { () throws(TodoStoreError) in
+            let items = try state.items()
+            let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
+            let ours =
+                changed.allSatisfy { $0.etag != nil && etags[$0.href] == $0.etag }
+                && removed.allSatisfy { etags[$0] == nil }
+            if ours { try state.setToken(next) }
+        }
     }
 
     // MARK: Plumbing
 
-    private func storeSQL<Result>(_ body: () throws(SQLiteError) -> Result) throws(SyncError) -> Result {
-        do { return try body() } catch { throw .store(.sqlite(error)) }
+    /// One step's work on the store: one IMMEDIATE transaction, commit notifications held until
+    /// it ends (the store's rule), its errors the sync's.
+    private func store<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
+        do {
+            return try repository.writeTransaction(mapError: TodoStoreError.sqlite, body)
+        } catch {
+            throw .store(error)
+        }
     }
 
-    /// One IMMEDIATE transaction, commit notifications held until it ends (the store's rule).
-    private func storeWrite<Result>(_ body: () throws(SyncError) -> Result) throws(SyncError) -> Result {
-        try repository.writeTransaction(mapError: { SyncError.store(.sqlite($0)) }, body)
+    /// One step's reading of the store, its errors the sync's.
+    private func read<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
+        do { return try body() } catch { throw .store(error) }
     }
 
     /// `2026-11-23T10:15:00Z` for seconds since 1970.
     static func iso8601(_ seconds: Int64) -> String {
-        let (date, second) = ICalendarTime.utc(epochSeconds: seconds)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(date.map { "\($0)" } ?? "1970-01-01")T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
+        UTCTimestamp(secondsSince1970: seconds).description
     }
 }

@@ -1,3 +1,4 @@
+import SyncProtocol
 import TodoStore
 
 /// Why a sync (or setting one up) failed. In every case the database is left consistent: the
@@ -34,10 +35,6 @@ public enum SyncError: Error, Sendable, Equatable {
     case serverEmpty(syncedBefore: Int)
     /// The store failed.
     case store(TodoStoreError)
-
-    package static func wrap<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
-        do { return try body() } catch { throw .store(error) }
-    }
 }
 
 extension SyncError: CustomStringConvertible {
@@ -73,6 +70,24 @@ extension SyncError {
         case .tooManyRetries: "too_many_retries"
         case .serverEmpty: "server_empty"
         case .store: "store"
+        }
+    }
+}
+
+extension SyncError {
+    /// The collection's error (SyncProtocol's, as `todo-sync` reports it) as a sync error: each
+    /// kind its one case here. A protocol error or a redirect (whose message says what to set
+    /// up instead) is the companion's.
+    public init(_ error: ErrorObject) {
+        switch error.kind {
+        case .unreachable: self = .unreachable(error.message)
+        case .auth: self = .authenticationFailed(error.message)
+        case .notFound: self = .collectionNotFound(error.message)
+        case .noTodoSupport: self = .noTodoSupport(error.message)
+        case .server: self = .server(status: error.status ?? 0, message: error.message)
+        case .password: self = .password(error.message)
+        case .badResponse: self = .badResponse(error.message)
+        case .protocol, .redirect: self = .companion(error.message)
         }
     }
 }

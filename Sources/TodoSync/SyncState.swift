@@ -67,11 +67,18 @@ public struct SyncState {
         }
     }
 
-    func setToken(_ token: String?) throws(SQLiteError) {
-        try connection.internalCachedStatement("UPDATE sync_remote SET sync_token = ? WHERE id = 1").execute([token])
+    func setToken(_ token: String?) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("UPDATE sync_remote SET sync_token = ? WHERE id = 1").execute([token]
+            )
+        }
     }
 
-    func setFinished(at lastSync: String, feedSeq: Int64?) throws(SQLiteError) {
+    func setFinished(at lastSync: String, feedSeq: Int64?) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in try setFinishedSQL(at: lastSync, feedSeq: feedSeq) }
+    }
+
+    private func setFinishedSQL(at lastSync: String, feedSeq: Int64?) throws(SQLiteError) {
         if let feedSeq {
             try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ?, feed_seq = ? WHERE id = 1")
                 .execute([lastSync, feedSeq])
@@ -85,7 +92,11 @@ public struct SyncState {
     // MARK: Items
 
     /// Every item, by UID.
-    func items() throws(SQLiteError) -> [String: SyncItem] {
+    func items() throws(TodoStoreError) -> [String: SyncItem] {
+        try TodoStoreError.wrap { () throws(SQLiteError) in try itemsSQL() }
+    }
+
+    private func itemsSQL() throws(SQLiteError) -> [String: SyncItem] {
         let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items")
         var items: [String: SyncItem] = [:]
         try statement.forEachRow { row in
@@ -95,12 +106,12 @@ public struct SyncState {
         return items
     }
 
-    func item(uid: String) throws(SQLiteError) -> SyncItem? {
-        try item(where: "uid", is: uid)
+    func item(uid: String) throws(TodoStoreError) -> SyncItem? {
+        try TodoStoreError.wrap { () throws(SQLiteError) in try item(where: "uid", is: uid) }
     }
 
-    func item(href: String) throws(SQLiteError) -> SyncItem? {
-        try item(where: "href", is: href)
+    func item(href: String) throws(TodoStoreError) -> SyncItem? {
+        try TodoStoreError.wrap { () throws(SQLiteError) in try item(where: "href", is: href) }
     }
 
     /// The item whose `column` (a unique one: uid or href) holds `value`.
@@ -113,7 +124,11 @@ public struct SyncState {
         return item
     }
 
-    func save(_ item: SyncItem) throws(SQLiteError) {
+    func save(_ item: SyncItem) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in try saveSQL(item) }
+    }
+
+    private func saveSQL(_ item: SyncItem) throws(SQLiteError) {
         // An href taken by another UID (an object whose UID another app changed) is that
         // object's no more: its old row goes.
         try connection.internalCachedStatement("DELETE FROM sync_items WHERE href = ? AND uid <> ?").execute([
@@ -138,15 +153,15 @@ public struct SyncState {
             \(fieldColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
         """
 
-    func removeItem(uid: String) throws(SQLiteError) {
-        try connection.internalCachedStatement("DELETE FROM sync_items WHERE uid = ?").execute([uid])
-    }
-
-    /// Drops the UID of a todo that no longer exists (its deletion has been dealt with).
-    func removeUIDIfTodoGone(_ uid: String) throws(SQLiteError) {
-        try connection.internalCachedStatement(
-            "DELETE FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)"
-        ).execute([uid])
+    /// Forgets the item of `uid` (its object is gone, or was deleted) and, when its todo no
+    /// longer exists, the UID too: the deletion has been dealt with.
+    func removeItem(uid: String) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("DELETE FROM sync_items WHERE uid = ?").execute([uid])
+            try connection.internalCachedStatement(
+                "DELETE FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)"
+            ).execute([uid])
+        }
     }
 
     static let itemColumns = itemColumns(prefix: "")

@@ -1,3 +1,4 @@
+import SyncProtocol
 import TodoSync
 
 /// A calendar collection in memory, with the behaviour the engine relies on from a CalDAV
@@ -51,36 +52,35 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
 
     // MARK: CalendarCollection
 
-    func changes(since token: String?) throws(SyncError) -> CollectionListing {
+    func changes(since token: String?) throws(SyncError) -> ChangesAnswer {
         try request()
         let now = String(log.count)
         // The real token, as a proxy passes it on.
-        if listsNothing { return .everything([:], token: offersTokens ? now : nil) }
+        if listsNothing { return .everything(items: [], token: offersTokens ? now : nil) }
         if offersTokens, let token, let position = Int(token), position <= log.count {
-            let touched = Set(log[position...])
-            var changed: [String: String?] = [:]
-            var removed: [String] = []
-            for href in touched {
-                if let object = objects[href] { changed[href] = object.etag } else { removed.append(href) }
-            }
-            return .delta(changed: changed, removed: removed, token: now)
+            let touched = Set(log[position...]).sorted()
+            return .delta(
+                changed: touched.compactMap { href in objects[href].map { ListedItem(href: href, etag: $0.etag) } },
+                removed: touched.filter { objects[$0] == nil }, token: now)
         }
         return .everything(
-            objects.filter { $0.value.text.contains("BEGIN:VTODO") }.mapValues { $0.etag },
+            items: objects.filter { $0.value.text.contains("BEGIN:VTODO") }.sorted { $0.key < $1.key }.map {
+                ListedItem(href: $0.key, etag: $0.value.etag)
+            },
             token: offersTokens ? now : nil)
     }
 
-    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchAnswer {
         try request()
         let asked = hrefs.filter { !leavesOut.contains($0) }
-        return FetchedObjects(
+        return FetchAnswer(
             objects: asked.compactMap { href in
-                objects[href].map { RemoteObject(href: href, etag: $0.etag, text: $0.text) }
+                objects[href].map { FetchedObject(href: href, etag: $0.etag, text: $0.text) }
             },
             gone: asked.filter { objects[$0] == nil })
     }
 
-    func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
+    func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] {
         try request()
         if let before = beforeNextWrite {
             beforeNextWrite = nil
@@ -91,7 +91,10 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
         return writes.enumerated().map { index, write in
             if let failing, index + 1 >= failing {
                 return index + 1 == failing
-                    ? .failed(.server(status: 500, message: "PUT \(write.href): unexpected HTTP status 500")) : .notSent
+                    ? .failed(
+                        ErrorObject(
+                            kind: .server, message: "PUT \(write.href): unexpected HTTP status 500", status: 500))
+                    : .notSent
             }
             switch write {
             case .create(let href, let text):

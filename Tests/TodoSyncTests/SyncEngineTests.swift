@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import SyncProtocol
 import TestSupport
 import Testing
 import TodoInterop
@@ -372,9 +373,9 @@ struct Device {
 final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Sendable {
     let server: InMemoryCollection
     init(_ server: InMemoryCollection) { self.server = server }
-    func changes(since token: String?) throws(SyncError) -> CollectionListing { try server.changes(since: token) }
-    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects { try server.fetch(hrefs) }
-    func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
+    func changes(since token: String?) throws(SyncError) -> ChangesAnswer { try server.changes(since: token) }
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchAnswer { try server.fetch(hrefs) }
+    func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] {
         _ = try server.write(writes)
         throw .unreachable("connection reset")
     }

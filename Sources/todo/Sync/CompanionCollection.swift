@@ -45,49 +45,22 @@ final class CompanionCollection: CalendarCollection {
         _ = try companion.request(.probe, answer: ProbeAnswer.self)
     }
 
-    func changes(since token: String?) throws(SyncError) -> CollectionListing {
-        func entries(_ items: [ListedItem]) -> [String: String?] {
-            var result: [String: String?] = [:]
-            for item in items { result[item.href] = .some(item.etag) }
-            return result
-        }
-        switch try companion.request(.changes(token: token), answer: ChangesAnswer.self) {
-        case .delta(let changed, let removed, let token):
-            return .delta(changed: entries(changed), removed: removed, token: token)
-        case .everything(let items, let token): return .everything(entries(items), token: token)
-        }
+    func changes(since token: String?) throws(SyncError) -> ChangesAnswer {
+        try companion.request(.changes(token: token), answer: ChangesAnswer.self)
     }
 
-    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchedObjects {
-        let answer = try companion.request(.fetch(hrefs: hrefs), answer: FetchAnswer.self)
-        return FetchedObjects(
-            objects: answer.objects.map { RemoteObject(href: $0.href, etag: $0.etag, text: $0.text) },
-            gone: answer.gone, readAlone: answer.readAlone)
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchAnswer {
+        try companion.request(.fetch(hrefs: hrefs), answer: FetchAnswer.self)
     }
 
-    func write(_ writes: [CollectionWrite]) throws(SyncError) -> [WriteOutcome] {
-        let requests = writes.map { write -> Write in
-            switch write {
-            case .create(let href, let text): .create(href: href, text: text)
-            case .update(let href, let text, let etag): .update(href: href, text: text, etag: etag)
-            case .delete(let href, let etag): .delete(href: href, etag: etag)
-            }
-        }
-        let outcomes = try companion.request(.write(requests), answer: WriteAnswer.self).outcomes
+    func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] {
+        let outcomes = try companion.request(.write(writes), answer: WriteAnswer.self).outcomes
         guard outcomes.count == writes.count else {
             throw .companion(
                 "\(CompanionProcess.name) answered \"write\" with \(outcomes.count) outcomes for \(writes.count) writes"
             )
         }
-        return outcomes.map { outcome -> WriteOutcome in
-            switch outcome {
-            case .written(let etag): .written(etag: etag)
-            case .deleted: .deleted
-            case .preconditionFailed: .preconditionFailed
-            case .failed(let error): .failed(SyncError(error))
-            case .notSent: .notSent
-            }
-        }
+        return outcomes
     }
 
     func href(forNewUID uid: String) -> String {

@@ -176,23 +176,6 @@ final class CompanionProcess {
     }
 }
 
-extension SyncError {
-    /// The companion's error as `todo`'s: each kind of SyncProtocol's one case here. A protocol
-    /// error or a redirect (whose message says what to set up instead) is the companion's.
-    init(_ error: ErrorObject) {
-        switch error.kind {
-        case .unreachable: self = .unreachable(error.message)
-        case .auth: self = .authenticationFailed(error.message)
-        case .notFound: self = .collectionNotFound(error.message)
-        case .noTodoSupport: self = .noTodoSupport(error.message)
-        case .server: self = .server(status: error.status ?? 0, message: error.message)
-        case .password: self = .password(error.message)
-        case .badResponse: self = .badResponse(error.message)
-        case .protocol, .redirect: self = .companion(error.message)
-        }
-    }
-}
-
 /// Lines out of a byte stream that arrives in pieces (the companion's answers on a pipe), each
 /// byte stored once and searched for the newline once, however long the line.
 ///
