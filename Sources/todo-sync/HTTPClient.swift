@@ -26,25 +26,11 @@ protocol BodySink: AnyObject {
 }
 
 /// One HTTP answer (the last one, after any authentication round trip curl made).
-// swift-format-ignore: UseSynthesizedInitializer
-// Its initializer is written out: `body`'s private setter would make the synthesized one private.
 struct HTTPAnswer {
     let status: Int
     let headers: [(name: String, value: String)]
-    private(set) var body: [UInt8]
-
-    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The body, which this answer no longer holds: its only copy, so that whoever reads it can
-    /// let it go once read (an answer can be megabytes; two copies at once count).
-    mutating func takeBody() -> [UInt8] {
-        defer { body = [] }
-        return body
-    }
+    /// The body; none when it went to the request's sink.
+    let body: [UInt8]
 
     func header(_ name: String) -> String? {
         let lower = name.lowercased()
@@ -95,15 +81,14 @@ final class HTTPClient {
     }
 
     /// The most bytes of one answer's body, after decompression, unless its request says
-    /// otherwise: a DAV answer's (XML) read whole (listings are streamed instead: see
-    /// ``maximumListing``). With the bounds on the XML read from it (see ``XMLNode``),
-    /// it keeps the helper under 64 MiB whatever a server answers: a body, its XML's tree and
-    /// the JSON answer made of it are in memory together.
+    /// otherwise: a PROPFIND's or a calendar-multiget's multistatus (read as it arrives, within
+    /// ``MultistatusReader``'s bounds for `.properties`), or an answer of another status, kept
+    /// whole. It keeps the helper under 64 MiB whatever a server answers.
     static let maximumBody = 8 << 20
     /// The most bytes of a listing's body (a 207 answer to sync-collection or calendar-query),
-    /// after decompression: read as it arrives (see ``ListingParser``), it costs no memory of its
-    /// own, so this bounds the time a server can keep the helper parsing: a listing of 100,000
-    /// objects is about 25 MB, one of ``ListingParser/maximumResponses`` about 250 MB.
+    /// after decompression: read as it arrives (see ``MultistatusReader``), it costs no memory of
+    /// its own, so this bounds the time a server can keep the helper parsing: a listing of
+    /// 100,000 objects is about 25 MB, one of ``MultistatusReader/maximumResponses`` about 250 MB.
     static let maximumListing = 256 << 20
     /// The most bytes of one object fetched alone by GET (its text, after decompression): a
     /// VTODO with a long description or an inline attachment is read whole, up to this. Such an

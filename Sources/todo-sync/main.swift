@@ -7,10 +7,10 @@ import SyncProtocol
 // stdout, until stdin closes. Nothing else goes to stdout and nothing to disk; the helper itself
 // writes nothing to stderr, which a password command it runs shares (its prompts reach the user).
 //
-// HTTP is libcurl's, XML libxml2's (its streaming reader, and its push parser for listings), JSON the package's own JSONCodec: no
-// Foundation. The requests and answers are SyncProtocol's (defined there once, for `todo` too):
-// hello, open, probe, discover (Discovery.swift), changes, fetch, write, each answered with
-// its answer or {"error":{"kind","message","status"[,"location"]}}.
+// HTTP is libcurl's, XML libxml2's push parser (Multistatus.swift), JSON the package's own
+// JSONCodec: no Foundation. The requests and answers are SyncProtocol's (defined there once,
+// for `todo` too): hello, open, probe, discover (Discovery.swift), changes, fetch, write, each
+// answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -60,12 +60,7 @@ enum Reply {
 func serve(_ request: Request, _ client: CalDAVClient) throws(HelperError) -> Reply {
     switch request {
     case .probe:
-        let probe = try client.probe()
-        return .json(
-            ProbeAnswer(
-                syncToken: probe.syncToken != nil,
-                components: probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]
-            ).json)
+        return .json(try client.probe().json)
     case .changes(let token):
         return .listing(try client.changes(since: token))
     case .fetch(let hrefs):
