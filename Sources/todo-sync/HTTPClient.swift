@@ -271,6 +271,10 @@ private final class Transfer {
     private var status = 0
     private var headers: [(name: String, value: String)] = []
     private var headerBytes = 0
+    /// Whether the answer's head has ended (its blank line came). libcurl 7.88 takes a connection
+    /// closed inside the head, before a Content-Length, for the end of an answer with an empty
+    /// body, and reports no error: the head's end tells such a cut from an answer.
+    private var headEnded = false
     private var body: [UInt8] = []
     private var tooLarge = false
     /// Body bytes given to the request's sink, whether it was begun, and the error it threw.
@@ -344,6 +348,7 @@ private final class Transfer {
         status = 0
         headers = []
         headerBytes = 0
+        headEnded = false
         body = []
         tooLarge = false
         streamed = 0
@@ -420,8 +425,11 @@ private final class Transfer {
         // Read as bytes: a String per line and String searches were a twentieth of a request's CPU.
         var line = UnsafeRawBufferPointer(start: data, count: count)[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line.removeLast() }
-        if line.starts(with: "HTTP/".utf8) {
+        if line.isEmpty {
+            headEnded = true
+        } else if line.starts(with: "HTTP/".utf8) {
             // A new answer (after a 100 Continue or an authentication challenge): start afresh.
+            headEnded = false
             headers = []
             body = []
             streamed = 0
@@ -503,6 +511,8 @@ private final class Transfer {
         guard let request else { return .failure(HelperError(.protocol, "unexpected failure")) }
         if let sinkError { return .failure(sinkError) }
         if code == CURLE_OK {
+            // Cut inside its head, an answer is no answer: its empty body is not the server's.
+            guard headEnded else { return .failure(unreachable("connection lost inside the answer's head", request)) }
             var status = 0
             _ = todo_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             return .success(HTTPAnswer(status: status, headers: headers, body: body))
@@ -560,7 +570,14 @@ private final class Transfer {
         default:
             reason = "network error: \(curlText)"
         }
-        return HelperError(.unreachable, "cannot reach \(request.url.authority) (\(reason)) for \(what)")
+        return unreachable(reason, request)
+    }
+
+    /// `request`'s server could not be reached, for `reason`.
+    private func unreachable(_ reason: String, _ request: HTTPRequest) -> HelperError {
+        HelperError(
+            .unreachable,
+            "cannot reach \(request.url.authority) (\(reason)) for \(request.method) \(request.url.string)")
     }
 
     /// The certificate problem as OpenSSL's verify result names it, with curl's own words.
