@@ -3,8 +3,9 @@ import Glibc
 
 /// What one `<D:response>` of a DAV:multistatus says of one of its hrefs: its status, and the
 /// properties its reader keeps (``MultistatusReader/Properties``) as its 2xx propstats report
-/// them (a propstat without a status counts as 2xx). Of a property given twice, the first that
-/// is not empty is kept; texts are trimmed of XML blanks, an empty one is `nil`.
+/// them (a propstat without a status counts as 2xx). Texts are trimmed of XML blanks, an empty
+/// one being `nil`, and of one given twice the first that is not is kept; calendar-data, a
+/// resourcetype and a component set are read where they first come.
 struct DAVResponse {
     /// The types of DAV:resourcetype the helper tells apart.
     struct ResourceType: OptionSet {
