@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The CalDAV client of `todo sync`, which spawns it: HTTP on libcurl, XML on libxml2's
-        // streaming reader and push parser, JSON lines on JSONCodec. No Foundation.
+        // push parser, JSON lines on JSONCodec. No Foundation.
         .executableTarget(
             name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec", "SyncProtocol"],
             swiftSettings: optimisedInTests),

@@ -34,14 +34,6 @@ CURLcode todo_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
 
-CURLcode todo_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
-CURLcode todo_curl_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
-    return curl_easy_getinfo(handle, info, value);
-}
-
 CURLMcode todo_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

@@ -107,19 +107,41 @@ final class CalDAVClient {
 
     private static let xmlHeaders = ["Content-Type": "application/xml; charset=utf-8"]
 
-    /// A PROPFIND or REPORT whose answer must be a 207 multistatus; other statuses throw.
-    private func multistatus(_ method: String, _ url: HTTPURL, depth: String, body: String, what: String)
-        throws(HelperError) -> Multistatus
-    {
-        var answer = try dav(method, url, depth: depth, body: body)
-        guard answer.status == 207 else { throw HelperError.status(answer.status, "\(what) \(display(url))") }
-        return try Multistatus(answer.takeBody(), from: "\(what) \(display(url))")
-    }
-
-    private func dav(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> HTTPAnswer {
+    /// A PROPFIND or REPORT on the collection, its 207 answer read as it arrives by a
+    /// ``MultistatusReader`` (with `answer`'s bounds, `keeping` those properties), each response
+    /// handed to `each`. The HTTP answer, and the multistatus's own sync-token; an answer other
+    /// than 207 comes back unread (its body in the answer), for the caller to judge. The reader's
+    /// errors begin with `what` and the collection's URL.
+    private func multistatus(
+        _ method: String, depth: String, body: String, what: String, _ answer: MultistatusReader.Answer,
+        keeping: MultistatusReader.Properties, each: @escaping (DAVResponse) throws(HelperError) -> Void
+    ) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
+        let reader = MultistatusReader(answer, keeping: keeping, what: "\(what) \(displayURL)", each: each)
         var headers = Self.xmlHeaders
         headers["Depth"] = depth
-        return try send(method, url, headers: headers, body: Array(body.utf8))
+        var request = request(method, collection, headers: headers, body: Array(body.utf8))
+        request.maximumAnswer = answer.maximumBody
+        request.sink = reader
+        let answer = try http.send(request)
+        try checkRedirect(answer, method, collection)
+        guard answer.status == 207 else { return (answer, nil) }
+        try reader.finish()
+        return (answer, reader.syncToken)
+    }
+
+    /// The collection's own properties, `keeping` those (a PROPFIND, Depth 0): the response
+    /// about its URL, else the first; `nil` when there is none. Another status than 207 throws.
+    private func properties(_ body: String, keeping: MultistatusReader.Properties) throws(HelperError)
+        -> DAVResponse?
+    {
+        var responses: [DAVResponse] = []
+        let (answer, _) = try multistatus(
+            "PROPFIND", depth: "0", body: body, what: "PROPFIND", .properties, keeping: keeping
+        ) {
+            responses.append($0)
+        }
+        guard answer.status == 207 else { throw HelperError.status(answer.status, "PROPFIND \(displayURL)") }
+        return responses.first(where: { isCollection($0.href) }) ?? responses.first
     }
 
     /// Whether `href` names the collection itself.
@@ -128,19 +150,8 @@ final class CalDAVClient {
         return url.isSame(as: collection)
     }
 
-    /// A listed href that is not the collection: refused unless it is one of its members.
-    private func listed(_ href: String) throws(HelperError) -> String {
-        do throws(HelperError) { _ = try member(href) } catch {
-            throw HelperError(
-                .badResponse,
-                "the server listed \(href.debugDescription), outside the collection \(displayURL); refused")
-        }
-        return href
-    }
-
     /// Whether a listed href names the collection itself; any other must name one of its
-    /// members, or it is refused (as ``listed(_:)`` does). The href is resolved once: a listing
-    /// may hold 100,000 of them.
+    /// members, or it is refused. The href is resolved once: a listing may hold 100,000 of them.
     private func listedIsCollection(_ href: String) throws(HelperError) -> Bool {
         func outside() -> HelperError {
             HelperError(
@@ -155,75 +166,32 @@ final class CalDAVClient {
 
     // MARK: probe
 
-    struct Probe {
-        var syncToken: String?
-        var components: [String]?
-    }
-
-    func probe() throws(HelperError) -> Probe {
+    /// Whether the collection is a calendar that may hold VTODOs, and offers a sync token.
+    func probe() throws(HelperError) -> ProbeAnswer {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop>\
             <D:resourcetype/><C:supported-calendar-component-set/><D:sync-token/><D:displayname/>\
             </D:prop></D:propfind>
             """
-        let status = try multistatus("PROPFIND", collection, depth: "0", body: body, what: "PROPFIND")
-        guard let response = status.responses.first(where: { isCollection($0.href) }) ?? status.responses.first else {
+        guard let response = try properties(body, keeping: [.resourceType, .components, .syncToken]) else {
             throw HelperError(.badResponse, "PROPFIND \(displayURL): no response for the collection")
         }
-        guard let type = response.prop(davNS, "resourcetype"), type.child(caldavNS, "calendar") != nil else {
+        guard response.resourceType?.contains(.calendar) == true else {
             throw HelperError(.notFound, "\(displayURL) is not a calendar collection")
         }
-        var result = Probe()
-        if let token = response.prop(davNS, "sync-token")?.trimmedText, !token.isEmpty { result.syncToken = token }
-        if let set = response.prop(caldavNS, "supported-calendar-component-set") {
-            result.components = set.all(caldavNS, "comp").compactMap { $0.nameAttribute?.uppercased() }
-            if !result.components!.contains("VTODO") {
-                throw HelperError(
-                    .noTodoSupport,
-                    "\(displayURL) holds no tasks (VTODO); it allows \(result.components!.joined(separator: ", "))")
-            }
+        if let components = response.components, !components.contains("VTODO") {
+            throw HelperError(
+                .noTodoSupport, "\(displayURL) holds no tasks (VTODO); it allows \(components.joined(separator: ", "))")
         }
-        return result
+        return ProbeAnswer(
+            syncToken: response.syncToken != nil, components: response.components ?? Discovery.allComponents)
     }
 
     // MARK: changes
 
     private static func xmlEscaped(_ text: String) -> String {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
-    }
-
-    /// A REPORT listing the collection (sync-collection or calendar-query, Depth `depth`), its
-    /// 207 answer read as it arrives (``ListingParser``), each response handed to `each`. The
-    /// status, and the answer's sync-token; an answer other than 207 comes back unread (its body
-    /// in the answer), for the caller to judge.
-    private func listing(
-        _ body: String, depth: String, what: String, keepingCalendarData: Bool = false,
-        each: @escaping (ListedResponse) throws(HelperError) -> Void
-    ) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
-        final class Caller { var error = false }
-        let caller = Caller()
-        let parser = ListingParser(keepingCalendarData: keepingCalendarData) { (response) throws(HelperError) in
-            do throws(HelperError) { try each(response) } catch {
-                caller.error = true
-                throw error
-            }
-        }
-        var headers = Self.xmlHeaders
-        headers["Depth"] = depth
-        var request = request("REPORT", collection, headers: headers, body: Array(body.utf8))
-        request.maximumAnswer = HTTPClient.maximumListing
-        request.sink = parser
-        do throws(HelperError) {
-            let answer = try http.send(request)
-            try checkRedirect(answer, "REPORT", collection)
-            guard answer.status == 207 else { return (answer, nil) }
-            try parser.finish()
-            return (answer, parser.syncToken)
-        } catch  where error.kind == .badResponse && !caller.error && !error.message.hasPrefix("REPORT") {
-            throw HelperError(
-                error.kind, "\(what) \(displayURL): \(error.message)", status: error.status, location: error.location)
-        }
     }
 
     func changes(since token: String?) throws(HelperError) -> ListingAnswer {
@@ -258,8 +226,9 @@ final class CalDAVClient {
                 <D:sync-collection xmlns:D="DAV:"><D:sync-token>\(Self.xmlEscaped(current))</D:sync-token>\
                 <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
                 """
-            let (answer, syncToken) = try listing(body, depth: "0", what: "REPORT sync-collection") {
-                (response) throws(HelperError) in
+            let (answer, syncToken) = try multistatus(
+                "REPORT", depth: "0", body: body, what: "REPORT sync-collection", .listing, keeping: .etag
+            ) { (response) throws(HelperError) in
                 if try self.listedIsCollection(response.href) {
                     if response.status == 507 { state.truncated = true }
                     return
@@ -312,8 +281,9 @@ final class CalDAVClient {
             """
         final class State { var members = ListedMembers() }
         let state = State()
-        let (answer, _) = try listing(body, depth: "1", what: "REPORT calendar-query") {
-            (response) throws(HelperError) in
+        let (answer, _) = try multistatus(
+            "REPORT", depth: "1", body: body, what: "REPORT calendar-query", .listing, keeping: .etag
+        ) { (response) throws(HelperError) in
             guard response.status.map({ (200..<300).contains($0) }) ?? true, try !self.listedIsCollection(response.href)
             else { return }
             let href = response.href
@@ -334,10 +304,7 @@ final class CalDAVClient {
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:"><D:prop><D:sync-token/></D:prop></D:propfind>
             """
-        let status = try multistatus("PROPFIND", collection, depth: "0", body: body, what: "PROPFIND")
-        let response = status.responses.first(where: { isCollection($0.href) }) ?? status.responses.first
-        guard let token = response?.prop(davNS, "sync-token")?.trimmedText, !token.isEmpty else { return nil }
-        return token
+        return try properties(body, keeping: .syncToken)?.syncToken
     }
 
     // MARK: fetch
@@ -390,19 +357,15 @@ final class CalDAVClient {
         let state = State()
         state.found = Array(repeating: nil, count: hrefs.count)
         do throws(HelperError) {
-            let (answer, _) = try listing(body, depth: "1", what: "REPORT calendar-query", keepingCalendarData: true) {
-                (response) throws(HelperError) in
+            let (answer, _) = try multistatus(
+                "REPORT", depth: "1", body: body, what: "REPORT calendar-query", .listing,
+                keeping: [.etag, .calendarData]
+            ) { (response) throws(HelperError) in
                 guard response.status.map({ (200..<300).contains($0) }) ?? true, let data = response.calendarData,
                     let url = self.collection.resolve(response.href), url.sameOrigin(self.collection),
                     let index = byPath[url.comparablePath], state.found[index] == nil
                 else { return }
-                // An XML parser turns each CR LF of a text into LF (a multiget answer is read
-                // whole, its CRs protected first; this one is read as it streams in). iCalendar
-                // lines end in CR LF: put back, unless the server wrote its CRs as `&#13;`, which
-                // survive. Only an object with bare LF line ends (against RFC 5545) comes out
-                // different from the server's bytes: with CR LF.
-                let text = data.utf8.contains(13) ? data : data.replacingAll("\n", with: "\r\n")
-                state.found[index] = FetchedObject(href: hrefs[index], etag: response.etag, text: text)
+                state.found[index] = FetchedObject(href: hrefs[index], etag: response.etag, text: data)
             }
             guard answer.status == 207 else { return (Fetched(), hrefs) }
         } catch  where error.kind == .badResponse {
@@ -439,23 +402,21 @@ final class CalDAVClient {
             halves.add(try multiget(Array(hrefs[(hrefs.count / 2)...])))
             return halves
         }
-        var answer: HTTPAnswer
+        var responses: [DAVResponse] = []
+        let answer: HTTPAnswer
         do throws(HelperError) {
-            answer = try dav("REPORT", collection, depth: "1", body: body)
+            (answer, _) = try multistatus(
+                "REPORT", depth: "1", body: body, what: "REPORT calendar-multiget", .properties,
+                keeping: [.etag, .calendarData]
+            ) { responses.append($0) }
         } catch  where error.kind == .badResponse {
-            return try halved()  // too large a batch (or broken compression): smaller ones
+            return try halved()  // too large a batch, broken compression or unreadable XML: smaller ones
         }
         switch answer.status {
         case 207:
-            let status: Multistatus
-            do throws(HelperError) {
-                status = try Multistatus(answer.takeBody(), from: "REPORT calendar-multiget \(displayURL)")
-            } catch  where error.kind == .badResponse {
-                return try halved()
-            }
-            var byHref: [String: Multistatus.Response] = [:]
-            var byPath: [String: Multistatus.Response] = [:]
-            for response in status.responses {
+            var byHref: [String: DAVResponse] = [:]
+            var byPath: [String: DAVResponse] = [:]
+            for response in responses {
                 byHref[response.href] = response
                 if let url = try? resolve(response.href), url.sameOrigin(collection) {
                     byPath[url.comparablePath] = response
@@ -469,8 +430,8 @@ final class CalDAVClient {
                 }
                 if response.status == 404 || response.status == 410 {
                     fetched.gone.append(href)
-                } else if let data = response.prop(caldavNS, "calendar-data") {
-                    fetched.objects.append(FetchedObject(href: href, etag: response.etag, text: data.text))
+                } else if let data = response.calendarData {
+                    fetched.objects.append(FetchedObject(href: href, etag: response.etag, text: data))
                 }
             }
             return fetched

@@ -53,10 +53,11 @@ final class Discovery {
 
     // MARK: Redirects
 
-    /// Sends one request, following redirects; the last answer and the URL that gave it.
-    private func send(_ method: String, _ url: HTTPURL, depth: String, body: String) throws(HelperError) -> (
-        HTTPAnswer, HTTPURL
-    ) {
+    /// Sends one request, following redirects, its 207 answer read by `reader` (whose errors
+    /// name the URL that gave it); the last answer and the URL that gave it.
+    private func send(
+        _ method: String, _ url: HTTPURL, depth: String, body: String, into reader: MultistatusReader
+    ) throws(HelperError) -> (HTTPAnswer, HTTPURL) {
         var method = method
         var url = url
         var body: [UInt8]? = Array(body.utf8)
@@ -64,7 +65,9 @@ final class Discovery {
         while true {
             var headers = ["Depth: \(depth)"]
             if body != nil { headers.append("Content-Type: application/xml; charset=utf-8") }
-            let answer = try client(for: url).send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+            reader.what = "PROPFIND \(url.string)"
+            let answer = try client(for: url).send(
+                HTTPRequest(method: method, url: url, headers: headers, body: body, sink: reader))
             guard [301, 302, 303, 307, 308].contains(answer.status) else {
                 if answer.status == 401 && !url.sameOrigin(start) {
                     throw HelperError(
@@ -121,15 +124,18 @@ final class Discovery {
         </D:prop></D:propfind>
         """
 
-    /// A PROPFIND (redirects followed); its multistatus and the URL that answered. Any other
-    /// answer is an error saying what was found at `url`.
-    private func propfind(_ url: HTTPURL, depth: String) throws(HelperError) -> (Multistatus, HTTPURL) {
-        var answer: HTTPAnswer
-        let at: HTTPURL
-        (answer, at) = try send("PROPFIND", url, depth: depth, body: Self.propfindBody)
+    /// A PROPFIND (redirects followed); its responses and the URL that answered. Any other
+    /// answer than a multistatus is an error saying what was found at `url`.
+    private func propfind(_ url: HTTPURL, depth: String) throws(HelperError) -> ([DAVResponse], HTTPURL) {
+        var responses: [DAVResponse] = []
+        let reader = MultistatusReader(
+            .properties, keeping: [.resourceType, .displayName, .components, .principal, .calendarHome]
+        ) { responses.append($0) }
+        let (answer, at) = try send("PROPFIND", url, depth: depth, body: Self.propfindBody, into: reader)
         switch answer.status {
         case 207:
-            return (try Multistatus(answer.takeBody(), from: "PROPFIND \(at.string)"), at)
+            try reader.finish()
+            return (responses, at)
         case 401, 403:
             throw HelperError(
                 .auth, "PROPFIND \(at.string): authentication failed (HTTP \(answer.status))", status: answer.status)
@@ -149,9 +155,8 @@ final class Discovery {
 
     /// The properties of `url` itself (Depth 0), and the URL that answered. A multistatus whose
     /// response says 404 (Xandikos answers a PROPFIND so) is the 404 it means.
-    private func about(_ url: HTTPURL) throws(HelperError) -> (Multistatus.Response, HTTPURL) {
-        let (status, at) = try propfind(url, depth: "0")
-        let responses = status.responses
+    private func about(_ url: HTTPURL) throws(HelperError) -> (DAVResponse, HTTPURL) {
+        let (responses, at) = try propfind(url, depth: "0")
         guard
             let response = responses.first(where: { at.resolve($0.href)?.isSame(as: at) == true })
                 ?? (responses.count == 1 ? responses.first : nil)
@@ -165,31 +170,23 @@ final class Discovery {
         return (response, at)
     }
 
-    /// The URL in a property holding a DAV:href (`current-user-principal`, `calendar-home-set`).
-    private static func href(_ response: Multistatus.Response, _ namespace: String, _ name: String, at url: HTTPURL)
-        -> HTTPURL?
-    {
-        guard let text = response.prop(namespace, name)?.child(davNS, "href")?.trimmedText, !text.isEmpty,
-            var target = url.resolve(text)
-        else { return nil }
+    /// `href` (a principal's, a calendar home's) resolved against `url`, without user info.
+    private static func resolved(_ href: String?, at url: HTTPURL) -> HTTPURL? {
+        guard let href, var target = url.resolve(href) else { return nil }
         target.user = nil
         target.password = nil
         return target
     }
 
-    private static func isCalendar(_ response: Multistatus.Response) -> Bool {
-        response.prop(davNS, "resourcetype")?.child(caldavNS, "calendar") != nil
+    private static func isCalendar(_ response: DAVResponse) -> Bool {
+        response.resourceType?.contains(.calendar) == true
     }
 
-    private static func found(_ response: Multistatus.Response, _ url: HTTPURL) -> Found {
+    private static func found(_ response: DAVResponse, _ url: HTTPURL) -> Found {
         var url = url
         url.query = nil
         if !url.path.hasSuffix("/") { url.path += "/" }
-        let name = response.prop(davNS, "displayname")?.trimmedText
-        let components = response.prop(caldavNS, "supported-calendar-component-set").map {
-            $0.all(caldavNS, "comp").compactMap { $0.nameAttribute?.uppercased() }
-        }
-        return Found(url: url, name: name?.isEmpty == false ? name : nil, components: components ?? allComponents)
+        return Found(url: url, name: response.displayName, components: response.components ?? allComponents)
     }
 
     /// The VTODO-capable calendars found from the URL given.
@@ -205,12 +202,12 @@ final class Discovery {
             }
             return try checked([calendar])
         }
-        var home = Self.href(response, caldavNS, "calendar-home-set", at: at)
-        if home == nil, let principal = Self.href(response, davNS, "current-user-principal", at: at),
+        var home = Self.resolved(response.calendarHome, at: at)
+        if home == nil, let principal = Self.resolved(response.principal, at: at),
             !principal.isSame(as: at)
         {
             let (properties, principalAt) = try about(principal)
-            guard let found = Self.href(properties, caldavNS, "calendar-home-set", at: principalAt) else {
+            guard let found = Self.resolved(properties.calendarHome, at: principalAt) else {
                 throw HelperError(
                     .notFound,
                     "\(at.string) names the principal \(principalAt.string), which names no calendar home (calendar-home-set): not a CalDAV account"
@@ -220,7 +217,7 @@ final class Discovery {
         }
         if let home { return try checked(try calendars(in: home, required: true)) }
         // No principal named: a calendar home without one is listed all the same.
-        if response.prop(davNS, "resourcetype")?.child(davNS, "collection") != nil {
+        if response.resourceType?.contains(.collection) == true {
             let calendars = try calendars(in: at, required: false)
             if !calendars.isEmpty { return try checked(calendars) }
             throw HelperError(
@@ -232,11 +229,11 @@ final class Discovery {
     /// The VTODO-capable calendars listed in `home` (Depth 1). With `required`, a home that
     /// lists none is an error saying what it holds.
     private func calendars(in home: HTTPURL, required: Bool) throws(HelperError) -> [Found] {
-        let (status, at) = try propfind(home, depth: "1")
+        let (responses, at) = try propfind(home, depth: "1")
         var found: [Found] = []
         var others: [String] = []
         var seen = Set<String>()
-        for response in status.responses {
+        for response in responses {
             guard var url = at.resolve(response.href), !url.isSame(as: at), Self.isCalendar(response) else { continue }
             url.user = nil
             url.password = nil

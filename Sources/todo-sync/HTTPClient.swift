@@ -26,25 +26,11 @@ protocol BodySink: AnyObject {
 }
 
 /// One HTTP answer (the last one, after any authentication round trip curl made).
-// swift-format-ignore: UseSynthesizedInitializer
-// Its initializer is written out: `body`'s private setter would make the synthesized one private.
 struct HTTPAnswer {
     let status: Int
     let headers: [(name: String, value: String)]
-    private(set) var body: [UInt8]
-
-    init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The body, which this answer no longer holds: its only copy, so that whoever reads it can
-    /// let it go once read (an answer can be megabytes; two copies at once count).
-    mutating func takeBody() -> [UInt8] {
-        defer { body = [] }
-        return body
-    }
+    /// The body; none when it went to the request's sink.
+    let body: [UInt8]
 
     func header(_ name: String) -> String? {
         let lower = name.lowercased()
@@ -95,15 +81,14 @@ final class HTTPClient {
     }
 
     /// The most bytes of one answer's body, after decompression, unless its request says
-    /// otherwise: a DAV answer's (XML) read whole (listings are streamed instead: see
-    /// ``maximumListing``). With the bounds on the XML read from it (see ``XMLNode``),
-    /// it keeps the helper under 64 MiB whatever a server answers: a body, its XML's tree and
-    /// the JSON answer made of it are in memory together.
+    /// otherwise: a PROPFIND's or a calendar-multiget's multistatus (read as it arrives, within
+    /// ``MultistatusReader``'s bounds for `.properties`), or an answer of another status, kept
+    /// whole. It keeps the helper under 64 MiB whatever a server answers.
     static let maximumBody = 8 << 20
     /// The most bytes of a listing's body (a 207 answer to sync-collection or calendar-query),
-    /// after decompression: read as it arrives (see ``ListingParser``), it costs no memory of its
-    /// own, so this bounds the time a server can keep the helper parsing: a listing of 100,000
-    /// objects is about 25 MB, one of ``ListingParser/maximumResponses`` about 250 MB.
+    /// after decompression: read as it arrives (see ``MultistatusReader``), it costs no memory of
+    /// its own, so this bounds the time a server can keep the helper parsing: a listing of
+    /// 100,000 objects is about 25 MB, one of ``MultistatusReader/maximumResponses`` about 250 MB.
     static let maximumListing = 256 << 20
     /// The most bytes of one object fetched alone by GET (its text, after decompression): a
     /// VTODO with a long description or an inline attachment is read whole, up to this. Such an
@@ -286,6 +271,10 @@ private final class Transfer {
     private var status = 0
     private var headers: [(name: String, value: String)] = []
     private var headerBytes = 0
+    /// Whether the answer's head has ended (its blank line came). libcurl 7.88 takes a connection
+    /// closed inside the head, before a Content-Length, for the end of an answer with an empty
+    /// body, and reports no error: the head's end tells such a cut from an answer.
+    private var headEnded = false
     private var body: [UInt8] = []
     private var tooLarge = false
     /// Body bytes given to the request's sink, whether it was begun, and the error it threw.
@@ -359,6 +348,7 @@ private final class Transfer {
         status = 0
         headers = []
         headerBytes = 0
+        headEnded = false
         body = []
         tooLarge = false
         streamed = 0
@@ -435,8 +425,11 @@ private final class Transfer {
         // Read as bytes: a String per line and String searches were a twentieth of a request's CPU.
         var line = UnsafeRawBufferPointer(start: data, count: count)[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line.removeLast() }
-        if line.starts(with: "HTTP/".utf8) {
+        if line.isEmpty {
+            headEnded = true
+        } else if line.starts(with: "HTTP/".utf8) {
             // A new answer (after a 100 Continue or an authentication challenge): start afresh.
+            headEnded = false
             headers = []
             body = []
             streamed = 0
@@ -518,6 +511,8 @@ private final class Transfer {
         guard let request else { return .failure(HelperError(.protocol, "unexpected failure")) }
         if let sinkError { return .failure(sinkError) }
         if code == CURLE_OK {
+            // Cut inside its head, an answer is no answer: its empty body is not the server's.
+            guard headEnded else { return .failure(unreachable("connection lost inside the answer's head", request)) }
             var status = 0
             _ = todo_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             return .success(HTTPAnswer(status: status, headers: headers, body: body))
@@ -575,7 +570,14 @@ private final class Transfer {
         default:
             reason = "network error: \(curlText)"
         }
-        return HelperError(.unreachable, "cannot reach \(request.url.authority) (\(reason)) for \(what)")
+        return unreachable(reason, request)
+    }
+
+    /// `request`'s server could not be reached, for `reason`.
+    private func unreachable(_ reason: String, _ request: HTTPRequest) -> HelperError {
+        HelperError(
+            .unreachable,
+            "cannot reach \(request.url.authority) (\(reason)) for \(request.method) \(request.url.string)")
     }
 
     /// The certificate problem as OpenSSL's verify result names it, with curl's own words.

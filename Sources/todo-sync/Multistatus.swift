@@ -1,307 +1,688 @@
 import CLibXML2
 import Glibc
 
-let davNS = "DAV:"
-let caldavNS = "urn:ietf:params:xml:ns:caldav"
-
-/// An XML element: its namespace and local name, its `name` attribute, text and children.
-final class XMLNode {
-    let namespace: String
-    let name: String
-    /// The element's unqualified `name` attribute (`<C:comp name="VTODO"/>`): the one attribute
-    /// of a DAV answer the helper reads. Others are not kept: they would cost memory for nothing.
-    let nameAttribute: String?
-    var text = ""
-    var children: [XMLNode] = []
-
-    init(namespace: String, name: String, nameAttribute: String? = nil) {
-        self.namespace = namespace
-        self.name = name
-        self.nameAttribute = nameAttribute
+/// What one `<D:response>` of a DAV:multistatus says of one of its hrefs: its status, and the
+/// properties its reader keeps (``MultistatusReader/Properties``) as its 2xx propstats report
+/// them (a propstat without a status counts as 2xx). Texts are trimmed of XML blanks, an empty
+/// one being `nil`, and of one given twice the first that is not is kept; calendar-data, a
+/// resourcetype and a component set are read where they first come.
+struct DAVResponse {
+    /// The types of DAV:resourcetype the helper tells apart.
+    struct ResourceType: OptionSet {
+        let rawValue: UInt8
+        static let collection = ResourceType(rawValue: 1)
+        static let calendar = ResourceType(rawValue: 2)
     }
 
-    func `is`(_ namespace: String, _ name: String) -> Bool { self.namespace == namespace && self.name == name }
+    var href = ""
+    /// The response-level status (for a member removed in a sync-collection: 404).
+    var status: Int?
+    /// DAV:getetag.
+    var etag: String?
+    /// CALDAV:calendar-data as sent, untrimmed, its carriage returns kept (see ``CarriageReturns``).
+    var calendarData: String?
+    /// DAV:sync-token as a property (a PROPFIND's; a listing's own token is the reader's).
+    var syncToken: String?
+    /// DAV:displayname.
+    var displayName: String?
+    /// DAV:resourcetype, `nil` when not found.
+    var resourceType: ResourceType?
+    /// The `name` attributes of CALDAV:supported-calendar-component-set's `comp`s, uppercased;
+    /// `nil` when the property is not found (which allows every component).
+    var components: [String]?
+    /// The DAV:href in DAV:current-user-principal.
+    var principal: String?
+    /// The DAV:href in CALDAV:calendar-home-set.
+    var calendarHome: String?
 
-    func child(_ namespace: String, _ name: String) -> XMLNode? { children.first { $0.is(namespace, name) } }
+    /// What is still unknown taken from `later`, a later 2xx propstat's properties.
+    fileprivate mutating func fill(from later: DAVResponse) {
+        etag = etag ?? later.etag
+        calendarData = calendarData ?? later.calendarData
+        syncToken = syncToken ?? later.syncToken
+        displayName = displayName ?? later.displayName
+        resourceType = resourceType ?? later.resourceType
+        components = components ?? later.components
+        principal = principal ?? later.principal
+        calendarHome = calendarHome ?? later.calendarHome
+    }
+}
 
-    func all(_ namespace: String, _ name: String) -> [XMLNode] { children.filter { $0.is(namespace, name) } }
+/// A DAV:multistatus answer (RFC 4918 section 13), read as it arrives: every one the helper reads
+/// (PROPFIND, calendar-multiget, the sync-collection and calendar-query listings). libxml2's push
+/// parser (SAX2) is given the body as curl delivers it; of each `<D:response>` only its hrefs,
+/// its status and the ``Properties`` asked for are kept, handed to `each` when the response
+/// ends, once per href. No tree is built: memory is what `each` keeps.
+///
+/// Bounds, whatever the server sends: no DTD, no entity, no network; elements at most
+/// ``maximumDepth`` deep, namespace names of at most ``maximumNamespace`` bytes; and by ``Answer``:
+/// - `.listing` (a body of up to ``HTTPClient/maximumListing`` bytes): ``maximumResponseElements``
+///   elements in one response, ``maximumOutsideElements`` outside the responses,
+///   ``maximumResponses`` responses; ``maximumKeptText`` bytes in one href, status, etag or
+///   sync-token, ``HTTPClient/maximumObject`` in one calendar-data; ``maximumPending`` bytes that
+///   libxml2 holds unparsed (a tag or a text that never ends: a decompression bomb of blanks) and
+///   ``maximumNames`` bytes of distinct names.
+/// - `.properties` (up to ``HTTPClient/maximumBody`` bytes): ``maximumElements`` elements, and
+///   ``maximumText`` bytes of text in any one element.
+///
+/// Where carriage returns are kept (see ``keepsCarriageReturns``), the body once they are written
+/// as `&#13;` is at most a quarter larger than its own bound.
+///
+/// The reader's own errors (`bad_response`) begin with ``what``; an error `each` throws ends the
+/// read as it is.
+final class MultistatusReader: BodySink {
+    /// The two sizes of answer, with their bounds.
+    enum Answer {
+        /// A listing of the collection: any number of responses, each small.
+        case listing
+        /// The properties of a few resources: a PROPFIND, a calendar-multiget.
+        case properties
 
-    var trimmedText: String {
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-            let last = scalars.lastIndex(where: { !isSpace($0) })
-        else { return "" }
-        return String(scalars[first...last])
+        /// The most bytes of the body, decompressed.
+        var maximumBody: Int { self == .listing ? HTTPClient.maximumListing : HTTPClient.maximumBody }
+        /// The most bytes handed to libxml2 once carriage returns are written as `&#13;` (5 bytes
+        /// each): a quarter more than the body (iCalendar text has a CR every 40 bytes or so),
+        /// whatever share of CRs a server puts in.
+        var maximumProtected: Int { maximumBody + maximumBody / 4 }
+    }
+
+    /// The properties a reader keeps; others are skipped as they stream by.
+    struct Properties: OptionSet {
+        let rawValue: UInt8
+        static let etag = Properties(rawValue: 1 << 0)
+        static let calendarData = Properties(rawValue: 1 << 1)
+        static let syncToken = Properties(rawValue: 1 << 2)
+        static let displayName = Properties(rawValue: 1 << 3)
+        static let resourceType = Properties(rawValue: 1 << 4)
+        static let components = Properties(rawValue: 1 << 5)
+        static let principal = Properties(rawValue: 1 << 6)
+        static let calendarHome = Properties(rawValue: 1 << 7)
     }
 
     /// The deepest element nesting read: a DAV answer needs about 8.
     static let maximumDepth = 64
-    /// The most elements in one answer read whole (a PROPFIND, a calendar-multiget: 100 objects
-    /// need about 1,000). Each element read costs about 100 bytes of tree: with
-    /// ``HTTPClient/maximumBody`` (the body and its text, twice while read) the helper stays
-    /// under 64 MiB whatever the answer holds. Listings are not read so: see ``ListingParser``.
-    static let maximumElements = 150_000
-    /// The most text in one element. libxml2 holds the element's text too while it is read (and
-    /// up to twice over as it grows it), so a bound below the body's keeps that copy small. An
-    /// object larger than this in a calendar-multiget answer is read alone, by GET.
-    static let maximumText = 2 << 20
-    /// The longest namespace name declared: DAV's are about 30 bytes. libxml2 looks an element's
-    /// namespace up whole each time it is asked for it, so this bounds the time to read an answer.
+    /// The longest namespace name declared: DAV's are about 30 bytes, and each element's is
+    /// compared with them.
     static let maximumNamespace = 1_024
-    /// The most bytes of an answer once its carriage returns are written as `&#13;` (5 bytes
-    /// each): a quarter more than the largest answer (iCalendar text has a CR every 40 bytes
-    /// or so), whatever share of CRs a server puts in.
-    static let maximumProtected = HTTPClient.maximumBody + HTTPClient.maximumBody / 4
+    /// A listing's response needs 5 elements (response, href, propstat, prop, getetag); other
+    /// properties a server adds may hold a few elements each.
+    static let maximumResponseElements = 1_000
+    /// Elements outside a listing's responses: the multistatus, its sync-token and responsedescription.
+    static let maximumOutsideElements = 1_000
+    /// The most responses in one answer.
+    static let maximumResponses = 1_000_000
+    /// The most bytes of one href, status, etag or sync-token of a listing.
+    static let maximumKeptText = 64 << 10
+    /// The most bytes libxml2 may hold unparsed of a listing: the longest tag or text between two tags.
+    static let maximumPending = 1 << 20
+    /// The most distinct names libxml2 keeps in its dictionary for a listing, in bytes.
+    static let maximumNames = 1 << 20
+    /// The most elements of a PROPFIND or calendar-multiget answer (100 objects need about
+    /// 1,000), whose responses its caller keeps.
+    static let maximumElements = 150_000
+    /// The most text of one element of a PROPFIND or calendar-multiget answer: an object larger
+    /// than this in a calendar-multiget is read alone, by GET.
+    static let maximumText = 2 << 20
 
-    /// Parses a document with namespaces, with libxml2's streaming reader (no tree of its own,
-    /// no network, no DTD, no entity substitution: a DOCTYPE or an entity reference is refused).
-    /// Carriage returns in text survive (an XML parser, libxml2 too, turns CR LF into LF; calendar
-    /// data needs its CR LF byte for byte): see `protectingCarriageReturns`.
-    ///
-    /// `data` is consumed: the caller's copy should be its only one, let go of once the CRs are
-    /// protected, so that the answer is not in memory twice while its tree is built.
-    static func parse(_ data: consuming [UInt8], protectingCR: Bool = true) throws(HelperError) -> XMLNode {
-        XMLLibrary.setUp()
-        let bytes: [UInt8]
-        if protectingCR { bytes = try protectingCarriageReturns(consume data) } else { bytes = consume data }
-        guard bytes.count < Int(Int32.max) else { throw HelperError(.badResponse, "the server's XML is too large") }
-        // The reader reads from the buffer until it is freed: the whole parse runs inside the
-        // closure that lends the bytes (outside it, an optimised build may free them first).
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(HelperError) -> XMLNode in
-            try buffer.withMemoryRebound(to: CChar.self) { (memory) throws(HelperError) -> XMLNode in try read(memory) }
+    private enum Kind {
+        case other, multistatus, syncToken, response, href, responseStatus, propstat, propstatStatus, prop
+        // The properties, and the href in a principal or a calendar home.
+        case etag, calendarData, syncTokenProperty, displayName, resourceType, components, principal, calendarHome
+        case propertyHref
+
+        /// Whether the element's text is kept.
+        var keepsText: Bool {
+            switch self {
+            case .syncToken, .href, .responseStatus, .propstatStatus, .etag, .calendarData, .syncTokenProperty,
+                .displayName, .propertyHref:
+                true
+            default: false
+            }
         }
     }
 
-    /// Builds the tree from `memory` with libxml2's streaming reader, within the bounds.
-    private static func read(_ memory: UnsafeBufferPointer<CChar>) throws(HelperError) -> XMLNode {
-        // No XML_PARSE_NOENT (entities stay references, refused below), no DTDLOAD, no HUGE (libxml2's own limits hold).
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)
-        let reader = xmlReaderForMemory(memory.baseAddress, Int32(memory.count), nil, nil, options)
-        guard let reader else { throw HelperError(.badResponse, "the server's XML could not be parsed") }
-        // libxml2's first complaint, for the message; nothing goes to stderr.
-        final class FirstError { var text: String? }
-        let firstError = FirstError()
-        defer {
-            xmlFreeTextReader(reader)
-            withExtendedLifetime(firstError) {}
-        }
-        xmlTextReaderSetStructuredErrorHandler(
-            reader,
-            { context, error in
-                guard let context, let error else { return }
-                let box = Unmanaged<FirstError>.fromOpaque(context).takeUnretainedValue()
-                guard box.text == nil, let message = error.pointee.message else { return }
-                var text = String(cString: message)
-                while text.last == "\n" || text.last == " " { text.removeLast() }
-                box.text = "line \(error.pointee.line): " + String(text.prefix(200))
-            }, Unmanaged.passUnretained(firstError).toOpaque())
+    /// One open element: what it is, and the bytes of its own text so far.
+    private struct Frame {
+        var kind: Kind
+        var text = 0
+    }
 
-        func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
-            guard let pointer else { return "" }
-            return String(cString: pointer)
+    private let answer: Answer
+    private let keeping: Properties
+    /// Whether carriage returns in text are kept: in every answer but a listing of hrefs and
+    /// etags (whose texts are all trimmed, and which can be 256 MiB: not scanned for nothing).
+    private let keepsCarriageReturns: Bool
+    /// What the answer answers (`PROPFIND http://…`), for errors.
+    var what: String
+    /// Called for each href of each response, in order.
+    private let each: (DAVResponse) throws(HelperError) -> Void
+    /// The top-level DAV:sync-token (a sync-collection's), once read.
+    private(set) var syncToken: String?
+    private(set) var responses = 0
+
+    private var context: xmlParserCtxtPtr?
+    private var failure: HelperError?
+    private var carriageReturns = CarriageReturns()
+    private var protected: [UInt8] = []
+    private var fed = 0
+    private var stack: [Frame] = []
+    private var sawRoot = false
+    private var elements = 0
+    private var outsideElements = 0
+    private var inResponse = false
+    private var responseElements = 0
+    // The response being read, its hrefs, and the propstat being read.
+    private var response = DAVResponse()
+    private var hrefs: [String] = []
+    private var propstat = DAVResponse()
+    private var propstatStatus: Int?
+    /// The text of the element whose text is kept (none is inside another).
+    private var text: [UInt8] = []
+
+    init(
+        _ answer: Answer, keeping: Properties, what: String = "",
+        each: @escaping (DAVResponse) throws(HelperError) -> Void
+    ) {
+        self.answer = answer
+        self.keeping = keeping
+        keepsCarriageReturns = answer == .properties || keeping.contains(.calendarData)
+        self.what = what
+        self.each = each
+    }
+
+    deinit { free() }
+
+    private func free() {
+        if let context {
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            xmlFreeParserCtxt(context)
         }
-        // Names and namespaces, each made once: a namespace declared once is every element's
-        // below it, and a copy per element made a 600 KB answer take 750 MB. Keyed by libxml2's
-        // pointer (its dictionary's, so the same for the same name), checked by content.
-        var names: [UnsafePointer<xmlChar>: String] = [:]
-        func name(_ pointer: UnsafePointer<xmlChar>?) -> String {
-            guard let pointer else { return "" }
-            let length = strlen(pointer)
-            if let known = names[pointer], known.utf8.count == length,
-                known.utf8.withContiguousStorageIfAvailable({
-                    $0.baseAddress.map { memcmp($0, pointer, length) == 0 } ?? (length == 0)
-                }) == true
+        context = nil
+    }
+
+    /// A new answer's body starts (after an authentication round trip, say): all read so far goes.
+    func begin() {
+        free()
+        failure = nil
+        carriageReturns = CarriageReturns()
+        fed = 0
+        stack = []
+        sawRoot = false
+        elements = 0
+        outsideElements = 0
+        inResponse = false
+        responses = 0
+        syncToken = nil
+        hrefs = []
+        text = []
+    }
+
+    /// Parses the next bytes of the body.
+    func consume(_ bytes: UnsafeRawBufferPointer) throws(HelperError) {
+        if let failure { throw failure }
+        guard !bytes.isEmpty else { return }
+        guard keepsCarriageReturns else { return try push(bytes, terminate: false) }
+        let changed = carriageReturns.protect(bytes, into: &protected)
+        fed += changed ? protected.count : bytes.count
+        guard fed <= answer.maximumProtected else {
+            throw stop(
+                bad(
+                    "the server's XML is larger than \(answer.maximumProtected >> 20) MiB once its carriage returns are kept; stopped"
+                ))
+        }
+        guard changed else { return try push(bytes, terminate: false) }
+        let failure = protected.withUnsafeBytes { (protected) -> HelperError? in
+            do throws(HelperError) {
+                try push(protected, terminate: false)
+                return nil
+            } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The body has ended: the document must be complete.
+    func finish() throws(HelperError) {
+        try push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+        guard sawRoot else { throw unreadable() }
+    }
+
+    private func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) throws(HelperError) {
+        if let failure { throw failure }
+        let context: xmlParserCtxtPtr
+        if let started = self.context { context = started } else { context = try start() }
+        var offset = 0
+        // libxml2 takes an Int32 count: large buffers go in pieces.
+        repeat {
+            let count = min(bytes.count - offset, 1 << 20)
+            let last = terminate && offset + count == bytes.count
+            let result = xmlParseChunk(
+                context, bytes.baseAddress.map { $0.advanced(by: offset).assumingMemoryBound(to: CChar.self) },
+                Int32(count), last ? 1 : 0)
+            offset += count
+            if let failure { throw failure }
+            guard result == 0, context.pointee.wellFormed != 0 else { throw unreadable() }
+            if answer == .listing, let input = context.pointee.input, let cur = input.pointee.cur,
+                let end = input.pointee.end, end - cur > Self.maximumPending
             {
-                return known
+                throw stop(
+                    bad("the server's XML holds a tag or a text longer than \(Self.maximumPending >> 20) MiB"))
             }
-            let made = String(cString: pointer)
-            if names.count < 1_000 { names[pointer] = made }
-            return made
-        }
-        func isUnqualifiedName(_ pointer: UnsafePointer<xmlChar>?) -> Bool {
-            guard let pointer else { return false }
-            return strcmp(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self), "name") == 0
-        }
-        var unreadable: HelperError {
-            HelperError(
-                .badResponse,
-                "the server's XML could not be parsed" + (firstError.text.map { " (libxml2: \($0))" } ?? ""))
-        }
-        var root: XMLNode?
-        var stack: [XMLNode] = []
-        var elements = 0
-        while true {
-            let step = xmlTextReaderRead(reader)
-            if step == 0 { break }
-            guard step == 1 else { throw unreadable }
-            switch xmlReaderTypes(rawValue: UInt32(xmlTextReaderNodeType(reader))) {
-            case XML_READER_TYPE_ELEMENT:
-                elements += 1
-                guard stack.count < maximumDepth else {
-                    throw HelperError(.badResponse, "the server's XML is nested deeper than \(maximumDepth) elements")
-                }
-                guard elements <= maximumElements else {
-                    throw HelperError(.badResponse, "the server's XML holds more than \(maximumElements) elements")
-                }
-                // Attributes first, namespace declarations (which come first) checked before any
-                // name in them is looked up: libxml2 looks a namespace up anew, whole, each time.
-                var nameAttribute: String?
-                while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-                    if xmlTextReaderIsNamespaceDecl(reader) == 1 {
-                        if let value = xmlTextReaderConstValue(reader), strlen(value) > maximumNamespace {
-                            throw HelperError(
-                                .badResponse,
-                                "the server's XML declares a namespace longer than \(maximumNamespace) bytes")
-                        }
-                    } else if xmlTextReaderConstNamespaceUri(reader) == nil,
-                        isUnqualifiedName(xmlTextReaderConstLocalName(reader))
-                    {
-                        nameAttribute = string(xmlTextReaderConstValue(reader))
-                    }
-                }
-                xmlTextReaderMoveToElement(reader)
-                let namespace = name(xmlTextReaderConstNamespaceUri(reader))
-                let localName = name(xmlTextReaderConstLocalName(reader))
-                let empty = xmlTextReaderIsEmptyElement(reader) == 1
-                let node = XMLNode(namespace: namespace, name: localName, nameAttribute: nameAttribute)
-                if let parent = stack.last { parent.children.append(node) } else if root == nil { root = node }
-                if !empty { stack.append(node) }
-            case XML_READER_TYPE_END_ELEMENT:
-                _ = stack.popLast()
-            case XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA, XML_READER_TYPE_WHITESPACE,
-                XML_READER_TYPE_SIGNIFICANT_WHITESPACE:
-                guard let node = stack.last else { continue }
-                node.text += string(xmlTextReaderConstValue(reader))
-                guard node.text.utf8.count <= maximumText else {
-                    throw HelperError(
-                        .badResponse,
-                        "the server's XML holds an element with more than \(maximumText >> 20) MiB of text")
-                }
-            case XML_READER_TYPE_DOCUMENT_TYPE, XML_READER_TYPE_ENTITY_REFERENCE, XML_READER_TYPE_ENTITY:
-                throw HelperError(
-                    .badResponse, "the server's XML has a DOCTYPE or an entity, which a DAV answer never needs")
-            default:
-                continue
-            }
-        }
-        guard let root else { throw unreadable }
-        return root
+        } while offset < bytes.count
     }
 
-    /// `data` with each CR byte in character data written as `&#13;` (in CDATA: the section is
-    /// closed around it), which a parser keeps, where a literal CR would be normalised away.
-    /// CRs inside tags, comments, processing instructions and outside the root element are left alone.
-    /// More than ``maximumProtected`` bytes so written is an error.
-    static func protectingCarriageReturns(_ input: consuming [UInt8]) throws(HelperError) -> [UInt8] {
-        guard input.contains(13) else { return input }
-        let bytes = consume input
-        var out = [UInt8]()
-        out.reserveCapacity(min(bytes.count + bytes.count / 20, maximumProtected))
-        func tooLarge() -> HelperError {
-            HelperError(
-                .badResponse,
-                "the server's XML is larger than \(maximumProtected >> 20) MiB once its carriage returns are kept; stopped"
-            )
+    /// A `bad_response` error about the answer to ``what``.
+    private func bad(_ message: String) -> HelperError {
+        HelperError(.badResponse, what.isEmpty ? message : "\(what): \(message)")
+    }
+
+    private func unreadable() -> HelperError {
+        var detail = ""
+        if let context, let error = xmlCtxtGetLastError(context), let message = error.pointee.message {
+            var text = String(cString: message)
+            while text.last == "\n" || text.last == " " { text.removeLast() }
+            detail = " (libxml2: line \(error.pointee.line): \(text.prefix(200)))"
         }
-        enum State { case text, tag, comment, cdata, instruction }
-        var state = State.text
-        var quote: UInt8 = 0
-        var depth = 0  // open elements: character references only count inside the root
-        var endTag = false
-        var declaration = false  // </…>; <!DOCTYPE …>
-        var i = 0
-        // Byte by byte, with no array made per call: this runs once per byte of an answer.
-        func starts(_ pattern: StaticString, at index: Int) -> Bool {
-            pattern.withUTF8Buffer { pattern in
-                index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+        return bad("the server's XML could not be parsed" + detail)
+    }
+
+    /// Records `error` as the read's end and stops libxml2; returns it.
+    @discardableResult
+    private func stop(_ error: HelperError) -> HelperError {
+        if failure == nil { failure = error }
+        if let context { xmlStopParser(context) }
+        return failure ?? error
+    }
+
+    private static func reader(_ context: UnsafeMutableRawPointer) -> MultistatusReader {
+        Unmanaged<MultistatusReader>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    private func start() throws(HelperError) -> xmlParserCtxtPtr {
+        XMLLibrary.setUp()
+        var sax = xmlSAXHandler()
+        sax.initialized = 0xDEED_BEAF  // XML_SAX2_MAGIC: the namespace-aware callbacks
+        sax.startElementNs = { context, localName, _, uri, namespaceCount, namespaces, attributeCount, _, attributes in
+            guard let context else { return }
+            MultistatusReader.reader(context).started(
+                localName, uri, namespaces: namespaces.map { ($0, Int(namespaceCount)) },
+                attributes: attributes.map { ($0, Int(attributeCount)) })
+        }
+        sax.endElementNs = { context, _, _, _ in
+            guard let context else { return }
+            MultistatusReader.reader(context).ended()
+        }
+        sax.characters = { context, bytes, count in
+            guard let context else { return }
+            MultistatusReader.reader(context).characters(bytes, Int(count))
+        }
+        sax.cdataBlock = sax.characters
+        // A DOCTYPE (and with it any entity declaration) is refused as soon as it starts.
+        sax.internalSubset = { context, _, _, _ in
+            guard let context else { return }
+            MultistatusReader.reader(context).refuseDTD()
+        }
+        sax.reference = { context, _ in
+            guard let context else { return }
+            MultistatusReader.reader(context).refuseDTD()
+        }
+        sax.serror = { _, _ in }
+        guard let context = xmlCreatePushParserCtxt(&sax, Unmanaged.passUnretained(self).toOpaque(), nil, 0, nil) else {
+            throw bad("the server's XML could not be parsed (libxml2 could not start)")
+        }
+        // No XML_PARSE_NOENT (entities stay references, refused), no DTDLOAD, no HUGE (libxml2's own limits hold).
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        if answer == .listing, let dictionary = context.pointee.dict {
+            xmlDictSetLimit(dictionary, Self.maximumNames)
+        }
+        self.context = context
+        return context
+    }
+
+    private func refuseDTD() {
+        stop(bad("the server's XML has a DOCTYPE or an entity, which a DAV answer never needs"))
+    }
+
+    private static func equals(_ name: UnsafePointer<xmlChar>?, _ literal: StaticString) -> Bool {
+        guard let name else { return false }
+        return strcmp(
+            UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    /// The element's unqualified `name` attribute (`<C:comp name="VTODO"/>`), from SAX2's
+    /// attributes: five pointers each (local name, prefix, namespace, value, value's end).
+    private static func nameAttribute(_ attributes: (UnsafeMutablePointer<UnsafePointer<xmlChar>?>, Int)?) -> String? {
+        guard case (let pointers, let count)? = attributes else { return nil }
+        for index in 0..<count {
+            let base = 5 * index
+            guard pointers[base + 2] == nil, equals(pointers[base], "name"), let value = pointers[base + 3],
+                let end = pointers[base + 4], end >= value
+            else { continue }
+            // libxml2 hands a `&` of a value as `&#38;` when it substitutes no entities.
+            return String(decoding: UnsafeBufferPointer(start: value, count: end - value), as: UTF8.self)
+                .replacingAll("&#38;", with: "&")
+        }
+        return nil
+    }
+
+    private func started(
+        _ localName: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+        namespaces: (UnsafeMutablePointer<UnsafePointer<xmlChar>?>, Int)?,
+        attributes: (UnsafeMutablePointer<UnsafePointer<xmlChar>?>, Int)?
+    ) {
+        guard failure == nil else { return }
+        guard stack.count < Self.maximumDepth else {
+            stop(bad("the server's XML is nested deeper than \(Self.maximumDepth) elements"))
+            return
+        }
+        if case (let pointers, let count)? = namespaces {
+            for index in 0..<count {
+                if let value = pointers[2 * index + 1], strlen(value) > Self.maximumNamespace {
+                    stop(bad("the server's XML declares a namespace longer than \(Self.maximumNamespace) bytes"))
+                    return
+                }
             }
         }
-        while i < bytes.count {
-            if state == .text || state == .cdata {
-                // Most of an answer is text: copied a run at a time, up to the next byte that
-                // may matter here (a CR, a `<` or the `]` that may end a CDATA section).
-                var end = i
-                while end < bytes.count {
-                    let byte = bytes[end]
-                    if byte == 13 || byte == UInt8(ascii: "<") || byte == UInt8(ascii: "]") { break }
-                    end += 1
+        let parent = stack.last?.kind
+        let dav = uri.map { strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), "DAV:") == 0 } ?? false
+        let caldav =
+            !dav
+            && uri.map {
+                strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), "urn:ietf:params:xml:ns:caldav") == 0
+            } ?? false
+        func named(_ literal: StaticString) -> Bool { Self.equals(localName, literal) }
+        switch answer {
+        case .listing:
+            if inResponse {
+                responseElements += 1
+                guard responseElements <= Self.maximumResponseElements else {
+                    stop(
+                        bad(
+                            "the server's XML holds a DAV:response of more than \(Self.maximumResponseElements) elements"
+                        ))
+                    return
                 }
-                if end > i {
-                    guard out.count + (end - i) <= maximumProtected else { throw tooLarge() }
-                    out.append(contentsOf: bytes[i..<end])
-                    i = end
-                    continue
+            } else if !(parent == .multistatus && dav && named("response")) {
+                outsideElements += 1
+                guard outsideElements <= Self.maximumOutsideElements else {
+                    stop(
+                        bad(
+                            "the server's XML holds more than \(Self.maximumOutsideElements) elements outside its DAV:responses"
+                        ))
+                    return
                 }
             }
-            let byte = bytes[i]
+        case .properties:
+            elements += 1
+            guard elements <= Self.maximumElements else {
+                stop(bad("the server's XML holds more than \(Self.maximumElements) elements"))
+                return
+            }
+        }
+        var kind = Kind.other
+        switch parent {
+        case nil:
+            guard !sawRoot, dav, named("multistatus") else {
+                stop(bad("the server's answer is not a DAV:multistatus"))
+                return
+            }
+            sawRoot = true
+            kind = .multistatus
+        case .multistatus? where dav && named("response"):
+            responses += 1
+            guard responses <= Self.maximumResponses else {
+                stop(bad("the server's XML holds more than \(Self.maximumResponses) responses"))
+                return
+            }
+            inResponse = true
+            responseElements = 0
+            hrefs.removeAll(keepingCapacity: true)
+            response = DAVResponse()
+            kind = .response
+        case .multistatus? where dav && named("sync-token"): kind = .syncToken
+        case .response? where dav && named("href"): kind = .href
+        case .response? where dav && named("status"): kind = .responseStatus
+        case .response? where dav && named("propstat"):
+            propstat = DAVResponse()
+            propstatStatus = nil
+            kind = .propstat
+        case .propstat? where dav && named("status"): kind = .propstatStatus
+        case .propstat? where dav && named("prop"): kind = .prop
+        case .prop?:
+            kind = property(dav: dav, caldav: caldav, named)
+        case .resourceType?:
+            if dav && named("collection") { propstat.resourceType?.insert(.collection) }
+            if caldav && named("calendar") { propstat.resourceType?.insert(.calendar) }
+        case .components? where caldav && named("comp"):
+            if let name = Self.nameAttribute(attributes) { propstat.components?.append(name.uppercased()) }
+        case .principal? where dav && named("href"), .calendarHome? where dav && named("href"):
+            kind = .propertyHref
+        default:
+            break
+        }
+        if kind.keepsText { text.removeAll(keepingCapacity: true) }
+        stack.append(Frame(kind: kind))
+    }
+
+    /// What a property of a propstat is, when kept; the first resourcetype and component set
+    /// of a propstat are read, others not.
+    private func property(dav: Bool, caldav: Bool, _ named: (StaticString) -> Bool) -> Kind {
+        if dav {
+            if named("getetag") && keeping.contains(.etag) { return .etag }
+            if named("sync-token") && keeping.contains(.syncToken) { return .syncTokenProperty }
+            if named("displayname") && keeping.contains(.displayName) { return .displayName }
+            if named("current-user-principal") && keeping.contains(.principal) { return .principal }
+            if named("resourcetype") && keeping.contains(.resourceType) && propstat.resourceType == nil {
+                propstat.resourceType = []
+                return .resourceType
+            }
+        } else if caldav {
+            if named("calendar-data") && keeping.contains(.calendarData) { return .calendarData }
+            if named("calendar-home-set") && keeping.contains(.calendarHome) { return .calendarHome }
+            if named("supported-calendar-component-set") && keeping.contains(.components)
+                && propstat.components == nil
+            {
+                propstat.components = []
+                return .components
+            }
+        }
+        return .other
+    }
+
+    private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
+        guard failure == nil, let bytes, count > 0, let last = stack.indices.last else { return }
+        let kind = stack[last].kind
+        if answer == .properties {
+            stack[last].text += count
+            guard stack[last].text <= Self.maximumText else {
+                stop(bad("the server's XML holds an element with more than \(Self.maximumText >> 20) MiB of text"))
+                return
+            }
+        }
+        guard kind.keepsText else { return }
+        if answer == .listing {
+            if kind == .calendarData {
+                guard text.count + count <= HTTPClient.maximumObject else {
+                    stop(
+                        bad(
+                            "the server's XML holds a calendar object larger than \(HTTPClient.maximumObject >> 20) MiB"
+                        ))
+                    return
+                }
+            } else if text.count + count > Self.maximumKeptText {
+                stop(
+                    bad(
+                        "the server's XML holds an href, status, etag or sync-token longer than \(Self.maximumKeptText >> 10) KiB"
+                    ))
+                return
+            }
+        }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// The kept text, trimmed of XML blanks; `nil` when nothing is left.
+    private func trimmedText() -> String? {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return nil }
+        return String(decoding: text[first...last], as: UTF8.self)
+    }
+
+    private func ended() {
+        guard failure == nil, let kind = stack.popLast()?.kind else { return }
+        switch kind {
+        case .syncToken: syncToken = syncToken ?? trimmedText()
+        case .href: if let href = trimmedText() { hrefs.append(href) }
+        case .responseStatus:
+            response.status = response.status ?? trimmedText().flatMap { StatusLine.code(in: $0.utf8) }
+        case .propstatStatus: propstatStatus = propstatStatus ?? trimmedText().flatMap { StatusLine.code(in: $0.utf8) }
+        case .etag: propstat.etag = propstat.etag ?? trimmedText()
+        case .calendarData: propstat.calendarData = propstat.calendarData ?? String(decoding: text, as: UTF8.self)
+        case .syncTokenProperty: propstat.syncToken = propstat.syncToken ?? trimmedText()
+        case .displayName: propstat.displayName = propstat.displayName ?? trimmedText()
+        case .propertyHref:
+            if stack.last?.kind == .principal {
+                propstat.principal = propstat.principal ?? trimmedText()
+            } else {
+                propstat.calendarHome = propstat.calendarHome ?? trimmedText()
+            }
+        case .propstat:
+            if (200..<300).contains(propstatStatus ?? 200) { response.fill(from: propstat) }
+        case .response:
+            inResponse = false
+            // RFC 4918 allows several hrefs with one status; each is one member.
+            do throws(HelperError) {
+                for href in hrefs {
+                    response.href = href
+                    try each(response)
+                }
+            } catch {
+                stop(error)
+            }
+        case .other, .multistatus, .prop, .resourceType, .components, .principal, .calendarHome:
+            break
+        }
+        if kind.keepsText { text.removeAll(keepingCapacity: true) }
+    }
+}
+
+/// The one rule for carriage returns in DAV answers: each CR byte in character data is written
+/// as `&#13;` (in CDATA the section is closed around it) before libxml2 reads it, which keeps it
+/// where a literal CR would be normalised away (an XML parser turns CR LF, and a lone CR, into
+/// LF; calendar data needs its CR LF byte for byte). CRs inside tags, comments, processing
+/// instructions and outside the root element are left alone.
+///
+/// Fed the body in pieces as it arrives, cut anywhere: the state carries over from one to the next.
+struct CarriageReturns {
+    private enum State {
+        /// Character data, and after `<`, `<!`, `<!-`, `<![` (``matched`` bytes of `CDATA[`).
+        case text, markup, bang, bangDash, cdataOpen
+        /// Inside a tag (in quotes: ``quote``), a comment, a processing instruction, CDATA.
+        case tag, quoted, comment, instruction, cdata
+    }
+
+    private var state = State.text
+    /// `CDATA[` bytes matched; `-`, `?` or `]` just before (what ends a comment, an instruction, CDATA).
+    private var matched = 0
+    private var quote: UInt8 = 0
+    /// Open elements: a CR outside the root element is a blank, left alone.
+    private var depth = 0
+    /// The tag being read ends an element (`</…>`) or declares something (`<!DOCTYPE …>`).
+    private var endTag = false
+    private var declaration = false
+    /// The last byte of a tag read so far: `/` before `>` closes an empty element.
+    private var previous: UInt8 = 0
+
+    /// Runs `bytes`, the body's next piece, through the rule. Returns whether it changed them:
+    /// then `out` holds the piece as libxml2 is to read it; else `bytes` are to be read as they are.
+    mutating func protect(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> Bool {
+        var copied = 0  // bytes before this are in `out`, once anything changed
+        var changed = false
+        func replace(_ index: Int, with replacement: StaticString) {
+            if !changed {
+                changed = true
+                out.removeAll(keepingCapacity: true)
+                out.reserveCapacity(bytes.count + bytes.count / 4)
+            }
+            out.append(contentsOf: bytes[copied..<index])
+            replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+            copied = index + 1
+        }
+        let cdataOpen: StaticString = "CDATA["
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             switch state {
             case .text:
                 if byte == 13 && depth > 0 {
-                    guard out.count + 5 <= maximumProtected else { throw tooLarge() }
-                    out.append(contentsOf: "&#13;".utf8)
-                    i += 1
+                    replace(index, with: "&#13;")
+                } else if byte == UInt8(ascii: "<") {
+                    state = .markup
+                }
+            case .markup:
+                switch byte {
+                case UInt8(ascii: "!"): state = .bang
+                case UInt8(ascii: "?"): (state, matched) = (.instruction, 0)
+                default:
+                    (state, endTag, declaration, previous) = (.tag, byte == UInt8(ascii: "/"), false, byte)
+                    if byte != UInt8(ascii: "/") { continue }  // read again as the tag's first byte
+                }
+            case .bang:
+                if byte == UInt8(ascii: "-") {
+                    state = .bangDash
+                } else if byte == UInt8(ascii: "[") {
+                    (state, matched) = (.cdataOpen, 0)
+                } else {
+                    (state, endTag, declaration, previous) = (.tag, false, true, byte)
                     continue
                 }
-                if byte == UInt8(ascii: "<") {
-                    if starts("<!--", at: i) {
-                        state = .comment
-                    } else if starts("<![CDATA[", at: i) {
-                        state = .cdata
-                        out.append(contentsOf: "<![CDATA[".utf8)
-                        i += 9
-                        continue
-                    } else if starts("<?", at: i) {
-                        state = .instruction
-                    } else {
-                        state = .tag
-                        quote = 0
-                        endTag = starts("</", at: i)
-                        declaration = starts("<!", at: i)
-                    }
+            case .bangDash:
+                guard byte == UInt8(ascii: "-") else {
+                    (state, endTag, declaration, previous) = (.tag, false, true, byte)
+                    continue
                 }
+                (state, matched) = (.comment, 0)
+            case .cdataOpen:
+                guard cdataOpen.withUTF8Buffer({ byte == $0[matched] }) else {
+                    (state, endTag, declaration, previous) = (.tag, false, true, byte)
+                    continue
+                }
+                matched += 1
+                if matched == cdataOpen.utf8CodeUnitCount { (state, matched) = (.cdata, 0) }
             case .tag:
-                if quote != 0 {
-                    if byte == quote { quote = 0 }
-                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    (state, quote) = (.quoted, byte)
                 } else if byte == UInt8(ascii: ">") {
                     state = .text
-                    if endTag { depth -= 1 } else if !declaration && bytes[i - 1] != UInt8(ascii: "/") { depth += 1 }
+                    if endTag {
+                        depth -= 1
+                    } else if !declaration && previous != UInt8(ascii: "/") {
+                        depth += 1
+                    }
                 }
+                previous = byte
+            case .quoted:
+                if byte == quote { state = .tag }
+                previous = byte
             case .comment:
-                if starts("-->", at: i) {
-                    out.append(contentsOf: "-->".utf8)
-                    i += 3
-                    state = .text
-                    continue
-                }
+                if byte == UInt8(ascii: ">") && matched >= 2 { state = .text }
+                matched = byte == UInt8(ascii: "-") ? matched + 1 : 0
             case .instruction:
-                if starts("?>", at: i) {
-                    out.append(contentsOf: "?>".utf8)
-                    i += 2
-                    state = .text
-                    continue
-                }
+                if byte == UInt8(ascii: ">") && matched == 1 { state = .text }
+                matched = byte == UInt8(ascii: "?") ? 1 : 0
             case .cdata:
                 if byte == 13 {
-                    guard out.count + 17 <= maximumProtected else { throw tooLarge() }
-                    out.append(contentsOf: "]]>&#13;<![CDATA[".utf8)
-                    i += 1
-                    continue
-                }
-                if starts("]]>", at: i) {
-                    out.append(contentsOf: "]]>".utf8)
-                    i += 3
-                    state = .text
-                    continue
+                    replace(index, with: "]]>&#13;<![CDATA[")
+                    matched = 0
+                } else {
+                    if byte == UInt8(ascii: ">") && matched >= 2 { state = .text }
+                    matched = byte == UInt8(ascii: "]") ? matched + 1 : 0
                 }
             }
-            guard out.count < maximumProtected else { throw tooLarge() }
-            out.append(byte)
-            i += 1
+            index += 1
         }
-        return out
+        if changed { out.append(contentsOf: bytes[copied...]) }
+        return changed
     }
 }
 
@@ -315,62 +696,5 @@ enum XMLLibrary {
         ready = true
         xmlInitParser()
         xmlSetStructuredErrorFunc(nil, { _, _ in })
-    }
-}
-
-/// A DAV:multistatus answer, read into what the helper needs.
-struct Multistatus {
-    struct Response {
-        var href: String
-        /// The response-level status (for a removed member in sync-collection: 404).
-        var status: Int?
-        /// Properties found with a 2xx propstat status.
-        var found: [XMLNode]
-        /// Properties reported with another status (not found, forbidden).
-        var missing: [XMLNode]
-
-        func prop(_ namespace: String, _ name: String) -> XMLNode? { found.first { $0.is(namespace, name) } }
-
-        var etag: String? {
-            guard let text = prop(davNS, "getetag")?.trimmedText, !text.isEmpty else { return nil }
-            return text
-        }
-    }
-
-    var responses: [Response] = []
-    /// The top-level DAV:sync-token (sync-collection).
-    var syncToken: String?
-
-    /// Reads `data` (consumed: see ``XMLNode/parse(_:protectingCR:)``), the answer to `what`
-    /// (`REPORT sync-collection URL`), which errors name.
-    init(_ data: consuming [UInt8], from what: String? = nil) throws(HelperError) {
-        do throws(HelperError) {
-            try self.init(parsing: consume data)
-        } catch {
-            guard let what else { throw error }
-            throw HelperError(error.kind, "\(what): \(error.message)", status: error.status, location: error.location)
-        }
-    }
-
-    private init(parsing data: consuming [UInt8]) throws(HelperError) {
-        let root = try XMLNode.parse(consume data)
-        guard root.is(davNS, "multistatus") else {
-            throw HelperError(.badResponse, "the server's answer is not a DAV:multistatus")
-        }
-        if let token = root.child(davNS, "sync-token")?.trimmedText, !token.isEmpty { syncToken = token }
-        for node in root.all(davNS, "response") {
-            // RFC 4918 allows several hrefs with one status; each is one member.
-            let hrefs = node.all(davNS, "href").map(\.trimmedText).filter { !$0.isEmpty }
-            guard !hrefs.isEmpty else { continue }
-            let status = node.child(davNS, "status").flatMap { StatusLine.code(in: $0.text.utf8) }
-            var found: [XMLNode] = []
-            var missing: [XMLNode] = []
-            for propstat in node.all(davNS, "propstat") {
-                let code = propstat.child(davNS, "status").flatMap { StatusLine.code(in: $0.text.utf8) } ?? 200
-                let props = propstat.child(davNS, "prop")?.children ?? []
-                if (200..<300).contains(code) { found += props } else { missing += props }
-            }
-            for href in hrefs { responses.append(Response(href: href, status: status, found: found, missing: missing)) }
-        }
     }
 }

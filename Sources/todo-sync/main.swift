@@ -7,10 +7,10 @@ import SyncProtocol
 // stdout, until stdin closes. Nothing else goes to stdout and nothing to disk; the helper itself
 // writes nothing to stderr, which a password command it runs shares (its prompts reach the user).
 //
-// HTTP is libcurl's, XML libxml2's (its streaming reader, and its push parser for listings), JSON the package's own JSONCodec: no
-// Foundation. The requests and answers are SyncProtocol's (defined there once, for `todo` too):
-// hello, open, probe, discover (Discovery.swift), changes, fetch, write, each answered with
-// its answer or {"error":{"kind","message","status"[,"location"]}}.
+// HTTP is libcurl's, XML libxml2's push parser (Multistatus.swift), JSON the package's own
+// JSONCodec: no Foundation. The requests and answers are SyncProtocol's (defined there once,
+// for `todo` too): hello, open, probe, discover (Discovery.swift), changes, fetch, write, each
+// answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -19,6 +19,7 @@ final class Helper {
     var client: CalDAVClient?
 
     func handle(_ line: [UInt8]) -> Reply {
+        var secrets: [String] = []
         do throws(HelperError) {
             let request = try ProtocolIO.parse(line)
             switch request {
@@ -36,17 +37,29 @@ final class Helper {
                     url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile,
                     timeout: open.timeout)
                 return .json(OKAnswer().json)
-            case .probe, .changes, .fetch, .write, .discover:
-                guard let client else { throw HelperError(.protocol, "\"\(request.op.rawValue)\" before \"open\"") }
-                do throws(HelperError) {
-                    return try serve(request, client)
-                } catch {
-                    return .json(error.json(masking: client.secrets))
-                }
+            case .probe:
+                return .json(try opened(request, &secrets).probe().json)
+            case .changes(let token):
+                return .listing(try opened(request, &secrets).changes(since: token))
+            case .fetch(let hrefs):
+                return .json(try opened(request, &secrets).fetch(hrefs).json)
+            case .write(let writes):
+                return .json(WriteAnswer(outcomes: try opened(request, &secrets).write(writes)).json)
+            case .discover:
+                let found = try Discovery(try opened(request, &secrets)).run()
+                return .json(DiscoverAnswer(collections: found.map(\.message)).json)
             }
         } catch {
-            return .json(error.json(masking: []))
+            return .json(error.json(masking: secrets))
         }
+    }
+
+    /// The collection opened, which `request` is about; from then on, `secrets` are its own,
+    /// masked out of any error. Before any `open`, a protocol error.
+    private func opened(_ request: Request, _ secrets: inout [String]) throws(HelperError) -> CalDAVClient {
+        guard let client else { throw HelperError(.protocol, "\"\(request.op.rawValue)\" before \"open\"") }
+        secrets = client.secrets
+        return client
     }
 }
 
@@ -54,29 +67,6 @@ final class Helper {
 enum Reply {
     case json(JSONValue)
     case listing(ListingAnswer)
-}
-
-/// The answer to a request about the collection opened.
-func serve(_ request: Request, _ client: CalDAVClient) throws(HelperError) -> Reply {
-    switch request {
-    case .probe:
-        let probe = try client.probe()
-        return .json(
-            ProbeAnswer(
-                syncToken: probe.syncToken != nil,
-                components: probe.components ?? ["VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VAVAILABILITY"]
-            ).json)
-    case .changes(let token):
-        return .listing(try client.changes(since: token))
-    case .fetch(let hrefs):
-        return .json(try client.fetch(hrefs).json)
-    case .write(let writes):
-        return .json(WriteAnswer(outcomes: client.write(writes)).json)
-    case .discover:
-        return .json(DiscoverAnswer(collections: try Discovery(client).run().map(\.message)).json)
-    case .hello, .open:
-        throw HelperError(.protocol, "\(request.op.rawValue.debugDescription) is answered before a collection is open")
-    }
 }
 
 let helper = Helper()

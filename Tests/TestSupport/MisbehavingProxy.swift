@@ -47,6 +47,16 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case elements(kind: String = "sync-collection", megabytes: Int = 50)
         /// A 207 answer with `depth` elements nested in its multistatus.
         case deep(kind: String = "sync-collection", depth: Int = 100_000)
+        /// Upstream's answer cut short `at` a point, then the connection closed.
+        case cut(kind: String = "sync-collection", at: CutPoint = .body)
+    }
+
+    public enum CutPoint: String, Sendable, CaseIterable {
+        /// After the status line and the first header line: the head never ends, and no
+        /// Content-Length was sent.
+        case head
+        /// After the whole head (its Content-Length the whole body's) and half the body.
+        case body
     }
 
     public enum NotAList: String, Sendable, CaseIterable {
@@ -192,6 +202,7 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case .bomb(let kind, let megabytes): return ["mode": "bomb", "kind": kind, "megabytes": megabytes]
         case .elements(let kind, let megabytes): return ["mode": "elements", "kind": kind, "megabytes": megabytes]
         case .deep(let kind, let depth): return ["mode": "deep", "kind": kind, "depth": depth]
+        case .cut(let kind, let at): return ["mode": "cut", "kind": kind, "at": at.rawValue]
         }
     }
 

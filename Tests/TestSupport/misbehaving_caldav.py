@@ -43,6 +43,10 @@ Modes for the bounds on time and memory, each on the requests of `kind` (default
 - elements: a 207 multistatus of `megabytes` MB (default 50) of empty `<D:x/>` elements, sent
   chunked (no Content-Length: the client reads it until its own bound).
 - deep: a 207 multistatus with `depth` elements nested in it (default 100,000).
+- cut: upstream's answer cut short, then the connection closed: a connection lost mid-answer.
+  With `at` "body" (the default), its head whole (Content-Length the whole body's) and half its
+  body; with "head", its status line and first header line only (before Content-Length, which
+  comes last), the head never ended.
 
 Bounded: it exits by itself after the time limit (default 300 s) and as soon as its parent dies.
 """
@@ -66,7 +70,7 @@ VALID_SYNC_TOKEN = b'<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="D
 EMPTY_MULTISTATUS = b'<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:"></D:multistatus>'
 MULTISTATUS_OPEN = b'<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">'
 MULTISTATUS_CLOSE = b"</D:multistatus>"
-BOUND_MODES = ("silent", "drip", "bomb", "elements", "deep")
+BOUND_MODES = ("silent", "drip", "bomb", "elements", "deep", "cut")
 NOT_MULTISTATUS = {
     "declaration": b'<?xml version="1.0"?>',
     "empty": b"",
@@ -438,6 +442,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             readable, _, _ = select.select([self.connection], [], [], 0.5)
             if readable and not self.connection.recv(4096):
                 return
+
+    def bound_cut(self, control, body):
+        """Upstream's answer cut short: in its head (after its first header line) or in its body."""
+        status, headers, data = self.forward(body)
+        lines = ["HTTP/1.1 %d %s" % (status, self.responses.get(status, ("",))[0])]
+        lines += ["%s: %s" % (name, value) for name, value in headers if name.lower() not in ("content-length", "date", "server")]
+        if control.get("at", "body") == "head":
+            self.connection.sendall("\r\n".join(lines[:2] + [""]).encode("latin-1"))
+            return
+        lines += ["Content-Length: %d" % len(data), "", ""]
+        self.connection.sendall("\r\n".join(lines).encode("latin-1") + data[:len(data) // 2])
 
     def bound_drip(self, control, body):
         """Upstream's answer: its head at once, then its body a few bytes at a time (at most 600 s)."""

@@ -138,8 +138,8 @@ struct BoundsTests {
             case .decompressionBomb:
                 "the answer is larger than \(HTTPClient.maximumListing >> 20) MiB once decompressed"
             case .fiftyMegabytesOfElements, .tooManyElements:
-                "the server's XML holds more than \(ListingParser.maximumOutsideElements) elements outside its DAV:responses"
-            case .deepXML: "the server's XML is nested deeper than \(XMLNode.maximumDepth) elements"
+                "the server's XML holds more than \(MultistatusReader.maximumOutsideElements) elements outside its DAV:responses"
+            case .deepXML: "the server's XML is nested deeper than \(MultistatusReader.maximumDepth) elements"
             case .neverAnswers: "the server did not answer within \(BoundsTests.timeout) s"
             case .dripsAByteASecond: "the server sent less than 1 KiB in \(BoundsTests.timeout) s"
             }
@@ -294,7 +294,7 @@ struct BoundsTests {
                 1_000_000, 400, "listing",
                 "the server lists more than \(ListedMembers.maximumKept >> 20) MiB of hrefs and etags"
             ),
-            (2_000_000, 0, "wide", "a DAV:response of more than \(ListingParser.maximumResponseElements) elements")
+            (2_000_000, 0, "wide", "a DAV:response of more than \(MultistatusReader.maximumResponseElements) elements")
         ] {
             let (answer, peak) = try Self.listing(count: count, pad: pad, mode: mode)
             let error = answer["error"] as? [String: Any]

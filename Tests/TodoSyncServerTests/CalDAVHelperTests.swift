@@ -359,6 +359,52 @@ struct CalDAVHelperTests {
         fixture.finish()
     }
 
+    @Test(
+        "a connection cut mid-answer, in its head or its body, is a lost connection, never unreadable XML (Xandikos, through the proxy)"
+    )
+    func aCutConnectionIsReportedAsLost() throws {
+        let fixture = try Fixture(.xandikos)
+        let proxy = try MisbehavingProxy(fixture.server)
+        defer { proxy.stop() }
+        let session = fixture.session
+        let path = fixture.path
+        _ = try fixture.create([("a.ics", vtodo("a", "A")), ("b.ics", vtodo("b", "B"))])
+        try session.send(fixture.open(proxy.url(fixture.collection)))
+        let token = try field(try session.send(["op": "changes", "token": NSNull()]), "token", as: String.self)
+        let requests: [(kind: String, request: [String: Any])] = [
+            ("propfind", ["op": "probe"]), ("propfind", ["op": "discover"]),
+            ("sync-collection", ["op": "changes", "token": token]),
+            ("calendar-query", ["op": "changes", "token": NSNull()]),
+            ("calendar-multiget", ["op": "fetch", "hrefs": [path + "a.ics", path + "b.ics"]])
+        ]
+        for at in MisbehavingProxy.CutPoint.allCases {
+            for (kind, request) in requests {
+                try proxy.set(.cut(kind: kind, at: at))
+                let (answer, seen) = try proxy.recording { try session.send(request) }
+                #expect(seen.contains { $0.mode == "cut" && $0.kind == kind }, "nothing was cut: \(seen)")
+                let message = (answer["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(
+                    errorKind(answer) == "unreachable" && message.contains("connection lost"),
+                    "\(request["op"] ?? "") cut in its \(kind) answer's \(at): \(answer)")
+            }
+        }
+        try proxy.set(.pass)
+        #expect(try session.send(["op": "probe"])["ok"] as? Bool == true)
+        fixture.finish()
+
+        // What `todo sync` says of it.
+        let device = SyncDevice(proxy)
+        try device.ok("add", "Buy milk")
+        try device.setUp()
+        try device.sync()
+        try device.sync()
+        try proxy.set(.cut(kind: "sync-collection", at: .head))
+        let cut = try device.todo("sync")
+        #expect(
+            cut.status == 1 && cut.stderr.contains("connection lost") && !cut.stderr.contains("could not be parsed"),
+            "\(cut.stderr)")
+    }
+
     @Test("passwords: from a command, TODO_SYNC_PASSWORD and a netrc; never printed")
     func passwords() throws {
         let server = try CalDAVServer.radicale(users: ["alice": Fixture.password])

@@ -17,8 +17,6 @@ CURLcode todo_curl_setopt_write(CURL *handle, todo_curl_data_callback callback, 
 CURLcode todo_curl_setopt_header(CURL *handle, todo_curl_data_callback callback, void *context);
 
 CURLcode todo_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
-CURLcode todo_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
-CURLcode todo_curl_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode todo_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
