@@ -88,7 +88,7 @@ public struct ListedItem: ObjectMessage {
 }
 
 /// The answer to `changes`.
-public enum ChangesAnswer: ObjectMessage {
+public enum ChangesAnswer: ProtocolMessage, ListedItems {
     /// What changed since the token given: `{"kind": "delta", "changed", "removed", "token"}`.
     case delta(changed: [ListedItem], removed: [String], token: String)
     /// Every object (no token given, or the server refused it):
@@ -99,7 +99,8 @@ public enum ChangesAnswer: ObjectMessage {
         case delta, everything
     }
 
-    init(_ fields: Fields) throws(MessageDecodingError) {
+    public init(json: JSONValue) throws(MessageDecodingError) {
+        let fields = try Fields(json, path: "")
         switch try fields.oneOf("kind", Kind.self) {
         case .delta:
             self = .delta(
@@ -112,17 +113,90 @@ public enum ChangesAnswer: ObjectMessage {
         }
     }
 
-    var members: [(String, JSONValue)] {
+    public func encode(into out: inout [UInt8]) {
         switch self {
-        case .delta(let changed, let removed, let token):
-            [
-                ("kind", "delta"), ("changed", .array(changed.map(\.json))), ("removed", .strings(removed)),
-                ("token", .string(token))
-            ]
-        case .everything(let items, let token):
-            [("kind", "everything"), ("items", .array(items.map(\.json))), ("token", .optional(token))]
+        case .delta(_, _, let token): Self.encode(.delta, self, token: token) { out += $0 }
+        case .everything(_, let token): Self.encode(.everything, self, token: token) { out += $0 }
         }
     }
+
+    public func forEachItem(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>?, Bool) -> Void) {
+        switch self {
+        case .delta(let changed, let removed, _):
+            for item in changed { body(Array(item.href.utf8)[...], item.etag.map { Array($0.utf8)[...] }, false) }
+            for href in removed { body(Array(href.utf8)[...], nil, true) }
+        case .everything(let items, _):
+            for item in items { body(Array(item.href.utf8)[...], item.etag.map { Array($0.utf8)[...] }, false) }
+        }
+    }
+
+    /// The one encoder of a `changes` answer: its JSON text, without the newline, handed to
+    /// `write` in pieces of about 64 KiB, written as `items` are walked. The companion lists a
+    /// collection of any size this way without holding its answer whole, as values or as text;
+    /// an answer value (``encode(into:)``) goes through the same code. A `delta` lists the items
+    /// not removed as `changed`, the removed ones' hrefs as `removed`; `everything` lists the
+    /// items not removed.
+    public static func encode(
+        _ kind: Kind, _ items: some ListedItems, token: String?, to write: ([UInt8]) -> Void
+    ) {
+        var out: [UInt8] = []
+        out.reserveCapacity(80 << 10)
+        func flush(_ force: Bool = false) {
+            if force || out.count >= 64 << 10 {
+                write(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        func string<C: Sequence>(_ bytes: C) where C.Element == UInt8 {
+            JSONValue.encodeString(bytes, into: &out)
+        }
+        func listed() {
+            out.append(UInt8(ascii: "["))
+            var first = true
+            items.forEachItem { href, etag, removed in
+                guard !removed else { return }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out += #"{"href":"#.utf8
+                string(href)
+                out += #","etag":"#.utf8
+                if let etag { string(etag) } else { out += "null".utf8 }
+                out.append(UInt8(ascii: "}"))
+                flush()
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        switch kind {
+        case .delta:
+            out += #"{"kind":"delta","changed":"#.utf8
+            listed()
+            out += #","removed":["#.utf8
+            var first = true
+            items.forEachItem { href, _, removed in
+                guard removed else { return }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                string(href)
+                flush()
+            }
+            out += #"],"token":"#.utf8
+            string((token ?? "").utf8)
+        case .everything:
+            out += #"{"kind":"everything","items":"#.utf8
+            listed()
+            out += #","token":"#.utf8
+            if let token { string(token.utf8) } else { out += "null".utf8 }
+        }
+        out.append(UInt8(ascii: "}"))
+        flush(true)
+    }
+}
+
+/// The items of a `changes` answer as a listing holds them, for ``ChangesAnswer/encode(_:_:token:to:)``.
+public protocol ListedItems {
+    /// Calls `body` with each item, in order: its href and etag as UTF-8 (`nil`: no etag), and
+    /// whether it was removed.
+    func forEachItem(_ body: (_ href: ArraySlice<UInt8>, _ etag: ArraySlice<UInt8>?, _ removed: Bool) -> Void)
 }
 
 /// An object sent by `fetch`: `{"href", "etag", "text"}`, the etag a string or null.

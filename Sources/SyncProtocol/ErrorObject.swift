@@ -73,10 +73,10 @@ public enum Reply<Answer: ProtocolMessage>: ProtocolMessage {
         }
     }
 
-    public var json: JSONValue {
+    public func encode(into out: inout [UInt8]) {
         switch self {
-        case .answer(let answer): answer.json
-        case .error(let error): error.answer
+        case .answer(let answer): answer.encode(into: &out)
+        case .error(let error): error.answer.encoded(into: &out)
         }
     }
 }
@@ -85,7 +85,7 @@ extension ProtocolMessage {
     /// The message as one line of JSON text, ending with its `\n`.
     public var line: [UInt8] {
         var bytes: [UInt8] = []
-        json.encoded(into: &bytes)
+        encode(into: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }

@@ -42,8 +42,8 @@ public protocol ProtocolMessage: Sendable, Equatable {
     /// Decodes the message, failing on the first field that is missing, of another type or
     /// unknown.
     init(json: JSONValue) throws(MessageDecodingError)
-    /// The message as it goes on the wire.
-    var json: JSONValue { get }
+    /// Appends the message as it goes on the wire (one line of JSON text, without its `\n`).
+    func encode(into out: inout [UInt8])
 }
 
 /// A message that is a JSON object: decoded from its fields (so that one nested in another
@@ -58,7 +58,10 @@ extension ObjectMessage {
         try self.init(Fields(json, path: ""))
     }
 
-    public var json: JSONValue { .object(members) }
+    /// The message as a JSON value: how it is encoded, and how one nests in another.
+    var json: JSONValue { .object(members) }
+
+    public func encode(into out: inout [UInt8]) { json.encoded(into: &out) }
 }
 
 /// The members of an object being decoded, with accessors that throw a

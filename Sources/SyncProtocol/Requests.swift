@@ -101,6 +101,8 @@ public enum Request: ProtocolMessage {
         }
         return .object(members)
     }
+
+    public func encode(into out: inout [UInt8]) { json.encoded(into: &out) }
 }
 
 /// The fields of `open`: the collection's URL and how to authenticate to it.

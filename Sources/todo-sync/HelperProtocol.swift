@@ -57,17 +57,13 @@ enum ProtocolIO {
         return bytes
     }
 
-    static func write(_ value: JSONValue) {
-        writeAll(encode(value))
-    }
-
     /// A listing's line, written as it is encoded (its JSON is never whole in memory).
     static func write(_ answer: ListingAnswer) {
         answer.encode { writeAll($0) }
         writeAll([UInt8(ascii: "\n")])
     }
 
-    private static func writeAll(_ bytes: [UInt8]) {
+    static func writeAll(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

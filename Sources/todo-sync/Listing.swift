@@ -198,57 +198,16 @@ enum ListingAnswer {
         }
     }
 
-    /// The JSON text, without its newline, handed to `write` in pieces of about 64 KiB.
+    /// The JSON text, without its newline, handed to `write` in pieces of about 64 KiB: SyncProtocol's
+    /// one encoder of the answer, walking the members kept.
     func encode(_ write: ([UInt8]) -> Void) {
-        var out: [UInt8] = []
-        out.reserveCapacity(80 << 10)
-        func flush(_ force: Bool = false) {
-            if force || out.count >= 64 << 10 {
-                write(out)
-                out.removeAll(keepingCapacity: true)
-            }
-        }
-        func string<C: Sequence>(_ bytes: C) where C.Element == UInt8 {
-            JSONValue.encodeString(bytes, into: &out)
-        }
-        func items(_ members: ListedMembers) {
-            out.append(UInt8(ascii: "["))
-            var first = true
-            members.forEach { href, etag, removed in
-                guard !removed else { return }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                out += #"{"href":"#.utf8
-                string(href)
-                out += #","etag":"#.utf8
-                if let etag { string(etag) } else { out += "null".utf8 }
-                out.append(UInt8(ascii: "}"))
-                flush()
-            }
-            out.append(UInt8(ascii: "]"))
-        }
         switch self {
-        case .delta(let members, let token):
-            out += #"{"kind":"delta","changed":"#.utf8
-            items(members)
-            out += #","removed":["#.utf8
-            var first = true
-            members.forEach { href, _, removed in
-                guard removed else { return }
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                string(href)
-                flush()
-            }
-            out += #"],"token":"#.utf8
-            string(token.utf8)
-        case .everything(let members, let token):
-            out += #"{"kind":"everything","items":"#.utf8
-            items(members)
-            out += #","token":"#.utf8
-            if let token { string(token.utf8) } else { out += "null".utf8 }
+        case .delta(let members, let token): ChangesAnswer.encode(.delta, members, token: token, to: write)
+        case .everything(let members, let token): ChangesAnswer.encode(.everything, members, token: token, to: write)
         }
-        out.append(UInt8(ascii: "}"))
-        flush(true)
     }
+}
+
+extension ListedMembers: ListedItems {
+    func forEachItem(_ body: (ArraySlice<UInt8>, ArraySlice<UInt8>?, Bool) -> Void) { forEach(body) }
 }

@@ -24,7 +24,7 @@ final class Helper {
             let request = try ProtocolIO.parse(line)
             switch request {
             case .hello:
-                return .json(helloAnswer.json)
+                return .line(helloAnswer.line)
             case .open(let open):
                 client = nil
                 if let timeout = open.timeout, !OpenRequest.allowedTimeouts.contains(timeout) {
@@ -36,21 +36,21 @@ final class Helper {
                 client = try CalDAVClient(
                     url: open.url, user: open.user, passwordCommand: open.passwordCommand, caFile: open.caFile,
                     timeout: open.timeout)
-                return .json(OKAnswer().json)
+                return .line(OKAnswer().line)
             case .probe:
-                return .json(try opened(request, &secrets).probe().json)
+                return .line(try opened(request, &secrets).probe().line)
             case .changes(let token):
                 return .listing(try opened(request, &secrets).changes(since: token))
             case .fetch(let hrefs):
-                return .json(try opened(request, &secrets).fetch(hrefs).json)
+                return .line(try opened(request, &secrets).fetch(hrefs).line)
             case .write(let writes):
-                return .json(WriteAnswer(outcomes: try opened(request, &secrets).write(writes)).json)
+                return .line(WriteAnswer(outcomes: try opened(request, &secrets).write(writes)).line)
             case .discover:
                 let found = try Discovery(try opened(request, &secrets)).run()
-                return .json(DiscoverAnswer(collections: found.map(\.message)).json)
+                return .line(DiscoverAnswer(collections: found.map(\.message)).line)
             }
         } catch {
-            return .json(error.json(masking: secrets))
+            return .line(ProtocolIO.encode(error.json(masking: secrets)))
         }
     }
 
@@ -63,9 +63,10 @@ final class Helper {
     }
 }
 
-/// One answer line: a JSON value, or a listing written straight from what was kept of it.
+/// One answer: its line of JSON text (with its newline), or a listing written straight from
+/// what was kept of it.
 enum Reply {
-    case json(JSONValue)
+    case line([UInt8])
     case listing(ListingAnswer)
 }
 
@@ -74,7 +75,7 @@ while let line = readLine(strippingNewline: true) {
     let bytes = Array(line.utf8)
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
     switch helper.handle(bytes) {
-    case .json(let value): ProtocolIO.write(value)
+    case .line(let bytes): ProtocolIO.writeAll(bytes)
     case .listing(let answer): ProtocolIO.write(answer)
     }
 }

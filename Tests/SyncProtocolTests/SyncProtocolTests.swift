@@ -11,8 +11,9 @@ import Testing
         let line = message.line
         #expect(line.last == UInt8(ascii: "\n") && line.dropLast().allSatisfy { $0 != UInt8(ascii: "\n") })
         let parsed = try JSONParser.parse(Array(line.dropLast()))
-        #expect(parsed == message.json)
-        #expect(try Message(json: parsed) == message)
+        let decoded = try Message(json: parsed)
+        #expect(decoded == message)
+        #expect(decoded.line == line, "encoded again, the same text")
     }
 
     /// The decoding error of `json` as a `Message`; records an issue when it decodes.
