@@ -103,7 +103,9 @@ let package = Package(
         // End to end: runs the built `todo` (so it depends on it) beside sqlite3 and python3.
         .testTarget(name: "TodoCLITests", dependencies: ["todo", "TodoStore", "TestSupport"]),
         // `todo sync` against real CalDAV servers (Radicale, Xandikos) and clients (python3-caldav).
-        .testTarget(name: "TodoSyncServerTests", dependencies: ["todo", "todo-sync", "TodoStore", "TestSupport"])
+        .testTarget(
+            name: "TodoSyncServerTests", dependencies: ["todo", "todo-sync", "TodoStore", "SyncProtocol", "TestSupport"]
+        )
     ],
     swiftLanguageModes: [.v6]
 )

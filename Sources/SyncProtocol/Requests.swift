@@ -21,22 +21,12 @@ public enum ProtocolVersion {
     public static let current = 1
 }
 
-/// What a companion does beyond version 1's first form, as its hello lists it.
+/// What a companion does beyond version 1's first form, as its hello lists it: only what `todo`
+/// asks about before it sends a request that needs it (a companion without it is named, and the
+/// request is not sent). What every companion of this version does is no capability.
 public enum Capability: String, CaseIterable, Sendable {
     /// `open` takes `ca_file`.
     case caFile = "ca_file"
-    /// A redirect is an error of kind `redirect` with its `location`, never followed.
-    case redirectError = "redirect_error"
-    /// Credentials go only to the collection's origin; hrefs elsewhere are refused.
-    case originOnly = "origin_only"
-    /// HTTP Basic authentication.
-    case basic
-    /// HTTP Digest authentication.
-    case digest
-    /// Answers from the server are read only up to a bound.
-    case boundedAnswers = "bounded_answers"
-    /// HTTP/2 where the server offers it.
-    case http2
     /// `open` takes `timeout`: the seconds to wait for a connection, and for the server to send
     /// at least 1 KiB, before giving up on a request.
     case timeout

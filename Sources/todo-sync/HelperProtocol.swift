@@ -45,9 +45,7 @@ struct HelperError: Error {
 }
 
 /// The protocol's version and what this helper does beyond version 1's first form.
-let helloAnswer = HelloAnswer(capabilities: [
-    .caFile, .redirectError, .originOnly, .basic, .digest, .boundedAnswers, .http2, .timeout
-])
+let helloAnswer = HelloAnswer(capabilities: Capability.allCases)
 
 /// One line of the protocol: a JSON object. Writes are unbuffered and whole lines.
 enum ProtocolIO {

@@ -106,7 +106,8 @@ import Testing
             text(Request.write([.delete(href: "/a", etag: "\"1\"")]))
                 == #"{"op":"write","writes":[{"method":"delete","href":"/a","etag":"\"1\""}]}"# + "\n")
         #expect(
-            text(HelloAnswer(capabilities: [.caFile, .http2])) == #"{"version":1,"capabilities":["ca_file","http2"]}"#
+            text(HelloAnswer(capabilities: [.caFile, .timeout]))
+                == #"{"version":1,"capabilities":["ca_file","timeout"]}"#
                 + "\n")
         #expect(
             text(ProbeAnswer(syncToken: true, components: ["VTODO"]))

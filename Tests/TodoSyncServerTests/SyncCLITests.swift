@@ -1,4 +1,5 @@
 import Foundation
+import SyncProtocol
 import TestSupport
 import Testing
 
@@ -405,5 +406,51 @@ import Testing
         #expect(
             try String(contentsOfFile: asked, encoding: .utf8) == #"{"op":"hello"}"# + "\n",
             "hello, and nothing after it")
+    }
+
+    /// Each capability a companion's hello may list is one `todo` asks about before sending what
+    /// needs it: a companion of this version without it is named, and nothing but hello is
+    /// asked of it. A capability with no scenario here is one `todo` never reads: the test fails.
+    @Test func everyCapabilityIsAskedForBeforeItIsUsed() throws {
+        let folder = TemporaryFolder()
+        let caFile = folder.file("ca.pem")
+        try "not used".write(toFile: caFile, atomically: true, encoding: .utf8)
+        let scenarios: [Capability: (arguments: [String], environment: [String: String], named: String)] = [
+            .caFile: (["--ca-file", caFile], [:], "a CA file (--ca-file)"),
+            .timeout: ([], ["TODO_SYNC_TIMEOUT": "5"], "TODO_SYNC_TIMEOUT")
+        ]
+        #expect(Set(scenarios.keys) == Set(Capability.allCases), "a capability todo never asks about")
+        for (capability, scenario) in scenarios {
+            let todo = folder.file("\(capability.rawValue)/todo")
+            let companion = folder.file("\(capability.rawValue)/todo-sync")
+            let asked = folder.file("\(capability.rawValue)/asked")
+            try FileManager.default.createDirectory(
+                atPath: folder.file(capability.rawValue), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
+            let others = Capability.allCases.filter { $0 != capability }.map { "\"\($0.rawValue)\"" }
+            try """
+            #!/bin/sh
+            while IFS= read -r line; do
+                printf '%s\\n' "$line" >> '\(asked)'
+                printf '%s\\n' '{"version": 1, "capabilities": [\(others.joined(separator: ", "))]}'
+            done
+
+            """.write(toFile: companion, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: companion)
+            let result = try ProcessRunner.run(
+                todo, ["sync", "setup", "http://127.0.0.1:1/x/"] + scenario.arguments,
+                environment: ["TODO_DB": folder.file("\(capability.rawValue)/t.sqlite")].merging(scenario.environment) {
+                    $1
+                })
+            #expect(result.status == 1)
+            #expect(
+                result.stderr.hasPrefix(
+                    "error: todo-sync at \(companion) cannot be given \(scenario.named): install todo and todo-sync together"
+                ),
+                "\(capability): \(result.stderr)")
+            #expect(
+                try String(contentsOfFile: asked, encoding: .utf8) == #"{"op":"hello"}"# + "\n",
+                "\(capability): hello, and nothing after it")
+        }
     }
 }

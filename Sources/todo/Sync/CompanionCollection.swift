@@ -21,9 +21,17 @@ final class CompanionCollection: CalendarCollection {
         if let started { companion = started } else { companion = try CompanionProcess() }
         self.companion = companion
         path = SyncURL.path(of: remote.url)
-        if timeout != nil, try !companion.supports(.timeout) {
+        // Every capability is what `open` may need (a switch over all of them: a new one is
+        // consulted here or the build fails): one the companion lacks is named before it is sent.
+        for capability in Capability.allCases {
+            let (needed, what) =
+                switch capability {
+                case .timeout: (timeout != nil, SyncTimeout.variable)
+                case .caFile: (remote.caFile != nil, "a CA file (--ca-file)")
+                }
+            guard needed, try !companion.supports(capability) else { continue }
             throw .companion(
-                "\(CompanionProcess.name) at \(companion.path) cannot be given \(SyncTimeout.variable): install todo and todo-sync together"
+                "\(CompanionProcess.name) at \(companion.path) cannot be given \(what): install todo and todo-sync together"
             )
         }
         _ = try companion.request(
