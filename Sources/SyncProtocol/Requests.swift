@@ -44,6 +44,8 @@ public enum Request: ProtocolMessage {
     /// The collection later requests are about; answered by ``OKAnswer``.
     case open(OpenRequest)
     /// Whether the collection holds todos and offers sync tokens; answered by ``ProbeAnswer``.
+    /// `todo` does not send it (setup's `discover` checks as much); it is the companion's own
+    /// check of a collection, which its tests and `scripts/bench` (a PROPFIND's cost) ask for.
     case probe
     /// The changes since `token`, or every object when `nil` (or the token is refused);
     /// answered by ``ChangesAnswer``.

@@ -48,11 +48,6 @@ final class CompanionCollection: CalendarCollection {
         try companion.request(.discover, answer: DiscoverAnswer.self).collections
     }
 
-    /// Checks that the URL is a calendar collection that holds todos and that we may read it.
-    func probe() throws(SyncError) {
-        _ = try companion.request(.probe, answer: ProbeAnswer.self)
-    }
-
     func changes(since token: String?) throws(SyncError) -> ChangesAnswer {
         try companion.request(.changes(token: token), answer: ChangesAnswer.self)
     }
