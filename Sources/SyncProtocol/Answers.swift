@@ -92,8 +92,11 @@ public enum ChangesAnswer: ProtocolMessage, ListedItems {
     /// What changed since the token given: `{"kind": "delta", "changed", "removed", "token"}`.
     case delta(changed: [ListedItem], removed: [String], token: String)
     /// Every object (no token given, or the server refused it):
-    /// `{"kind": "everything", "items", "token"}`, the token null when the server has none.
-    case everything(items: [ListedItem], token: String?)
+    /// `{"kind": "everything", "items", "token"}`, the token null when the server has none, and
+    /// `"truncated": true` when the server cut the listing short (507 on the collection itself,
+    /// RFC 4791 7.8.1's limit on a calendar-query): then it is not every object, and an object
+    /// left out of it may still be there. Absent (a companion from before it was said) is false.
+    case everything(items: [ListedItem], token: String?, truncated: Bool = false)
 
     public enum Kind: String, CaseIterable, Sendable {
         case delta, everything
@@ -109,14 +112,15 @@ public enum ChangesAnswer: ProtocolMessage, ListedItems {
         case .everything:
             self = .everything(
                 items: try fields.objects("items", as: ListedItem.self),
-                token: try fields.nullableString("token"))
+                token: try fields.nullableString("token"), truncated: try fields.optionalBool("truncated") ?? false)
         }
     }
 
     public func encode(into out: inout [UInt8]) {
         switch self {
         case .delta(_, _, let token): Self.encode(.delta, self, token: token) { out += $0 }
-        case .everything(_, let token): Self.encode(.everything, self, token: token) { out += $0 }
+        case .everything(_, let token, let truncated):
+            Self.encode(.everything, self, token: token, truncated: truncated) { out += $0 }
         }
     }
 
@@ -125,7 +129,7 @@ public enum ChangesAnswer: ProtocolMessage, ListedItems {
         case .delta(let changed, let removed, _):
             for item in changed { body(Array(item.href.utf8)[...], item.etag.map { Array($0.utf8)[...] }, false) }
             for href in removed { body(Array(href.utf8)[...], nil, true) }
-        case .everything(let items, _):
+        case .everything(let items, _, _):
             for item in items { body(Array(item.href.utf8)[...], item.etag.map { Array($0.utf8)[...] }, false) }
         }
     }
@@ -135,9 +139,10 @@ public enum ChangesAnswer: ProtocolMessage, ListedItems {
     /// collection of any size this way without holding its answer whole, as values or as text;
     /// an answer value (``encode(into:)``) goes through the same code. A `delta` lists the items
     /// not removed as `changed`, the removed ones' hrefs as `removed`; `everything` lists the
-    /// items not removed.
+    /// items not removed, and says `"truncated": true` when `truncated`.
     public static func encode(
-        _ kind: Kind, _ items: some ListedItems, token: String?, to write: ([UInt8]) -> Void
+        _ kind: Kind, _ items: some ListedItems, token: String?, truncated: Bool = false,
+        to write: ([UInt8]) -> Void
     ) {
         var out: [UInt8] = []
         out.reserveCapacity(80 << 10)
@@ -186,6 +191,7 @@ public enum ChangesAnswer: ProtocolMessage, ListedItems {
             listed()
             out += #","token":"#.utf8
             if let token { string(token.utf8) } else { out += "null".utf8 }
+            if truncated { out += #","truncated":true"#.utf8 }
         }
         out.append(UInt8(ascii: "}"))
         flush(true)

@@ -133,6 +133,12 @@ struct Fields {
         return bool
     }
 
+    /// A field that may be left out (`nil`); present, `true` or `false`.
+    func optionalBool(_ key: String) throws(MessageDecodingError) -> Bool? {
+        guard object[key] != nil else { return nil }
+        return try bool(key)
+    }
+
     /// `true`, and nothing else (`{"ok": true}`).
     func isTrue(_ key: String) throws(MessageDecodingError) {
         let value = try value(key)

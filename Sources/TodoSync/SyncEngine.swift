@@ -83,7 +83,7 @@ public struct SyncEngine {
         // 1. What changed there.
         let listing = try collection.changes(since: progress.syncToken)
         let items = try read { () throws(TodoStoreError) in try state.items() }
-        if case .everything(let all, _) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
+        if case .everything(let all, _, false) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
             throw .serverEmpty(syncedBefore: items.count)
         }
         let incoming = Self.remoteChanges(listing, items: items)
@@ -102,8 +102,16 @@ public struct SyncEngine {
         // An empty complete listing is believed only so far as it deletes nothing here (see the
         // guard above); its token is not kept either: if it was a lie, a token taken from it would
         // skip, for good, every object it left out (the next sync lists again, cheaply if empty).
+        // A listing the server cut short lists only some objects: what it lists is applied, what
+        // it leaves out is not deleted, and the token stays, so the rest comes next time.
         var complete = report.notDelivered.isEmpty
-        if case .everything(let all, _) = listing, all.isEmpty { complete = false }
+        if case .everything(let all, _, let truncated) = listing {
+            if all.isEmpty { complete = false }
+            if truncated {
+                complete = false
+                report.listingCutShort = true
+            }
+        }
         try store { () throws(TodoStoreError) in
             for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
             for uid in removedUIDs { try applyRemoval(uid: uid, report: &report) }
@@ -139,11 +147,12 @@ public struct SyncEngine {
             return RemoteChanges(
                 changed: Set(changed.filter(differs).map(\.href)).sorted(),
                 removed: Set(removed.filter { etags[$0] != nil }).sorted(), token: token)
-        case .everything(let all, let token):
+        case .everything(let all, let token, let truncated):
+            // Left out of a complete listing: removed. Left out of one cut short: unknown.
             let listed = Set(all.map(\.href))
             return RemoteChanges(
                 changed: Set(all.filter(differs).map(\.href)).sorted(),
-                removed: etags.keys.filter { !listed.contains($0) }.sorted(), token: token)
+                removed: truncated ? [] : etags.keys.filter { !listed.contains($0) }.sorted(), token: token)
         }
     }
 

@@ -17,6 +17,9 @@ public struct SyncReport: Sendable, Equatable {
     public var notDelivered: [String] = []
     /// Objects that made the server's batched answer invalid XML and were read alone.
     public var readAlone: [String] = []
+    /// The server cut its listing short (it listed only some of the collection's objects): what
+    /// it listed was applied, nothing it left out was deleted here, and the next sync lists again.
+    public var listingCutShort = false
     /// Todos marked done here whose object repeats past its current occurrence: `todo` cannot
     /// complete one occurrence yet, and a completed master would end the series on every
     /// device, so they were set back to not done (``VTodoObject/seriesContinues``).

@@ -279,13 +279,21 @@ final class CalDAVClient {
             <C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VTODO"/></C:comp-filter></C:filter>\
             </C:calendar-query>
             """
-        final class State { var members = ListedMembers() }
+        final class State {
+            var members = ListedMembers()
+            var truncated = false
+        }
         let state = State()
         let (answer, _) = try multistatus(
             "REPORT", depth: "1", body: body, what: "REPORT calendar-query", .listing, keeping: .etag
         ) { (response) throws(HelperError) in
-            guard response.status.map({ (200..<300).contains($0) }) ?? true, try !self.listedIsCollection(response.href)
-            else { return }
+            if try self.listedIsCollection(response.href) {
+                // RFC 4791 7.8.1 (as RFC 5689 reads it): the collection at 507 is a listing the
+                // server cut short, its objects only some of the collection's.
+                if response.status == 507 { state.truncated = true }
+                return
+            }
+            guard response.status.map({ (200..<300).contains($0) }) ?? true else { return }
             let href = response.href
             do throws(HelperError) { try state.members.add(href, etag: response.etag, replacing: false) } catch {
                 throw HelperError(error.kind, "REPORT calendar-query \(self.displayURL): \(error.message)")
@@ -295,7 +303,7 @@ final class CalDAVClient {
             throw HelperError.status(answer.status, "REPORT calendar-query \(displayURL)")
         }
         fullListingCount = state.members.count
-        return .everything(state.members, token: token)
+        return .everything(state.members, token: token, truncated: state.truncated)
     }
 
     /// The collection's DAV:sync-token, or `nil` when it has none.

@@ -185,7 +185,8 @@ struct ListedMembers {
 /// straight from the ``ListedMembers``: a listing of 100,000 objects is never a JSON tree.
 enum ListingAnswer {
     case delta(ListedMembers, token: String)
-    case everything(ListedMembers, token: String?)
+    /// Every object; `truncated` when the server cut the listing short (see ``ChangesAnswer``).
+    case everything(ListedMembers, token: String?, truncated: Bool)
 
     /// The same answer as SyncProtocol's value (for tests: it costs a tree).
     var changesAnswer: ChangesAnswer {
@@ -193,8 +194,8 @@ enum ListingAnswer {
         case .delta(let members, let token):
             let (changed, removed) = members.items
             return .delta(changed: changed, removed: removed, token: token)
-        case .everything(let members, let token):
-            return .everything(items: members.items.changed, token: token)
+        case .everything(let members, let token, let truncated):
+            return .everything(items: members.items.changed, token: token, truncated: truncated)
         }
     }
 
@@ -203,7 +204,8 @@ enum ListingAnswer {
     func encode(_ write: ([UInt8]) -> Void) {
         switch self {
         case .delta(let members, let token): ChangesAnswer.encode(.delta, members, token: token, to: write)
-        case .everything(let members, let token): ChangesAnswer.encode(.everything, members, token: token, to: write)
+        case .everything(let members, let token, let truncated):
+            ChangesAnswer.encode(.everything, members, token: token, truncated: truncated, to: write)
         }
     }
 }

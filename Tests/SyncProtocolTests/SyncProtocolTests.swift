@@ -66,6 +66,8 @@ import Testing
         try roundTrip(ChangesAnswer.everything(items: [ListedItem(href: "/t/a.ics", etag: nil)], token: nil))
         try roundTrip(ChangesAnswer.everything(items: [], token: "t1"))
         try roundTrip(
+            ChangesAnswer.everything(items: [ListedItem(href: "/t/a.ics", etag: "\"1\"")], token: nil, truncated: true))
+        try roundTrip(
             FetchAnswer(
                 objects: [
                     FetchedObject(href: "/t/a.ics", etag: nil, text: "BEGIN:VCALENDAR\r\n"),

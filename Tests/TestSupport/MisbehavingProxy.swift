@@ -29,6 +29,9 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case alterStored
         /// sync-collection answers 507 on the collection with a new token each time, forever.
         case truncateForever
+        /// sync-collection refuses the token; calendar-query lists every other object and the
+        /// collection at 507: a full listing cut short.
+        case truncateQuery
         /// Listings also list `href` (with `etag`); multiget and GET of it answer `object`;
         /// PUT and DELETE of it 404.
         case injectObject(href: String, etag: String = "\"injected-1\"", object: InjectedObject)
@@ -184,6 +187,7 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case .putFailNth(let n): return ["mode": "put_fail_nth", "n": n]
         case .alterStored: return ["mode": "alter_stored"]
         case .truncateForever: return ["mode": "truncate_forever"]
+        case .truncateQuery: return ["mode": "truncate_query"]
         case .injectObject(let href, let etag, let object):
             var control: [String: Any] = ["mode": "inject_object", "href": href, "etag": etag]
             switch object {

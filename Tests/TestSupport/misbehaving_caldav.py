@@ -28,6 +28,9 @@ Modes (`{"mode": NAME, ...parameters}`):
   Cyrus stores it); the answer is upstream's.
 - truncate_forever: REPORT sync-collection answers 207 with only the collection's own href at
   `507 Insufficient Storage` and a new sync-token each time.
+- truncate_query: REPORT sync-collection answers 403 valid-sync-token (the client falls back to a
+  full listing), REPORT calendar-query upstream's answer with every other response left out and
+  the collection's own href at `507 Insufficient Storage`: a listing cut short (RFC 4791 7.8.1).
 - inject_object: listings (sync-collection, calendar-query) also list `href` with `etag`
   (default "injected-1"); multiget and GET of it answer the object given by `object`: "nested"
   (`depth` BEGIN:X lines inside a VTODO, default 50,000), "huge" (`properties` X-A:1 lines in a
@@ -373,9 +376,35 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         + "</D:href><D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>"
                         + "<D:sync-token>http://x/sync/%d</D:sync-token></D:multistatus>" % counter).encode()
                 return 207, xml, data
+        elif mode == "truncate_query":
+            if kind == "sync-collection":
+                return 403, xml, VALID_SYNC_TOKEN
+            if kind == "calendar-query":
+                status, headers, data = self.forward(body)
+                if status == 207:
+                    data = self.truncate_listing(data, affected)
+                return status, headers, data
         elif mode == "inject_object":
             return self.inject(control, kind, body, affected)
         return self.forward(body)
+
+    def truncate_listing(self, data, affected):
+        """A listing cut short: every other response left out, and the collection at 507."""
+        out = []
+        position = 0
+        for index, match in enumerate(RESPONSE.finditer(data)):
+            out.append(data[position:match.start()])
+            position = match.end()
+            if index % 2 == 1:
+                affected.append(href_of(match.group(0)))
+                continue
+            out.append(match.group(0))
+        out.append(data[position:])
+        data = b"".join(out)
+        end = MULTISTATUS_END.search(data)
+        cut = ('<D:response xmlns:D="DAV:"><D:href>' + xml_text(urllib.parse.urlsplit(self.path).path)
+               + "</D:href><D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>").encode()
+        return data[:end.start()] + cut + data[end.start():] if end else data
 
     def spoil_multiget(self, data, how, affected):
         """Every other response of a multiget answer dropped, stripped or spoiled."""

@@ -224,8 +224,8 @@ struct HelperUnitTests {
         #expect(try !members.add("/c/a.ics", etag: "\"3\"", replacing: false))
         #expect(members.count == 3 && members.contains("/c/gone.ics") && !members.contains("/c/other.ics"))
         for answer in [
-            ListingAnswer.delta(members, token: "t\"2"), .everything(members, token: nil),
-            .everything(ListedMembers(), token: "t")
+            ListingAnswer.delta(members, token: "t\"2"), .everything(members, token: nil, truncated: false),
+            .everything(ListedMembers(), token: "t", truncated: true)
         ] {
             var bytes: [UInt8] = []
             answer.encode { bytes += $0 }

@@ -324,6 +324,28 @@ import Testing
         try stage.expectRecovery(count: Self.names.count)
     }
 
+    /// A full listing the server cut short (the collection at 507, RFC 4791 7.8.1), after it
+    /// refused the token: what it lists is taken, nothing it leaves out is deleted here, one
+    /// warning says so (exit 0), and in `pass` mode the next sync brings the rest.
+    @Test func aListingCutShortDeletesNothingAndSaysSo() throws {
+        let stage = try Stage()
+        let fresh = SyncDevice(stage.proxy)
+        try fresh.setUp()
+        try stage.proxy.set(.truncateQuery)
+        let warning = "warning: the server's listing was cut short (it said 507); the rest comes at the next sync\n"
+        let known = try stage.device.todo("sync")
+        #expect(known.status == 0 && known.stderr == warning, "\(known)")
+        #expect(try stage.device.names().sorted() == Self.names.sorted(), "nothing deleted here")
+        let new = try fresh.todo("sync")
+        #expect(new.status == 0 && new.stderr == warning, "\(new)")
+        let some = try fresh.names()
+        #expect(!some.isEmpty && some.count < Self.names.count, "\(some)")
+        try stage.proxy.set(.pass)
+        try fresh.sync()
+        #expect(try fresh.names().sorted() == Self.names.sorted(), "the rest came")
+        try stage.expectRecovery(count: Self.names.count)
+    }
+
     // MARK: 3. Objects that are hostile
 
     enum Monster: String, CaseIterable, Sendable {

@@ -27,6 +27,8 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     // Misbehaviour, as the hostile server of TodoSyncServerTests does it over HTTP.
     /// Complete listings name nothing (a server that lost its storage), and tokens are refused.
     var listsNothing = false
+    /// Full listings are cut short (507): every other object, and tokens are refused.
+    var cutsListings = false
     /// Fetches leave these hrefs out of the answer (neither sent nor said to be gone).
     var leavesOut: Set<String> = []
     /// The n-th write of the next batch (counted from 1) fails; the ones after it are not sent.
@@ -57,6 +59,13 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
         let now = String(log.count)
         // The real token, as a proxy passes it on.
         if listsNothing { return .everything(items: [], token: offersTokens ? now : nil) }
+        if cutsListings {
+            let listed = objects.filter { $0.value.text.contains("BEGIN:VTODO") }.sorted { $0.key < $1.key }
+            return .everything(
+                items: listed.enumerated().filter { $0.offset % 2 == 0 }.map {
+                    ListedItem(href: $0.element.key, etag: $0.element.value.etag)
+                }, token: offersTokens ? now : nil, truncated: true)
+        }
         if offersTokens, let token, let position = Int(token), position <= log.count {
             let touched = Set(log[position...]).sorted()
             return .delta(

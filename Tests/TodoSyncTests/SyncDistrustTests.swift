@@ -51,6 +51,28 @@ import TodoStore
         #expect(try laptop.list() == phone.list())
     }
 
+    @Test func aListingCutShortDeletesNothingKeepsNoTokenAndIsReported() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        for name in ["Buy milk", "Call mum", "Pay the rent", "Water the plants"] {
+            try laptop.repository.add(name: name)
+        }
+        try laptop.sync()
+        let before = try laptop.list()
+        let tokenBefore = try SyncState(repository: laptop.repository).progress().syncToken
+        server.cutsListings = true
+        let report = try laptop.sync()
+        #expect(report.listingCutShort && report.deleted == 0)
+        #expect(try laptop.list() == before, "nothing the cut listing left out was deleted")
+        #expect(try SyncState(repository: laptop.repository).progress().syncToken == tokenBefore)
+        // A new device gets what is listed now, the rest once the listing is whole.
+        let phone = try Device(folder, "phone", server)
+        #expect(try phone.sync().received == 2)
+        server.cutsListings = false
+        #expect(try phone.sync().received == 2)
+        #expect(try phone.list() == laptop.list())
+    }
+
     @Test func anObjectLeftOutOfAFetchIsNotDeletedAndIsFetchedNextTime() throws {
         for tokens in [true, false] {
             let server = InMemoryCollection(offersTokens: tokens)

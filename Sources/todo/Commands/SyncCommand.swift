@@ -321,7 +321,10 @@ enum SyncRun {
     /// object read alone that then turned out unreadable is named once, as unreadable).
     static func warnings(_ report: SyncReport) -> [String] {
         let unreadable = Set(report.unreadable)
-        return report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
+        let cutShort =
+            report.listingCutShort
+            ? ["the server's listing was cut short (it said 507); the rest comes at the next sync"] : []
+        return cutShort + report.unreadable.map { "\($0) on the server is not a readable todo; it was left as it is" }
             + report.notDelivered.map {
                 "the server did not send \($0), which it listed as changed; it is asked for again next sync"
             }
