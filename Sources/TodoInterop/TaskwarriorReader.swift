@@ -113,7 +113,7 @@ enum TaskwarriorReader {
 
     /// A taskwarrior time (`20240501T000000Z`) as a UTC time; `nil` for none or another form.
     private static func time(_ value: JSONValue?) -> UTCTimestamp? {
-        guard case .string(let stamp)? = value, let seconds = TaskwarriorTimestamp.epochSeconds(stamp) else {
+        guard case .string(let stamp)? = value, let seconds = UTCTimestamp(basic: stamp)?.secondsSince1970 else {
             return nil
         }
         return UTCTimestamp(secondsSince1970: seconds)
@@ -143,8 +143,8 @@ enum TaskwarriorReader {
         due text: String, timeZone: LocalTimeZone,
         location: ImportError.Location
     ) throws(ImportError) -> CalendarDate {
-        guard let seconds = TaskwarriorTimestamp.epochSeconds(text) else {
-            if TaskwarriorTimestamp.hasShape(text) {
+        guard let seconds = UTCTimestamp(basic: text)?.secondsSince1970 else {
+            if BasicTime.hasUTCShape(text) {
                 throw ImportError(location, "\"due\" \(text) is not a real date and time")
             }
             throw ImportError(location, "\"due\" is not a UTC timestamp like 20240501T000000Z")
@@ -153,38 +153,5 @@ enum TaskwarriorReader {
             throw ImportError(location, "\"due\" \(text) is outside the years 1 to 9999")
         }
         return date
-    }
-}
-
-/// Taskwarrior's date-time form: ISO 8601 basic format in UTC, `20240501T000000Z`.
-enum TaskwarriorTimestamp {
-    /// Whether `text` has the form: 8 digits, `T`, 6 digits, `Z`.
-    static func hasShape(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { return false }
-        return (0..<8).allSatisfy { isDigit(bytes[$0]) } && (9..<15).allSatisfy { isDigit(bytes[$0]) }
-    }
-
-    /// Seconds since 1970-01-01T00:00:00Z, or `nil` for a malformed or impossible timestamp.
-    ///
-    /// Exact calendar arithmetic (what `timegm` computes, but without its silent normalizing
-    /// of 2023-02-29 into March 1st): the date is checked, then days * 86,400 plus the time.
-    static func epochSeconds(_ text: String) -> Int64? {
-        guard hasShape(text) else { return nil }
-        let bytes = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int {
-            range.reduce(0) { $0 * 10 + Int(bytes[$1] - UInt8(ascii: "0")) }
-        }
-        guard let date = CalendarDate(year: number(0..<4), month: number(4..<6), day: number(6..<8)) else { return nil }
-        let hour = number(9..<11)
-        let minute = number(11..<13)
-        let second = number(13..<15)
-        // 60 is a leap second (RFC 3339); it counts as the next minute's first second.
-        guard hour < 24, minute < 60, second <= 60 else { return nil }
-        return Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }

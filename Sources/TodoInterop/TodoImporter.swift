@@ -1,3 +1,5 @@
+import TodoStore
+
 /// Reads todos from a file written by `todo export`, taskwarrior or a todo.txt tool.
 ///
 /// Pure parsing: bytes in, ``ImportedTodo`` values out, nothing stored. All or nothing: the

@@ -23,6 +23,15 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         self.day = day
     }
 
+    /// 1970-01-01, day 0 of ``daysSinceEpoch``.
+    public static let unixEpoch = CalendarDate(validYear: 1970, month: 1, day: 1)
+
+    private init(validYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
     /// Parses the ISO form `YYYY-MM-DD` exactly (the stored form); `nil` for anything else.
     public init?(_ text: some StringProtocol) {
         let utf8 = Array(text.utf8)

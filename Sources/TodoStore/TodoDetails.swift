@@ -208,81 +208,6 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     public func holdsTheSameTags(as other: TodoTags) -> Bool { Set(tags) == Set(other.tags) }
 }
 
-/// An instant in UTC to the second, stored as `YYYY-MM-DDTHH:MM:SSZ` (the `created` and
-/// `completed` columns; iCalendar's CREATED and COMPLETED are the same instant).
-public struct UTCTimestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let secondsSince1970: Int64
-
-    public init(secondsSince1970: Int64) { self.secondsSince1970 = secondsSince1970 }
-
-    /// The current time, from the system clock.
-    public static func now() -> UTCTimestamp {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return UTCTimestamp(secondsSince1970: Int64(time.tv_sec))
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` exactly; `nil` for anything else.
-    public init?(iso text: some StringProtocol) {
-        var text = String(text)
-        guard let parsed = text.withUTF8({ UTCTimestamp(iso: $0) }) else { return nil }
-        self = parsed
-    }
-
-    /// ``init(iso:)`` on the bytes as stored, without making a String (a list reads one per row).
-    public init?(iso bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
-            bytes[16] == 0x3A, bytes[19] == 0x5A,
-            let date = CalendarDate(iso: UnsafeBufferPointer(rebasing: bytes[0..<10])),
-            let hour = CalendarDate.number(bytes, 11..<13), let minute = CalendarDate.number(bytes, 14..<16),
-            let second = CalendarDate.number(bytes, 17..<19), hour < 24, minute < 60, second < 60
-        else { return nil }
-        secondsSince1970 = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3_600 + minute * 60 + second)
-    }
-
-    /// The UTC calendar date and time of day.
-    public var date: CalendarDate? {
-        CalendarDate(daysSinceEpoch: Int(secondsSince1970.floorDivided(by: 86_400)))
-    }
-
-    public var description: String {
-        String(unsafeUninitializedCapacity: 20) { writeISO(to: $0) }
-    }
-
-    /// Writes `YYYY-MM-DDTHH:MM:SSZ` (20 bytes) into `buffer` and returns 20; without a String
-    /// in between, as ``CalendarDate/writeISO(to:)`` (every `todo add` binds one).
-    @discardableResult
-    public func writeISO(to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let seconds = Int(secondsSince1970 - secondsSince1970.floorDivided(by: 86_400) * 86_400)
-        if let date {
-            date.writeISO(to: buffer)
-        } else {
-            for index in 0..<10 { buffer[index] = index == 4 || index == 7 ? 0x2D : 0x30 }
-        }
-        func two(_ value: Int, at offset: Int) {
-            buffer[offset] = UInt8(truncatingIfNeeded: 48 + value / 10)
-            buffer[offset + 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
-        }
-        buffer[10] = UInt8(ascii: "T")
-        two(seconds / 3_600, at: 11)
-        buffer[13] = UInt8(ascii: ":")
-        two(seconds / 60 % 60, at: 14)
-        buffer[16] = UInt8(ascii: ":")
-        two(seconds % 60, at: 17)
-        buffer[19] = UInt8(ascii: "Z")
-        return 20
-    }
-
-    public static func < (a: UTCTimestamp, b: UTCTimestamp) -> Bool { a.secondsSince1970 < b.secondsSince1970 }
-}
-
-extension Int64 {
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
-}
-
 extension TodoPriority: SQLiteBindable {
     public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
         try Int64(rawValue).bind(to: statement, at: index)
@@ -292,15 +217,5 @@ extension TodoPriority: SQLiteBindable {
 extension TodoTags: SQLiteBindable {
     public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
         try storage.bind(to: statement, at: index)
-    }
-}
-
-extension UTCTimestamp: SQLiteBindable {
-    /// Binds the stored form as TEXT, without building a String.
-    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { (buffer) throws(SQLiteError) in
-            let count = writeISO(to: buffer)
-            try statement.bindText(UnsafeBufferPointer(rebasing: buffer[..<count]), at: index)
-        }
     }
 }

@@ -37,7 +37,7 @@ extension VTodoObject {
             let anchor
         else { return false }
         if case .date = until, case .date = anchor { return until.seconds <= anchor.seconds }
-        return ICalendarTime.split(until.seconds).days < ICalendarTime.split(anchor.seconds).days - 1
+        return UTCTimestamp.split(until.seconds).days < UTCTimestamp.split(anchor.seconds).days - 1
     }
 }
 

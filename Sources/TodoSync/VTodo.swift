@@ -99,7 +99,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// SUMMARY, DUE (a DATE, when there is a deadline), STATUS, COMPLETED when done (the todo's
     /// time, else `now`), and PRIORITY, CATEGORIES and DESCRIPTION when it has them.
     static func newTodo(uid: String, fields: TodoFields, now: Int64) -> ICalendarComponent {
-        let stamp = ICalendarTime.utcStamp(epochSeconds: now)
+        let stamp = UTCTimestamp(secondsSince1970: now).basic
         var todo = ICalendarComponent(
             name: "VTODO",
             children: [
@@ -124,7 +124,7 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// `YYYYMMDDTHHMMSSZ` for a time, `nil` for none.
     private static func utcValue(_ time: UTCTimestamp?) -> String? {
-        time.map { ICalendarTime.utcStamp(epochSeconds: $0.secondsSince1970) }
+        time?.basic
     }
 
     /// The object's text: unchanged lines as read, changed and new ones fresh (CRLF, folded).
@@ -156,7 +156,7 @@ public struct VTodoObject: Sendable, Equatable {
     public mutating func update(to fields: TodoFields, now: Int64) {
         guard fields != self.fields else { return }
         var todo = self.todo
-        let stamp = ICalendarTime.utcStamp(epochSeconds: now)
+        let stamp = UTCTimestamp(secondsSince1970: now).basic
         if fields.name != self.fields.name {
             var summary = todo.property(named: "SUMMARY") ?? ICalendarProperty(name: "SUMMARY", value: "")
             summary.value = ICalendar.escapeText(fields.name)
@@ -297,7 +297,7 @@ public struct VTodoObject: Sendable, Equatable {
         let day = Int64(deadline.daysSinceEpoch) * 86_400
         var candidates: [ICalendarTime] = []
         if let previous, previous.hasSameForm(as: start) {
-            let second = Int64(ICalendarTime.split(previous.seconds).second)
+            let second = Int64(UTCTimestamp.split(previous.seconds).second)
             // The same time of day on the deadline, or a day either side of it: in UTC or
             // another zone's clock the deadline may begin the day before or after.
             candidates += [0, -1, 1].map { start.withSeconds(day + $0 * 86_400 + second) }
@@ -484,7 +484,7 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// The date on the wall clock that reads `wall` seconds since its 1970-01-01T00:00:00.
     private static func wallDate(_ wall: Int64) -> CalendarDate? {
-        CalendarDate(daysSinceEpoch: Int(clamping: ICalendarTime.split(wall).days))
+        CalendarDate(daysSinceEpoch: Int(clamping: UTCTimestamp.split(wall).days))
     }
 
     /// The offset of the VTIMEZONE `tzid` when all its observances have one and the same
@@ -526,29 +526,5 @@ public struct VTodoObject: Sendable, Equatable {
 
     public static func == (lhs: VTodoObject, rhs: VTodoObject) -> Bool {
         lhs.components == rhs.components && lhs.uid == rhs.uid && lhs.fields == rhs.fields
-    }
-}
-
-extension LocalTimeZone {
-    /// The instant (seconds since 1970, UTC) that is `second` seconds into `date` on this
-    /// zone's clock, or `nil` when it cannot be found. On a day a daylight saving change
-    /// skips that time, a moment next to it. The caller calls ``prepare()`` first.
-    func epochSeconds(atSecond second: Int, of date: CalendarDate) -> Int64? {
-        switch self {
-        case .offset(let offset):
-            return Int64(date.daysSinceEpoch) * 86_400 + Int64(second) - Int64(offset)
-        case .system:
-            var parts = tm()
-            parts.tm_year = Int32(date.year - 1900)
-            parts.tm_mon = Int32(date.month - 1)
-            parts.tm_mday = Int32(date.day)
-            parts.tm_hour = Int32(second / 3600)
-            parts.tm_min = Int32(second % 3600 / 60)
-            parts.tm_sec = Int32(second % 60)
-            // Whether daylight saving is in effect then is for mktime to find out.
-            parts.tm_isdst = -1
-            let instant = mktime(&parts)
-            return instant == -1 ? nil : Int64(instant)
-        }
     }
 }

@@ -1,3 +1,5 @@
+import TodoStore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -103,7 +105,7 @@ enum TodoCLI {
             arguments: parsed, out: out, err: err,
             databaseOption: parsed.value("--db"),
             style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
-            today: LocalCalendar.today())
+            today: LocalTimeZone.system.today())
         try command.run(&context)
     }
 }

@@ -223,8 +223,8 @@ import TodoStore
         #expect(
             !plain.text.contains("DUE") && plain.text.contains("STATUS:NEEDS-ACTION")
                 && !plain.text.contains("COMPLETED:"))
-        #expect(ICalendarTime.utcStamp(epochSeconds: -1) == "19691231T235959Z")
-        #expect(ICalendarTime.utcStamp(epochSeconds: 951_782_400) == "20000229T000000Z")
+        #expect(UTCTimestamp(secondsSince1970: -1).basic == "19691231T235959Z")
+        #expect(UTCTimestamp(secondsSince1970: 951_782_400).basic == "20000229T000000Z")
     }
 
     @Test func anUpdateWithoutChangesKeepsTheTextByteForByte() throws {

@@ -1,6 +1,7 @@
 import TodoStore
 
-/// A DATE or DATE-TIME value (RFC 5545 3.3.4, 3.3.5), and the stamps `todo` writes.
+/// A DATE or DATE-TIME value (RFC 5545 3.3.4, 3.3.5), read and written in ISO 8601's basic form
+/// by TodoStore's one reading of it (`BasicTime`, `UTCTimestamp.basic` for the stamps).
 enum ICalendarTime: Sendable, Equatable {
     /// `VALUE=DATE:20240501`: a calendar date, as our deadlines are.
     case date(CalendarDate)
@@ -22,15 +23,9 @@ enum ICalendarTime: Sendable, Equatable {
             return
         }
         // A DATE-TIME even when a sloppy writer said VALUE=DATE: the time is there to read.
-        guard
-            bytes.count == 15
-                || (bytes.count == 16 && (bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z"))),
-            bytes[8] == UInt8(ascii: "T") || bytes[8] == UInt8(ascii: "t"),
-            let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-            hour < 24, minute < 60, second <= 60
-        else { return nil }
-        let seconds = Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        if bytes.count == 16 {
+        let isUTC = bytes.count == 16 && (bytes[15] == UInt8(ascii: "Z") || bytes[15] == UInt8(ascii: "z"))
+        guard bytes.count == 15 || isUTC, let seconds = BasicTime.seconds(bytes[0..<15]) else { return nil }
+        if isUTC {
             self = .utc(epochSeconds: seconds)
         } else {
             let tzid = property.parameter(named: "TZID")?.value
@@ -38,25 +33,13 @@ enum ICalendarTime: Sendable, Equatable {
         }
     }
 
-    /// `YYYYMMDDTHHMMSSZ` for an instant: DTSTAMP, LAST-MODIFIED, COMPLETED. Instants outside
-    /// the years 1...9999 are clamped to them.
-    static func utcStamp(epochSeconds: Int64) -> String {
-        let (date, second) = utc(epochSeconds: epochSeconds)
-        return (date.map(dateValue) ?? "19700101") + "T" + timeValue(second) + "Z"
-    }
-
     /// The value as written (`20240501`, `20240501T120000Z`, `20240501T120000`), or `nil`
     /// outside the years 1...9999. A TZID is a parameter, not part of the value.
     var value: String? {
         switch self {
-        case .date(let date):
-            return Self.dateValue(date)
-        case .utc(let seconds), .local(let seconds, _):
-            let (days, second) = Self.split(seconds)
-            guard let date = CalendarDate(daysSinceEpoch: Int(clamping: days)) else { return nil }
-            let time = Self.dateValue(date) + "T" + Self.timeValue(second)
-            if case .utc = self { return time + "Z" }
-            return time
+        case .date(let date): Self.dateValue(date)
+        case .utc(let seconds): BasicTime.write(seconds).map { $0 + "Z" }
+        case .local(let seconds, _): BasicTime.write(seconds)
         }
     }
 
@@ -88,38 +71,8 @@ enum ICalendarTime: Sendable, Equatable {
         }
     }
 
-    /// `HHMMSS` for a second of the day.
-    private static func timeValue(_ second: Int) -> String {
-        pad(second / 3600, 2) + pad(second % 3600 / 60, 2) + pad(second % 60, 2)
-    }
-
-    /// The UTC calendar date of an instant (clamped to the years 1...9999) and the second of
-    /// that day: the one split of seconds since 1970 that both stamp forms (this one and the
-    /// ISO 8601 `last_sync`) are written from.
-    static func utc(epochSeconds: Int64) -> (date: CalendarDate?, second: Int) {
-        let (days, second) = split(epochSeconds)
-        let date =
-            CalendarDate(daysSinceEpoch: Int(clamping: days))
-            ?? (days < 0 ? CalendarDate(year: 1, month: 1, day: 1) : CalendarDate(year: 9999, month: 12, day: 31))
-        return (date, second)
-    }
-
-    /// Seconds since 1970 (on any clock) as whole days since 1970-01-01 and the second of the
-    /// last day: floor division, so a second before 1970 is in the day that holds it.
-    static func split(_ seconds: Int64) -> (days: Int64, second: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        return (days, Int(seconds - days * 86_400))
-    }
-
     /// `YYYYMMDD`, the DATE form.
-    static func dateValue(_ date: CalendarDate) -> String {
-        pad(date.year, 4) + pad(date.month, 2) + pad(date.day, 2)
-    }
-
-    private static func pad(_ value: Int, _ digits: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
+    static func dateValue(_ date: CalendarDate) -> String { BasicTime.write(date) }
 
     /// A UTC offset as VTIMEZONE writes it, `+0100`, `-0500`, `+053000`: seconds east of UTC.
     static func offsetSeconds(_ text: String) -> Int? {

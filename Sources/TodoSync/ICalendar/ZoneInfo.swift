@@ -164,7 +164,7 @@ struct ZoneInfo: Sendable {
         func offset(atUTC epochSeconds: Int64) -> Int {
             guard let daylight else { return standard }
             let local = epochSeconds + Int64(standard)
-            guard let year = CalendarDate(daysSinceEpoch: Int(clamping: ICalendarTime.split(local).days))?.year,
+            guard let year = CalendarDate(daysSinceEpoch: Int(clamping: UTCTimestamp.split(local).days))?.year,
                 let startDate = daylight.start.date(in: year), let endDate = daylight.end.date(in: year)
             else { return standard }
             let start = Int64(startDate.daysSinceEpoch) * 86_400 + Int64(daylight.start.time - standard)
