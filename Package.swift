@@ -40,17 +40,22 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The one control-character policy (what must not reach a terminal or another app raw,
+        // and how each writer renders it). Standard library only.
+        .target(name: "TextSafety", swiftSettings: optimisedInTests),
         // Layer 1a: a small, safe wrapper over the C API.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: optimisedInTests),
         // Layer 1b: migrations, the Todo model and its repository.
-        .target(name: "TodoStore", dependencies: ["SQLite"], swiftSettings: optimisedInTests),
+        .target(name: "TodoStore", dependencies: ["SQLite", "TextSafety"], swiftSettings: optimisedInTests),
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot", swiftSettings: optimisedInTests),
         // A strict JSON parser and its values (RFC 8259), standard library only: shared by
         // TodoInterop (which re-exports it) and the todo-sync companion.
-        .target(name: "JSONCodec", swiftSettings: optimisedInTests),
+        .target(name: "JSONCodec", dependencies: ["TextSafety"], swiftSettings: optimisedInTests),
         // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
-        .target(name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec"], swiftSettings: optimisedInTests),
+        .target(
+            name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec", "TextSafety"], swiftSettings: optimisedInTests
+        ),
         // The messages between `todo sync` and its companion todo-sync, defined once for both
         // sides: the protocol's version, each request and answer, strict decoding. On JSONCodec.
         .target(name: "SyncProtocol", dependencies: ["JSONCodec"], swiftSettings: optimisedInTests),
@@ -64,13 +69,14 @@ let package = Package(
         // client (HTTP on libcurl, XML on libxml2) is the separate todo-sync helper, which `todo`
         // reaches through that protocol. No Foundation, no libcurl or libxml2 here.
         .target(
-            name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop", "SyncProtocol"],
+            name: "TodoSync", dependencies: ["SQLite", "TodoStore", "TodoInterop", "SyncProtocol", "TextSafety"],
             swiftSettings: optimisedInTests),
         // The command-line tool.
         .executableTarget(
             name: "todo",
             dependencies: [
-                "SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol"
+                "SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol",
+                "TextSafety"
             ]),
         // libcurl and libxml2 from the system (Debian: libcurl4-openssl-dev, libxml2-dev), and
         // typed C doors to curl's variadic calls.
@@ -88,7 +94,7 @@ let package = Package(
         // Temporary folders and a process runner shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["misbehaving_caldav.py"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
-        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TestSupport"]),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "TextSafety", "TestSupport"]),
         // A VFS that simulates power loss (unsynced writes dropped or torn), for the tests below.
         .target(name: "CPowerLossVFS", dependencies: ["CSQLite"], path: "Tests/CPowerLossVFS"),
         .testTarget(name: "PowerLossTests", dependencies: ["TodoStore", "TodoInterop", "CPowerLossVFS", "TestSupport"]),

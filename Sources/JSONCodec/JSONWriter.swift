@@ -1,7 +1,9 @@
+import TextSafety
+
 extension JSONValue {
     /// The value as one line of JSON text (RFC 8259): no whitespace, members in their order, `/`
-    /// not escaped, non-ASCII as UTF-8; CR, LF, tab, the other C0 controls and DEL escaped, so
-    /// the text never holds a line break. Integral numbers of magnitude below 9e15 (just under
+    /// not escaped, non-ASCII as UTF-8; every control character escaped (see
+    /// ``encodeString(_:into:)``), so the text never holds a line break. Integral numbers of magnitude below 9e15 (just under
     /// 2^53) are written as integers, other numbers as Swift prints a `Double`.
     public func encoded(into out: inout [UInt8]) {
         switch self {
@@ -45,10 +47,19 @@ extension JSONValue {
     }
 
     /// A JSON string of UTF-8 `bytes`, quotes included, appended to `out`: `"` and `\` escaped,
-    /// newline, carriage return and tab as `\n`, `\r`, `\t`, other control characters and DEL as
-    /// `\u00XX`. For writers that stream JSON text without building a ``JSONValue``.
-    public static func encodeString<Bytes: Sequence>(_ bytes: Bytes, into out: inout [UInt8])
-    where Bytes.Element == UInt8 {
+    /// newline, carriage return and tab as `\n`, `\r`, `\t`, and every other control character of
+    /// the one policy (TextSafety's `ControlCharacters`: C0, DEL, C1, U+2028/2029, the bidi
+    /// controls) as `\u00XX` or `\u202e`: JSON allows most of them raw, but its text is read in
+    /// terminals too, and what it says reads back the same. For writers that stream JSON text
+    /// without building a ``JSONValue``.
+    public static func encodeString<Bytes: Sequence<UInt8>>(_ bytes: Bytes, into out: inout [UInt8]) {
+        // On the bytes where they are (a String's, an array's), else on a copy.
+        if bytes.withContiguousStorageIfAvailable({ encodeString(contiguous: $0, into: &out) }) == nil {
+            Array(bytes).withUnsafeBufferPointer { encodeString(contiguous: $0, into: &out) }
+        }
+    }
+
+    private static func encodeString(contiguous bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Appended a byte at a time, with no array made per escape: an iCalendar text has two
         // (CR LF) on every line.
@@ -56,20 +67,38 @@ extension JSONValue {
             out.append(UInt8(ascii: "\\"))
             out.append(UInt8(ascii: letter))
         }
-        for byte in bytes {
+        func unicode(_ value: UInt32) {
+            escaped("u")
+            for shift in [12, 8, 4, 0] { out.append(hexDigits[Int((value >> UInt32(shift)) & 15)]) }
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""): escaped("\"")
             case UInt8(ascii: "\\"): escaped("\\")
             case 0x0A: escaped("n")
             case 0x0D: escaped("r")
             case 0x09: escaped("t")
-            case 0..<0x20, 0x7F:
-                escaped("u")
-                out.append(contentsOf: "00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 15)])
-            default: out.append(byte)
+            default:
+                guard byte < 0x20 || byte >= 0x7F, let length = ControlCharacters.controlLength(at: index, in: bytes)
+                else {
+                    out.append(byte)
+                    index += 1
+                    continue
+                }
+                switch length {
+                case 1: unicode(UInt32(byte))
+                case 2: unicode(UInt32(byte & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F))
+                default:
+                    unicode(
+                        UInt32(byte & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6
+                            | UInt32(bytes[index + 2] & 0x3F))
+                }
+                index += length
+                continue
             }
+            index += 1
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -1,3 +1,4 @@
+import TextSafety
 import TodoStore
 
 /// Writes todos as todo.txt lines (http://todotxt.org), as ``TodoTxtReader`` reads them back and
@@ -7,8 +8,10 @@ import TodoStore
 ///   priority goes as `pri:B`, which apps write too);
 /// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD`.
 /// Priorities 1 to 9 are the letters A to I; dates are the UTC days of the times. A todo.txt line
-/// cannot hold a line break: one in a name is written as a space. The note has no place in
-/// todo.txt and is not written.
+/// cannot hold a line break: one in a name is written as a space; every other control character
+/// (TextSafety's one policy: an ESC, a bidi override) as U+FFFD, since todo.txt has no escape
+/// for them and the file goes to terminals and other apps. The note has no place in todo.txt
+/// and is not written.
 public enum TodoTxtWriter {
     /// The line of one todo, without its line ending.
     public static func line(_ todo: TodoFields) -> String {
@@ -26,7 +29,7 @@ public enum TodoTxtWriter {
             if let letter { parts.append("(\(letter))") }
             if let created { parts.append(created) }
         }
-        let name = String(todo.name.map { $0.isNewline ? " " : $0 })
+        let name = ControlCharacters.replaced(in: String(todo.name.map { $0.isNewline ? " " : $0 }))
         if !name.isEmpty { parts.append(name) }
         parts += todo.tags.map(\.description)
         if let deadline = todo.deadline { parts.append("due:\(deadline)") }

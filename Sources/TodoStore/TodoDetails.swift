@@ -1,4 +1,5 @@
 import SQLite
+import TextSafety
 
 #if canImport(Glibc)
     import Glibc
@@ -137,9 +138,7 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
         guard !word.isEmpty, word.utf8.count <= maximumLength, word.first != "+", word.first != "@" else {
             return false
         }
-        return !word.unicodeScalars.contains {
-            $0.properties.isWhitespace || $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
-        }
+        return !word.unicodeScalars.contains { $0.properties.isWhitespace || ControlCharacters.contains($0) }
     }
 
     /// As typed: `+work`, `@phone`.

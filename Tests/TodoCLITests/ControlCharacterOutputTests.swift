@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TextSafety
 
 @testable import todo
 
@@ -16,7 +17,7 @@ import Testing
 
     /// The scalars that must not appear raw in what a terminal shows (the line ends aside).
     private func rawControls(_ text: String) -> [UInt32] {
-        text.unicodeScalars.filter { $0 != "\n" && TodoText.isControl($0) }.map(\.value)
+        text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && ControlCharacters.contains($0) }.map(\.value)
     }
 
     /// The UTF-8 of a C1 character: 0xC2 then 0x80-0x9F.
@@ -60,6 +61,19 @@ import Testing
         }
         let todos = try sandbox.listJSON()
         #expect(todos.first?["name"] as? String == Self.hostile, "the escapes read back as the stored name")
+    }
+
+    /// Every writer of the name follows the one policy: the exports too. todo.txt and iCalendar
+    /// have no escape for these characters, so each becomes U+FFFD (iCalendar's line ends are
+    /// its own CR LF; todo.txt writes a line break in a name as a space).
+    @Test func exportsReplaceEveryControlCharacter() throws {
+        try insertHostileTodo()
+        let todotxt = try sandbox.ok("export", "--format", "todotxt")
+        #expect(rawControls(todotxt).isEmpty && !containsC1Bytes(todotxt), "\(todotxt.debugDescription)")
+        #expect(todotxt.contains("a\u{FFFD}[31m\u{FFFD}2J\u{FFFD}evil error: forged"), "\(todotxt.debugDescription)")
+        let ics = try sandbox.ok("export", "--format", "ics")
+        #expect(rawControls(ics).isEmpty && !containsC1Bytes(ics), "\(ics.debugDescription)")
+        #expect(ics.contains("SUMMARY:a\u{FFFD}[31m\u{FFFD}2J\u{FFFD}evil\\nerror: forged"), "\(ics.debugDescription)")
     }
 
     /// A `--db` path with a newline, ESC, CSI and a bidi override in it, under a plain file (so it

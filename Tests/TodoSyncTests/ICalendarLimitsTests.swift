@@ -1,5 +1,6 @@
 import TestSupport
 import Testing
+import TextSafety
 import TodoInterop
 
 @testable import TodoSync
@@ -95,7 +96,7 @@ import TodoInterop
         let error = try #require(parseError("BEGIN:VCALENDAR\r\nX-\u{1B}[31m\rno colon\r\nEND:VCALENDAR\r\n"))
         #expect(error.kind == .syntax && error.line == 2)
         #expect(
-            !error.description.unicodeScalars.contains(where: ICalendar.isControl),
+            !error.description.unicodeScalars.contains(where: ControlCharacters.contains),
             "\(error.description.debugDescription)")
         let long = try #require(parseError("BEGIN:" + String(repeating: "Y", count: 1_000_000) + "\r\n"))
         #expect(long.description.utf8.count < 200)

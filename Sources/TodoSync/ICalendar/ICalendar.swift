@@ -1,3 +1,5 @@
+import TextSafety
+
 /// RFC 5545 iCalendar text: content lines, folding, parameters, nested components.
 ///
 /// ```swift
@@ -325,11 +327,11 @@ public enum ICalendar {
     /// A new line: folded (CRLF and a space) so that no physical line exceeds
     /// ``maxLineOctets`` octets, cutting only between Unicode scalars, and ended with CRLF.
     ///
-    /// Every control character (see ``isControl(_:)``) is written as U+FFFD: RFC 5545 excludes
-    /// them from TEXT and has no escape for them, and a terminal (`todo export --format ics`)
-    /// or another client must never get one raw (an ESC starts a terminal command, a CR or LF
-    /// would end the line early). Line feeds in TEXT never get here: ``escapeText(_:)`` made
-    /// them `\n`.
+    /// Every control character of the one policy (TextSafety's `ControlCharacters`) but HTAB is
+    /// written as U+FFFD: RFC 5545 excludes them from TEXT and has no escape for them, and a
+    /// terminal (`todo export --format ics`) or another client must never get one raw (an ESC
+    /// starts a terminal command, a CR or LF would end the line early, a bidi override makes one
+    /// line read as another). Line feeds in TEXT never get here: ``escapeText(_:)`` made them `\n`.
     static func fresh(_ line: String) -> String {
         // Byte by byte into one buffer, then one String: appending to a String's scalar view a
         // scalar at a time copied the string each time, quadratic in a long DESCRIPTION.
@@ -344,10 +346,7 @@ public enum ICalendar {
                 let lead = bytes[index]
                 // The scalar's length, from its lead byte (the text is valid UTF-8).
                 let size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                let control =
-                    size == 1
-                    ? lead < 0x20 && lead != 0x09 || lead == 0x7F
-                    : size == 2 && lead == 0xC2 && bytes[index + 1] < 0xA0
+                let control = lead != 0x09 && ControlCharacters.controlLength(at: index, in: bytes) != nil
                 let written = control ? 3 : size
                 if octets + written > maxLineOctets {
                     out.append(contentsOf: [0x0D, 0x0A, 0x20])
@@ -369,18 +368,12 @@ public enum ICalendar {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Whether `scalar` is a control character no line written here may hold: C0 but HTAB,
-    /// DEL, and C1 (U+0080-U+009F).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 ? scalar != "\t" : (0x7F...0x9F).contains(scalar.value)
-    }
-
     // MARK: TEXT values
 
     /// Escapes a TEXT value (RFC 5545 3.3.11): `\` `;` `,` get a backslash, a line feed
     /// becomes `\n`. Other characters are kept here; other control characters (a carriage
-    /// return, an ESC), which TEXT has no escape for, become U+FFFD when the line is written
-    /// (see ``serialize(_:)``).
+    /// return, an ESC, a bidi override), which TEXT has no escape for, become U+FFFD when the
+    /// line is written (see ``serialize(_:)``).
     public static func escapeText(_ text: String) -> String {
         // Bytes: every character escaped is ASCII, and a String's scalar view appends slowly.
         var text = text

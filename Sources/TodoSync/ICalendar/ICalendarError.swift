@@ -1,3 +1,5 @@
+import TextSafety
+
 /// Why an iCalendar text cannot be read, or cannot be read as a todo.
 ///
 /// `description` is one line for a person: `line 12: END:VTODO without BEGIN:VTODO`.
@@ -31,12 +33,7 @@ public struct ICalendarError: Error, Sendable, Equatable, CustomStringConvertibl
     public init(_ kind: Kind, line: Int?, _ reason: String) {
         self.kind = kind
         self.line = line
-        if reason.unicodeScalars.contains(where: ICalendar.isControl) {
-            self.reason = String(
-                String.UnicodeScalarView(reason.unicodeScalars.map { ICalendar.isControl($0) ? "\u{FFFD}" : $0 }))
-        } else {
-            self.reason = reason
-        }
+        self.reason = ControlCharacters.replaced(in: reason)
     }
 
     /// `line N: reason`, or just the reason when no line is at fault.

@@ -1,14 +1,14 @@
+import TodoInterop
 import TodoStore
 
 /// Writes JSON by hand: the CLI's output is small and fixed in shape, and full Foundation's
 /// encoder would cost ~10 MB and several ms per run.
 enum JSON {
-    /// A JSON string literal for `text`, with every character JSON requires escaped, and every
-    /// other control character too: C0, DEL and C1 (U+0080-U+009F, where the 8-bit CSI U+009B
-    /// lives), U+2028/2029 and the bidi overrides and isolates, as `\u00XX` (`\u202e`). JSON
-    /// allows most of them raw, but `--json` is read in terminals too, and text from another
-    /// client or a CalDAV server must not reach one raw there either (as ``TodoText`` makes sure
-    /// for text output). Escaped, the value a JSON parser reads back is the same.
+    /// A JSON string literal for `text`, written by JSONCodec's one string writer: every
+    /// character JSON requires escaped, and every control character of the one policy too (C0,
+    /// DEL, C1, U+2028/2029, the bidi controls: TextSafety's `ControlCharacters`), so that text
+    /// from another client or a CalDAV server does not reach a terminal raw through `--json`
+    /// either. Escaped, the value a JSON parser reads back is the same.
     static func string(_ text: String) -> String {
         // Most names are printable ASCII without quotes or backslashes: one pass over the bytes
         // proves it, and the text is copied as it is.
@@ -16,22 +16,10 @@ enum JSON {
             bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         }
         if plain == true { return "\"" + text + "\"" }
-        var out = "\""
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where TodoText.isControl(scalar):
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.encodeString(text.utf8, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A JSON string, or `null`.

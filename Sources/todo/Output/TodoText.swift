@@ -1,3 +1,4 @@
+import TextSafety
 import TodoStore
 
 /// Text rendering of todos for people: aligned rows with a done mark, the deadline and how
@@ -190,33 +191,7 @@ struct TodoText {
     }
 
     /// `text` with control characters made visible (`^[`, `\n`): a name from another client
-    /// must not be able to move the cursor, clear the screen or fake other rows.
-    static func sanitized(_ text: String) -> String {
-        // Most names are printable ASCII: one pass over the bytes proves it.
-        let printableASCII = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        }
-        if printableASCII == true { return text }
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20: out += "^" + String(UnicodeScalar(UInt8(scalar.value) + 64))
-            case _ where isControl(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    /// Whether `scalar` must not reach a terminal raw: C0, DEL, C1, the line and paragraph
-    /// separators, and the bidi embeddings, overrides and isolates (which reorder what follows).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-            || (0x2028...0x2029).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-            || (0x2066...0x2069).contains(scalar.value)
-    }
+    /// must not be able to move the cursor, clear the screen or fake other rows. The one policy's
+    /// terminal rendering (TextSafety's ``ControlCharacters/escapedForTerminal(_:)``).
+    static func sanitized(_ text: String) -> String { ControlCharacters.escapedForTerminal(text) }
 }
