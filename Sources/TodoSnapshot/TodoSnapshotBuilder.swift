@@ -1,4 +1,4 @@
-// The two-section todo list of the iOS pattern this project re-creates (see the README): the
+// The two-section todo list of the iOS pattern this project re-creates (see the README and docs/LIBRARY.md): the
 // flat "all" section and the outline (the sample app's "Undone"/"Done", or groups by any other
 // rule), rebuilt from fetched records. Generic over the record so this module needs no storage
 // layer: the CLI passes its `Todo` and the rule that groups it.

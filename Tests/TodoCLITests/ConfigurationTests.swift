@@ -170,7 +170,7 @@ import Testing
         #expect(try todo("report").stderr == "error: unknown command 'report'\nSee 'todo --help' for the commands.\n")
     }
 
-    @Test func theFileIsDocumentedInHelpTheManualAndTheReadme() throws {
+    @Test func theFileIsDocumentedInHelpTheManualAndTheGuide() throws {
         let flat = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         let help = try todo("help", "config")
         #expect(help.status == 0 && flat(help.stdout).contains(flat(Configuration.documentation)), "\(help)")
@@ -179,8 +179,8 @@ import Testing
         let page = try todo("manpage").stdout
         #expect(page.contains(".SH CONFIGURATION") && page.contains(".B TODO_CONFIG"))
         #expect(flat(page).contains(flat(ManPage.escape("A value is split into words at spaces;"))))
-        let readme = try String(contentsOfFile: ProcessRunner.packageRoot + "/README.md", encoding: .utf8)
-        #expect(flat(readme).contains(flat(Configuration.documentation)))
+        let guide = try String(contentsOfFile: ProcessRunner.packageRoot + "/docs/configuration.md", encoding: .utf8)
+        #expect(flat(guide).contains(flat(Configuration.documentation)))
     }
 
     /// One `key = value` reader: the ui's state file is read with the configuration's parser.

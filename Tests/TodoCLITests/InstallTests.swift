@@ -123,12 +123,12 @@ import Testing
         }
     }
 
-    /// What NO_COLOR does is one text: the manual and the README both say the code's rule.
-    @Test func theManualAndTheReadmeSayTheSameOfNoColor() throws {
+    /// What NO_COLOR does is one text: the manual and the guide both say the code's rule.
+    @Test func theManualAndTheGuideSayTheSameOfNoColor() throws {
         let page = try ProcessRunner.run(ProcessRunner.todoBinary, ["manpage"]).stdout
         #expect(page.replacingOccurrences(of: "\n", with: " ").contains(ManPage.escape(TextStyle.noColorRule)))
-        let readme = try String(contentsOfFile: ProcessRunner.packageRoot + "/README.md", encoding: .utf8)
-        #expect(readme.contains(TextStyle.noColorRule))
+        let guide = try String(contentsOfFile: ProcessRunner.packageRoot + "/docs/everyday-use.md", encoding: .utf8)
+        #expect(guide.contains(TextStyle.noColorRule))
     }
 
     /// The schema in DATABASE is shown as written: each column line indented alike, the long

@@ -5,7 +5,7 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// Programs an app developer writes from the README's "Using the library safely" and the doc
+/// Programs an app developer writes from docs/LIBRARY.md's "Using the libraries safely" and the doc
 /// comments, each against the public API only. Each one broke a promise the libraries made
 /// (issue 24) and is kept as a test of that promise.
 @Suite(.timed) struct LibraryPromiseTests {
@@ -281,7 +281,7 @@ import TodoStore
             }
         }
         let failures = Failures()
-        // Each thread owns its repository (one connection each), as the README asks.
+        // Each thread owns its repository (one connection each), as docs/LIBRARY.md asks.
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             do {
                 let repository = try TodoRepository(path: path)

@@ -117,8 +117,8 @@ struct Configuration {
     /// `alias.NAME`, by alias name.
     var aliases: [String: Line] = [:]
 
-    /// The documentation of the file, for `todo help config`, the manual and the README's
-    /// section: one text, so they cannot disagree.
+    /// The documentation of the file, for `todo help config`, the manual and the guide
+    /// (docs/configuration.md): one text, so they cannot disagree.
     static let documentation = """
         todo reads $TODO_CONFIG if it is set, else $XDG_CONFIG_HOME/todo/config (a relative
         XDG_CONFIG_HOME is ignored, as the XDG spec says), else ~/.config/todo/config. A missing

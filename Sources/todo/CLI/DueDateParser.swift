@@ -2,7 +2,7 @@ import TodoStore
 
 /// Reads the dates people type (`--due`, `--due-before`, `--due-after`) into a calendar date.
 ///
-/// The accepted forms and what each means are ``rules`` (help, the manual and the README say
+/// The accepted forms and what each means are ``rules`` (help, the manual and the guide say
 /// the same). Case and extra spaces do not matter. Numeric day-and-month forms (`12/24`,
 /// `24.12.`) are refused: half the world reads them the other way round.
 enum DueDateParser {

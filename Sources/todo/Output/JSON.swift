@@ -27,8 +27,8 @@ enum JSON {
         text.map(string) ?? "null"
     }
 
-    /// A todo as JSON, in the one shape every `--json` output and `todo export` use (README,
-    /// "Using it"): `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false, ...}`,
+    /// A todo as JSON, in the one shape every `--json` output and `todo export` use
+    /// (docs/everyday-use.md): `{"id": 3, "name": "Buy milk", "deadline": "2024-05-01", "done": false, ...}`,
     /// the id, then every field of ``TodoField/all`` in its order, keyed by its name (a field
     /// without a value is `null`).
     static func object(_ todo: Todo) -> String {

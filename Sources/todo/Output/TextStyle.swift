@@ -8,8 +8,8 @@ struct TextStyle {
     /// Whether escape sequences are written at all.
     let enabled: Bool
 
-    /// What `NO_COLOR` does, said the same way by the manual and the README (a test holds the
-    /// README to this text), as ``resolve(option:stdoutIsTerminal:)`` does it.
+    /// What `NO_COLOR` does, said the same way by the manual and the guide (a test holds the
+    /// guide, docs/everyday-use.md, to this text), as ``resolve(option:stdoutIsTerminal:)`` does it.
     static let noColorRule =
         "NO_COLOR set to anything turns colour off, as TERM=dumb does, unless --color always asks for it."
 
