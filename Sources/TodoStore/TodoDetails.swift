@@ -205,6 +205,13 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
 
     /// Whether both hold the same tags by folded word, in any order and with any sigils.
     public func holdsTheSameTags(as other: TodoTags) -> Bool { Set(tags) == Set(other.tags) }
+
+    /// Whether both say the same: the same tags written the same way, in any order. Order is no
+    /// meaning (a phone that rewrites its categories in another order changed nothing), a
+    /// sigil or a letter's case is (``==`` tells those apart too).
+    public func means(theSameAs other: TodoTags) -> Bool {
+        tags.count == other.tags.count && Set(tags.map(\.description)) == Set(other.tags.map(\.description))
+    }
 }
 
 extension TodoPriority: SQLiteBindable {

@@ -101,7 +101,7 @@ public struct TodoField: Sendable {
         }
         return TodoField(
             name: name, merge: merge, kind: Stored.kind, bindValue: bind, readValue: read,
-            equal: { $0[keyPath: path] == $1[keyPath: path] }, copyValue: { $1[keyPath: path] = $0[keyPath: path] },
+            equal: { $0[keyPath: path].means(theSameAs: $1[keyPath: path]) }, copyValue: { $1[keyPath: path] = $0[keyPath: path] },
             valueOf: { $0[keyPath: path].fieldValue }, setValue: set, mergeSets: mergeSets)
     }
 
@@ -118,7 +118,8 @@ public struct TodoField: Sendable {
         readValue(row, index, &fields)
     }
 
-    /// Whether `a` and `b` hold the same value in this field.
+    /// Whether `a` and `b` say the same in this field (``TodoFieldValue/means(theSameAs:)``):
+    /// what sync compares, to tell a change from a rewrite that changed nothing.
     public func isEqual(_ a: TodoFields, _ b: TodoFields) -> Bool { equal(a, b) }
 
     /// Sets the field in `fields` to its value in `source`.
@@ -150,10 +151,20 @@ public protocol TodoFieldValue: SQLiteBindable, Equatable, Sendable {
     static var kind: TodoField.Kind { get }
     /// The three-way merge of a set-valued field (``TodoField/Merge/set``); other types are no sets.
     static func mergedSet(base: Self?, local: Self, remote: Self) -> Self
+    /// Whether two values say the same; `==` unless the type writes one meaning in several ways
+    /// (tags in another order).
+    func means(theSameAs other: Self) -> Bool
 }
 
 extension TodoFieldValue {
     public static func mergedSet(base: Self?, local: Self, remote: Self) -> Self { remote }
+    public func means(theSameAs other: Self) -> Bool { self == other }
+}
+
+extension TodoFields {
+    /// Whether every field says the same in both (``TodoField/isEqual(_:_:)``): no change to
+    /// send or to take, however the values are written.
+    public func means(theSameAs other: TodoFields) -> Bool { TodoField.all.allSatisfy { $0.isEqual(self, other) } }
 }
 
 /// An optional field (`nil`: none, NULL in its column) of a type that is never NULL itself.
@@ -254,14 +265,14 @@ extension TodoTags: TodoFieldValue {
     public static var kind: TodoField.Kind { .tags }
 
     /// The tags of both sides, less those either side removed since the base. A side whose
-    /// tags are exactly the base's takes the other side's as they are (order and writing
-    /// included). Otherwise the server's come first, in its order and as it writes them, then
+    /// tags say what the base's said (in any order) takes the other side's as they are (order
+    /// and writing included). Otherwise the server's come first, in its order and as it writes them, then
     /// those added here: every device that merges the same server tags ends up with the same
     /// list, so a phone that only reorders its categories changes the order everywhere and
     /// starts no back-and-forth. Without a base, the union, in the same order.
     public static func mergedSet(base: TodoTags?, local: TodoTags, remote: TodoTags) -> TodoTags {
-        if let base, local == base { return remote }
-        if let base, remote == base { return local }
+        if let base, local.means(theSameAs: base) { return remote }
+        if let base, remote.means(theSameAs: base) { return local }
         let base = base ?? []
         func removed(on side: TodoTags, _ tag: TodoTag) -> Bool { base.contains(tag) && !side.contains(tag) }
         var merged = TodoTags()

@@ -95,6 +95,6 @@ extension SyncState {
         guard !row.isNull(uidColumn + 1) else { return .created(todo, uid: uid) }
         let item = item(from: row, at: uidColumn + 1)
         let fields = todo.fields
-        return fields == item.base ? nil : .changed(todo, item: item)
+        return fields.means(theSameAs: item.base) ? nil : .changed(todo, item: item)
     }
 }

@@ -184,7 +184,7 @@ public struct SyncEngine {
 
         guard let local else {
             let previousID = try uids.knownTodoID(forUID: uid)
-            if let item, item.base == remote {
+            if let item, item.base.means(theSameAs: remote) {
                 // Deleted here, unchanged there (but for what we do not sync): the deletion
                 // stands and is sent with the new ETag.
                 try state.save(
@@ -216,7 +216,7 @@ public struct SyncEngine {
     func applyRemoval(uid: String, report: inout SyncReport) throws(TodoStoreError) {
         guard let item = try state.item(uid: uid) else { return }
         let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
-        if let local, local.fields != item.base {
+        if let local, !local.fields.means(theSameAs: item.base) {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
         } else if let local {
@@ -329,7 +329,7 @@ public struct SyncEngine {
                     fields.completed = object.fields.completed
                     try repository.replaceFields(id: todo.id, with: fields)
                     report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
-                    if fields == item.base { continue }
+                    if fields.means(theSameAs: item.base) { continue }
                 }
                 object.update(to: fields, now: now())
                 planned.append(

@@ -154,7 +154,7 @@ public struct VTodoObject: Sendable, Equatable {
     ///   property, after the values that are no tags (`Home Office`: they stay). note:
     ///   DESCRIPTION, removed for none. created: CREATED.
     public mutating func update(to fields: TodoFields, now: Int64) {
-        guard fields != self.fields else { return }
+        guard !fields.means(theSameAs: self.fields) else { return }
         var todo = self.todo
         let stamp = UTCTimestamp(secondsSince1970: now).basic
         if fields.name != self.fields.name {
@@ -197,7 +197,7 @@ public struct VTodoObject: Sendable, Equatable {
                 todo.setProperty(ICalendarProperty(name: "PRIORITY", value: String(fields.priority.rawValue)))
             }
         }
-        if fields.tags != self.fields.tags {
+        if !fields.tags.means(theSameAs: self.fields.tags) {
             let others = Self.categories(of: todo).filter { Self.tag(fromCategory: $0) == nil }
             todo.removeProperties(named: "CATEGORIES")
             if !fields.tags.isEmpty || !others.isEmpty {

@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 39: the ways devices diverged or a delete came back, found by a soak, each replayed
+/// deterministically on Radicale and on Xandikos. The phone is plain HTTP, as an app writes.
+@Suite(.timed, .timeLimit(.minutes(3))) struct SyncFaultTests {
+    static func server(_ kind: String) throws -> CalDAVServer {
+        kind == "radicale" ? try CalDAVServer.radicale() : try CalDAVServer.xandikos()
+    }
+
+    /// `sql` run by the sqlite3 shell on `device`'s database; its output.
+    @discardableResult
+    static func sqlite(_ device: SyncDevice, _ sql: String) throws -> String {
+        let result = try ProcessRunner.run("sqlite3", [device.database, sql])
+        #expect(result.status == 0, "sqlite3: \(result.stderr)")
+        return result.stdout
+    }
+
+    /// The phone: the object at `href` read, changed by `change`, and written back if it is
+    /// still at the ETag read (as a careful app does).
+    static func phoneRewrites(_ server: CalDAVServer, _ href: String, _ change: (String) -> String) throws {
+        let got = try server.request("GET", server.base + href)
+        #expect(got.status == 200, "GET \(href): \(got.status)")
+        let etag = try #require(got.headers["etag"], "GET \(href) gave no ETag")
+        let put = try server.request(
+            "PUT", server.base + href, body: Data(change(String(decoding: got.body, as: UTF8.self)).utf8),
+            headers: ["Content-Type": "text/calendar; charset=utf-8", "If-Match": etag])
+        #expect((200..<300).contains(put.status), "PUT \(href): \(put.status)")
+    }
+
+    /// 1. A phone that only reorders a todo's categories changed nothing: no device sends the
+    /// object back, and when the phone then deletes it, every device deletes it too, with no
+    /// conflict (an edit never made must not beat the delete).
+    @Test(arguments: ["radicale", "xandikos"])
+    func reorderedCategoriesAreNoChangeAndTheDeleteStands(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        let desktop = SyncDevice(server)
+        try laptop.ok("add", "X thing")
+        try laptop.ok("add", "Keep me")  // a collection left empty is another story (serverEmpty)
+        try Self.sqlite(laptop, "UPDATE todos SET tags = '+work +urgent +home' WHERE name = 'X thing'")
+        try laptop.setUp()
+        try desktop.setUp()
+        try laptop.sync()
+        try desktop.sync()
+        let href = try Self.sqlite(laptop, "SELECT href FROM sync_items WHERE name = 'X thing'")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+
+        try Self.phoneRewrites(server, href) { text in
+            #expect(text.contains("CATEGORIES:work,urgent,home"), "\(text)")
+            return text.replacingOccurrences(of: "CATEGORIES:work,urgent,home", with: "CATEGORIES:home,urgent,work")
+        }
+        let desktopSync = try desktop.sync()
+        #expect(desktopSync["sent"] as? Int == 0, "nothing changed, nothing to send back: \(desktopSync)")
+        #expect((desktopSync["conflicts"] as? [Any])?.isEmpty == true)
+
+        let deleted = try server.request("DELETE", server.base + href)
+        #expect((200..<300).contains(deleted.status), "DELETE: \(deleted.status)")
+        for device in [laptop, desktop] {
+            let report = try device.sync()
+            #expect((report["conflicts"] as? [Any])?.isEmpty == true, "no edit was made: \(report)")
+            #expect(report["deleted"] as? Int == 1, "\(report)")
+            #expect(try device.summary() == ["Keep me|null|0"])
+            #expect(try device.sync()["sent"] as? Int == 0)
+        }
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Keep me|null|0"])
+    }
+}
