@@ -101,7 +101,8 @@ public struct TodoField: Sendable {
         }
         return TodoField(
             name: name, merge: merge, kind: Stored.kind, bindValue: bind, readValue: read,
-            equal: { $0[keyPath: path].means(theSameAs: $1[keyPath: path]) }, copyValue: { $1[keyPath: path] = $0[keyPath: path] },
+            equal: { $0[keyPath: path].means(theSameAs: $1[keyPath: path]) },
+            copyValue: { $1[keyPath: path] = $0[keyPath: path] },
             valueOf: { $0[keyPath: path].fieldValue }, setValue: set, mergeSets: mergeSets)
     }
 
