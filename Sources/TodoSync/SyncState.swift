@@ -153,14 +153,13 @@ public struct SyncState {
             \(fieldColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
         """
 
-    /// Forgets the item of `uid` (its object is gone, or was deleted) and, when its todo no
-    /// longer exists, the UID too: the deletion has been dealt with.
+    /// Forgets the item of `uid`: its object is gone, or was deleted. The todo's UID stays, even
+    /// when the todo is gone here: `todo undo` may bring the row back (ids are never reused),
+    /// and it must come back as the same object on every device, not as a new one. A UID whose
+    /// todo is gone and that has no item is free (``TodoUIDs/isKnown(_:)``).
     func removeItem(uid: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try connection.internalCachedStatement("DELETE FROM sync_items WHERE uid = ?").execute([uid])
-            try connection.internalCachedStatement(
-                "DELETE FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)"
-            ).execute([uid])
         }
     }
 

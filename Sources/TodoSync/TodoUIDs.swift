@@ -35,7 +35,9 @@ public struct TodoUIDs {
 
     /// Whether `uid` belongs to a todo here, or to one deleted here whose deletion a sync has
     /// still to send. (The UID of a todo deleted before it was ever synced, such as one undone
-    /// by `todo undo` after an import, is free again: importing it anew brings the todo back.)
+    /// by `todo undo` after an import, or whose deletion was sent, is free again: importing it
+    /// anew brings the todo back. Its row stays, so that `todo undo` bringing the todo's row
+    /// back brings its identity back too.)
     public func isKnown(_ uid: String) throws(TodoStoreError) -> Bool {
         try knownTodoID(forUID: uid) != nil
     }

@@ -67,4 +67,39 @@ import Testing
         }
         #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Keep me|null|0"])
     }
+
+    /// 2. An `rm` whose delete reached the server, then `todo undo`, while another device marked
+    /// the todo done and brought it back (its edit beats the delete): the restored todo keeps
+    /// its UID, so there is one "Buy oat milk" on the server and on every device.
+    @Test(arguments: ["radicale", "xandikos"])
+    func undoingASyncedDeleteKeepsTheTodosIdentity(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
+        try laptop.ok("add", "Buy oat milk")
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try phone.setUp()
+        try laptop.sync()
+        try phone.sync()
+        let uid = try Self.sqlite(laptop, "SELECT uid FROM todo_uids WHERE todo_id = 1")
+
+        try laptop.ok("rm", "--yes", "1")
+        #expect(try laptop.sync()["sent"] as? Int == 1, "the delete reached the server")
+        try phone.ok("done", "\(try phone.id(named: "Buy oat milk"))")
+        let brought = try phone.sync()
+        #expect((brought["conflicts"] as? [[String: Any]])?.first?["field"] as? String == "deleted", "\(brought)")
+        try laptop.ok("undo")
+        #expect(try Self.sqlite(laptop, "SELECT uid FROM todo_uids WHERE todo_id = 1") == uid, "the same UID")
+        try laptop.sync()
+        try phone.sync()
+        try laptop.sync()
+        for device in [laptop, phone] {
+            #expect(try device.summary() == ["Buy oat milk|null|1", "Keep me|null|0"], "no duplicate")
+        }
+        #expect(try laptop.list() == phone.list())
+        #expect(
+            try server.listSeenByPython(server.todoCollectionURL) == ["Buy oat milk|null|1", "Keep me|null|0"])
+    }
 }
