@@ -181,14 +181,26 @@ public struct SyncEngine {
         let item = try state.item(uid: uid)
         let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
+        // The last version both sides agreed on: the one last synced, or, when a write whose
+        // answer was lost is what the server now holds, that write (this device's own, not a
+        // change made there).
+        var base = item?.base
+        if let sent = try state.sentText(uid: uid) {
+            try state.removeSent(uid: uid)
+            if let sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields,
+                sentFields.means(theSameAs: remote)
+            {
+                base = sentFields
+            }
+        }
 
         guard let local else {
             let previousID = try uids.knownTodoID(forUID: uid)
-            if let item, item.base.means(theSameAs: remote) {
+            if let base, base.means(theSameAs: remote) {
                 // Deleted here, unchanged there (but for what we do not sync): the deletion
                 // stands and is sent with the new ETag.
                 try state.save(
-                    SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: item.base))
+                    SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: base))
                 return true
             }
             // As another app wrote it: a blank SUMMARY is still a todo, not an error.
@@ -202,7 +214,7 @@ public struct SyncEngine {
             }
             return true
         }
-        let merged = ThreeWayMerge.merge(base: item?.base, local: local.fields, remote: remote, todoID: local.id)
+        let merged = ThreeWayMerge.merge(base: base, local: local.fields, remote: remote, todoID: local.id)
         if merged.fields != local.fields {
             try repository.replaceFields(id: local.id, with: merged.fields)
             report.received += 1
@@ -251,6 +263,9 @@ public struct SyncEngine {
             var written: [String] = []
             try store { () throws(TodoStoreError) in
                 for (plan, outcome) in zip(planned, outcomes) {
+                    // A write answered (or never sent) is no longer one whose answer was lost;
+                    // a failed one may have reached the server before it failed.
+                    if case .failed = outcome {} else { try state.removeSent(uid: plan.uid) }
                     switch outcome {
                     case .written(let etag):
                         guard let fields = plan.fields else { continue }
@@ -310,6 +325,7 @@ public struct SyncEngine {
             case .created(let todo, let uid):
                 guard let uid = uid ?? given[todo.id] else { continue }
                 let object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
+                try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
@@ -332,6 +348,7 @@ public struct SyncEngine {
                     if fields.means(theSameAs: item.base) { continue }
                 }
                 object.update(to: fields, now: now())
+                try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,

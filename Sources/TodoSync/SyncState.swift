@@ -34,6 +34,7 @@ public struct SyncState {
     public func setRemote(_ remote: SyncRemote) throws(TodoStoreError) {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
+            try connection.execute("DELETE FROM sync_sent")
             try connection.internalCachedStatement(
                 """
                 INSERT INTO sync_remote (id, url, user, password_command, ca_file) VALUES (1, ?, ?, ?, ?)
@@ -48,6 +49,7 @@ public struct SyncState {
     public func forget() throws(TodoStoreError) {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
+            try connection.execute("DELETE FROM sync_sent")
             try connection.execute("DELETE FROM sync_remote")
             // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
             try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
@@ -160,6 +162,37 @@ public struct SyncState {
     func removeItem(uid: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try connection.internalCachedStatement("DELETE FROM sync_items WHERE uid = ?").execute([uid])
+        }
+    }
+
+    // MARK: Writes sent, answers not recorded (migration 0009)
+
+    /// Records that the object `text` is about to be sent for `uid` at `href` (a create or an
+    /// update), in the transaction that plans the write: until its answer is recorded
+    /// (``removeSent(uid:)``), the server may hold it without this database knowing.
+    func recordSent(uid: String, href: String, text: String) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement(
+                "INSERT OR REPLACE INTO sync_sent (uid, href, ics) VALUES (?, ?, ?)"
+            ).execute([uid, href, text])
+        }
+    }
+
+    /// The text last sent for `uid` whose answer was not recorded, if any.
+    func sentText(uid: String) throws(TodoStoreError) -> String? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> String? in
+            let statement = try connection.internalCachedStatement("SELECT ics FROM sync_sent WHERE uid = ?")
+            try statement.bind([uid])
+            var text: String?
+            try statement.forEachRow { text = $0.string(0) }
+            return text
+        }
+    }
+
+    /// The write sent for `uid` has its answer recorded, or the server's object was taken in.
+    func removeSent(uid: String) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("DELETE FROM sync_sent WHERE uid = ?").execute([uid])
         }
     }
 

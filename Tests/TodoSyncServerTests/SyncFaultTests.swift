@@ -102,4 +102,47 @@ import Testing
         #expect(
             try server.listSeenByPython(server.todoCollectionURL) == ["Buy oat milk|null|1", "Keep me|null|0"])
     }
+
+    /// 3. A write that reached the server but whose answer was lost (the connection cut in the
+    /// answer's head) is this device's own when the next sync finds it there: a todo deleted
+    /// here meanwhile stays deleted, and a change undone here meanwhile is sent again. The
+    /// user's last action stands on every device.
+    @Test(arguments: ["radicale", "xandikos"])
+    func aWriteWhoseAnswerWasLostIsNotTakenForTheServersChange(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let laptop = SyncDevice(proxy)
+        let phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.ok("add", "Pay rent")
+        try laptop.ok("done", "2")
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try phone.setUp()
+
+        // Every first PUT is stored, its answer cut: the sync fails, the server holds all three.
+        try proxy.set(.cut(kind: "put", at: .head))
+        #expect(try laptop.todo("sync").status == 1)
+        try proxy.set(.pass)
+        #expect(try server.listSeenByPython(server.todoCollectionURL).count == 3)
+        try laptop.ok("rm", "--yes", "1")
+        let first = try laptop.sync()
+        #expect(first["received"] as? Int == 0 && (first["conflicts"] as? [Any])?.isEmpty == true, "\(first)")
+        #expect(try laptop.summary() == ["Keep me|null|0", "Pay rent|null|1"], "the delete stands")
+
+        // "Pay rent" marked undone, that PUT stored and its answer cut; then undone back to done.
+        try laptop.ok("undone", "2")
+        try proxy.set(.cut(kind: "put", at: .head))
+        #expect(try laptop.todo("sync").status == 1)
+        try proxy.set(.pass)
+        try laptop.ok("undo")
+        let second = try laptop.sync()
+        #expect((second["conflicts"] as? [Any])?.isEmpty == true, "\(second)")
+        #expect(try laptop.summary() == ["Keep me|null|0", "Pay rent|null|1"], "the last action here stands")
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Keep me|null|0", "Pay rent|null|1"])
+    }
 }

@@ -332,6 +332,44 @@ struct Device {
         #expect(try laptop.list().count == 1)
     }
 
+    /// A write that reached the server but whose answer was lost is this device's own when it
+    /// comes back: a todo deleted here meanwhile stays deleted, a change undone here meanwhile
+    /// is sent again, and neither is taken as a change made there (issue 39, point 3).
+    @Test func aWriteWhoseAnswerWasLostIsNotTheServersChange() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        let milk = try laptop.repository.add(name: "Buy milk")
+        let rent = try laptop.repository.add(name: "Pay rent", isDone: true)
+        try laptop.repository.add(name: "Keep me")
+        func writeAndLoseTheAnswer() {
+            #expect(throws: SyncError.self) {
+                try SyncEngine(
+                    repository: laptop.repository, collection: InMemoryCollectionWriteThenFail(server),
+                    timeZone: .offset(seconds: 0), now: { 1_700_000_000 }
+                ).sync()
+            }
+        }
+        // The first PUT of "Buy milk" lands, its answer is lost; the todo is deleted here.
+        writeAndLoseTheAnswer()
+        #expect(server.objects.count == 3)
+        try laptop.repository.delete(ids: [milk.id])
+        let report = try laptop.sync()
+        #expect(report.received == 0 && report.conflicts.isEmpty, "\(report)")
+        #expect(try laptop.summary().map(\.name) == ["Keep me", "Pay rent"], "the delete stands")
+        #expect(server.objects.count == 2)
+        // "Pay rent" marked undone, its PUT lands, the answer is lost; then undone back to done.
+        _ = try laptop.repository.setDone(false, ids: [rent.id])
+        writeAndLoseTheAnswer()
+        _ = try laptop.repository.setDone(true, ids: [rent.id])
+        let again = try laptop.sync()
+        #expect(again.conflicts.isEmpty, "\(again)")
+        #expect(try laptop.repository.todo(id: rent.id)?.isDone == true, "the last action here stands")
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+        #expect(try phone.summary().first { $0.name == "Pay rent" }?.isDone == true)
+    }
+
     @Test func forgetKeepsTodosAndUIDsSoSettingUpAgainMatchesThem() throws {
         let server = InMemoryCollection()
         let laptop = try Device(folder, "laptop", server)
