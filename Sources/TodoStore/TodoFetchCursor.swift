@@ -1,6 +1,7 @@
 import SQLite
 
-/// A fetch read in slices: the todos of one request, handed out a few thousand at a time.
+/// A fetch read in slices: the todos of one request, handed out as many at a time as the caller
+/// asks (a few thousand, say).
 ///
 /// Why: reading a long list at once blocks an interactive caller for as long as the whole read
 /// takes.
