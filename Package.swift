@@ -6,13 +6,12 @@
 import PackageDescription
 
 /// `scripts/test` sets TODO_OPTIMISED_TESTS=1: the libraries and todo-sync are then optimised in
-/// its debug build too. That makes the clean build dearer (104 s instead of 78 s) and the test
-/// run cheaper (76 s instead of 112 s; 150 s of CPU instead of 204 s), and tests the code as the
-/// shipped, optimised binaries run it (a release-only bug once escaped a debug-only suite). Only
-/// then: unsafe flags would keep other packages from depending on these libraries. The test
-/// targets stay unoptimised: optimising TodoObservationTests cost 10 s of the build's CPU to save
-/// 5 s of its property test's, and Swift Testing 6.3 garbles the stderr that TodoSnapshotTests'
-/// exit tests read in optimised test code. Should an incremental build keep stale optimised code
+/// its debug build too. That makes the clean build dearer and the test run cheaper, and tests
+/// the code as the shipped, optimised binaries run it (a release-only bug once escaped a
+/// debug-only suite). Only then: unsafe flags would keep other packages from depending on these
+/// libraries. The test targets stay unoptimised: optimising TodoObservationTests cost the build
+/// more CPU than it saved its property test, and Swift Testing 6.3 garbles the stderr that
+/// TodoSnapshotTests' exit tests read in optimised test code. Should an incremental build keep stale optimised code
 /// after a library type changes (seen once: an enum gained a case and a test crashed), `touch`
 /// the dependent target's files or build from clean; `-wmo` would avoid it, but SwiftPM's
 /// index-while-building refuses it.
@@ -49,10 +48,12 @@ let package = Package(
         .target(name: "TodoStore", dependencies: ["SQLite", "TextSafety"], swiftSettings: optimisedInTests),
         // Layer 3: snapshots and their diff. Standard library only.
         .target(name: "TodoSnapshot", swiftSettings: optimisedInTests),
-        // A strict JSON parser and its values (RFC 8259), standard library only: shared by
-        // TodoInterop (which re-exports it) and the todo-sync companion.
+        // A strict JSON parser and writer and its values (RFC 8259), on TextSafety and the
+        // standard library: shared by TodoInterop (which re-exports it), SyncProtocol and the
+        // todo-sync companion.
         .target(name: "JSONCodec", dependencies: ["TextSafety"], swiftSettings: optimisedInTests),
-        // Reading other tools' files: JSON (ours), taskwarrior's export, todo.txt. Pure parsing.
+        // Other tools' files: reading JSON (ours), taskwarrior's export and todo.txt, and writing
+        // todo.txt. Pure parsing and formatting.
         .target(
             name: "TodoInterop", dependencies: ["TodoStore", "JSONCodec", "TextSafety"], swiftSettings: optimisedInTests
         ),

@@ -3,8 +3,9 @@ import TextSafety
 extension JSONValue {
     /// The value as one line of JSON text (RFC 8259): no whitespace, members in their order, `/`
     /// not escaped, non-ASCII as UTF-8; every control character escaped (see
-    /// ``encodeString(_:into:)``), so the text never holds a line break. Integral numbers of magnitude below 9e15 (just under
-    /// 2^53) are written as integers, other numbers as Swift prints a `Double`.
+    /// ``encodeString(_:into:)``), so the text never holds a line break. Integral numbers of
+    /// magnitude below 9e15 (just under 2^53) are written as integers, other numbers as Swift
+    /// prints a `Double`.
     public func encoded(into out: inout [UInt8]) {
         switch self {
         case .null: out += "null".utf8

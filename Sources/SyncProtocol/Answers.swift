@@ -198,7 +198,8 @@ public enum ChangesAnswer: ProtocolMessage, ListedItems {
     }
 }
 
-/// The items of a `changes` answer as a listing holds them, for ``ChangesAnswer/encode(_:_:token:to:)``.
+/// The items of a `changes` answer as a listing holds them, for
+/// ``ChangesAnswer/encode(_:_:token:truncated:to:)``.
 public protocol ListedItems {
     /// Calls `body` with each item, in order: its href and etag as UTF-8 (`nil`: no etag), and
     /// whether it was removed.

@@ -8,7 +8,7 @@ import JSONCodec
 //                                                  → {"ok":true}
 //   probe                                          → {"ok":true,"sync_token":Bool,"components":[…]}
 //   changes {token?}                               → {"kind":"delta",changed,removed,token}
-//                                                   | {"kind":"everything",items,token}
+//                                                   | {"kind":"everything",items,token[,"truncated":true]}
 //   fetch {hrefs}                                  → {"objects":[{href,etag,text}],"gone":[…],"read_alone":[…]}
 //   write {writes:[{method,href,text?,etag?}]}     → {"outcomes":[{"outcome":…}]}
 //   discover                                       → {"collections":[{url,name,components}]}

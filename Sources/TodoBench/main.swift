@@ -1,4 +1,4 @@
-// The Swift side of scripts/bench: each mode runs one measurement and prints one number.
+// The Swift side of scripts/bench: each mode runs one measurement and prints its figures.
 // scripts/bench runs the C baseline beside it in the same run and builds the report.
 import SQLite
 import TodoStore

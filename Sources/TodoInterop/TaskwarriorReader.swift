@@ -18,8 +18,8 @@ import TodoStore
 ///   (`YYYY-MM-DD description`, the UTC day of its `entry`). `entry` is the created time and, for
 ///   a completed task, `end` the completed time.
 /// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
-///   project that is not one word, an unknown priority. The rest (`uuid`, `urgency`,
-///   `modified`, UDAs...) is bookkeeping and ignored.
+///   project that is not one word, an unknown priority, an annotation without text. The rest
+///   (`uuid`, `urgency`, `modified`, UDAs...) is bookkeeping and ignored.
 enum TaskwarriorReader {
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
     {

@@ -16,12 +16,12 @@ import TodoStore
 /// A commit's last file write (its WAL frame) can come a moment before the commit becomes
 /// visible to readers (the shared-memory index is updated after an fsync), so after each burst
 /// of events the monitor also fires settling ticks: 1, 2, 4, 8 and 16 ms later, which catch
-/// the commit as soon as that fsync is done (a 10 ms first tick made a one-row change take
-/// 11 ms to show; these, 2.3 ms), then 40 and 150 ms for a slow disk. A reader that checks
-/// `PRAGMA data_version` on every tick (a few microseconds) sees a commit at the first tick
-/// after it became visible. The ticks stop at 150 ms: a commit that becomes visible later
-/// than that after its last file event is seen only at the next event (another write to the
-/// files) or the next check the app makes itself. An idle database costs no CPU at all.
+/// the commit soon after that fsync is done (a single, later first tick made every change
+/// wait for it), then 40 and 150 ms for a slow disk. A reader that checks `PRAGMA data_version`
+/// on every tick (no disk access when nothing changed) sees a commit at the first tick after
+/// it became visible. The ticks stop at 150 ms: a commit that becomes visible later than that
+/// after its last file event is seen only at the next event (another write to the files) or
+/// the next check the app makes itself. An idle database costs no CPU at all.
 ///
 /// Threading: events are delivered on the monitor's private serial queue. The monitor itself
 /// may be shared: its properties never change after `init`, and a dispatch source may be

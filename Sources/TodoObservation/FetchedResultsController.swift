@@ -74,11 +74,10 @@ public final class FetchedResultsController {
     public private(set) var snapshot: TodoResultsSnapshot
     /// Up to this many changed todos per commit are patched in rather than refetched: 256, or
     /// one in 50 of the results when that is more, up to 10,000 (about what the change feed
-    /// keeps). Measured with `todo watch`, one commit changing k todos to its line printed
-    /// (sqlite3 process included): at 1,000,000 todos k = 10,000 patched 268 ms, 10,001
-    /// refetched 1,821 ms; at 100,000, k = 2,000 41 ms, 2,001 202 ms; at 10,000, k = 256
-    /// 9.5 ms, 257 19.6 ms. Patching costs mostly copying the chunks and shards the changes
-    /// touch (the previous results share them), so it never grows past a copy of the list.
+    /// keeps). At that bound patching is still cheaper than a refetch, as `todo watch` timed
+    /// with one commit changing k todos at several list sizes (the commit that set the bound
+    /// has the figures). Patching costs mostly copying the chunks and shards the changes touch
+    /// (the previous results share them), so it never grows past a copy of the list.
     public var incrementalLimit: Int { Self.incrementalLimit(forResultsOf: snapshot.numberOfItems) }
 
     private static func incrementalLimit(forResultsOf count: Int) -> Int { min(max(256, count / 50), 10_000) }
@@ -194,9 +193,10 @@ public final class FetchedResultsController {
     }
 
     /// Starts a fetch that ``continueFetch(rows:)`` reads in slices, for callers that must stay
-    /// responsive meanwhile (100,000 todos take ~100 ms to read). The current results stay
-    /// published, and nothing is notified, until the last slice is read; that slice publishes
-    /// the results as they are then, every commit made meanwhile included.
+    /// responsive meanwhile (reading a long list whole blocks for as long as the read takes).
+    /// The current results stay published, and nothing is notified, until the last slice is
+    /// read; that slice publishes the results as they are then, every commit made meanwhile
+    /// included.
     ///
     /// Between slices the repository may be written through as usual, whoever else committed
     /// meanwhile (the fetch never holds a read snapshot across a write: see `TodoFetchCursor`).
@@ -278,8 +278,9 @@ public final class FetchedResultsController {
         return (patch.results, position)
     }
 
-    /// Refetches if another connection committed since the last look; notifies if the results
-    /// changed. Returns whether they did.
+    /// Brings the results up to date if another connection committed since the last look (the
+    /// todos the change feed names re-read and patched in, or a refetch past
+    /// ``incrementalLimit``); notifies if the results changed. Returns whether they did.
     ///
     /// Call it whenever the database file may have changed; when nothing was committed it
     /// costs one `PRAGMA data_version` and no disk access.

@@ -1,10 +1,10 @@
 /// A list stored as a run of short arrays (chunks), so that a change costs the size of one
 /// chunk instead of the size of the list, and a copy shares every chunk it does not change.
 ///
-/// Why: a sorted list of 1,000,000 todos that gains one todo, while the previous version is
-/// still held (a change notification carries both), costs a full copy as one array (~40 MB,
-/// retains included) and the shift of half a million elements; here it costs one chunk and the
-/// table of chunk starts.
+/// Why: a sorted list of a million todos that gains one todo, while the previous version is
+/// still held (a change notification carries both), costs a full copy as one array (every
+/// element, retains included) and the shift of half a million elements; here it costs one
+/// chunk and the table of chunk starts.
 ///
 /// Complexity, for n elements in c = about n / ``chunkCapacity`` chunks: reading by index
 /// O(log c); inserting or removing at an index O(``chunkCapacity`` + c); copying O(1) (the
@@ -12,8 +12,8 @@
 /// each chunk only when it is itself changed); iterating O(n).
 public struct ChunkedList<Element>: RandomAccessCollection {
     /// Chunks are cut at this size when built, and split in two when they grow past twice it.
-    /// Large enough that the chunk table stays small (1,000 chunks at a million), small enough
-    /// that shifting inside one is a few hundred nanoseconds.
+    /// Large enough that the chunk table stays small (about 1,000 chunks at a million), small
+    /// enough that shifting the elements inside one stays cheap.
     public static var chunkCapacity: Int { 1_024 }
 
     /// The chunks, none empty.

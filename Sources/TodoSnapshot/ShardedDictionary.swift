@@ -2,9 +2,9 @@
 /// only the shards those keys live in, not the whole table.
 ///
 /// Why: a snapshot's identifier index is shared between the results before and after a
-/// change. As one `Dictionary` of 1,000,000 entries, changing one key while the old version
-/// is alive copies all of them (tens of milliseconds); here it copies the shard table (a few
-/// hundred references) and one shard of a few thousand entries.
+/// change. As one `Dictionary` of a million entries, changing one key while the old version
+/// is alive copies all of them; here it copies the shard table (a few hundred references) and
+/// one shard of a few thousand entries.
 ///
 /// Complexity: look-up O(1) amortised; a change O(1) amortised plus, when the storage is
 /// shared, O(s + n / s) for s shards; the shard count grows with the size (rehashing

@@ -7,7 +7,7 @@
 public enum TodoSection: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Every todo, flat, in fetch order.
     case all
-    /// The group rows "Undone" and "Done", each followed by its todos in fetch order.
+    /// Each group row (such as "Undone" and "Done") followed by its todos in fetch order.
     case outline
 
     /// `all` or `outline`.
@@ -22,13 +22,12 @@ public enum TodoSection: Hashable, Sendable, CaseIterable, CustomStringConvertib
 
 /// What identifies a ``TodoGroup`` in row identifiers: a digest of its rank and key.
 ///
-/// One integer, so that row identifiers stay small plain values without reference counting (a
-/// member row's id is 17 bytes; it was 9 when the outline had two fixed groups, and the larger
-/// tables cost a 100,000-record build about half again in fresh pages). The digest is
-/// the standard library's `Hasher` (SipHash, seeded per process) over rank and key: two groups
-/// collide with a chance of about 2^-64 per pair, and a key another program writes (a synced tag)
-/// cannot be chosen to collide without the process's seed. Valid within one process: never
-/// store it.
+/// One integer, so that row identifiers stay small plain values without reference counting
+/// (a larger identifier makes every snapshot table larger, and a build pays for each fresh
+/// page). The digest is the standard library's `Hasher` (SipHash, seeded per process) over
+/// rank and key: two groups collide with a chance of about 2^-64 per pair, and a key another
+/// program writes (a synced tag) cannot be chosen to collide without the process's seed. Valid
+/// within one process: never store it.
 public struct TodoGroupID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let digest: UInt64
 

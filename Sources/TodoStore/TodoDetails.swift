@@ -59,8 +59,8 @@ public struct TodoPriority: RawRepresentable, Hashable, Sendable {
         }
     }
 
-    /// What a person types: `high`/`h`/`H`, `medium`/`m`/`M`, `low`/`l`/`L` (any case), `none`,
-    /// or a digit 0-9 for an exact value. `nil` for anything else.
+    /// What a person types: `high`/`h`, `medium`/`med`/`m`, `low`/`l` (any case), `none` or
+    /// nothing, or a digit 0-9 for an exact value. `nil` for anything else.
     public init?(parsing text: String) {
         let word = text.lowercased()
         switch word {

@@ -1,8 +1,10 @@
 import SQLite
 
-/// A fetch read in slices: the todos of one request, handed out a few thousand at a time.
+/// A fetch read in slices: the todos of one request, handed out as many at a time as the caller
+/// asks (a few thousand, say).
 ///
-/// Why: reading 100,000 todos at once blocks an interactive caller for ~100 ms.
+/// Why: reading a long list at once blocks an interactive caller for as long as the whole read
+/// takes.
 ///
 /// How: one statement is stepped across slices, so the whole read costs what one fetch costs
 /// and, while nothing is written through this connection, every slice comes from the read

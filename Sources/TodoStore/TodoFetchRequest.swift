@@ -66,11 +66,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The SELECT for this request. Its parameters: ``filterArguments`` (the `dueBefore` and
-    /// `dueAfter` days when set, and each folded search text), then the limit and the
-    /// offset (``arguments`` binds them all).
+    /// `dueAfter` days when set, each folded search text twice, each tag's folded word, and
+    /// each priority range's bounds), then the limit and the offset (``arguments`` binds them
+    /// all).
     ///
     /// Few distinct texts exist (orders x filters x which of the deadline bounds are set x how
-    /// many search terms), so each is prepared once and cached.
+    /// many search terms, tags and priority ranges), so each is prepared once and cached.
     var sql: String {
         "SELECT \(TodoColumns.list) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
     }
@@ -139,10 +140,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return ("SELECT max(id) FROM (SELECT id FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?)", arguments)
     }
 
-    /// The SELECT counting the todos the filter and search select. Parameters: ``filterArguments``.
+    /// The SELECT counting the todos ``conditions`` select. Parameters: ``filterArguments``.
     var countSQL: String { "SELECT count(*) FROM todos" + whereClause }
 
-    /// The values for the filter, deadline and search terms' parameters, in ``conditions`` order.
+    /// The values for the parameters of the deadline bounds, search terms, tags and priority
+    /// ranges, in ``conditions`` order.
     var filterArguments: [any SQLiteBindable] {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
@@ -157,20 +159,20 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return arguments
     }
 
-    /// ` WHERE ...` for the filter, the deadline bounds and the search, or nothing.
+    /// ` WHERE ...` for ``conditions``, or nothing.
     private var whereClause: String {
         let conditions = self.conditions
         return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The SELECT of the one todo with a given id, when the request's filter, deadline bounds
-    /// and search select it. Parameters: the id, then ``filterArguments``.
+    /// The SELECT of the one todo with a given id, when the request's filter, deadline bounds,
+    /// search, tags and priorities select it. Parameters: the id, then ``filterArguments``.
     var sqlForOneID: String {
         (["SELECT \(TodoColumns.list) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
     }
 
-    /// The WHERE terms of the filter, the deadline bounds and the search, in parameter order
-    /// (``filterArguments`` binds them).
+    /// The WHERE terms of the filter, the deadline bounds, the search, the tags and the
+    /// priorities, in parameter order (``filterArguments`` binds them).
     private var conditions: [String] {
         var conditions: [String] = []
         switch filter {

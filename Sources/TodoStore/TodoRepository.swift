@@ -267,8 +267,9 @@ public final class TodoRepository {
         return todos
     }
 
-    /// The todos among `ids` that the request's filter and search select, keyed by id; ids of
-    /// deleted or unselected todos are absent. The request's order, limit and offset are ignored.
+    /// The todos among `ids` that the request's conditions (done filter, deadline bounds,
+    /// searches, tags, priorities) select, keyed by id; ids of deleted or unselected todos are
+    /// absent. The request's order, limit and offset are ignored.
     ///
     /// For patching fetched results after a small change: one primary-key look-up per id.
     public func fetch(_ request: TodoFetchRequest, ids: some Sequence<Int64>) throws(TodoStoreError) -> [Int64: Todo] {
@@ -284,8 +285,9 @@ public final class TodoRepository {
         }
     }
 
-    /// The number of todos the request's filter and search select (its order, limit and
-    /// offset ignored): the same WHERE clause as ``fetch(_:)``.
+    /// The number of todos the request's conditions (done filter, deadline bounds, searches,
+    /// tags, priorities) select, its order, limit and offset ignored: the same WHERE clause as
+    /// ``fetch(_:)``.
     public func count(_ request: TodoFetchRequest) throws(TodoStoreError) -> Int {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             Int(try connection.internalCachedStatement(request.countSQL).scalarInt64(request.filterArguments) ?? 0)
@@ -320,9 +322,9 @@ public final class TodoRepository {
     /// The id is read the moment the INSERT's step returns: commit observers are held until
     /// this call returns (`Connection.deferringCommitNotifications(_:)`), and SQLite
     /// restores `last_insert_rowid()` when a trigger's own inserts end, so no other code can
-    /// have inserted in between. (A `RETURNING id` clause does the same at about half the
-    /// insert rate, 163k against 306k rows/s in scripts/bench: SQLite buffers returned rows.) The other fields are
-    /// the values bound, which SQLite stores as given.
+    /// have inserted in between. (A `RETURNING id` clause does the same but roughly halves the
+    /// insert rate, scripts/bench's insert figure: SQLite buffers returned rows.) The other
+    /// fields are the values bound, which SQLite stores as given.
     ///
     /// `nameCheck` is ``NameCheck/validated`` for a name a person gives; ``NameCheck/asStored``
     /// reproduces a todo exactly as it was stored, blank name included (an import of `todo`'s

@@ -33,9 +33,9 @@ public enum TodoSearch {
     /// (through `todo_matches`) and for callers that narrow results they already hold.
     ///
     /// ASCII names (most of them) are searched on bytes without allocating; others are folded.
-    /// It runs once per name for every search (100,000 times for a key in `todo ui`'s filter),
-    /// so the ASCII path tests eight bytes at a time and looks for the needle's first byte
-    /// before comparing the rest.
+    /// It runs once per todo for every search (for every key typed in `todo ui`'s filter), so
+    /// the ASCII path tests eight bytes at a time and looks for the needle's first byte before
+    /// comparing the rest.
     public static func matches(name: UnsafeBufferPointer<UInt8>, foldedNeedle needle: UnsafeBufferPointer<UInt8>)
         -> Bool
     {

@@ -4,7 +4,8 @@ import SQLite
 public enum TodoStoreError: Error, Equatable, Sendable {
     /// No todo has these ids; nothing was changed.
     case notFound(ids: [Int64])
-    /// A todo name must contain something other than white space.
+    /// A todo name must contain something other than white space and ASCII control characters
+    /// (``Todo/isValidName(_:)``).
     case emptyName
     /// The file was written by a newer `todo` (schema `found`, this build knows `supported`).
     /// It was not modified.

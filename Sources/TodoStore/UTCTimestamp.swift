@@ -137,7 +137,8 @@ public enum BasicTime {
         return text(date, second)
     }
 
-    /// ``write(_:)``, an instant outside the years 1...9999 written as the nearest end of them.
+    /// ``write(_:)->String?``, an instant outside the years 1...9999 written as the nearest end of
+    /// them.
     public static func writeClamped(_ seconds: Int64) -> String {
         let (days, second) = UTCTimestamp.split(seconds)
         let date =

@@ -24,11 +24,11 @@ public enum ICSFile {
 
     /// A kind of thing the file held that a todo has no place for, and how many there were.
     public struct NotKept: Sendable, Equatable, CustomStringConvertible {
-        /// `description`, `alarm`: singular.
+        /// `category`, `alarm`, `repeat rule`: singular.
         public let what: String
         public let count: Int
 
-        /// `1 description`, `2 categories`.
+        /// `1 alarm`, `2 categories`.
         public var description: String {
             guard count != 1 else { return "\(count) \(what)" }
             return "\(count) " + (what.hasSuffix("y") ? what.dropLast() + "ies" : what + "s")

@@ -8,14 +8,15 @@ import TodoStore
 /// One calendar object resource holding a todo: a VCALENDAR with a VTODO, as a CalDAV server
 /// stores it, read as `TodoFields` and updated in place.
 ///
-/// The object is kept whole: its other properties (DESCRIPTION, PRIORITY, CATEGORIES, RRULE,
-/// X-...), its VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a
-/// RECURRENCE-ID) are never touched, and ``text`` gives back every line `todo` did not change
-/// exactly as it was read. ``update(to:now:)`` changes the lines of the fields that changed
-/// and the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for what a
-/// new deadline makes invalid: a DTSTART after it, moved back, and a DURATION, removed.
+/// The object is kept whole: the properties no field maps (RRULE, LOCATION, X-...), its
+/// VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a RECURRENCE-ID) are
+/// never touched, and ``text`` gives back every line `todo` did not change exactly as it was
+/// read. ``update(to:now:)`` changes the properties of the fields that changed (SUMMARY, DUE,
+/// STATUS, COMPLETED and PERCENT-COMPLETE, PRIORITY, CATEGORIES, DESCRIPTION, CREATED) and
+/// the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for what a new
+/// deadline makes invalid: a DTSTART after it, moved back, and a DURATION, removed.
 ///
-/// The mapping, read from the master VTODO (the one without RECURRENCE-ID):
+/// The mapping, read from the master VTODO (the one without RECURRENCE-ID, else the first):
 /// - name: SUMMARY as TEXT, unescaped; none is `""`.
 /// - deadline: DUE as a date. `DUE;VALUE=DATE:20240501` is that date. A DATE-TIME is the
 ///   calendar date, in the given `LocalTimeZone`, of the instant it names: `...Z` is UTC;
@@ -24,6 +25,12 @@ import TodoStore
 ///   floating (neither) is its own wall date. A DUE that is not a date at all is no deadline
 ///   (and stays as it is until the deadline is set here).
 /// - done: see ``isDone(_:)``.
+/// - priority: PRIORITY when it is 0-9; anything else is none.
+/// - tags: the CATEGORIES values that are tags (`@word`, or any other single word); the
+///   others are no field, and stay on the object.
+/// - note: DESCRIPTION as TEXT, unescaped; none is `nil`.
+/// - created: CREATED; completed: COMPLETED while done. Each only as a UTC DATE-TIME, as RFC
+///   5545 requires; anything else is none.
 public struct VTodoObject: Sendable, Equatable {
     /// The components of the object as read (one VCALENDAR, usually).
     public private(set) var components: [ICalendarComponent]

@@ -226,8 +226,8 @@ enum Netrc {
         return text
     }
 
-    /// The first entry for `host` (or else the `default` one) whose login is `login` when both
-    /// are known.
+    /// The first entry for `host` (or else the `default` one) that has a password, and whose
+    /// login is `login` when both are known.
     static func entry(in text: String, host: String, login: String?) -> Entry? {
         first(in: text, host: host) { $0.password != nil && (login == nil || $0.login == nil || $0.login == login) }
     }

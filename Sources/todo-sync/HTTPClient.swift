@@ -83,12 +83,12 @@ final class HTTPClient {
     /// The most bytes of one answer's body, after decompression, unless its request says
     /// otherwise: a PROPFIND's or a calendar-multiget's multistatus (read as it arrives, within
     /// ``MultistatusReader``'s bounds for `.properties`), or an answer of another status, kept
-    /// whole. It keeps the helper under 64 MiB whatever a server answers.
+    /// whole. What a server answers to these requests then costs the helper at most this much.
     static let maximumBody = 8 << 20
     /// The most bytes of a listing's body (a 207 answer to sync-collection or calendar-query),
     /// after decompression: read as it arrives (see ``MultistatusReader``), it costs no memory of
-    /// its own, so this bounds the time a server can keep the helper parsing: a listing of
-    /// 100,000 objects is about 25 MB, one of ``MultistatusReader/maximumResponses`` about 250 MB.
+    /// its own, so this bounds the time a server can keep the helper parsing, with room for a
+    /// listing of ``MultistatusReader/maximumResponses`` short responses.
     static let maximumListing = 256 << 20
     /// The most bytes of one object fetched alone by GET (its text, after decompression): a
     /// VTODO with a long description or an inline attachment is read whole, up to this. Such an
@@ -422,7 +422,8 @@ private final class Transfer {
             return 0
         }
         guard let data, count > 0 else { return count }
-        // Read as bytes: a String per line and String searches were a twentieth of a request's CPU.
+        // Read as bytes: a String per line and String searches cost a visible share of a
+        // request's CPU.
         var line = UnsafeRawBufferPointer(start: data, count: count)[...]
         while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line.removeLast() }
         if line.isEmpty {

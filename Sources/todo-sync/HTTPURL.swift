@@ -94,7 +94,7 @@ struct HTTPURL: Equatable {
     }
 
     /// `reference` (a path, a relative reference or an absolute URL) resolved against this URL
-    /// (RFC 3986 section 5.2, without removing dot segments: `resolvedInside` refuses them).
+    /// (RFC 3986 section 5.2, without removing dot segments: ``refusal(inside:)`` refuses them).
     /// Characters a path may not hold (a space) are percent-encoded; encoding written is kept.
     func resolve(_ reference: String) -> HTTPURL? {
         var reference = Substring(reference)

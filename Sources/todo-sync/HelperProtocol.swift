@@ -89,7 +89,8 @@ enum ProtocolIO {
 }
 
 /// Byte-wise (UTF-8) search and replace: what the helper needs of strings, without the
-/// standard library's regex-based algorithms (which would link _StringProcessing, 1 MB).
+/// standard library's regex-based algorithms (which would link _StringProcessing into the
+/// helper, a large library for what these few loops do).
 extension String {
     private func occurrences(of target: [UInt8], in bytes: [UInt8]) -> [Int] {
         guard !target.isEmpty, bytes.count >= target.count else { return [] }

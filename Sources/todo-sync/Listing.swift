@@ -8,12 +8,13 @@ import SyncProtocol
 /// Bounded: ``maximumKept`` bytes in all, counting each member ``costPerMember`` bytes beside
 /// its href and etag (its place in the store and in the table).
 struct ListedMembers {
-    /// What the helper keeps of one listing (over all its pages), in bytes: 100,000 todos with
-    /// hrefs of 60 bytes and etags of 42 take about 14 MiB. With the helper's own 20 MiB or so
-    /// (libcurl, OpenSSL, libxml2, the Swift runtime), it stays under 64 MiB whatever it is sent.
+    /// What the helper keeps of one listing (over all its pages), in bytes: twice what 100,000
+    /// todos with hrefs of 60 bytes and etags of 42 take (about 14 MiB, with ``costPerMember``
+    /// each), so that a large collection fits and a server that lists without end is stopped
+    /// here instead of growing the helper without limit.
     static let maximumKept = 28 << 20
     /// What a member costs beside its href and etag: its entry (20 bytes) and its place in the
-    /// table (4 bytes, at most half full, twice over while the table grows).
+    /// table (4-byte slots, the table a quarter to half full once it has grown: up to 16 bytes).
     static let costPerMember = 40
     private static let blockSize = 1 << 20
     private static let entriesPerChunk = 1 << 16
@@ -199,8 +200,8 @@ enum ListingAnswer {
         }
     }
 
-    /// The JSON text, without its newline, handed to `write` in pieces of about 64 KiB: SyncProtocol's
-    /// one encoder of the answer, walking the members kept.
+    /// The JSON text, without its newline, handed to `write` in pieces of about 64 KiB:
+    /// SyncProtocol's one encoder of the answer, walking the members kept.
     func encode(_ write: ([UInt8]) -> Void) {
         switch self {
         case .delta(let members, let token): ChangesAnswer.encode(.delta, members, token: token, to: write)

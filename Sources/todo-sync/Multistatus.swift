@@ -99,13 +99,15 @@ final class MultistatusReader: BodySink {
         static let calendarHome = Properties(rawValue: 1 << 7)
     }
 
-    /// The deepest element nesting read: a DAV answer needs about 8.
+    /// The deepest element nesting read: a DAV answer needs 6 (multistatus, response,
+    /// propstat, prop, a property, and an href or a comp inside it).
     static let maximumDepth = 64
     /// The longest namespace name declared: DAV's are about 30 bytes, and each element's is
     /// compared with them.
     static let maximumNamespace = 1_024
-    /// A listing's response needs 5 elements (response, href, propstat, prop, getetag); other
-    /// properties a server adds may hold a few elements each.
+    /// The most elements inside one response of a listing (the response itself not counted):
+    /// one needs 5 (href, propstat, prop, getetag, status), a removed member 2 (href, status);
+    /// other properties a server adds may hold a few elements each.
     static let maximumResponseElements = 1_000
     /// Elements outside a listing's responses: the multistatus, its sync-token and responsedescription.
     static let maximumOutsideElements = 1_000
@@ -117,8 +119,8 @@ final class MultistatusReader: BodySink {
     static let maximumPending = 1 << 20
     /// The most distinct names libxml2 keeps in its dictionary for a listing, in bytes.
     static let maximumNames = 1 << 20
-    /// The most elements of a PROPFIND or calendar-multiget answer (100 objects need about
-    /// 1,000), whose responses its caller keeps.
+    /// The most elements of a PROPFIND or calendar-multiget answer, whose responses its caller
+    /// keeps (a multiget of ``CalDAVClient/multigetBatch`` objects needs 7 a response).
     static let maximumElements = 150_000
     /// The most text of one element of a PROPFIND or calendar-multiget answer: an object larger
     /// than this in a calendar-multiget is read alone, by GET.

@@ -39,11 +39,11 @@ public enum ICalendar {
 
     /// The top-level components of `text` (usually one VCALENDAR), in order.
     ///
-    /// Time and memory are linear in the size of `text` (the tree of a text made of tiny lines
-    /// takes up to about twenty times its size, a 50 MB DESCRIPTION a few times). Nesting,
-    /// properties per component and parameter values per line are bounded (``maxDepth``,
-    /// ``maxPropertiesPerComponent``, ``maxParameterValuesPerProperty``): input beyond them is
-    /// an ``ICalendarError``, never a crash.
+    /// Time and memory are linear in the size of `text` (every line becomes a property that
+    /// keeps its raw text too, so a text of many tiny lines costs many times its size, one long
+    /// value only a few). Nesting, properties per component and parameter values per line are
+    /// bounded (``maxDepth``, ``maxPropertiesPerComponent``, ``maxParameterValuesPerProperty``):
+    /// input beyond them is an ``ICalendarError``, never a crash.
     public static func parse(_ text: String) throws(ICalendarError) -> [ICalendarComponent] {
         let bytes = Array(text.utf8)
         var results: [ICalendarComponent] = []

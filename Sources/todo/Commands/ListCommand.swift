@@ -44,8 +44,6 @@ extension Command {
         }
     )
 
-    /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
-    /// carries it.
     /// Bare `todo`: the undone todos, and on a terminal one line counting the done ones, as
     /// todo.txt-cli's `ls` and taskwarrior's `task list` show open tasks, so that hundreds of
     /// imported done todos do not fill the view. In a pipe the count line is left out, so the
@@ -72,6 +70,8 @@ extension Command {
         }
     )
 
+    /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
+    /// carries it.
     static func writeJSON(
         _ repository: TodoRepository, _ request: TodoFetchRequest,
         _ out: inout OutputStream, uids: TodoUIDs? = nil

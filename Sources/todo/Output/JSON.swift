@@ -1,8 +1,8 @@
 import TodoInterop
 import TodoStore
 
-/// Writes JSON by hand: the CLI's output is small and fixed in shape, and full Foundation's
-/// encoder would cost ~10 MB and several ms per run.
+/// Writes JSON by hand: the CLI's output is small and fixed in shape, and Foundation's
+/// encoder would make every run load and start Foundation for it.
 enum JSON {
     /// A JSON string literal for `text`, written by JSONCodec's one string writer: every
     /// character JSON requires escaped, and every control character of the one policy too (C0,

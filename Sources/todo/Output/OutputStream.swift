@@ -8,7 +8,7 @@ import TodoStore
 
 /// A buffered writer to a file descriptor: one `write(2)` per 64 KiB instead of one per line.
 ///
-/// `print` locks and flushes per call, which dominates listing 100,000 todos; this keeps the
+/// `print` locks and flushes per call, which dominates listing a long list; this keeps the
 /// CLI's output cost proportional to bytes, not lines.
 ///
 /// A class: it owns its buffer, and every holder (the command, a watch printer) must append to
@@ -20,7 +20,7 @@ final class OutputStream {
     let descriptor: Int32
     /// The pending bytes, in memory this object owns. Raw memory rather than a `[UInt8]`
     /// property: every append to a class's stored property pays a dynamic exclusivity check
-    /// (`swift_beginAccess`), which measured 10M of 72M instructions for a 10,000-row list.
+    /// (`swift_beginAccess`), a large share of a long listing's instructions.
     private let bytes: UnsafeMutablePointer<UInt8>
     private let pending: UnsafeMutablePointer<Int>
     private static let capacity = 1 << 16

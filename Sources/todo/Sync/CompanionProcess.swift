@@ -155,8 +155,8 @@ final class CompanionProcess {
 
     /// The next answer line, parsed where it lies in the buffer.
     ///
-    /// Linear in the answer's length however long it is (a fetch of a 50 MB object is one line
-    /// of that size): each read appends to the buffer, and only the bytes it brought are
+    /// Linear in the answer's length however long it is (a fetch of a large object is one line
+    /// of its size): each read appends to the buffer, and only the bytes it brought are
     /// searched for the newline (see ``LineBuffer``).
     private func readAnswer() throws(SyncError) -> JSONValue {
         while true {
@@ -181,16 +181,17 @@ final class CompanionProcess {
 ///
 /// Why: an answer can be one line of tens of megabytes (a fetched object with a large
 /// `DESCRIPTION` or attachment). Searching the whole buffer again after each 64 KiB read, and
-/// removing the consumed prefix after each line, made reading such a line quadratic (80 MB took
-/// 47 s in `todo` where the companion needed 5 s). Here the pending bytes keep their place
-/// (a start offset, moved to the front only when the free space runs short and the consumed
-/// part is at least as large as what is left), the free space grows by doubling, so a long line
-/// is read in ever larger pieces, and the search resumes where the last one stopped.
+/// removing the consumed prefix after each line, made reading such a line quadratic: `todo`
+/// took many times as long to read it as the companion took to write it. Here the pending
+/// bytes keep their place (a start offset, moved to the front only when the free space runs
+/// short and the consumed part is at least as large as what is left), the free space grows by
+/// doubling, so a long line is read in ever larger pieces, and the search resumes where the
+/// last one stopped.
 ///
 /// A class over `malloc`ed memory rather than a `[UInt8]`: growing it is a `realloc`, which
 /// for a large block remaps its pages instead of copying them, and free space is never
-/// zero-filled (an array must initialise it): for a 50 MB line the array's growth cost as much
-/// as parsing the JSON. Used on one thread.
+/// zero-filled (an array must initialise it: one more pass over every byte of a long line at
+/// each growth). Used on one thread.
 final class LineBuffer {
     /// `bytes[start..<end]` is pending; `bytes[end..<capacity]` is free space.
     private var bytes: UnsafeMutablePointer<UInt8>?

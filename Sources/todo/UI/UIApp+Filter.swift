@@ -6,11 +6,12 @@ import TodoStore
 /// back the list `/` found.
 ///
 /// Why not a fetch per key: the search is SQL (`todo_matches` over every name, in the list's
-/// order through the deadline index), ~65 ms at 100,000 todos whatever it finds, and reading
-/// the results back costs more; a key must show its list within a frame (16 ms). So the
-/// controller keeps the results of the search it fetched, and while the filter text extends
-/// that search (always, when it fetched none), the list shows a ``UINarrowing`` of them: the
-/// todos whose names or tags contain every word of the text, by the store's own rule, found in memory:
+/// order through the deadline index), a pass over the whole table whatever it finds, and
+/// reading the results back costs more; on a long list that takes longer than a frame (16 ms),
+/// within which a key must show its list. So the controller keeps the results of the search it
+/// fetched, and while the filter text extends that search (always, when it fetched none), the
+/// list shows a ``UINarrowing`` of them: the todos whose names or tags contain every word of
+/// the text, by the store's own rule, found in memory:
 /// - typing (the text extends the shown one) narrows the shown narrowing;
 /// - erasing narrows the controller's results again;
 /// - back to the controller's own search (Esc, or erasing what was typed), the list is the
@@ -56,7 +57,7 @@ extension UIApp {
     }
 
     /// Builds the name index while the filter prompt is open and the index is missing (not
-    /// built yet, or dropped by a change): ~5 ms at 100,000 todos, spent between keys (after a
+    /// built yet, or dropped by a change): a pass over every todo, spent between keys (after a
     /// frame is drawn) instead of in the first key typed.
     func prepareFilter() {
         guard nameIndex == nil, !showsPreview, case .prompt(let prompt) = state.mode, case .filter = prompt.purpose
@@ -64,8 +65,9 @@ extension UIApp {
         nameIndex = UINameIndex(controller.snapshot)
     }
 
-    /// Shows the todos of the controller's results whose names or tags contain every one of `searches`:
-    /// found among the shown narrowing's when these terms narrow its own, else among all of them.
+    /// Shows the todos of the controller's results whose names or tags contain every one of
+    /// `searches`: found among the shown narrowing's when these terms narrow its own, else among
+    /// all of them.
     private func narrow(to searches: [String], folded: [String]) {
         let order = controller.fetchRequest.order
         let index = nameIndex ?? UINameIndex(controller.snapshot)

@@ -55,10 +55,10 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// Fetches the list, or only its first screen when that is enough for a correct first
     /// frame; nothing is drawn before ``run(_:)``.
     ///
-    /// Why a preview: fetching and indexing 100,000 todos takes ~150 ms, twice the start-up
-    /// budget, while the first frame needs only a screenful and the total. Limited to the
-    /// unfiltered list, where the total is a cheap count and the id column's width (the largest
-    /// id) is the table's.
+    /// Why a preview: fetching and indexing a long list takes longer than the first frame may
+    /// wait (scripts/bench's `ui_first_frame` goal), while the first frame needs only a
+    /// screenful and the total. Limited to the unfiltered list, where the total is a cheap count
+    /// and the id column's width (the largest id) is the table's.
     init(
         repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
         databasePath: String, grouping: TodoGrouping<Todo> = .byDoneState
@@ -97,8 +97,9 @@ final class UIApp: FetchedResultsControllerDelegate {
         state.place(at: 1, in: list)
     }
 
-    /// Todos read per event-loop iteration while the whole list loads behind the preview:
-    /// ~10 ms in a release build, so a key waits at most about that long.
+    /// Todos read per event-loop iteration while the whole list loads behind the preview: keys
+    /// are read between two slices, so a key waits at most for one slice, a small part of the
+    /// whole load.
     static let loadSlice = 5_000
 
     /// Reads the next slice of the whole list; after the last one, replaces the preview with
@@ -114,7 +115,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         }
         renderer.invalidateAll()
         // The preview is only used unfiltered, so the table's largest id is the list's; reading
-        // it is one B-tree seek where scanning a copy of the results costs ~20 ms at 100k.
+        // it is one B-tree seek where scanning a copy of the results is a pass over every todo.
         let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
         rebuild(from: controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
         // Commits by other processes during the load: the controller diffs them in now, before

@@ -10,8 +10,8 @@ typealias UIRowID = TodoRowID<Int64>
 /// hidden (``sections``).
 ///
 /// Built from the controller's flat snapshot without building a second, row-level snapshot
-/// (a `SectionSnapshot` of the outline hashes every row on every change, which cost most of a
-/// key press at 100,000 todos; the outline's expansion is just which groups are collapsed):
+/// (a `SectionSnapshot` of the outline hashes every row on every change, so that on a long
+/// list it was most of a key press; the outline's expansion is just which groups are collapsed):
 /// "All" rows are read from it by offset, each group is one list in the request's order, and a
 /// line's position is arithmetic on their counts.
 ///
@@ -272,10 +272,10 @@ struct UIList {
 
     /// The number of todos in a group.
     ///
-    /// A preview does not know how its total splits (grouping costs a scan of the table, 60 ms
-    /// at 1,000,000 todos, more than the rest of the first frame): it counts every todo in the
-    /// first group. The group rows lie past its first screen (it has more todos than the screen
-    /// has lines), so this only sizes the scrolling range, which comes out exact.
+    /// A preview does not know how its total splits (grouping costs a scan of the table, on a
+    /// long list more than the rest of the first frame): it counts every todo in the first
+    /// group. The group rows lie past its first screen (it has more todos than the screen has
+    /// lines), so this only sizes the scrolling range, which comes out exact.
     func count(of group: TodoGroup) -> Int { slot(of: group.id).map(count(ofSlot:)) ?? 0 }
 
     private func count(ofSlot slot: Int) -> Int {

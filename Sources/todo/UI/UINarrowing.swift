@@ -2,12 +2,13 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// The todos of the controller's results whose names or tags contain every term of a filter, kept in
-/// memory: what `todo ui` shows while its filter narrows the search its controller fetched
-/// (see UIApp+Filter.swift for why).
+/// The todos of the controller's results whose names or tags contain every term of a filter,
+/// kept in memory: what `todo ui` shows while its filter narrows the search its controller
+/// fetched (see UIApp+Filter.swift for why).
 ///
-/// The match is the store's own rule (``TodoSearch/matches(_:foldedNeedle:)``, what SQL's `todo_matches` applies),
-/// so the results are exactly those a fetch with this search would give, in the same order.
+/// The match is the store's own rule (``TodoSearch/matches(_:foldedNeedle:)``, what SQL's
+/// `todo_matches` applies), so the results are exactly those a fetch with this search would
+/// give, in the same order.
 /// They stay live the way the controller's do: each of its batches is narrowed the same way and
 /// patched in, O(k log n) for k todos changed (``apply(_:order:)``).
 struct UINarrowing {

@@ -18,7 +18,7 @@ enum UIEffect: Equatable {
     /// The sort in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
     /// The filter prompt: its text changed (the list follows at once), Enter kept it, or Esc
-    /// put back the filter `/` found (``UIState/search`` already says which).
+    /// put back the filter `/` found (``UIState/searches`` already say which).
     case filter(FilterStep)
 
     enum FilterStep: Equatable {

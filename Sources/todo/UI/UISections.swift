@@ -5,7 +5,7 @@ enum UISections: String, CaseIterable {
     case both
     /// The flat "All" list only.
     case all
-    /// The "Outline" only: the "Undone" and "Done" groups.
+    /// The "Outline" only: the "Undone" and "Done" groups, or those of `--by`.
     case outline
 
     /// The next one `v` shows: both, all, outline, both...
