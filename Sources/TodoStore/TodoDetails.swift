@@ -208,7 +208,7 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
 
     /// Whether both say the same: the same tags written the same way, in any order. Order is no
     /// meaning (a phone that rewrites its categories in another order changed nothing), a
-    /// sigil or a letter's case is (``==`` tells those apart too).
+    /// sigil or a letter's case is (`==` tells those apart too).
     public func means(theSameAs other: TodoTags) -> Bool {
         tags.count == other.tags.count && Set(tags.map(\.description)) == Set(other.tags.map(\.description))
     }
