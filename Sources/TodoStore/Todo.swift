@@ -1,3 +1,5 @@
+import TextSafety
+
 /// One todo: its id and its fields (a name, an optional deadline, whether it is done, and its
 /// details: a priority, tags, a note, and when it was created and completed).
 ///
@@ -26,15 +28,17 @@ public struct Todo: Identifiable, Hashable, Sendable {
     }
 
     /// The one rule for a todo's name, used wherever a name is written or imported: it must
-    /// contain a character that is neither white space nor an ASCII control character (a name
-    /// of only ESC is refused). Anything else is kept as written, other control characters
-    /// included: output escapes them.
+    /// contain a character that is neither white space nor a control character (TextSafety's
+    /// policy: a name of only ESC, or of ESC and a no-break space, is refused). Anything else
+    /// is kept as written, control characters included: output escapes them.
     ///
     /// Checks bytes first, so a typical name costs a byte or two.
     public static func isValidName(_ name: String) -> Bool {
         for byte in name.utf8 {
             if byte > 0x20 && byte < 0x7F { return true }
-            if byte >= 0x80 { return name.contains { !$0.isWhitespace } }
+            if byte >= 0x80 {
+                return name.unicodeScalars.contains { !$0.properties.isWhitespace && !ControlCharacters.contains($0) }
+            }
         }
         return false
     }

@@ -113,8 +113,10 @@ public enum TodoSearch {
         while start < storage.count {
             var end = start
             while end < storage.count, storage[end] != 0x20 { end += 1 }
-            // Past the sigil.
-            let tag = UnsafeBufferPointer(rebasing: storage[min(start + 1, end)..<end])
+            // Past the sigil, when the word has one: another program may store a bare word,
+            // which reads as a `+` tag (TodoTag's own rule).
+            let sigil = start < end && (storage[start] == UInt8(ascii: "+") || storage[start] == UInt8(ascii: "@"))
+            let tag = UnsafeBufferPointer(rebasing: storage[(sigil ? start + 1 : start)..<end])
             if tag.count == word.count || !isASCII(tag) {
                 if isASCII(tag) {
                     var same = true

@@ -25,9 +25,30 @@ import Testing
         let repository = try makeRepository()
         #expect(throws: TodoStoreError.emptyName) { try repository.add(name: "") }
         #expect(throws: TodoStoreError.emptyName) { try repository.add(name: " \t\n") }
+        // Control characters are nothing to see, whatever white space or script comes with them.
+        for name in ["\u{1B}", "\u{1B}\u{A0}", "\u{202E}\u{3000}", "\u{9B}"] {
+            #expect(throws: TodoStoreError.emptyName, "\(name.unicodeScalars.map(\.value))") {
+                try repository.add(name: name)
+            }
+        }
+        #expect(try repository.add(name: "\u{1B}é").name == "\u{1B}é")
         let todo = try repository.add(name: "x")
         #expect(throws: TodoStoreError.emptyName) { try repository.rename(id: todo.id, to: "  ") }
-        #expect(try repository.count() == 1)
+        #expect(try repository.count() == 2)
+    }
+
+    /// A bare word another program stored in the tags column reads as a `+` tag, and the tag
+    /// filter finds it as it finds `+work` and `@work`.
+    @Test func aBareWordStoredByAnotherProgramIsATagTheFilterFinds() throws {
+        let repository = try makeRepository()
+        let todo = try repository.add(name: "Report")
+        try repository.connection.execute("UPDATE todos SET tags = 'work @Home' WHERE id = ?", [todo.id])
+        #expect(try repository.todo(id: todo.id)?.tags.storage == "+work @Home")
+        for word in ["work", "home"] {
+            var request = TodoFetchRequest()
+            request.tags = [try #require(TodoTag(word))]
+            #expect(try repository.fetch(request).count == 1, "\(word)")
+        }
     }
 
     @Test func idsAreNeverReused() throws {
