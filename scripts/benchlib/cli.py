@@ -11,6 +11,7 @@ from .servers import stop_all
 
 PARTS = [core, scale, uifilter, sync, syncread, transport]
 NAMES = [part.NAME for part in PARTS]
+NOTES = {part.NAME: part.report_note for part in PARTS if hasattr(part, "report_note")}
 
 
 def parse(argv):
@@ -117,7 +118,7 @@ def print_tables(record, out=sys.stdout):
 def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.action == "report":
-        path, parts = report.write(NAMES)
+        path, parts = report.write(NAMES, NOTES)
         print(f"bench: wrote {os.path.relpath(path)} ({', '.join(parts)})")
         return 0
     if args.action == "compare":
@@ -133,13 +134,18 @@ def main(argv=None):
     if mode == "smoke":
         unit_tests()
     began = time.monotonic()
+    head = results.commit()  # the commit measured: taken before the run, which may outlast it
     measured, failed = measure(args, mode)
-    record = results.record(measured)
+    record = results.record(measured, head)
     if args.json:
         print(json.dumps(record))
     else:
         print_tables(record)
-    if measured and mode != "smoke" and not args.no_save:
+    if mode == "smoke":
+        # What a saved run goes through, on these figures: the report's page and compare (goals only).
+        report.markdown([(name, record, part) for name, part in record["parts"].items()], NOTES)
+        compare.check(record, [record])
+    elif measured and not args.no_save:
         log(f"bench: saved {os.path.relpath(results.save(record))}")
     log(f"bench: {mode} run of {', '.join(measured) or 'no part'}: {time.monotonic() - began:.1f} s")
     if failed:

@@ -144,7 +144,7 @@ def measure(ctx):
     idle_db = os.path.join(work, "idle.sqlite")
     run([bench, "insert", idle_db, "100"])
     figures.append(figure("core.idle_cpu", idle_cpu_percent([todo, "--db", idle_db, "watch", "--json"], s.idle_s, s.settle_s),
-                          "% core", baseline=idle_cpu_percent([bench, "watch-latency", idle_db, "1000000", "poll"],
+                          "% core", stat=f"over {s.idle_s:g} s", baseline=idle_cpu_percent([bench, "watch-latency", idle_db, "1000000", "poll"],
                                                               s.idle_s, s.settle_s),
                           baseline_name="100 ms polling"))
 

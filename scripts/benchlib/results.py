@@ -7,9 +7,9 @@ HEAD, every measured run (full or --quick; never --smoke) merging its parts into
                       "figures": [<figures.figure records>], "detail": {<the part's own numbers>}},
              "scale": {...}, ...}}
 
-A part measured again on the same commit replaces the one before; `dirty` is true when the work
-tree had changes to tracked files when a part was saved (then the figures are of a tree that is not
-the commit's).
+A part measured again on the same commit replaces the one before. The commit is HEAD when the run
+started; `dirty` is true when the work tree then had changes to tracked files (its figures are of a
+tree that is not the commit's).
 """
 import datetime, glob, json, os, platform, subprocess
 
@@ -47,10 +47,9 @@ def part_record(mode, seconds, detail, figures):
     return {"date": now(), "mode": mode, "seconds": seconds, "figures": figures, "detail": detail}
 
 
-def record(parts):
-    """A results record of these parts ({name: part_record}) at HEAD on this machine; each part
-    notes whether the tree was dirty when it was measured."""
-    head = commit()
+def record(parts, head):
+    """A results record of these parts ({name: part_record}) of `head` (commit()) on this
+    machine; each part notes whether the tree was dirty when the run started."""
     for part in parts.values():
         part["dirty"] = head["dirty"]
     return {"format": FORMAT, **head, "machine": machine(), "parts": parts}

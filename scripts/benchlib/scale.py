@@ -235,6 +235,17 @@ def figures(detail):
     return out
 
 
+def report_note(detail):
+    """A line for docs/PERFORMANCE.md: the sizes this run did not measure, whose goals it did not judge."""
+    skipped = [size for size in detail["all_sizes"] if size not in {int(s) for s in detail["sizes"]}]
+    if not skipped:
+        return ""
+    return (f"Not measured in this run: {', '.join(f'{size:,}' for size in skipped)} todos (--quick skips them), so "
+            f"the goals at {', '.join(size_label(size) for size in skipped)} were not judged: "
+            + "; ".join(f"{key} <= {goals[size]} at {size_label(size)}" for key, goals in GOALS.items()
+                        for size in skipped if size in goals) + ".")
+
+
 def show(detail, figures_, out):
     sizes = detail["sizes"]
     columns = detail["all_sizes"] if all(int(size) in detail["all_sizes"] for size in sizes) else [int(s) for s in sizes]
