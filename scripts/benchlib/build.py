@@ -26,8 +26,11 @@ class Binaries:
         self._set_up = smoke  # scripts/test ran scripts/setup already
 
     def setup(self):
+        """Installs what is missing: scripts/setup-tests where there is one (the servers, tmux and
+        tools the parts run, once setup installs only what a build needs), else scripts/setup."""
         if not self._set_up:
-            subprocess.run([os.path.join(ROOT, "scripts", "setup")], check=True)
+            tests = os.path.join(ROOT, "scripts", "setup-tests")
+            subprocess.run([tests if os.path.exists(tests) else os.path.join(ROOT, "scripts", "setup")], check=True)
             self._set_up = True
 
     def debug_folder(self):
