@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 from . import compare, core, report, results, scale, sync, syncread, transport, uifilter
 from .build import Binaries
-from .figures import judge, table
+from .figures import judge
 from .proc import install_signal_handlers, log
 from .servers import stop_all
 
@@ -103,8 +103,6 @@ def print_tables(record, out=sys.stdout):
     for name, part in record["parts"].items():
         print(file=out)
         parts[name].show(part["detail"], part["figures"], out)
-        if name == "core":
-            table(part["figures"], out)
         print(f"{name} part: {part['seconds']:.0f} s ({part['mode']})", file=out)
     figures = [f for part in record["parts"].values() for f in part["figures"] if f["goal"]]
     missed = [f["name"] for f in figures if f["passed"] is False]

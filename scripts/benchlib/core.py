@@ -19,7 +19,7 @@ No goals. --smoke: 200 rows, 50 todos, 3 runs, 5 commits, 0.3 s idle, 1,000 item
 import json, os, subprocess, time
 from types import SimpleNamespace
 
-from .figures import figure
+from .figures import figure, table
 from .proc import ROOT, log, peak_rss_mib, run, side_by_side_ms, wall_ms
 from .stats import p95
 
@@ -159,3 +159,4 @@ def measure(ctx):
 def show(detail, figures, out):
     print(f"core: {detail['rows']:,} rows inserted and fetched; todo list and add over {detail['cli_todos']:,} todos; "
           f"{detail['imports']:,} imported; {detail['items']:,} items diffed and built", file=out)
+    table(figures, out)
