@@ -23,7 +23,8 @@ private struct SnapshotBenchRandom: RandomNumberGenerator {
     }
 }
 
-private let snapshotBenchCount = 100_000
+/// The items of each list the snapshot benchmarks diff or build, unless told another number.
+let snapshotBenchCount = 100_000
 
 private func snapshotBenchTodos(count: Int, using random: inout SnapshotBenchRandom) -> [BenchTodo] {
     var todos: [BenchTodo] = []
@@ -51,13 +52,12 @@ private func snapshotBenchBestOfFive<Result>(_ body: () -> Result, check: (Resul
     return best
 }
 
-/// Milliseconds (best of 5) to diff two 100,000-item flat snapshots that differ by 1% inserts,
+/// Milliseconds (best of 5) to diff two `count`-item flat snapshots that differ by 1% inserts,
 /// 1% deletes, 1% moves and 1% updates: ours (`Snapshot.difference(from:)`) against the
 /// standard library's `difference(from:).inferringMoves()` on the same id arrays, which cannot
 /// see updates at all. Ours is checked once: applying its result to the old list gives the new.
-func benchSnapshotDiff() -> (ours: Double, baseline: Double) {
+func benchSnapshotDiff(count: Int = snapshotBenchCount) -> (ours: Double, baseline: Double) {
     var random = SnapshotBenchRandom(state: 0xD1FF)
-    let count = snapshotBenchCount
     let old = snapshotBenchTodos(count: count, using: &random)
     let changed = count / 100
 
@@ -107,10 +107,10 @@ func benchSnapshotDiff() -> (ours: Double, baseline: Double) {
 }
 
 /// Milliseconds (best of 5) to build the two-section todo list (section `all`, section
-/// `outline` with its Undone/Done hierarchy) from 100,000 records.
-func benchSnapshotBuild() -> Double {
+/// `outline` with its Undone/Done hierarchy) from `count` records.
+func benchSnapshotBuild(count: Int = snapshotBenchCount) -> Double {
     var random = SnapshotBenchRandom(state: 0xB111D)
-    let records = snapshotBenchTodos(count: snapshotBenchCount, using: &random)
+    let records = snapshotBenchTodos(count: count, using: &random)
     let builder = TodoSnapshotBuilder<BenchTodo> { $0.done }
     return snapshotBenchBestOfFive({ builder.build(records) }) {
         $0.snapshot.numberOfItems == 2 * records.count + 2 && $0.outline.count == records.count + 2

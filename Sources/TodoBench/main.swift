@@ -45,6 +45,8 @@ func benchFetch(path: String) throws {
 }
 
 let arguments = CommandLine.arguments
+/// The items a snapshot benchmark is told to use (`diff 1000`: a smoke run's), else its default.
+let snapshotCount = arguments.count == 3 ? Int(arguments[2]) ?? snapshotBenchCount : snapshotBenchCount
 switch arguments.count > 1 ? arguments[1] : "" {
 case "insert" where arguments.count == 4:
     try benchInsert(path: arguments[2], count: Int(arguments[3]) ?? 100_000)
@@ -54,14 +56,14 @@ case "watch-latency" where arguments.count == 5:
     try watchLatency(path: arguments[2], count: Int(arguments[3]) ?? 100, polling: arguments[4] == "poll")
 case "write" where arguments.count == 4:
     try writeSpaced(path: arguments[2], count: Int(arguments[3]) ?? 100)
-case "diff":
-    let (ours, baseline) = benchSnapshotDiff()
+case "diff" where arguments.count <= 3:
+    let (ours, baseline) = benchSnapshotDiff(count: snapshotCount)
     print(ours, baseline)
-case "build":
-    print(benchSnapshotBuild())
+case "build" where arguments.count <= 3:
+    print(benchSnapshotBuild(count: snapshotCount))
 default:
     print(
-        "usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff | build"
+        "usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff [COUNT] | build [COUNT]"
     )
     exit(2)
 }
