@@ -198,6 +198,13 @@ extension TmuxSession {
     /// The packages a script and the scripts it names install: each `missing+=(...)`.
     static func packages(of script: String, seen: inout Set<String>) throws -> Set<String> {
         guard seen.insert(script).inserted else { return [] }
+        // Only the scripts themselves (scripts/benchlib, say, is a folder of Python modules).
+        var isFolder: ObjCBool = false
+        guard
+            FileManager.default.fileExists(
+                atPath: ProcessRunner.packageRoot + "/scripts/" + script, isDirectory: &isFolder),
+            !isFolder.boolValue
+        else { return [] }
         // Comments name other scripts without running them.
         let text = try String(contentsOfFile: ProcessRunner.packageRoot + "/scripts/" + script, encoding: .utf8)
             .split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
