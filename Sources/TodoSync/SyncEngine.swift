@@ -185,6 +185,7 @@ public struct SyncEngine {
         // answer was lost is what the server now holds, that write (this device's own, not a
         // change made there).
         var base = item?.base
+        try state.removeGone(uid: uid)
         if let sent = try state.sentText(uid: uid) {
             try state.removeSent(uid: uid)
             if let sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields,
@@ -229,8 +230,10 @@ public struct SyncEngine {
         guard let item = try state.item(uid: uid) else { return }
         let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         if let local, !local.fields.means(theSameAs: item.base) {
-            // Edited here, deleted there: the edit wins; with no item, the todo is sent anew.
+            // Edited here, deleted there: the edit wins; with no item, the todo is sent anew, made
+            // from the object's last synced text with the edit in it.
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
+            try state.recordGone(uid: uid, text: item.text)
         } else if let local {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
@@ -269,6 +272,7 @@ public struct SyncEngine {
                     switch outcome {
                     case .written(let etag):
                         guard let fields = plan.fields else { continue }
+                        try state.removeGone(uid: plan.uid)
                         try state.save(
                             SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         written.append(plan.write.href)
@@ -324,7 +328,15 @@ public struct SyncEngine {
             switch change {
             case .created(let todo, let uid):
                 guard let uid = uid ?? given[todo.id] else { continue }
-                let object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
+                // An object the server deleted while its todo was edited here comes back whole:
+                // its last synced text with the todo's fields written in, every other line kept.
+                var object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
+                if let gone = try state.goneText(uid: uid), var last = try? VTodoObject(parsing: gone, timeZone: timeZone),
+                    last.uid == uid
+                {
+                    last.update(to: todo.fields, now: now())
+                    object = last
+                }
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 planned.append(
                     PlannedWrite(

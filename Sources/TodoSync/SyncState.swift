@@ -35,6 +35,7 @@ public struct SyncState {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
             try connection.execute("DELETE FROM sync_sent")
+            try connection.execute("DELETE FROM sync_gone")
             try connection.internalCachedStatement(
                 """
                 INSERT INTO sync_remote (id, url, user, password_command, ca_file) VALUES (1, ?, ?, ?, ?)
@@ -50,6 +51,7 @@ public struct SyncState {
         try write { () throws(SQLiteError) in
             try connection.execute("DELETE FROM sync_items")
             try connection.execute("DELETE FROM sync_sent")
+            try connection.execute("DELETE FROM sync_gone")
             try connection.execute("DELETE FROM sync_remote")
             // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
             try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
@@ -193,6 +195,35 @@ public struct SyncState {
     func removeSent(uid: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try connection.internalCachedStatement("DELETE FROM sync_sent WHERE uid = ?").execute([uid])
+        }
+    }
+
+    // MARK: Objects deleted there while edited here (migration 0009)
+
+    /// Keeps the last synced text of `uid`'s object, deleted on the server while its todo was
+    /// edited here: the object is made again from it (``goneText(uid:)``).
+    func recordGone(uid: String, text: String) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("INSERT OR REPLACE INTO sync_gone (uid, ics) VALUES (?, ?)")
+                .execute([uid, text])
+        }
+    }
+
+    /// The last synced text of `uid`'s object if the server deleted it while it was edited here.
+    func goneText(uid: String) throws(TodoStoreError) -> String? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> String? in
+            let statement = try connection.internalCachedStatement("SELECT ics FROM sync_gone WHERE uid = ?")
+            try statement.bind([uid])
+            var text: String?
+            try statement.forEachRow { text = $0.string(0) }
+            return text
+        }
+    }
+
+    /// The object of `uid` is on the server again (written from here, or come back).
+    func removeGone(uid: String) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("DELETE FROM sync_gone WHERE uid = ?").execute([uid])
         }
     }
 

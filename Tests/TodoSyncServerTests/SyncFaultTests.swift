@@ -145,4 +145,51 @@ import Testing
         #expect(try phone.list() == laptop.list())
         #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Keep me|null|0", "Pay rent|null|1"])
     }
+
+    /// An edit here beats the phone's delete: the todo is sent again made from its last synced
+    /// text, so the phone's alarm and its own X- lines come back with it (issue 34, point 5).
+    @Test(arguments: ["radicale", "xandikos"])
+    func anEditThatBeatsADeleteBringsBackTheWholeObject(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let phoneObject = """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Apple Inc.//iOS 17.0//EN\r
+            BEGIN:VTODO\r
+            UID:reminder-7F3A\r
+            DTSTAMP:20261120T080000Z\r
+            SUMMARY:Renew passport\r
+            X-APPLE-SORT-ORDER:783334495\r
+            BEGIN:VALARM\r
+            X-WR-ALARMUID:A1B2\r
+            ACTION:DISPLAY\r
+            DESCRIPTION:Reminder\r
+            TRIGGER;VALUE=DATE-TIME:20261201T080000Z\r
+            END:VALARM\r
+            END:VTODO\r
+            END:VCALENDAR\r
+
+            """
+        #expect(try server.put("reminder-7F3A.ics", phoneObject) == 201)
+        let keep = phoneObject.replacingOccurrences(of: "reminder-7F3A", with: "keep")
+            .replacingOccurrences(of: "Renew passport", with: "Keep me")
+        #expect(try server.put("keep.ics", keep) == 201)
+        let laptop = SyncDevice(server)
+        try laptop.setUp()
+        try laptop.sync()
+        let id = try laptop.id(named: "Renew passport")
+        try laptop.ok("edit", "\(id)", "--name", "Renew the passport")
+        let deleted = try server.request("DELETE", server.todoCollectionURL + "reminder-7F3A.ics")
+        #expect((200..<300).contains(deleted.status), "DELETE: \(deleted.status)")
+        let report = try laptop.sync()
+        #expect((report["conflicts"] as? [[String: Any]])?.first?["field"] as? String == "deleted", "\(report)")
+        let objects = try server.todosSeenByPython(server.todoCollectionURL)
+        let back = try #require(objects.first { $0["uid"] == "reminder-7F3A" }?["text"], "\(objects)")
+        #expect(back.contains("SUMMARY:Renew the passport"), "\(back)")
+        for line in ["X-APPLE-SORT-ORDER:783334495", "X-WR-ALARMUID:A1B2", "TRIGGER;VALUE=DATE-TIME:20261201T080000Z"] {
+            #expect(back.contains(line), "\(line) lost: \(back)")
+        }
+        #expect(try laptop.sync()["sent"] as? Int == 0)
+    }
 }
