@@ -331,7 +331,8 @@ public struct SyncEngine {
                 // An object the server deleted while its todo was edited here comes back whole:
                 // its last synced text with the todo's fields written in, every other line kept.
                 var object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
-                if let gone = try state.goneText(uid: uid), var last = try? VTodoObject(parsing: gone, timeZone: timeZone),
+                if let gone = try state.goneText(uid: uid),
+                    var last = try? VTodoObject(parsing: gone, timeZone: timeZone),
                     last.uid == uid
                 {
                     last.update(to: todo.fields, now: now())
