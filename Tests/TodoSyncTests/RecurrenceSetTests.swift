@@ -313,6 +313,56 @@ import TodoStore
         #expect(next.seconds >= utc("20261201T000000Z").seconds && next.seconds < utc("20261201T050000Z").seconds)
     }
 
+    /// Values no parser makes (seconds past any year) and random rule texts never trap.
+    @Test func neverTrapsOnAnyInput() throws {
+        let extremes: [ICalendarTime] = [
+            .utc(epochSeconds: .max), .utc(epochSeconds: .min), .local(wallSeconds: .min, tzid: "Europe/Berlin"),
+            .local(wallSeconds: .max, tzid: nil), .date(date("00010101")), .date(date("99991231"))
+        ]
+        for anchor in extremes {
+            let set = try Self.set("FREQ=SECONDLY;BYSETPOS=-1,1;COUNT=5", anchor: anchor)
+            for point in extremes {
+                _ = set.first(after: point)
+                _ = set.first(onOrAfter: point)
+                _ = set.contains(point)
+                _ = set.occurrence(identifiedBy: point)
+                _ = set.key(of: point)
+                _ = set.generatedCounts(from: point, to: anchor)
+                _ = set.nextCountedFromCompletion(on: date("99991231"))
+            }
+            _ = set.occurrences(limit: 3)
+        }
+        let seed = TestSeed.make("RecurrenceSetTests.neverTrapsOnAnyInput")
+        var random = SeededGenerator(seed: seed)
+        let pieces = [
+            "FREQ=", "SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY", ";", "=", ",", "-", "+",
+            "INTERVAL=", "COUNT=", "UNTIL=", "BYDAY=", "BYMONTHDAY=", "BYMONTH=", "BYSETPOS=", "BYYEARDAY=",
+            "BYWEEKNO=", "BYHOUR=", "BYMINUTE=", "BYSECOND=", "WKST=", "MO", "FR", "SU", "0", "1", "2", "5", "12", "29",
+            "31", "53", "60", "366", "99999", "20261201", "T090000", "Z", " ", "X-A=B"
+        ]
+        let anchors: [ICalendarTime] = [
+            .date(date("20261201")), local("20261025T023000", "Europe/Berlin"), utc("20261201T090000Z"),
+            local("20261201T090000", nil)
+        ]
+        var parsed = 0
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 1...12, using: &random)).map { _ in
+                pieces.randomElement(using: &random) ?? ""
+            }.joined()
+            // The text as it is, and after a FREQ, so that most texts reach the expansion.
+            guard
+                let rule = (try? RecurrenceRule(parsing: text)) ?? (try? RecurrenceRule(parsing: "FREQ=DAILY;" + text))
+            else { continue }
+            parsed += 1
+            _ = rule.settingCount(7)
+            _ = rule.summary(anchor: anchors[0])
+            let set = RecurrenceSet(anchor: anchors.randomElement(using: &random) ?? anchors[0], rules: [rule])
+            _ = set.occurrences(limit: 3)
+            _ = set.first(after: utc("20301201T000000Z"))
+        }
+        #expect(parsed > 100, "seed \(seed)")
+    }
+
     // MARK: Helpers
 
     static func set(_ rule: String, anchor: ICalendarTime) throws -> RecurrenceSet {

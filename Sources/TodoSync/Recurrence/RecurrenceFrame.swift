@@ -31,7 +31,7 @@ struct RecurrenceFrame: Sendable {
         case .utc: clock = .utc
         case .local(_, let tzid): clock = .wall(tzid.flatMap { zones.zone($0) })
         }
-        anchorSeconds = anchor.seconds
+        anchorSeconds = WallClockZone.bounded(anchor.seconds)
     }
 
     var isWholeDays: Bool {
@@ -59,20 +59,26 @@ struct RecurrenceFrame: Sendable {
     /// time of day on it (an RDATE, EXDATE or RECURRENCE-ID of the other type); on a DATE clock a
     /// date-time is its date as written.
     func seconds(of time: ICalendarTime, dateAtAnchorTime: Bool = false) -> Int64 {
+        WallClockZone.bounded(unbounded(of: time, dateAtAnchorTime: dateAtAnchorTime))
+    }
+
+    /// ``seconds(of:dateAtAnchorTime:)`` before the bound, from a value within it.
+    private func unbounded(of time: ICalendarTime, dateAtAnchorTime: Bool) -> Int64 {
+        let raw = WallClockZone.bounded(time.seconds)
         let dayStart = { (seconds: Int64) in UTCTimestamp.split(seconds).days * 86_400 }
         switch (clock, time) {
         case (.days, _):
-            return dayStart(time.seconds)
+            return dayStart(raw)
         case (_, .date(let date)):
             let day = Int64(date.daysSinceEpoch) * 86_400
             return dateAtAnchorTime ? day + Int64(UTCTimestamp.split(anchorSeconds).second) : day
         case (.utc, _):
-            return instant(of: time) ?? time.seconds
+            return instant(of: time) ?? raw
         case (.wall(let zone?), _):
-            if case .local(_, let tzid) = time, tzid == nil || tzid == anchorTZID { return time.seconds }
-            return instant(of: time).map { zone.wall(atUTC: $0) } ?? time.seconds
+            if case .local(_, let tzid) = time, tzid == nil || tzid == anchorTZID { return raw }
+            return instant(of: time).map { zone.wall(atUTC: $0) } ?? raw
         case (.wall(nil), _):
-            return time.seconds
+            return raw
         }
     }
 

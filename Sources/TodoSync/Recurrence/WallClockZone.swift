@@ -18,17 +18,24 @@ public struct WallClockZone: Sendable {
         WallClockZone(source: .fixed(seconds))
     }
 
+    /// Seconds past this many from 1970, either way, are taken as this many: far outside the
+    /// years 1...9999, and far enough inside Int64 that no sum here overflows.
+    static let farthest: Int64 = 1 << 40
+
+    /// `seconds` within ``farthest``.
+    static func bounded(_ seconds: Int64) -> Int64 { min(max(seconds, -farthest), farthest) }
+
     /// The offset east of UTC, in seconds, at the instant `epochSeconds`.
     public func offset(atUTC epochSeconds: Int64) -> Int {
         switch source {
-        case .database(let zone): zone.offset(atUTC: epochSeconds)
+        case .database(let zone): zone.offset(atUTC: Self.bounded(epochSeconds))
         case .fixed(let seconds): seconds
         }
     }
 
     /// The wall-clock time (seconds since 1970-01-01T00:00:00 on this zone's clock) at an instant.
     public func wall(atUTC epochSeconds: Int64) -> Int64 {
-        epochSeconds + Int64(offset(atUTC: epochSeconds))
+        Self.bounded(epochSeconds) + Int64(offset(atUTC: epochSeconds))
     }
 
     /// The instant of a wall-clock time, as RFC 5545 3.3.5 reads one: a time a clock change
@@ -38,6 +45,7 @@ public struct WallClockZone: Sendable {
     /// The offsets a day either side stand for "before" and "after" the change: zones change
     /// their offset at most once within two days.
     public func instant(ofWall time: Int64) -> Int64 {
+        let time = Self.bounded(time)
         let before = offset(atUTC: time - 86_400)
         let after = offset(atUTC: time + 86_400)
         let early = time - Int64(max(before, after))
