@@ -14,8 +14,13 @@ import TodoStore
 /// whole: a WEEKLY period is the week from WKST, even the anchor's, so BYSETPOS picks among the
 /// whole week's days.
 ///
-/// Bounded: ``maxSteps`` steps at most, a step being an occurrence made or a period that makes
-/// none, and nothing past 9999-12-31. A rule without COUNT starts at the period that holds the
+/// A wall time a clock change skips is kept as written: RFC 5545 3.3.5 reads it with the offset
+/// before the gap (``WallClockZone/instant(ofWall:)``). 3.3.10 says such instances are ignored;
+/// RECURRENCE.md chose 3.3.5, so a daily 02:30 does not lose a day each spring (dateutil keeps it
+/// too).
+///
+/// Bounded: ``maxSteps`` steps at most, a step being an occurrence made, a period that makes
+/// none, or a day, hour or minute a rule shorter than a day skips; and nothing past 9999-12-31. A rule without COUNT starts at the period that holds the
 /// first time asked for (its periods do not depend on each other); one with COUNT starts at
 /// the anchor, as it must count every occurrence from there.
 struct RuleIterator {
