@@ -138,6 +138,18 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         CalendarDate(daysSinceEpoch: daysSinceEpoch + days)
     }
 
+    /// The same day `months` months later (earlier when negative), or that month's last day when
+    /// it is shorter: Jan 31 plus a month is Feb 28, as `todo`'s `+1m` and a series repeating
+    /// monthly from completion count. `nil` past the supported years.
+    public func adding(months: Int) -> CalendarDate? {
+        // Past 120 000 months every result is outside the years 1...9999; no overflow before.
+        guard (-120_000...120_000).contains(months) else { return nil }
+        let index = year * 12 + (month - 1) + months
+        guard index >= 12 else { return nil }
+        let month = index % 12 + 1
+        return CalendarDate(year: index / 12, month: month, day: min(day, Self.daysInMonth(month, of: index / 12)))
+    }
+
     /// Whole days from `self` to `other`: positive when `other` is later.
     public func days(until other: CalendarDate) -> Int {
         other.daysSinceEpoch - daysSinceEpoch

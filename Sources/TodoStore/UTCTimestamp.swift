@@ -78,8 +78,9 @@ extension UTCTimestamp {
     /// the day that holds it. The one split of a count of seconds into days, for every time
     /// written or read here (these stamps, iCalendar's DATE-TIMEs, taskwarrior's, time zones).
     public static func split(_ seconds: Int64) -> (days: Int64, second: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        return (days, Int(seconds - days * 86_400))
+        // Quotient and remainder, not `seconds - 86_399`: no overflow at the ends of Int64.
+        let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        return second < 0 ? (days - 1, Int(second + 86_400)) : (days, Int(second))
     }
 
     /// ISO 8601's basic form, in UTC: `20240501T120000Z`, as iCalendar (a UTC DATE-TIME,

@@ -495,8 +495,9 @@ public struct VTodoObject: Sendable, Equatable {
     }
 
     /// The offset of the VTIMEZONE `tzid` when all its observances have one and the same
-    /// TZOFFSETTO (a zone without daylight saving); `nil` otherwise.
-    private static func fixedOffset(of tzid: String, in timeZones: [ICalendarComponent]) -> Int? {
+    /// TZOFFSETTO (a zone without daylight saving); `nil` otherwise. Recurrences read zones the
+    /// same way (``RecurrenceZones``).
+    static func fixedOffset(of tzid: String, in timeZones: [ICalendarComponent]) -> Int? {
         guard
             let zone = timeZones.first(where: { $0.property(named: "TZID").map { ICalendar.trimmed($0.value) } == tzid }
             )

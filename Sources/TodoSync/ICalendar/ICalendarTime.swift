@@ -2,7 +2,7 @@ import TodoStore
 
 /// A DATE or DATE-TIME value (RFC 5545 3.3.4, 3.3.5), read and written in ISO 8601's basic form
 /// by TodoStore's one reading of it (`BasicTime`, `UTCTimestamp.basic` for the stamps).
-enum ICalendarTime: Sendable, Equatable {
+public enum ICalendarTime: Sendable, Hashable {
     /// `VALUE=DATE:20240501`: a calendar date, as our deadlines are.
     case date(CalendarDate)
     /// `20240501T120000Z`: an instant, in seconds since 1970-01-01T00:00:00Z.
@@ -12,7 +12,7 @@ enum ICalendarTime: Sendable, Equatable {
     case local(wallSeconds: Int64, tzid: String?)
 
     /// The value of a DUE, DTSTART... property; `nil` when it is neither a DATE nor a DATE-TIME.
-    init?(_ property: ICalendarProperty) {
+    public init?(_ property: ICalendarProperty) {
         let bytes = Array(ICalendar.trimmed(property.value).utf8)
         func number(_ range: Range<Int>) -> Int? { CalendarDate.number(bytes, range) }
         guard bytes.count >= 8, let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
@@ -35,7 +35,7 @@ enum ICalendarTime: Sendable, Equatable {
 
     /// The value as written (`20240501`, `20240501T120000Z`, `20240501T120000`), or `nil`
     /// outside the years 1...9999. A TZID is a parameter, not part of the value.
-    var value: String? {
+    public var value: String? {
         switch self {
         case .date(let date): Self.dateValue(date)
         case .utc(let seconds): BasicTime.write(seconds).map { $0 + "Z" }
@@ -64,7 +64,7 @@ enum ICalendarTime: Sendable, Equatable {
 
     /// The seconds since 1970 on the value's own clock (a date: its midnight), which orders
     /// two values of the same form.
-    var seconds: Int64 {
+    public var seconds: Int64 {
         switch self {
         case .date(let date): Int64(date.daysSinceEpoch) * 86_400
         case .utc(let seconds), .local(let seconds, _): seconds

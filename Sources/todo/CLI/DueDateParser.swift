@@ -166,19 +166,11 @@ enum DueDateParser {
         switch unit {
         case "d": return count
         case "w": return count * 7
-        case "m": return monthsAhead(count, from: today).flatMap { today.days(until: $0) }
+        case "m": return today.adding(months: count).flatMap { today.days(until: $0) }
         default: return nil
         }
     }
 
-    /// The same day `months` later, or that month's last day when it is shorter.
-    private static func monthsAhead(_ months: Int, from today: CalendarDate) -> CalendarDate? {
-        let index = today.year * 12 + (today.month - 1) + months
-        let year = index / 12
-        let month = index % 12 + 1
-        guard year <= 9999 else { return nil }
-        return CalendarDate(year: year, month: month, day: min(today.day, CalendarDate.daysInMonth(month, of: year)))
-    }
 }
 
 extension String {
