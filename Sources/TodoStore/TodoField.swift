@@ -66,7 +66,9 @@ public struct TodoField: Sendable {
         .field("tags", \.tags, merge: .set),
         .field("note", \.note),
         .field("created", \.created),
-        .field("completed", \.completed)
+        .field("completed", \.completed),
+        .field("repeat_rule", \.repeatRule),
+        .field("repeat_from", \.repeatFrom)
     ]
 
     /// The field's value in a todo that has nothing but a name: what a field left out of a file
@@ -252,6 +254,22 @@ extension TodoPriority: TodoFieldValue {
     }
     public var fieldValue: TodoField.Value { .priority(self) }
     public static var kind: TodoField.Kind { .priority }
+}
+
+extension TodoRepeatFrom: TodoFieldValue {
+    /// A value another program wrote that is neither `due` nor `done` counts from the due date.
+    public init(column index: Int32, of row: Row) {
+        self = row.isNull(index) ? .due : TodoRepeatFrom(rawValue: row.string(index)) ?? .due
+    }
+    public init?(fieldValue: TodoField.Value) {
+        guard case .text(let text) = fieldValue, let value = TodoRepeatFrom(rawValue: text) else { return nil }
+        self = value
+    }
+    public var fieldValue: TodoField.Value { .text(rawValue) }
+    public static var kind: TodoField.Kind { .text }
+    public func bind(to statement: Statement, at index: Int32) throws(SQLiteError) {
+        try rawValue.bind(to: statement, at: index)
+    }
 }
 
 extension TodoTags: TodoFieldValue {

@@ -21,10 +21,16 @@ public struct TodoFields: Sendable, Equatable, Hashable {
     public var created: UTCTimestamp?
     /// When it was last marked done, while it is done (if known).
     public var completed: UTCTimestamp?
+    /// How it repeats: an iCalendar RRULE value as written (`FREQ=MONTHLY`), `nil` when it does
+    /// not. The deadline is then the current occurrence.
+    public var repeatRule: String?
+    /// Where the next date of a repeating todo is counted from.
+    public var repeatFrom: TodoRepeatFrom
 
     public init(
         name: String, deadline: CalendarDate? = nil, isDone: Bool = false, priority: TodoPriority = .none,
-        tags: TodoTags = [], note: String? = nil, created: UTCTimestamp? = nil, completed: UTCTimestamp? = nil
+        tags: TodoTags = [], note: String? = nil, created: UTCTimestamp? = nil, completed: UTCTimestamp? = nil,
+        repeatRule: String? = nil, repeatFrom: TodoRepeatFrom = .due
     ) {
         self.name = name
         self.deadline = deadline
@@ -34,5 +40,18 @@ public struct TodoFields: Sendable, Equatable, Hashable {
         self.note = note
         self.created = created
         self.completed = completed
+        self.repeatRule = repeatRule
+        self.repeatFrom = repeatFrom
     }
+
+    /// Whether it repeats.
+    public var repeats: Bool { repeatRule != nil }
+}
+
+/// Where the next date of a repeating todo is counted from.
+public enum TodoRepeatFrom: String, Sendable, Hashable, CaseIterable {
+    /// From its current date, by the rule (every CalDAV app's reading of a rule).
+    case due
+    /// One interval after the day it was done (todo.txt's `rec:3d`, taskwarrior-like habits).
+    case done
 }

@@ -8,8 +8,9 @@ import TodoStore
 /// first bad VTODO stops it with an `ImportError` naming its line. Each VTODO of each
 /// VCALENDAR is one todo, mapped as ``VTodoObject`` maps one; VEVENTs, VJOURNALs and the like
 /// are ignored, and a VTODO with a RECURRENCE-ID (a changed occurrence of a repeating todo) is
-/// the same todo as its master, so it is not another one. What todos cannot keep (categories
-/// that are no tag, such as `Home Office`; alarms; repeat rules) is counted for the summary.
+/// the same todo as its master, so it is not another one: the master's repeat rule is the
+/// todo's, and its current occurrence folds those in. What todos cannot keep (categories that are
+/// no tag, such as `Home Office`; alarms; a second repeat rule) is counted for the summary.
 public enum ICSFile {
     /// One todo of the file: its UID and fields.
     public struct Entry: Sendable, Equatable {
@@ -78,7 +79,12 @@ public enum ICSFile {
                 guard let uid = VTodoObject.uid(of: todo) else {
                     throw ImportError(location, "the VTODO has no UID")
                 }
-                let fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)
+                var fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)
+                let overrides = todos.filter {
+                    $0.property(named: "RECURRENCE-ID") != nil && VTodoObject.uid(of: $0) == uid
+                }
+                VTodoObject.foldRecurrence(
+                    into: &fields, master: todo, overrides: overrides, timeZones: timeZones, timeZone: timeZone)
                 guard Todo.isValidName(fields.name) else {
                     throw ImportError(
                         location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
@@ -89,7 +95,8 @@ public enum ICSFile {
                         VTodoObject.tag(fromCategory: $0) == nil
                     }.count
                 counts["alarm", default: 0] += todo.components(named: "VALARM").count
-                counts["repeat rule", default: 0] += todo.properties(named: "RRULE").count
+                // The first rule is the todo's; more than one has no place.
+                counts["repeat rule", default: 0] += max(0, todo.properties(named: "RRULE").count - 1)
             }
         }
         let order = ["category", "alarm", "repeat rule"]

@@ -215,7 +215,10 @@ public struct SyncEngine {
             }
             return true
         }
-        let merged = ThreeWayMerge.merge(base: base, local: local.fields, remote: remote, todoID: local.id)
+        let (ours, theirs) = Self.alignSeries(
+            base: base, local: local.fields, remote: remote,
+            finishedHere: !(try repository.pendingCompletions(ofTodo: local.id).isEmpty))
+        let merged = ThreeWayMerge.merge(base: base, local: ours, remote: theirs, todoID: local.id)
         if merged.fields != local.fields {
             try repository.replaceFields(id: local.id, with: merged.fields)
             report.received += 1
@@ -250,6 +253,8 @@ public struct SyncEngine {
         var uid: String
         var text: String
         var fields: TodoFields?
+        /// The todo and the occurrences finished here that the write carries to the server.
+        var finished: (todoID: Int64, occurrences: [CalendarDate])?
     }
 
     /// Sends every local change; returns whether anything was written to the server.
@@ -273,6 +278,10 @@ public struct SyncEngine {
                     case .written(let etag):
                         guard let fields = plan.fields else { continue }
                         try state.removeGone(uid: plan.uid)
+                        if let finished = plan.finished {
+                            try repository.markCompletionsSent(
+                                ofTodo: finished.todoID, occurrences: finished.occurrences)
+                        }
                         try state.save(
                             SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         written.append(plan.write.href)
@@ -339,15 +348,26 @@ public struct SyncEngine {
                     object = last
                 }
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
+                // A new object stands where the todo stands: what was finished here is in it.
+                let pending = try repository.pendingCompletions(ofTodo: todo.id).map(\.occurrence)
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: todo.fields))
+                        text: object.text, fields: todo.fields, finished: (todo.id, pending)))
             case .changed(let todo, let item):
                 guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
                 else {
                     refetch.insert(item.href)
                     continue
+                }
+                // Occurrences finished here go first, each once, on the server's object as it is:
+                // one another device or app finished already is no second advance.
+                let pending = try repository.pendingCompletions(ofTodo: todo.id)
+                for completion in pending {
+                    let at = completion.completedAt?.secondsSince1970 ?? now()
+                    _ = object.finishOccurrence(
+                        on: completion.occurrence, Self.finish(completion.source), completedAt: at,
+                        completedOn: timeZone.calendarDate(atEpochSeconds: at) ?? completion.occurrence, now: now())
                 }
                 var fields = todo.fields
                 if fields.isDone, !object.fields.isDone, object.seriesContinues {
@@ -365,7 +385,7 @@ public struct SyncEngine {
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: fields))
+                        text: object.text, fields: fields, finished: (todo.id, pending.map(\.occurrence))))
             case .deleted(let item):
                 guard let etag = item.etag else {
                     refetch.insert(item.href)
@@ -405,6 +425,46 @@ public struct SyncEngine {
                 changed.allSatisfy { $0.etag != nil && etags[$0.href] == $0.etag }
                 && removed.allSatisfy { etags[$0] == nil }
             if ours { try state.setToken(next) }
+        }
+    }
+
+    /// A repeating todo's position in its series (its deadline, its rule's COUNT) is one value
+    /// (RECURRENCE.md §5.5): when both sides moved it forward from the base, the later position
+    /// wins, with its COUNT, and that is no conflict (two completions of the same occurrence give
+    /// the same value; two here and one there, the position after two). A master another app
+    /// marked done where the series stood, while this device finished that occurrence, is the same
+    /// completion: the series goes on here. Returns both sides with their positions made to agree
+    /// where these rules decide; the merge does the rest.
+    static func alignSeries(base: TodoFields?, local: TodoFields, remote: TodoFields, finishedHere: Bool)
+        -> (local: TodoFields, remote: TodoFields)
+    {
+        guard let base, base.repeats, local.repeats, remote.repeats, let was = base.deadline,
+            let ours = local.deadline, let theirs = remote.deadline
+        else { return (local, remote) }
+        var local = local
+        var remote = remote
+        if finishedHere, remote.isDone, !base.isDone, !local.isDone, theirs == was, ours > was {
+            remote.isDone = false
+            remote.completed = nil
+            remote.deadline = ours
+            remote.repeatRule = local.repeatRule
+            return (local, remote)
+        }
+        guard ours > was, theirs > was, ours != theirs else { return (local, remote) }
+        let later = ours > theirs ? local : remote
+        local.deadline = later.deadline
+        local.repeatRule = later.repeatRule
+        remote.deadline = later.deadline
+        remote.repeatRule = later.repeatRule
+        return (local, remote)
+    }
+
+    /// How a completion logged here finishes its occurrence on the server's object.
+    static func finish(_ source: TodoCompletion.Source) -> RepeatingTodo.Finish {
+        switch source {
+        case .skip: .skip
+        case .series: .endSeries
+        case .here, .advance, .override: .done
         }
     }
 

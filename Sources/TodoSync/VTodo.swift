@@ -33,17 +33,17 @@ import TodoStore
 ///   5545 requires; anything else is none.
 public struct VTodoObject: Sendable, Equatable {
     /// The components of the object as read (one VCALENDAR, usually).
-    public private(set) var components: [ICalendarComponent]
+    public internal(set) var components: [ICalendarComponent]
     /// Where the master VTODO is: a top-level component, and the index of the VTODO among its
     /// children, or `nil` when the VTODO is itself top-level (a sloppy object without VCALENDAR).
-    private var location: (component: Int, child: Int?)
+    var location: (component: Int, child: Int?)
     /// The master VTODO's UID.
     public private(set) var uid: String
     /// The fields read from the master VTODO (or last written by ``update(to:now:)``).
-    public private(set) var fields: TodoFields
+    public internal(set) var fields: TodoFields
     /// The zone the fields were read in: an update writes a date-time DUE that reads back, in
     /// this zone, as the deadline it was given.
-    private var timeZone: LocalTimeZone
+    var timeZone: LocalTimeZone
 
     /// Reads an object's text.
     ///
@@ -56,7 +56,6 @@ public struct VTodoObject: Sendable, Equatable {
             throw ICalendarError(.noTodo, line: nil, "no VTODO in the object")
         }
         self.location = location
-        let calendar = location.child == nil ? nil : components[location.component]
         let todo = Self.todo(in: components, at: location)
         guard let uid = Self.uid(of: todo) else {
             throw ICalendarError(.missingUID, line: todo.line, "the VTODO has no UID")
@@ -64,7 +63,7 @@ public struct VTodoObject: Sendable, Equatable {
         self.uid = uid
         self.timeZone = timeZone
         timeZone.prepare()
-        fields = Self.fields(of: todo, timeZones: calendar?.components(named: "VTIMEZONE") ?? [], timeZone: timeZone)
+        fields = Self.foldedFields(components: components, location: location, timeZone: timeZone)
     }
 
     /// A new object has no DTSTART, so its DUE is always a DATE and `timeZone` is never used.
@@ -116,7 +115,20 @@ public struct VTodoObject: Sendable, Equatable {
                 .property(ICalendarProperty(name: "LAST-MODIFIED", value: stamp)),
                 .property(ICalendarProperty(name: "SUMMARY", text: fields.name))
             ])
-        if let deadline = fields.deadline { todo.setProperty(dueProperty(deadline)) }
+        if let deadline = fields.deadline {
+            // A repeating todo's DTSTART is its DUE (RFC 5545 3.8.2.4 requires one beside RRULE;
+            // jtx Board needs it, Apple Reminders writes the same).
+            if fields.repeatRule != nil {
+                var start = dueProperty(deadline)
+                start.name = "DTSTART"
+                todo.setProperty(start)
+            }
+            todo.setProperty(dueProperty(deadline))
+        }
+        if let rule = fields.repeatRule { todo.setProperty(ICalendarProperty(name: "RRULE", value: rule)) }
+        if fields.repeatFrom == .done {
+            todo.setProperty(ICalendarProperty(name: repeatFromProperty, value: "COMPLETION"))
+        }
         todo.setProperty(ICalendarProperty(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
         if fields.isDone {
             todo.setProperty(ICalendarProperty(name: "COMPLETED", value: utcValue(fields.completed) ?? stamp))
@@ -130,7 +142,7 @@ public struct VTodoObject: Sendable, Equatable {
     }
 
     /// `YYYYMMDDTHHMMSSZ` for a time, `nil` for none.
-    private static func utcValue(_ time: UTCTimestamp?) -> String? {
+    static func utcValue(_ time: UTCTimestamp?) -> String? {
         time?.basic
     }
 
@@ -171,6 +183,11 @@ public struct VTodoObject: Sendable, Equatable {
         }
         if fields.deadline != self.fields.deadline {
             if let deadline = fields.deadline {
+                // A repeating todo's series moves with its deadline (this and later occurrences):
+                // DTSTART (and KDE's marker) by as many days as DUE.
+                if todo.property(named: "RRULE") != nil, let old = self.fields.deadline {
+                    shiftSeriesStart(of: &todo, byDays: old.days(until: deadline))
+                }
                 setDeadline(deadline, in: &todo)
             } else {
                 todo.removeProperties(named: "DUE")
@@ -221,6 +238,27 @@ public struct VTodoObject: Sendable, Equatable {
                 todo.removeProperties(named: "DESCRIPTION")
             }
         }
+        if fields.repeatRule != self.fields.repeatRule {
+            if let rule = fields.repeatRule {
+                todo.setProperty(ICalendarProperty(name: "RRULE", value: rule))
+                // Our own objects get the DTSTART RFC 5545 asks for beside a rule; another app's
+                // object is not given one (RECURRENCE.md T8): its anchor is then its DUE.
+                if todo.property(named: "DTSTART") == nil, isOurs, let deadline = fields.deadline {
+                    var start = Self.dueProperty(deadline)
+                    start.name = "DTSTART"
+                    todo.setProperty(start)
+                }
+            } else {
+                todo.removeProperties(named: "RRULE")
+            }
+        }
+        if fields.repeatFrom != self.fields.repeatFrom {
+            if fields.repeatFrom == .done {
+                todo.setProperty(ICalendarProperty(name: Self.repeatFromProperty, value: "COMPLETION"))
+            } else {
+                todo.removeProperties(named: Self.repeatFromProperty)
+            }
+        }
         if fields.created != self.fields.created {
             if let created = Self.utcValue(fields.created) {
                 todo.setProperty(ICalendarProperty(name: "CREATED", value: created))
@@ -236,7 +274,32 @@ public struct VTodoObject: Sendable, Equatable {
         self.fields = fields
     }
 
-    private mutating func replaceTodo(with todo: ICalendarComponent) {
+    /// Whether `todo` made this object (its PRODID is ours).
+    var isOurs: Bool {
+        location.child != nil
+            && components[location.component].property(named: "PRODID").map { ICalendar.trimmed($0.value) }
+                == Self.productID
+    }
+
+    /// Moves a repeating master's DTSTART and KDE's marker by `days` (their own form kept).
+    private func shiftSeriesStart(of todo: inout ICalendarComponent, byDays days: Int) {
+        guard days != 0 else { return }
+        for name in ["DTSTART", Self.kdeMarker] {
+            guard var property = todo.property(named: name), let time = ICalendarTime(property) else { continue }
+            let moved: ICalendarTime
+            if case .date(let date) = time {
+                guard let shifted = date.adding(days: days) else { continue }
+                moved = .date(shifted)
+            } else {
+                moved = time.withSeconds(time.seconds + Int64(days) * 86_400)
+            }
+            guard let value = moved.value else { continue }
+            property.value = value
+            todo.setProperty(property)
+        }
+    }
+
+    mutating func replaceTodo(with todo: ICalendarComponent) {
         if let child = location.child {
             components[location.component].children[child] = .component(todo)
         } else {
@@ -524,7 +587,7 @@ public struct VTodoObject: Sendable, Equatable {
             ?? candidates.first
     }
 
-    private static func todo(in components: [ICalendarComponent], at location: (component: Int, child: Int?))
+    static func todo(in components: [ICalendarComponent], at location: (component: Int, child: Int?))
         -> ICalendarComponent
     {
         guard let child = location.child else { return components[location.component] }

@@ -166,7 +166,11 @@ struct Device {
         defer { if !fields.isDone { fields.completed = nil } }
         let new: TodoField.Value
         switch field.value(in: fields) {
-        case .text(let text): new = .text(text + " (changed)")
+        case .text(let text) where field.set(.text(text + " (changed)"), in: &fields):
+            return
+        case .text(let text):
+            // A text of a few values (repeat_from): another of them.
+            new = .text(["due", "done"].first { $0 != text } ?? text)
         case .date(let date): new = date.adding(days: 1).map { .date($0) } ?? .none
         case .flag(let flag): new = .flag(!flag)
         case .priority(let priority): new = .priority(priority == .high ? .low : .high)

@@ -39,7 +39,7 @@ public struct RecurrenceRule: Sendable, Equatable {
         public static func < (a: Frequency, b: Frequency) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// A day of the week, numbered as ``CalendarDate/weekday`` numbers them (0 is Sunday).
+    /// A day of the week, numbered as `CalendarDate.weekday` numbers them (0 is Sunday).
     public enum Weekday: Int, Sendable, CaseIterable {
         case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 

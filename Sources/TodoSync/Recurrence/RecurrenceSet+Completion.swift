@@ -15,7 +15,7 @@ extension RecurrenceSet {
     /// - Returns: ``Lookup/end`` when the rule's COUNT is 1 (this occurrence was its last) or the
     ///   date is past UNTIL; ``Lookup/beyondBound`` past 9999-12-31; `nil` when there is not one
     ///   rule of DAILY to YEARLY whose BY parts are at most a weekly BYDAY or the month-end shapes
-    ///   ``monthly(onDayOf:every:end:)`` and ``yearly(onDayOf:every:end:)`` write (which say what
+    ///   ``RecurrenceRule/monthly(onDayOf:every:end:)`` and ``RecurrenceRule/yearly(onDayOf:every:end:)`` write (which say what
     ///   clamping says): the caller then counts from due, and says so.
     public func nextCountedFromCompletion(on completed: CalendarDate) -> Lookup? {
         guard rules.count == 1, let rule = rules.first, rule.frequency >= .daily, isExpandable,

@@ -2,16 +2,16 @@ import TodoStore
 
 /// A recurrence set (RFC 5545 3.8.5): an anchor (DTSTART, else DUE, as Thunderbird and Tasks.org
 /// anchor a todo), its RRULEs, RDATEs and EXDATEs, expanded on the anchor's own clock
-/// (``RecurrenceFrame``): a DATE in days, a TZID value on that zone's wall clock, UTC in UTC,
+/// (`RecurrenceFrame`): a DATE in days, a TZID value on that zone's wall clock, UTC in UTC,
 /// floating as written. Pure: no database, no clock of its own, no network.
 ///
-/// The set is the anchor, every occurrence its rules make after it (``RuleIterator``), and
+/// The set is the anchor, every occurrence its rules make after it (`RuleIterator`), and
 /// every RDATE (before the anchor too), less every EXDATE. An RDATE, EXDATE or RECURRENCE-ID of
 /// the other value type is read leniently: a DATE beside a date-time anchor stands for the anchor's
 /// time of day on that date (an EXDATE DATE removes every occurrence on that date), a date-time
 /// beside a DATE anchor for its date; a UTC or other zone's time is moved to the anchor's clock.
 ///
-/// Every answer is bounded (``RuleIterator/maxSteps`` steps per rule, nothing past year 9999):
+/// Every answer is bounded (`RuleIterator.maxSteps` steps per rule, nothing past year 9999):
 /// a rule that makes nothing there (`FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30`) or too much
 /// (`FREQ=SECONDLY;COUNT=1000000000`) answers ``Lookup/beyondBound`` quickly, never loops.
 public struct RecurrenceSet: Sendable {

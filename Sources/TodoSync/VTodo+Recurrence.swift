@@ -1,0 +1,407 @@
+import TodoStore
+
+/// Repeating todos on the VTODO (RECURRENCE.md §5): read in every style other apps write, and
+/// finished in the style every recurrence-aware app reads.
+///
+/// Reading folds the object into one current occurrence (§5.3): the master's RRULE is the
+/// todo's rule, as written; its deadline is the first occurrence, from the master's anchor
+/// (DTSTART, else DUE) or from KDE's `X-KDE-LIBKCAL-DTRECURRENCE`, that no RECURRENCE-ID
+/// component marks done (Thunderbird, eM Client, jtx Board write those), its name that
+/// component's SUMMARY when an open one has its own. A master marked COMPLETED or CANCELLED ends
+/// the series: the todo is done. `X-TODO-REPEAT-FROM:COMPLETION` says it repeats from the day it
+/// was done.
+///
+/// Finishing an occurrence here (§5.4) advances the master of a one-VTODO object (style A:
+/// DTSTART and DUE move together to the next occurrence in their own form and zone, COUNT is
+/// counted down, RDATEs passed are dropped, absolute alarms and KDE's marker move along), or,
+/// on an object that already has RECURRENCE-ID components, adds one for the occurrence, marked
+/// COMPLETED (style B: moving that master would orphan them). It never adds a RECURRENCE-ID
+/// component to a one-VTODO object (Tasks.org stops syncing a list at one), never writes an RRULE
+/// into one, never makes a second object.
+extension VTodoObject {
+    /// The property that says a todo repeats from the day it was done (RRULE cannot say it).
+    static let repeatFromProperty = "X-TODO-REPEAT-FROM"
+    /// KDE's current occurrence of a todo whose DTSTART stays at the series' start.
+    static let kdeMarker = "X-KDE-LIBKCAL-DTRECURRENCE"
+    /// The most occurrences a fold looks through for the first open one.
+    static let foldLimit = 1_000
+
+    // MARK: Reading
+
+    /// Sets `fields`' rule and, for a series other apps follow with RECURRENCE-ID components or
+    /// KDE's marker, its current occurrence (deadline, name) and whether it is over.
+    static func foldRecurrence(
+        into fields: inout TodoFields, master: ICalendarComponent, overrides: [ICalendarComponent],
+        timeZones: [ICalendarComponent], timeZone: LocalTimeZone
+    ) {
+        fields.repeatRule = master.property(named: "RRULE").map { ICalendar.trimmed($0.value) }
+        fields.repeatFrom =
+            master.property(named: repeatFromProperty).map { ICalendar.trimmed($0.value).uppercased() } == "COMPLETION"
+            ? .done : .due
+        guard fields.repeatRule != nil, !isDone(master), !overrides.isEmpty || master.property(named: kdeMarker) != nil,
+            let current = currentOccurrence(master: master, overrides: overrides, timeZones: timeZones)
+        else { return }
+        switch current {
+        case .over:
+            fields.isDone = true
+        case .at(_, let due, let override):
+            // Without a DUE (only a DTSTART) the occurrence has a start but no deadline.
+            fields.deadline = due.flatMap { timeProperty("DUE", $0) }.flatMap {
+                deadline($0, timeZones: timeZones, timeZone: timeZone)
+            }
+            if let name = override?.property(named: "SUMMARY")?.text { fields.name = name }
+        }
+    }
+
+    /// A series' current occurrence.
+    enum CurrentOccurrence {
+        /// The occurrence (in the anchor's form), its due time (none without a DUE), and the
+        /// RECURRENCE-ID component that changes it, if one does (not done).
+        case at(ICalendarTime, due: ICalendarTime?, override: ICalendarComponent?)
+        /// Every occurrence is done: the series is over.
+        case over
+    }
+
+    /// The first occurrence from the anchor, or KDE's marker, that no RECURRENCE-ID component
+    /// marks done; `nil` when that cannot be told (no anchor, a rule not expanded here, nothing
+    /// open within ``foldLimit`` occurrences).
+    static func currentOccurrence(
+        master: ICalendarComponent, overrides: [ICalendarComponent], timeZones: [ICalendarComponent]
+    ) -> CurrentOccurrence? {
+        guard let set = try? RecurrenceSet(master: master, timeZones: timeZones), set.isExpandable else { return nil }
+        var finished: Set<OccurrenceKey> = []
+        var open: [OccurrenceKey: ICalendarComponent] = [:]
+        for override in overrides {
+            guard let id = override.property(named: "RECURRENCE-ID").flatMap(ICalendarTime.init),
+                let occurrence = set.occurrence(identifiedBy: id)
+            else { continue }
+            if isDone(override) {
+                finished.insert(set.key(of: occurrence))
+            } else {
+                open[set.key(of: occurrence)] = override
+            }
+        }
+        var start = set.anchor
+        if let marker = master.property(named: kdeMarker).flatMap(ICalendarTime.init),
+            marker.hasSameForm(as: set.anchor),
+            marker.seconds >= set.anchor.seconds, set.contains(marker) == true
+        {
+            start = marker
+        }
+        let listing = set.occurrences(onOrAfter: start, limit: foldLimit)
+        for occurrence in listing.occurrences where !finished.contains(set.key(of: occurrence)) {
+            let override = open[set.key(of: occurrence)]
+            let due =
+                override?.property(named: "DUE").flatMap(ICalendarTime.init) ?? dueTime(of: occurrence, master: master)
+            return .at(occurrence, due: due, override: override)
+        }
+        return listing.then == .end ? .over : nil
+    }
+
+    /// An occurrence's due time: the occurrence plus the master's DUE − DTSTART, on the wall
+    /// clock (RFC 5545 3.8.5.3; Tasks.org and Evolution keep the wall time), in DUE's form; the
+    /// occurrence itself when DUE is the anchor (no DTSTART) or in another form; `nil` when the
+    /// master has no DUE.
+    static func dueTime(of occurrence: ICalendarTime, master: ICalendarComponent) -> ICalendarTime? {
+        guard let due = master.property(named: "DUE").flatMap(ICalendarTime.init) else { return nil }
+        guard let start = master.property(named: "DTSTART").flatMap(ICalendarTime.init), due.hasSameForm(as: start)
+        else { return occurrence }
+        return occurrence.withSeconds(occurrence.seconds + (due.seconds - start.seconds))
+    }
+
+    /// The VTODOs of the object that change one occurrence of the master (same UID, with a
+    /// RECURRENCE-ID).
+    var overrides: [ICalendarComponent] {
+        let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
+        return container.filter {
+            $0.name == "VTODO" && $0.property(named: "RECURRENCE-ID") != nil && Self.uid(of: $0) == uid
+        }
+    }
+
+    var timeZones: [ICalendarComponent] {
+        location.child == nil ? [] : components[location.component].components(named: "VTIMEZONE")
+    }
+
+    /// The fields of the object as a whole: the master's, with its series folded in.
+    static func foldedFields(
+        components: [ICalendarComponent], location: (component: Int, child: Int?), timeZone: LocalTimeZone
+    ) -> TodoFields {
+        let master = todo(in: components, at: location)
+        let timeZones = location.child == nil ? [] : components[location.component].components(named: "VTIMEZONE")
+        var fields = Self.fields(of: master, timeZones: timeZones, timeZone: timeZone)
+        let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
+        let uid = Self.uid(of: master)
+        let overrides = container.filter {
+            $0.name == "VTODO" && $0.property(named: "RECURRENCE-ID") != nil && Self.uid(of: $0) == uid
+        }
+        foldRecurrence(into: &fields, master: master, overrides: overrides, timeZones: timeZones, timeZone: timeZone)
+        return fields
+    }
+
+    // MARK: Finishing an occurrence
+
+    /// What finishing an occurrence did to the object.
+    public enum OccurrenceFinish: Sendable, Equatable {
+        /// Finished it: the object moved on (or its series ended).
+        case finished
+        /// The object is past that occurrence already (another device or app finished it): the
+        /// same completion, nothing to write.
+        case alreadyPast
+        /// The object does not repeat, its series is over, or its rule cannot be followed here.
+        case notApplicable
+    }
+
+    /// Finishes the occurrence whose due date (in this object's zone) is `date`, as
+    /// ``RepeatingTodo`` finished it here: idempotent by occurrence, so that a completion two
+    /// devices made, or one the server already has, advances the series once. Occurrences before
+    /// `date` still open on the object are finished first (another device finished fewer).
+    ///
+    /// - Parameters:
+    ///   - date: the finished occurrence's due date, as the todo had it then.
+    ///   - how: done, skipped, caught up or the series ended.
+    ///   - completedAt: when it was done (seconds since 1970, UTC).
+    ///   - completedOn: the local date it was done on, for a series that repeats from done.
+    ///   - now: the revision's stamp (DTSTAMP, LAST-MODIFIED), seconds since 1970.
+    public mutating func finishOccurrence(
+        on date: CalendarDate, _ how: RepeatingTodo.Finish, completedAt: Int64, completedOn: CalendarDate,
+        now: Int64
+    ) -> OccurrenceFinish {
+        var result = OccurrenceFinish.notApplicable
+        for _ in 0..<400 {
+            let master = todo
+            guard master.property(named: "RRULE") != nil || !master.properties(named: "RDATE").isEmpty,
+                !Self.isDone(master),
+                let current = Self.currentOccurrence(master: master, overrides: overrides, timeZones: timeZones)
+                    ?? currentAnchorOccurrence(master)
+            else { return result }
+            guard case .at(let occurrence, let due, _) = current,
+                let dueDate = (due ?? occurrence).flatMapProperty("DUE").flatMap({
+                    Self.deadline($0, timeZones: timeZones, timeZone: timeZone)
+                })
+            else { return result == .notApplicable ? .notApplicable : result }
+            if dueDate > date { return result == .finished ? .finished : .alreadyPast }
+            guard finish(occurrence, how, completedAt: completedAt, completedOn: completedOn, now: now) else {
+                return result
+            }
+            result = .finished
+            if dueDate == date { break }
+        }
+        fields = Self.foldedFields(components: components, location: location, timeZone: timeZone)
+        return result
+    }
+
+    /// The anchor as the current occurrence of a one-VTODO object (style A: the master is moved
+    /// along, so its anchor is where the series stands).
+    private func currentAnchorOccurrence(_ master: ICalendarComponent) -> CurrentOccurrence? {
+        guard
+            let anchor = (master.property(named: "DTSTART") ?? master.property(named: "DUE")).flatMap(
+                ICalendarTime.init)
+        else { return nil }
+        return .at(anchor, due: Self.dueTime(of: anchor, master: master), override: nil)
+    }
+
+    /// Finishes `occurrence`, the current one: style B on an object with RECURRENCE-ID
+    /// components, style A otherwise; the series ends when it has no occurrence after it (or
+    /// `how` ends it). False when the rule cannot be followed.
+    private mutating func finish(
+        _ occurrence: ICalendarTime, _ how: RepeatingTodo.Finish, completedAt: Int64, completedOn: CalendarDate,
+        now: Int64
+    ) -> Bool {
+        var master = todo
+        guard let set = try? RecurrenceSet(master: master, timeZones: timeZones), set.isCompletable else {
+            return false
+        }
+        let next: RecurrenceSet.Lookup
+        switch how {
+        case .endSeries:
+            next = .end
+        case .catchUp:
+            let today = ICalendarTime.date(completedOn)
+            next = set.first(onOrAfter: today.seconds > occurrence.seconds ? today : occurrence).occurrenceAfter(
+                occurrence, in: set)
+        case .done
+        where master.property(named: Self.repeatFromProperty).map({ ICalendar.trimmed($0.value).uppercased() })
+            == "COMPLETION":
+            next = set.nextCountedFromCompletion(on: completedOn) ?? set.first(after: occurrence)
+        case .done, .skip:
+            next = set.first(after: occurrence)
+        }
+        let stamp = UTCTimestamp(secondsSince1970: now).basic
+        if !overrides.isEmpty, how != .endSeries {
+            guard case .occurrence = next else { return endSeries(&master, completedAt: completedAt, stamp: stamp) }
+            appendOverride(for: occurrence, master: master, how: how, completedAt: completedAt, stamp: stamp)
+            return true
+        }
+        guard case .occurrence(let target) = next else {
+            if case .end = next { return endSeries(&master, completedAt: completedAt, stamp: stamp) }
+            return false
+        }
+        advance(&master, from: occurrence, to: target, set: set)
+        Self.stamp(&master, stamp)
+        replaceTodo(with: master)
+        return true
+    }
+
+    /// Style A: the master's anchor moves to `target` (§5.4 steps 3 to 8).
+    private func advance(
+        _ master: inout ICalendarComponent, from occurrence: ICalendarTime, to target: ICalendarTime,
+        set: RecurrenceSet
+    ) {
+        let anchor = set.anchor
+        let delta = target.seconds - occurrence.seconds
+        // COUNT: each rule loses what it made between the old anchor and the new one.
+        if let counts = set.generatedCounts(from: anchor, to: target) {
+            var rules = master.properties(named: "RRULE")
+            for index in rules.indices where index < counts.count {
+                guard let rule = try? RecurrenceRule(parsing: rules[index].value), let count = rule.count else {
+                    continue
+                }
+                rules[index].value = rule.settingCount(max(1, count - counts[index]))
+            }
+            replaceProperties(named: "RRULE", with: rules, in: &master)
+        }
+        if var start = master.property(named: "DTSTART"), let value = target.value {
+            let oldStart = ICalendarTime(start)
+            start.value = value
+            master.setProperty(start)
+            if var due = master.property(named: "DUE"), let oldDue = ICalendarTime(due), let oldStart,
+                oldDue.hasSameForm(as: oldStart),
+                let dueValue = oldDue.withSeconds(target.seconds + (oldDue.seconds - oldStart.seconds)).value
+            {
+                due.value = dueValue
+                master.setProperty(due)
+            }
+        } else if var due = master.property(named: "DUE"), let value = target.value {
+            due.value = value
+            master.setProperty(due)
+        }
+        // RDATEs passed would be the current occurrence again.
+        let rdates = master.properties(named: "RDATE").compactMap { property -> ICalendarProperty? in
+            var property = property
+            let kept = property.value.split(separator: ",").filter { item in
+                let start = item.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
+                guard
+                    let time = ICalendarTime(
+                        ICalendarProperty(name: "RDATE", parameters: property.parameters, value: start))
+                else { return true }
+                return time.seconds > occurrence.seconds
+            }
+            guard !kept.isEmpty else { return nil }
+            property.value = kept.joined(separator: ",")
+            return property
+        }
+        replaceProperties(named: "RDATE", with: rdates, in: &master)
+        if var marker = master.property(named: Self.kdeMarker), let value = target.value {
+            marker.value = value
+            master.setProperty(marker)
+        }
+        // Absolute alarms ring for the new occurrence; relative ones follow DUE by themselves.
+        for (index, child) in master.children.enumerated() {
+            guard case .component(var alarm) = child, alarm.name == "VALARM",
+                var trigger = alarm.property(named: "TRIGGER"), case .utc(let seconds)? = ICalendarTime(trigger)
+            else { continue }
+            trigger.value = UTCTimestamp(secondsSince1970: seconds + delta).basic
+            alarm.setProperty(trigger)
+            master.children[index] = .component(alarm)
+        }
+        master.removeProperties(named: "COMPLETED")
+        if let percent = master.property(named: "PERCENT-COMPLETE"), Int(ICalendar.trimmed(percent.value)) == 100 {
+            master.removeProperties(named: "PERCENT-COMPLETE")
+        }
+    }
+
+    /// Style B: a RECURRENCE-ID component for `occurrence`, marked done (RECURRENCE.md TV7): the
+    /// master's SUMMARY (and DESCRIPTION, PRIORITY, CATEGORIES, CLASS) copied, never its alarms
+    /// or rules. An open one for that occurrence is marked done instead.
+    private mutating func appendOverride(
+        for occurrence: ICalendarTime, master: ICalendarComponent, how: RepeatingTodo.Finish, completedAt: Int64,
+        stamp: String
+    ) {
+        let done = how != .skip
+        let sequence = (master.property(named: "SEQUENCE").flatMap { Int(ICalendar.trimmed($0.value)) } ?? 0) + 1
+        var override = ICalendarComponent(name: "VTODO", children: [])
+        for property in [
+            ICalendarProperty(name: "UID", value: uid), ICalendarProperty(name: "DTSTAMP", value: stamp),
+            ICalendarProperty(name: "CREATED", value: stamp), ICalendarProperty(name: "LAST-MODIFIED", value: stamp)
+        ] {
+            override.children.append(.property(property))
+        }
+        if let id = Self.timeProperty("RECURRENCE-ID", occurrence) { override.children.append(.property(id)) }
+        if let start = Self.timeProperty("DTSTART", occurrence) { override.children.append(.property(start)) }
+        if let due = Self.dueTime(of: occurrence, master: master).flatMap({ Self.timeProperty("DUE", $0) }) {
+            override.children.append(.property(due))
+        }
+        for name in ["SUMMARY", "DESCRIPTION", "PRIORITY", "CATEGORIES", "CLASS"] {
+            for property in master.properties(named: name) { override.children.append(.property(property)) }
+        }
+        if done {
+            override.children.append(.property(ICalendarProperty(name: "STATUS", value: "COMPLETED")))
+            override.children.append(
+                .property(
+                    ICalendarProperty(name: "COMPLETED", value: UTCTimestamp(secondsSince1970: completedAt).basic)))
+            override.children.append(.property(ICalendarProperty(name: "PERCENT-COMPLETE", value: "100")))
+        } else {
+            override.children.append(.property(ICalendarProperty(name: "STATUS", value: "CANCELLED")))
+        }
+        override.children.append(.property(ICalendarProperty(name: "SEQUENCE", value: String(sequence))))
+        // TZIDs of the occurrence need their VTIMEZONE, which the master's object has already.
+        guard let child = location.child else {
+            components.append(override)
+            return
+        }
+        components[location.component].children.insert(.component(override), at: child + 1 + overrides.count)
+    }
+
+    /// The series ends: the master is done (STATUS:COMPLETED, COMPLETED), its dates and rule kept.
+    private mutating func endSeries(_ master: inout ICalendarComponent, completedAt: Int64, stamp: String) -> Bool {
+        master.setProperty(ICalendarProperty(name: "STATUS", value: "COMPLETED"))
+        master.setProperty(
+            ICalendarProperty(name: "COMPLETED", value: UTCTimestamp(secondsSince1970: completedAt).basic))
+        if master.property(named: "PERCENT-COMPLETE") != nil {
+            master.setProperty(ICalendarProperty(name: "PERCENT-COMPLETE", value: "100"))
+        }
+        Self.stamp(&master, stamp)
+        replaceTodo(with: master)
+        return true
+    }
+
+    /// DTSTAMP and LAST-MODIFIED now, SEQUENCE up by one: a new revision for other clients.
+    static func stamp(_ todo: inout ICalendarComponent, _ stamp: String) {
+        todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))
+        todo.setProperty(ICalendarProperty(name: "LAST-MODIFIED", value: stamp))
+        let sequence = todo.property(named: "SEQUENCE").flatMap { Int(ICalendar.trimmed($0.value)) } ?? 0
+        todo.setProperty(ICalendarProperty(name: "SEQUENCE", value: String(max(sequence, 0) + 1)))
+    }
+
+    /// Replaces the properties called `name` by `properties`, each in its place (new ones after
+    /// the last property), the others removed.
+    private func replaceProperties(
+        named name: String, with properties: [ICalendarProperty], in todo: inout ICalendarComponent
+    ) {
+        var remaining = properties[...]
+        var children: [ICalendarComponent.Child] = []
+        for child in todo.children {
+            if case .property(let property) = child, property.name == name {
+                if let next = remaining.popFirst() { children.append(.property(next)) }
+            } else {
+                children.append(child)
+            }
+        }
+        let last = children.lastIndex { if case .property = $0 { true } else { false } }
+        children.insert(contentsOf: remaining.map { .property($0) }, at: last.map { $0 + 1 } ?? 0)
+        todo.children = children
+    }
+}
+
+extension ICalendarTime {
+    /// The property `name` holding this time (``VTodoObject/timeProperty(_:_:)``).
+    fileprivate func flatMapProperty(_ name: String) -> ICalendarProperty? { VTodoObject.timeProperty(name, self) }
+}
+
+extension RecurrenceSet.Lookup {
+    /// This answer, but never the occurrence `current` itself: the one after it then.
+    fileprivate func occurrenceAfter(_ current: ICalendarTime, in set: RecurrenceSet) -> RecurrenceSet.Lookup {
+        if case .occurrence(let found) = self, found == current { return set.first(after: current) }
+        return self
+    }
+}
