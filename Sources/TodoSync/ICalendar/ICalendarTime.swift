@@ -53,10 +53,12 @@ public enum ICalendarTime: Sendable, Hashable {
         }
     }
 
-    /// The same form holding `seconds` (since 1970 on its clock); a date stays itself.
+    /// The same form holding `seconds` (since 1970 on its clock); a date becomes the day that
+    /// holds them (itself when they are outside the days `CalendarDate` can name).
     func withSeconds(_ seconds: Int64) -> ICalendarTime {
         switch self {
-        case .date: self
+        case .date(let date):
+            .date(CalendarDate(daysSinceEpoch: Int(clamping: UTCTimestamp.split(seconds).days)) ?? date)
         case .utc: .utc(epochSeconds: seconds)
         case .local(_, let tzid): .local(wallSeconds: seconds, tzid: tzid)
         }
