@@ -378,7 +378,9 @@ import TodoStore
 
     @Test func tv13HostileRulesAreReadWithoutHangingAndNeverFinished() throws {
         for rule in ["FREQ=SECONDLY;COUNT=1000000000", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=NONSENSE"] {
-            let text = Fixtures.todoObject(["SUMMARY:x", "DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261201", "RRULE:" + rule])
+            let text = Fixtures.todoObject([
+                "SUMMARY:x", "DTSTART;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261201", "RRULE:" + rule
+            ])
             var object = try VTodoObject(parsing: text, timeZone: utc)
             #expect(object.fields.deadline == CalendarDate("2026-12-01"), "\(rule)")
             let result = object.finishOccurrence(
