@@ -64,7 +64,7 @@ enum TodoJSONReader {
     /// The value of `field` in its JSON form (the one `todo export` writes): `null` is the
     /// field's empty value but for done, which is `true` or `false`; a date `YYYY-MM-DD`; a
     /// priority a whole number 0-9; tags an array of tags such as `"+work"`; a time
-    /// `YYYY-MM-DDTHH:MM:SSZ`; text a string.
+    /// `YYYY-MM-DDTHH:MM:SSZ`; a due time as ``TodoDueTime/text`` writes it; text a string.
     private static func value(
         of field: TodoField, _ json: JSONValue, location: ImportError.Location
     ) throws(ImportError) -> TodoField.Value {
@@ -104,6 +104,16 @@ enum TodoJSONReader {
             return .time(time)
         case (.time, _):
             throw ImportError(location, "\(key) must be a UTC time or null, found \(json.kindDescription)")
+        case (.clock, .string(let text)):
+            guard let time = TodoDueTime(text: text) else {
+                throw ImportError(
+                    location,
+                    "\(key) must be a time such as \"19:00\", \"19:00 Europe/Berlin\" or \"2026-11-27T18:00:00Z\", found \(text.debugDescription)"
+                )
+            }
+            return .clock(time)
+        case (.clock, _):
+            throw ImportError(location, "\(key) must be a time of day or null, found \(json.kindDescription)")
         case (.text, .string(let text)):
             return .text(text)
         case (.text, _):

@@ -35,6 +35,26 @@ public enum LocalTimeZone: Sendable, Equatable {
         }
     }
 
+    /// The date and the time of day (seconds after midnight) on this zone's clock at
+    /// `epochSeconds`, or `nil` outside the years 1...9999. For ``system``, call ``prepare()``
+    /// first.
+    public func wallTime(atEpochSeconds epochSeconds: Int64) -> (date: CalendarDate, secondOfDay: Int)? {
+        switch self {
+        case .offset(let seconds):
+            let (days, second) = UTCTimestamp.split(epochSeconds + Int64(seconds))
+            return CalendarDate(daysSinceEpoch: Int(clamping: days)).map { ($0, second) }
+        case .system:
+            var time = time_t(epochSeconds)
+            var parts = tm()
+            guard localtime_r(&time, &parts) != nil,
+                let date = CalendarDate(
+                    year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            else { return nil }
+            // A leap second (tm_sec 60) is the last second of its minute.
+            return (date, Int(parts.tm_hour) * 3600 + Int(parts.tm_min) * 60 + min(Int(parts.tm_sec), 59))
+        }
+    }
+
     /// Loads the current `TZ` rules for ``system`` (calls `tzset()`); does nothing for an offset.
     public func prepare() {
         if case .system = self { tzset() }

@@ -41,7 +41,7 @@ public struct TodoField: Sendable {
 
     /// The kinds of ``Value``.
     public enum Kind: Sendable, Equatable {
-        case text, date, flag, priority, tags, time
+        case text, date, flag, priority, tags, time, clock
     }
 
     /// A field's value as plain data, for what shows or carries fields without knowing each
@@ -55,6 +55,8 @@ public struct TodoField: Sendable {
         case priority(TodoPriority)
         case tags(TodoTags)
         case time(UTCTimestamp)
+        /// A due time (its ``TodoDueTime/text`` in JSON).
+        case clock(TodoDueTime)
     }
 
     /// The table of every field, in the order of the columns after `id`.
@@ -68,7 +70,9 @@ public struct TodoField: Sendable {
         .field("created", \.created),
         .field("completed", \.completed),
         .field("repeat_rule", \.repeatRule),
-        .field("repeat_from", \.repeatFrom)
+        .field("repeat_from", \.repeatFrom),
+        .field("due_time", \.dueTime),
+        .field("start_date", \.start)
     ]
 
     /// The field's value in a todo that has nothing but a name: what a field left out of a file

@@ -7,8 +7,15 @@ public struct TodoFields: Sendable, Equatable, Hashable {
     /// What to do. `todo` and this store never write a blank name (see ``Todo/isValidName(_:)``),
     /// but other programs sharing the file may have: read names can be empty.
     public var name: String
-    /// The day it is due, if any.
+    /// The day it is due, if any: with a ``dueTime``, the date of that time on its own clock
+    /// (the wall clock of its zone; for an instant, the zone that read it).
     public var deadline: CalendarDate?
+    /// The time of day it is due on its deadline, if it has one (`nil`: any time that day).
+    public var dueTime: TodoDueTime?
+    /// The day it starts, when that is before its deadline's day (DTSTART; taskwarrior's `wait`
+    /// and `scheduled`, todo.txt's `t:`): until then it is hidden from the lists, as Tasks.org
+    /// hides it. A start on the deadline's own day is no separate start, and is `nil`.
+    public var start: CalendarDate?
     /// Whether it is done.
     public var isDone: Bool
     /// Its priority (``TodoPriority/none`` when it has none).
@@ -30,7 +37,8 @@ public struct TodoFields: Sendable, Equatable, Hashable {
     public init(
         name: String, deadline: CalendarDate? = nil, isDone: Bool = false, priority: TodoPriority = .none,
         tags: TodoTags = [], note: String? = nil, created: UTCTimestamp? = nil, completed: UTCTimestamp? = nil,
-        repeatRule: String? = nil, repeatFrom: TodoRepeatFrom = .due
+        repeatRule: String? = nil, repeatFrom: TodoRepeatFrom = .due, dueTime: TodoDueTime? = nil,
+        start: CalendarDate? = nil
     ) {
         self.name = name
         self.deadline = deadline
@@ -42,10 +50,31 @@ public struct TodoFields: Sendable, Equatable, Hashable {
         self.completed = completed
         self.repeatRule = repeatRule
         self.repeatFrom = repeatFrom
+        self.dueTime = dueTime
+        self.start = start
     }
 
     /// Whether it repeats.
     public var repeats: Bool { repeatRule != nil }
+
+    /// Moves the deadline to `date`, and what goes with it by as many days: the start date, and
+    /// an instant due time. A wall-clock due time stays at its time of day. Without a deadline
+    /// before, only the deadline is set.
+    public mutating func moveDeadline(to date: CalendarDate?) {
+        defer { deadline = date }
+        guard let old = deadline else { return }
+        guard let date else {
+            dueTime = nil
+            return
+        }
+        let days = old.days(until: date)
+        guard days != 0 else { return }
+        start = start.flatMap { $0.adding(days: days) }
+        dueTime = dueTime?.moved(byDays: days)
+    }
+
+    /// Whether it has a start date after `today`: not started yet.
+    public func startsAfter(_ today: CalendarDate) -> Bool { start.map { $0 > today } ?? false }
 }
 
 /// Where the next date of a repeating todo is counted from.

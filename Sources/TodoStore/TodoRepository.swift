@@ -412,9 +412,10 @@ public final class TodoRepository {
         return try updateOne(id: id, set: "name = ?", name)
     }
 
-    /// Sets (or, with `nil`, clears) the deadline of the todo `id` and returns it.
+    /// Sets (or, with `nil`, clears) the deadline of the todo `id` and returns it. What moves
+    /// with a deadline moves too (``TodoFields/moveDeadline(to:)``).
     public func setDeadline(_ deadline: CalendarDate?, id: Int64) throws(TodoStoreError) -> Todo {
-        try updateOne(id: id, set: "deadline = ?", deadline)
+        try update(id: id) { $0.moveDeadline(to: deadline) }
     }
 
     /// Sets every field of the todo `id` at once, exactly as given: the name (another app's blank

@@ -79,7 +79,7 @@ public enum ICSFile {
                 guard let uid = VTodoObject.uid(of: todo) else {
                     throw ImportError(location, "the VTODO has no UID")
                 }
-                var fields = VTodoObject.fields(of: todo, timeZones: timeZones, timeZone: timeZone)
+                var fields = VTodoObject.fields(of: todo, timeZone: timeZone)
                 let overrides = todos.filter {
                     $0.property(named: "RECURRENCE-ID") != nil && VTodoObject.uid(of: $0) == uid
                 }

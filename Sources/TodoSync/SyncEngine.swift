@@ -446,16 +446,13 @@ public struct SyncEngine {
         if finishedHere, remote.isDone, !base.isDone, !local.isDone, theirs == was, ours > was {
             remote.isDone = false
             remote.completed = nil
-            remote.deadline = ours
-            remote.repeatRule = local.repeatRule
+            remote.takePosition(of: local)
             return (local, remote)
         }
         guard ours > was, theirs > was, ours != theirs else { return (local, remote) }
         let later = ours > theirs ? local : remote
-        local.deadline = later.deadline
-        local.repeatRule = later.repeatRule
-        remote.deadline = later.deadline
-        remote.repeatRule = later.repeatRule
+        local.takePosition(of: later)
+        remote.takePosition(of: later)
         return (local, remote)
     }
 
@@ -488,5 +485,16 @@ public struct SyncEngine {
     /// `2026-11-23T10:15:00Z` for seconds since 1970.
     static func iso8601(_ seconds: Int64) -> String {
         UTCTimestamp(secondsSince1970: seconds).description
+    }
+}
+
+extension TodoFields {
+    /// Takes the series position of `other`, as one unit: its deadline, with the due time and
+    /// start that move with it, and its rule (whose COUNT counts down as the series advances).
+    fileprivate mutating func takePosition(of other: TodoFields) {
+        deadline = other.deadline
+        dueTime = other.dueTime
+        start = other.start
+        repeatRule = other.repeatRule
     }
 }

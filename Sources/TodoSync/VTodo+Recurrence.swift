@@ -44,11 +44,18 @@ extension VTodoObject {
         switch current {
         case .over:
             fields.isDone = true
-        case .at(_, let due, let override):
+        case .at(let occurrence, let due, let override):
             // Without a DUE (only a DTSTART) the occurrence has a start but no deadline.
-            fields.deadline = due.flatMap { timeProperty("DUE", $0) }.flatMap {
-                deadline($0, timeZones: timeZones, timeZone: timeZone)
-            }
+            let current = time(of: due, timeZone: timeZone)
+            fields.deadline = current?.date
+            fields.dueTime = current?.time
+            // The occurrence is its start when the master has a DTSTART (the anchor), and a
+            // start before its due day is a separate start.
+            let start = time(of: occurrence, timeZone: timeZone)?.date
+            fields.start =
+                master.property(named: "DTSTART") == nil
+                ? nil
+                : start.flatMap { start in current.map { start < $0.date ? start : nil } ?? start }
             if let name = override?.property(named: "SUMMARY")?.text { fields.name = name }
         }
     }
@@ -128,7 +135,7 @@ extension VTodoObject {
     ) -> TodoFields {
         let master = todo(in: components, at: location)
         let timeZones = location.child == nil ? [] : components[location.component].components(named: "VTIMEZONE")
-        var fields = Self.fields(of: master, timeZones: timeZones, timeZone: timeZone)
+        var fields = Self.fields(of: master, timeZone: timeZone)
         let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
         let uid = Self.uid(of: master)
         let overrides = container.filter {
@@ -175,9 +182,7 @@ extension VTodoObject {
                     ?? currentAnchorOccurrence(master)
             else { return result }
             guard case .at(let occurrence, let due, _) = current,
-                let dueDate = (due ?? occurrence).flatMapProperty("DUE").flatMap({
-                    Self.deadline($0, timeZones: timeZones, timeZone: timeZone)
-                })
+                let dueDate = Self.time(of: due ?? occurrence, timeZone: timeZone)?.date
             else { return result == .notApplicable ? .notApplicable : result }
             if dueDate > date { return result == .finished ? .finished : .alreadyPast }
             guard finish(occurrence, how, completedAt: completedAt, completedOn: completedOn, now: now) else {
@@ -391,11 +396,6 @@ extension VTodoObject {
         children.insert(contentsOf: remaining.map { .property($0) }, at: last.map { $0 + 1 } ?? 0)
         todo.children = children
     }
-}
-
-extension ICalendarTime {
-    /// The property `name` holding this time (``VTodoObject/timeProperty(_:_:)``).
-    fileprivate func flatMapProperty(_ name: String) -> ICalendarProperty? { VTodoObject.timeProperty(name, self) }
 }
 
 extension RecurrenceSet.Lookup {

@@ -12,18 +12,19 @@ import TodoStore
 /// VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a RECURRENCE-ID) are
 /// never touched, and ``text`` gives back every line `todo` did not change exactly as it was
 /// read. ``update(to:now:)`` changes the properties of the fields that changed (SUMMARY, DUE,
-/// STATUS, COMPLETED and PERCENT-COMPLETE, PRIORITY, CATEGORIES, DESCRIPTION, CREATED) and
-/// the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for what a new
-/// deadline makes invalid: a DTSTART after it, moved back, and a DURATION, removed.
+/// DTSTART, STATUS, COMPLETED and PERCENT-COMPLETE, PRIORITY, CATEGORIES, DESCRIPTION, CREATED,
+/// RRULE) and the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for
+/// what moves with a deadline (absolute alarms, KDE's marker of a series) and what a new one
+/// makes invalid (a DURATION, removed).
 ///
 /// The mapping, read from the master VTODO (the one without RECURRENCE-ID, else the first):
 /// - name: SUMMARY as TEXT, unescaped; none is `""`.
-/// - deadline: DUE as a date. `DUE;VALUE=DATE:20240501` is that date. A DATE-TIME is the
-///   calendar date, in the given `LocalTimeZone`, of the instant it names: `...Z` is UTC;
-///   with `TZID=Name` it is that zone's wall clock (the system's tz database, else the
-///   object's own VTIMEZONE when it has a single offset, else the wall date as written);
-///   floating (neither) is its own wall date. A DUE that is not a date at all is no deadline
+/// - deadline and due time: DUE. `DUE;VALUE=DATE:20240501` is that date, with no time. A
+///   DATE-TIME keeps its own clock: with `TZID=Name` its wall date and time in that zone,
+///   floating (neither) its own wall date and time, `...Z` an instant whose date is read in the
+///   given `LocalTimeZone` (``TodoDueTime``). A DUE that is not a date at all is no deadline
 ///   (and stays as it is until the deadline is set here).
+/// - start: DTSTART's date, when it is before the deadline's day (a start on that day is none).
 /// - done: see ``isDone(_:)``.
 /// - priority: PRIORITY when it is 0-9; anything else is none.
 /// - tags: the CATEGORIES values that are tags (`@word`, or any other single word); the
@@ -41,8 +42,8 @@ public struct VTodoObject: Sendable, Equatable {
     public private(set) var uid: String
     /// The fields read from the master VTODO (or last written by ``update(to:now:)``).
     public internal(set) var fields: TodoFields
-    /// The zone the fields were read in: an update writes a date-time DUE that reads back, in
-    /// this zone, as the deadline it was given.
+    /// The zone the fields were read in: where a UTC DUE's date is read, and an instant due time
+    /// is moved to a new deadline.
     var timeZone: LocalTimeZone
 
     /// Reads an object's text.
@@ -66,7 +67,8 @@ public struct VTodoObject: Sendable, Equatable {
         fields = Self.foldedFields(components: components, location: location, timeZone: timeZone)
     }
 
-    /// A new object has no DTSTART, so its DUE is always a DATE and `timeZone` is never used.
+    /// A new object's instant due time (one another device read) is moved to its deadline in
+    /// the system's zone.
     private init(
         components: [ICalendarComponent], location: (component: Int, child: Int?), uid: String, fields: TodoFields
     ) {
@@ -115,15 +117,18 @@ public struct VTodoObject: Sendable, Equatable {
                 .property(ICalendarProperty(name: "LAST-MODIFIED", value: stamp)),
                 .property(ICalendarProperty(name: "SUMMARY", text: fields.name))
             ])
-        if let deadline = fields.deadline {
-            // A repeating todo's DTSTART is its DUE (RFC 5545 3.8.2.4 requires one beside RRULE;
-            // jtx Board needs it, Apple Reminders writes the same).
-            if fields.repeatRule != nil {
-                var start = dueProperty(deadline)
-                start.name = "DTSTART"
-                todo.setProperty(start)
+        if let deadline = fields.deadline, let due = dueValue(deadline, fields.dueTime, timeZone: .system) {
+            if let start = fields.start, start < deadline {
+                let days = Int64(start.days(until: deadline))
+                timeProperty("DTSTART", due.withSeconds(due.seconds - days * 86_400)).map { todo.setProperty($0) }
+            } else if fields.repeatRule != nil {
+                // A repeating todo's DTSTART is its DUE (RFC 5545 3.8.2.4 requires one beside
+                // RRULE; jtx Board needs it, Apple Reminders writes the same).
+                timeProperty("DTSTART", due).map { todo.setProperty($0) }
             }
-            todo.setProperty(dueProperty(deadline))
+            timeProperty("DUE", due).map { todo.setProperty($0) }
+        } else if let start = fields.start {
+            timeProperty("DTSTART", .date(start)).map { todo.setProperty($0) }
         }
         if let rule = fields.repeatRule { todo.setProperty(ICalendarProperty(name: "RRULE", value: rule)) }
         if fields.repeatFrom == .done {
@@ -158,12 +163,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// differs, the text stays byte-identical.
     ///
     /// - name: SUMMARY gets the new text (its parameters, such as LANGUAGE, kept).
-    /// - deadline: DUE takes DTSTART's value type (RFC 5545 3.8.2.3), other parameters dropped:
-    ///   `DUE;VALUE=DATE:YYYYMMDD` without DTSTART or beside a DATE one; beside a DATE-TIME one,
-    ///   a DATE-TIME in DTSTART's form that reads back as the deadline, at the previous DUE's
-    ///   time of day or else noon. A DTSTART after the new DUE moves back to the deadline's day,
-    ///   and a DURATION goes (RFC 5545 allows DUE or DURATION, never both). No deadline removes
-    ///   DUE and leaves DTSTART and DURATION as they are.
+    /// - deadline, due time, start: DUE and DTSTART (``writeDates(_:in:)``).
     /// - done: STATUS:COMPLETED, COMPLETED at the todo's completed time (else `now`), and
     ///   PERCENT-COMPLETE:100 when the object has one; not done: STATUS:NEEDS-ACTION, COMPLETED
     ///   removed, and PERCENT-COMPLETE removed when it said 100. A new completed time of a todo
@@ -181,17 +181,15 @@ public struct VTodoObject: Sendable, Equatable {
             summary.value = ICalendar.escapeText(fields.name)
             todo.setProperty(summary)
         }
-        if fields.deadline != self.fields.deadline {
-            if let deadline = fields.deadline {
-                // A repeating todo's series moves with its deadline (this and later occurrences):
-                // DTSTART (and KDE's marker) by as many days as DUE.
-                if todo.property(named: "RRULE") != nil, let old = self.fields.deadline {
-                    shiftSeriesStart(of: &todo, byDays: old.days(until: deadline))
-                }
-                setDeadline(deadline, in: &todo)
-            } else {
-                todo.removeProperties(named: "DUE")
+        if fields.deadline != self.fields.deadline || fields.dueTime != self.fields.dueTime
+            || fields.start != self.fields.start
+        {
+            // A repeating todo's series moves with its deadline (this and later occurrences):
+            // KDE's marker by as many days as DUE (DTSTART follows the start, below).
+            if todo.property(named: "RRULE") != nil, let old = self.fields.deadline, let new = fields.deadline {
+                shiftKDEMarker(of: &todo, byDays: old.days(until: new))
             }
+            writeDates(fields, in: &todo)
         }
         if fields.isDone != self.fields.isDone {
             if fields.isDone {
@@ -243,9 +241,9 @@ public struct VTodoObject: Sendable, Equatable {
                 todo.setProperty(ICalendarProperty(name: "RRULE", value: rule))
                 // Our own objects get the DTSTART RFC 5545 asks for beside a rule; another app's
                 // object is not given one (RECURRENCE.md T8): its anchor is then its DUE.
-                if todo.property(named: "DTSTART") == nil, isOurs, let deadline = fields.deadline {
-                    var start = Self.dueProperty(deadline)
-                    start.name = "DTSTART"
+                if todo.property(named: "DTSTART") == nil, isOurs, let deadline = fields.deadline,
+                    let due = dueValue(deadline, fields.dueTime), let start = Self.timeProperty("DTSTART", due)
+                {
                     todo.setProperty(start)
                 }
             } else {
@@ -281,10 +279,10 @@ public struct VTodoObject: Sendable, Equatable {
                 == Self.productID
     }
 
-    /// Moves a repeating master's DTSTART and KDE's marker by `days` (their own form kept).
-    private func shiftSeriesStart(of todo: inout ICalendarComponent, byDays days: Int) {
+    /// Moves KDE's marker of a repeating master's current occurrence by `days` (its form kept).
+    private func shiftKDEMarker(of todo: inout ICalendarComponent, byDays days: Int) {
         guard days != 0 else { return }
-        for name in ["DTSTART", Self.kdeMarker] {
+        for name in [Self.kdeMarker] {
             guard var property = todo.property(named: name), let time = ICalendarTime(property) else { continue }
             let moved: ICalendarTime
             if case .date(let date) = time {
@@ -307,119 +305,110 @@ public struct VTodoObject: Sendable, Equatable {
         }
     }
 
-    // MARK: Writing a deadline
+    // MARK: Writing the dates
 
-    /// Writes DUE for `deadline` into `todo`, keeping the VTODO valid beside its DTSTART
-    /// (RFC 5545 3.8.2.3: DUE has DTSTART's value type and is not before it).
+    /// Writes DUE and DTSTART for the deadline, due time and start of `fields` into `todo`,
+    /// keeping the VTODO valid (RFC 5545 3.8.2.3, 3.6.2: DUE and DTSTART of one value type, DUE
+    /// not before DTSTART, DUE or DURATION but never both).
     ///
-    /// - Without DTSTART, or beside a DATE one: `DUE;VALUE=DATE:YYYYMMDD`.
-    /// - Beside a DATE-TIME DTSTART: a DATE-TIME in the same form (UTC, floating, or DTSTART's
-    ///   TZID) that reads back (``deadline(_:timeZones:timeZone:)`` in the zone it was read in)
-    ///   as exactly `deadline`. The time is the previous DUE's time of day when that DUE was in
-    ///   the same form, so an app's "due at 17:00" stays 17:00; otherwise noon on the deadline
-    ///   in the sync's zone, written in DTSTART's form. Noon, because it is twelve hours from
-    ///   either end of the day: no daylight saving change (they happen at night) and no
-    ///   rounding moves it to another date on read-back, and a reader in a zone up to eleven
-    ///   hours away still sees the same date. Each choice is checked by reading it back; a
-    ///   floating noon on the deadline (its own wall date in any zone) is the last resort, for
-    ///   dates at the ends of the years 1...9999 that the other forms cannot write. When that
-    ///   time is before a DTSTART on the deadline itself, DUE is DTSTART's time instead.
-    /// - A DTSTART later than the new DUE (on a later day) moves back to the start of the
-    ///   deadline's day: a DATE to the deadline, a DATE-TIME to midnight in the sync's zone in
-    ///   its own form (its parameters kept), never past DUE.
-    /// - A DURATION is removed: RFC 5545 allows DUE or DURATION, never both.
+    /// - DUE: a DATE without a due time; with one, a DATE-TIME as the time was read (floating,
+    ///   on its TZID's clock, or UTC).
+    /// - DTSTART: a start is written as that day at DUE's time of day, in DUE's form. Without a
+    ///   start, a DTSTART the todo has (on the deadline's day, as Apple Reminders writes it)
+    ///   becomes DUE's value, and so does the DTSTART RFC 5545 asks for beside our own objects'
+    ///   rule; no deadline and no start removes it.
+    /// - Absolute alarms (`TRIGGER;VALUE=DATE-TIME`) move by as much as DUE did, so a phone rings
+    ///   for the new deadline; relative ones follow DUE by themselves. A DURATION goes.
     ///
     /// Every other property is left as it was.
-    private func setDeadline(_ deadline: CalendarDate, in todo: inout ICalendarComponent) {
-        let timeZones = location.child == nil ? [] : components[location.component].components(named: "VTIMEZONE")
-        let startProperty = todo.property(named: "DTSTART")
-        let start = startProperty.flatMap(ICalendarTime.init)
-        let due: ICalendarProperty
-        if let start, !start.hasSameForm(as: .date(deadline)) {
-            due = dueProperty(
-                for: deadline, like: start, previous: todo.property(named: "DUE").flatMap(ICalendarTime.init),
-                timeZones: timeZones)
-        } else {
-            due = Self.dueProperty(deadline)
-        }
-        todo.setProperty(due)
-        // RFC 5545 allows DUE or DURATION, never both: a deadline set here replaces the duration.
-        todo.removeProperties(named: "DURATION")
-        guard var startProperty, let start, let dueTime = ICalendarTime(due), dueTime.seconds < start.seconds else {
+    func writeDates(_ fields: TodoFields, in todo: inout ICalendarComponent) {
+        let oldDue = todo.property(named: "DUE").flatMap(ICalendarTime.init)
+        let oldStart = todo.property(named: "DTSTART").flatMap(ICalendarTime.init)
+        guard let deadline = fields.deadline else {
+            todo.removeProperties(named: "DUE")
+            if fields.start == nil {
+                todo.removeProperties(named: "DTSTART")
+            } else if let start = fields.start, start != self.fields.start || oldStart == nil {
+                setTime("DTSTART", startValue(start, like: oldStart) ?? .date(start), in: &todo)
+            }
             return
         }
-        var moved = time(atSecond: 0, of: deadline, like: start, timeZones: timeZones) ?? dueTime
-        if moved.value == nil || !moved.hasSameForm(as: dueTime) || moved.seconds > dueTime.seconds { moved = dueTime }
-        guard let value = moved.value else { return }
-        startProperty.value = value
-        if case .local(_, let tzid) = moved, tzid == nil {
-            // The last-resort floating DUE: DTSTART follows it into the floating form.
-            startProperty.parameters.removeAll { $0.name == "TZID" }
+        // A time that cannot be written (past the year 9999 in its form) leaves the date.
+        let due = dueValue(deadline, fields.dueTime).flatMap { $0.value == nil ? nil : $0 } ?? .date(deadline)
+        setTime("DUE", due, in: &todo)
+        todo.removeProperties(named: "DURATION")
+        if let start = fields.start, start < deadline {
+            let days = Int64(start.days(until: deadline))
+            let value =
+                startValue(start, like: oldStart).flatMap {
+                    $0.hasSameForm(as: due) && $0.seconds <= due.seconds ? $0 : nil
+                }
+                ?? due.withSeconds(due.seconds - days * 86_400)
+            setTime("DTSTART", value, in: &todo)
+        } else if oldStart != nil || (fields.repeatRule != nil && isOurs) {
+            setTime("DTSTART", due, in: &todo)
         }
-        todo.setProperty(startProperty)
+        guard let oldDue, oldDue != due else { return }
+        let delta =
+            oldDue.hasSameForm(as: due)
+            ? due.seconds - oldDue.seconds
+            : Int64(Self.wallDate(oldDue.seconds).map { $0.days(until: deadline) } ?? 0) * 86_400
+        Self.moveAbsoluteAlarms(of: &todo, by: delta)
     }
 
-    /// A DATE-TIME DUE in `start`'s form that reads back as `deadline` (see ``setDeadline(_:in:)``).
-    private func dueProperty(
-        for deadline: CalendarDate, like start: ICalendarTime, previous: ICalendarTime?,
-        timeZones: [ICalendarComponent]
-    ) -> ICalendarProperty {
-        let day = Int64(deadline.daysSinceEpoch) * 86_400
-        var candidates: [ICalendarTime] = []
-        if let previous, previous.hasSameForm(as: start) {
-            let second = Int64(UTCTimestamp.split(previous.seconds).second)
-            // The same time of day on the deadline, or a day either side of it: in UTC or
-            // another zone's clock the deadline may begin the day before or after.
-            candidates += [0, -1, 1].map { start.withSeconds(day + $0 * 86_400 + second) }
-        }
-        if let noon = time(atSecond: 43_200, of: deadline, like: start, timeZones: timeZones) {
-            candidates.append(noon)
-        }
-        candidates.append(.local(wallSeconds: day + 43_200, tzid: nil))
-        func readsBack(_ time: ICalendarTime) -> ICalendarProperty? {
-            guard let property = Self.timeProperty("DUE", time),
-                Self.deadline(property, timeZones: timeZones, timeZone: timeZone) == deadline
-            else { return nil }
-            return property
-        }
-        for candidate in candidates {
-            guard let property = readsBack(candidate) else { continue }
-            // A DTSTART later on the deadline itself: DUE at DTSTART, which then stays.
-            if candidate.hasSameForm(as: start), candidate.seconds < start.seconds, let atStart = readsBack(start) {
-                return atStart
-            }
-            return property
-        }
-        // Not reached: a floating noon on the deadline reads back as the deadline.
-        return Self.dueProperty(deadline)
+    /// A start on `date` in the form of the DTSTART the todo had (`old`), at its time of day:
+    /// `nil` without one.
+    private func startValue(_ date: CalendarDate, like old: ICalendarTime?) -> ICalendarTime? {
+        guard let old, let was = Self.time(of: old, timeZone: timeZone)?.date else { return nil }
+        if case .date = old { return .date(date) }
+        let moved = old.withSeconds(old.seconds + Int64(was.days(until: date)) * 86_400)
+        return moved.value == nil ? nil : moved
     }
 
-    /// The instant `second` seconds into `date` on the sync zone's clock, written in `form`'s
-    /// way: as it is in UTC; on the TZID's clock (the tz database's zone, else the VTIMEZONE's
-    /// single offset). A floating time, and one in a zone known by neither, is read back as
-    /// its wall date, so it is that second of `date` on its own clock. `nil` when the zone has
-    /// no such instant.
-    private func time(
-        atSecond second: Int, of date: CalendarDate, like form: ICalendarTime,
-        timeZones: [ICalendarComponent]
-    ) -> ICalendarTime? {
-        let wall = Int64(date.daysSinceEpoch) * 86_400 + Int64(second)
-        switch form {
-        case .date:
-            return .date(date)
-        case .local(_, nil):
-            return .local(wallSeconds: wall, tzid: nil)
-        case .utc:
-            return timeZone.epochSeconds(atSecond: second, of: date).map { .utc(epochSeconds: $0) }
-        case .local(_, let tzid?):
-            guard let instant = timeZone.epochSeconds(atSecond: second, of: date) else { return nil }
-            if let zone = ZoneInfo.load(named: tzid) {
-                return .local(wallSeconds: instant + Int64(zone.offset(atUTC: instant)), tzid: tzid)
-            }
-            if let offset = Self.fixedOffset(of: tzid, in: timeZones) {
-                return .local(wallSeconds: instant + Int64(offset), tzid: tzid)
-            }
-            return .local(wallSeconds: wall, tzid: tzid)
+    /// Sets the property `name` to `time`, its VALUE and TZID as the form needs and its other
+    /// parameters kept.
+    private func setTime(_ name: String, _ time: ICalendarTime, in todo: inout ICalendarComponent) {
+        guard var property = Self.timeProperty(name, time) else { return }
+        if let old = todo.property(named: name) {
+            property.parameters =
+                old.parameters.filter { $0.name != "VALUE" && $0.name != "TZID" } + property.parameters
+        }
+        todo.setProperty(property)
+    }
+
+    /// DUE's value for a deadline and its due time; `nil` outside the years 1...9999. An instant
+    /// whose date here is not the deadline (the deadline was set without it) moves to it by as
+    /// many days.
+    func dueValue(_ deadline: CalendarDate, _ time: TodoDueTime?) -> ICalendarTime? {
+        Self.dueValue(deadline, time, timeZone: timeZone)
+    }
+
+    /// ``dueValue(_:_:)`` with an instant's date read in `timeZone`.
+    static func dueValue(_ deadline: CalendarDate, _ time: TodoDueTime?, timeZone: LocalTimeZone) -> ICalendarTime? {
+        let midnight = Int64(deadline.daysSinceEpoch) * 86_400
+        switch time {
+        case nil:
+            return .date(deadline)
+        case .wall(let second, let zone)?:
+            return .local(wallSeconds: midnight + Int64(second), tzid: zone)
+        case .instant(let seconds)?:
+            timeZone.prepare()
+            guard let date = timeZone.calendarDate(atEpochSeconds: seconds) else { return nil }
+            return .utc(epochSeconds: seconds + Int64(date.days(until: deadline)) * 86_400)
+        }
+    }
+
+    /// Moves every absolute alarm trigger (`TRIGGER;VALUE=DATE-TIME:...Z`) of `todo` by `delta`
+    /// seconds.
+    static func moveAbsoluteAlarms(of todo: inout ICalendarComponent, by delta: Int64) {
+        guard delta != 0 else { return }
+        for (index, child) in todo.children.enumerated() {
+            guard case .component(var alarm) = child, alarm.name == "VALARM",
+                var trigger = alarm.property(named: "TRIGGER"), case .utc(let seconds)? = ICalendarTime(trigger)
+            else { continue }
+            trigger.value = UTCTimestamp(secondsSince1970: seconds + delta).basic
+            alarm.setProperty(trigger)
+            todo.children[index] = .component(alarm)
         }
     }
 
@@ -438,29 +427,24 @@ public struct VTodoObject: Sendable, Equatable {
 
     // MARK: The mapping
 
-    /// `DUE;VALUE=DATE:YYYYMMDD`.
-    static func dueProperty(_ deadline: CalendarDate) -> ICalendarProperty {
-        ICalendarProperty(
-            name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])],
-            value: ICalendarTime.dateValue(deadline))
-    }
-
-    /// The fields of a VTODO; `timeZones` are the VTIMEZONEs of its VCALENDAR. The caller
-    /// calls `timeZone.prepare()` first.
-    static func fields(of todo: ICalendarComponent, timeZones: [ICalendarComponent], timeZone: LocalTimeZone)
-        -> TodoFields
-    {
+    /// The fields of a VTODO. The caller calls `timeZone.prepare()` first.
+    static func fields(of todo: ICalendarComponent, timeZone: LocalTimeZone) -> TodoFields {
         let done = isDone(todo)
+        let due = todo.property(named: "DUE").flatMap { Self.due($0, timeZone: timeZone) }
+        let start = time(of: todo.property(named: "DTSTART").flatMap(ICalendarTime.init), timeZone: timeZone)?.date
         return TodoFields(
             name: todo.property(named: "SUMMARY")?.text ?? "",
-            deadline: todo.property(named: "DUE").flatMap { deadline($0, timeZones: timeZones, timeZone: timeZone) },
+            deadline: due?.date,
             isDone: done,
             priority: todo.property(named: "PRIORITY").flatMap { Int(ICalendar.trimmed($0.value)) }
                 .flatMap { TodoPriority(rawValue: $0) } ?? .none,
             tags: TodoTags(categories(of: todo).compactMap(tag(fromCategory:))),
             note: todo.property(named: "DESCRIPTION")?.text,
             created: utcTime(todo.property(named: "CREATED")),
-            completed: done ? utcTime(todo.property(named: "COMPLETED")) : nil)
+            completed: done ? utcTime(todo.property(named: "COMPLETED")) : nil,
+            dueTime: due?.time,
+            // A start on the deadline's day (or after it: invalid) is no separate start.
+            start: start.flatMap { start in due.map { start < $0.date ? start : nil } ?? start })
     }
 
     /// A CREATED or COMPLETED value: a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
@@ -527,33 +511,32 @@ public struct VTodoObject: Sendable, Equatable {
         }
     }
 
-    /// The calendar date of a DUE property (see the type's documentation), or `nil` when it is
-    /// not a date.
-    static func deadline(_ due: ICalendarProperty, timeZones: [ICalendarComponent], timeZone: LocalTimeZone)
-        -> CalendarDate?
-    {
-        switch ICalendarTime(due) {
+    /// The deadline and due time of a DUE property (see the type's documentation), or `nil`
+    /// when it is not a date. A date-time keeps its own clock: the deadline is its date there
+    /// (for UTC, in `timeZone`), never converted to the zone of the device that reads it.
+    static func due(_ due: ICalendarProperty, timeZone: LocalTimeZone) -> (date: CalendarDate, time: TodoDueTime?)? {
+        time(of: ICalendarTime(due), timeZone: timeZone)
+    }
+
+    /// The date and time of day of a DUE or DTSTART value (see ``due(_:timeZone:)``).
+    static func time(of value: ICalendarTime?, timeZone: LocalTimeZone) -> (date: CalendarDate, time: TodoDueTime?)? {
+        switch value {
         case nil:
             return nil
         case .date(let date)?:
-            return date
+            return (date, nil)
         case .utc(let seconds)?:
-            return timeZone.calendarDate(atEpochSeconds: seconds)
-        case .local(let wall, nil)?:
-            return wallDate(wall)
-        case .local(let wall, let tzid?)?:
-            if let zone = ZoneInfo.load(named: tzid) {
-                return timeZone.calendarDate(atEpochSeconds: zone.utc(fromWall: wall))
-            }
-            if let offset = fixedOffset(of: tzid, in: timeZones) {
-                return timeZone.calendarDate(atEpochSeconds: wall - Int64(offset))
-            }
-            return wallDate(wall)
+            return timeZone.calendarDate(atEpochSeconds: seconds).map { ($0, .instant(epochSeconds: seconds)) }
+        case .local(let wall, let tzid)?:
+            guard let date = wallDate(wall) else { return nil }
+            // A TZID that cannot be kept as a zone (too long, with blanks) is read on the reader's clock.
+            let zone = tzid.flatMap { TodoDueTime.isZoneName($0) ? $0 : nil }
+            return (date, .wall(secondOfDay: UTCTimestamp.split(wall).second, zone: zone))
         }
     }
 
     /// The date on the wall clock that reads `wall` seconds since its 1970-01-01T00:00:00.
-    private static func wallDate(_ wall: Int64) -> CalendarDate? {
+    static func wallDate(_ wall: Int64) -> CalendarDate? {
         CalendarDate(daysSinceEpoch: Int(clamping: UTCTimestamp.split(wall).days))
     }
 

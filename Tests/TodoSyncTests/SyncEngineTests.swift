@@ -130,7 +130,8 @@ struct Device {
         let start = TodoFields(
             name: "Plan the trip", deadline: CalendarDate(year: 2024, month: 5, day: 1), isDone: true,
             priority: .medium, tags: TodoTags([TodoTag("+travel")!]), note: "passports",
-            created: UTCTimestamp(iso: "2024-04-01T09:00:00Z"), completed: UTCTimestamp(iso: "2024-04-02T10:00:00Z"))
+            created: UTCTimestamp(iso: "2024-04-01T09:00:00Z"), completed: UTCTimestamp(iso: "2024-04-02T10:00:00Z"),
+            dueTime: TodoDueTime(hour: 17, minute: 0), start: CalendarDate(year: 2024, month: 4, day: 20))
         let coupled: Set<String> = ["done", "completed"]
         for here in TodoField.all {
             for there in TodoField.all where there.name != here.name && !coupled.isSuperset(of: [here.name, there.name])
@@ -178,11 +179,13 @@ struct Device {
             tags.insert(TodoTag("@changed")!)
             new = .tags(tags)
         case .time(let time): new = .time(UTCTimestamp(secondsSince1970: time.secondsSince1970 + 60))
+        case .clock: new = TodoDueTime(hour: 18, minute: 30).map { .clock($0) } ?? .none
         case .none:
             switch field.kind {
             case .text: new = .text("changed")
             case .date: new = .date(CalendarDate(year: 2025, month: 1, day: 1)!)
             case .time: new = .time(UTCTimestamp(secondsSince1970: 1_700_000_000))
+            case .clock: new = TodoDueTime(hour: 9, minute: 0).map { .clock($0) } ?? .none
             case .flag, .priority, .tags: new = .none
             }
         }

@@ -52,49 +52,63 @@ import TodoStore
 
     // MARK: Reading
 
-    @Test func dueDatesBecomeLocalCalendarDates() throws {
-        let cases: [(due: String, zone: LocalTimeZone, expected: String?)] = [
-            ("DUE;VALUE=DATE:20240501", utc, "2024-05-01"),
-            ("DUE:20240501", .offset(seconds: -36_000), "2024-05-01"),
+    /// A DUE keeps its own clock: the deadline is its date there (a UTC one's in the zone that
+    /// reads it), with its time of day, and where it is shown it is converted to the zone in
+    /// force then (issue 34: never frozen in the zone of the device that synced it).
+    @Test func dueTimesKeepTheirOwnClockAndAreShownInTheZoneInForce() throws {
+        let cases: [(due: String, zone: LocalTimeZone, deadline: String?, shown: String?)] = [
+            ("DUE;VALUE=DATE:20240501", utc, "2024-05-01", "2024-05-01"),
+            ("DUE:20240501", .offset(seconds: -36_000), "2024-05-01", "2024-05-01"),
             // UTC near midnight: the day depends on the zone.
-            ("DUE:20240430T150000Z", .offset(seconds: 9 * 3600), "2024-05-01"),
-            ("DUE:20240430T150000Z", .offset(seconds: 8 * 3600), "2024-04-30"),
-            ("DUE:20240501T030000Z", .offset(seconds: -5 * 3600), "2024-04-30"),
-            ("DUE:20240501T000000Z", utc, "2024-05-01"),
-            ("DUE:20240430T235959Z", utc, "2024-04-30"),
-            // Floating: its own wall date, whatever the zone.
-            ("DUE:20240501T233000", .offset(seconds: 14 * 3600), "2024-05-01"),
-            ("DUE:20240501T000000", .offset(seconds: -12 * 3600), "2024-05-01"),
+            ("DUE:20240430T150000Z", .offset(seconds: 9 * 3600), "2024-05-01", "2024-05-01 00:00"),
+            ("DUE:20240430T150000Z", .offset(seconds: 8 * 3600), "2024-04-30", "2024-04-30 23:00"),
+            ("DUE:20240501T030000Z", .offset(seconds: -5 * 3600), "2024-04-30", "2024-04-30 22:00"),
+            ("DUE:20240501T000000Z", utc, "2024-05-01", "2024-05-01 00:00"),
+            ("DUE:20240430T235959Z", utc, "2024-04-30", "2024-04-30 23:59:59"),
+            // Floating: its own wall date and time, whatever the zone.
+            ("DUE:20240501T233000", .offset(seconds: 14 * 3600), "2024-05-01", "2024-05-01 23:30"),
+            ("DUE:20240501T000000", .offset(seconds: -12 * 3600), "2024-05-01", "2024-05-01 00:00"),
             // Berlin is UTC+2 in May: 00:30 there is 22:30 UTC the day before.
-            ("DUE;TZID=Europe/Berlin:20240501T003000", utc, "2024-04-30"),
-            ("DUE;TZID=Europe/Berlin:20240501T003000", .offset(seconds: 7200), "2024-05-01"),
+            ("DUE;TZID=Europe/Berlin:20240501T003000", utc, "2024-05-01", "2024-04-30 22:30"),
+            ("DUE;TZID=Europe/Berlin:20240501T003000", .offset(seconds: 7200), "2024-05-01", "2024-05-01 00:30"),
             // ...and UTC+1 in January.
-            ("DUE;TZID=Europe/Berlin:20240115T005959", utc, "2024-01-14"),
-            ("DUE;TZID=Europe/Berlin:20240115T010000", utc, "2024-01-15"),
+            ("DUE;TZID=Europe/Berlin:20240115T005959", utc, "2024-01-15", "2024-01-14 23:59:59"),
+            ("DUE;TZID=Europe/Berlin:20240115T010000", utc, "2024-01-15", "2024-01-15 00:00"),
             // After the transitions table: the zone file's rule (CEST in July 2045).
-            ("DUE;TZID=Europe/Berlin:20450701T013000", utc, "2045-06-30"),
+            ("DUE;TZID=Europe/Berlin:20450701T013000", utc, "2045-07-01", "2045-06-30 23:30"),
             // New York is UTC-5 in January: 23:00 there is 04:00 UTC the next day.
-            ("DUE;TZID=America/New_York:20240115T230000", utc, "2024-01-16"),
-            ("DUE;TZID=America/New_York:20240115T230000", .offset(seconds: -5 * 3600), "2024-01-15"),
-            ("DUE;TZID=America/New_York:20240715T220000", utc, "2024-07-16"),
-            ("DUE;TZID=America/New_York:20240715T195959", utc, "2024-07-15"),
-            ("DUE;TZID=/mozilla.org/20050126_1/America/New_York:20240115T230000", utc, "2024-01-16"),
-            // An unknown zone without a VTIMEZONE: the wall date.
-            ("DUE;TZID=Nowhere/Special:20240115T230000", utc, "2024-01-15"),
-            ("DUE;TZID=../../etc/passwd:20240115T230000", utc, "2024-01-15"),
+            ("DUE;TZID=America/New_York:20240115T230000", utc, "2024-01-15", "2024-01-16 04:00"),
+            (
+                "DUE;TZID=America/New_York:20240115T230000", .offset(seconds: -5 * 3600), "2024-01-15",
+                "2024-01-15 23:00"
+            ),
+            ("DUE;TZID=America/New_York:20240715T220000", utc, "2024-07-15", "2024-07-16 02:00"),
+            ("DUE;TZID=America/New_York:20240715T195959", utc, "2024-07-15", "2024-07-15 23:59:59"),
+            (
+                "DUE;TZID=/mozilla.org/20050126_1/America/New_York:20240115T230000", utc, "2024-01-15",
+                "2024-01-16 04:00"
+            ),
+            // An unknown zone without a VTIMEZONE: the wall date and time as written.
+            ("DUE;TZID=Nowhere/Special:20240115T230000", utc, "2024-01-15", "2024-01-15 23:00"),
+            ("DUE;TZID=../../etc/passwd:20240115T230000", utc, "2024-01-15", "2024-01-15 23:00"),
             // Not a date at all: no deadline.
-            ("DUE:tomorrow", utc, nil),
-            ("DUE;VALUE=DATE:20230229", utc, nil)
+            ("DUE:tomorrow", utc, nil, nil),
+            ("DUE;VALUE=DATE:20230229", utc, nil, nil)
         ]
-        for (due, zone, expected) in cases {
+        for (due, zone, deadline, shown) in cases {
             let todo = try VTodoObject(parsing: object("SUMMARY:x", due), timeZone: zone)
-            #expect(todo.fields.deadline == expected.flatMap(date), "\(due) in \(zone)")
+            #expect(todo.fields.deadline == deadline.flatMap(date), "\(due) in \(zone)")
+            var local = LocalDueTimes(zone: zone)
+            let seen = local.due(of: todo.fields).map { due in
+                "\(due.date)" + (due.secondOfDay.map { " " + TodoDueTime.clock($0) } ?? "")
+            }
+            #expect(seen == shown, "\(due) in \(zone)")
         }
         let none = try VTodoObject(parsing: object("SUMMARY:x"), timeZone: utc)
-        #expect(none.fields.deadline == nil)
+        #expect(none.fields.deadline == nil && none.fields.dueTime == nil)
     }
 
-    @Test func anUnknownZoneUsesTheObjectsVTimezoneWhenItHasOneOffset() throws {
+    @Test func aZoneOnlyTheObjectDescribesKeepsItsWallTime() throws {
         let text = """
             BEGIN:VCALENDAR\r
             BEGIN:VTIMEZONE\r
@@ -112,13 +126,19 @@ import TodoStore
             END:VCALENDAR\r
 
             """
-        #expect(
-            try VTodoObject(parsing: text, timeZone: utc).fields.deadline == date("2024-04-30"),
-            "04:00 +0530 is 22:30 UTC the day before")
+        // Outlook's name, which the tz database does not know: shown as written.
+        let india = try VTodoObject(parsing: text, timeZone: utc)
+        #expect(india.fields.deadline == date("2024-05-01"))
+        #expect(india.fields.dueTime == .wall(secondOfDay: 4 * 3600, zone: "India Standard Time"))
+        var local = LocalDueTimes(zone: utc)
+        #expect(local.due(of: india.fields)?.secondOfDay == 4 * 3600)
+        #expect(TodoDueTime(text: "04:00 India Standard Time") == india.fields.dueTime)
         let newYork = try VTodoObject(parsing: Fixtures.lfOnlyNewYork, timeZone: utc)
         #expect(
             newYork.fields
-                == TodoFields(name: "Call the bank before closing", deadline: date("2024-01-16"), isDone: false))
+                == TodoFields(
+                    name: "Call the bank before closing", deadline: date("2024-01-15"), isDone: false,
+                    dueTime: .wall(secondOfDay: 23 * 3600, zone: "America/New_York")))
     }
 
     @Test func statusMapsToDone() throws {
@@ -248,12 +268,11 @@ import TodoStore
                     fields.name = ICalendarCodecTests.randomText(using: &generator) + "!"
                     expected.insert("SUMMARY")
                 case 1:
-                    fields.deadline =
-                        Bool.random(using: &generator)
-                        ? nil : date("2025-0\(Int.random(in: 1...9, using: &generator))-11")
-                    if fields.deadline != original.fields.deadline { expected.insert("DUE") }
-                    // A repeating todo's series moves with its deadline (issue 34).
-                    if fields.deadline != nil, original.fields.repeats { expected.insert("DTSTART") }
+                    fields.moveDeadline(
+                        to: Bool.random(using: &generator)
+                            ? nil : date("2025-0\(Int.random(in: 1...9, using: &generator))-11"))
+                    // The start and absolute alarms move with the deadline (issue 34).
+                    if fields.deadline != original.fields.deadline { expected.formUnion(["DUE", "DTSTART", "TRIGGER"]) }
                 default:
                     // As the store does it: done gets the time it was marked, undone loses it.
                     fields.isDone.toggle()
@@ -277,7 +296,7 @@ import TodoStore
 
     @Test func anUpdateOfOneFieldLeavesADateTimeDueAndFoldsAsTheyWere() throws {
         var object = try VTodoObject(parsing: Fixtures.thunderbird, timeZone: utc)
-        #expect(object.fields.deadline == date("2024-04-30"))
+        #expect(object.fields.deadline == date("2024-05-01"))
         var fields = object.fields
         fields.name = "Steuererklärung abgegeben"
         object.update(to: fields, now: 1_714_521_600)
@@ -318,20 +337,19 @@ import TodoStore
         #expect(nextcloud.todo.property(named: "PERCENT-COMPLETE") == nil, "100 percent of a todo not done is dropped")
     }
 
-    @Test func aDeadlineChangeWritesADateAndRemovingItRemovesDue() throws {
+    @Test func aDeadlineChangeKeepsItsTimeAndRemovingItRemovesDue() throws {
         var object = try VTodoObject(parsing: Fixtures.thunderbird, timeZone: utc)
         var fields = object.fields
-        fields.deadline = date("2024-06-01")
+        fields.moveDeadline(to: date("2024-06-01"))
         object.update(to: fields, now: 0)
-        #expect(
-            object.todo.properties(named: "DUE") == [
-                ICalendarProperty(
-                    name: "DUE", parameters: [ICalendarParameter(name: "VALUE", values: ["DATE"])], value: "20240601")
-            ])
-        fields.deadline = nil
+        #expect(line("DUE", object) == "DUE;TZID=Europe/Berlin:20240601T003000")
+        fields.dueTime = nil
+        object.update(to: fields, now: 0)
+        #expect(line("DUE", object) == "DUE;VALUE=DATE:20240601")
+        fields.moveDeadline(to: nil)
         object.update(to: fields, now: 0)
         #expect(object.todo.property(named: "DUE") == nil)
-        #expect(object.todo.property(named: "SEQUENCE")?.value == "2")
+        #expect(object.todo.property(named: "SEQUENCE")?.value == "3")
         #expect(object.text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"), "the VTIMEZONE stays")
     }
 
@@ -345,6 +363,7 @@ import TodoStore
         var todo = try VTodoObject(parsing: text, timeZone: zone)
         var fields = todo.fields
         fields.deadline = deadline.flatMap(date)
+        if deadline == nil { fields.dueTime = nil }
         todo.update(to: fields, now: 1_800_000_000)
         return (text, todo)
     }
@@ -356,65 +375,80 @@ import TodoStore
         unfolded(object.text).first { propertyName($0) == name }
     }
 
-    @Test func aDeadlineBesideADateTimeStartIsADateTimeInTheSameForm() throws {
-        let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
-        let hawaii = LocalTimeZone.offset(seconds: -10 * 3600)
-        let cases: [(start: String, due: String?, zone: LocalTimeZone, expected: String)] = [
-            // Floating: noon on the deadline (its own date in any zone).
-            ("DTSTART:20240501T090000", nil, tokyo, "DUE:20240615T120000"),
-            ("DTSTART:20240501T090000", "DUE;VALUE=DATE:20240502", hawaii, "DUE:20240615T120000"),
-            // UTC: noon on the deadline in the sync's zone.
-            ("DTSTART:20240501T090000Z", nil, utc, "DUE:20240615T120000Z"),
-            ("DTSTART:20240501T090000Z", nil, tokyo, "DUE:20240615T030000Z"),
-            ("DTSTART:20240501T090000Z", nil, hawaii, "DUE:20240615T220000Z"),
-            // A zone: noon in the sync's zone on that zone's clock (New York is UTC-4 in June).
-            ("DTSTART;TZID=America/New_York:20240501T090000", nil, utc, "DUE;TZID=America/New_York:20240615T080000"),
+    /// Moving a deadline (as `todo edit --due` does) keeps its time of day and its form, and
+    /// moves the start and absolute alarms by as much (issue 34, point 3).
+    @Test func aMovedDeadlineKeepsItsTimeAndFormAndMovesTheStartAndAlarms() throws {
+        let cases: [(lines: [String], zone: LocalTimeZone, due: String, start: String?)] = [
             (
-                "DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;VALUE=DATE:20240502", .offset(seconds: 7200),
-                "DUE;TZID=Europe/Berlin:20240615T120000"
+                ["DTSTART:20240501T090000Z", "DUE:20240502T170000Z"], utc, "DUE:20240615T170000Z",
+                "DTSTART:20240614T090000Z"
             ),
             (
-                "DTSTART;TZID=Pacific/Kiritimati:20240501T090000", nil, hawaii,
-                "DUE;TZID=Pacific/Kiritimati:20240616T120000"
+                ["DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Berlin:20240503T170000"], utc,
+                "DUE;TZID=Europe/Berlin:20240615T170000", "DTSTART;TZID=Europe/Berlin:20240613T090000"
             ),
-            // A zone the system does not know, with a VTIMEZONE-less object: the wall date.
-            ("DTSTART;TZID=Nowhere/Special:20240501T090000", nil, tokyo, "DUE;TZID=Nowhere/Special:20240615T120000"),
-            // The previous DUE's time of day is kept when it was in the same form...
-            ("DTSTART:20240501T090000Z", "DUE:20240502T170000Z", utc, "DUE:20240615T170000Z"),
-            ("DTSTART:20240501T090000", "DUE:20240502T235959", hawaii, "DUE:20240615T235959"),
+            (["DTSTART:20240501T090000", "DUE:20240502T235959"], utc, "DUE:20240615T235959", "DTSTART:20240614T090000"),
+            // Mixed forms (invalid): DTSTART takes DUE's, at DUE's time of day.
             (
-                "DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Berlin:20240503T170000",
-                .offset(seconds: 7200),
-                "DUE;TZID=Europe/Berlin:20240615T170000"
+                ["DTSTART:20240501T090000Z", "DUE;TZID=Europe/Paris:20240503T170000"], utc,
+                "DUE;TZID=Europe/Paris:20240615T170000", "DTSTART;TZID=Europe/Paris:20240613T170000"
             ),
-            // ...on whichever UTC day reads back as the deadline (15:00Z is midnight in Tokyo).
-            ("DTSTART:20240501T090000Z", "DUE:20240430T150000Z", tokyo, "DUE:20240614T150000Z"),
-            // ...but not from another form.
-            ("DTSTART:20240501T090000Z", "DUE:20240502T170000", utc, "DUE:20240615T120000Z"),
+            // A start on the deadline's day (Apple Reminders) is no separate start: it stays on it.
             (
-                "DTSTART;TZID=Europe/Berlin:20240501T090000", "DUE;TZID=Europe/Paris:20240503T170000",
-                .offset(seconds: 7200),
-                "DUE;TZID=Europe/Berlin:20240615T120000"
-            )
+                ["DTSTART;VALUE=DATE:20240503", "DUE;VALUE=DATE:20240503"], utc, "DUE;VALUE=DATE:20240615",
+                "DTSTART;VALUE=DATE:20240615"
+            ),
+            (
+                ["DTSTART;X-KEEP=1;VALUE=DATE:20240501", "DUE;VALUE=DATE:20240503"], utc, "DUE;VALUE=DATE:20240615",
+                "DTSTART;X-KEEP=1;VALUE=DATE:20240613"
+            ),
+            (["DUE;VALUE=DATE:20240503"], utc, "DUE;VALUE=DATE:20240615", nil)
         ]
-        for (start, due, zone, expected) in cases {
-            let (before, after) = try edited([start] + (due.map { [$0] } ?? []), deadline: "2024-06-15", zone: zone)
-            let label = "\(start) \(due ?? "") in \(zone)"
-            #expect(line("DUE", after) == expected, "\(label)")
-            #expect(line("DTSTART", after) == start, "\(label): DTSTART stays")
+        for (lines, zone, due, start) in cases {
+            let text = object(["SUMMARY:x"] + lines + ["X-UNKNOWN;X-P=1:kept"])
+            var todo = try VTodoObject(parsing: text, timeZone: zone)
+            var fields = todo.fields
+            fields.moveDeadline(to: date("2024-06-15"))
+            todo.update(to: fields, now: 1_800_000_000)
+            #expect(line("DUE", todo) == due, "\(lines)")
+            #expect(line("DTSTART", todo) == start, "\(lines)")
+            #expect(try VTodoObject(parsing: todo.text, timeZone: zone).fields == fields, "\(lines)")
             #expect(
-                try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-06-15"), "\(label)")
-            #expect(
-                changedNames(before, after.text).isSubset(of: ["DUE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]),
-                "\(label)")
+                changedNames(text, todo.text).isSubset(of: ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"]),
+                "\(lines)")
         }
+        // An absolute alarm rings as long before the new deadline as before the old one.
+        let alarm = Fixtures.todoObject([
+            "SUMMARY:x", "DUE:20240502T170000Z", "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:x",
+            "TRIGGER;VALUE=DATE-TIME:20240502T160000Z", "END:VALARM"
+        ])
+        var todo = try VTodoObject(parsing: alarm, timeZone: utc)
+        var fields = todo.fields
+        fields.moveDeadline(to: date("2024-06-15"))
+        fields.dueTime = .instant(epochSeconds: UTCTimestamp(iso: "2024-06-15T18:00:00Z")!.secondsSince1970)
+        todo.update(to: fields, now: 1_800_000_000)
+        #expect(todo.text.contains("TRIGGER;VALUE=DATE-TIME:20240615T170000Z"), "\(todo.text)")
     }
 
-    @Test func aDeadlineBesideADateStartIsADate() throws {
-        let (_, after) = try edited(
-            ["DTSTART;VALUE=DATE:20240501", "DUE:20240502T170000Z"], deadline: "2024-06-15", zone: utc)
+    @Test func aDeadlineWithoutATimeIsADateAndTheStartFollowsItsForm() throws {
+        let (_, after) = try edited(["DTSTART:20240501T090000Z"], deadline: "2024-06-15", zone: utc)
         #expect(line("DUE", after) == "DUE;VALUE=DATE:20240615")
         #expect(line("DTSTART", after) == "DTSTART;VALUE=DATE:20240501")
+        #expect(try VTodoObject(parsing: after.text, timeZone: utc).fields == after.fields)
+    }
+
+    @Test func aTimeAndAStartSetHereAreWrittenInTheirForm() throws {
+        var todo = try VTodoObject(parsing: object(["SUMMARY:x", "DUE;VALUE=DATE:20240502"]), timeZone: utc)
+        var fields = todo.fields
+        fields.dueTime = TodoDueTime(hour: 19, minute: 0)
+        fields.start = date("2024-04-30")
+        todo.update(to: fields, now: 1_800_000_000)
+        #expect(line("DUE", todo) == "DUE:20240502T190000")
+        #expect(line("DTSTART", todo) == "DTSTART:20240430T190000")
+        #expect(try VTodoObject(parsing: todo.text, timeZone: utc).fields == fields)
+        let new = VTodoObject.new(uid: "u", fields: fields, now: 0)
+        #expect(line("DUE", new) == "DUE:20240502T190000" && line("DTSTART", new) == "DTSTART:20240430T190000")
+        #expect(try VTodoObject(parsing: new.text, timeZone: utc).fields.start == date("2024-04-30"))
     }
 
     @Test func aDeadlineReplacesADuration() throws {
@@ -424,46 +458,24 @@ import TodoStore
         #expect(line("DTSTART", after) == "DTSTART;VALUE=DATE:20240501")
     }
 
-    @Test func aDeadlineBeforeTheStartMovesTheStartBack() throws {
-        let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
-        let cases: [(start: String, zone: LocalTimeZone, due: String, movedStart: String)] = [
-            ("DTSTART;VALUE=DATE:20240601", utc, "DUE;VALUE=DATE:20240520", "DTSTART;VALUE=DATE:20240520"),
-            ("DTSTART:20240601", tokyo, "DUE;VALUE=DATE:20240520", "DTSTART:20240520"),
-            // A date-time: the start of the deadline's day in the sync's zone, in DTSTART's form.
-            ("DTSTART:20240601T090000", tokyo, "DUE:20240520T120000", "DTSTART:20240520T000000"),
-            ("DTSTART:20240601T090000Z", utc, "DUE:20240520T120000Z", "DTSTART:20240520T000000Z"),
-            ("DTSTART:20240601T090000Z", tokyo, "DUE:20240520T030000Z", "DTSTART:20240519T150000Z"),
-            (
-                "DTSTART;TZID=America/New_York:20240601T090000", utc, "DUE;TZID=America/New_York:20240520T080000",
-                "DTSTART;TZID=America/New_York:20240519T200000"
-            ),
-            (
-                "DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240601T090000", .offset(seconds: 7200),
-                "DUE;TZID=Europe/Berlin:20240520T120000",
-                "DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240520T000000"
-            )
+    @Test func aDeadlineOnOrBeforeTheStartTakesTheStartWithIt() throws {
+        let cases: [(start: String, movedStart: String)] = [
+            ("DTSTART;VALUE=DATE:20240601", "DTSTART;VALUE=DATE:20240520"),
+            ("DTSTART:20240601", "DTSTART;VALUE=DATE:20240520"),
+            ("DTSTART:20240601T090000", "DTSTART;VALUE=DATE:20240520"),
+            ("DTSTART;X-KEEP=1;TZID=Europe/Berlin:20240601T090000", "DTSTART;X-KEEP=1;VALUE=DATE:20240520"),
+            ("DTSTART:20240520T150000", "DTSTART;VALUE=DATE:20240520")
         ]
-        for (start, zone, due, movedStart) in cases {
-            let (before, after) = try edited([start, "X-UNKNOWN;X-P=1:kept"], deadline: "2024-05-20", zone: zone)
-            #expect(line("DUE", after) == due, "\(start) in \(zone)")
-            #expect(line("DTSTART", after) == movedStart, "\(start) in \(zone)")
-            #expect(
-                try VTodoObject(parsing: after.text, timeZone: zone).fields.deadline == date("2024-05-20"), "\(start)")
+        for (start, movedStart) in cases {
+            let (before, after) = try edited([start, "X-UNKNOWN;X-P=1:kept"], deadline: "2024-05-20", zone: utc)
+            #expect(line("DUE", after) == "DUE;VALUE=DATE:20240520", "\(start)")
+            #expect(line("DTSTART", after) == movedStart, "\(start)")
+            let reread = try VTodoObject(parsing: after.text, timeZone: utc).fields
+            #expect(reread.deadline == date("2024-05-20") && reread.start == nil, "\(start)")
             #expect(
                 changedNames(before, after.text) == ["DUE", "DTSTART", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"],
                 "\(start)")
         }
-    }
-
-    @Test func aDeadlineOnTheStartsDayIsNotBeforeTheStart() throws {
-        // Noon would be before a 15:00 start: DUE is at the start instead, and the start stays.
-        let (_, after) = try edited(["DTSTART:20240520T150000"], deadline: "2024-05-20", zone: utc)
-        #expect(line("DUE", after) == "DUE:20240520T150000")
-        #expect(line("DTSTART", after) == "DTSTART:20240520T150000")
-        let (_, utcStart) = try edited(
-            ["DTSTART:20240520T150000Z", "DUE:20240521T100000Z"], deadline: "2024-05-20", zone: .offset(seconds: 3600))
-        #expect(
-            line("DUE", utcStart) == "DUE:20240520T150000Z" && line("DTSTART", utcStart) == "DTSTART:20240520T150000Z")
     }
 
     @Test func clearingTheDeadlineLeavesTheStart() throws {

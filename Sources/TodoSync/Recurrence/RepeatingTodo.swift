@@ -75,7 +75,7 @@ public struct RepeatingTodo: Sendable {
                 return .notCompletable(reason: "its repeat rule gives a time, not a date")
             }
             var fields = fields
-            fields.deadline = date
+            fields.moveDeadline(to: date)
             if rule.count != nil, let consumed = set.generatedCounts(from: anchor, to: next)?.first,
                 let count = rule.count
             {

@@ -1,3 +1,5 @@
+import TodoStore
+
 /// The zone a TZID names, as a recurrence needs it: the offset at an instant, and the instant of
 /// a wall-clock time.
 public struct WallClockZone: Sendable {

@@ -67,7 +67,7 @@ extension Command {
                 try repository.recordingUndo("edit") { () throws(TodoStoreError) in
                     try repository.update(id: id) { fields in
                         if let name { fields.name = name }
-                        if deadline != nil || clearDeadline { fields.deadline = deadline }
+                        if deadline != nil || clearDeadline { fields.moveDeadline(to: deadline) }
                         if let priority { fields.priority = priority }
                         for tag in removed { fields.tags.remove(tag) }
                         for tag in added { fields.tags.insert(tag) }

@@ -187,6 +187,7 @@ struct TodoText {
         case .priority(let priority): priority.label
         case .tags(let tags): tags.isEmpty ? "none" : sanitized(tags.storage)
         case .time(let time): "\(time)"
+        case .clock(let time): sanitized(time.text)
         }
     }
 

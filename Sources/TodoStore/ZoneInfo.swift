@@ -1,5 +1,3 @@
-import TodoStore
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,7 +8,7 @@ import TodoStore
 /// Only what a due date needs: the UTC offset at an instant and at a wall-clock time. The
 /// transitions table answers for the years it covers; after its last transition the POSIX
 /// `TZ` rule at the file's end does (for `Mm.w.d` rules, the form every zone uses today).
-struct ZoneInfo: Sendable {
+public struct ZoneInfo: Sendable {
     /// The folder of the tz database.
     static let folder = "/usr/share/zoneinfo/"
 
@@ -23,7 +21,7 @@ struct ZoneInfo: Sendable {
 
     /// Loads the zone `name`, or `nil` when there is no such zone. Also finds names with a
     /// vendor prefix, as old Thunderbird wrote them: `/mozilla.org/20050126_1/Europe/Berlin`.
-    static func load(named name: String) -> ZoneInfo? {
+    public static func load(named name: String) -> ZoneInfo? {
         let parts = name.split(separator: "/", omittingEmptySubsequences: true)
         // Never leave the database's folder.
         guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
@@ -104,7 +102,7 @@ struct ZoneInfo: Sendable {
     }
 
     /// The offset east of UTC, in seconds, at the instant `epochSeconds`.
-    func offset(atUTC epochSeconds: Int64) -> Int {
+    public func offset(atUTC epochSeconds: Int64) -> Int {
         if let last = transitions.last, epochSeconds >= last, let rule { return rule.offset(atUTC: epochSeconds) }
         if transitions.isEmpty, let rule { return rule.offset(atUTC: epochSeconds) }
         var low = 0
@@ -118,7 +116,7 @@ struct ZoneInfo: Sendable {
 
     /// The instant of a wall-clock time in this zone (seconds on that wall clock since its
     /// 1970-01-01T00:00:00). In a gap or an overlap of a clock change, one of the two readings.
-    func utc(fromWall wall: Int64) -> Int64 {
+    public func utc(fromWall wall: Int64) -> Int64 {
         let guess = wall - Int64(offset(atUTC: wall))
         let offset = offset(atUTC: guess)
         let candidate = wall - Int64(offset)
