@@ -1,13 +1,19 @@
-/// What an import read, and what it could not keep: the todos, and how many of each kind of
-/// field other tools have that our todos could not take (a taskwarrior project or tag of two
-/// words, a priority other than H, M, L, an annotation without text), so that nothing
-/// disappears without a word.
+import TodoStore
+
+/// What an import read, and what it could not keep: the todos, the UIDs and completion history
+/// the file gave them, and how many of each kind of field other tools have that our todos could
+/// not take (a taskwarrior project or tag of two words, a `wait:` date, a `recur:` in hours, a
+/// todo.txt `t:` date...), so that nothing disappears without a word.
 public struct ImportReport: Sendable, Equatable {
     /// The todos, in file order.
     public var todos: [ImportedTodo]
     /// The UIDs the file gave its todos, by offset in ``todos``: todo's own JSON export carries
-    /// each todo's UID when it has one, so an import can skip the todos it already holds.
+    /// each todo's UID when it has one, and a taskwarrior task its `uuid`, so an import can skip
+    /// the todos it already holds.
     public var uids: [Int: String] = [:]
+    /// The finished occurrences of repeating todos, by offset in ``todos``, oldest first: a
+    /// taskwarrior template's completed instances.
+    public var history: [Int: [ImportedCompletion]] = [:]
     /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
     public var notKept: [(what: NotKept, count: Int)] {
         NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }
@@ -18,17 +24,37 @@ public struct ImportReport: Sendable, Equatable {
     /// A kind of field an import drops.
     public enum NotKept: String, Sendable, CaseIterable {
         case project, tag, priority, annotation
+        /// taskwarrior's `wait:`, `scheduled:`, `start:`, `until:` (on a task that does not
+        /// repeat) and `depends:`: counted by todo, since todos have no start date or links yet.
+        case wait, scheduled, start, until, depends
+        /// A taskwarrior `recur:` in hours or minutes: the todo is imported without repeating.
+        case recurShorterThanADay
+        /// A taskwarrior `recur:` of no form read here (`P1DT12H`).
+        case recurOther
+        /// todo.txt's `t:` (threshold, a start date).
+        case threshold
+        /// todo.txt's `rec:2b` and longer runs of business days, which no repeat rule says.
+        case businessDays
 
-        /// `2 projects`, `1 tag`, `2 priorities`.
+        /// `2 projects`, `1 tag`, `2 priorities`; a field by its name and the number of todos
+        /// that had it: `wait: on 2 todos`, `t: on 1 todo`.
         public func describe(_ count: Int) -> String {
-            "\(count) \(count == 1 ? rawValue : plural)"
+            let todos = "on \(count) \(count == 1 ? "todo" : "todos")"
+            return switch self {
+            case .project, .tag, .priority, .annotation: "\(count) \(count == 1 ? rawValue : plural)"
+            case .wait, .scheduled, .start, .until, .depends: "\(rawValue): \(todos)"
+            case .recurShorterThanADay: "recur: in hours or minutes \(todos)"
+            case .recurOther: "recur: of another form \(todos)"
+            case .threshold: "t: \(todos)"
+            case .businessDays: "rec: of 2 or more business days \(todos)"
+            }
         }
 
         /// The kind's plural, as English spells it.
         var plural: String {
             switch self {
             case .priority: "priorities"
-            case .project, .tag, .annotation: rawValue + "s"
+            default: rawValue + "s"
             }
         }
     }
@@ -44,6 +70,31 @@ public struct ImportReport: Sendable, Equatable {
     }
 
     public static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
-        lhs.todos == rhs.todos && lhs.uids == rhs.uids && lhs.counts == rhs.counts
+        lhs.todos == rhs.todos && lhs.uids == rhs.uids && lhs.history == rhs.history && lhs.counts == rhs.counts
+    }
+}
+
+/// One finished occurrence of a repeating todo, read from another tool's file: a row of the
+/// todo's completion log (`TodoCompletion`) once the import has given the todo its id. History
+/// from another tool is never pending: it is not this device's to send to a server.
+public struct ImportedCompletion: Sendable, Hashable {
+    /// The occurrence's date: the todo's deadline when it was the current one.
+    public var occurrence: CalendarDate
+    /// When it was done, if the file says.
+    public var completedAt: UTCTimestamp?
+    /// How the other tool finished it: `.advance` for a taskwarrior instance completed there,
+    /// `.override` for an iCalendar RECURRENCE-ID component marked done, `.skip` for one
+    /// cancelled.
+    public var source: TodoCompletion.Source
+
+    public init(occurrence: CalendarDate, completedAt: UTCTimestamp?, source: TodoCompletion.Source) {
+        self.occurrence = occurrence
+        self.completedAt = completedAt
+        self.source = source
+    }
+
+    /// The log's row for the todo `id`.
+    public func completion(ofTodo id: Int64) -> TodoCompletion {
+        TodoCompletion(todoID: id, occurrence: occurrence, completedAt: completedAt, source: source, pending: false)
     }
 }

@@ -9,106 +9,304 @@ import TodoStore
 ///   `20240430T150000Z`, which is 2024-05-01 again in Tokyo. Absent (or `null`): no deadline.
 /// - `status`: `pending` and `waiting` are not done, `completed` is done, `deleted` tasks are
 ///   skipped; any other status is an error naming the record.
-/// - `recurring` marks the template of a recurring task. Taskwarrior exports its instances too,
-///   as pending tasks with a `parent` naming the template's `uuid`; importing both would list the
-///   same todo twice, so a template is skipped when an instance of it is in the file, and
-///   imported as a todo that is not done otherwise.
+/// - A recurring task is a template (`status:recurring`, with `recur`, `due`, `until`, `mask`)
+///   and its instances (`parent` naming the template's `uuid`, `imask` its place in the series).
+///   Together they are one repeating todo, at the template's place in the file: `recur` is its
+///   rule (``RepeatPeriod/taskwarrior(_:)``; in hours or minutes it does not repeat, and the
+///   report says so), `until` the rule's UNTIL (its local date), its deadline the due date of
+///   the earliest pending instance, and each completed instance a finished occurrence in its
+///   history (deleted ones are skipped). taskwarrior makes the next instance only when its date
+///   comes: with none pending, the deadline is the last occurrence done (the importer moves it
+///   on to the next, with the recurrence engine), else the template's due date. Instances of one parent with the same `imask` are one occurrence: taskwarrior
+///   replicas that each generate instances duplicate them. Instances without their template in
+///   the file are put together the same way; those of a deleted template (a series deleted
+///   there) import each as the task it is.
 /// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is a `+` tag (`Home.Garden`
 ///   as it is: one word) and so is each of `tags`; `annotations` become the note, one line each
 ///   (`YYYY-MM-DD description`, the UTC day of its `entry`). `entry` is the created time and, for
-///   a completed task, `end` the completed time.
+///   a completed task, `end` the completed time. `uuid` is the todo's UID, so that importing the
+///   same export twice adds its todos once.
 /// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
-///   project that is not one word, an unknown priority, an annotation without text. The rest
-///   (`uuid`, `urgency`, `modified`, UDAs...) is bookkeeping and ignored.
+///   project that is not one word, an unknown priority, an annotation without text; `wait`,
+///   `scheduled`, `start`, `depends`, and `until` on a task that does not repeat; a `recur` that
+///   is no rule. The rest (`urgency`, `modified`, `mask`, UDAs...) is bookkeeping and ignored.
 enum TaskwarriorReader {
+    /// One task of the file, read and checked, before the series are put together.
+    private struct Task {
+        enum Status { case pending, completed, recurring }
+
+        var todo: ImportedTodo
+        var status: Status
+        /// What it held that todos cannot keep: counted only for the tasks that become todos.
+        var notKept: [ImportReport.NotKept]
+        var uuid: String?
+        var parent: String?
+        var imask: Int?
+        var recur: String?
+        var until: CalendarDate?
+        var end: UTCTimestamp?
+    }
+
+    /// A template and its instances, by their places in the file.
+    private struct Series {
+        var template: Int?
+        var instances: [Int] = []
+        var uuid: String?
+    }
+
+    /// Fields that are counted once per todo, whichever of a series' tasks holds them.
+    private static let perTodoFields: [ImportReport.NotKept] = [.wait, .scheduled, .start, .depends]
+
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
     {
         let records = try self.records(buffer)
         timeZone.prepare()
-        var templatesWithInstances = Set<String>()
-        for record in records {
-            if case .string(let parent)? = record["parent"] { templatesWithInstances.insert(parent) }
+        var tasks: [Task?] = []
+        tasks.reserveCapacity(records.count)
+        var deletedTemplates = Set<String>()
+        for (offset, record) in records.enumerated() {
+            let task = try self.task(record, location: .record(offset + 1), timeZone: timeZone)
+            if task == nil, case .string(let uuid)? = record["uuid"], record["parent"] == nil, record["recur"] != nil {
+                deletedTemplates.insert(uuid)
+            }
+            tasks.append(task)
+        }
+        // Each template, and the instances of each parent not deleted, as one series.
+        var series: [Series] = []
+        var seriesOf: [Int: Int] = [:]
+        var seriesByUUID: [String: Int] = [:]
+        for (index, task) in tasks.enumerated() {
+            guard let task else { continue }
+            let key: String
+            if task.status == .recurring {
+                guard let uuid = task.uuid else {
+                    seriesOf[index] = series.count
+                    series.append(Series(template: index))
+                    continue
+                }
+                key = uuid
+            } else if let parent = task.parent, !deletedTemplates.contains(parent) {
+                key = parent
+            } else {
+                continue
+            }
+            let number = seriesByUUID[key] ?? series.count
+            if number == series.count {
+                series.append(Series(uuid: key))
+                seriesByUUID[key] = number
+            }
+            seriesOf[index] = number
+            if task.status == .recurring {
+                // A second template of the same uuid is the same series (a replica's copy).
+                if series[number].template == nil { series[number].template = index }
+            } else {
+                series[number].instances.append(index)
+            }
         }
         var report = ImportReport()
         report.todos.reserveCapacity(records.count)
-        for (offset, record) in records.enumerated() {
-            let location = ImportError.Location.record(offset + 1)
-            guard case .object(let task) = record else {
-                throw ImportError(location, "expected a task object, found \(record.kindDescription)")
+        for (index, task) in tasks.enumerated() {
+            guard let task else { continue }
+            guard let number = seriesOf[index] else {
+                if let uuid = task.uuid { report.uids[report.todos.count] = uuid }
+                for kind in task.notKept { report.drop(kind) }
+                report.todos.append(task.todo)
+                continue
             }
-            let isDone: Bool
-            switch task["status"] {
-            case nil:
-                throw ImportError(location, "\"status\" is missing")
-            case .string(let status)?:
-                switch status {
-                case "pending", "waiting": isDone = false
-                case "completed": isDone = true
-                case "deleted": continue
-                case "recurring":
-                    if case .string(let uuid)? = task["uuid"], templatesWithInstances.contains(uuid) { continue }
-                    isDone = false
-                default:
-                    throw ImportError(
-                        location,
-                        "unknown status \"\(status)\" (expected pending, waiting, recurring, completed or deleted)")
-                }
-            case let other?:
-                throw ImportError(location, "\"status\" must be a string, found \(other.kindDescription)")
-            }
-            let name = try JSONFields.name(task, key: "description", location: location)
-            var deadline: CalendarDate? = nil
-            switch task["due"] {
-            case nil, .null?:
-                break
-            case .string(let text)?:
-                deadline = try date(due: text, timeZone: timeZone, location: location)
-            case let other?:
-                throw ImportError(
-                    location, "\"due\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
-            }
-            var todo = ImportedTodo(name: name, deadline: deadline, isDone: isDone)
-            if case .string(let project)? = task["project"], !project.isEmpty {
-                if let tag = TodoTag(word: project, sigil: .plus) {
-                    todo.tags.insert(tag)
-                } else {
-                    report.drop(.project)
-                }
-            }
-            if case .array(let tags)? = task["tags"] {
-                for value in tags {
-                    if case .string(let word) = value, let tag = TodoTag(word: word, sigil: .plus) {
-                        todo.tags.insert(tag)
-                    } else {
-                        report.drop(.tag)
-                    }
-                }
-            }
-            if case .string(let priority)? = task["priority"], !priority.isEmpty {
-                switch priority {
-                case "H": todo.priority = .high
-                case "M": todo.priority = .medium
-                case "L": todo.priority = .low
-                default: report.drop(.priority)
-                }
-            }
-            if case .array(let annotations)? = task["annotations"] {
-                var lines: [String] = []
-                for annotation in annotations {
-                    guard case .string(let text)? = annotation["description"] else {
-                        report.drop(.annotation)
-                        continue
-                    }
-                    let day = Self.time(annotation["entry"])?.date.map { "\($0) " } ?? ""
-                    lines.append(day + text)
-                }
-                if !lines.isEmpty { todo.note = lines.joined(separator: "\n") }
-            }
-            todo.created = Self.time(task["entry"])
-            if isDone { todo.completed = Self.time(task["end"]) }
+            let group = series[number]
+            // A series goes where its template is, else where its first instance is.
+            guard index == group.template ?? group.instances.first else { continue }
+            let (todo, history, notKept) = self.series(group, tasks: tasks)
+            if let uuid = group.uuid { report.uids[report.todos.count] = uuid }
+            if !history.isEmpty { report.history[report.todos.count] = history }
+            for kind in notKept { report.drop(kind) }
             report.todos.append(todo)
         }
         return report
+    }
+
+    /// The one repeating todo of a template and its instances, its history, and what it cannot
+    /// keep.
+    private static func series(_ group: Series, tasks: [Task?]) -> (
+        ImportedTodo, [ImportedCompletion], [ImportReport.NotKept]
+    ) {
+        let template = group.template.flatMap { tasks[$0] }
+        // One task per occurrence: duplicates (same imask, else the same due) are one, done if
+        // any copy was done.
+        var occurrences: [String: Task] = [:]
+        var order: [String] = []
+        for index in group.instances {
+            guard let task = tasks[index] else { continue }
+            let key = task.imask.map { "i\($0)" } ?? task.todo.deadline.map { "d\($0)" } ?? "r\(index)"
+            if let seen = occurrences[key] {
+                if seen.status != .completed, task.status == .completed { occurrences[key] = task }
+            } else {
+                occurrences[key] = task
+                order.append(key)
+            }
+        }
+        let instances = order.compactMap { occurrences[$0] }
+        let pending = instances.filter { $0.status == .pending }
+        let completed = instances.filter { $0.status == .completed }
+        // The earliest due date first; an instance without one last.
+        let earliestPending = pending.min { first, second in
+            guard let one = first.todo.deadline else { return false }
+            return second.todo.deadline.map { one < $0 } ?? true
+        }
+        guard let base = template ?? earliestPending ?? instances.first else {
+            return (ImportedTodo(name: ""), [], [])
+        }
+        var todo = base.todo
+        todo.isDone = false
+        todo.completed = nil
+
+        var notKept = base.notKept
+        for kind in perTodoFields where !notKept.contains(kind) {
+            if ([template].compactMap { $0 } + pending).contains(where: { $0.notKept.contains(kind) }) {
+                notKept.append(kind)
+            }
+        }
+        let recur = template?.recur ?? instances.lazy.compactMap(\.recur).first
+        let until = template?.until ?? instances.lazy.compactMap(\.until).first
+        if let recur {
+            switch RepeatPeriod.taskwarrior(recur) {
+            case .period(let period):
+                // The series' first due date gives the day of the month a monthly rule keeps.
+                let anchor = template?.todo.deadline ?? instances.compactMap(\.todo.deadline).min() ?? todo.deadline
+                todo.repeatRule = period.rule(anchor: anchor, until: until)
+            case .shorterThanADay:
+                notKept.append(.recurShorterThanADay)
+            case .other:
+                notKept.append(.recurOther)
+            }
+        }
+        if todo.repeatRule == nil, until != nil { notKept.append(.until) }
+        var history: [ImportedCompletion] = []
+        for task in completed {
+            guard let occurrence = task.todo.deadline, !history.contains(where: { $0.occurrence == occurrence }) else {
+                continue
+            }
+            history.append(ImportedCompletion(occurrence: occurrence, completedAt: task.end, source: .advance))
+        }
+        history.sort { $0.occurrence < $1.occurrence }
+        // With no instance pending, the series stands at the last occurrence done, which the
+        // importer moves on from.
+        todo.deadline =
+            earliestPending?.todo.deadline ?? history.last?.occurrence ?? template?.todo.deadline
+            ?? base.todo.deadline
+        return (todo, history, notKept)
+    }
+
+    /// One record as a task; `nil` for a deleted one, whatever else it holds.
+    private static func task(_ record: JSONValue, location: ImportError.Location, timeZone: LocalTimeZone)
+        throws(ImportError) -> Task?
+    {
+        guard case .object(let task) = record else {
+            throw ImportError(location, "expected a task object, found \(record.kindDescription)")
+        }
+        let status: Task.Status
+        switch task["status"] {
+        case nil:
+            throw ImportError(location, "\"status\" is missing")
+        case .string(let text)?:
+            switch text {
+            case "pending", "waiting": status = .pending
+            case "completed": status = .completed
+            case "recurring": status = .recurring
+            case "deleted": return nil
+            default:
+                throw ImportError(
+                    location,
+                    "unknown status \"\(text)\" (expected pending, waiting, recurring, completed or deleted)")
+            }
+        case let other?:
+            throw ImportError(location, "\"status\" must be a string, found \(other.kindDescription)")
+        }
+        let name = try JSONFields.name(task, key: "description", location: location)
+        let deadline = try date(task, key: "due", timeZone: timeZone, location: location)
+        var todo = ImportedTodo(name: name, deadline: deadline, isDone: status == .completed)
+        var notKept: [ImportReport.NotKept] = []
+        if case .string(let project)? = task["project"], !project.isEmpty {
+            if let tag = TodoTag(word: project, sigil: .plus) {
+                todo.tags.insert(tag)
+            } else {
+                notKept.append(.project)
+            }
+        }
+        if case .array(let tags)? = task["tags"] {
+            for value in tags {
+                if case .string(let word) = value, let tag = TodoTag(word: word, sigil: .plus) {
+                    todo.tags.insert(tag)
+                } else {
+                    notKept.append(.tag)
+                }
+            }
+        }
+        if case .string(let priority)? = task["priority"], !priority.isEmpty {
+            switch priority {
+            case "H": todo.priority = .high
+            case "M": todo.priority = .medium
+            case "L": todo.priority = .low
+            default: notKept.append(.priority)
+            }
+        }
+        if case .array(let annotations)? = task["annotations"] {
+            var lines: [String] = []
+            for annotation in annotations {
+                guard case .string(let text)? = annotation["description"] else {
+                    notKept.append(.annotation)
+                    continue
+                }
+                let day = Self.time(annotation["entry"])?.date.map { "\($0) " } ?? ""
+                lines.append(day + text)
+            }
+            if !lines.isEmpty { todo.note = lines.joined(separator: "\n") }
+        }
+        todo.created = Self.time(task["entry"])
+        let end = Self.time(task["end"])
+        if status == .completed { todo.completed = end }
+        for (key, kind) in [("wait", ImportReport.NotKept.wait), ("scheduled", .scheduled), ("start", .start)]
+        where Self.holdsValue(task[key]) {
+            notKept.append(kind)
+        }
+        if Self.holdsValue(task["depends"]) { notKept.append(.depends) }
+        var parent: String?
+        if case .string(let text)? = task["parent"], !text.isEmpty { parent = text }
+        var recur: String?
+        if case .string(let text)? = task["recur"], !text.isEmpty { recur = text }
+        var until: CalendarDate?
+        if status == .recurring || parent != nil {
+            until = try date(task, key: "until", timeZone: timeZone, location: location)
+        } else if Self.holdsValue(task["until"]) {
+            notKept.append(.until)
+        }
+        var uuid: String?
+        if case .string(let text)? = task["uuid"], !text.isEmpty { uuid = text }
+        return Task(
+            todo: todo, status: status, notKept: notKept, uuid: uuid, parent: parent, imask: imask(task["imask"]),
+            recur: recur, until: until, end: end)
+    }
+
+    /// Whether a field holds something: not absent, `null`, an empty string or an empty array.
+    private static func holdsValue(_ value: JSONValue?) -> Bool {
+        switch value {
+        case nil, .null?: false
+        case .string(let text)?: !text.isEmpty
+        case .array(let values)?: !values.isEmpty
+        default: true
+        }
+    }
+
+    /// An instance's place in its series: a whole number, or one written as a string.
+    private static func imask(_ value: JSONValue?) -> Int? {
+        let number: Double?
+        switch value {
+        case .number(let value)?: number = value
+        case .string(let text)?: number = Double(text)
+        default: number = nil
+        }
+        guard let number, number == number.rounded(), abs(number) < 1e15 else { return nil }
+        return Int(number)
     }
 
     /// A taskwarrior time (`20240501T000000Z`) as a UTC time; `nil` for none or another form.
@@ -138,19 +336,29 @@ enum TaskwarriorReader {
         return records
     }
 
-    /// The local calendar date of a `due` instant written `YYYYMMDDTHHMMSSZ`.
+    /// The local calendar date of the instant at `key` (`due`, `until`), written
+    /// `YYYYMMDDTHHMMSSZ`; `nil` when absent or `null`.
     private static func date(
-        due text: String, timeZone: LocalTimeZone,
-        location: ImportError.Location
-    ) throws(ImportError) -> CalendarDate {
+        _ task: JSONObject, key: String, timeZone: LocalTimeZone, location: ImportError.Location
+    ) throws(ImportError) -> CalendarDate? {
+        let text: String
+        switch task[key] {
+        case nil, .null?:
+            return nil
+        case .string(let value)?:
+            text = value
+        case let other?:
+            throw ImportError(
+                location, "\"\(key)\" must be a timestamp like 20240501T000000Z, found \(other.kindDescription)")
+        }
         guard let seconds = UTCTimestamp(basic: text)?.secondsSince1970 else {
             if BasicTime.hasUTCShape(text) {
-                throw ImportError(location, "\"due\" \(text) is not a real date and time")
+                throw ImportError(location, "\"\(key)\" \(text) is not a real date and time")
             }
-            throw ImportError(location, "\"due\" is not a UTC timestamp like 20240501T000000Z")
+            throw ImportError(location, "\"\(key)\" is not a UTC timestamp like 20240501T000000Z")
         }
         guard let date = timeZone.calendarDate(atEpochSeconds: seconds) else {
-            throw ImportError(location, "\"due\" \(text) is outside the years 1 to 9999")
+            throw ImportError(location, "\"\(key)\" \(text) is outside the years 1 to 9999")
         }
         return date
     }

@@ -39,9 +39,10 @@ public enum TodoImporter {
         try read(buffer, format: format, timeZone: timeZone).todos
     }
 
-    /// ``parse(_:format:timeZone:)``, also counting what the file holds that todos cannot keep
-    /// (a taskwarrior project or tag of more than one word, a priority other than H, M or L, an
-    /// annotation without text), for the importer to report.
+    /// ``parse(_:format:timeZone:)``, also giving the UIDs and completion history the file holds,
+    /// and counting what it holds that todos cannot keep (a taskwarrior project or tag of more
+    /// than one word, a `wait:` date, a `recur:` in hours, a todo.txt `t:` date...), for the
+    /// importer to add and report.
     public static func read(
         _ bytes: [UInt8], format: ImportFormat,
         timeZone: LocalTimeZone = .system
@@ -60,7 +61,7 @@ public enum TodoImporter {
         switch format {
         case .json: return try TodoJSONReader.parse(content)
         case .taskwarrior: return try TaskwarriorReader.parse(content, timeZone: timeZone)
-        case .todotxt: return ImportReport(todos: try TodoTxtReader.parse(content))
+        case .todotxt: return try TodoTxtReader.parse(content)
         }
     }
 

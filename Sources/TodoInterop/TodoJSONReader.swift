@@ -12,6 +12,9 @@ import TodoStore
 /// - `priority` (a whole number 0-9), `tags` (an array of tags such as `"+work"`, `"@phone"`),
 ///   `note` (a string or `null`), `created` and `completed` (`YYYY-MM-DDTHH:MM:SSZ` or `null`)
 ///   are optional, none when absent (files from before they existed import as they did);
+/// - `repeat_rule` (an RRULE value as written, or `null`) and `repeat_from` (`"due"` or
+///   `"done"`; `"due"` when absent) are optional too: a rule another app wrote comes back as it
+///   was, whether or not this version's engine reads it;
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
 ///   from newer versions with more keys still import.
 enum TodoJSONReader {
@@ -56,7 +59,13 @@ enum TodoJSONReader {
         var fields = ImportedTodo(name: name)
         for field in TodoField.all where field.name != "name" {
             guard let json = object[field.name] else { continue }
-            field.set(try value(of: field, json, location: location), in: &fields)
+            guard field.set(try value(of: field, json, location: location), in: &fields) else {
+                // Text the field still refuses: a repeat_from other than "due" or "done".
+                let shown = if case .string(let text) = json { text.debugDescription } else { json.kindDescription }
+                let words = TodoRepeatFrom.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                let expected = field.name == "repeat_from" ? " (expected \(words))" : ""
+                throw ImportError(location, "\"\(field.name)\" cannot be \(shown)\(expected)")
+            }
         }
         return (fields, uid)
     }

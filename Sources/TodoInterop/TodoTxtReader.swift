@@ -15,14 +15,23 @@ import TodoStore
 /// - Deadline: a `due:YYYY-MM-DD` tag (the convention of todo.txt apps) is the deadline and
 ///   leaves the name; a due date that is malformed or not a real day is an error naming the
 ///   line, and so are two `due:` tags on one line.
+/// - Repeat: a `rec:` tag (`rec:3d`, `rec:+1w`: Simpletask's, SwiftoDo's and topydo's
+///   `[+][N](d|b|w|m|y)`) is the repeat rule (``RepeatPeriod``), counted from the due date with a
+///   `+` and from the day it was done without one; `b`, business days, is every weekday, from
+///   the due date either way (counted from the day done, the rule of weekdays would skip to the
+///   next week). It leaves the name. A value of another form, or two `rec:` tags, is an error
+///   naming the line; `rec:2b` and longer runs of business days, which no rule says, are counted
+///   in the report.
+/// - `t:YYYY-MM-DD` (threshold, a start date todos do not have yet) leaves the name and is
+///   counted in the report.
 /// - `+project` and `@context` words are tags (with their `+` or `@`) and leave the name, as
-///   `due:` does; all other `key:value` tags (`t:`, `rec:`, URLs) mean nothing to our todos and
-///   stay in the text.
+///   `due:` does; all other `key:value` tags (URLs...) mean nothing to our todos and stay in the
+///   text.
 /// - The name is the rest of the line with surrounding spaces trimmed and its inner spacing
 ///   kept (a removed `due:` tag leaves one space). A line left with no name is an error.
 enum TodoTxtReader {
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> [ImportedTodo] {
-        var todos: [ImportedTodo] = []
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> ImportReport {
+        var report = ImportReport()
         var lineNumber = 0
         var lineStart = 0
         while lineStart < buffer.count {
@@ -32,18 +41,21 @@ enum TodoTxtReader {
             var end = lineEnd
             if end > lineStart, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<end])
-            if let todo = try todo(line: line, location: .line(lineNumber)) { todos.append(todo) }
+            if let todo = try todo(line: line, location: .line(lineNumber), report: &report) {
+                report.todos.append(todo)
+            }
             lineStart = lineEnd + 1
         }
-        return todos
+        return report
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-    /// The todo on one line (without its line ending), or `nil` for a blank line.
-    private static func todo(line: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError)
-        -> ImportedTodo?
-    {
+    /// The todo on one line (without its line ending), or `nil` for a blank line; what it holds
+    /// that todos cannot keep is counted in `report`.
+    private static func todo(
+        line: UnsafeBufferPointer<UInt8>, location: ImportError.Location, report: inout ImportReport
+    ) throws(ImportError) -> ImportedTodo? {
         guard UTF8Validation.isValid(line) else { throw ImportError(location, "is not UTF-8 text") }
         var tokens: [Range<Int>] = []
         var index = 0
@@ -95,6 +107,8 @@ enum TodoTxtReader {
         var tags = TodoTags()
 
         var deadline: CalendarDate? = nil
+        var repeats: RepeatPeriod.TodoTxtRepeat? = nil
+        var hasThreshold = false
         var name: [UInt8] = []
         var previous: Range<Int>? = nil
         var removedSincePrevious = false
@@ -105,6 +119,21 @@ enum TodoTxtReader {
             {
                 guard deadline == nil else { throw ImportError(location, "more than one due: tag") }
                 deadline = try date(tag: bytes, location: location)
+                removedSincePrevious = true
+                continue
+            }
+            if bytes.starts(with: "rec:".utf8) {
+                guard repeats == nil else { throw ImportError(location, "more than one rec: tag") }
+                let text = String(decoding: bytes, as: UTF8.self)
+                guard let value = RepeatPeriod.todoTxt(text.dropFirst(4)) else {
+                    throw ImportError(location, "\(text) is not a repeat like rec:3d or rec:+1w")
+                }
+                repeats = value
+                removedSincePrevious = true
+                continue
+            }
+            if bytes.count == 12, bytes.starts(with: "t:".utf8), DateShape.isISODate(bytes.dropFirst(2)) {
+                hasThreshold = true
                 removedSincePrevious = true
                 continue
             }
@@ -136,9 +165,20 @@ enum TodoTxtReader {
         }
         let text = String(decoding: name, as: UTF8.self)
         guard Todo.isValidName(text) else { throw ImportError(location, "the todo has no name") }
-        return ImportedTodo(
+        var todo = ImportedTodo(
             name: text, deadline: deadline, isDone: isDone, priority: priority, tags: tags, created: created,
             completed: completed)
+        switch repeats {
+        case .period(let period, let strict)?:
+            todo.repeatRule = period.rule(anchor: deadline)
+            todo.repeatFrom = strict || period.unit == .weekday ? .due : .done
+        case .businessDays?:
+            report.drop(.businessDays)
+        case nil:
+            break
+        }
+        if hasThreshold { report.drop(.threshold) }
+        return todo
     }
 
     /// The priority of a todo.txt letter: A to I are 1 to 9, J to Z 9 (the lowest); `nil` for

@@ -3,10 +3,13 @@ import TodoStore
 
 /// Writes todos as todo.txt lines (http://todotxt.org), as ``TodoTxtReader`` reads them back and
 /// as todo.txt-cli lists them:
-/// - done: `x COMPLETED CREATED name +tags @tags due:YYYY-MM-DD pri:B` (the completion date, then
-///   the creation date when there is one; todo.txt drops the `(B)` of a done task, so its
-///   priority goes as `pri:B`, which apps write too);
-/// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD`.
+/// - done: `x COMPLETED CREATED name +tags @tags due:YYYY-MM-DD rec:+1m pri:B` (the completion
+///   date, then the creation date when there is one; todo.txt drops the `(B)` of a done task, so
+///   its priority goes as `pri:B`, which apps write too);
+/// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD rec:+1m`.
+/// A repeat rule is written as `rec:` (``repeatTag(_:)``) when one says it: every N days, weeks,
+/// months or years, or every weekday, with `+` when it counts from the due date; any other rule
+/// (given weekdays, a COUNT or UNTIL...) is not written, and the caller says so.
 /// Priorities 1 to 9 are the letters A to I; dates are the UTC days of the times. A todo.txt line
 /// cannot hold a line break: one in a name is written as a space; every other control character
 /// (TextSafety's one policy: an ESC, a bidi override) as U+FFFD, since todo.txt has no escape
@@ -33,7 +36,24 @@ public enum TodoTxtWriter {
         if !name.isEmpty { parts.append(name) }
         parts += todo.tags.map(\.description)
         if let deadline = todo.deadline { parts.append("due:\(deadline)") }
+        if let repeats = repeatTag(todo) { parts.append(repeats) }
         if todo.isDone, let letter { parts.append("pri:\(letter)") }
         return parts.joined(separator: " ")
+    }
+
+    /// The todo's repeat rule as a `rec:` tag, as ``TodoTxtReader`` reads it back: `rec:+1m` for
+    /// a rule counted from the due date, `rec:3d` for one counted from the day done; `nil` when it
+    /// does not repeat or its rule is not exactly what a `rec:` value makes of its deadline
+    /// (``RepeatPeriod/init(rule:anchor:)``). Every weekday counted from the day done has none:
+    /// `rec:1b` reads back as counted from the due date.
+    public static func repeatTag(_ todo: TodoFields) -> String? {
+        guard let rule = todo.repeatRule, let period = RepeatPeriod(rule: rule, anchor: todo.deadline) else {
+            return nil
+        }
+        switch (todo.repeatFrom, period.unit) {
+        case (.due, _): return "rec:+" + period.todoTxt
+        case (.done, .weekday): return nil
+        case (.done, _): return "rec:" + period.todoTxt
+        }
     }
 }

@@ -9,17 +9,23 @@ import TodoStore
 /// VCALENDAR is one todo, mapped as ``VTodoObject`` maps one; VEVENTs, VJOURNALs and the like
 /// are ignored, and a VTODO with a RECURRENCE-ID (a changed occurrence of a repeating todo) is
 /// the same todo as its master, so it is not another one: the master's repeat rule is the
-/// todo's, and its current occurrence folds those in. What todos cannot keep (categories that are
-/// no tag, such as `Home Office`; alarms; a second repeat rule) is counted for the summary.
+/// todo's, its current occurrence folds those in, and those marked done (Thunderbird's, eM
+/// Client's, jtx Board's way of completing one occurrence) or cancelled are its history. What
+/// todos cannot keep is counted for the summary: categories that are no tag, such as `Home
+/// Office`; alarms; a second repeat rule or an exception rule (EXRULE); extra and excluded dates
+/// of a series (RDATE, EXDATE); occurrences changed in other ways.
 public enum ICSFile {
-    /// One todo of the file: its UID and fields.
+    /// One todo of the file: its UID and fields, and for a repeating one the occurrences its
+    /// RECURRENCE-ID components finished, oldest first.
     public struct Entry: Sendable, Equatable {
         public var uid: String
         public var fields: TodoFields
+        public var history: [ImportedCompletion]
 
-        public init(uid: String, fields: TodoFields) {
+        public init(uid: String, fields: TodoFields, history: [ImportedCompletion] = []) {
             self.uid = uid
             self.fields = fields
+            self.history = history
         }
     }
 
@@ -70,7 +76,7 @@ public enum ICSFile {
         }
         timeZone.prepare()
         var entries: [Entry] = []
-        var counts = ["category": 0, "alarm": 0, "repeat rule": 0]
+        var counts: [String: Int] = [:]
         for component in components {
             let todos = component.name == "VTODO" ? [component] : component.components(named: "VTODO")
             let timeZones = component.components(named: "VTIMEZONE")
@@ -89,22 +95,81 @@ public enum ICSFile {
                     throw ImportError(
                         location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
                 }
-                entries.append(Entry(uid: uid, fields: fields))
+                let series = history(
+                    master: todo, overrides: overrides, current: fields.deadline, timeZones: timeZones,
+                    timeZone: timeZone)
+                entries.append(Entry(uid: uid, fields: fields, history: series.history))
                 counts["category", default: 0] +=
                     VTodoObject.categories(of: todo).filter {
                         VTodoObject.tag(fromCategory: $0) == nil
                     }.count
                 counts["alarm", default: 0] += todo.components(named: "VALARM").count
-                // The first rule is the todo's; more than one has no place.
+                // The first rule is the todo's; more than one has no place, nor have the dates
+                // added to or taken from the series.
                 counts["repeat rule", default: 0] += max(0, todo.properties(named: "RRULE").count - 1)
+                counts["exception rule", default: 0] += todo.properties(named: "EXRULE").count
+                counts["extra date", default: 0] += dateCount(todo, "RDATE")
+                counts["excluded date", default: 0] += dateCount(todo, "EXDATE")
+                counts["changed occurrence", default: 0] += series.changed
             }
         }
-        let order = ["category", "alarm", "repeat rule"]
+        let order = [
+            "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence"
+        ]
         return Reading(
             entries: entries,
             notKept: order.compactMap { what in
                 counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
             })
+    }
+
+    /// The occurrences the RECURRENCE-ID components of a repeating master finish, as the todo's
+    /// history: marked done (`.override`, at its COMPLETED time) or cancelled (`.skip`), on the
+    /// local date of the occurrence's DUE, oldest first, one per date. `changed` counts the
+    /// components that change an occurrence but finish none, other than the `current` one, whose
+    /// name and due the todo takes, and those whose date cannot be told.
+    private static func history(
+        master: ICalendarComponent, overrides: [ICalendarComponent], current: CalendarDate?,
+        timeZones: [ICalendarComponent], timeZone: LocalTimeZone
+    ) -> (history: [ImportedCompletion], changed: Int) {
+        guard master.property(named: "RRULE") != nil || master.property(named: "RDATE") != nil else {
+            return ([], overrides.count)
+        }
+        var history: [ImportedCompletion] = []
+        var changed = 0
+        for override in overrides {
+            guard let id = override.property(named: "RECURRENCE-ID").flatMap(ICalendarTime.init) else {
+                changed += 1
+                continue
+            }
+            let due =
+                override.property(named: "DUE")
+                ?? VTodoObject.dueTime(of: id, master: master).flatMap { VTodoObject.timeProperty("DUE", $0) }
+                ?? VTodoObject.timeProperty("DUE", id)
+            let date = due.flatMap { VTodoObject.due($0, timeZone: timeZone)?.date }
+            guard let date, VTodoObject.isDone(override) else {
+                if date == nil || date != current { changed += 1 }
+                continue
+            }
+            // The same occurrence finished twice is one finished occurrence.
+            guard !history.contains(where: { $0.occurrence == date }) else { continue }
+            let cancelled = override.property(named: "STATUS").map { ICalendar.trimmed($0.value).uppercased() }
+            var completedAt: UTCTimestamp?
+            if let property = override.property(named: "COMPLETED"), case .utc(let seconds)? = ICalendarTime(property) {
+                completedAt = UTCTimestamp(secondsSince1970: seconds)
+            }
+            history.append(
+                cancelled == "CANCELLED"
+                    ? ImportedCompletion(occurrence: date, completedAt: nil, source: .skip)
+                    : ImportedCompletion(occurrence: date, completedAt: completedAt, source: .override))
+        }
+        history.sort { $0.occurrence < $1.occurrence }
+        return (history, changed)
+    }
+
+    /// How many dates the properties `name` (RDATE, EXDATE) of `todo` list.
+    private static func dateCount(_ todo: ICalendarComponent, _ name: String) -> Int {
+        todo.properties(named: name).reduce(0) { $0 + $1.value.split(separator: ",").count }
     }
 
     /// One VCALENDAR with one VTODO per entry, in order, each as ``VTodoObject/new(uid:fields:now:)``

@@ -14,7 +14,8 @@
 //     task add "Water plants" due:2099-06-01 wait:2099-05-25
 //     task add "Pay rent" due:2099-01-01 recur:yearly until:2100-06-01
 //     task export
-// (each `task` with rc.verbose=nothing rc.confirmation=off). Taskwarrior stores a due date as
+// (each `task` with rc.verbose=nothing rc.confirmation=off, and since the script gained its
+// `recurring` list, rc.recurrence.confirmation=off). Taskwarrior stores a due date as
 // the UTC instant of local midnight: `due:2024-05-01` in Tokyo is `20240430T150000Z`. The export
 // holds a recurring template ("status":"recurring") and its first instance (a pending task whose
 // "parent" is the template's uuid). `entry`, `modified`, `end` and the uuids depend on when it
@@ -40,7 +41,8 @@ private let expectedInTokyo = [
     ImportedTodo(name: "Write report"),
     ImportedTodo(name: "牛乳を買う ☕️ café \"quoted\"", deadline: day("2024-12-31")),
     ImportedTodo(name: "Water plants", deadline: day("2099-06-01")),
-    ImportedTodo(name: "Pay rent", deadline: day("2099-01-01")),  // the instance; its template is skipped
+    // The template and its instance: one todo (repeating: see RepeatImportTests).
+    ImportedTodo(name: "Pay rent", deadline: day("2099-01-01")),
     ImportedTodo(name: "File taxes", deadline: day("2024-04-15"), isDone: true)
     // "Call mom" was deleted: skipped.
 ]

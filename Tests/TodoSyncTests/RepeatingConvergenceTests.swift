@@ -28,7 +28,7 @@ import TodoStore
         let seed = TestSeed.make("RepeatingConvergenceTests \(round)")
         var random = SeededGenerator(seed: seed)
         let context = Comment(rawValue: "seed \(seed) (TODO_TEST_SEED=\(seed) replays it)")
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         let server = InMemoryCollection(offersTokens: Bool.random(using: &random))
         let laptop = try Device(folder, "laptop", server)
         let desktop = try Device(folder, "desktop", server)

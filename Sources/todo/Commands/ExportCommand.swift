@@ -26,8 +26,11 @@ extension Command {
                 so does 'todo import --from ics'. Each todo keeps its UID from then on, so a todo that
                 comes back from another app, or through 'todo sync', is the same todo, not a copy.
                 todotxt: a line per todo, as todo.txt-cli and 'todo import --from todotxt' read it: the
-                priority as (A) to (I) (pri:A once done), the created and completed days, the tags, and
-                due:YYYY-MM-DD. Notes have no place in todo.txt and are not written.
+                priority as (A) to (I) (pri:A once done), the created and completed days, the tags,
+                due:YYYY-MM-DD, and the repeat as rec: (rec:+1m from the due date, rec:3d from the day
+                done) when the rule is every N days, weeks, months or years, or every weekday; other
+                rules have no rec: form, and a line on standard error counts them. Notes have no place
+                in todo.txt and are not written.
                 """,
             examples: [
                 "todo export > todos.json", "todo --db other.sqlite import todos.json",
@@ -48,8 +51,15 @@ extension Command {
                 if format == Command.icsFormat {
                     try Command.writeICS(repository, request, &context.out)
                 } else if format == "todotxt" {
+                    var unwritten = 0
                     try repository.forEach(request) { todo in
                         context.out.write(TodoTxtWriter.line(todo.fields) + "\n")
+                        if todo.fields.repeats, TodoTxtWriter.repeatTag(todo.fields) == nil { unwritten += 1 }
+                    }
+                    if unwritten > 0 {
+                        // Said, not dropped in silence; the file on stdout stays todo.txt.
+                        let rules = unwritten == 1 ? "1 repeat rule has" : "\(unwritten) repeat rules have"
+                        context.err.write("\(rules) no rec: form: written without one.\n")
                     }
                 } else {
                     try Command.writeJSON(repository, request, &context.out, uids: TodoUIDs(repository: repository))

@@ -14,7 +14,7 @@ extension Command {
             throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
         }
         let (added, skipped) = try addSkippingKnownUIDs(
-            reading.entries.map { ($0.fields, $0.uid) }, context: context)
+            reading.entries.map { ($0.fields, $0.uid, $0.history) }, context: context)
         var summary = importSummary(added: added, skipped: skipped) + "."
         if !reading.notKept.isEmpty {
             // As the other formats do: nothing the other app had disappears without a word.
@@ -28,12 +28,14 @@ extension Command {
 
 extension Command {
     /// Adds the todos read by an import in one undoable transaction, each with its UID when the
-    /// file gave one, and skips a todo whose UID is already known here (also one twice in the
-    /// file: the first one recorded it). The one rule for every format that carries UIDs
-    /// (iCalendar, todo's own JSON), so importing a file twice adds its todos once.
+    /// file gave one and its completion history (the occurrences another app finished, logged
+    /// as not pending: they are that app's, not this device's to send), and skips a todo whose
+    /// UID is already known here (also one twice in the file: the first one recorded it), its
+    /// history with it. The one rule for every format that carries UIDs (iCalendar, todo's own
+    /// JSON, taskwarrior's uuids), so importing a file twice adds its todos once.
     /// Returns how many were added and skipped.
     static func addSkippingKnownUIDs(
-        _ entries: [(fields: TodoFields, uid: String?)], context: CommandContext
+        _ entries: [(fields: TodoFields, uid: String?, history: [ImportedCompletion])], context: CommandContext
     ) throws(CLIError) -> (added: Int, skipped: Int) {
         let repository = try context.openRepository()
         let uids = TodoUIDs(repository: repository)
@@ -47,9 +49,15 @@ extension Command {
                         continue
                     }
                     // The readers applied each format's name rule; names are stored as read, with
-                    // every field read (times the file did not give are the import's).
-                    let todo = try repository.add(entry.fields, nameCheck: .asStored)
+                    // every field read (times the file did not give are the import's). A series
+                    // whose history reaches its deadline stands at its next occurrence.
+                    let fields = RepeatingTodo.movedPast(
+                        entry.history.map(\.occurrence), of: entry.fields, completedAt: entry.history.last?.completedAt)
+                    let todo = try repository.add(fields, nameCheck: .asStored)
                     if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
+                    for completion in entry.history {
+                        try repository.recordCompletion(completion.completion(ofTodo: todo.id))
+                    }
                     added += 1
                 }
                 return (added, skipped)

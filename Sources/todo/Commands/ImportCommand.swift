@@ -37,14 +37,20 @@ extension Command {
                 here is skipped, as in ics, and the summary counts the skipped ones.
                 taskwarrior: description is the name, due becomes the local date, completed tasks are
                 done, deleted ones are skipped; priority H/M/L is high/medium/low, project and tags are
-                tags, annotations the note, entry and end the created and completed times (a project or
-                tag of two words is counted in the summary line, not kept).
+                tags, annotations the note, entry and end the created and completed times, uuid the
+                UID (a task already here is skipped). A recurring template and its instances are one
+                repeating todo: recur its rule, until its end, the earliest pending instance its
+                deadline, the completed ones its history.
                 todo.txt: 'x ' marks done, due:YYYY-MM-DD is the deadline, (A) to (I) are the
-                priorities 1 to 9, the dates are the created and completed times, and +project and
-                @context words are tags (they leave the name).
+                priorities 1 to 9, the dates are the created and completed times, rec:3d repeats 3 days
+                after the day done and rec:+3d 3 days after the due date, and +project and @context
+                words are tags (they leave the name).
                 ics: each VTODO is a todo (SUMMARY the name, DUE the local date, COMPLETED or CANCELLED
-                done) that keeps its UID; one whose UID is already here is skipped, so a second import
-                of the same file adds nothing. Events are ignored.
+                done, RRULE its rule) that keeps its UID; one whose UID is already here is skipped, so a
+                second import of the same file adds nothing. Occurrences another app marked done are
+                the todo's history. Events are ignored.
+                What todos have no place for (a tag of two words, taskwarrior's wait: and scheduled:,
+                todo.txt's t:, alarms...) is counted in the summary line, by name.
                 Without --from the format is recognised: iCalendar by BEGIN:VCALENDAR, taskwarrior's
                 JSON by its uuid and description, todo's own JSON, else todo.txt.
                 'todo undo' removes a whole import.
@@ -75,7 +81,9 @@ extension Command {
                 throw .failure(
                     "\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.\(recognised)")
             }
-            let entries = report.todos.enumerated().map { (fields: $0.element, uid: report.uids[$0.offset]) }
+            let entries = report.todos.enumerated().map {
+                (fields: $0.element, uid: report.uids[$0.offset], history: report.history[$0.offset] ?? [])
+            }
             let (added, skipped) = try addSkippingKnownUIDs(entries, context: context)
             var summary = importSummary(added: added, skipped: skipped)
             // A format recognised from the file (other than todo's own) is named: it was a guess.

@@ -3,7 +3,10 @@
 # OUTPUT_FILE, from a throwaway HOME/TASKRC/TASKDATA so the user's own tasks are never touched.
 # Dates are entered in Asia/Tokyo (UTC+9, no DST): `due:2024-05-01` is stored as the UTC instant
 # 20240430T150000Z, the case that shows due -> local calendar date is done right.
-# Usage: capture-taskwarrior.sh OUTPUT_FILE
+# With `recurring`, the list is recurring tasks instead: a weekly series with an end and a
+# monthly one from a month's last day, the first instance of each completed (taskwarrior makes
+# the next one only when its date comes, so none is pending), and a task with a wait date.
+# Usage: capture-taskwarrior.sh OUTPUT_FILE [recurring]
 set -eu
 out=$1
 work=$(mktemp -d)
@@ -11,14 +14,24 @@ trap 'rm -rf "$work"' EXIT
 export HOME="$work" TASKRC="$work/taskrc" TASKDATA="$work/data" TZ=Asia/Tokyo
 touch "$TASKRC"
 mkdir -p "$TASKDATA"
-t() { task rc.verbose=nothing rc.confirmation=off "$@" > /dev/null 2>&1; }
-t add "Buy milk" due:2024-05-01
-t add "Write report" project:work +office
-t add '牛乳を買う ☕️ café "quoted"' due:2024-12-31
-t add "File taxes" due:2024-04-15
-t add "Call mom"
-t 4 done
-t 5 delete
-t add "Water plants" due:2099-06-01 wait:2099-05-25
-t add "Pay rent" due:2099-01-01 recur:yearly until:2100-06-01
+t() { task rc.verbose=nothing rc.confirmation=off rc.recurrence.confirmation=off "$@" > /dev/null 2>&1; }
+if [ "${2:-}" = recurring ]; then
+    t add "Water the fern" due:2099-01-05 recur:weekly until:2099-03-01
+    t add "Pay rent" due:2099-01-31 recur:monthly
+    t add "Plant bulbs" due:2099-10-15 wait:2099-10-01
+    t list || true  # any report makes the instances; it fails when it lists nothing
+    t status:pending description:"Water the fern" done
+    t status:pending description:"Pay rent" done
+    t list || true
+else
+    t add "Buy milk" due:2024-05-01
+    t add "Write report" project:work +office
+    t add '牛乳を買う ☕️ café "quoted"' due:2024-12-31
+    t add "File taxes" due:2024-04-15
+    t add "Call mom"
+    t 4 done
+    t 5 delete
+    t add "Water plants" due:2099-06-01 wait:2099-05-25
+    t add "Pay rent" due:2099-01-01 recur:yearly until:2100-06-01
+fi
 task export > "$out" 2> /dev/null
