@@ -89,7 +89,7 @@ import TodoStore
         let guide = try String(contentsOfFile: Self.root + "/docs/sync.md", encoding: .utf8)
         let sentence = try #require(
             guide.firstRange(of: "the field (one of ").map { guide[$0.upperBound...].prefix { $0 != ";" } })
-        let named = Set(sentence.matches(of: /`([a-z]+)`/).map { String($0.output.1) })
+        let named = Set(sentence.matches(of: /`([a-z_]+)`/).map { String($0.output.1) })
         let conflicting = Set(TodoField.all.filter { $0.merge == .oneValue }.map(\.name))
         #expect(named == conflicting, "the guide names \(named.sorted()), the merge \(conflicting.sorted())")
     }
