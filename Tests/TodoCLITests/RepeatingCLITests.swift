@@ -331,5 +331,13 @@ import Testing
         #expect(
             try onTerminal("edit", "1", "--every", "mon,thu").contains(
                 "~ 1  Pay rent  first occurrence thu 2026-12-03  ↻ every week on Mon, Thu"))
+        // A deadline moved off the rule is said, and kept.
+        let moved = try run("edit", "1", "--due", "2026-12-08")
+        #expect(moved.status == 0 && moved.stdout == "~ 1  Pay rent\n", "\(moved)")
+        #expect(
+            moved.stderr
+                == "note: todo 1 is now due tue 2026-12-08, which is not on its repeat (every week on Mon, Thu); the occurrence after it follows the rule\n"
+        )
+        #expect(try ok("done", "1") == "✓ 1  Pay rent  next 2026-12-10\n")
     }
 }

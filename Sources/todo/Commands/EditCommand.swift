@@ -103,6 +103,15 @@ extension Command {
                 }
                 return (todo, movedFrom)
             }
+            // A deadline moved off the rule (RFC 5545 leaves such a date undefined): said, not changed.
+            if deadline != nil, repeats.form == nil, !noRepeat, let date = todo.deadline,
+                let rule = todo.repeatRule.flatMap({ try? RecurrenceRule(parsing: $0) }),
+                RepeatSeries.firstDate(of: rule, onOrAfter: date) != date
+            {
+                context.err.writeNote(
+                    "todo \(todo.id) is now due \(TodoText.day(date)), which is not on its repeat (\(TodoText.repeatText(todo) ?? "")); the occurrence after it follows the rule"
+                )
+            }
             if let movedFrom, !context.out.isTerminal {
                 context.err.writeNote(
                     "\(movedFrom) is not on the repeat: the first occurrence of todo \(todo.id) is \(todo.deadline.map(TodoText.day) ?? "none")"
