@@ -266,6 +266,32 @@ import Testing
         #expect(try ok("done", "2") == "✓ 2  Week 20\n")
     }
 
+    @Test func anObjectRepeatingOnListedDatesAloneIsStillRefused() throws {
+        _ = try ok("add", "Lessons", "--due", "2026-12-01")
+        // The todo as a sync left it: its object repeats by RDATE, with no rule todo carries.
+        let ics = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//other//app//EN", "BEGIN:VTODO", "UID:lessons",
+            "DTSTAMP:20261120T080000Z", "SUMMARY:Lessons", "DUE;VALUE=DATE:20261201",
+            "RDATE;VALUE=DATE:20261208,20261215", "END:VTODO", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n")
+        let insert = try ProcessRunner.run(
+            "sqlite3",
+            [
+                sandbox.database,
+                "INSERT INTO todo_uids VALUES (1, 'lessons'); INSERT INTO sync_items (uid, href, ics, name, deadline, done) VALUES ('lessons', '/cal/lessons.ics', '\(ics)', 'Lessons', '2026-12-01', 0)"
+            ])
+        #expect(insert.status == 0, "\(insert)")
+        let before = sandbox.fileState()
+        let refused = try run("done", "1")
+        #expect(refused.status == 1 && refused.stdout.isEmpty, "\(refused)")
+        #expect(
+            refused.stderrLines == [
+                "error: todo 1 \"Lessons\" repeats on dates set in another app, which todo cannot follow: marking it done would end the series on every device",
+                "Nothing was changed. Finish this occurrence in the app that set the dates."
+            ])
+        #expect(sandbox.fileState() == before)
+    }
+
     @Test func badFormsAndOptionsAreUsageErrorsThatChangeNothing() throws {
         _ = try ok("add", "x", "--every", "week")
         _ = try ok("add", "y")
