@@ -30,12 +30,18 @@ import Testing
             .joined(separator: "|")
     }
 
+    /// Runs `sql` on the sandbox's database with the sqlite3 shell (another program sharing the
+    /// file) and returns its lines.
+    @discardableResult
+    private func sqlite(_ sql: String) throws -> [String] {
+        let result = try ProcessRunner.run("sqlite3", [sandbox.database, sql])
+        #expect(result.status == 0, "\(sql): \(result.stderr)")
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
     /// The log of finished occurrences: `todo_id|occurrence|source|pending` lines.
     private func log() throws -> [String] {
-        let result = try ProcessRunner.run(
-            "sqlite3",
-            [sandbox.database, "SELECT todo_id, occurrence, source, pending FROM todo_completions ORDER BY 1, 2"])
-        return result.stdout.split(separator: "\n").map(String.init)
+        try sqlite("SELECT todo_id, occurrence, source, pending FROM todo_completions ORDER BY 1, 2")
     }
 
     /// Today plus `days` in UTC, as YYYY-MM-DD, by Foundation rather than todo's own calendar.
@@ -236,13 +242,9 @@ import Testing
 
     @Test func aRuleTodoCannotFollowIsRefusedAndNothingChanges() throws {
         _ = try ok("add", "Buy milk")
-        let insert = try ProcessRunner.run(
-            "sqlite3",
-            [
-                sandbox.database,
-                "INSERT INTO todos (name, deadline, repeat_rule) VALUES ('Week 20', '2026-05-11', 'FREQ=YEARLY;BYWEEKNO=20'), ('Odd', '2026-05-11', 'FREQ=SOMETIMES')"
-            ])
-        #expect(insert.status == 0, "\(insert)")
+        try sqlite(
+            "INSERT INTO todos (name, deadline, repeat_rule) VALUES ('Week 20', '2026-05-11', 'FREQ=YEARLY;BYWEEKNO=20'), ('Odd', '2026-05-11', 'FREQ=SOMETIMES')"
+        )
         let before = sandbox.fileState()
         for arguments in [["done", "1", "2"], ["done", "2", "--series"], ["skip", "2"], ["done", "3"]] {
             let refused = try sandbox.todo(arguments, environment: Self.utc)
@@ -274,13 +276,9 @@ import Testing
             "DTSTAMP:20261120T080000Z", "SUMMARY:Lessons", "DUE;VALUE=DATE:20261201",
             "RDATE;VALUE=DATE:20261208,20261215", "END:VTODO", "END:VCALENDAR", ""
         ].joined(separator: "\r\n")
-        let insert = try ProcessRunner.run(
-            "sqlite3",
-            [
-                sandbox.database,
-                "INSERT INTO todo_uids VALUES (1, 'lessons'); INSERT INTO sync_items (uid, href, ics, name, deadline, done) VALUES ('lessons', '/cal/lessons.ics', '\(ics)', 'Lessons', '2026-12-01', 0)"
-            ])
-        #expect(insert.status == 0, "\(insert)")
+        try sqlite(
+            "INSERT INTO todo_uids VALUES (1, 'lessons'); INSERT INTO sync_items (uid, href, ics, name, deadline, done) VALUES ('lessons', '/cal/lessons.ics', '\(ics)', 'Lessons', '2026-12-01', 0)"
+        )
         let before = sandbox.fileState()
         let refused = try run("done", "1")
         #expect(refused.status == 1 && refused.stdout.isEmpty, "\(refused)")
