@@ -38,6 +38,16 @@ public struct TodoCompletion: Sendable, Hashable {
 
     /// Whether it counts as done (a skip does not).
     public var isDone: Bool { source != .skip }
+
+    /// Whether the todo, as `fields` say it is now, stands at this occurrence again: an undo
+    /// brought it back (the log is not part of undo). True when the todo is not done and its
+    /// deadline is the occurrence, or, for a todo that repeats from its deadline, before it; a
+    /// todo that repeats from the day it was done may stand before an occurrence finished early
+    /// (every 3 days from done, done a week early), so for it only its current occurrence counts.
+    public func isReopened(by fields: TodoFields) -> Bool {
+        guard !fields.isDone, let deadline = fields.deadline else { return false }
+        return fields.repeatFrom == .due ? occurrence >= deadline : occurrence == deadline
+    }
 }
 
 extension TodoRepository {
@@ -87,9 +97,11 @@ extension TodoRepository {
         }
     }
 
-    /// The completions of the todo `id` made here and not yet applied to the server, oldest first.
+    /// The completions of the todo `id` made here and not yet applied to the server, oldest first,
+    /// but for those an undo opened again (``TodoCompletion/isReopened(by:)``).
     public func pendingCompletions(ofTodo id: Int64) throws(TodoStoreError) -> [TodoCompletion] {
-        try completions(ofTodo: id).filter(\.pending)
+        guard let todo = try todo(id: id) else { return try completions(ofTodo: id).filter(\.pending) }
+        return try completions(ofTodo: id).filter { $0.pending && !$0.isReopened(by: todo.fields) }
     }
 
     /// The completions of the todo `id` on `occurrences` are on the server now (those recorded

@@ -1,15 +1,16 @@
 import SQLite
 import TodoStore
 
-/// Repeating todos, until `todo` can complete one occurrence of a series.
+/// Repeating series that must not be marked done as a whole.
 ///
 /// A master VTODO with a repeat rule stands for the whole series: STATUS:COMPLETED on it ends
 /// the series for every app that reads the object (Tasks.org, Apple Reminders, Thunderbird...),
-/// and the chore never comes back. Apps that complete one occurrence move the master to the next
-/// one instead (or add an override), and `todo` cannot do that yet, so it never marks such a
-/// master done: `todo done` refuses, and a sync keeps the todo not done when it was marked done
-/// some other way (the ui, the sqlite3 shell, an older `todo`). A series that really ends at its
-/// current occurrence may be completed as any todo.
+/// and the chore never comes back. `todo done` finishes one occurrence instead
+/// (``TodoRepository/finishOccurrence(of:_:today:now:)``, applied to the object by the sync), or
+/// ends the series on purpose (`--series`). What is left here: `todo done` still refuses an
+/// object that repeats on RDATEs alone (no rule the todo carries), and a sync keeps the todo not
+/// done when it was marked done some other way (the sqlite3 shell, an older `todo`). A series
+/// that really ends at its current occurrence may be completed as any todo.
 extension VTodoObject {
     /// Whether the master VTODO repeats past its current occurrence: it has an RDATE, or an
     /// RRULE that is not known to end there. Conservative: a rule is known to end only with
@@ -43,7 +44,8 @@ extension VTodoObject {
 
 extension SyncState {
     /// The todos among `ids` whose last synced object repeats past its current occurrence
-    /// (``VTodoObject/seriesContinues``), in the order of `ids`: those `todo` must not mark done.
+    /// (``VTodoObject/seriesContinues``), in the order of `ids`: those `todo` must not mark done
+    /// as a whole.
     /// Reads only the synced objects that mention a rule; a database that never synced answers
     /// from an empty table.
     public func todosInContinuingSeries(among ids: [Int64]) throws(TodoStoreError) -> [Int64] {

@@ -20,9 +20,10 @@ public struct SyncReport: Sendable, Equatable {
     /// The server cut its listing short (it listed only some of the collection's objects): what
     /// it listed was applied, nothing it left out was deleted here, and the next sync lists again.
     public var listingCutShort = false
-    /// Todos marked done here whose object repeats past its current occurrence: `todo` cannot
-    /// complete one occurrence yet, and a completed master would end the series on every
-    /// device, so they were set back to not done (``VTodoObject/seriesContinues``).
+    /// Todos marked done here as a whole (by another program sharing the file, not by finishing
+    /// an occurrence) whose object repeats past its current occurrence: a completed master would
+    /// end the series on every device, so they were set back to not done
+    /// (``VTodoObject/seriesContinues``).
     public var keptRepeating: [Named] = []
 
     /// A todo, by its id and name as they were here.

@@ -15,7 +15,7 @@ enum TodoCLI {
 
     /// Every command, in the order help lists them.
     static let commands: [Command] = [
-        .add, .list, .show, .edit, .tags, .done, .undone, .remove, .undo, .redo, .export, .import, .watch, .ui,
+        .add, .list, .show, .edit, .tags, .done, .undone, .skip, .remove, .undo, .redo, .export, .import, .watch, .ui,
         .sync,
         .completions, .manpage, .check, help
     ]

@@ -38,7 +38,7 @@ import Testing
             shown.hasPrefix(
                 "id:        1\nname:      Buy milk\ndeadline:  2024-05-01\ndone:      yes\npriority:  none\n"
                     + "tags:      none\nnote:      none\ncreated:   20"), "\(shown)")
-        #expect(shown.contains("\ncompleted: 20") && shown.contains("Z\n"), "\(shown)")
+        #expect(shown.contains("\ncompleted: 20") && shown.contains("Z\nrepeats:   no\n"), "\(shown)")
         #expect(try todo(1)["done"] as? Bool == true)
         let missing = try sandbox.todo("show", "9")
         #expect(missing.status == 1)

@@ -108,6 +108,19 @@ import Testing
         #expect(try todo(named: "Pay rent")?["done"] as? Bool == false)
     }
 
+    @Test func spaceOnARepeatingTodoFinishesItsOccurrence() throws {
+        _ = try sandbox.ok(["add", "Pay rent", "--due", "2026-12-01", "--every", "month"], environment: ["TZ": "UTC"])
+        let session = try startUI(environment: ["TZ": "UTC"])
+        #expect(TmuxSession.cursorLine(try session.screen())?.contains("2026-12-01↻") == true)
+        try session.press("Space")
+        try session.waitFor("Done \"Pay rent\" next fri 2027-01-01 (u undoes)")
+        try session.waitUntil("the next date") { TmuxSession.cursorLine($0)?.contains("[ ] 1  2027-01-01↻") == true }
+        let todo = try self.todo(named: "Pay rent")
+        #expect(todo?["deadline"] as? String == "2027-01-01" && todo?["done"] as? Bool == false)
+        try session.press("u")
+        try session.waitUntil("undone") { TmuxSession.cursorLine($0)?.contains("2026-12-01↻") == true }
+    }
+
     // MARK: Edit, delete, add
 
     @Test func editChangesNameThenDeadlineAndABadDateChangesNothing() throws {

@@ -64,4 +64,42 @@ import TodoStore
         #expect(try #require(server.objects["/cal/t2.ics"]).text.contains("STATUS:COMPLETED"))
         #expect(try laptop.sync() == SyncReport(), "nothing left to send")
     }
+
+    @Test func anOccurrenceFinishedAndUndoneHereIsNotSentLater() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let december = try #require(CalendarDate(year: 2026, month: 12, day: 1))
+        let id = try laptop.repository.add(
+            TodoFields(name: "Backup", deadline: december, repeatRule: "FREQ=WEEKLY;COUNT=5")
+        ).id
+        try laptop.sync()
+        _ = try laptop.repository.recordingUndo("done") { () throws(TodoStoreError) in
+            try laptop.repository.finishOccurrence(of: id, .done, today: december)
+        }
+        #expect(try laptop.repository.pendingCompletions(ofTodo: id).map(\.occurrence) == [december])
+        // Undo brings the todo back to the occurrence: the log keeps it, but it is open again.
+        _ = try laptop.repository.undo()
+        #expect(try laptop.repository.pendingCompletions(ofTodo: id).isEmpty)
+        #expect(try laptop.repository.completions(ofTodo: id).count == 1)
+        _ = try laptop.repository.rename(id: id, to: "Back up")
+        try laptop.sync()
+        let text = try #require(server.objects.values.first).text
+        #expect(text.contains("SUMMARY:Back up") && text.contains("DUE;VALUE=DATE:20261201"), "\(text)")
+        #expect(text.contains("RRULE:FREQ=WEEKLY;COUNT=5"), "the count is the one before the done: \(text)")
+
+        // A todo that repeats from the day done, done early, stands before the occurrence it
+        // finished: that one is still to send.
+        let fern = try laptop.repository.add(
+            TodoFields(
+                name: "Fern", deadline: CalendarDate(year: 2026, month: 12, day: 10),
+                repeatRule: "FREQ=DAILY;INTERVAL=3",
+                repeatFrom: .done)
+        ).id
+        let finished = try laptop.repository.finishOccurrence(of: fern, .done, today: december)
+        #expect(finished?.todo.deadline == CalendarDate(year: 2026, month: 12, day: 4))
+        #expect(
+            try laptop.repository.pendingCompletions(ofTodo: fern).map(\.occurrence) == [
+                CalendarDate(year: 2026, month: 12, day: 10)
+            ])
+    }
 }

@@ -234,17 +234,22 @@ enum ManPage {
 
     /// One input line cut at spaces into lines of at most 80 bytes (mandoc's style check):
     /// filled text joins them again, and an `unfilled` line (an example, shown as typed) is
-    /// continued with a trailing backslash, which joins input lines without a break.
+    /// continued with a trailing backslash, which joins input lines without a break. mandoc
+    /// measures a line after reading each character beyond ASCII as its escape (`→` is
+    /// `\[u2192]`), so such a character counts as that many bytes.
     private static func wrapped(_ line: String, unfilled: Bool) -> String {
         let limit = unfilled ? 78 : 80
-        guard line.utf8.count > limit else { return line }
+        func length(_ text: some StringProtocol) -> Int {
+            text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : $1.value > 0xFFFF ? 9 : 8) }
+        }
+        guard length(line) > limit else { return line }
         var lines: [String] = []
         // The line's own indentation (a schema's columns, an example's) stays on its first line.
         let indent = String(line.prefix { $0 == " " })
         var current = indent
         var fresh = true  // nothing on the current line but its indentation yet
         for word in line.dropFirst(indent.count).split(separator: " ", omittingEmptySubsequences: false) {
-            if !fresh && current.utf8.count + 1 + word.utf8.count > limit {
+            if !fresh && length(current) + 1 + length(word) > limit {
                 lines.append(current)
                 // A continued unfilled line keeps its space; a filled one gets it back from filling,
                 // and a word that would start it with a control character ('.', "'") is protected.

@@ -1,8 +1,10 @@
 import TodoStore
+import TodoSync
 
 extension Command {
-    /// `todo add NAME [+TAG|@TAG ...] [--due DATE] [--priority P] [--tag T ...] [--note TEXT] [--json]`:
-    /// prints the new todo's id (on a terminal, the todo).
+    /// `todo add NAME [+TAG|@TAG|rec:FORM ...] [--due DATE] [--priority P] [--tag T ...] [--note TEXT]
+    /// [--every FORM | --after FORM] [--until DATE | --times N] [--json]`: prints the new todo's id
+    /// (on a terminal, the todo).
     static let add = Command(
         spec: CommandSpec(
             name: "add",
@@ -11,7 +13,7 @@ extension Command {
                 .init(
                     name: "name",
                     help:
-                        "What to do. Several words are joined with spaces; a word of its own that starts with + or @ (+family, @phone) is a tag, as in taskwarrior and todo.txt. Quote the whole name to keep such a word in it.",
+                        "What to do. Several words are joined with spaces; a word of its own that starts with + or @ (+family, @phone) is a tag, as in taskwarrior and todo.txt, and rec:FORM or recur:FORM says how it repeats (todo.txt's rec:3d counts from the day done, rec:+3d and taskwarrior's recur:weekly from the deadline). Quote the whole name to keep such a word in it.",
                     repeats: true)
             ],
             options: [
@@ -20,31 +22,44 @@ extension Command {
                 .init(
                     name: "--tag", value: "tag",
                     help: "A tag (+work, @phone, or work for +work); give it again for more."),
-                .init(name: "--note", value: "text", help: "A note: any text, several lines too."),
+                .init(name: "--note", value: "text", help: "A note: any text, several lines too.")
+            ] + CommandContext.repeatOptions + [
                 .init(
                     name: "--json", value: nil,
                     help:
                         "Print the new todo as a JSON object instead of its id (on a terminal, a line saying what was added)."
                 )
             ],
-            discussion: DueDateParser.rules,
+            discussion: DueDateParser.rules + "\n\n" + RepeatForm.rules,
             examples: [
                 "todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum --due friday",
                 "todo add \"Pay rent\" --due +2w", "todo add Call mom +family @phone --priority high",
-                "todo add \"Call mom\" --tag family --note \"about Sunday\""
+                "todo add \"Call mom\" --tag family --note \"about Sunday\"",
+                "todo add \"Pay rent\" --due 2026-12-01 --every month", "todo add \"Water the fern\" --after 3d",
+                "todo add Gym --every mon,thu --until 2027-06-30", "todo add Water plants rec:+1w"
             ]
         ),
         run: { (context) throws(CLIError) in
-            // Words of their own that are tags leave the name (taskwarrior's `task add Call +family`).
+            // Words of their own that are tags or repeats leave the name (taskwarrior's `task add
+            // Call +family recur:weekly`, todo.txt's `rec:3d`).
             var words: [String] = []
             var tags = TodoTags()
+            var repeatWord: (form: RepeatForm, from: TodoRepeatFrom)?
             for word in context.arguments.positionals {
                 if let first = word.first, first == "+" || first == "@", let tag = TodoTag(word) {
                     tags.insert(tag)
+                } else if let repeats = try RepeatForm.word(word) {
+                    if let earlier = repeatWord {
+                        throw .usage(
+                            "'\(TodoText.sanitized(earlier.form.text))' and '\(TodoText.sanitized(word))' both say how it repeats",
+                            hint: "Give one of them, or quote the name to keep such a word in it.")
+                    }
+                    repeatWord = repeats
                 } else {
                     words.append(word)
                 }
             }
+            let request = try context.repeatRequest(word: repeatWord)
             for text in context.arguments.allValues("--tag") { tags.insert(try CommandContext.tag(text)) }
             let name = words.joined(separator: " ")
             guard Todo.isValidName(name) else { throw CLIError(.emptyName, path: "") }
@@ -54,15 +69,34 @@ extension Command {
                 fields.priority = priority
             }
             fields.note = context.arguments.value("--note")
+            var series: RepeatSeries?
+            if let form = request.form {
+                // A repeating todo always has a date: without --due, today's first occurrence.
+                let made = try RepeatSeries(
+                    form, from: request.from, end: request.end, deadline: fields.deadline ?? context.today)
+                fields.deadline = made.deadline
+                fields.repeatRule = made.rule.text
+                fields.repeatFrom = made.from
+                series = made
+            } else if request.end != nil {
+                throw .usage("'--until' and '--times' end a repeat", hint: "Give --every or --after too.")
+            }
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in
                 try repository.recordingUndo("add") { () throws(TodoStoreError) in try repository.add(fields) }
             }
+            let moved = series?.movedFrom != nil
+            // Standard output is the id (or the JSON) in a pipe: the moved date is told on stderr.
+            if let series, let asked = series.movedFrom, context.arguments.flag("--json") || !context.out.isTerminal {
+                context.err.writeNote(
+                    "\(asked) is not on the repeat: the first occurrence of todo \(todo.id) is \(TodoText.day(series.deadline))"
+                )
+            }
             if context.arguments.flag("--json") {
                 context.out.write(JSON.object(todo) + "\n")
             } else if context.out.isTerminal {
-                // A person sees what was added, and which day a relative date became.
-                context.out.write(TodoText.summaryWithDeadline("+", todo))
+                // A person sees what was added, which day a relative date became, and how it repeats.
+                context.out.write(TodoText.summaryWithDeadline("+", todo, dueWord: moved ? "first occurrence" : "due"))
             } else {
                 // The scripting contract: the id alone (`id=$(todo add ...)`).
                 context.out.write("\(todo.id)\n")

@@ -55,6 +55,16 @@ struct CommandContext {
         }
     }
 
+    /// Runs `body` as one undo step of `repository` (`recordingUndo`), in one transaction: an
+    /// error it throws, a refusal as much as a store failure, rolls back everything it wrote.
+    /// Store calls inside go through ``perform(_:)``.
+    func recordingUndo<Result>(
+        _ command: String, in repository: TodoRepository, _ body: () throws(CLIError) -> Result
+    ) throws(CLIError) -> Result {
+        let path = (try? databasePath()) ?? "the database"
+        return try repository.recordingUndo(command, mapStoreError: { CLIError($0, path: path) }, body)
+    }
+
     /// Parses the positional arguments as todo ids, each range in full: for the commands that
     /// take one id (`show`, `edit`).
     func ids() throws(CLIError) -> [Int64] {

@@ -58,7 +58,8 @@ enum CompletionValues: Equatable, Sendable {
         switch option.name {
         case "--sort": .words(TodoFetchRequest.Order.allCases.map(\.rawValue))
         case "--color": .words(["auto", "always", "never"])
-        case "--due", "--due-before", "--due-after": .words(DueDateParser.completionWords)
+        case "--due", "--due-before", "--due-after", "--until": .words(DueDateParser.completionWords)
+        case "--every", "--after": .words(RepeatForm.completionWords)
         case "--from": .words(Command.importFormats)
         case "--format": .words(Command.exportFormats)
         case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
@@ -71,7 +72,8 @@ enum CompletionValues: Equatable, Sendable {
     /// The values of a positional argument of `command`, by its name.
     static func of(_ argument: CommandSpec.Argument, in command: String) -> CompletionValues {
         switch argument.name {
-        case "id": .todoIDs(filter: command == "done" ? "--undone" : command == "undone" ? "--done" : nil)
+        case "id":
+            .todoIDs(filter: ["done", "skip"].contains(command) ? "--undone" : command == "undone" ? "--done" : nil)
         case "command": .commands
         case "shell": .words(CompletionShell.allCases.map(\.rawValue))
         case "action": command == "sync" ? .words(SyncRun.actions) : .nothing

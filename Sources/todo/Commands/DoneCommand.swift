@@ -2,73 +2,161 @@ import TodoStore
 import TodoSync
 
 extension Command {
-    /// `todo done ID...`: marks todos done, all or nothing (the sample app's tap).
+    /// `todo done ID... [--series | --catch-up]`: marks todos done, all or nothing (the sample
+    /// app's tap); a repeating todo moves on to its next occurrence.
     static let done = doneState(true)
 
-    /// `todo undone ID...`: marks todos not done, all or nothing.
+    /// `todo undone ID... [--next]`: marks todos not done, all or nothing; `--next` resumes an
+    /// ended series at its next occurrence.
     static let undone = doneState(false)
 
-    /// What `todo done` says of repeating todos (``CLIError/continuingSeries(_:)``).
+    /// What `todo done` says of repeating todos.
     private static let repeatingNote = """
 
 
-        A todo that repeats in another app (its synced object has a repeat rule) is refused
-        while its series goes on: todo cannot complete one occurrence yet, and marking the
-        series done would end it on every device.
+        A repeating todo (todo add --every) is not marked done: its current occurrence is,
+        and its deadline moves to the next one, printed after it (next fri 2027-01-01; in a
+        pipe the date alone, last on the line). When the series has no occurrence left, the
+        todo is done and series over is printed. --series ends the series at this
+        occurrence; --catch-up moves the todo to its first occurrence on or after today, the
+        missed ones passing as done. A repeat todo cannot follow (another app's rule with
+        parts todo does not complete, or dates listed in another app) is refused, and
+        nothing is changed.
         """
 
     private static func doneState(_ isDone: Bool) -> Command {
         let name = isDone ? "done" : "undone"
+        let options: [CommandSpec.Option] =
+            isDone
+            ? [
+                .init(
+                    name: "--series", value: nil, help: "End the series of a repeating todo: the todo is done."),
+                .init(
+                    name: "--catch-up", value: nil,
+                    help: "Move a repeating todo to its first occurrence on or after today, the missed ones done.")
+            ]
+            : [
+                .init(
+                    name: "--next", value: nil,
+                    help:
+                        "Resume a repeating todo whose series was ended (here with --series, or in another app) at its next occurrence."
+                )
+            ]
         return Command(
             spec: CommandSpec(
                 name: name,
                 abstract: isDone ? "Mark todos done." : "Mark todos not done.",
                 arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
+                options: options,
                 discussion: """
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
                     an error. A todo that is already \(name) is said to be so and left alone; when none
-                    changes, nothing is recorded for undo.\(isDone ? Self.repeatingNote : "")
+                    changes, nothing is recorded for undo.\(isDone ? Self.repeatingNote : Self.nextNote)
                     """,
                 examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
+                    + (isDone ? ["todo done 12 --series", "todo done 12 --catch-up"] : ["todo undone 12 --next"])
             ),
             run: { (context) throws(CLIError) in
+                let series = context.arguments.flag("--series")
+                let catchUp = context.arguments.flag("--catch-up")
+                if series && catchUp { throw .usage("'--series' and '--catch-up' cannot be used together") }
                 let parts = try context.idParts()
                 let repository = try context.openRepository()
                 let ids = try context.existingIDs(parts, in: repository)
-                // Read and write in one transaction: what is reported as already done is what
-                // the write left alone.
-                let (todos, changed, repeating) = try context.perform { () throws(TodoStoreError) in
-                    try repository.recordingUndo(name) { () throws(TodoStoreError) in
-                        let todos = try repository.todos(ids: ids)
-                        let toChange = todos.filter { $0.isDone != isDone }.map(\.id)
-                        let repeating =
-                            isDone ? try SyncState(repository: repository).todosInContinuingSeries(among: toChange) : []
-                        guard repeating.isEmpty else { return (todos, Set<Int64>(), Set(repeating)) }
-                        let changed = toChange.isEmpty ? [] : try repository.setDone(isDone, ids: toChange)
-                        return (todos, Set(changed.map(\.id)), Set<Int64>())
-                    }
-                }
-                guard repeating.isEmpty else { throw .continuingSeries(todos.filter { repeating.contains($0.id) }) }
-                for todo in todos {
-                    if changed.contains(todo.id) {
-                        context.out.write(TodoText.summary(isDone ? "✓" : "○", todo))
-                    } else {
-                        context.out.write("  \(todo.id)  \(TodoText.sanitized(todo.name)): already \(name)\n")
-                    }
-                }
+                let finish: RepeatingTodo.Finish = series ? .endSeries : catchUp ? .catchUp : .done
+                let lines =
+                    isDone
+                    ? try markDone(ids, finish, repository, context)
+                    : try markUndone(ids, next: context.arguments.flag("--next"), repository, context)
+                for line in lines { context.out.write(line) }
             }
         )
     }
-}
 
-extension CLIError {
-    /// `todo done` (or the ui's toggle) on todos whose synced object repeats
-    /// (``VTodoObject/seriesContinues``): refused, nothing changed.
-    static func continuingSeries(_ todos: [Todo]) -> CLIError {
-        let named = todos.map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
-        return .failure(
-            "\(todos.count == 1 ? "todo" : "todos") \(named) \(todos.count == 1 ? "repeats" : "repeat") (a rule set in another app), and todo cannot complete one occurrence yet: marking it done would end the series on every device",
-            hint: "Nothing was changed. Complete this occurrence in the app that set the repeat.")
+    /// What `todo undone` says of `--next`.
+    private static let nextNote = """
+
+
+        --next resumes a repeating todo whose series ended (with todo done --series, or in
+        another app that marked the whole series done): it is not done again, and its deadline
+        moves to the occurrence after its current one. Plain todo undone reopens the todo on its
+        own date.
+        """
+
+    /// `todo done`: the todos of `ids` done, each repeating one finishing its occurrence as
+    /// `finish` says, in one transaction and one undo step; every refusal before any write.
+    /// Returns the lines to print.
+    private static func markDone(
+        _ ids: [Int64], _ finish: RepeatingTodo.Finish, _ repository: TodoRepository, _ context: CommandContext
+    ) throws(CLIError) -> [String] {
+        let today = context.today
+        let now = UTCTimestamp.now()
+        let isTerminal = context.out.isTerminal
+        return try context.recordingUndo("done", in: repository) { () throws(CLIError) -> [String] in
+            // Read and write in one transaction: what is reported as already done is what
+            // the write left alone.
+            let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
+            let open = todos.filter { !$0.isDone }
+            let plain = open.filter { !$0.fields.repeats }.map(\.id)
+            var refusals = open.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
+            let listed = try context.perform { () throws(TodoStoreError) in
+                try SyncState(repository: repository).todosInContinuingSeries(among: plain)
+            }
+            refusals += todos.filter { listed.contains($0.id) }.map(RepeatRefusal.listedDates)
+            if !refusals.isEmpty { throw RepeatRefusal.error(refusals) }
+            var lines: [Int64: String] = [:]
+            for todo in open where todo.fields.repeats {
+                let finished = try context.perform { () throws(TodoStoreError) in
+                    try repository.finishOccurrence(of: todo.id, finish, today: today, now: now)
+                }
+                if let (outcome, moved) = finished {
+                    lines[todo.id] = TodoText.finished("✓", moved, outcome, isTerminal: isTerminal)
+                }
+            }
+            let changed = try context.perform { () throws(TodoStoreError) in
+                plain.isEmpty ? [] : try repository.setDone(true, ids: plain)
+            }
+            for todo in changed { lines[todo.id] = TodoText.summary("✓", todo) }
+            return todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): already done\n" }
+        }
+    }
+
+    /// `todo undone`: the todos of `ids` not done; with `next`, each one's series resumed at its
+    /// occurrence after its date (all of them must repeat). Returns the lines to print.
+    private static func markUndone(
+        _ ids: [Int64], next: Bool, _ repository: TodoRepository, _ context: CommandContext
+    ) throws(CLIError) -> [String] {
+        let today = context.today
+        let now = UTCTimestamp.now()
+        let isTerminal = context.out.isTerminal
+        return try context.recordingUndo("undone", in: repository) { () throws(CLIError) -> [String] in
+            let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
+            var lines: [Int64: String] = [:]
+            if next {
+                var resumed: [(Todo, TodoFields)] = []
+                var refusals: [RepeatRefusal] = []
+                for todo in todos where todo.isDone {
+                    switch RepeatRefusal.resuming(todo, today: today, now: now) {
+                    case .success(let fields): resumed.append((todo, fields))
+                    case .failure(let refusal): refusals.append(refusal)
+                    }
+                }
+                if !refusals.isEmpty { throw RepeatRefusal.error(refusals) }
+                for (todo, fields) in resumed {
+                    let moved = try context.perform { () throws(TodoStoreError) in
+                        try repository.replaceFields(id: todo.id, with: fields)
+                    }
+                    lines[todo.id] = TodoText.summary("○", moved, then: TodoText.next(moved, isTerminal: isTerminal))
+                }
+            } else {
+                let toChange = todos.filter(\.isDone).map(\.id)
+                let changed = try context.perform { () throws(TodoStoreError) in
+                    toChange.isEmpty ? [] : try repository.setDone(false, ids: toChange)
+                }
+                for todo in changed { lines[todo.id] = TodoText.summary("○", todo) }
+            }
+            return todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): already undone\n" }
+        }
     }
 }

@@ -1,12 +1,14 @@
 import TodoStore
+import TodoSync
 
 extension Command {
     /// `todo edit ID [--name NAME] [--due DATE | --no-due] [--priority P] [--tag T] [--untag T]
-    /// [--note TEXT | --append TEXT | --prepend TEXT]`: the sample app's leading swipe.
+    /// [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM | --after FORM] [--until DATE |
+    /// --times N] [--no-repeat]`: the sample app's leading swipe.
     static let edit = Command(
         spec: CommandSpec(
             name: "edit",
-            abstract: "Change a todo's name, deadline, priority, tags or note.",
+            abstract: "Change a todo's name, deadline, priority, tags, note or repeat.",
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [
                 .init(name: "--name", value: "name", help: "The new name."),
@@ -21,12 +23,19 @@ extension Command {
                 .init(name: "--note", value: "text", help: "Replace the note; an empty text removes it."),
                 .init(name: "--append", value: "text", help: "Add a line at the end of the note."),
                 .init(name: "--prepend", value: "text", help: "Add a line at the start of the note.")
+            ] + CommandContext.repeatOptions + [
+                .init(name: "--no-repeat", value: nil, help: "Stop repeating: the todo keeps its date.")
             ],
             discussion: "Every change is made in one transaction: all or none, and one 'todo undo' reverts"
-                + " them all. On a terminal the new name and deadline are shown.\n\n" + DueDateParser.rules,
+                + " them all. On a terminal the new name and deadline are shown. --every and --after"
+                + " replace how the todo repeats (keeping how the series ends, unless --until or --times"
+                + " say otherwise); --until and --times alone change only how it ends.\n\n" + DueDateParser.rules
+                + "\n\n" + RepeatForm.rules,
             examples: [
                 "todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due",
-                "todo edit 3 --priority low --tag errands --untag work", "todo edit 3 --append \"called, no answer\""
+                "todo edit 3 --priority low --tag errands --untag work", "todo edit 3 --append \"called, no answer\"",
+                "todo edit 3 --every 'last fri'", "todo edit 3 --after 1m", "todo edit 3 --times 5",
+                "todo edit 3 --no-repeat"
             ]
         ),
         run: { (context) throws(CLIError) in
@@ -53,34 +62,108 @@ extension Command {
             if note != nil && (append != nil || prepend != nil) {
                 throw .usage("'--note' replaces the note: it cannot be used with '--append' or '--prepend'")
             }
+            let repeats = try context.repeatRequest()
+            let noRepeat = context.arguments.flag("--no-repeat")
+            if noRepeat && !repeats.isEmpty {
+                throw .usage("'--no-repeat' cannot be used with '--every', '--after', '--until' or '--times'")
+            }
+            if clearDeadline && repeats.form != nil {
+                throw .usage("a repeating todo has a date: '--no-due' cannot be used with '--every' or '--after'")
+            }
             guard
                 name != nil || deadline != nil || clearDeadline || priority != nil || !added.isEmpty || !removed.isEmpty
-                    || note != nil || append != nil || prepend != nil
+                    || note != nil || append != nil || prepend != nil || !repeats.isEmpty || noRepeat
             else {
                 throw .usage(
                     "nothing to change",
-                    hint: "Give --name, --due, --no-due, --priority, --tag, --untag, --note, --append or --prepend.")
+                    hint:
+                        "Give --name, --due, --no-due, --priority, --tag, --untag, --note, --append, --prepend, --every, --after, --until, --times or --no-repeat."
+                )
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
             let repository = try context.openRepository()
-            let todo = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("edit") { () throws(TodoStoreError) in
-                    try repository.update(id: id) { fields in
-                        if let name { fields.name = name }
-                        if deadline != nil || clearDeadline { fields.moveDeadline(to: deadline) }
-                        if let priority { fields.priority = priority }
-                        for tag in removed { fields.tags.remove(tag) }
-                        for tag in added { fields.tags.insert(tag) }
-                        if let note { fields.note = note.isEmpty ? nil : note }
-                        if let prepend { fields.note = fields.note.map { prepend + "\n" + $0 } ?? prepend }
-                        if let append { fields.note = fields.note.map { $0 + "\n" + append } ?? append }
-                    }
+            let today = context.today
+            let (todo, movedFrom) = try context.recordingUndo("edit", in: repository) {
+                () throws(CLIError) -> (Todo, CalendarDate?) in
+                guard let current = try context.perform({ () throws(TodoStoreError) in try repository.todo(id: id) })
+                else { throw CLIError(.notFound(ids: [id]), path: "") }
+                var fields = current.fields
+                if let name { fields.name = name }
+                if deadline != nil || clearDeadline { fields.moveDeadline(to: deadline) }
+                if let priority { fields.priority = priority }
+                for tag in removed { fields.tags.remove(tag) }
+                for tag in added { fields.tags.insert(tag) }
+                if let note { fields.note = note.isEmpty ? nil : note }
+                if let prepend { fields.note = fields.note.map { prepend + "\n" + $0 } ?? prepend }
+                if let append { fields.note = fields.note.map { $0 + "\n" + append } ?? append }
+                let movedFrom = try Self.editRepeat(&fields, current, repeats, noRepeat: noRepeat, today: today)
+                let edited = fields
+                let todo = try context.perform { () throws(TodoStoreError) in
+                    try repository.update(id: id) { $0 = edited }
                 }
+                return (todo, movedFrom)
+            }
+            // A deadline moved off the rule (RFC 5545 leaves such a date undefined): said, not changed.
+            if deadline != nil, repeats.form == nil, !noRepeat, let date = todo.deadline,
+                let rule = todo.repeatRule.flatMap({ try? RecurrenceRule(parsing: $0) }),
+                RepeatSeries.firstDate(of: rule, onOrAfter: date) != date
+            {
+                context.err.writeNote(
+                    "todo \(todo.id) is now due \(TodoText.day(date)), which is not on its repeat (\(TodoText.repeatText(todo) ?? "")); the occurrence after it follows the rule"
+                )
+            }
+            if let movedFrom, !context.out.isTerminal {
+                context.err.writeNote(
+                    "\(movedFrom) is not on the repeat: the first occurrence of todo \(todo.id) is \(todo.deadline.map(TodoText.day) ?? "none")"
+                )
             }
             // On a terminal every new value is shown; a pipe keeps the documented `~ ID  NAME`.
             context.out.write(
                 context.out.isTerminal
-                    ? TodoText.summaryWithDeadline("~", todo, showsNoDeadline: true) : TodoText.summary("~", todo))
+                    ? TodoText.summaryWithDeadline(
+                        "~", todo, showsNoDeadline: true, dueWord: movedFrom == nil ? "due" : "first occurrence")
+                    : TodoText.summary("~", todo))
         }
     )
+
+    /// Applies `edit`'s repeat options to `fields` (the todo `current` with the other edits made):
+    /// a new rule from `--every` or `--after`, starting on the (new) deadline or today, and ending
+    /// as the old rule did unless `--until` or `--times` say; a new end alone; or no repeat.
+    ///
+    /// - Returns: the deadline asked for, when it was off the new rule and moved to its first date.
+    /// - Throws: a usage error for a bad end, a failure for an end given to a todo that does not
+    ///   repeat (or whose rule todo cannot read).
+    private static func editRepeat(
+        _ fields: inout TodoFields, _ current: Todo, _ request: RepeatRequest, noRepeat: Bool, today: CalendarDate
+    ) throws(CLIError) -> CalendarDate? {
+        let rule = current.repeatRule.flatMap { try? RecurrenceRule(parsing: $0) }
+        if noRepeat {
+            fields.repeatRule = nil
+            fields.repeatFrom = .due
+        } else if let form = request.form {
+            let series = try RepeatSeries(
+                form, from: request.from, end: request.end ?? rule.flatMap(RepeatForm.end(of:)),
+                deadline: fields.deadline ?? today)
+            fields.deadline = series.deadline
+            fields.repeatRule = series.rule.text
+            fields.repeatFrom = series.from
+            return series.movedFrom
+        } else if let end = request.end {
+            let named = "todo \(current.id) \"\(TodoText.sanitized(current.name))\""
+            guard current.repeatRule != nil else {
+                throw .failure("\(named) does not repeat", hint: "Give --every or --after to make it repeat.")
+            }
+            guard let rule, let ended = RepeatForm.ending(rule, end) else {
+                throw .failure(
+                    "\(named) repeats by a rule todo cannot read", hint: "Give --every or --after to replace it.")
+            }
+            if case .until(let until) = end, let date = fields.deadline, until < date {
+                throw .usage(
+                    "the series would end on \(until), before its current date \(date)",
+                    hint: "Give --until a date on or after \(date).")
+            }
+            fields.repeatRule = ended.text
+        }
+        return nil
+    }
 }

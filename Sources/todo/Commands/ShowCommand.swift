@@ -9,6 +9,14 @@ extension Command {
             abstract: "Show one todo.",
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [.init(name: "--json", value: nil, help: "Print the todo as a JSON object.")],
+            discussion: """
+                A repeating todo's line says how it repeats, its next occurrence after the
+                current one, and how many occurrences were done (every month · next fri
+                2027-01-01 · done 3 times). With --json the object has "repeat": {"rule",
+                "text", "from", "next", "done"}, null when it does not repeat; "next" is null
+                once the series is over, for a todo that repeats from the day it is done, and
+                for a rule todo cannot follow.
+                """,
             examples: ["todo show 3", "todo show 3 --json"]
         ),
         run: { (context) throws(CLIError) in
@@ -17,12 +25,18 @@ extension Command {
             guard let todo = try context.perform({ () throws(TodoStoreError) in try repository.todo(id: id) }) else {
                 throw CLIError(.notFound(ids: [id]), path: "")
             }
+            let repeats = try context.perform { () throws(TodoStoreError) in
+                try todo.repeatRule == nil ? nil : RepeatFacts(todo, repository)
+            }
             if context.arguments.flag("--json") {
                 // The UID is the todo's identity across devices: null until its first sync.
                 let uid = try context.perform { () throws(TodoStoreError) in
                     try TodoUIDs(repository: repository).uid(ofTodo: id)
                 }
-                context.out.write(String(JSON.object(todo).dropLast()) + ", \"uid\": \(JSON.optional(uid))}\n")
+                context.out.write(
+                    String(JSON.object(todo).dropLast())
+                        + ", \"repeat\": \(repeats?.json ?? "null"), \"uid\": \(JSON.optional(uid))}\n"
+                )
                 return
             }
             let deadline = context.text(maxID: todo.id).deadlineText(todo)
@@ -31,7 +45,10 @@ extension Command {
             // as CalDAV writes them: the same on every device.
             var lines = ["id:        \(todo.id)"]
             for field in TodoField.all {
-                let label = field.name + ":" + String(repeating: " ", count: max(1, 10 - field.name.count))
+                // The rule and where it counts from are one line, in words.
+                if field.name == "repeat_from" { continue }
+                let title = field.name == "repeat_rule" ? "repeats" : field.name
+                let label = title + ":" + String(repeating: " ", count: max(1, 10 - title.count))
                 let text: String
                 switch field.name {
                 case "name": text = TodoText.sanitized(todo.name)
@@ -48,6 +65,7 @@ extension Command {
                 case "created": text = todo.created.map(\.description) ?? "unknown"
                 case "completed":
                     text = todo.completed.map(\.description) ?? (todo.isDone ? "unknown" : "not done")
+                case "repeat_rule": text = repeats?.line ?? "no"
                 default: text = TodoText.value(field.value(in: todo.fields))
                 }
                 lines.append(label + text)
@@ -55,4 +73,56 @@ extension Command {
             context.out.write(lines.joined(separator: "\n") + "\n")
         }
     )
+}
+
+/// What `todo show` says of a repeating todo: its rule in words, its next occurrence after the
+/// current one, and how many occurrences were done (from the log of finished occurrences).
+private struct RepeatFacts {
+    let todo: Todo
+    /// The rule, when it is one the engine reads.
+    let repeating: RepeatingTodo?
+    /// The occurrence after the current one: `nil` once the series is over, for a todo that
+    /// repeats from the day it is done (that day decides), and for a rule todo cannot follow.
+    let next: CalendarDate?
+    /// The occurrences done (not skipped), but for those an undo opened again.
+    let done: Int
+
+    init(_ todo: Todo, _ repository: TodoRepository) throws(TodoStoreError) {
+        self.todo = todo
+        let repeating = RepeatingTodo(todo.fields)
+        self.repeating = repeating
+        next =
+            todo.isDone || todo.repeatFrom == .done || repeating?.rule.isCompletable != true
+            ? nil : repeating?.following
+        done = try repository.completions(ofTodo: todo.id).filter { $0.isDone && !$0.isReopened(by: todo.fields) }
+            .count
+    }
+
+    /// `every month · next fri 2027-01-01 · done 3 times`, made safe (a rule comes from other apps).
+    var line: String {
+        guard let repeating else {
+            return TodoText.sanitized(todo.repeatRule ?? "") + " (a rule todo cannot read) · done \(times)"
+        }
+        var parts = [TodoText.sanitized(repeating.summary)]
+        if todo.isDone {
+            parts.append("series over")
+        } else if !repeating.rule.isCompletable {
+            parts.append("todo cannot follow this rule")
+        } else if let next {
+            parts.append("next " + TodoText.day(next))
+        } else if todo.repeatFrom == .due, todo.deadline != nil {
+            parts.append("no occurrence after this one")
+        }
+        return (parts + ["done \(times)"]).joined(separator: " · ")
+    }
+
+    private var times: String { done == 1 ? "1 time" : "\(done) times" }
+
+    /// `{"rule": "FREQ=MONTHLY", "text": "every month", "from": "due", "next": "2027-01-01", "done": 3}`.
+    var json: String {
+        let text = repeating.map { JSON.string($0.summary) } ?? "null"
+        return
+            "{\"rule\": \(JSON.optional(todo.repeatRule)), \"text\": \(text), \"from\": \"\(todo.repeatFrom.rawValue)\", "
+            + "\"next\": \(next.map { "\"\($0)\"" } ?? "null"), \"done\": \(done)}"
+    }
 }

@@ -332,7 +332,7 @@ enum SyncRun {
                 "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone"
             }
             + report.keptRepeating.map {
-                "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" repeats (a rule set in another app) and was marked done here; todo cannot complete one occurrence yet, and that would end the series on every device, so it is not done again"
+                "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" repeats and was marked done as a whole here, outside 'todo done'; that would end the series on every device, so it is not done again ('todo done \($0.todoID)' finishes one occurrence, 'todo done \($0.todoID) --series' ends the series)"
             }
     }
 

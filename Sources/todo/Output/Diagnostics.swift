@@ -1,5 +1,5 @@
-/// The lines todo writes to standard error for a person: `error: ...`, the hint under it, and
-/// `warning: ...`. Every one of them goes through here.
+/// The lines todo writes to standard error for a person: `error: ...`, the hint under it,
+/// `warning: ...` and `note: ...`. Every one of them goes through here.
 ///
 /// Why one place: a message quotes what it is about, and that can be anything: a `--db` path a
 /// script built, a name typed, an href or a status text a CalDAV server sent (relayed by the
@@ -32,5 +32,11 @@ extension OutputStream {
     /// an object on the server that is not a readable todo.
     func writeWarning(_ message: String) {
         write(Diagnostics.line(message, prefix: "warning: "))
+    }
+
+    /// Writes `note: MESSAGE` (see ``Diagnostics``): something a person should know about what
+    /// the command did, in a pipe where standard output is for scripts.
+    func writeNote(_ message: String) {
+        write(Diagnostics.line(message, prefix: "note: "))
     }
 }

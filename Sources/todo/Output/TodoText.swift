@@ -1,5 +1,6 @@
 import TextSafety
 import TodoStore
+import TodoSync
 
 /// Text rendering of todos for people: aligned rows with a done mark, the deadline and how
 /// far away it is, and the name cut to the terminal's width.
@@ -47,7 +48,8 @@ struct TodoText {
     /// The deadline and hint columns' width, with the two spaces between them.
     var deadlineColumnsWidth: Int { 10 + (showsHints ? 2 + Self.hintWidth : 0) }
 
-    /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`.
+    /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`; a repeating todo's date
+    /// is marked `2024-05-01↻`.
     ///
     /// Overdue and due-today deadlines are coloured; done todos are dimmed and get no hint.
     /// Writes bytes straight into the buffer: listing 100,000 todos must not build Strings per
@@ -57,7 +59,6 @@ struct TodoText {
         out.write(todo.id, width: idWidth)
         out.write(todo.isDone ? "  [x]  " : "  [ ]  ")
         writeDeadlineColumns(todo, to: &out)
-        out.write("  ")
         writeName(todo, prefixWidth: idWidth + 2 + 7 + deadlineColumnsWidth + 2, to: &out)
     }
 
@@ -67,7 +68,6 @@ struct TodoText {
         out.write(todo.id, width: idWidth)
         out.write("  ")
         writeDeadlineColumns(todo, to: &out)
-        out.write("  ")
         writeName(todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, to: &out)
     }
 
@@ -84,23 +84,37 @@ struct TodoText {
         out.write("\n")
     }
 
-    /// The deadline and its hint, padded to their columns and coloured by urgency.
+    /// The deadline and its hint, padded to their columns and coloured by urgency, and the two
+    /// columns before the name; the first column after the date holds ``repeatMark`` for a
+    /// repeating todo (undated too).
     private func writeDeadlineColumns(_ todo: Todo, to out: inout OutputStream) {
+        let gap = Self.gap(after: todo)
         guard let deadline = todo.deadline else {
-            out.writeSpaces(deadlineColumnsWidth)
+            out.writeSpaces(10)
+            out.write(gap)
+            if showsHints { out.writeSpaces(Self.hintWidth + 2) }
             return
         }
         let (days, color) = urgency(of: todo)
         if let color, style.enabled { out.write(style.start(color)) }
         out.write(deadline)
         if showsHints {
-            out.write("  ")
+            out.write(gap)
             let hint = days.map(Self.hint(days:)) ?? ""
             out.write(hint)
             out.writeSpaces(Self.hintWidth - hint.utf8.count)
         }
         if color != nil, style.enabled { out.write(TextStyle.reset) }
+        out.write(showsHints ? "  " : gap)
     }
+
+    /// What marks a repeating todo in a row, right after its date: one column, so that rows
+    /// keep their width and their columns line up whether or not a todo repeats.
+    static let repeatMark = "↻"
+
+    /// The two columns after a row's date: ``repeatMark`` and a blank for a repeating todo,
+    /// two blanks otherwise.
+    static func gap(after todo: Todo) -> String { todo.fields.repeats ? repeatMark + " " : "  " }
 
     /// How urgent a todo's deadline is: the days until it (nil when the todo is done or has
     /// none) and the colour that says so (overdue red, due today yellow). The one rule for
@@ -117,16 +131,19 @@ struct TodoText {
         return (days, color)
     }
 
-    /// The deadline and hint columns as text, exactly as ``writeRow(_:to:)`` lays them out
-    /// (`2024-05-01  tomorrow  `, blanks for no deadline), without colour; and the colour they
-    /// take. For views that build their rows as Strings (`todo ui`, which fits and caches them).
+    /// The deadline and hint columns as text, exactly as ``writeRow(_:to:)`` lays them out, up
+    /// to the name (`2024-05-01  tomorrow    `, `2024-05-01↻ ` for a repeating todo without
+    /// hints, blanks for no deadline), without colour; and the colour they take. For views that
+    /// build their rows as Strings (`todo ui`, which fits and caches them).
     func deadlineColumns(_ todo: Todo) -> (text: String, color: TextStyle.Color?) {
-        guard let deadline = todo.deadline else { return (String(repeating: " ", count: deadlineColumnsWidth), nil) }
+        let gap = Self.gap(after: todo)
+        let hintBlanks = showsHints ? String(repeating: " ", count: Self.hintWidth + 2) : ""
+        guard let deadline = todo.deadline else { return (String(repeating: " ", count: 10) + gap + hintBlanks, nil) }
         let (days, color) = urgency(of: todo)
-        var text = deadline.description
+        var text = deadline.description + gap
         if showsHints {
             let hint = days.map(Self.hint(days:)) ?? ""
-            text += "  " + hint + String(repeating: " ", count: Self.hintWidth - hint.utf8.count)
+            text += hint + String(repeating: " ", count: Self.hintWidth - hint.utf8.count) + "  "
         }
         return (text, color)
     }
@@ -166,13 +183,36 @@ struct TodoText {
     }
 
     /// ``summary(_:_:)`` with the deadline, for a person at a terminal: `+ 3  Buy milk  due fri
-    /// 2026-11-27` (the weekday says which day a relative date such as `friday` or `+1w` became).
-    /// `showsNoDeadline` writes `no deadline` for a todo without one (`edit` shows every value).
-    static func summaryWithDeadline(_ mark: String, _ todo: Todo, showsNoDeadline: Bool = false) -> String {
+    /// 2026-11-27` (the weekday says which day a relative date such as `friday` or `+1w` became),
+    /// and how a repeating todo repeats: `+ 4  Pay rent  due tue 2026-12-01  ↻ every month`.
+    /// `showsNoDeadline` writes `no deadline` for a todo without one (`edit` shows every value);
+    /// `dueWord` names the date (`first occurrence` when a repeat moved it).
+    static func summaryWithDeadline(
+        _ mark: String, _ todo: Todo, showsNoDeadline: Bool = false, dueWord: String = "due"
+    ) -> String {
         let due =
-            todo.deadline.map { "  due \(DueDateParser.weekdays[$0.weekday].prefix(3)) \($0)" }
+            todo.deadline.map { "  \(dueWord) \(day($0))" }
             ?? (showsNoDeadline ? "  no deadline" : "")
-        return "\(mark) \(todo.id)  \(labelled(todo))\(due)\n"
+        let repeats = repeatText(todo).map { "  \(repeatMark) " + $0 } ?? ""
+        return "\(mark) \(todo.id)  \(labelled(todo))\(due)\(repeats)\n"
+    }
+
+    /// ``summary(_:_:)`` followed by what became of a repeating todo: `✓ 12  Pay rent  next fri
+    /// 2027-01-01`, `✓ 12  Pay rent  series over`.
+    static func summary(_ mark: String, _ todo: Todo, then: String) -> String {
+        "\(mark) \(todo.id)  \(sanitized(todo.name))  \(then)\n"
+    }
+
+    /// A date as a person reads it, with its weekday: `fri 2026-11-27`.
+    static func day(_ date: CalendarDate) -> String {
+        "\(DueDateParser.weekdays[date.weekday].prefix(3)) \(date)"
+    }
+
+    /// How a todo repeats, in words, made safe (`every month`, `every 2 weeks on Mon, Thu (from
+    /// done)`); a rule todo cannot read as it is written; `nil` when it does not repeat.
+    static func repeatText(_ todo: Todo) -> String? {
+        guard let rule = todo.repeatRule else { return nil }
+        return sanitized(RepeatingTodo(todo.fields)?.summary ?? rule)
     }
 
     /// A field's value in a line of text (a sync conflict): a name or note quoted, a date as

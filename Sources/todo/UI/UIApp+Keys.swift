@@ -30,14 +30,18 @@ extension UIApp {
                 state.say("Deleted \"\(TodoText.sanitized(todo.name))\" (u undoes)")
             }
         case .setDone(let todo, let isDone):
-            let repeats = change(isDone ? "done" : "undone") { () throws(TodoStoreError) -> Bool in
+            if isDone, todo.fields.repeats {
+                finishOccurrence(of: todo)
+                return
+            }
+            let refused = change(isDone ? "done" : "undone") { () throws(TodoStoreError) -> Bool in
                 if isDone, !(try SyncState(repository: repository).todosInContinuingSeries(among: [todo.id]).isEmpty) {
                     return true
                 }
                 _ = try repository.setDone(isDone, ids: [todo.id])
                 return false
             }
-            if repeats == true { state.say(CLIError.continuingSeries([todo]).message, error: true) }
+            if refused == true { state.say(RepeatRefusal.error([.listedDates(todo)]).message, error: true) }
         case .setPriority(let todo, let priority):
             if change(
                 "edit", { () throws(TodoStoreError) in try repository.update(id: todo.id) { $0.priority = priority } })
@@ -83,6 +87,28 @@ extension UIApp {
             case .sorted:
                 state.say("Sorted by \(state.order.rawValue)")
             }
+        }
+    }
+
+    /// The toggle on a repeating todo, as `todo done` does it: its occurrence finished, the
+    /// next date (or the series' end) in the footer; a repeat todo cannot follow is refused
+    /// there, nothing changed.
+    private func finishOccurrence(of todo: Todo) {
+        let now = UTCTimestamp.now()
+        if let refusal = RepeatRefusal.finishing(todo, .done, today: today, now: now) {
+            state.say(RepeatRefusal.error([refusal]).message, error: true)
+            return
+        }
+        let finished = change("done") { () throws(TodoStoreError) in
+            try repository.finishOccurrence(of: todo.id, .done, today: today, now: now)
+        }
+        guard let (outcome, moved) = finished ?? nil else { return }
+        let name = "\"\(TodoText.sanitized(moved.name))\""
+        switch outcome {
+        case .seriesOver: state.say("Done \(name): series over (u undoes)")
+        case .next: state.say("Done \(name) \(TodoText.next(moved, isTerminal: true)) (u undoes)")
+        case .notCompletable(let reason):
+            state.say(RepeatRefusal.error([RepeatRefusal.notFollowed(moved, reason)]).message, error: true)
         }
     }
 

@@ -65,7 +65,7 @@ struct UIRenderer {
     /// The help page's rows: keys, and what they do.
     static let keyMeanings: [(keys: String, meaning: String)] = [
         ("↑ ↓  j k", "move the cursor (PgUp PgDn Home End jump)"),
-        ("space  Enter", "toggle done on a todo"),
+        ("space  Enter", "toggle done on a todo (a repeating one moves to its next date)"),
         ("p", "priority: none, high, medium, low"),
         ("Enter  ← →", "collapse or expand an Undone / Done group"),
         ("e", "edit the name, then the deadline"),
@@ -291,7 +291,8 @@ struct UIRenderer {
     }
 
     /// `  [ ] 12  2024-05-01  tomorrow    Buy milk`, cut to the width: the deadline and hint
-    /// columns are `todo list`'s on a terminal, coloured as there (overdue red, today yellow),
+    /// columns are `todo list`'s on a terminal (`↻` after a repeating todo's date), coloured as
+    /// there (overdue red, today yellow),
     /// and the name as `list` writes it, with its priority and tags (``TodoText/labelled(_:)``).
     private func todoRow(_ todo: Todo, indent: Int) -> Row {
         let id = String(todo.id)
@@ -299,11 +300,11 @@ struct UIRenderer {
         prefix += todo.isDone ? "[x] " : "[ ] "
         prefix += String(repeating: " ", count: idWidth - id.count) + id + "  "
         let (columns, color) = rowText.deadlineColumns(todo)
-        let text = fit(prefix + columns + "  " + TodoText.labelled(todo))
+        let text = fit(prefix + columns + TodoText.labelled(todo))
         let plainRow = Row(text: text, columns: DisplayWidth.of(text))
         guard let color, style.enabled else { return plainRow }
-        // The prefix and the columns are ASCII, one Character a column: whatever of the columns
-        // the width kept (a cut leaves "…", one Character too) is painted.
+        // The prefix and the columns are one Character a column (ASCII, and the repeat mark):
+        // whatever of the columns the width kept (a cut leaves "…", one Character too) is painted.
         let start = text.index(text.startIndex, offsetBy: prefix.count, limitedBy: text.endIndex) ?? text.endIndex
         let end = text.index(start, offsetBy: columns.count, limitedBy: text.endIndex) ?? text.endIndex
         guard start < end else { return plainRow }
