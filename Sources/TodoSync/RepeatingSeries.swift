@@ -15,13 +15,13 @@ extension VTodoObject {
     /// Whether the master VTODO repeats past its current occurrence: it has an RDATE, or an
     /// RRULE that is not known to end there. Conservative: a rule is known to end only with
     /// `COUNT=1` (apps that complete an occurrence count COUNT down), or an `UNTIL` no later
-    /// than the current occurrence (DTSTART, else DUE: the anchor Tasks.org and Thunderbird
-    /// use) when both are dates, or more than a day before it otherwise (a zone's offset can
+    /// than the current occurrence (the series' anchor, ``RecurrenceSet/anchorName(of:)``) when
+    /// both are dates, or more than a day before it otherwise (a zone's offset can
     /// move a date-time's date by a day). Every other rule, unreadable ones included, goes on.
     public var seriesContinues: Bool {
         let todo = self.todo
         if !todo.properties(named: "RDATE").isEmpty { return true }
-        let anchor = (todo.property(named: "DTSTART") ?? todo.property(named: "DUE")).flatMap(ICalendarTime.init)
+        let anchor = todo.property(named: RecurrenceSet.anchorName(of: todo)).flatMap(ICalendarTime.init)
         return todo.properties(named: "RRULE").contains { !Self.rule($0.value, endsAt: anchor) }
     }
 

@@ -49,13 +49,9 @@ extension VTodoObject {
             let current = time(of: due, timeZone: timeZone)
             fields.deadline = current?.date
             fields.dueTime = current?.time
-            // The occurrence is its start when the master has a DTSTART (the anchor), and a
-            // start before its due day is a separate start.
-            let start = time(of: occurrence, timeZone: timeZone)?.date
-            fields.start =
-                master.property(named: "DTSTART") == nil
-                ? nil
-                : start.flatMap { start in current.map { start < $0.date ? start : nil } ?? start }
+            // A start before its due day is a separate start.
+            let start = startTime(of: occurrence, master: master).flatMap { time(of: $0, timeZone: timeZone)?.date }
+            fields.start = start.flatMap { start in current.map { start < $0.date ? start : nil } ?? start }
             if let name = override?.property(named: "SUMMARY")?.text { fields.name = name }
         }
     }
@@ -111,9 +107,22 @@ extension VTodoObject {
     /// master has no DUE.
     static func dueTime(of occurrence: ICalendarTime, master: ICalendarComponent) -> ICalendarTime? {
         guard let due = master.property(named: "DUE").flatMap(ICalendarTime.init) else { return nil }
-        guard let start = master.property(named: "DTSTART").flatMap(ICalendarTime.init), due.hasSameForm(as: start)
+        guard RecurrenceSet.anchorName(of: master) == "DTSTART",
+            let start = master.property(named: "DTSTART").flatMap(ICalendarTime.init), due.hasSameForm(as: start)
         else { return occurrence }
         return occurrence.withSeconds(occurrence.seconds + (due.seconds - start.seconds))
+    }
+
+    /// An occurrence's start: the occurrence itself when the series counts from DTSTART; when it
+    /// counts from DUE, the occurrence less the master's DUE − DTSTART (Tasks.org's "hide until"
+    /// keeps its distance); `nil` when the master has no DTSTART, or one in another form.
+    static func startTime(of occurrence: ICalendarTime, master: ICalendarComponent) -> ICalendarTime? {
+        guard let start = master.property(named: "DTSTART").flatMap(ICalendarTime.init) else { return nil }
+        guard RecurrenceSet.anchorName(of: master) == "DUE" else { return occurrence }
+        guard let due = master.property(named: "DUE").flatMap(ICalendarTime.init), due.hasSameForm(as: start) else {
+            return nil
+        }
+        return occurrence.withSeconds(occurrence.seconds - (due.seconds - start.seconds))
     }
 
     /// The VTODOs of the object that change one occurrence of the master (same UID, with a
@@ -199,7 +208,7 @@ extension VTodoObject {
     /// along, so its anchor is where the series stands).
     private func currentAnchorOccurrence(_ master: ICalendarComponent) -> CurrentOccurrence? {
         guard
-            let anchor = (master.property(named: "DTSTART") ?? master.property(named: "DUE")).flatMap(
+            let anchor = master.property(named: RecurrenceSet.anchorName(of: master)).flatMap(
                 ICalendarTime.init)
         else { return nil }
         return .at(anchor, due: Self.dueTime(of: anchor, master: master), override: nil)
@@ -265,20 +274,21 @@ extension VTodoObject {
             }
             replaceProperties(named: "RRULE", with: rules, in: &master)
         }
-        if var start = master.property(named: "DTSTART"), let value = target.value {
-            let oldStart = ICalendarTime(start)
-            start.value = value
-            master.setProperty(start)
-            if var due = master.property(named: "DUE"), let oldDue = ICalendarTime(due), let oldStart,
-                oldDue.hasSameForm(as: oldStart),
-                let dueValue = oldDue.withSeconds(target.seconds + (oldDue.seconds - oldStart.seconds)).value
+        // The anchor moves to the next occurrence, and the other of DTSTART and DUE keeps its
+        // distance from it (on the wall clock, in its own form).
+        let anchorName = RecurrenceSet.anchorName(of: master)
+        if var anchorProperty = master.property(named: anchorName), let value = target.value {
+            let oldAnchor = ICalendarTime(anchorProperty)
+            anchorProperty.value = value
+            master.setProperty(anchorProperty)
+            let otherName = anchorName == "DUE" ? "DTSTART" : "DUE"
+            if var other = master.property(named: otherName), let oldOther = ICalendarTime(other), let oldAnchor,
+                oldOther.hasSameForm(as: oldAnchor),
+                let otherValue = oldOther.withSeconds(target.seconds + (oldOther.seconds - oldAnchor.seconds)).value
             {
-                due.value = dueValue
-                master.setProperty(due)
+                other.value = otherValue
+                master.setProperty(other)
             }
-        } else if var due = master.property(named: "DUE"), let value = target.value {
-            due.value = value
-            master.setProperty(due)
         }
         // RDATEs passed would be the current occurrence again.
         let rdates = master.properties(named: "RDATE").compactMap { property -> ICalendarProperty? in
@@ -332,7 +342,9 @@ extension VTodoObject {
             override.children.append(.property(property))
         }
         if let id = Self.timeProperty("RECURRENCE-ID", occurrence) { override.children.append(.property(id)) }
-        if let start = Self.timeProperty("DTSTART", occurrence) { override.children.append(.property(start)) }
+        if let start = Self.startTime(of: occurrence, master: master).flatMap({ Self.timeProperty("DTSTART", $0) }) {
+            override.children.append(.property(start))
+        }
         if let due = Self.dueTime(of: occurrence, master: master).flatMap({ Self.timeProperty("DUE", $0) }) {
             override.children.append(.property(due))
         }

@@ -215,6 +215,28 @@ public struct RecurrenceRule: Sendable, Equatable {
         return true
     }
 
+    /// Whether the day `date` passes the rule's BYMONTH, BYMONTHDAY and BYDAY filters (a BYDAY
+    /// ordinal counted in the month for a MONTHLY rule, or a YEARLY one with BYMONTH): whether
+    /// the rule itself could make that day, as opposed to a DTSTART off the rule, which RFC 5545
+    /// counts as an occurrence all the same. Filters it does not check (BYYEARDAY, BYWEEKNO,
+    /// BYSETPOS) are taken as passed.
+    public func admits(_ date: CalendarDate) -> Bool {
+        if !byMonth.isEmpty, !byMonth.contains(date.month) { return false }
+        let length = CalendarDate.daysInMonth(date.month, of: date.year)
+        if !byMonthDay.isEmpty,
+            !byMonthDay.contains(where: { $0 > 0 ? $0 == date.day : length + 1 + $0 == date.day })
+        {
+            return false
+        }
+        guard !byDay.isEmpty else { return true }
+        let inMonth = frequency == .monthly || (frequency == .yearly && !byMonth.isEmpty)
+        return byDay.contains { day in
+            guard day.weekday.rawValue == date.weekday else { return false }
+            guard let ordinal = day.ordinal, inMonth else { return true }
+            return ordinal > 0 ? (date.day - 1) / 7 + 1 == ordinal : (length - date.day) / 7 + 1 == -ordinal
+        }
+    }
+
     /// Whether `todo` may complete an occurrence of this rule (advance a series along it):
     /// FREQ DAILY, WEEKLY, MONTHLY or YEARLY with INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, BYSETPOS,
     /// WKST, COUNT and UNTIL only, and no part it does not know (RECURRENCE.md §5.4's scope).

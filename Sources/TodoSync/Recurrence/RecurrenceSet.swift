@@ -73,17 +73,16 @@ public struct RecurrenceSet: Sendable {
         excludedDays = days
     }
 
-    /// The set of a master VTODO: anchored on DTSTART, else DUE; its RRULEs, RDATEs and EXDATEs
+    /// The set of a master VTODO: anchored on ``anchorName(of:)``; its RRULEs, RDATEs and EXDATEs
     /// (each property's comma-separated values; a PERIOD RDATE by its start); TZIDs from the
     /// system's tz database, else `timeZones` (the VCALENDAR's VTIMEZONEs) when one has a single
     /// offset. `nil` when the VTODO has neither DTSTART nor DUE as a date or date-time.
     ///
     /// - Throws: the ``RecurrenceRuleError`` of the first RRULE that is not a valid rule.
     public init?(master: ICalendarComponent, timeZones: [ICalendarComponent] = []) throws(RecurrenceRuleError) {
-        guard
-            let anchor = master.property(named: "DTSTART").flatMap(ICalendarTime.init)
-                ?? master.property(named: "DUE").flatMap(ICalendarTime.init)
-        else { return nil }
+        guard let anchor = master.property(named: Self.anchorName(of: master)).flatMap(ICalendarTime.init) else {
+            return nil
+        }
         var rules: [RecurrenceRule] = []
         for property in master.properties(named: "RRULE") {
             rules.append(try RecurrenceRule(parsing: property.value))
@@ -91,6 +90,32 @@ public struct RecurrenceSet: Sendable {
         self.init(
             anchor: anchor, rules: rules, additions: Self.values(master.properties(named: "RDATE")),
             exclusions: Self.values(master.properties(named: "EXDATE")), zones: RecurrenceZones(timeZones: timeZones))
+    }
+
+    /// The property a master's series is counted from: DTSTART, as RFC 5545 says, else DUE; but
+    /// DUE when DTSTART is a day off the rule while DUE is on it: Tasks.org counts a series from
+    /// DUE and writes its "hide until" as DTSTART (`DTSTART` on a Wednesday beside
+    /// `RRULE:FREQ=WEEKLY;BYDAY=FR` and a Friday DUE), and counting from that DTSTART would put
+    /// the next due date on a Sunday.
+    public static func anchorName(of master: ICalendarComponent) -> String {
+        guard let start = master.property(named: "DTSTART").flatMap(ICalendarTime.init) else { return "DUE" }
+        guard let due = master.property(named: "DUE").flatMap(ICalendarTime.init),
+            let rule = master.property(named: "RRULE").flatMap({ try? RecurrenceRule(parsing: $0.value) }),
+            let startDay = Self.wallDate(start), let dueDay = Self.wallDate(due),
+            startDay < dueDay
+        else { return "DTSTART" }
+        return anchorsOnDue(start: startDay, due: dueDay, rule: rule) ? "DUE" : "DTSTART"
+    }
+
+    /// The date on a value's own clock (a UTC one's in UTC: only compared with its own kind).
+    private static func wallDate(_ time: ICalendarTime) -> CalendarDate? {
+        CalendarDate(daysSinceEpoch: Int(clamping: RecurrenceFrame.day(time.seconds)))
+    }
+
+    /// Whether a series with a start on `start` and due on `due` counts from its due date: the
+    /// start is off `rule` and the due date on it (``anchorName(of:)``).
+    public static func anchorsOnDue(start: CalendarDate, due: CalendarDate, rule: RecurrenceRule) -> Bool {
+        !rule.admits(start) && rule.admits(due)
     }
 
     /// The DATE and DATE-TIME values of RDATE or EXDATE properties, in order; a PERIOD by its

@@ -58,12 +58,14 @@ public struct RepeatingTodo: Sendable {
         }
         // A dateless repeating todo counts from today (Tasks.org's rule, RECURRENCE.md T15).
         let current = fields.deadline
-        let anchor = ICalendarTime.date(current ?? today)
+        let lead = leadDays
+        let anchor = ICalendarTime.date((current ?? today).adding(days: -lead) ?? current ?? today)
         let set = RecurrenceSet(anchor: anchor, rules: [rule])
         let lookup: RecurrenceSet.Lookup
         switch how {
         case .catchUp:
-            lookup = set.first(onOrAfter: .date(max(today, (current ?? today).adding(days: 1) ?? today)))
+            let earliest = max(today, (current ?? today).adding(days: 1) ?? today)
+            lookup = set.first(onOrAfter: .date(earliest.adding(days: -lead) ?? earliest))
         case .done where fields.repeatFrom == .done:
             lookup = set.nextCountedFromCompletion(on: today) ?? set.first(after: anchor)
         case .done, .skip, .endSeries:
@@ -71,7 +73,7 @@ public struct RepeatingTodo: Sendable {
         }
         switch lookup {
         case .occurrence(let next):
-            guard case .date(let date) = next else {
+            guard case .date(let occurrence) = next, let date = occurrence.adding(days: lead) else {
                 return .notCompletable(reason: "its repeat rule gives a time, not a date")
             }
             var fields = fields
@@ -94,6 +96,18 @@ public struct RepeatingTodo: Sendable {
         }
     }
 
+    /// How many days the series' occurrences come before the deadline: a series with a start
+    /// counts from it, as RFC 5545 counts from DTSTART (an Evolution task starting Monday, due
+    /// Wednesday, `BYDAY=MO`, is due each Wednesday), unless the start is off the rule and the
+    /// deadline on it (Tasks.org's "hide until", ``RecurrenceSet/anchorsOnDue(start:due:rule:)``).
+    /// Zero without a start, and for a todo repeating from the day it was done.
+    var leadDays: Int {
+        guard fields.repeatFrom == .due, let start = fields.start, let due = fields.deadline, start < due,
+            !RecurrenceSet.anchorsOnDue(start: start, due: due, rule: rule)
+        else { return 0 }
+        return start.days(until: due)
+    }
+
     /// The rule in words, from the todo's date: `every month`, `every 2 weeks on Mon, Thu`;
     /// with `(from done)` when it repeats from the day it was done.
     public var summary: String {
@@ -103,10 +117,12 @@ public struct RepeatingTodo: Sendable {
 
     /// The occurrence after the current one, if the series has one (for `todo show`).
     public var following: CalendarDate? {
-        guard let current = fields.deadline, rule.isExpandable else { return nil }
-        let set = RecurrenceSet(anchor: .date(current), rules: [rule])
-        guard case .occurrence(.date(let date)) = set.first(after: .date(current)) else { return nil }
-        return date
+        guard let current = fields.deadline, rule.isExpandable, let anchor = current.adding(days: -leadDays) else {
+            return nil
+        }
+        let set = RecurrenceSet(anchor: .date(anchor), rules: [rule])
+        guard case .occurrence(.date(let date)) = set.first(after: .date(anchor)) else { return nil }
+        return date.adding(days: leadDays)
     }
 }
 
