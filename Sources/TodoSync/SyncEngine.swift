@@ -224,8 +224,52 @@ public struct SyncEngine {
             report.received += 1
         }
         report.conflicts += merged.conflicts
+        if let base, base.repeats {
+            try noteSeries(
+                of: local.id, base: base, remote: remote, merged: merged.fields, object: vtodo, previous: item?.text,
+                report: &report)
+        }
         try state.save(newItem)
         return true
+    }
+
+    /// What another app did to a repeating todo's series, for the log and the report: the
+    /// occurrences it moved past are logged as finished elsewhere (`advance`); a series it
+    /// marked done as a whole while its rule goes on is reported with where it would go on; one
+    /// of our objects it gave RECURRENCE-ID components is reported (Tasks.org stops syncing it).
+    private func noteSeries(
+        of id: Int64, base: TodoFields, remote: TodoFields, merged: TodoFields, object: VTodoObject,
+        previous: String?, report: inout SyncReport
+    ) throws(TodoStoreError) {
+        let named = SyncReport.Named(todoID: id, name: merged.name)
+        if let was = base.deadline, let current = remote.deadline, current > was, !remote.isDone,
+            var series = RepeatingTodo(base)
+        {
+            let logged = Set(try repository.completions(ofTodo: id).map(\.occurrence))
+            let syncTime = UTCTimestamp(secondsSince1970: now())
+            // Bounded: a series moved years ahead is logged for its first 400 steps at most.
+            for _ in 0..<400 {
+                guard case .next(let next, let occurrence?) = series.finish(.done, today: current, now: syncTime),
+                    occurrence < current, let following = RepeatingTodo(next)
+                else { break }
+                if !logged.contains(occurrence) {
+                    try repository.recordCompletion(
+                        TodoCompletion(
+                            todoID: id, occurrence: occurrence, completedAt: syncTime, source: .advance, pending: false)
+                    )
+                }
+                series = following
+            }
+        }
+        if remote.isDone, !base.isDone, merged.isDone, object.seriesContinues, let series = RepeatingTodo(remote) {
+            report.seriesEndedElsewhere.append(
+                SyncReport.Ended(todo: named, rule: series.summary, next: series.following))
+        }
+        if object.isOurs, !object.overrides.isEmpty, let previous,
+            let before = try? VTodoObject(parsing: previous, timeZone: timeZone), before.overrides.isEmpty
+        {
+            report.givenOverrides.append(named)
+        }
     }
 
     /// Deals with an object deleted on the server. Runs inside the caller's transaction.

@@ -1,3 +1,5 @@
+import TodoStore
+
 /// What one sync did: the counts `todo sync` prints, and every conflict.
 public struct SyncReport: Sendable, Equatable {
     /// Todos created, changed or deleted on the server.
@@ -25,6 +27,29 @@ public struct SyncReport: Sendable, Equatable {
     /// end the series on every device, so they were set back to not done
     /// (``VTodoObject/seriesContinues``).
     public var keptRepeating: [Named] = []
+    /// Repeating todos whose series another app marked done as a whole while its rule goes on
+    /// (a naive completion, RECURRENCE.md T2): done here too, as the server says, each with the
+    /// date `todo undone ID --next` would continue it on. Never resumed on the app's behalf.
+    public var seriesEndedElsewhere: [Ended] = []
+    /// Repeating todos of objects `todo` made to which another app added RECURRENCE-ID
+    /// components (Thunderbird completing one occurrence): Tasks.org stops syncing a list that
+    /// holds such an object (RECURRENCE.md T1).
+    public var givenOverrides: [Named] = []
+
+    /// A series another app ended, and where it would go on.
+    public struct Ended: Sendable, Equatable {
+        public var todo: Named
+        /// The rule in words (`every week`).
+        public var rule: String
+        /// The occurrence after the one it ended at, if the rule has one.
+        public var next: CalendarDate?
+
+        public init(todo: Named, rule: String, next: CalendarDate?) {
+            self.todo = todo
+            self.rule = rule
+            self.next = next
+        }
+    }
 
     /// A todo, by its id and name as they were here.
     public struct Named: Sendable, Equatable {

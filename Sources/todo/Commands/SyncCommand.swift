@@ -247,6 +247,9 @@ enum SyncRun {
         for warning in warnings(report) {
             context.err.writeWarning(warning)
         }
+        for note in notes(report) {
+            context.err.writeNote(note)
+        }
         if json {
             let conflicts = report.conflicts.map { conflict in
                 var object: String
@@ -333,6 +336,19 @@ enum SyncRun {
             }
             + report.keptRepeating.map {
                 "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" repeats and was marked done as a whole here, outside 'todo done'; that would end the series on every device, so it is not done again ('todo done \($0.todoID)' finishes one occurrence, 'todo done \($0.todoID) --series' ends the series)"
+            }
+    }
+
+    /// One line per thing another app did to a repeating series that the user may want to act on.
+    static func notes(_ report: SyncReport) -> [String] {
+        report.seriesEndedElsewhere.map { ended in
+            let name = "\"\(TodoText.sanitized(ended.todo.name))\""
+            let resume = ended.next.map { " on \($0)" } ?? ""
+            return
+                "\(name) repeats \(TodoText.sanitized(ended.rule)), but another app marked the series done; 'todo undone \(ended.todo.todoID) --next' continues it\(resume)"
+        }
+            + report.givenOverrides.map {
+                "another app marked single occurrences of \"\(TodoText.sanitized($0.name))\" (todo \($0.todoID)) in their own components; Tasks.org stops syncing a list that holds such an object"
             }
     }
 

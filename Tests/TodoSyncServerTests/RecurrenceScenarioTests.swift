@@ -1,0 +1,271 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// RECURRENCE.md §7's cross-client scenarios on real servers: `todo` on the laptop, and the
+/// other apps' writes made by plain HTTP as each app writes them (Tasks.org advancing the
+/// master, Thunderbird adding RECURRENCE-ID components, Nextcloud Tasks 0.17 completing the
+/// master, todoman splitting the series). Each converges to the study's expected result.
+@Suite(.timed, .timeLimit(.minutes(2))) struct RecurrenceScenarioTests {
+    /// One server and the laptop set up on it, with a repeating todo of its own synced.
+    struct Stage {
+        let server: CalDAVServer
+        let laptop: SyncDevice
+        /// The object's name in the collection (`<uid>.ics`, as `todo` names its objects).
+        let object: String
+
+        init(_ kind: String, add arguments: [String]) throws {
+            server = try kind == "radicale" ? CalDAVServer.radicale() : CalDAVServer.xandikos()
+            laptop = SyncDevice(server)
+            try laptop.setUp()
+            let added = try laptop.todo(["add"] + arguments)
+            #expect(added.status == 0, "\(added)")
+            try laptop.sync()
+            let shown = try parseJSON(try laptop.ok("show", "1", "--json"), as: [String: Any].self)
+            object = (shown["uid"] as? String ?? "") + ".ics"
+        }
+
+        /// The object's text on the server.
+        func text() throws -> String { try server.text(of: object) }
+
+        /// Another app's write of the object: `change` applied to its text, PUT as that app does.
+        func otherApp(_ change: (String) -> String) throws {
+            let status = try server.replace(object, change(try text()))
+            #expect((200..<300).contains(status), "the server took the other app's write: \(status)")
+        }
+
+        /// `todo show ID --json`'s `repeat.done`: how many occurrences the log holds as done.
+        func doneCount(_ id: Int = 1) throws -> Int? {
+            let shown = try parseJSON(try laptop.ok("show", "\(id)", "--json"), as: [String: Any].self)
+            return (shown["repeat"] as? [String: Any])?["done"] as? Int
+        }
+    }
+
+    static let kinds = ["radicale", "xandikos"]
+
+    /// X1: the phone (Tasks.org) completes, here the todo is renamed: both stand, no conflict.
+    @Test(arguments: kinds) func x1ThePhoneCompletesWhileTodoRenames(kind: String) throws {
+        let stage = try Stage(kind, add: ["Pay rent", "--due", "2026-12-01", "--every", "month"])
+        defer { stage.server.stop() }
+        try stage.otherApp { Self.tasksOrgAdvances($0, from: "20261201", to: "20270101") }
+        try stage.laptop.ok("edit", "1", "--name", "Pay the rent")
+        let report = try stage.laptop.sync()
+        #expect((report["conflicts"] as? [Any])?.isEmpty == true, "\(report)")
+        #expect(try stage.laptop.summary() == ["Pay the rent|2027-01-01|0"])
+        let text = try stage.text()
+        #expect(text.contains("SUMMARY:Pay the rent") && text.contains("DUE;VALUE=DATE:20270101"), "\(text)")
+        #expect(text.contains("RRULE:FREQ=MONTHLY") && text.contains("STATUS:NEEDS-ACTION"), "\(text)")
+        #expect(try stage.doneCount() == 1, "the phone's completion is in the log")
+    }
+
+    /// X2: the same occurrence completed on the phone and here: advanced once, nothing sent.
+    @Test(arguments: kinds) func x2TheSameOccurrenceCompletedOnBothAdvancesOnce(kind: String) throws {
+        let stage = try Stage(kind, add: ["Pay rent", "--due", "2026-12-01", "--every", "month"])
+        defer { stage.server.stop() }
+        try stage.otherApp { Self.tasksOrgAdvances($0, from: "20261201", to: "20270101") }
+        try stage.laptop.ok("done", "1")
+        let phoneText = try stage.text()
+        let report = try stage.laptop.sync()
+        #expect(report["sent"] as? Int == 0, "\(report)")
+        #expect(try stage.text() == phoneText)
+        #expect(try stage.laptop.summary() == ["Pay rent|2027-01-01|0"])
+        #expect(try stage.doneCount() == 1)
+    }
+
+    /// X3: two completions here, one on the phone: the later position wins, COUNT down by two.
+    @Test(arguments: kinds) func x3TwoCompletionsHereOneThereTakeTheLaterPosition(kind: String) throws {
+        let stage = try Stage(kind, add: ["Pay rent", "--due", "2026-12-01", "--every", "month", "--times", "10"])
+        defer { stage.server.stop() }
+        try stage.otherApp {
+            Self.tasksOrgAdvances($0, from: "20261201", to: "20270101").replacing("COUNT=10", with: "COUNT=9")
+        }
+        try stage.laptop.ok("done", "1")
+        try stage.laptop.ok("done", "1")
+        try stage.laptop.sync()
+        #expect(try stage.laptop.summary() == ["Pay rent|2027-02-01|0"])
+        let text = try stage.text()
+        #expect(text.contains("DUE;VALUE=DATE:20270201") && text.contains("DTSTART;VALUE=DATE:20270201"), "\(text)")
+        #expect(text.contains("COUNT=8"), "\(text)")
+        #expect(try stage.doneCount() == 2)
+    }
+
+    /// X4: Thunderbird completes the occurrence with an override while todo completed it too:
+    /// todo writes nothing (moving the master would orphan the override), and says that
+    /// Tasks.org cannot read the object now.
+    @Test(arguments: kinds) func x4AnOverrideThereAndAnAdvanceHereAreOneCompletion(kind: String) throws {
+        let stage = try Stage(kind, add: ["Stretch", "--due", "2026-12-01", "--every", "day"])
+        defer { stage.server.stop() }
+        let uid = String(stage.object.dropLast(4))
+        try stage.otherApp { Self.thunderbirdCompletes($0, uid: uid, name: "Stretch", on: "20261201") }
+        let thunderbird = try stage.text()
+        try stage.laptop.ok("done", "1")
+        let sync = try stage.laptop.todo("sync", "--json")
+        #expect(sync.status == 0, "\(sync)")
+        let report = try parseJSON(sync.stdout, as: [String: Any].self)
+        #expect(report["sent"] as? Int == 0, "\(report)")
+        #expect(try stage.text() == thunderbird, "Thunderbird's object stays as it wrote it")
+        #expect(try stage.laptop.summary() == ["Stretch|2026-12-02|0"])
+        #expect(sync.stderr.contains("Tasks.org stops syncing"), "\(sync.stderr)")
+    }
+
+    /// X5: Nextcloud Tasks 0.17 completes the master while todo advanced it: the same
+    /// completion; the series goes on. Without a completion here it is TV9: the series is
+    /// over here too, reported, and `todo undone --next` resumes it.
+    @Test(arguments: kinds) func x5ANaiveCompletionThereAndAnAdvanceHereKeepTheSeries(kind: String) throws {
+        let stage = try Stage(kind, add: ["Water plants", "--due", "2026-12-01", "--every", "week"])
+        defer { stage.server.stop() }
+        try stage.otherApp(Self.nextcloudCompletesTheMaster)
+        try stage.laptop.ok("done", "1")
+        try stage.laptop.sync()
+        #expect(try stage.laptop.summary() == ["Water plants|2026-12-08|0"])
+        let text = try stage.text()
+        #expect(text.contains("DUE;VALUE=DATE:20261208") && text.contains("STATUS:NEEDS-ACTION"), "\(text)")
+        #expect(!text.contains("COMPLETED:") && !text.contains("PERCENT-COMPLETE"), "\(text)")
+
+        // TV9: completed there, untouched here.
+        try stage.otherApp(Self.nextcloudCompletesTheMaster)
+        let sync = try stage.laptop.todo("sync")
+        #expect(sync.status == 0, "\(sync)")
+        #expect(try stage.laptop.summary() == ["Water plants|2026-12-08|1"])
+        #expect(
+            sync.stderr.contains(
+                "note: \"Water plants\" repeats every week, but another app marked the series done; 'todo undone 1 --next' continues it on 2026-12-15"
+            ), "\(sync.stderr)")
+        try stage.laptop.ok("undone", "1", "--next")
+        try stage.laptop.sync()
+        let resumed = try stage.text()
+        #expect(resumed.contains("DUE;VALUE=DATE:20261215") && resumed.contains("STATUS:NEEDS-ACTION"), "\(resumed)")
+        #expect(!resumed.contains("COMPLETED:") && !resumed.contains("PERCENT-COMPLETE"), "\(resumed)")
+    }
+
+    /// X6: todoman's `done` splits the series (the old UID completed without a rule, a new UID
+    /// goes on) while todo renames: the rename stays with the old UID, as documented.
+    @Test(arguments: kinds) func x6TodomanSplitsTheSeriesWhileTodoRenames(kind: String) throws {
+        let stage = try Stage(kind, add: ["Pay rent", "--due", "2026-12-01", "--every", "month"])
+        defer { stage.server.stop() }
+        try stage.otherApp { text in
+            text.split(separator: "\r\n", omittingEmptySubsequences: false).filter {
+                !$0.hasPrefix("RRULE:") && !$0.hasPrefix("DTSTART")
+            }.joined(separator: "\r\n").replacing(
+                "STATUS:NEEDS-ACTION",
+                with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T120000Z\r\nPERCENT-COMPLETE:100")
+        }
+        #expect(
+            try stage.server.put(
+                "todoman-next.ics",
+                OtherApps.object(
+                    [
+                        "UID:5e2b1f1c-todoman-next", "DTSTAMP:20261201T120000Z", "SUMMARY:Pay rent",
+                        "DUE;VALUE=DATE:20270101", "DTSTART;VALUE=DATE:20270101", "RRULE:FREQ=MONTHLY",
+                        "STATUS:NEEDS-ACTION"
+                    ], prodID: "-//pimutils.org//todoman//EN")) == 201)
+        try stage.laptop.ok("edit", "1", "--name", "Pay the rent")
+        try stage.laptop.sync()
+        #expect(try stage.laptop.summary() == ["Pay rent|2027-01-01|0", "Pay the rent|2026-12-01|1"])
+        let list = try parseJSON(try stage.laptop.ok("list", "--json"), as: [[String: Any]].self)
+        #expect(list.first { $0["name"] as? String == "Pay the rent" }?["repeat_rule"] is NSNull)
+        #expect(list.first { $0["name"] as? String == "Pay rent" }?["repeat_rule"] as? String == "FREQ=MONTHLY")
+    }
+
+    /// X7: Nextcloud Tasks advances a Thunderbird object (moving the master, leaving its
+    /// overrides): the current occurrence is the first open one of the new set, and todo writes
+    /// nothing back.
+    @Test(arguments: kinds) func x7AnAdvancedThunderbirdObjectIsReadAsItStands(kind: String) throws {
+        let server = try kind == "radicale" ? CalDAVServer.radicale() : CalDAVServer.xandikos()
+        defer { server.stop() }
+        #expect(try server.put("thunderbird.ics", Self.thunderbirdTwoDone) == 201)
+        let laptop = SyncDevice(server)
+        try laptop.setUp()
+        try laptop.sync()
+        #expect(try laptop.summary() == ["Recurring|2026-12-03|0"])
+        let advanced = Self.thunderbirdTwoDone.replacing(
+            "DTSTART;TZID=America/Chicago:20261201T170000\r\nDUE;TZID=America/Chicago:20261201T170000\r\nX-MOZ",
+            with: "DTSTART;TZID=America/Chicago:20261202T170000\r\nDUE;TZID=America/Chicago:20261202T170000\r\nX-MOZ")
+        #expect(advanced != Self.thunderbirdTwoDone)
+        #expect((200..<300).contains(try server.replace("thunderbird.ics", advanced)))
+        let stored = try server.text(of: "thunderbird.ics")
+        let report = try laptop.sync()
+        #expect(report["sent"] as? Int == 0, "\(report)")
+        #expect(try server.text(of: "thunderbird.ics") == stored)
+        #expect(try laptop.summary() == ["Recurring|2026-12-03|0"])
+    }
+
+    // MARK: Other apps' writes
+
+    /// Tasks.org completes one occurrence: DTSTART and DUE move to the next (its own PRODID).
+    static func tasksOrgAdvances(_ text: String, from old: String, to new: String) -> String {
+        text.replacing("DTSTART;VALUE=DATE:\(old)", with: "DTSTART;VALUE=DATE:\(new)")
+            .replacing("DUE;VALUE=DATE:\(old)", with: "DUE;VALUE=DATE:\(new)")
+            .replacing("PRODID:-//todo//todo//EN", with: "PRODID:+//IDN tasks.org//android-140108//EN")
+    }
+
+    /// Nextcloud Tasks 0.17 completes the master of a series.
+    static func nextcloudCompletesTheMaster(_ text: String) -> String {
+        text.replacing(
+            "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T120000Z\r\nPERCENT-COMPLETE:100")
+    }
+
+    /// Thunderbird marks one occurrence of a date series done: a RECURRENCE-ID component.
+    static func thunderbirdCompletes(_ text: String, uid: String, name: String, on day: String) -> String {
+        let override = [
+            "BEGIN:VTODO", "CREATED:20261201T230135Z", "LAST-MODIFIED:20261201T230139Z", "DTSTAMP:20261201T230139Z",
+            "UID:\(uid)", "SUMMARY:\(name)", "STATUS:COMPLETED", "RECURRENCE-ID;VALUE=DATE:\(day)",
+            "DTSTART;VALUE=DATE:\(day)", "DUE;VALUE=DATE:\(day)", "COMPLETED:20261201T230139Z", "PERCENT-COMPLETE:100",
+            "SEQUENCE:1", "END:VTODO"
+        ].joined(separator: "\r\n")
+        return text.replacing("END:VCALENDAR", with: override + "\r\nEND:VCALENDAR")
+    }
+
+    /// RECURRENCE.md TV7's Thunderbird object after its 12-01 and 12-02 occurrences were done.
+    static let thunderbirdTwoDone = [
+        "BEGIN:VCALENDAR", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "VERSION:2.0",
+        "BEGIN:VTIMEZONE", "TZID:America/Chicago", "BEGIN:DAYLIGHT", "TZOFFSETFROM:-0600", "TZOFFSETTO:-0500",
+        "TZNAME:CDT", "DTSTART:19700308T020000", "RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3", "END:DAYLIGHT",
+        "BEGIN:STANDARD", "TZOFFSETFROM:-0500", "TZOFFSETTO:-0600", "TZNAME:CST", "DTSTART:19701101T020000",
+        "RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11", "END:STANDARD", "END:VTIMEZONE",
+        "BEGIN:VTODO", "CREATED:20261130T220126Z", "LAST-MODIFIED:20261201T230139Z", "DTSTAMP:20261201T230139Z",
+        "UID:e0600bbe-b9d0-ba48-80b0-998409625d03", "SUMMARY:Recurring", "RRULE:FREQ=DAILY",
+        "DTSTART;TZID=America/Chicago:20261201T170000", "DUE;TZID=America/Chicago:20261201T170000",
+        "X-MOZ-GENERATION:1", "END:VTODO",
+        "BEGIN:VTODO", "CREATED:20261201T230135Z", "LAST-MODIFIED:20261201T230139Z", "DTSTAMP:20261201T230139Z",
+        "UID:e0600bbe-b9d0-ba48-80b0-998409625d03", "SUMMARY:Recurring", "STATUS:COMPLETED",
+        "RECURRENCE-ID;TZID=America/Chicago:20261201T170000", "DTSTART;TZID=America/Chicago:20261201T170000",
+        "DUE;TZID=America/Chicago:20261201T170000", "COMPLETED:20261201T230139Z", "PERCENT-COMPLETE:100",
+        "SEQUENCE:1", "END:VTODO",
+        "BEGIN:VTODO", "UID:e0600bbe-b9d0-ba48-80b0-998409625d03", "DTSTAMP:20261202T233000Z",
+        "CREATED:20261202T233000Z", "LAST-MODIFIED:20261202T233000Z",
+        "RECURRENCE-ID;TZID=America/Chicago:20261202T170000", "DTSTART;TZID=America/Chicago:20261202T170000",
+        "DUE;TZID=America/Chicago:20261202T170000", "SUMMARY:Recurring", "STATUS:COMPLETED",
+        "COMPLETED:20261202T233000Z", "PERCENT-COMPLETE:100", "SEQUENCE:1", "END:VTODO",
+        "END:VCALENDAR", ""
+    ].joined(separator: "\r\n")
+}
+
+/// Objects as other apps write them.
+enum OtherApps {
+    /// A VCALENDAR holding one VTODO of `lines`, with the app's PRODID.
+    static func object(_ lines: [String], prodID: String) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(prodID)", "BEGIN:VTODO"] + lines + [
+            "END:VTODO", "END:VCALENDAR", ""
+        ])
+        .joined(separator: "\r\n")
+    }
+}
+
+extension CalDAVServer {
+    /// The text of the object `name` in the VTODO collection (a plain GET).
+    func text(of name: String) throws -> String {
+        let answer = try request("GET", todoCollectionURL + name)
+        guard answer.status == 200 else { throw UnexpectedOutput("GET \(name): \(answer.status)") }
+        return String(decoding: answer.body, as: UTF8.self)
+    }
+
+    /// Replaces the object `name` by a plain PUT, as an app that does not check ETags does;
+    /// returns the status.
+    func replace(_ name: String, _ text: String) throws -> Int {
+        try request(
+            "PUT", todoCollectionURL + name, body: Data(text.utf8),
+            headers: ["Content-Type": "text/calendar; charset=utf-8"]
+        ).status
+    }
+}
