@@ -10,18 +10,6 @@ import TodoStore
 
 private let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
 
-/// The report of `text` read as `format`.
-private func report(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) throws
-    -> ImportReport
-{
-    try TodoImporter.read(Array(text.utf8), format: format, timeZone: timeZone)
-}
-
-/// The summary's words for what a report did not keep.
-private func notKept(_ report: ImportReport) -> [String] {
-    report.notKept.map { $0.what.describe($0.count) }
-}
-
 @Suite(.timed) struct TodoTxtRepeatTests {
     /// TV10: `rec:3d` counts from the day done, `rec:+3d` from the due date.
     @Test func tv10FromCompletionAndStrict() throws {

@@ -9,18 +9,6 @@ import TodoStore
 
 private let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
 
-/// The report of `text` read as `format`.
-private func report(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) throws
-    -> ImportReport
-{
-    try TodoImporter.read(Array(text.utf8), format: format, timeZone: timeZone)
-}
-
-/// The summary's words for what a report did not keep.
-private func notKept(_ report: ImportReport) -> [String] {
-    report.notKept.map { $0.what.describe($0.count) }
-}
-
 /// 18:30, floating: how a taskwarrior due time reads.
 private let halfPastSix = TodoDueTime.wall(secondOfDay: 18 * 3600 + 30 * 60, zone: nil)
 
