@@ -2,8 +2,8 @@ import TodoStore
 
 /// What an import read, and what it could not keep: the todos, the UIDs and completion history
 /// the file gave them, and how many of each kind of field other tools have that our todos could
-/// not take (a taskwarrior project or tag of two words, a `wait:` date, a `recur:` in hours, a
-/// todo.txt `t:` date...), so that nothing disappears without a word.
+/// not take (a taskwarrior project or tag of two words, a `wait:` date after the due date, a
+/// `recur:` in hours, a todo.txt `rec:2b`...), so that nothing disappears without a word.
 public struct ImportReport: Sendable, Equatable {
     /// The todos, in file order.
     public var todos: [ImportedTodo]
@@ -24,28 +24,38 @@ public struct ImportReport: Sendable, Equatable {
     /// A kind of field an import drops.
     public enum NotKept: String, Sendable, CaseIterable {
         case project, tag, priority, annotation
-        /// taskwarrior's `wait:`, `scheduled:`, `start:`, `until:` (on a task that does not
-        /// repeat) and `depends:`: counted by todo, since todos have no start date or links yet.
-        case wait, scheduled, start, until, depends
+        /// taskwarrior's `wait:` after the task's due date: a todo's start is before its
+        /// deadline's day. (A wait on the due date itself is no separate start, and loses
+        /// nothing.) This and the taskwarrior fields below are counted by todo.
+        case wait
+        /// taskwarrior's `scheduled:` after the due date, on a task without a `wait:`.
+        case scheduled
+        /// taskwarrior's `scheduled:` on another day than the task's `wait:`, which is the start.
+        case scheduledBesideWait
+        /// taskwarrior's `start:` (when work began: an active marker), `until:` on a task that
+        /// does not repeat, and `depends:`: todos have no such marker, expiry or links.
+        case start, until, depends
         /// A taskwarrior `recur:` in hours or minutes: the todo is imported without repeating.
         case recurShorterThanADay
         /// A taskwarrior `recur:` of no form read here (`P1DT12H`).
         case recurOther
-        /// todo.txt's `t:` (threshold, a start date).
+        /// todo.txt's `t:` (threshold, the start date) after the `due:` date.
         case threshold
         /// todo.txt's `rec:2b` and longer runs of business days, which no repeat rule says.
         case businessDays
 
         /// `2 projects`, `1 tag`, `2 priorities`; a field by its name and the number of todos
-        /// that had it: `wait: on 2 todos`, `t: on 1 todo`.
+        /// that had it: `start: on 2 todos`, `t: after the due date on 1 todo`.
         public func describe(_ count: Int) -> String {
             let todos = "on \(count) \(count == 1 ? "todo" : "todos")"
             return switch self {
             case .project, .tag, .priority, .annotation: "\(count) \(count == 1 ? rawValue : plural)"
-            case .wait, .scheduled, .start, .until, .depends: "\(rawValue): \(todos)"
+            case .wait, .scheduled: "\(rawValue): after the due date \(todos)"
+            case .scheduledBesideWait: "scheduled: other than wait: \(todos)"
+            case .start, .until, .depends: "\(rawValue): \(todos)"
             case .recurShorterThanADay: "recur: in hours or minutes \(todos)"
             case .recurOther: "recur: of another form \(todos)"
-            case .threshold: "t: \(todos)"
+            case .threshold: "t: after the due date \(todos)"
             case .businessDays: "rec: of 2 or more business days \(todos)"
             }
         }

@@ -1,9 +1,9 @@
 import TodoStore
 
 /// One todo read from another tool's file, before the database gives it an id: the fields the
-/// `todos` table keeps (a name, an optional deadline as a calendar date, whether it is done, a
-/// priority, tags, a note, the created and completed times, the repeat rule and where it counts
-/// from), as far as the format has them.
+/// `todos` table keeps (a name, an optional deadline as a calendar date and its time of day,
+/// whether it is done, a priority, tags, a note, the created and completed times, the repeat
+/// rule and where it counts from, the start date), as far as the format has them.
 /// Ids in the source file are not kept: the importing database assigns fresh ones, so an
 /// import never collides with existing todos. The taskwarrior and todo.txt readers refuse a
 /// name that is not valid by the store's one rule, ``Todo/isValidName(_:)``; the reader of
@@ -19,12 +19,13 @@ public typealias ImportedTodo = TodoFields
 /// - ``json``: our own `todo export`, an array of `{"id", "name", "deadline", "done", "priority",
 ///   "tags", "note", "created", "completed"}` objects (all but the name optional).
 /// - ``taskwarrior``: `task export`; `description` is the name, the UTC `due` instant becomes a
-///   local calendar date, deleted tasks are skipped; priority, project and tags, annotations,
-///   entry and end are kept; a recurring template and its instances are one repeating todo.
+///   local calendar date (and time of day), `wait` or `scheduled` the start, deleted tasks are
+///   skipped; priority, project and tags, annotations, entry and end are kept; a recurring
+///   template and its instances are one repeating todo.
 /// - ``todotxt``: a todo.txt file; `x ` marks a done todo, `(A)` to `(I)` are the priorities 1
 ///   to 9, the creation and completion dates are the created and completed times,
-///   `due:YYYY-MM-DD` is the deadline, `rec:` the repeat, and `+project` / `@context` words are
-///   tags.
+///   `due:YYYY-MM-DD` is the deadline, `t:YYYY-MM-DD` the start, `rec:` the repeat, and
+///   `+project` / `@context` words are tags.
 public enum ImportFormat: String, Sendable, CaseIterable {
     /// Our own `todo export`: a JSON array of todo objects. `name` is required (a string,
     /// blank only when it was stored blank); `deadline` (`YYYY-MM-DD` or `null`), `done` (a
@@ -33,7 +34,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case json
     /// Taskwarrior's `task export`: a JSON array of tasks (or one task a line). `description`
     /// is the name; `due` (`20240501T000000Z`, UTC) becomes the calendar date in the local time
-    /// zone; `pending` and `waiting` are not done, `completed` is done, `deleted` is skipped; a
+    /// zone, and its time of day there (unless midnight) a floating due time; `wait`, else
+    /// `scheduled`, is the start (its local date); `pending` and `waiting` are not done, `completed` is done, `deleted` is skipped; a
     /// `recurring` template and its instances are one repeating todo (`recur` its rule, `until`
     /// its end, the earliest pending instance its deadline, the completed ones its history).
     /// `priority` H/M/L is high/medium/low, `project` and `tags` are `+` tags, `annotations` the
@@ -44,7 +46,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// priority `(A) ` is the priority (A to I are 1 to 9, later letters 9) and a creation date
     /// the created time; a `due:YYYY-MM-DD` tag becomes the deadline, a `rec:` tag the repeat
     /// (`rec:3d` from the day done, `rec:+3d` from the due date), and `+project` and `@context`
-    /// words tags, and leave the name; a `t:` date leaves it too, counted as not kept. Any other
-    /// `key:value` tag stays in the name.
+    /// words tags, and leave the name; a `t:YYYY-MM-DD` tag is the start and leaves it too. Any
+    /// other `key:value` tag stays in the name.
     case todotxt
 }

@@ -7,6 +7,14 @@ import TodoStore
 /// - `due`, a UTC instant like `20240501T000000Z`, becomes the calendar date at that instant in
 ///   the given ``LocalTimeZone``: taskwarrior stores `due:2024-05-01` typed in Tokyo as
 ///   `20240430T150000Z`, which is 2024-05-01 again in Tokyo. Absent (or `null`): no deadline.
+///   Its time of day there, unless it is midnight (what a due date without a time is), is the
+///   due time, floating (``TodoDueTime/wall(secondOfDay:zone:)`` without a zone): typed as
+///   `due:2024-05-01T18:30`, it is 18:30 on the clock of whoever reads it, as taskwarrior
+///   shows it in the zone it runs in.
+/// - `wait` (hidden until then: what a todo's start means) is the start, its local date as
+///   `due`'s; without it, `scheduled` ("the earliest date work can start"), and a `scheduled`
+///   on another day than `wait` is counted as not kept. A start on the due date is no separate
+///   start and is dropped without a word; one after it has no place and is counted.
 /// - `status`: `pending` and `waiting` are not done, `completed` is done, `deleted` tasks are
 ///   skipped; any other status is an error naming the record.
 /// - A recurring task is a template (`status:recurring`, with `recur`, `due`, `until`, `mask`)
@@ -17,19 +25,24 @@ import TodoStore
 ///   the earliest pending instance, and each completed instance a finished occurrence in its
 ///   history (deleted ones are skipped). taskwarrior makes the next instance only when its date
 ///   comes: with none pending, the deadline is the last occurrence done (the importer moves it
-///   on to the next, with the recurrence engine), else the template's due date. Instances of one parent with the same `imask` are one occurrence: taskwarrior
-///   replicas that each generate instances duplicate them. Instances without their template in
-///   the file are put together the same way; those of a deleted template (a series deleted
-///   there) import each as the task it is.
+///   on to the next, with the recurrence engine), else the template's due date. The start
+///   keeps its distance from the deadline, as taskwarrior gives each instance the template's
+///   `wait` moved by as much as its `due`: the earliest pending instance's own start, else the
+///   template's moved to the deadline. Instances of one parent with the same `imask` are one
+///   occurrence: taskwarrior replicas that each generate instances duplicate them. Instances
+///   without their template in the file are put together the same way; those of a deleted
+///   template (a series deleted there) import each as the task it is.
 /// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is a `+` tag (`Home.Garden`
 ///   as it is: one word) and so is each of `tags`; `annotations` become the note, one line each
 ///   (`YYYY-MM-DD description`, the UTC day of its `entry`). `entry` is the created time and, for
 ///   a completed task, `end` the completed time. `uuid` is the todo's UID, so that importing the
 ///   same export twice adds its todos once.
 /// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
-///   project that is not one word, an unknown priority, an annotation without text; `wait`,
-///   `scheduled`, `start`, `depends`, and `until` on a task that does not repeat; a `recur` that
-///   is no rule. The rest (`urgency`, `modified`, `mask`, UDAs...) is bookkeeping and ignored.
+///   project that is not one word, an unknown priority, an annotation without text; a `wait` or
+///   `scheduled` after the due date, a `scheduled` beside a `wait` of another day; `start`,
+///   `depends`, and `until` on a task that does not repeat; a `recur` that is no rule. The rest
+///   (`urgency`, `modified`, `mask`, UDAs...) is bookkeeping and ignored, and so are the times
+///   of day of `wait` and `scheduled` (a start is a date).
 enum TaskwarriorReader {
     /// One task of the file, read and checked, before the series are put together.
     private struct Task {
@@ -55,7 +68,9 @@ enum TaskwarriorReader {
     }
 
     /// Fields that are counted once per todo, whichever of a series' tasks holds them.
-    private static let perTodoFields: [ImportReport.NotKept] = [.wait, .scheduled, .start, .depends]
+    private static let perTodoFields: [ImportReport.NotKept] = [
+        .wait, .scheduled, .scheduledBesideWait, .start, .depends
+    ]
 
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
     {
@@ -190,10 +205,18 @@ enum TaskwarriorReader {
         }
         history.sort { $0.occurrence < $1.occurrence }
         // With no instance pending, the series stands at the last occurrence done, which the
-        // importer moves on from.
-        todo.deadline =
+        // importer moves on from. The start moves with the deadline, as taskwarrior moves the
+        // template's wait to each instance it makes.
+        let deadline =
             earliestPending?.todo.deadline ?? history.last?.occurrence ?? template?.todo.deadline
             ?? base.todo.deadline
+        todo.moveDeadline(to: deadline)
+        // The current occurrence's own time and start, when its instance is in the file: what
+        // taskwarrior shows now, edited there or not.
+        if let current = earliestPending, current.todo.deadline == deadline {
+            todo.dueTime = current.todo.dueTime
+            if let start = current.todo.start { todo.start = start }
+        }
         return (todo, history, notKept)
     }
 
@@ -223,9 +246,22 @@ enum TaskwarriorReader {
             throw ImportError(location, "\"status\" must be a string, found \(other.kindDescription)")
         }
         let name = try JSONFields.name(task, key: "description", location: location)
-        let deadline = try date(task, key: "due", timeZone: timeZone, location: location)
-        var todo = ImportedTodo(name: name, deadline: deadline, isDone: status == .completed)
+        let due = try wallTime(task, key: "due", timeZone: timeZone, location: location)
+        var todo = ImportedTodo(name: name, deadline: due?.date, isDone: status == .completed)
+        // Local midnight is how taskwarrior stores a due date typed without a time.
+        if let second = due?.secondOfDay, second != 0 { todo.dueTime = .wall(secondOfDay: second, zone: nil) }
         var notKept: [ImportReport.NotKept] = []
+        let wait = try date(task, key: "wait", timeZone: timeZone, location: location)
+        let scheduled = try date(task, key: "scheduled", timeZone: timeZone, location: location)
+        if let wait, let scheduled, wait != scheduled { notKept.append(.scheduledBesideWait) }
+        if let start = wait ?? scheduled {
+            if let deadline = todo.deadline, start >= deadline {
+                // On the due date it is no separate start; after it, a start todos cannot have.
+                if start > deadline { notKept.append(wait != nil ? .wait : .scheduled) }
+            } else {
+                todo.start = start
+            }
+        }
         if case .string(let project)? = task["project"], !project.isEmpty {
             if let tag = TodoTag(word: project, sigil: .plus) {
                 todo.tags.insert(tag)
@@ -265,10 +301,7 @@ enum TaskwarriorReader {
         todo.created = Self.time(task["entry"])
         let end = Self.time(task["end"])
         if status == .completed { todo.completed = end }
-        for (key, kind) in [("wait", ImportReport.NotKept.wait), ("scheduled", .scheduled), ("start", .start)]
-        where Self.holdsValue(task[key]) {
-            notKept.append(kind)
-        }
+        if Self.holdsValue(task["start"]) { notKept.append(.start) }
         if Self.holdsValue(task["depends"]) { notKept.append(.depends) }
         var parent: String?
         if case .string(let text)? = task["parent"], !text.isEmpty { parent = text }
@@ -336,11 +369,19 @@ enum TaskwarriorReader {
         return records
     }
 
-    /// The local calendar date of the instant at `key` (`due`, `until`), written
+    /// The local calendar date of the instant at `key` (`until`, `wait`...), written
     /// `YYYYMMDDTHHMMSSZ`; `nil` when absent or `null`.
     private static func date(
         _ task: JSONObject, key: String, timeZone: LocalTimeZone, location: ImportError.Location
     ) throws(ImportError) -> CalendarDate? {
+        try wallTime(task, key: key, timeZone: timeZone, location: location)?.date
+    }
+
+    /// The local date and time of day (seconds after midnight) of the instant at `key`, written
+    /// `YYYYMMDDTHHMMSSZ`; `nil` when absent or `null`.
+    private static func wallTime(
+        _ task: JSONObject, key: String, timeZone: LocalTimeZone, location: ImportError.Location
+    ) throws(ImportError) -> (date: CalendarDate, secondOfDay: Int)? {
         let text: String
         switch task[key] {
         case nil, .null?:
@@ -357,9 +398,9 @@ enum TaskwarriorReader {
             }
             throw ImportError(location, "\"\(key)\" is not a UTC timestamp like 20240501T000000Z")
         }
-        guard let date = timeZone.calendarDate(atEpochSeconds: seconds) else {
+        guard let time = timeZone.wallTime(atEpochSeconds: seconds) else {
             throw ImportError(location, "\"\(key)\" \(text) is outside the years 1 to 9999")
         }
-        return date
+        return time
     }
 }

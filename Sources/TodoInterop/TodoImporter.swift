@@ -16,8 +16,8 @@ public enum TodoImporter {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - format: what wrote it.
-    ///   - timeZone: where taskwarrior's UTC instants become calendar dates: the process's zone
-    ///     by default; a fixed offset for reproducible results. Unused by the other formats,
+    ///   - timeZone: where taskwarrior's UTC instants become calendar dates and times of day: the
+    ///     process's zone by default; a fixed offset for reproducible results. Unused by the other formats,
     ///     whose dates are calendar dates already.
     /// - Returns: the todos in file order (skipped records, such as deleted tasks, left out).
     /// - Throws: ``ImportError`` for the first record, line or syntax error found.
@@ -41,8 +41,8 @@ public enum TodoImporter {
 
     /// ``parse(_:format:timeZone:)``, also giving the UIDs and completion history the file holds,
     /// and counting what it holds that todos cannot keep (a taskwarrior project or tag of more
-    /// than one word, a `wait:` date, a `recur:` in hours, a todo.txt `t:` date...), for the
-    /// importer to add and report.
+    /// than one word, a `wait:` date after the due date, a `recur:` in hours, a todo.txt
+    /// `rec:2b`...), for the importer to add and report.
     public static func read(
         _ bytes: [UInt8], format: ImportFormat,
         timeZone: LocalTimeZone = .system

@@ -22,8 +22,9 @@ import TodoStore
 ///   next week). It leaves the name. A value of another form, or two `rec:` tags, is an error
 ///   naming the line; `rec:2b` and longer runs of business days, which no rule says, are counted
 ///   in the report.
-/// - `t:YYYY-MM-DD` (threshold, a start date todos do not have yet) leaves the name and is
-///   counted in the report.
+/// - Start: a `t:YYYY-MM-DD` tag (threshold, Simpletask's and topydo's start date) is the start
+///   and leaves the name, with the same errors as `due:`. One on the due date is no separate
+///   start and is dropped; one after it has no place and is counted in the report.
 /// - `+project` and `@context` words are tags (with their `+` or `@`) and leave the name, as
 ///   `due:` does; all other `key:value` tags (URLs...) mean nothing to our todos and stay in the
 ///   text.
@@ -108,7 +109,7 @@ enum TodoTxtReader {
 
         var deadline: CalendarDate? = nil
         var repeats: RepeatPeriod.TodoTxtRepeat? = nil
-        var hasThreshold = false
+        var start: CalendarDate? = nil
         var name: [UInt8] = []
         var previous: Range<Int>? = nil
         var removedSincePrevious = false
@@ -118,7 +119,7 @@ enum TodoTxtReader {
                 bytes[2] == UInt8(ascii: "e"), bytes[3] == UInt8(ascii: ":")
             {
                 guard deadline == nil else { throw ImportError(location, "more than one due: tag") }
-                deadline = try date(tag: bytes, location: location)
+                deadline = try date(tag: bytes, key: 4, location: location)
                 removedSincePrevious = true
                 continue
             }
@@ -132,8 +133,9 @@ enum TodoTxtReader {
                 removedSincePrevious = true
                 continue
             }
-            if bytes.count == 12, bytes.starts(with: "t:".utf8), DateShape.isISODate(bytes.dropFirst(2)) {
-                hasThreshold = true
+            if bytes.starts(with: "t:".utf8) {
+                guard start == nil else { throw ImportError(location, "more than one t: tag") }
+                start = try date(tag: bytes, key: 2, location: location)
                 removedSincePrevious = true
                 continue
             }
@@ -177,7 +179,14 @@ enum TodoTxtReader {
         case nil:
             break
         }
-        if hasThreshold { report.drop(.threshold) }
+        if let start {
+            if let deadline, start >= deadline {
+                // On the due date it is no separate start; after it, a start todos cannot have.
+                if start > deadline { report.drop(.threshold) }
+            } else {
+                todo.start = start
+            }
+        }
         return todo
     }
 
@@ -188,11 +197,12 @@ enum TodoTxtReader {
         return TodoPriority(rawValue: min(Int(letter - UInt8(ascii: "A")) + 1, 9))
     }
 
-    /// The date of a `due:` tag, telling a malformed date from an impossible one.
-    private static func date(tag: UnsafeBufferPointer<UInt8>, location: ImportError.Location) throws(ImportError)
-        -> CalendarDate
+    /// The date of a `due:` or `t:` tag whose key (with its colon) is `key` bytes long, telling a
+    /// malformed date from an impossible one.
+    private static func date(tag: UnsafeBufferPointer<UInt8>, key: Int, location: ImportError.Location)
+        throws(ImportError) -> CalendarDate
     {
-        let value = UnsafeBufferPointer(rebasing: tag[4...])
+        let value = UnsafeBufferPointer(rebasing: tag[key...])
         if let date = CalendarDate(iso: value) { return date }
         let text = String(decoding: tag, as: UTF8.self)
         if DateShape.isISODate(value) { throw ImportError(location, "\(text) is not a day in the calendar") }

@@ -3,10 +3,12 @@ import TodoStore
 
 /// Writes todos as todo.txt lines (http://todotxt.org), as ``TodoTxtReader`` reads them back and
 /// as todo.txt-cli lists them:
-/// - done: `x COMPLETED CREATED name +tags @tags due:YYYY-MM-DD rec:+1m pri:B` (the completion
-///   date, then the creation date when there is one; todo.txt drops the `(B)` of a done task, so
-///   its priority goes as `pri:B`, which apps write too);
-/// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD rec:+1m`.
+/// - done: `x COMPLETED CREATED name +tags @tags due:YYYY-MM-DD t:YYYY-MM-DD rec:+1m pri:B` (the
+///   completion date, then the creation date when there is one; todo.txt drops the `(B)` of a
+///   done task, so its priority goes as `pri:B`, which apps write too);
+/// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD t:YYYY-MM-DD rec:+1m`.
+/// The start date is `t:` (threshold, as Simpletask and topydo write it). A due time has no
+/// todo.txt form and is not written.
 /// A repeat rule is written as `rec:` (``repeatTag(_:)``) when one says it: every N days, weeks,
 /// months or years, or every weekday, with `+` when it counts from the due date; any other rule
 /// (given weekdays, a COUNT or UNTIL...) is not written, and the caller says so.
@@ -36,6 +38,7 @@ public enum TodoTxtWriter {
         if !name.isEmpty { parts.append(name) }
         parts += todo.tags.map(\.description)
         if let deadline = todo.deadline { parts.append("due:\(deadline)") }
+        if let start = todo.start { parts.append("t:\(start)") }
         if let repeats = repeatTag(todo) { parts.append(repeats) }
         if todo.isDone, let letter { parts.append("pri:\(letter)") }
         return parts.joined(separator: " ")

@@ -4,8 +4,8 @@ import Testing
 
 /// Issue 34, "Interop": repeating todos through `todo import` and `todo export`, end to end.
 /// taskwarrior's recurring template and its instances are one todo with their history, todo.txt's
-/// `rec:` is read and written, iCalendar and JSON carry the rule, and the summary names what has
-/// no place.
+/// `rec:` is read and written, iCalendar and JSON carry the rule, start dates and due times come
+/// along, and the summary names what has no place.
 @Suite(.timed) struct RepeatImportExportTests {
     let sandbox = CLISandbox()
     let fixtures = ProcessRunner.packageRoot + "/Tests/TodoInteropTests/Fixtures"
@@ -53,8 +53,7 @@ import Testing
         let tokyo = ["TZ": "Asia/Tokyo"]
         #expect(
             try sandbox.ok(["import", "--from", "taskwarrior", file], environment: tokyo)
-                == "Imported 2 todos. Not kept (todos have no place for them): wait: on 1 todo, scheduled: on 1 todo, "
-                + "recur: in hours or minutes on 1 todo.\n")
+                == "Imported 2 todos. Not kept (todos have no place for them): recur: in hours or minutes on 1 todo.\n")
         #expect(
             try repeats() == [
                 "Ping the server|2026-12-31|0|<null>|due",
@@ -79,7 +78,8 @@ import Testing
     }
 
     /// The real tool (`Fixtures/capture-taskwarrior.sh OUTPUT recurring`): each series had its first
-    /// instance completed and none pending; the import stands each at its next occurrence.
+    /// instance completed and none pending; the import stands each at its next occurrence, the
+    /// fern's wait two days before it, as taskwarrior would make it.
     @Test func aLiveTaskwarriorExportStandsAtTheNextOccurrence() throws {
         try #require(
             (try? ProcessRunner.which("task")) != nil, "taskwarrior is not installed (scripts/setup installs it)")
@@ -87,15 +87,17 @@ import Testing
         let run = try ProcessRunner.run("sh", [fixtures + "/capture-taskwarrior.sh", file, "recurring"])
         try #require(run.status == 0, "\(run.stderr)")
         let output = try sandbox.ok(["import", file], environment: ["TZ": "Asia/Tokyo"])
-        #expect(
-            output
-                == "Imported 3 todos (read as taskwarrior). Not kept (todos have no place for them): wait: on 1 todo.\n"
-        )
+        #expect(output == "Imported 4 todos (read as taskwarrior).\n")
         #expect(
             Set(try repeats()) == [
                 "Water the fern|2099-01-12|0|FREQ=WEEKLY;UNTIL=20990301|due",
-                "Pay rent|2099-02-28|0|FREQ=MONTHLY;BYMONTHDAY=-1|due", "Plant bulbs|2099-10-15|0|<null>|due"
+                "Pay rent|2099-02-28|0|FREQ=MONTHLY;BYMONTHDAY=-1|due", "Plant bulbs|2099-10-15|0|<null>|due",
+                "Call the plumber|2099-11-02|0|<null>|due"
             ])
+        #expect(
+            try sql("SELECT name, due_time, start_date FROM todos ORDER BY name")
+                == "Call the plumber|18:30|2099-10-30\nPay rent||\nPlant bulbs||2099-10-01\nWater the fern||2099-01-10\n"
+        )
         #expect(
             try sql("SELECT occurrence, source, pending FROM todo_completions ORDER BY occurrence")
                 == "2099-01-05|advance|0\n2099-01-31|advance|0\n")
@@ -150,15 +152,53 @@ import Testing
         #expect(result.stderr == "1 repeat rule has no rec: form: written without one.\n")
     }
 
-    @Test func theTodoTxtSummaryCountsStartDates() throws {
+    /// taskwarrior's wait (else scheduled) and todo.txt's t: are the start, a taskwarrior due at
+    /// a time of day its due time; the summary counts only what has no place (a start after the
+    /// due date, a scheduled beside another wait), and the todo.txt export writes t: back.
+    @Test func startDatesAndDueTimesComeAlong() throws {
+        // Written in Tokyo: 20991014T150000Z is 2099-10-15 there, 20991102T093000Z 18:30.
         let file = try write(
-            "Plant bulbs t:2026-10-01 due:2026-10-15\nTimesheet rec:+2b t:2026-11-20\nRead\n", to: "todo.txt")
+            """
+            [{"description":"Plant bulbs","status":"waiting","due":"20991014T150000Z","wait":"20990930T150000Z","uuid":"u-1"},
+             {"description":"Call the plumber","status":"pending","due":"20991102T093000Z","scheduled":"20991029T150000Z","wait":"20991030T150000Z","uuid":"u-2"},
+             {"description":"Water the fern","due":"20990105T093000Z","recur":"weekly","status":"recurring","uuid":"t-1","wait":"20990102T150000Z"},
+             {"description":"Water the fern","due":"20990105T093000Z","end":"20990104T100000Z","imask":0,"parent":"t-1","recur":"weekly","status":"completed","uuid":"i-1","wait":"20990102T150000Z"},
+             {"description":"Late","status":"pending","due":"20990228T150000Z","wait":"20990310T150000Z","uuid":"u-3"}]
+            """, to: "task.json")
         #expect(
-            try sandbox.ok("import", file)
-                == "Imported 3 todos (read as todotxt). Not kept (todos have no place for them): t: on 2 todos, "
-                + "rec: of 2 or more business days on 1 todo.\n")
+            try sandbox.ok(["import", file], environment: ["TZ": "Asia/Tokyo"])
+                == "Imported 4 todos (read as taskwarrior). Not kept (todos have no place for them): "
+                + "wait: after the due date on 1 todo, scheduled: other than wait: on 1 todo.\n")
+        // The fern's occurrence was done: it stands at the next one, its start as far before it.
         #expect(
-            Set(try sandbox.listJSON().compactMap { $0["name"] as? String }) == ["Plant bulbs", "Read", "Timesheet"])
+            try sql("SELECT name, deadline, due_time, start_date FROM todos ORDER BY id")
+                == "Plant bulbs|2099-10-15||2099-10-01\nCall the plumber|2099-11-02|18:30|2099-10-31\n"
+                + "Water the fern|2099-01-12|18:30|2099-01-10\nLate|2099-03-01||\n")
+
+        let text = try write(
+            "Plant bulbs t:2026-10-01 due:2026-10-15\nTimesheet rec:+2b t:2026-11-20\nLate due:2026-10-15 t:2026-10-20\n",
+            to: "todo.txt")
+        let other = sandbox.folder.file("other.sqlite")
+        #expect(
+            try sandbox.ok("--db", other, "import", text)
+                == "Imported 3 todos (read as todotxt). Not kept (todos have no place for them): "
+                + "t: after the due date on 1 todo, rec: of 2 or more business days on 1 todo.\n")
+        let starts = "Late|\nPlant bulbs|2026-10-01\nTimesheet|2026-11-20\n"
+        let query = "SELECT name, start_date FROM todos ORDER BY name"
+        #expect(try sql(query, other) == starts)
+        let export = try sandbox.ok("--db", other, "export", "--format", "todotxt")
+        #expect(export.contains(" Plant bulbs due:2026-10-15 t:2026-10-01\n"), "\(export)")
+        let back = sandbox.folder.file("back.sqlite")
+        _ = try sandbox.ok(["--db", back, "import", "--from", "todotxt", "-"], stdin: export)
+        #expect(try sql(query, back) == starts)
+
+        // A t: that is no date is a bad line: nothing is imported.
+        let before = sandbox.fileState()
+        let bad = try sandbox.todo(["import", "--from", "todotxt", "-"], stdin: "Fine\nRead t:soon\n")
+        #expect(
+            bad.status == 1 && bad.stderr.hasPrefix("error: standard input: line 2: t:soon is not a YYYY-MM-DD date\n"),
+            "\(bad.stderr)")
+        #expect(sandbox.fileState() == before)
     }
 
     /// iCalendar and todo's JSON carry the rule and where it counts from, both ways.

@@ -37,6 +37,18 @@ func importing(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone =
     try TodoImporter.parse(Array(text.utf8), format: format, timeZone: timeZone)
 }
 
+/// The report of `text` read as `format`: the todos, and what was not kept.
+func report(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) throws
+    -> ImportReport
+{
+    try TodoImporter.read(Array(text.utf8), format: format, timeZone: timeZone)
+}
+
+/// The summary's words for what a report did not keep.
+func notKept(_ report: ImportReport) -> [String] {
+    report.notKept.map { $0.what.describe($0.count) }
+}
+
 /// The error the importer throws for `text`, or `nil` when it accepts it.
 func importError(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) -> ImportError?
 {

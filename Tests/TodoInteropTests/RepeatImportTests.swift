@@ -10,18 +10,6 @@ import TodoStore
 
 private let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
 
-/// The report of `text` read as `format`.
-private func report(_ text: String, _ format: ImportFormat, timeZone: LocalTimeZone = .offset(seconds: 0)) throws
-    -> ImportReport
-{
-    try TodoImporter.read(Array(text.utf8), format: format, timeZone: timeZone)
-}
-
-/// The summary's words for what a report did not keep.
-private func notKept(_ report: ImportReport) -> [String] {
-    report.notKept.map { $0.what.describe($0.count) }
-}
-
 @Suite(.timed) struct TodoTxtRepeatTests {
     /// TV10: `rec:3d` counts from the day done, `rec:+3d` from the due date.
     @Test func tv10FromCompletionAndStrict() throws {
@@ -66,11 +54,12 @@ private func notKept(_ report: ImportReport) -> [String] {
             """
             Plant bulbs t:2026-10-01 due:2026-10-15
             Timesheet rec:+2b due:2026-11-27 t:2026-11-20
-            Read t:soon
+            Late start due:2026-10-15 t:2026-10-16
             """, .todotxt)
-        #expect(read.todos.map(\.name) == ["Plant bulbs", "Timesheet", "Read t:soon"], "a t: that is no date stays")
+        #expect(read.todos.map(\.name) == ["Plant bulbs", "Timesheet", "Late start"])
+        #expect(read.todos.map(\.start) == [day("2026-10-01"), day("2026-11-20"), nil], "t: is the start")
         #expect(read.todos[1].repeatRule == nil, "every second business day has no rule")
-        #expect(notKept(read) == ["t: on 2 todos", "rec: of 2 or more business days on 1 todo"])
+        #expect(notKept(read) == ["t: after the due date on 1 todo", "rec: of 2 or more business days on 1 todo"])
     }
 
     @Test(arguments: [
@@ -169,18 +158,21 @@ private func notKept(_ report: ImportReport) -> [String] {
                     source: .advance)
             ])
         #expect(read.uids == [0: "tmpl-1", 1: "plain-1"], "the template's uuid is the series' UID")
-        #expect(notKept(read) == ["wait: on 1 todo", "scheduled: on 1 todo"])
+        // The pending instance's own wait is the start; the plain task's scheduled, in Tokyo.
+        #expect(read.todos.map(\.start) == [day("2027-03-26"), day("2026-12-01")])
+        #expect(notKept(read).isEmpty)
     }
 
     /// The checked-in export of the real tool (TaskwarriorImportTests): its yearly series keeps
-    /// its rule and end, and its wait date is counted.
+    /// its rule and end, and the wait date is a start.
     @Test func theFixturesSeriesRepeats() throws {
         let read = try TodoImporter.read(
             try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
         let rent = try #require(read.todos.first { $0.name == "Pay rent" })
         #expect(rent.repeatRule == "FREQ=YEARLY;UNTIL=21000601" && rent.deadline == day("2099-01-01"))
         #expect(read.uids.count == 6 && read.history.isEmpty)
-        #expect(notKept(read) == ["wait: on 1 todo"])
+        #expect(read.todos.first { $0.name == "Water plants" }?.start == day("2099-05-25"))
+        #expect(notKept(read).isEmpty)
     }
 
     @Test func theTemplateMayComeLastOrNotAtAll() throws {
@@ -267,8 +259,9 @@ private func notKept(_ report: ImportReport) -> [String] {
         RepeatPeriod(unit, every: interval).map(RepeatPeriod.TaskwarriorRecur.period) ?? .other
     }
 
-    /// The real tool: a weekly series with an end and a monthly one from a month's end, each
-    /// with its first instance completed (`Fixtures/capture-taskwarrior.sh OUTPUT recurring`).
+    /// The real tool: a weekly series with an end and a wait date and a monthly one from a month's
+    /// end, each with its first instance completed, a task with a wait date and one with a
+    /// scheduled date and a due time (`Fixtures/capture-taskwarrior.sh OUTPUT recurring`).
     @Test func readsALiveRecurringExport() throws {
         try #require(Fixture.isInstalled("task"), "taskwarrior is not installed (scripts/setup installs it)")
         let folder = TemporaryFolder()
@@ -276,14 +269,19 @@ private func notKept(_ report: ImportReport) -> [String] {
         let run = try ProcessRunner.run("sh", [Fixture.path("capture-taskwarrior.sh"), output, "recurring"])
         try #require(run.status == 0, "\(run.stderr)")
         let read = try TodoImporter.read(try Fixture.bytes(output), format: .taskwarrior, timeZone: tokyo)
-        #expect(read.todos.map(\.name) == ["Water the fern", "Pay rent", "Plant bulbs"])
-        #expect(read.todos.map(\.repeatRule) == ["FREQ=WEEKLY;UNTIL=20990301", "FREQ=MONTHLY;BYMONTHDAY=-1", nil])
+        #expect(read.todos.map(\.name) == ["Water the fern", "Pay rent", "Plant bulbs", "Call the plumber"])
+        #expect(
+            read.todos.map(\.repeatRule) == ["FREQ=WEEKLY;UNTIL=20990301", "FREQ=MONTHLY;BYMONTHDAY=-1", nil, nil])
         // taskwarrior makes the next instance only when its date comes: the series stand at
         // the occurrence done last, and the importer moves them on.
-        #expect(read.todos.map(\.deadline) == [day("2099-01-05"), day("2099-01-31"), day("2099-10-15")])
+        #expect(
+            read.todos.map(\.deadline) == [day("2099-01-05"), day("2099-01-31"), day("2099-10-15"), day("2099-11-02")])
         #expect(read.history[0]?.map(\.occurrence) == [day("2099-01-05")])
         #expect(read.history[1]?.map(\.occurrence) == [day("2099-01-31")])
-        #expect(notKept(read) == ["wait: on 1 todo"])
+        // wait, else scheduled, is the start; a due time other than midnight is kept, floating.
+        #expect(read.todos.map(\.start) == [day("2099-01-03"), nil, day("2099-10-01"), day("2099-10-30")])
+        #expect(read.todos.map(\.dueTime) == [nil, nil, nil, .wall(secondOfDay: 18 * 3600 + 30 * 60, zone: nil)])
+        #expect(notKept(read).isEmpty)
     }
 }
 

@@ -106,7 +106,7 @@ private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
         #expect(
             try importing(text, .taskwarrior) == [
                 ImportedTodo(name: "p"),
-                ImportedTodo(name: "w"),
+                ImportedTodo(name: "w", start: day("2099-01-01")),
                 ImportedTodo(name: "c", isDone: true, completed: UTCTimestamp(iso: "2024-01-01T00:00:00Z")),
                 // A template with no instance in the file is the only trace of that task: kept.
                 ImportedTodo(name: "r", deadline: day("2024-05-01"))

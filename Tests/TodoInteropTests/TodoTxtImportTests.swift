@@ -164,11 +164,11 @@ private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
                     ImportedTodo(name: "Leading tag", deadline: day("2024-05-01")),
                     ImportedTodo(name: "Trailing tag", deadline: day("2024-05-02")),
                     ImportedTodo(name: "Middle  spacing kept around it", deadline: day("2024-05-03")),
-                    // Since issue 34 rec: is the repeat and t: is counted: both leave the name.
+                    // Since issue 34 rec: is the repeat and t: the start: both leave the name.
                     ImportedTodo(
                         name: "Pay rent", deadline: day("2024-05-04"), priority: TodoPriority(rawValue: 2)!,
                         tags: tags("+home", "@desk"), created: UTCTimestamp(iso: "2024-04-01T12:00:00Z"),
-                        repeatRule: "FREQ=MONTHLY", repeatFrom: .done),
+                        repeatRule: "FREQ=MONTHLY", repeatFrom: .done, start: day("2024-04-28")),
                     ImportedTodo(name: "Due:2024-05-05 and DUE:x are not the tag, nor is overdue:2024-05-05")
                 ])
     }

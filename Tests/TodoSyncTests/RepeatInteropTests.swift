@@ -61,6 +61,14 @@ import TodoStore
             name: "Fern", deadline: CalendarDate("2099-01-05"), repeatRule: "FREQ=WEEKLY;UNTIL=20990301")
         let moved = RepeatingTodo.movedPast([try #require(CalendarDate("2099-01-05"))], of: fern, completedAt: nil)
         #expect(moved.deadline == CalendarDate("2099-01-12") && !moved.isDone)
+        // A start (taskwarrior's wait) keeps its distance, as todo done moves it.
+        var waiting = fern
+        waiting.start = CalendarDate("2099-01-03")
+        waiting.dueTime = .wall(secondOfDay: 66_600, zone: nil)
+        let movedWaiting = RepeatingTodo.movedPast(
+            [try #require(CalendarDate("2099-01-05"))], of: waiting, completedAt: nil)
+        #expect(movedWaiting.deadline == CalendarDate("2099-01-12") && movedWaiting.start == CalendarDate("2099-01-10"))
+        #expect(movedWaiting.dueTime == waiting.dueTime)
         let rent = TodoFields(
             name: "Rent", deadline: CalendarDate("2099-01-31"), repeatRule: "FREQ=MONTHLY;BYMONTHDAY=-1")
         #expect(

@@ -6,7 +6,8 @@ extension RepeatingTodo {
     /// taskwarrior makes an instance of a series only as its date comes: an instance completed
     /// early leaves the template with none pending, and the todo read from it stands at the last
     /// occurrence done. When the deadline is one of `finished`, it becomes the rule's first
-    /// occurrence after the last of them, counted from the deadline; a series with none left
+    /// occurrence after the last of them, counted from the deadline, and the start date moves
+    /// with it (`TodoFields.moveDeadline(to:)`, as `todo done` moves it); a series with none left
     /// (UNTIL passed) is done, at `completedAt`. Anything else comes back unchanged: a deadline
     /// not finished (the current occurrence as the other tool had it), a todo that is done,
     /// dateless or does not repeat, a rule with COUNT (it would have to be counted down too) or
@@ -20,7 +21,7 @@ extension RepeatingTodo {
         var fields = fields
         switch RecurrenceSet(anchor: .date(deadline), rules: [repeating.rule]).first(after: .date(last)) {
         case .occurrence(.date(let next)):
-            fields.deadline = next
+            fields.moveDeadline(to: next)
         case .end:
             fields.isDone = true
             fields.completed = completedAt

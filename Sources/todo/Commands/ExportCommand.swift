@@ -27,10 +27,10 @@ extension Command {
                 comes back from another app, or through 'todo sync', is the same todo, not a copy.
                 todotxt: a line per todo, as todo.txt-cli and 'todo import --from todotxt' read it: the
                 priority as (A) to (I) (pri:A once done), the created and completed days, the tags,
-                due:YYYY-MM-DD, and the repeat as rec: (rec:+1m from the due date, rec:3d from the day
-                done) when the rule is every N days, weeks, months or years, or every weekday; other
-                rules have no rec: form, and a line on standard error counts them. Notes have no place
-                in todo.txt and are not written.
+                due:YYYY-MM-DD, the start as t:YYYY-MM-DD, and the repeat as rec: (rec:+1m from the due
+                date, rec:3d from the day done) when the rule is every N days, weeks, months or years, or
+                every weekday; other rules have no rec: form, and a line on standard error counts them.
+                Notes and due times have no place in todo.txt and are not written.
                 """,
             examples: [
                 "todo export > todos.json", "todo --db other.sqlite import todos.json",

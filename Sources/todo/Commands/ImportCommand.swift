@@ -35,22 +35,24 @@ extension Command {
                 record (json, taskwarrior) or line (todo.txt). New ids are given in file order.
                 json: a todo with a uid (todo export writes it when the todo has one) that is already
                 here is skipped, as in ics, and the summary counts the skipped ones.
-                taskwarrior: description is the name, due becomes the local date, completed tasks are
+                taskwarrior: description is the name, due becomes the local date (and its time of day,
+                unless midnight, the due time), wait (else scheduled) the start, completed tasks are
                 done, deleted ones are skipped; priority H/M/L is high/medium/low, project and tags are
                 tags, annotations the note, entry and end the created and completed times, uuid the
                 UID (a task already here is skipped). A recurring template and its instances are one
                 repeating todo: recur its rule, until its end, the earliest pending instance its
                 deadline, the completed ones its history.
-                todo.txt: 'x ' marks done, due:YYYY-MM-DD is the deadline, (A) to (I) are the
-                priorities 1 to 9, the dates are the created and completed times, rec:3d repeats 3 days
-                after the day done and rec:+3d 3 days after the due date, and +project and @context
-                words are tags (they leave the name).
+                todo.txt: 'x ' marks done, due:YYYY-MM-DD is the deadline, t:YYYY-MM-DD the start, (A)
+                to (I) are the priorities 1 to 9, the dates are the created and completed times, rec:3d
+                repeats 3 days after the day done and rec:+3d 3 days after the due date, and +project
+                and @context words are tags (they leave the name).
                 ics: each VTODO is a todo (SUMMARY the name, DUE the local date, COMPLETED or CANCELLED
                 done, RRULE its rule) that keeps its UID; one whose UID is already here is skipped, so a
                 second import of the same file adds nothing. Occurrences another app marked done are
                 the todo's history. Events are ignored.
-                What todos have no place for (a tag of two words, taskwarrior's wait: and scheduled:,
-                todo.txt's t:, alarms...) is counted in the summary line, by name.
+                A start on the deadline's day is no separate start. What todos have no place for (a tag
+                of two words, a wait: or t: after the due date, taskwarrior's start:, alarms...) is
+                counted in the summary line, by name.
                 Without --from the format is recognised: iCalendar by BEGIN:VCALENDAR, taskwarrior's
                 JSON by its uuid and description, todo's own JSON, else todo.txt.
                 'todo undo' removes a whole import.

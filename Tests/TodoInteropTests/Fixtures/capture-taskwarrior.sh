@@ -3,9 +3,10 @@
 # OUTPUT_FILE, from a throwaway HOME/TASKRC/TASKDATA so the user's own tasks are never touched.
 # Dates are entered in Asia/Tokyo (UTC+9, no DST): `due:2024-05-01` is stored as the UTC instant
 # 20240430T150000Z, the case that shows due -> local calendar date is done right.
-# With `recurring`, the list is recurring tasks instead: a weekly series with an end and a
-# monthly one from a month's last day, the first instance of each completed (taskwarrior makes
-# the next one only when its date comes, so none is pending), and a task with a wait date.
+# With `recurring`, the list is recurring tasks instead: a weekly series with an end and a wait
+# date and a monthly one from a month's last day, the first instance of each completed
+# (taskwarrior makes the next one only when its date comes, so none is pending), a task with a
+# wait date and one with a scheduled date and a due time.
 # Usage: capture-taskwarrior.sh OUTPUT_FILE [recurring]
 set -eu
 out=$1
@@ -16,11 +17,12 @@ touch "$TASKRC"
 mkdir -p "$TASKDATA"
 t() { task rc.verbose=nothing rc.confirmation=off rc.recurrence.confirmation=off "$@" > /dev/null 2>&1; }
 if [ "${2:-}" = recurring ]; then
-    t add "Water the fern" due:2099-01-05 recur:weekly until:2099-03-01
+    t add "Water the fern" due:2099-01-05 recur:weekly until:2099-03-01 wait:2099-01-03
     t add "Pay rent" due:2099-01-31 recur:monthly
     t add "Plant bulbs" due:2099-10-15 wait:2099-10-01
+    t add "Call the plumber" due:2099-11-02T18:30 scheduled:2099-10-30
     t list || true  # any report makes the instances; it fails when it lists nothing
-    t status:pending description:"Water the fern" done
+    t +INSTANCE description:"Water the fern" done  # waiting, so not status:pending
     t status:pending description:"Pay rent" done
     t list || true
 else
