@@ -11,7 +11,8 @@ public struct TodoCompletion: Sendable, Hashable {
         case skip
         /// The whole series ended here (`todo done --series`).
         case series
-        /// Another app moved the todo past the occurrence.
+        /// Another app (or device) moved the todo past the occurrence: done there, as a rule,
+        /// but an object moved on does not say whether it was done or skipped.
         case advance
         /// Another app's RECURRENCE-ID component marked the occurrence done.
         case override
@@ -36,7 +37,8 @@ public struct TodoCompletion: Sendable, Hashable {
         self.pending = pending
     }
 
-    /// Whether it counts as done (a skip does not).
+    /// Whether it counts as done: a skip here does not; an occurrence passed elsewhere does, as
+    /// it almost always was.
     public var isDone: Bool { source != .skip }
 
     /// Whether the todo, as `fields` say it is now, stands at this occurrence again: an undo

@@ -94,15 +94,23 @@ import TodoStore
         }
         #expect(Set(passed) == finished.done.union(finished.skipped), comment)
 
-        // Recorded as done, here and there, is what was done: nothing marked that was not.
+        // Recorded as done, here and there, is what was done: nothing marked that was not. An
+        // occurrence another device moved past is logged as passed elsewhere (`advance`: the
+        // object does not say whether it was done or skipped), and only one that was.
         var recorded = Self.completedOverrides(of: object)
+        var passedElsewhere: Set<CalendarDate> = []
         for device in [laptop, desktop] {
             let id = try device.onlyID()
-            for completion in try device.repository.completions(ofTodo: id) where completion.isDone {
-                recorded.insert(completion.occurrence)
+            for completion in try device.repository.completions(ofTodo: id) {
+                switch completion.source {
+                case .here, .series, .override: recorded.insert(completion.occurrence)
+                case .advance: passedElsewhere.insert(completion.occurrence)
+                case .skip: break
+                }
             }
         }
         #expect(recorded == finished.done, comment)
+        #expect(passedElsewhere.isSubset(of: finished.done.union(finished.skipped)), comment)
         #expect(Self.cancelledOverrides(of: object).isSubset(of: finished.skipped), comment)
     }
 
