@@ -31,11 +31,19 @@ public enum TodoColumns {
     @inline(__always)
     public static func fields(from row: Row, at column: Int32) -> TodoFields {
         var fields = TodoFields(name: "")
-        for (offset, field) in TodoField.all.enumerated() {
-            field.read(row, at: column + Int32(offset), into: &fields)
+        // Each field's reader, borrowed from the buffer: iterating the table itself would copy a
+        // TodoField per column per row, retaining and releasing each of its closures (a third
+        // of `todo list`'s time at 100,000 todos).
+        readers.withUnsafeBufferPointer { readers in
+            for offset in readers.indices {
+                readers[offset](row, column + Int32(offset), &fields)
+            }
         }
         return fields
     }
+
+    /// ``TodoField/read(_:at:into:)`` of every field, in column order.
+    private static let readers = TodoField.all.map(\.readValue)
 
     /// Binds every field of `fields` to the parameters `first`, `first + 1`... in ``fields``' order.
     public static func bind(_ fields: TodoFields, to statement: Statement, from first: Int32) throws(SQLiteError) {

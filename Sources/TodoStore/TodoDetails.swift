@@ -124,11 +124,16 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
             word = word.dropFirst()
         }
         guard Self.isValidWord(word) else { return nil }
-        self.init(word: String(word), sigil: sigil)
+        self.init(checked: String(word), sigil: sigil)
     }
 
     public init?(word: String, sigil: Sigil) {
         guard Self.isValidWord(Substring(word)) else { return nil }
+        self.init(checked: word, sigil: sigil)
+    }
+
+    /// A tag of a word ``isValidWord(_:)`` accepted.
+    private init(checked word: String, sigil: Sigil) {
         self.word = word
         self.sigil = sigil
         folded = TodoSearch.fold(word)
@@ -138,6 +143,8 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
         guard !word.isEmpty, word.utf8.count <= maximumLength, word.first != "+", word.first != "@" else {
             return false
         }
+        // ASCII (nearly every tag, read once per row of a list): printable and not a blank.
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
         return !word.unicodeScalars.contains { $0.properties.isWhitespace || ControlCharacters.contains($0) }
     }
 
@@ -165,8 +172,9 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     /// writing) are skipped.
     public init(storage: String) {
         guard !storage.isEmpty else { return }
-        for word in storage.split(whereSeparator: { $0 == " " }) {
-            if let tag = TodoTag(word) { insert(tag) }
+        // Split on the bytes: read once per row of a list.
+        for word in storage.utf8.split(separator: UInt8(ascii: " ")) {
+            if let tag = TodoTag(Substring(word)) { insert(tag) }
         }
     }
 

@@ -14,6 +14,10 @@ public enum TodoSearch {
     /// The form both sides are compared in: Unicode full case folding, scalar by scalar (the
     /// lowercase mapping, except where the generated `CaseFolding` table says otherwise).
     public static func fold(_ text: String) -> String {
+        // ASCII (most names and tags): lower-cased bytes; no ASCII letter folds otherwise.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
         var folded = ""
         folded.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -1,0 +1,103 @@
+"""Repeating todos on data that looks like users' (issue 34): a file where one todo in ten repeats
+(weekly on two days, monthly, every other day), with priorities, tags, notes, due times, start
+dates, a fifth of them done, made by one INSERT ... SELECT in the sqlite3 shell over todo's own
+schema (so the change feed's triggers run as for todos added one by one).
+  list@SIZE   whole `todo list` vs. the sqlite3 shell running the same SELECT (every column todo
+              reads, its order and its filter) on the same file: p50 ms of 21 runs each,
+              alternating, at 100,000 and (full runs) 1,000,000 todos. Goal: at most 1.2x the shell.
+  done        whole `todo done ID` on a repeating todo (it moves to its next date and logs the
+              occurrence) vs. `todo done ID` on a plain one, on a copy of the 10,000-todo file:
+              p50 ms of 41 runs each, alternating (each plain run takes the next undone todo; the
+              repeating one moves on each time). Goal: at most 1.2x the plain one.
+--smoke: 200 todos, 3 runs.
+"""
+import os
+from types import SimpleNamespace
+
+from .figures import figure, size_label, table
+from .proc import log, run, side_by_side_ms, wall_ms
+from .stats import p50
+
+NAME = "repeat"
+SETTINGS = {"full": SimpleNamespace(sizes=[100_000, 1_000_000], runs=21, done_todos=10_000, done_runs=41),
+            "quick": SimpleNamespace(sizes=[100_000], runs=21, done_todos=10_000, done_runs=41),
+            "smoke": SimpleNamespace(sizes=[200], runs=3, done_todos=200, done_runs=3)}
+GOAL = 1.2
+
+# One todo in ten repeats (and has a deadline: i % 10 = 3 is odd, so i % 4 is not 0); a fifth are
+# done (never a repeating one); a third have tags, a tenth a note, a twentieth a due time, a
+# thirty-third a start date in the past (so `todo list` shows them all).
+FILL_SQL = """
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {size})
+INSERT INTO todos (name, deadline, done, priority, tags, note, created, completed, repeat_rule, repeat_from,
+                   due_time, start_date)
+SELECT 'Todo number ' || i || CASE WHEN i % 7 = 0 THEN ' about the garden and the shed' ELSE '' END,
+       CASE WHEN i % 4 = 0 THEN NULL ELSE date('2026-01-01', '+' || (i % 400) || ' days') END,
+       i % 5 = 0,
+       CASE i % 6 WHEN 0 THEN 1 WHEN 1 THEN 5 WHEN 2 THEN 9 ELSE 0 END,
+       CASE i % 3 WHEN 0 THEN '+work @phone' WHEN 1 THEN '+home' ELSE '' END,
+       CASE WHEN i % 10 = 0 THEN 'A note' || char(10) || 'of two lines' END,
+       '2026-01-01T09:00:00Z',
+       CASE WHEN i % 5 = 0 THEN '2026-02-01T10:00:00Z' END,
+       CASE WHEN i % 10 = 3 THEN CASE i % 3 WHEN 0 THEN 'FREQ=WEEKLY;BYDAY=MO,TH' WHEN 1 THEN 'FREQ=MONTHLY'
+                                 ELSE 'FREQ=DAILY;INTERVAL=2' END END,
+       'due',
+       CASE WHEN i % 20 = 1 THEN '19:00' END,
+       CASE WHEN i % 33 = 2 AND i % 4 <> 0 THEN '2025-12-01' END
+FROM n;
+"""
+
+
+def columns(path):
+    """The columns of `todos` in their order: what `todo list` reads (TodoColumns.list is `id` and
+    the field table, which follows the columns)."""
+    out = run(["sqlite3", path, "SELECT name FROM pragma_table_info('todos') ORDER BY cid"])
+    return [line for line in out.splitlines() if line]
+
+
+def list_sql(path):
+    """The shell's side of `todo list`: the same columns, filter and order."""
+    return (f"SELECT {', '.join(columns(path))} FROM todos "
+            "WHERE start_date IS NULL OR start_date <= date('now') "
+            "ORDER BY deadline IS NULL, deadline, id")
+
+
+def make_file(todo, path, size):
+    run([todo, "--db", path, "list"])  # todo's own schema, every migration
+    run(["sqlite3", path, FILL_SQL.format(size=size)], timeout=600)
+
+
+def measure(ctx):
+    s = SETTINGS[ctx.mode]
+    _, todo = ctx.binaries.core()
+    figures = []
+    for size in s.sizes:
+        label = size_label(size)
+        log(f"bench: repeat: todo list over {size:,} todos, one in ten repeating, vs. the sqlite3 shell...")
+        path = os.path.join(ctx.work, f"repeat-{label}.sqlite")
+        make_file(todo, path, size)
+        ours, theirs = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, list_sql(path)], s.runs)
+        figures.append(figure(f"repeat.list@{label}", ours, "ms", stat=f"p50 of {s.runs}", baseline=theirs,
+                              baseline_name="sqlite3 shell", goal=GOAL))
+        os.remove(path)
+
+    log(f"bench: repeat: todo done on a repeating todo vs. a plain one ({s.done_todos:,} todos)...")
+    path = os.path.join(ctx.work, "repeat-done.sqlite")
+    make_file(todo, path, s.done_todos)
+    repeating = int(run(["sqlite3", path, "SELECT min(id) FROM todos WHERE repeat_rule IS NOT NULL"]))
+    plain = [int(x) for x in run(["sqlite3", path, "SELECT id FROM todos WHERE repeat_rule IS NULL AND done = 0 "
+                                  f"ORDER BY id LIMIT {s.done_runs}"]).split()]
+    ours, theirs = [], []
+    for index in range(s.done_runs):
+        ours.append(wall_ms([todo, "--db", path, "done", str(repeating)]))
+        theirs.append(wall_ms([todo, "--db", path, "done", str(plain[index % len(plain)])]))
+    figures.append(figure("repeat.done", p50(ours), "ms", stat=f"p50 of {s.done_runs}", baseline=p50(theirs),
+                          baseline_name="plain todo done", goal=GOAL))
+    return {"sizes": s.sizes, "done_todos": s.done_todos}, figures
+
+
+def show(detail, figures, out):
+    sizes = ", ".join(f"{size:,}" for size in detail["sizes"])
+    print(f"repeat: todo list over {sizes} todos (one in ten repeating, with priorities, tags, notes, due "
+          f"times, start dates); todo done on a repeating todo over {detail['done_todos']:,}", file=out)
+    table(figures, out)
