@@ -217,6 +217,13 @@ public final class CalDAVServer: @unchecked Sendable {
                 "Basic " + Data("\(name):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
             if userFromProxy { request.setValue(name, forHTTPHeaderField: "X-Remote-User") }
         }
+        return try Self.perform(request)
+    }
+
+    /// Sends `request` on an ephemeral session and waits (15 s at most) for its answer.
+    public static func perform(_ request: URLRequest) throws -> (status: Int, headers: [String: String], body: Data) {
+        let method = request.httpMethod ?? "GET"
+        let url = request.url?.absoluteString ?? ""
         final class Box: @unchecked Sendable {
             var result: (Int, [String: String], Data)?
             var error: Error?

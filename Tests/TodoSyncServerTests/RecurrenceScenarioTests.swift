@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// RECURRENCE.md §7's cross-client scenarios on real servers: `todo` on the laptop, and the
 /// other apps' writes made by plain HTTP as each app writes them (Tasks.org advancing the
 /// master, Thunderbird adding RECURRENCE-ID components, Nextcloud Tasks 0.17 completing the
@@ -267,5 +271,67 @@ extension CalDAVServer {
             "PUT", todoCollectionURL + name, body: Data(text.utf8),
             headers: ["Content-Type": "text/calendar; charset=utf-8"]
         ).status
+    }
+}
+
+/// The scenarios' server of Fastmail, Cyrus: it takes the objects `todo` writes for a series
+/// (RFC 5545-valid: DTSTART and DUE of one type, the rule beside them) and X7's advanced
+/// Thunderbird object, which it stores without the override dated before the new DTSTART and
+/// answers without an ETag; `todo` reads it again, with no loop of writes.
+@Suite("Repeating todos on Cyrus", .timed, .timeLimit(.minutes(2)))
+struct RecurrenceCyrusTests {
+    @Test func cyrusTakesAdvancedSeriesAndX7ConvergesWithoutALoop() throws {
+        let cyrus = try CyrusServer.start(users: ["alice": "secret"])
+        defer { cyrus.stop() }
+        let calendar = cyrus.defaultCalendarURL("alice")
+        let laptop = DiscoveryTests.Device()
+        #expect(try laptop.setUp([calendar, "--user", "alice"]) == calendar, "\(cyrus.log)")
+        #expect(
+            try laptop.todo(["add", "Pay rent", "--due", "2026-12-01", "--every", "month", "--times", "5"]).status == 0)
+        #expect(try laptop.todo(["done", "1"]).status == 0)
+        let first = try laptop.todo(["sync", "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try laptop.todo(["done", "1"]).status == 0)
+        let second = try laptop.todo(["sync", "--json"])
+        #expect(
+            second.status == 0 && (try? parseJSON(second.stdout, as: [String: Any].self)["sent"] as? Int) == 1,
+            "\(second.stdout) \(second.stderr)")
+
+        // X7 on Cyrus.
+        #expect(try cyrus.put(calendar + "thunderbird.ics", RecurrenceScenarioTests.thunderbirdTwoDone) == 201)
+        #expect(try laptop.todo(["sync", "--json"]).status == 0)
+        func list() throws -> [String] {
+            try parseJSON(try laptop.todo(["list", "--json"]).stdout, as: [[String: Any]].self).map {
+                "\($0["name"] as? String ?? "")|\($0["deadline"] as? String ?? "")"
+            }.sorted()
+        }
+        #expect(try list() == ["Pay rent|2027-02-01", "Recurring|2026-12-03"])
+        let advanced = RecurrenceScenarioTests.thunderbirdTwoDone.replacing(
+            "DTSTART;TZID=America/Chicago:20261201T170000\r\nDUE;TZID=America/Chicago:20261201T170000\r\nX-MOZ",
+            with: "DTSTART;TZID=America/Chicago:20261202T170000\r\nDUE;TZID=America/Chicago:20261202T170000\r\nX-MOZ")
+        #expect((200..<300).contains(try cyrus.put(calendar + "thunderbird.ics", advanced, replacing: true)))
+        for round in 0..<2 {
+            let sync = try laptop.todo(["sync", "--json"])
+            #expect(sync.status == 0, "\(sync.stderr)")
+            #expect(
+                (try? parseJSON(sync.stdout, as: [String: Any].self)["sent"] as? Int) == 0,
+                "round \(round): \(sync.stdout)")
+        }
+        #expect(try list() == ["Pay rent|2027-02-01", "Recurring|2026-12-03"])
+    }
+}
+
+extension CyrusServer {
+    /// A plain PUT of `text` at `url` as alice (If-None-Match: * unless `replacing`); the status.
+    func put(_ url: String, _ text: String, replacing: Bool = false) throws -> Int {
+        var request = URLRequest(url: try #require(URL(string: url)), timeoutInterval: 10)
+        request.httpMethod = "PUT"
+        request.httpBody = Data(text.utf8)
+        request.setValue("text/calendar; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        if !replacing { request.setValue("*", forHTTPHeaderField: "If-None-Match") }
+        let user = users.keys.sorted().first ?? ""
+        let credentials = Data("\(user):\(users[user] ?? "")".utf8).base64EncodedString()
+        request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
+        return try CalDAVServer.perform(request).status
     }
 }
