@@ -123,7 +123,7 @@ extension CommandContext {
             request.from = every != nil ? .due : .done
         }
         let until = try arguments.value("--until").map { (text) throws(CLIError) in
-            try DueDateParser.parse(text, today: today)
+            try DueDateParser.parse(text, today: today, option: "--until")
         }
         let times = arguments.value("--times")
         if until != nil && times != nil { throw .usage("'--until' and '--times' cannot be used together") }
