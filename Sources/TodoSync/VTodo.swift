@@ -22,7 +22,7 @@ import TodoStore
 /// - deadline and due time: DUE. `DUE;VALUE=DATE:20240501` is that date, with no time. A
 ///   DATE-TIME keeps its own clock: with `TZID=Name` its wall date and time in that zone,
 ///   floating (neither) its own wall date and time, `...Z` an instant whose date is read in the
-///   given `LocalTimeZone` (``TodoDueTime``). A DUE that is not a date at all is no deadline
+///   given `LocalTimeZone` (`TodoDueTime`). A DUE that is not a date at all is no deadline
 ///   (and stays as it is until the deadline is set here).
 /// - start: DTSTART's date, when it is before the deadline's day (a start on that day is none).
 /// - done: see ``isDone(_:)``.
@@ -163,7 +163,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// differs, the text stays byte-identical.
     ///
     /// - name: SUMMARY gets the new text (its parameters, such as LANGUAGE, kept).
-    /// - deadline, due time, start: DUE and DTSTART (``writeDates(_:in:)``).
+    /// - deadline, due time, start: DUE and DTSTART (`writeDates(_:in:)`).
     /// - done: STATUS:COMPLETED, COMPLETED at the todo's completed time (else `now`), and
     ///   PERCENT-COMPLETE:100 when the object has one; not done: STATUS:NEEDS-ACTION, COMPLETED
     ///   removed, and PERCENT-COMPLETE removed when it said 100. A new completed time of a todo
