@@ -24,7 +24,7 @@ import TodoStore
 
     /// `deadline|due_time|start_date` of the todo `id`, as `list --all --json` gives them.
     private func due(_ id: Int) throws -> String {
-        let todo = try #require(try sandbox.listJSON("--all").first { $0["id"] as? Int == id })
+        let todo = try #require(try sandbox.listJSON().first { $0["id"] as? Int == id })
         return ["deadline", "due_time", "start_date"].map { "\(todo[$0] ?? "-")" }.joined(separator: "|")
     }
 
@@ -41,20 +41,10 @@ import TodoStore
         #expect(result.status == 0, "\(sql): \(result.stderr)")
     }
 
-    /// Today plus `days` in UTC, as YYYY-MM-DD, by Foundation rather than todo's own calendar.
-    private func day(_ days: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = calendar.date(byAdding: .day, value: days, to: Date())!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
+    private func day(_ days: Int) -> String { CLISandbox.day(days) }
 
     private func onTerminal(_ arguments: String..., columns: String = "100") throws -> String {
-        try PseudoTerminal.run(
-            [ProcessRunner.todoBinary, "--color", "never"] + arguments,
-            environment: ["TODO_DB": sandbox.database, "TZ": "UTC", "COLUMNS": columns]
-        ).screen.replacingOccurrences(of: "\r", with: "")
+        try sandbox.onTerminal(arguments, columns: columns)
     }
 
     // MARK: Parsing
@@ -261,7 +251,8 @@ import TodoStore
         #expect(try ok("list", "--all").split(separator: "\n").count == 4)
         #expect(try ok("--all").split(separator: "\n").count == 4)
         #expect(try ok("list", "--waiting") == "  2  [ ]  \(day(20))  Plan the trip\n  4  [ ]              Pack\n")
-        #expect(try sandbox.listJSON().count == 2 && sandbox.listJSON("--waiting").count == 2)
+        #expect(try parseJSON(try ok("list", "--json"), as: [[String: Any]].self, "list").count == 2)
+        #expect(try sandbox.listJSON("--waiting").count == 2)
         // Export keeps every todo; --waiting narrows it as it narrows the list.
         let exported = try parseJSON(try ok("export"), as: [[String: Any]].self, "export")
         #expect(exported.count == 4)
@@ -278,18 +269,10 @@ import TodoStore
         _ = try ok("undone", "2")
         #expect(
             try onTerminal("list", "--waiting") == """
-                  2  [ ]  \(day(20))  starts \(weekday(5))  Plan the trip
-                  4  [ ]              starts \(weekday(1))  Pack
+                  2  [ ]  \(day(20))  starts \(CLISandbox.weekday(5))  Plan the trip
+                  4  [ ]              starts \(CLISandbox.weekday(1))  Pack
 
                 """)
-    }
-
-    /// The weekday of today plus `days`, three letters, lowercase.
-    private func weekday(_ days: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = calendar.date(byAdding: .day, value: days, to: Date())!
-        return ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][calendar.component(.weekday, from: date) - 1]
     }
 
     @Test func watchLeavesOutTheTodosNotStartedYet() throws {

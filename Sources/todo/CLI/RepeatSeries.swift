@@ -94,7 +94,7 @@ extension CommandContext {
             help: "Repeat, each next date counted from the day it is done (todo.txt's rec:3d): the same forms."),
         .init(
             name: "--until", value: "date",
-            help: "The last day the series may fall on (any --due form)."),
+            help: "The last day the series may fall on (any --due date, without a time)."),
         .init(name: "--times", value: "n", help: "How many times the series comes in all, this one included.")
     ]
 

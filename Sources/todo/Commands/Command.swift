@@ -186,7 +186,7 @@ extension CommandContext {
     /// `--start` of `add` and `edit`.
     static let startOption = CommandSpec.Option(
         name: "--start", value: "date",
-        help: "The day it starts, before its deadline (any --due form, without a time): until then lists leave it out.")
+        help: "The day it starts, before its deadline (any --due date, without a time): until then lists leave it out.")
 
     /// What a start date does: the discussion of `add` and `edit`.
     static let startRules = """
