@@ -39,6 +39,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var dueBefore: CalendarDate?
     /// Only todos due after this day (a deadline strictly later; undated todos never match).
     public var dueAfter: CalendarDate?
+    /// Only todos that have started by this day: done, or without a start date, or starting on
+    /// or before it (`todo list` hides the others until their day; `nil`: no such condition).
+    public var startedBy: CalendarDate?
+    /// Only todos not done that start after this day: those waiting to start (`todo list
+    /// --waiting`; `nil`: no such condition). Where both are set, none matches.
+    public var startsAfter: CalendarDate?
     /// Only todos with every one of these tags (none: all), matched by their case-folded word
     /// (`todo list --tag work --tag home`).
     public var tags: [TodoTag] = []
@@ -65,8 +71,15 @@ public struct TodoFetchRequest: Hashable, Sendable {
         self.offset = offset
     }
 
-    /// The SELECT for this request. Its parameters: ``filterArguments`` (the `dueBefore` and
-    /// `dueAfter` days when set, each folded search text twice, each tag's folded word, and
+    /// The todos not done that start after `today`, in the list's order: those waiting to start.
+    public static func waiting(after today: CalendarDate) -> TodoFetchRequest {
+        var request = TodoFetchRequest()
+        request.startsAfter = today
+        return request
+    }
+
+    /// The SELECT for this request. Its parameters: ``filterArguments`` (the `dueBefore`,
+    /// `dueAfter`, `startedBy` and `startsAfter` days when set, each folded search text twice, each tag's folded word, and
     /// each priority range's bounds), then the limit and the offset (``arguments`` binds them
     /// all).
     ///
@@ -143,12 +156,22 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// The SELECT counting the todos ``conditions`` select. Parameters: ``filterArguments``.
     var countSQL: String { "SELECT count(*) FROM todos" + whereClause }
 
-    /// The values for the parameters of the deadline bounds, search terms, tags and priority
-    /// ranges, in ``conditions`` order.
+    /// The SELECT of whether any todo ``conditions`` select has a time of day (1 or 0).
+    /// Parameters: ``filterArguments``. Migration 0012's partial index holds the todos with a
+    /// time alone, so the answer costs those todos, not the list.
+    var hasDueTimesSQL: String {
+        "SELECT EXISTS (SELECT 1 FROM todos WHERE " + (["due_time IS NOT NULL"] + conditions).joined(separator: " AND ")
+            + ")"
+    }
+
+    /// The values for the parameters of the deadline bounds, start bounds, search terms, tags
+    /// and priority ranges, in ``conditions`` order.
     var filterArguments: [any SQLiteBindable] {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
         if let dueAfter { arguments.append(dueAfter) }
+        if let startedBy { arguments.append(startedBy) }
+        if let startsAfter { arguments.append(startsAfter) }
         // Each term twice: once for the name, once for the tags (see ``conditions``).
         arguments += searches.flatMap { term in
             let folded = TodoSearch.fold(term)
@@ -165,14 +188,14 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The SELECT of the one todo with a given id, when the request's filter, deadline bounds,
-    /// search, tags and priorities select it. Parameters: the id, then ``filterArguments``.
+    /// The SELECT of the one todo with a given id, when the request's filter, deadline and start
+    /// bounds, search, tags and priorities select it. Parameters: the id, then ``filterArguments``.
     var sqlForOneID: String {
         (["SELECT \(TodoColumns.list) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
     }
 
-    /// The WHERE terms of the filter, the deadline bounds, the search, the tags and the
-    /// priorities, in parameter order (``filterArguments`` binds them).
+    /// The WHERE terms of the filter, the deadline bounds, the start bounds, the search, the
+    /// tags and the priorities, in parameter order (``filterArguments`` binds them).
     private var conditions: [String] {
         var conditions: [String] = []
         switch filter {
@@ -183,6 +206,10 @@ public struct TodoFetchRequest: Hashable, Sendable {
         // Deadlines are 'YYYY-MM-DD' text, so text order is day order; NULL never compares true.
         if dueBefore != nil { conditions.append("deadline < ?") }
         if dueAfter != nil { conditions.append("deadline > ?") }
+        // Start dates are 'YYYY-MM-DD' text too. A done todo waits for nothing. `start_date > ?`
+        // lets SQLite count the waiting todos from migration 0012's partial index.
+        if startedBy != nil { conditions.append("(done = 1 OR start_date IS NULL OR start_date <= ?)") }
+        if startsAfter != nil { conditions.append("done = 0 AND start_date > ?") }
         // A term matches the name or the tags (TodoSearch.matches(_:foldedNeedle:) in memory);
         // most todos have no tags, and `tags <> ''` spares them a call of the function.
         let search = "(\(TodoSearch.sqlFunction)(name, ?) OR (tags <> '' AND \(TodoSearch.sqlFunction)(tags, ?)))"

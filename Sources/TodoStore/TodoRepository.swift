@@ -294,6 +294,15 @@ public final class TodoRepository {
         }
     }
 
+    /// Whether any of the todos the request's conditions select has a time of day (its order,
+    /// limit and offset ignored): whether a list of them needs a time column. Costs the todos
+    /// that have a time, through their index, not a pass over the list.
+    public func hasDueTimes(_ request: TodoFetchRequest) throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement(request.hasDueTimesSQL).scalarInt64(request.filterArguments) == 1
+        }
+    }
+
     /// The number of todos in `filter`.
     public func count(_ filter: TodoFetchRequest.DoneFilter = .all) throws(TodoStoreError) -> Int {
         try count(TodoFetchRequest(filter: filter))

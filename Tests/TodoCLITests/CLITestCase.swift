@@ -36,20 +36,49 @@ final class CLISandbox: @unchecked Sendable {
         return result.stdout
     }
 
-    /// `todo list --json` parsed into dictionaries; throws, quoting the output, when it is not
-    /// a JSON array of objects (never an empty list in its place).
+    /// `todo list --json --all` parsed into dictionaries: every todo, those not started yet
+    /// too (which `todo list` leaves out), as tests read the file's state; throws, quoting the
+    /// output, when it is not a JSON array of objects (never an empty list in its place).
     func listJSON(_ extra: String...) throws -> [[String: Any]] {
         try listJSON(extra)
     }
 
     func listJSON(_ extra: [String]) throws -> [[String: Any]] {
-        let arguments = ["list", "--json"] + extra
+        let arguments = ["list", "--json", "--all"] + extra
         let result = try todo(arguments)
         return try parseJSON(
             result.stdout, as: [[String: Any]].self,
             "todo \(arguments.joined(separator: " ")) (exit \(result.status), stderr \(result.stderr.debugDescription))"
         )
     }
+
+    /// Runs `todo --color never ARGUMENTS` on a pseudo-terminal `columns` wide, in UTC, on this
+    /// sandbox's database, and returns its screen without carriage returns.
+    func onTerminal(_ arguments: [String], columns: String = "100") throws -> String {
+        try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "--color", "never"] + arguments,
+            environment: ["TODO_DB": database, "TZ": "UTC", "COLUMNS": columns]
+        ).screen.replacingOccurrences(of: "\r", with: "")
+    }
+
+    /// Today plus `days` in UTC, as YYYY-MM-DD, by Foundation rather than todo's own calendar.
+    static func day(_ days: Int) -> String {
+        let parts = utcCalendar.dateComponents([.year, .month, .day], from: date(days))
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
+    /// The weekday of today plus `days` in UTC, as rows write it: `mon`.
+    static func weekday(_ days: Int) -> String {
+        ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][utcCalendar.component(.weekday, from: date(days)) - 1]
+    }
+
+    private static var utcCalendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }
+
+    private static func date(_ days: Int) -> Date { utcCalendar.date(byAdding: .day, value: days, to: Date())! }
 
     /// The database file's bytes and whether WAL/journal side files exist: "changes nothing" means equal.
     func fileState() -> [Data?] {

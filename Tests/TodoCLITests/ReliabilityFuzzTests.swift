@@ -149,7 +149,7 @@ import TodoStore
             throw .usage("bad colour")
         }
         if ["done", "undone", "rm", "show", "edit"].contains(name) { _ = try CommandContext.ids(parsed.positionals) }
-        if let due = parsed.value("--due") { _ = try DueDateParser.parse(due, today: today) }
+        if let due = parsed.value("--due") { _ = try DueDateParser.parseDeadline(due, today: today) }
     }
 
     // MARK: In process

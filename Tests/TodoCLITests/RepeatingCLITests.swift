@@ -44,20 +44,10 @@ import Testing
         try sqlite("SELECT todo_id, occurrence, source, pending FROM todo_completions ORDER BY 1, 2")
     }
 
-    /// Today plus `days` in UTC, as YYYY-MM-DD, by Foundation rather than todo's own calendar.
-    private func day(_ days: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = calendar.date(byAdding: .day, value: days, to: Date())!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
+    private func day(_ days: Int) -> String { CLISandbox.day(days) }
 
     private func onTerminal(_ arguments: String..., columns: String = "100") throws -> String {
-        try PseudoTerminal.run(
-            [ProcessRunner.todoBinary, "--color", "never"] + arguments,
-            environment: ["TODO_DB": sandbox.database, "TZ": "UTC", "COLUMNS": columns]
-        ).screen.replacingOccurrences(of: "\r", with: "")
+        try sandbox.onTerminal(arguments, columns: columns)
     }
 
     // MARK: RECURRENCE.md §6

@@ -1,10 +1,23 @@
 import TodoStore
 
-/// Reads the dates people type (`--due`, `--due-before`, `--due-after`) into a calendar date.
+/// A deadline as typed: a day, and the time of day after it when one was given.
+struct TypedDeadline: Equatable {
+    var date: CalendarDate
+    /// Seconds after midnight, `nil` when no time was given.
+    var secondOfDay: Int?
+
+    /// The time as it is stored: floating, on the clock of whoever reads it, so that a 19:00
+    /// chore stays at 19:00 across a daylight saving change or a journey.
+    var dueTime: TodoDueTime? { secondOfDay.map { .wall(secondOfDay: $0, zone: nil) } }
+}
+
+/// Reads the dates people type (`--due`, `--due-before`, `--due-after`) into a calendar date,
+/// and a deadline's time of day (`--due "fri 19:00"`).
 ///
 /// The accepted forms and what each means are ``rules`` (help, the manual and the guide say
 /// the same). Case and extra spaces do not matter. Numeric day-and-month forms (`12/24`,
-/// `24.12.`) are refused: half the world reads them the other way round.
+/// `24.12.`) are refused: half the world reads them the other way round; so are times on the
+/// 12-hour clock (`7pm`), for the same reason as a time without a day: which one is meant?
 enum DueDateParser {
     /// The forms in one line, for an option's help and the hint of a refused date.
     static let examples =
@@ -24,6 +37,19 @@ enum DueDateParser {
         refused: they are ambiguous.
         """
 
+    /// The time forms in one line, for `--due`'s help and the hint of a refused time.
+    static let timeExamples =
+        "a time of day after the date, HH:MM on the 24-hour clock (fri 19:00, tomorrow 9:30, 2026-12-01T09:30)"
+
+    /// What a deadline's time of day is: the discussion of the commands whose `--due` takes one.
+    static let timeRules = """
+        Times: a deadline may end with a time of day, H:MM or HH:MM on the 24-hour clock, after a
+        space or, after YYYY-MM-DD, a T (fri 19:00, tomorrow 9:30, 2026-12-01T09:30). It is kept
+        as local time: 19:00 is 19:00 in whatever time zone the todo is read, before and after a
+        daylight saving change. A time set in another app with its own zone is shown converted
+        to the local zone.
+        """
+
     /// Words to offer when completing a date.
     static let completionWords = [
         "today", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
@@ -40,11 +66,37 @@ enum DueDateParser {
     /// The words a typo is checked against: the fixed words and phrases, and the weekdays.
     private static let words = ["today", "tomorrow", "yesterday", "eow", "eom", "next week", "next month"] + weekdays
 
-    /// Parses `text` relative to `today`.
+    /// Parses `text`, a date and optionally a time of day after it (``timeRules``), relative to
+    /// `today`.
+    ///
+    /// - Throws: a usage error naming the value, as ``parse(_:today:option:)`` does, and for a
+    ///   time that is not H:MM or HH:MM on the 24-hour clock, or has no day before it.
+    static func parseDeadline(_ text: String, today: CalendarDate) throws(CLIError) -> TypedDeadline {
+        guard let (day, clock) = splitTime(text) else { return TypedDeadline(date: try parse(text, today: today)) }
+        guard !day.isEmpty else {
+            throw .usage(
+                "'\(TodoText.sanitized(text))' is a time without a day",
+                hint: "Give the day before it: today \(TodoText.sanitized(clock)), fri \(TodoText.sanitized(clock)).")
+        }
+        guard let second = secondOfDay(clock) else {
+            throw .usage(
+                "'\(TodoText.sanitized(clock))' is not a time of day",
+                hint: "Use \(timeExamples).")
+        }
+        return TypedDeadline(date: try parse(day, today: today), secondOfDay: second)
+    }
+
+    /// Parses `text`, a date without a time of day, relative to `today`.
     ///
     /// - Throws: a usage error naming the value, for text that is not a date, a day that does
-    ///   not exist (2023-02-29, Feb 30), or a date past year 9999.
-    static func parse(_ text: String, today: CalendarDate) throws(CLIError) -> CalendarDate {
+    ///   not exist (2023-02-29, Feb 30), a date past year 9999, or a date with a time after it
+    ///   (`option`, when given, is named: days are compared there, not times).
+    static func parse(_ text: String, today: CalendarDate, option: String? = nil) throws(CLIError) -> CalendarDate {
+        if let (day, _) = splitTime(text), !day.isEmpty {
+            throw .usage(
+                "\(option.map { "'\($0)' takes" } ?? "only") a date, not a time: '\(TodoText.sanitized(text))'",
+                hint: "Give the day alone: \(TodoText.sanitized(day)).")
+        }
         let tokens = text.lowercased().split(separator: " ").map(String.init)
         let word = tokens.joined(separator: " ")
         if let parts = numericParts(word) {
@@ -71,6 +123,36 @@ enum DueDateParser {
         throw .usage(
             "'\(text)' is not a date",
             hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "Use \(examples).")
+    }
+
+    /// The day part and the time part of `text` when it ends with something meant as a time
+    /// (a word with a colon, `7pm`, or `T09:30` after YYYY-MM-DD), whether or not it is a valid
+    /// one; `nil` when nothing in it looks like a time.
+    private static func splitTime(_ text: String) -> (day: String, clock: String)? {
+        let tokens = text.split(separator: " ")
+        guard let last = tokens.last else { return nil }
+        let before = tokens.dropLast().joined(separator: " ")
+        // 2026-12-01T09:30 (ISO 8601's separator, either case): the T only after a numeric date.
+        if tokens.count == 1, let t = last.firstIndex(where: { $0 == "T" || $0 == "t" }),
+            numericParts(String(last[..<t])) != nil
+        {
+            return (String(last[..<t]), String(last[last.index(after: t)...]))
+        }
+        let lower = last.lowercased()
+        let twelveHour =
+            (lower.hasSuffix("am") || lower.hasSuffix("pm")) && lower.first.map { $0.isASCII && $0.isNumber } == true
+        guard last.contains(":") || twelveHour else { return nil }
+        return (before, String(last))
+    }
+
+    /// Seconds after midnight of `H:MM` or `HH:MM` (00:00 to 23:59), or `nil`.
+    private static func secondOfDay(_ clock: String) -> Int? {
+        let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), hour < 24, minute < 60
+        else { return nil }
+        return hour * 3600 + minute * 60
     }
 
     private static func tooFar(_ text: String) -> CLIError {

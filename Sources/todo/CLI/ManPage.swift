@@ -108,8 +108,9 @@ enum ManPage {
             Any other value is a usage error (exit status 2).
             .TP
             .B TZ
-            The time zone of the local calendar: today, relative dates, and date-times from other
-            apps turned into deadlines.
+            The time zone of the local calendar: today, relative dates, and the date and time at
+            which a deadline another app set on its own zone's clock (or as an instant) is shown.
+            A time of day typed here is local time in any zone.
             .SH FILES
             .TP
             .I ~/.config/todo/config

@@ -94,7 +94,7 @@ extension CommandContext {
             help: "Repeat, each next date counted from the day it is done (todo.txt's rec:3d): the same forms."),
         .init(
             name: "--until", value: "date",
-            help: "The last day the series may fall on (any --due form)."),
+            help: "The last day the series may fall on (any --due date, without a time)."),
         .init(name: "--times", value: "n", help: "How many times the series comes in all, this one included.")
     ]
 
@@ -123,7 +123,7 @@ extension CommandContext {
             request.from = every != nil ? .due : .done
         }
         let until = try arguments.value("--until").map { (text) throws(CLIError) in
-            try DueDateParser.parse(text, today: today)
+            try DueDateParser.parse(text, today: today, option: "--until")
         }
         let times = arguments.value("--times")
         if until != nil && times != nil { throw .usage("'--until' and '--times' cannot be used together") }

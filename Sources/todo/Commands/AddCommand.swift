@@ -2,8 +2,8 @@ import TodoStore
 import TodoSync
 
 extension Command {
-    /// `todo add NAME [+TAG|@TAG|rec:FORM ...] [--due DATE] [--priority P] [--tag T ...] [--note TEXT]
-    /// [--every FORM | --after FORM] [--until DATE | --times N] [--json]`: prints the new todo's id
+    /// `todo add NAME [+TAG|@TAG|rec:FORM ...] [--due DATE [TIME]] [--start DATE] [--priority P] [--tag T ...]
+    /// [--note TEXT] [--every FORM | --after FORM] [--until DATE | --times N] [--json]`: prints the new todo's id
     /// (on a terminal, the todo).
     static let add = Command(
         spec: CommandSpec(
@@ -17,7 +17,8 @@ extension Command {
                     repeats: true)
             ],
             options: [
-                .init(name: "--due", value: "date", help: "The deadline: \(DueDateParser.examples)."),
+                CommandContext.dueOption(help: "The deadline"),
+                CommandContext.startOption,
                 .init(name: "--priority", value: "priority", help: "The priority: \(TodoPriority.acceptedForms)."),
                 .init(
                     name: "--tag", value: "tag",
@@ -30,10 +31,13 @@ extension Command {
                         "Print the new todo as a JSON object instead of its id (on a terminal, a line saying what was added)."
                 )
             ],
-            discussion: DueDateParser.rules + "\n\n" + RepeatForm.rules,
+            discussion: DueDateParser.rules + "\n\n" + DueDateParser.timeRules + "\n\n" + CommandContext.startRules
+                + "\n\n" + RepeatForm.rules,
             examples: [
                 "todo add \"Buy milk\" --due 2024-05-01", "todo add Call mum --due friday",
-                "todo add \"Pay rent\" --due +2w", "todo add Call mom +family @phone --priority high",
+                "todo add \"Pay rent\" --due +2w", "todo add \"Team call\" --due \"fri 19:00\"",
+                "todo add \"Plan the trip\" --due 2026-12-20 --start 2026-12-01",
+                "todo add Call mom +family @phone --priority high",
                 "todo add \"Call mom\" --tag family --note \"about Sunday\"",
                 "todo add \"Pay rent\" --due 2026-12-01 --every month", "todo add \"Water the fern\" --after 3d",
                 "todo add Gym --every mon,thu --until 2027-06-30", "todo add Water plants rec:+1w"
@@ -63,7 +67,9 @@ extension Command {
             for text in context.arguments.allValues("--tag") { tags.insert(try CommandContext.tag(text)) }
             let name = words.joined(separator: " ")
             guard Todo.isValidName(name) else { throw CLIError(.emptyName, path: "") }
-            var fields = TodoFields(name: name, deadline: try context.dueDate(), tags: tags)
+            let due = try context.dueDate()
+            var fields = TodoFields(name: name, deadline: due?.date, tags: tags, dueTime: due?.dueTime)
+            fields.start = try context.startDate()
             if let text = context.arguments.value("--priority") {
                 guard let priority = TodoPriority(parsing: text) else { throw CommandContext.badPriority(text) }
                 fields.priority = priority
@@ -81,6 +87,7 @@ extension Command {
             } else if request.end != nil {
                 throw .usage("'--until' and '--times' end a repeat", hint: "Give --every or --after too.")
             }
+            try CommandContext.checkStart(of: fields)
             let repository = try context.openRepository()
             let todo = try context.perform { () throws(TodoStoreError) in
                 try repository.recordingUndo("add") { () throws(TodoStoreError) in try repository.add(fields) }
@@ -96,7 +103,9 @@ extension Command {
                 context.out.write(JSON.object(todo) + "\n")
             } else if context.out.isTerminal {
                 // A person sees what was added, which day a relative date became, and how it repeats.
-                context.out.write(TodoText.summaryWithDeadline("+", todo, dueWord: moved ? "first occurrence" : "due"))
+                context.out.write(
+                    TodoText.summaryWithDeadline(
+                        "+", todo, dueTimes: context.dueTimes, dueWord: moved ? "first occurrence" : "due"))
             } else {
                 // The scripting contract: the id alone (`id=$(todo add ...)`).
                 context.out.write("\(todo.id)\n")

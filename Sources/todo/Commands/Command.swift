@@ -17,16 +17,27 @@ struct CommandContext {
     let style: TextStyle
     /// The local day, for relative dates and hints.
     let today: CalendarDate
+    /// The local clock's reading of deadlines with a time of day: one for the whole run.
+    let dueTimes = DueTimeConverter()
 
-    /// A row renderer for a list whose largest id is `maxID`.
-    func text(maxID: Int64) -> TodoText {
-        TodoText(maxID: maxID, today: today, style: style, lineWidth: Terminal.lineWidth(), showsHints: out.isTerminal)
+    /// A row renderer for a list whose largest id is `maxID`, with the time column when
+    /// `showsTimes` (some todo listed has a time of day) and there is room.
+    func text(maxID: Int64, showsTimes: Bool = false) -> TodoText {
+        TodoText(
+            maxID: maxID, today: today, style: style, lineWidth: Terminal.lineWidth(), showsHints: out.isTerminal,
+            showsTimes: showsTimes, dueTimes: dueTimes)
     }
 
-    /// The `--due` option parsed as a date, when present.
-    func dueDate() throws(CLIError) -> CalendarDate? {
+    /// The `--due` option parsed as a deadline, with its time of day when one is given.
+    func dueDate() throws(CLIError) -> TypedDeadline? {
         guard let text = arguments.value("--due") else { return nil }
-        return try DueDateParser.parse(text, today: today)
+        return try DueDateParser.parseDeadline(text, today: today)
+    }
+
+    /// The `--start` option parsed as a date, when present.
+    func startDate() throws(CLIError) -> CalendarDate? {
+        guard let text = arguments.value("--start") else { return nil }
+        return try DueDateParser.parse(text, today: today, option: "--start")
     }
 
     /// Opens the todo database, creating it on first use. Deferred until a command needs it,
@@ -161,5 +172,36 @@ struct CommandContext {
             throw .usage("'\(text)' is not a valid value for '\(option)'", hint: "Use a whole number, 0 or more.")
         }
         return value
+    }
+}
+
+extension CommandContext {
+    /// `--due` of `add` and `edit`, whose deadline may carry a time of day; `help` names it.
+    static func dueOption(help: String) -> CommandSpec.Option {
+        .init(
+            name: "--due", value: "date",
+            help: "\(help): \(DueDateParser.examples); with \(DueDateParser.timeExamples).")
+    }
+
+    /// `--start` of `add` and `edit`.
+    static let startOption = CommandSpec.Option(
+        name: "--start", value: "date",
+        help: "The day it starts, before its deadline (any --due date, without a time): until then lists leave it out.")
+
+    /// What a start date does: the discussion of `add` and `edit`.
+    static let startRules = """
+        Start dates: --start DATE is the day a todo starts, before the day it is due. Until then
+        todo, todo list, watch and ui leave it out, as phone apps hide a task until its start
+        (--all shows it too, --waiting only such todos; todo export keeps every todo).
+        """
+
+    /// Refuses a start on or after the deadline: a start is a day before the todo is due (on
+    /// the deadline's own day it would be no separate start, and hide nothing).
+    static func checkStart(of fields: TodoFields) throws(CLIError) {
+        guard let start = fields.start, let deadline = fields.deadline, start >= deadline else { return }
+        let when = start == deadline ? "on the day it is due" : "after it is due (\(TodoText.day(deadline)))"
+        throw .usage(
+            "the todo would start on \(TodoText.day(start)), \(when)",
+            hint: "Give --start a day before the deadline, or leave it out.")
     }
 }

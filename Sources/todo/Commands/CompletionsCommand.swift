@@ -58,7 +58,7 @@ enum CompletionValues: Equatable, Sendable {
         switch option.name {
         case "--sort": .words(TodoFetchRequest.Order.allCases.map(\.rawValue))
         case "--color": .words(["auto", "always", "never"])
-        case "--due", "--due-before", "--due-after", "--until": .words(DueDateParser.completionWords)
+        case "--due", "--due-before", "--due-after", "--until", "--start": .words(DueDateParser.completionWords)
         case "--every", "--after": .words(RepeatForm.completionWords)
         case "--from": .words(Command.importFormats)
         case "--format": .words(Command.exportFormats)

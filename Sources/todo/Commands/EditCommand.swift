@@ -2,18 +2,21 @@ import TodoStore
 import TodoSync
 
 extension Command {
-    /// `todo edit ID [--name NAME] [--due DATE | --no-due] [--priority P] [--tag T] [--untag T]
-    /// [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM | --after FORM] [--until DATE |
-    /// --times N] [--no-repeat]`: the sample app's leading swipe.
+    /// `todo edit ID [--name NAME] [--due DATE [TIME] | --no-due] [--no-time] [--start DATE | --no-start]
+    /// [--priority P] [--tag T] [--untag T] [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM |
+    /// --after FORM] [--until DATE | --times N] [--no-repeat]`: the sample app's leading swipe.
     static let edit = Command(
         spec: CommandSpec(
             name: "edit",
-            abstract: "Change a todo's name, deadline, priority, tags, note or repeat.",
+            abstract: "Change a todo's name, deadline, start, priority, tags, note or repeat.",
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [
                 .init(name: "--name", value: "name", help: "The new name."),
-                .init(name: "--due", value: "date", help: "The new deadline: \(DueDateParser.examples)."),
+                CommandContext.dueOption(help: "The new deadline (without a time, the time of day is kept)"),
                 .init(name: "--no-due", value: nil, help: "Remove the deadline."),
+                .init(name: "--no-time", value: nil, help: "Remove the deadline's time of day: due any time that day."),
+                CommandContext.startOption,
+                .init(name: "--no-start", value: nil, help: "Remove the start date."),
                 .init(
                     name: "--priority", value: "priority",
                     help: "The new priority: \(TodoPriority.acceptedForms); none removes it."),
@@ -29,10 +32,12 @@ extension Command {
             discussion: "Every change is made in one transaction: all or none, and one 'todo undo' reverts"
                 + " them all. On a terminal the new name and deadline are shown. --every and --after"
                 + " replace how the todo repeats (keeping how the series ends, unless --until or --times"
-                + " say otherwise); --until and --times alone change only how it ends.\n\n" + DueDateParser.rules
-                + "\n\n" + RepeatForm.rules,
+                + " say otherwise); --until and --times alone change only how it ends. A new deadline moves"
+                + " the start date with it, by as many days.\n\n" + DueDateParser.rules + "\n\n"
+                + DueDateParser.timeRules + "\n\n" + CommandContext.startRules + "\n\n" + RepeatForm.rules,
             examples: [
                 "todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due",
+                "todo edit 3 --due \"fri 9:30\"", "todo edit 3 --no-time", "todo edit 3 --start mon",
                 "todo edit 3 --priority low --tag errands --untag work", "todo edit 3 --append \"called, no answer\"",
                 "todo edit 3 --every 'last fri'", "todo edit 3 --after 1m", "todo edit 3 --times 5",
                 "todo edit 3 --no-repeat"
@@ -45,6 +50,15 @@ extension Command {
             let clearDeadline = context.arguments.flag("--no-due")
             if deadline != nil && clearDeadline {
                 throw .usage("'--due' and '--no-due' cannot be used together")
+            }
+            let clearTime = context.arguments.flag("--no-time")
+            if deadline?.secondOfDay != nil && clearTime {
+                throw .usage("'--no-time' removes the time that '--due' gives", hint: "Give one of them.")
+            }
+            let start = try context.startDate()
+            let clearStart = context.arguments.flag("--no-start")
+            if start != nil && clearStart {
+                throw .usage("'--start' and '--no-start' cannot be used together")
             }
             let priority = try context.arguments.value("--priority").map { (text) throws(CLIError) in
                 guard let priority = TodoPriority(parsing: text) else { throw CommandContext.badPriority(text) }
@@ -71,25 +85,34 @@ extension Command {
                 throw .usage("a repeating todo has a date: '--no-due' cannot be used with '--every' or '--after'")
             }
             guard
-                name != nil || deadline != nil || clearDeadline || priority != nil || !added.isEmpty || !removed.isEmpty
-                    || note != nil || append != nil || prepend != nil || !repeats.isEmpty || noRepeat
+                name != nil || deadline != nil || clearDeadline || clearTime || start != nil || clearStart
+                    || priority != nil || !added.isEmpty || !removed.isEmpty || note != nil || append != nil
+                    || prepend != nil || !repeats.isEmpty || noRepeat
             else {
                 throw .usage(
                     "nothing to change",
                     hint:
-                        "Give --name, --due, --no-due, --priority, --tag, --untag, --note, --append, --prepend, --every, --after, --until, --times or --no-repeat."
+                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --every, --after, --until, --times or --no-repeat."
                 )
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
             let repository = try context.openRepository()
             let today = context.today
+            let dueTimes = context.dueTimes
             let (todo, movedFrom) = try context.recordingUndo("edit", in: repository) {
                 () throws(CLIError) -> (Todo, CalendarDate?) in
                 guard let current = try context.perform({ () throws(TodoStoreError) in try repository.todo(id: id) })
                 else { throw CLIError(.notFound(ids: [id]), path: "") }
                 var fields = current.fields
                 if let name { fields.name = name }
-                if deadline != nil || clearDeadline { fields.moveDeadline(to: deadline) }
+                if let deadline {
+                    Self.setDeadline(&fields, deadline, dueTimes: dueTimes)
+                } else if clearDeadline {
+                    fields.moveDeadline(to: nil)
+                }
+                if clearTime { Self.removeTime(&fields, dueTimes: dueTimes) }
+                if clearStart { fields.start = nil }
+                if let start { fields.start = start }
                 if let priority { fields.priority = priority }
                 for tag in removed { fields.tags.remove(tag) }
                 for tag in added { fields.tags.insert(tag) }
@@ -97,6 +120,8 @@ extension Command {
                 if let prepend { fields.note = fields.note.map { prepend + "\n" + $0 } ?? prepend }
                 if let append { fields.note = fields.note.map { $0 + "\n" + append } ?? append }
                 let movedFrom = try Self.editRepeat(&fields, current, repeats, noRepeat: noRepeat, today: today)
+                // A start another app set after the deadline is not this edit's business.
+                if start != nil || deadline != nil { try CommandContext.checkStart(of: fields) }
                 let edited = fields
                 let todo = try context.perform { () throws(TodoStoreError) in
                     try repository.update(id: id) { $0 = edited }
@@ -121,10 +146,30 @@ extension Command {
             context.out.write(
                 context.out.isTerminal
                     ? TodoText.summaryWithDeadline(
-                        "~", todo, showsNoDeadline: true, dueWord: movedFrom == nil ? "due" : "first occurrence")
+                        "~", todo, dueTimes: context.dueTimes, showsNoDeadline: true,
+                        dueWord: movedFrom == nil ? "due" : "first occurrence")
                     : TodoText.summary("~", todo))
         }
     )
+
+    /// Moves the deadline of `fields` to the day typed, and what moves with it (the start, an
+    /// instant time) by as many days as the day shown moves: another zone's time can fall on
+    /// another date here than on its own clock, and the date typed is the local one. A time of
+    /// day typed replaces the time, as local time (floating); without one the time is kept.
+    static func setDeadline(_ fields: inout TodoFields, _ typed: TypedDeadline, dueTimes: DueTimeConverter) {
+        let days = dueTimes.due(of: fields).map { $0.date.days(until: typed.date) }
+        fields.moveDeadline(to: days.flatMap { fields.deadline?.adding(days: $0) } ?? typed.date)
+        if let time = typed.dueTime {
+            fields.deadline = typed.date
+            fields.dueTime = time
+        }
+    }
+
+    /// Removes the time of day: the todo is due on the date it is shown on here, any time.
+    static func removeTime(_ fields: inout TodoFields, dueTimes: DueTimeConverter) {
+        if let shown = dueTimes.due(of: fields)?.date { fields.deadline = shown }
+        fields.dueTime = nil
+    }
 
     /// Applies `edit`'s repeat options to `fields` (the todo `current` with the other edits made):
     /// a new rule from `--every` or `--after`, starting on the (new) deadline or today, and ending

@@ -4,7 +4,8 @@ import TodoStore
 import TodoSync
 
 extension Command {
-    /// `todo list [--sort due|name|status|priority] [--done|--undone] [--limit N] [--offset N] [--json]`.
+    /// `todo list [--sort due|name|status|priority] [--done|--undone] [--all|--waiting] [--limit N] [--offset N]
+    /// [--json]`.
     static let list = Command(
         spec: CommandSpec(
             name: "list",
@@ -18,6 +19,7 @@ extension Command {
                     name: "--sort", value: "order",
                     help: "due (deadline, undated last; the default), name, or status (undone first).")
             ] + CommandContext.filterOptions + [
+                CommandContext.allOption,
                 CommandContext.searchOption,
                 .init(name: "--limit", value: "n", help: "Show at most n todos."),
                 .init(name: "--offset", value: "n", help: "Skip the first n todos."),
@@ -25,12 +27,14 @@ extension Command {
             ],
             examples: [
                 "todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
+                "todo list --waiting",
                 "todo list --search milk --limit 10", "todo list --search @town --search +shop",
                 "todo list --outline --sort status", "todo list --outline --by tag", "todo list --json"
             ]
         ),
         run: { (context) throws(CLIError) in
-            let request = try context.fetchRequest()
+            var request = try context.fetchRequest()
+            context.hideNotStarted(&request)
             let grouping = try context.outlineGrouping()
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
@@ -44,28 +48,36 @@ extension Command {
         }
     )
 
-    /// Bare `todo`: the undone todos, and on a terminal one line counting the done ones, as
-    /// todo.txt-cli's `ls` and taskwarrior's `task list` show open tasks, so that hundreds of
-    /// imported done todos do not fill the view. In a pipe the count line is left out, so the
-    /// output is `todo list --undone`'s. Not in ``TodoCLI/commands``: it has no name to type.
+    /// Bare `todo`: the undone todos that have started, and on a terminal a line counting the
+    /// done ones and one counting those not started yet, as todo.txt-cli's `ls` and
+    /// taskwarrior's `task list` show open tasks, so that hundreds of imported done todos do not
+    /// fill the view. In a pipe the count lines are left out, so the output is `todo list
+    /// --undone`'s. Not in ``TodoCLI/commands``: it has no name to type.
     static let undoneOverview = Command(
         spec: CommandSpec(
             name: "",
             abstract:
-                "With no command, todo lists the undone todos and, on a terminal, counts the done ones"
-                + " ('todo list' shows them all); --today and --week narrow it as in 'todo list'.",
-            options: CommandContext.dueSoonOptions),
+                "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
+                + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
+                + " the others); --today and --week narrow it as in 'todo list', --all adds those not started.",
+            options: CommandContext.dueSoonOptions + [CommandContext.allOption]),
         run: { (context) throws(CLIError) in
             var request = TodoFetchRequest(filter: .undone)
             try context.applyDueSoonFilters(to: &request)
+            context.hideNotStarted(&request)
             let repository = try context.openRepository()
             try context.perform { () throws(TodoStoreError) in
                 try writeText(repository, request, context, &context.out)
                 guard context.out.isTerminal else { return }
                 let done = try repository.count(.done)
-                guard done > 0 else { return }
-                let line = "\(done) done \(done == 1 ? "todo" : "todos") hidden: todo list --done"
-                context.out.write(context.style.paint(line, .dim) + "\n")
+                let waiting = try request.startedBy.map { (today) throws(TodoStoreError) in
+                    try repository.count(TodoFetchRequest.waiting(after: today))
+                }
+                for (count, kind, option) in [(done, "done", "--done"), (waiting ?? 0, "waiting", "--waiting")]
+                where count > 0 {
+                    let line = "\(count) \(kind) \(count == 1 ? "todo" : "todos") hidden: todo list \(option)"
+                    context.out.write(context.style.paint(line, .dim) + "\n")
+                }
             }
         }
     )
@@ -101,9 +113,7 @@ extension Command {
         _ repository: TodoRepository, _ request: TodoFetchRequest,
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        // The id column is as wide as the widest id listed, not the widest in the file: a
-        // filtered list of small ids leaves those columns to the name.
-        let text = context.text(maxID: try repository.maxID(request))
+        let text = try context.text(for: request, in: repository)
         var empty = true
         try repository.forEach(request) { todo in
             text.writeRow(todo, to: &out)
@@ -145,7 +155,7 @@ extension Command {
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
-        writeOutline(snapshots, context.text(maxID: try repository.maxID(request)), to: &out)
+        writeOutline(snapshots, try context.text(for: request, in: repository), to: &out)
         if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
     }
 
@@ -164,6 +174,13 @@ extension Command {
 }
 
 extension CommandContext {
+    /// A row renderer for the todos `request` selects. The id column is as wide as the widest
+    /// id listed, not the widest in the file: a filtered list of small ids leaves those columns
+    /// to the name. The time column is there when a todo listed has a time of day.
+    func text(for request: TodoFetchRequest, in repository: TodoRepository) throws(TodoStoreError) -> TodoText {
+        text(maxID: try repository.maxID(request), showsTimes: try repository.hasDueTimes(request))
+    }
+
     /// `--by`, for the commands that show the outline (`list` and `watch`).
     static let groupingOption = CommandSpec.Option(
         name: "--by", value: "group",
@@ -196,11 +213,14 @@ extension CommandContext {
         [
             .init(name: "--done", value: nil, help: "Only todos that are done."),
             .init(name: "--undone", value: nil, help: "Only todos that are not done."),
+            .init(
+                name: "--waiting", value: nil,
+                help: "Only todos not done whose start date is after today: those not started yet."),
             .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed.")
         ] + dueSoonOptions + [
             .init(
                 name: "--due-before", value: "date",
-                help: "Only todos due before the date (any --due form: +7d, friday)."),
+                help: "Only todos due before the day (any --due date, without a time: +7d, friday)."),
             .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
             .init(
                 name: "--tag", value: "tag",
@@ -211,6 +231,18 @@ extension CommandContext {
                     "Only todos of the priority: high (1-4), medium (5), low (6-9), none, or 1-9; given again, any of them."
             )
         ]
+
+    /// `--all`, for the views that leave out the todos not started yet (`list`, `watch`, `ui`, bare `todo`).
+    static let allOption = CommandSpec.Option(
+        name: "--all", value: nil, help: "Include the todos not started yet (a start date after today).")
+
+    /// Leaves out of `request` the todos that have not started yet (their start date is after
+    /// today), as phone apps hide a task until its start, unless `--all` asks for them or
+    /// `--waiting` for them alone. Not `export`'s: an export keeps every todo.
+    func hideNotStarted(_ request: inout TodoFetchRequest) {
+        guard !arguments.flag("--all"), request.startsAfter == nil else { return }
+        request.startedBy = today
+    }
 
     /// The options for today's and this week's work: in ``filterOptions``, and bare `todo` takes them.
     static let dueSoonOptions: [CommandSpec.Option] = [
@@ -249,9 +281,11 @@ extension CommandContext {
         case (false, false): break
         }
         if let text = arguments.value("--due-before") {
-            request.dueBefore = try DueDateParser.parse(text, today: today)
+            request.dueBefore = try DueDateParser.parse(text, today: today, option: "--due-before")
         }
-        if let text = arguments.value("--due-after") { request.dueAfter = try DueDateParser.parse(text, today: today) }
+        if let text = arguments.value("--due-after") {
+            request.dueAfter = try DueDateParser.parse(text, today: today, option: "--due-after")
+        }
         if arguments.flag("--overdue") {
             guard request.filter != .done else {
                 throw .usage(
@@ -261,6 +295,13 @@ extension CommandContext {
             request.dueBefore = min(request.dueBefore ?? today, today)
         }
         try applyDueSoonFilters(to: &request)
+        if arguments.flag("--waiting") {
+            guard request.filter != .done else {
+                throw .usage(
+                    "'--waiting' and '--done' cannot be used together", hint: "Todos waiting to start are not done.")
+            }
+            request.startsAfter = today
+        }
         // Every term must match: each one narrows the list, as more words narrow a web search.
         let searches = arguments.allValues("--search")
         guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }

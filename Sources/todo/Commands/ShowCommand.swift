@@ -10,6 +10,10 @@ extension Command {
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [.init(name: "--json", value: nil, help: "Print the todo as a JSON object.")],
             discussion: """
+                The deadline is shown with its time of day on the local clock; the due_time line
+                gives the time as it was set, and, when it was set on another zone's clock or as
+                an instant (another app's), the local time it is (19:00 Europe/Berlin (13:00
+                here)). The starts line gives the start date, before which lists leave the todo out.
                 A repeating todo's line says how it repeats, its next occurrence after the
                 current one, and how many occurrences were done (every month · next fri
                 2027-01-01 · done 3 times). With --json the object has "repeat": {"rule",
@@ -39,7 +43,8 @@ extension Command {
                 )
                 return
             }
-            let deadline = context.text(maxID: todo.id).deadlineText(todo)
+            let shown = context.text(maxID: todo.id)
+            let deadline = shown.deadlineText(todo)
             // Every field of TodoField.all, in its order; those shown otherwise than their value
             // in a line of text (TodoText.value) are written here. Times in UTC, as stored and
             // as CalDAV writes them: the same on every device.
@@ -47,7 +52,12 @@ extension Command {
             for field in TodoField.all {
                 // The rule and where it counts from are one line, in words.
                 if field.name == "repeat_from" { continue }
-                let title = field.name == "repeat_rule" ? "repeats" : field.name
+                let title =
+                    switch field.name {
+                    case "repeat_rule": "repeats"
+                    case "start_date": "starts"
+                    default: field.name
+                    }
                 let label = title + ":" + String(repeating: " ", count: max(1, 10 - title.count))
                 let text: String
                 switch field.name {
@@ -66,6 +76,8 @@ extension Command {
                 case "completed":
                     text = todo.completed.map(\.description) ?? (todo.isDone ? "unknown" : "not done")
                 case "repeat_rule": text = repeats?.line ?? "no"
+                case "due_time": text = todo.dueTime.map { Self.dueTimeText($0, of: todo, shown: shown) } ?? "none"
+                case "start_date": text = todo.start.map(shown.startText) ?? "none"
                 default: text = TodoText.value(field.value(in: todo.fields))
                 }
                 lines.append(label + text)
@@ -73,6 +85,29 @@ extension Command {
             context.out.write(lines.joined(separator: "\n") + "\n")
         }
     )
+}
+
+extension Command {
+    /// `show`'s due_time line: the time as it was set, and what it is on the local clock when
+    /// that reads otherwise: `19:00 (local time, in any time zone)` for a floating time,
+    /// `19:00 Europe/Berlin (13:00 here)`, `00:30 Europe/Berlin (18:30 on sun 2026-11-29 here)`,
+    /// `2026-11-27T18:00:00Z (19:00 here)`. A zone the system does not know is said so.
+    static func dueTimeText(_ time: TodoDueTime, of todo: Todo, shown: TodoText) -> String {
+        let written = TodoText.sanitized(time.text)
+        switch time {
+        case .wall(_, nil):
+            return written + " (local time, in any time zone)"
+        case .wall(_, let zone?) where ZoneInfo.load(named: zone) == nil:
+            return written + " (a time zone this system does not know: shown as written)"
+        case .wall(let second, _)
+        where shown.localDue(todo).map({ $0.date == todo.deadline && $0.secondOfDay == second }) == true:
+            return written
+        default:
+            guard let local = shown.localDue(todo), let second = local.secondOfDay else { return written }
+            let day = local.date == todo.deadline ? "" : " on " + TodoText.day(local.date)
+            return written + " (" + TodoDueTime.clock(second) + day + " here)"
+        }
+    }
 }
 
 /// What `todo show` says of a repeating todo: its rule in words, its next occurrence after the

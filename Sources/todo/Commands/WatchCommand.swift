@@ -22,6 +22,7 @@ extension Command {
                     help: "Show the outline (as 'todo list --outline') and each change with the group it is in."),
                 CommandContext.groupingOption
             ] + CommandContext.filterOptions + [
+                CommandContext.allOption,
                 CommandContext.searchOption,
                 .init(
                     name: "--json", value: nil,
@@ -43,7 +44,8 @@ extension Command {
             // Caught from the start, so a Ctrl-C while the list is first printed is not lost.
             let wake = DispatchSemaphore(value: 0)
             let stop = StopSignals(wake: wake)
-            let request = try context.fetchRequest()
+            var request = try context.fetchRequest()
+            context.hideNotStarted(&request)
             let grouping = try context.outlineGrouping()
             let repository = try context.openRepository()
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
@@ -132,7 +134,7 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
             // As in `todo list`, the id column is as wide as the widest id listed. The lines
             // that follow are one-line summaries (`+ 1234  name`), not columns, so a larger id
             // arriving later has nothing to widen.
-            let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0)
+            let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0, showsTimes: todos.hasDueTimes)
             for todo in todos { text.writeRow(todo, to: &out) }
             if todos.isEmpty { out.write("No todos.\n") }
             out.write("Watching for changes (Ctrl-C to stop)...\n")
@@ -187,4 +189,9 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     static func mark(_ old: Todo, _ new: Todo) -> String {
         old.isDone == new.isDone ? "~" : (new.isDone ? "✓" : "○")
     }
+}
+
+extension Sequence<Todo> {
+    /// Whether a todo among these has a time of day: whether their rows need a time column.
+    var hasDueTimes: Bool { contains { $0.dueTime != nil } }
 }

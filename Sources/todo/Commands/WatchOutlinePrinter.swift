@@ -48,7 +48,8 @@ final class WatchOutlinePrinter: WatchOutput {
             out.write("{\"groups\": [" + groups.joined(separator: ", ") + "]}\n")
         } else {
             var stream = out
-            Command.writeOutline(shown, text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0), to: &stream)
+            let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0, showsTimes: todos.hasDueTimes)
+            Command.writeOutline(shown, text, to: &stream)
             if todos.isEmpty { out.write("No todos.\n") }
             out.write("Watching for changes (Ctrl-C to stop)...\n")
         }

@@ -2,8 +2,9 @@ import TextSafety
 import TodoStore
 import TodoSync
 
-/// Text rendering of todos for people: aligned rows with a done mark, the deadline and how
-/// far away it is, and the name cut to the terminal's width.
+/// Text rendering of todos for people: aligned rows with a done mark, the deadline (with its
+/// time of day, where any todo listed has one and there is room) and how far away it is, and
+/// the name cut to the terminal's width.
 struct TodoText {
     /// Width of the widest id, for right-aligning ids.
     let idWidth: Int
@@ -15,41 +16,81 @@ struct TodoText {
     let lineWidth: Int?
     /// Whether rows carry the hint column ("overdue", "in 3 days"). Only on a terminal: text
     /// on a pipe or in a file must not change from one day to the next; and only when the
-    /// terminal is wide enough (see ``init(maxID:today:style:lineWidth:showsHints:)``).
+    /// terminal is wide enough (see ``init(maxID:today:style:lineWidth:showsHints:showsTimes:dueTimes:)``).
     let showsHints: Bool
+    /// Whether rows carry the time column (`19:00`, blank for a todo without a time).
+    let showsTimes: Bool
     /// Whether hints were asked for at all (a terminal), whatever the width: `show`'s deadline
     /// line has room for its hint.
     private let hintsAsked: Bool
+    /// Whether the time column was asked for (some todo listed has a time), whatever the width.
+    private let timesAsked: Bool
+    /// The local zone's reading of deadlines with a time of day, shared by every row.
+    let dueTimes: DueTimeConverter
 
     /// The hint column's width: "in 99 days" is the longest hint.
     static let hintWidth = 10
 
+    /// The time column's width: `HH:MM` (rows leave out seconds; `show` has them).
+    static let timeWidth = 5
+
     /// The fewest columns a name keeps before the hint column gives way (`list` and `todo ui`).
     static let minimumNameWidth = 10
 
-    /// `showsHints` asks for the hint column; at a width that would leave a list row's name
-    /// fewer than ``minimumNameWidth`` columns it is dropped, first of all (as `todo ui` does),
-    /// and then the name is cut to what is left, so that no row is wider than `lineWidth`.
-    init(maxID: Int64, today: CalendarDate, style: TextStyle, lineWidth: Int?, showsHints: Bool) {
+    /// `showsHints` asks for the hint column, `showsTimes` for the time column; at a width that
+    /// would leave a list row's name fewer than ``minimumNameWidth`` columns the time column is
+    /// dropped first, then the hint column (as `todo ui` does), and then the name is cut to
+    /// what is left, so that no row is wider than `lineWidth`.
+    init(
+        maxID: Int64, today: CalendarDate, style: TextStyle, lineWidth: Int?, showsHints: Bool,
+        showsTimes: Bool = false, dueTimes: DueTimeConverter
+    ) {
         idWidth = String(max(maxID, 1)).count
         self.today = today
         self.style = style
         self.lineWidth = lineWidth
+        self.dueTimes = dueTimes
         hintsAsked = showsHints
-        let rowWithHints = 2 + idWidth + 7 + 10 + 2 + Self.hintWidth + 2
-        self.showsHints = showsHints && (lineWidth.map { $0 - rowWithHints >= Self.minimumNameWidth } ?? true)
+        timesAsked = showsTimes
+        let columns = Self.fittingColumns(
+            rowStart: 2 + idWidth + 7, lineWidth: lineWidth, hints: showsHints, times: showsTimes)
+        self.showsHints = columns.hints
+        self.showsTimes = columns.times
+    }
+
+    /// Which of the hint and time columns fit a row whose columns before the date take
+    /// `rowStart`, each only when asked for: the time goes first, and is kept only while the
+    /// hints asked for are kept too, so a narrowing row loses the time, then the hints.
+    static func fittingColumns(rowStart: Int, lineWidth: Int?, hints: Bool, times: Bool) -> (hints: Bool, times: Bool) {
+        func fits(_ width: Int) -> Bool { lineWidth.map { $0 - width >= minimumNameWidth } ?? true }
+        let dateColumns = rowStart + 10 + 2
+        let showsHints = hints && fits(dateColumns + hintWidth + 2)
+        let showsTimes =
+            times && showsHints == hints && fits(dateColumns + timeWidth + 2 + (showsHints ? hintWidth + 2 : 0))
+        return (showsHints, showsTimes)
     }
 
     /// This layout for rows whose largest id is `maxID`, the other choices kept.
     func fitting(maxID: Int64) -> TodoText {
-        TodoText(maxID: maxID, today: today, style: style, lineWidth: lineWidth, showsHints: hintsAsked)
+        fitting(maxID: maxID, showsTimes: timesAsked)
     }
 
-    /// The deadline and hint columns' width, with the two spaces between them.
-    var deadlineColumnsWidth: Int { 10 + (showsHints ? 2 + Self.hintWidth : 0) }
+    /// This layout for rows whose largest id is `maxID`, with the time column when
+    /// `showsTimes` (and it fits), the other choices kept.
+    func fitting(maxID: Int64, showsTimes: Bool) -> TodoText {
+        TodoText(
+            maxID: maxID, today: today, style: style, lineWidth: lineWidth, showsHints: hintsAsked,
+            showsTimes: showsTimes, dueTimes: dueTimes)
+    }
+
+    /// The deadline, time and hint columns' width, with the two spaces between them.
+    var deadlineColumnsWidth: Int {
+        10 + (showsTimes ? 2 + Self.timeWidth : 0) + (showsHints ? 2 + Self.hintWidth : 0)
+    }
 
     /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`; a repeating todo's date
-    /// is marked `2024-05-01↻`.
+    /// is marked `2024-05-01↻`, and with the time column a deadline's time follows:
+    /// `2024-05-01  19:00  tomorrow    Buy milk`.
     ///
     /// Overdue and due-today deadlines are coloured; done todos are dimmed and get no hint.
     /// Writes bytes straight into the buffer: listing 100,000 todos must not build Strings per
@@ -84,28 +125,42 @@ struct TodoText {
         out.write("\n")
     }
 
-    /// The deadline and its hint, padded to their columns and coloured by urgency, and the two
-    /// columns before the name; the first column after the date holds ``repeatMark`` for a
-    /// repeating todo (undated too).
-    private func writeDeadlineColumns(_ todo: Todo, to out: inout OutputStream) {
+    /// The deadline, its time and its hint, padded to their columns and coloured by urgency
+    /// (when `colored` and colour is on), and the two columns before the name; the first column
+    /// after the date holds ``repeatMark`` for a repeating todo (undated too).
+    private func writeDeadlineColumns(_ todo: Todo, colored: Bool = true, to out: inout some RowWriter) {
         let gap = Self.gap(after: todo)
-        guard let deadline = todo.deadline else {
+        guard let due = localDue(todo) else {
             out.writeSpaces(10)
             out.write(gap)
-            if showsHints { out.writeSpaces(Self.hintWidth + 2) }
+            if showsTimes { out.writeSpaces(Self.timeWidth + 2) }
+            if showsHints {
+                let hint = startHint(todo) ?? ""
+                out.write(hint)
+                out.writeSpaces(Self.hintWidth - hint.utf8.count + 2)
+            }
             return
         }
-        let (days, color) = urgency(of: todo)
-        if let color, style.enabled { out.write(style.start(color)) }
-        out.write(deadline)
+        let (days, color) = urgency(due: due.date, isDone: todo.isDone)
+        let paints = color != nil && colored && style.enabled
+        if let color, paints { out.write(style.start(color)) }
+        out.write(due.date)
+        if showsTimes || showsHints { out.write(gap) }
+        if showsTimes {
+            if let second = due.secondOfDay {
+                out.write(Self.rowClock(second))
+            } else {
+                out.writeSpaces(Self.timeWidth)
+            }
+            if showsHints { out.writeSpaces(2) }
+        }
         if showsHints {
-            out.write(gap)
-            let hint = days.map(Self.hint(days:)) ?? ""
+            let hint = startHint(todo) ?? days.map(Self.hint(days:)) ?? ""
             out.write(hint)
             out.writeSpaces(Self.hintWidth - hint.utf8.count)
         }
-        if color != nil, style.enabled { out.write(TextStyle.reset) }
-        out.write(showsHints ? "  " : gap)
+        if paints { out.write(TextStyle.reset) }
+        out.write(showsTimes || showsHints ? "  " : gap)
     }
 
     /// What marks a repeating todo in a row, right after its date: one column, so that rows
@@ -116,12 +171,26 @@ struct TodoText {
     /// two blanks otherwise.
     static func gap(after todo: Todo) -> String { todo.fields.repeats ? repeatMark + " " : "  " }
 
+    /// The day and time of day `todo` is due on the local clock (`nil` without a deadline):
+    /// its deadline as stored when it has no time, converted when its time is on another
+    /// zone's clock or an instant (see ``DueTimeConverter``).
+    func localDue(_ todo: Todo) -> (date: CalendarDate, secondOfDay: Int?)? {
+        guard todo.dueTime != nil else { return todo.deadline.map { ($0, nil) } }
+        return dueTimes.due(of: todo.fields)
+    }
+
     /// How urgent a todo's deadline is: the days until it (nil when the todo is done or has
     /// none) and the colour that says so (overdue red, due today yellow). The one rule for
     /// every view of a todo: `list`'s rows, `show`, and `todo ui`'s rows.
     func urgency(of todo: Todo) -> (days: Int?, color: TextStyle.Color?) {
-        guard let deadline = todo.deadline, !todo.isDone else { return (nil, nil) }
-        let days = today.days(until: deadline)
+        guard let due = localDue(todo) else { return (nil, nil) }
+        return urgency(due: due.date, isDone: todo.isDone)
+    }
+
+    /// ``urgency(of:)`` of a todo due on `date` (the local one).
+    private func urgency(due date: CalendarDate, isDone: Bool) -> (days: Int?, color: TextStyle.Color?) {
+        guard !isDone else { return (nil, nil) }
+        let days = today.days(until: date)
         let color: TextStyle.Color? =
             switch days {
             case ..<0: .red
@@ -131,28 +200,48 @@ struct TodoText {
         return (days, color)
     }
 
-    /// The deadline and hint columns as text, exactly as ``writeRow(_:to:)`` lays them out, up
-    /// to the name (`2024-05-01  tomorrow    `, `2024-05-01↻ ` for a repeating todo without
-    /// hints, blanks for no deadline), without colour; and the colour they take. For views that
-    /// build their rows as Strings (`todo ui`, which fits and caches them).
+    /// The deadline, time and hint columns as text, exactly as ``writeRow(_:to:)`` lays them
+    /// out, up to the name (`2024-05-01  tomorrow    `, `2024-05-01↻ ` for a repeating todo
+    /// without hints, blanks for no deadline), without colour; and the colour they take. For
+    /// views that build their rows as Strings (`todo ui`, which fits and caches them).
     func deadlineColumns(_ todo: Todo) -> (text: String, color: TextStyle.Color?) {
-        let gap = Self.gap(after: todo)
-        let hintBlanks = showsHints ? String(repeating: " ", count: Self.hintWidth + 2) : ""
-        guard let deadline = todo.deadline else { return (String(repeating: " ", count: 10) + gap + hintBlanks, nil) }
-        let (days, color) = urgency(of: todo)
-        var text = deadline.description + gap
-        if showsHints {
-            let hint = days.map(Self.hint(days:)) ?? ""
-            text += hint + String(repeating: " ", count: Self.hintWidth - hint.utf8.count) + "  "
-        }
-        return (text, color)
+        var text = RowText()
+        writeDeadlineColumns(todo, colored: false, to: &text)
+        return (text.text, urgency(of: todo).color)
     }
 
-    /// The deadline and, on a terminal, its hint as text (for `show`), e.g. `2024-05-01 (tomorrow)`.
+    /// The deadline with its time of day (exact, in the local zone) and, on a terminal, its
+    /// hint as text (for `show`), e.g. `2024-05-01 19:00 (tomorrow)`.
     func deadlineText(_ todo: Todo) -> String? {
-        todo.deadline.map { date in
-            let hint = urgency(of: todo).days.map { hintsAsked ? Self.hint(days: $0) : "" } ?? ""
-            return hint.isEmpty ? date.description : "\(date) (\(hint))"
+        localDue(todo).map { due in
+            let hint =
+                urgency(due: due.date, isDone: todo.isDone).days.map { hintsAsked ? Self.hint(days: $0) : "" } ?? ""
+            let date = due.date.description + (due.secondOfDay.map { " " + TodoDueTime.clock($0) } ?? "")
+            return hint.isEmpty ? date : "\(date) (\(hint))"
+        }
+    }
+
+    /// A start date as `show` gives it: `2026-12-07`, and on a terminal how far away it is
+    /// while it is ahead (`2026-12-07 (in 10 days)`).
+    func startText(_ date: CalendarDate) -> String {
+        let days = today.days(until: date)
+        let hint = hintsAsked && days > 0 ? Self.hint(days: days) : ""
+        return hint.isEmpty ? date.description : "\(date) (\(hint))"
+    }
+
+    /// `HH:MM` of a time of day, its seconds left out (rows have five columns for it).
+    static func rowClock(_ secondOfDay: Int) -> String { TodoDueTime.clock(secondOfDay - secondOfDay % 60) }
+
+    /// The hint of a todo not done that has not started yet, in place of its deadline's:
+    /// `starts sat` within the week, `starts 12d` up to 99 days ahead, `waiting` further out;
+    /// `nil` for any other todo.
+    func startHint(_ todo: Todo) -> String? {
+        guard let start = todo.start, start > today, !todo.isDone else { return nil }
+        let days = today.days(until: start)
+        switch days {
+        case ..<7: return "starts " + DueDateParser.weekdays[start.weekday].prefix(3)
+        case ..<100: return "starts \(days)d"
+        default: return "waiting"
         }
     }
 
@@ -184,17 +273,22 @@ struct TodoText {
 
     /// ``summary(_:_:)`` with the deadline, for a person at a terminal: `+ 3  Buy milk  due fri
     /// 2026-11-27` (the weekday says which day a relative date such as `friday` or `+1w` became),
-    /// and how a repeating todo repeats: `+ 4  Pay rent  due tue 2026-12-01  ↻ every month`.
-    /// `showsNoDeadline` writes `no deadline` for a todo without one (`edit` shows every value);
-    /// `dueWord` names the date (`first occurrence` when a repeat moved it).
+    /// with its time of day on the local clock (`due fri 2026-11-27 19:00`), the day it starts
+    /// (`starts mon 2026-11-23`), and how a repeating todo repeats: `+ 4  Pay rent  due tue
+    /// 2026-12-01  ↻ every month`. `showsNoDeadline` writes `no deadline` for a todo without one
+    /// (`edit` shows every value); `dueWord` names the date (`first occurrence` when a repeat
+    /// moved it).
     static func summaryWithDeadline(
-        _ mark: String, _ todo: Todo, showsNoDeadline: Bool = false, dueWord: String = "due"
+        _ mark: String, _ todo: Todo, dueTimes: DueTimeConverter, showsNoDeadline: Bool = false,
+        dueWord: String = "due"
     ) -> String {
         let due =
-            todo.deadline.map { "  \(dueWord) \(day($0))" }
-            ?? (showsNoDeadline ? "  no deadline" : "")
+            dueTimes.due(of: todo.fields).map { due in
+                "  \(dueWord) \(day(due.date))" + (due.secondOfDay.map { " " + TodoDueTime.clock($0) } ?? "")
+            } ?? (showsNoDeadline ? "  no deadline" : "")
+        let starts = todo.start.map { "  starts \(day($0))" } ?? ""
         let repeats = repeatText(todo).map { "  \(repeatMark) " + $0 } ?? ""
-        return "\(mark) \(todo.id)  \(labelled(todo))\(due)\(repeats)\n"
+        return "\(mark) \(todo.id)  \(labelled(todo))\(due)\(starts)\(repeats)\n"
     }
 
     /// ``summary(_:_:)`` followed by what became of a repeating todo: `✓ 12  Pay rent  next fri
@@ -235,4 +329,40 @@ struct TodoText {
     /// must not be able to move the cursor, clear the screen or fake other rows. The one policy's
     /// terminal rendering (TextSafety's ``ControlCharacters/escapedForTerminal(_:)``).
     static func sanitized(_ text: String) -> String { ControlCharacters.escapedForTerminal(text) }
+}
+
+/// Where ``TodoText`` writes a row's columns: the output's buffer (`list`, `watch`), or a
+/// String (`todo ui`, which caches its rows), so that both lay them out by the same code.
+protocol RowWriter {
+    mutating func write(_ text: String)
+    mutating func writeSpaces(_ count: Int)
+    mutating func write(_ date: CalendarDate)
+}
+
+extension OutputStream: RowWriter {}
+
+/// A row's columns as a String.
+struct RowText: RowWriter {
+    var text = ""
+    mutating func write(_ text: String) { self.text += text }
+    mutating func writeSpaces(_ count: Int) { text += String(repeating: " ", count: max(count, 0)) }
+    mutating func write(_ date: CalendarDate) { text += date.description }
+}
+
+/// One command's ``LocalDueTimes``: the zone in force and the zones it has read, shared by
+/// every row and line the command prints, so that a list of thousands of todos reads each
+/// zone once. Created empty: a command that shows no time reads no zone.
+final class DueTimeConverter {
+    private var times: LocalDueTimes?
+
+    init() {}
+
+    /// The day and time of day (seconds after midnight) `fields` are due on the local clock,
+    /// `nil` without a deadline: the deadline as stored when there is no time of day, a
+    /// floating time as written, another zone's wall time or an instant converted.
+    func due(of fields: TodoFields) -> (date: CalendarDate, secondOfDay: Int?)? {
+        guard fields.dueTime != nil else { return fields.deadline.map { ($0, nil) } }
+        if times == nil { times = LocalDueTimes(zone: .system) }
+        return times?.due(of: fields)
+    }
 }

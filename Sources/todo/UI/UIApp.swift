@@ -61,21 +61,27 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// and the id column's width (the largest id) is the table's.
     init(
         repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
-        databasePath: String, grouping: TodoGrouping<Todo> = .byDoneState
+        dueTimes: DueTimeConverter = DueTimeConverter(), databasePath: String,
+        grouping: TodoGrouping<Todo> = .byDoneState
     ) throws(TodoStoreError) {
         self.databasePath = databasePath
         self.today = today
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
         state = UIState(order: request.order, searches: request.searches)
         size = TerminalMode.size()
-        renderer = UIRenderer(style: style, today: today)
+        renderer = UIRenderer(style: style, today: today, dueTimes: dueTimes)
         let sections = UIStateFile.loadSections()
         let screenful = max(size.rows, 1)
+        // Hiding the todos not started yet (the default) leaves it unfiltered: those are counted
+        // from their own small index and taken off.
         let unfiltered =
             request.filter == .all && request.searches.isEmpty && request.dueBefore == nil && request.dueAfter == nil
-        let total =
-            unfiltered && request.limit == nil && request.offset == 0
-            ? try repository.count() : 0
+            && request.startsAfter == nil && request.tags.isEmpty && request.priorities.isEmpty
+        var total = 0
+        if unfiltered, request.limit == nil, request.offset == 0 {
+            total = try repository.count()
+            if let today = request.startedBy { total -= try repository.count(.waiting(after: today)) }
+        }
         // The preview is the head of the "All" section: it cannot fill the outline's groups.
         if total > screenful, sections.showsAll {
             var first = request
@@ -84,13 +90,16 @@ final class UIApp: FetchedResultsControllerDelegate {
             list = UIList(
                 TodoResultsSnapshot(order: request.order, todos: head), order: request.order, grouping: grouping,
                 sections: sections, previewTotal: total)
-            renderer.configure(columns: size.columns, maxID: try repository.maxID())
+            renderer.configure(
+                columns: size.columns, maxID: try repository.maxID(), timesAsked: try repository.hasDueTimes(request))
             showsPreview = true
             previewTodos = head.count
         } else {
             try controller.performFetch()
             list = UIList(controller.snapshot, order: request.order, grouping: grouping, sections: sections)
-            renderer.configure(columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1)
+            renderer.configure(
+                columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1,
+                timesAsked: try repository.hasDueTimes(request))
         }
         controller.delegate = self
         // The cursor starts on the first todo (or the "Undone" row of an empty list).
@@ -114,8 +123,9 @@ final class UIApp: FetchedResultsControllerDelegate {
             return
         }
         renderer.invalidateAll()
-        // The preview is only used unfiltered, so the table's largest id is the list's; reading
-        // it is one B-tree seek where scanning a copy of the results is a pass over every todo.
+        // The preview is only used unfiltered, so the table's largest id is the list's (or a
+        // hidden todo's, not started yet: a column too wide, never too narrow); reading it is
+        // one B-tree seek where scanning a copy of the results is a pass over every todo.
         let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
         rebuild(from: controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
         // Commits by other processes during the load: the controller diffs them in now, before
@@ -260,7 +270,8 @@ final class UIApp: FetchedResultsControllerDelegate {
         renderer.invalidate(todos: difference.itemIDs)
         renderer.configure(
             columns: size.columns,
-            maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen))
+            maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen),
+            timesAsked: dueTimesListed())
         applyNarrowed(batch)
         state.follow(in: &list)
     }
@@ -278,6 +289,12 @@ final class UIApp: FetchedResultsControllerDelegate {
             return max(current, newest)
         }
         return (0..<results.numberOfSections).lazy.flatMap { results.list(inSection: $0) }.map(\.id).max() ?? 1
+    }
+
+    /// Whether a todo of the controller's results has a time of day (the time column): asked
+    /// of the time index after each change, a few todos' worth, not the list's.
+    private func dueTimesListed() -> Bool {
+        (try? repository.hasDueTimes(controller.fetchRequest)) ?? renderer.timesAsked
     }
 
     /// Regroups the controller's results (after a fetch), keeping the expansion state, and puts
@@ -309,6 +326,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         nameIndex = nil
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
+        renderer.configure(columns: size.columns, maxID: renderer.maxIDSeen, timesAsked: dueTimesListed())
         rebuild(
             from: replacement.snapshot,
             maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))

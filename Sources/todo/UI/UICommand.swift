@@ -21,7 +21,7 @@ extension Command {
                 .init(
                     name: "--by", value: "group",
                     help: "Group the outline by done (the default), priority, tag or due, as 'todo list --by'.")
-            ] + CommandContext.filterOptions,
+            ] + CommandContext.filterOptions + [CommandContext.allOption],
             discussion: """
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups
                 (or those of --by; by tag, a todo shows under each of its tags).
@@ -54,7 +54,8 @@ extension Command {
                     "'todo ui' needs a terminal that can move the cursor, and TERM=dumb cannot",
                     hint: "Use 'todo list' or 'todo watch', or set TERM to your terminal's type.")
             }
-            let request = try context.fetchRequest()
+            var request = try context.fetchRequest()
+            context.hideNotStarted(&request)
             // The ui always shows an outline: --by only chooses its groups.
             let grouping = try context.outlineGrouping() ?? .byDoneState
             let repository = try context.openRepository()
@@ -68,7 +69,8 @@ extension Command {
             let app = try context.perform { () throws(TodoStoreError) in
                 try UIApp(
                     repository: repository, request: request, style: context.style,
-                    today: context.today, databasePath: repository.connection.path, grouping: grouping)
+                    today: context.today, dueTimes: context.dueTimes, databasePath: repository.connection.path,
+                    grouping: grouping)
             }
             do throws(TerminalMode.Failure) {
                 try TerminalMode.enter()

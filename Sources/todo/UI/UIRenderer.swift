@@ -9,6 +9,8 @@ import TodoStore
 struct UIRenderer {
     var style: TextStyle
     let today: CalendarDate
+    /// The local clock's reading of deadlines with a time of day, the command's.
+    let dueTimes: DueTimeConverter
     /// Columns available to a line: one less than the terminal's, so writing the last row
     /// never scrolls the screen.
     private(set) var width = 79
@@ -24,22 +26,30 @@ struct UIRenderer {
         var columns: Int
     }
 
-    init(style: TextStyle, today: CalendarDate) {
+    init(style: TextStyle, today: CalendarDate, dueTimes: DueTimeConverter = DueTimeConverter()) {
         self.style = style
         self.today = today
+        self.dueTimes = dueTimes
     }
 
-    /// `todo list`'s row text on a terminal, for the deadline and hint columns and their
+    /// `todo list`'s row text on a terminal, for the deadline, time and hint columns and their
     /// colour: the same rule (``TodoText/urgency(of:)``), the same layout. Its id width and
     /// line width are unused here.
     private var rowText: TodoText {
-        TodoText(maxID: 1, today: today, style: style, lineWidth: nil, showsHints: showsHints)
+        TodoText(
+            maxID: 1, today: today, style: style, lineWidth: nil, showsHints: showsHints, showsTimes: showsTimes,
+            dueTimes: dueTimes)
     }
 
     /// Whether rows carry the hint column: unless the terminal is so narrow that it would leave
     /// an outline row's name fewer than `TodoText.minimumNameWidth` columns (rows never wrap, so
     /// the name would be cut to nothing; the date and its colour stay).
     private(set) var showsHints = true
+    /// Whether a todo of the list has a time of day, which asks for the time column.
+    private(set) var timesAsked = false
+    /// Whether rows carry the time column: when ``timesAsked``, and the terminal is wide
+    /// enough for it beside the hint column (it gives way first, as in `todo list`).
+    private(set) var showsTimes = false
 
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = [
@@ -107,16 +117,23 @@ struct UIRenderer {
         return lines
     }
 
-    /// Adopts a new width and id width; cached rows are dropped when either changes.
-    mutating func configure(columns: Int, maxID: Int64) {
+    /// Adopts a new width and id width, and whether the list has times of day (`nil`: as
+    /// before); cached rows are dropped when the layout changes.
+    mutating func configure(columns: Int, maxID: Int64, timesAsked: Bool? = nil) {
         let newWidth = max(columns - 1, 10)
         let newIDWidth = String(max(maxID, 1)).count
-        if newWidth != width || newIDWidth != idWidth { cache.removeAll(keepingCapacity: true) }
+        let asked = timesAsked ?? self.timesAsked
+        // An outline row: indent, check box, id, then the date, time and hint columns, and the name.
+        let fitting = TodoText.fittingColumns(
+            rowStart: 6 + 4 + newIDWidth + 2, lineWidth: newWidth, hints: true, times: asked)
+        if newWidth != width || newIDWidth != idWidth || fitting.times != showsTimes {
+            cache.removeAll(keepingCapacity: true)
+        }
         width = newWidth
         idWidth = newIDWidth
-        // An outline row: indent, check box, id, date, hint, name.
-        let outlinePrefix = 6 + 4 + idWidth + 2 + 10 + 2 + TodoText.hintWidth + 2
-        showsHints = width - outlinePrefix >= TodoText.minimumNameWidth
+        self.timesAsked = asked
+        showsHints = fitting.hints
+        showsTimes = fitting.times
         maxIDSeen = max(maxID, 1)
     }
 
