@@ -41,3 +41,13 @@ extension Trait where Self == Timed {
     /// Each test's own time, for `scripts/test` (see ``Timed``).
     public static var timed: Timed { Timed() }
 }
+
+extension Trait where Self == TimeLimitTrait {
+    /// The time after which a suite that runs servers and processes is taken to hang: one bound
+    /// for all of them. It is far above what any of their tests takes alone, because in
+    /// `scripts/test`'s parallel run a test's time also counts the wait for a free thread, and on
+    /// 2 cores tests that block a thread in a process's wait (a soak, a sync killed at every
+    /// point) can hold both for a minute and more: a limit of one minute failed there, on a
+    /// test that takes 3 s alone.
+    public static var hangLimit: Self { .timeLimit(.minutes(5)) }
+}

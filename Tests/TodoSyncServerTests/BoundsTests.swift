@@ -96,7 +96,7 @@ final class MeasuredHelper: @unchecked Sendable {
 /// short; the next sync, with the proxy back to passing everything, completes.
 @Suite(
     "Bounds: a hostile answer to todo sync is one error line, nothing changed, the helper under 64 MiB", .timed,
-    .timeLimit(.minutes(2)))
+    .hangLimit)
 struct BoundsTests {
     /// `TODO_SYNC_TIMEOUT` for these syncs.
     static let timeout = 2
@@ -170,10 +170,14 @@ struct BoundsTests {
             line.contains("REPORT") && line.contains("127.0.0.1:\(stage.proxy.port)") && line.contains(hostile.problem),
             "the error line names the request and says \"\(hostile.problem)\": \(line)")
         #expect(try device.dump() == before, "the database is unchanged")
-        // A failure guard, not a benchmark: the waits are TODO_SYNC_TIMEOUT's, not the defaults.
-        #expect(
-            seconds < Double(4 * Self.timeout),
-            "todo sync took \(String(format: "%.1f", seconds)) s with TODO_SYNC_TIMEOUT=\(Self.timeout)")
+        // A failure guard, not a benchmark: a server that waits is given up after
+        // TODO_SYNC_TIMEOUT's seconds, not the default 30. The bound is half the default, so a
+        // loaded machine does not fail it; the other answers cost CPU, so their time is not judged.
+        if hostile == .neverAnswers || hostile == .dripsAByteASecond {
+            #expect(
+                seconds < 15,
+                "todo sync took \(String(format: "%.1f", seconds)) s with TODO_SYNC_TIMEOUT=\(Self.timeout)")
+        }
 
         let runs = helper.runs()
         #expect(runs.count == 1, "one run of the helper logged: \(runs)")

@@ -141,7 +141,7 @@ struct Fixture {
     }
 }
 
-@Suite("todo-sync against Radicale and Xandikos", .timed, .timeLimit(.minutes(2)))
+@Suite("todo-sync against Radicale and Xandikos", .timed, .hangLimit)
 struct CalDAVHelperTests {
     @Test(
         "open and probe: a good collection, then each error kind, and the helper keeps serving",
@@ -547,7 +547,7 @@ struct CalDAVHelperTests {
     }
 }
 
-@Suite("todo-sync against a server without calendar-multiget", .timed, .timeLimit(.minutes(1)))
+@Suite("todo-sync against a server without calendar-multiget", .timed, .hangLimit)
 struct MultigetFallbackTests {
     /// A bare HTTP server: REPORT answers 501, GET serves /c/a.ics and 404s the rest.
     static let server = #"""
@@ -596,7 +596,7 @@ struct MultigetFallbackTests {
     }
 }
 
-@Suite("todo-sync keeps credentials at the collection's origin", .timed, .timeLimit(.minutes(1)))
+@Suite("todo-sync keeps credentials at the collection's origin", .timed, .hangLimit)
 struct OriginTests {
     /// Two bare HTTP servers in one process, each logging `PORT METHOD PATH AUTHORIZATION` per
     /// request to argv[3]. The first asks for Basic credentials, then redirects everything to
@@ -687,7 +687,7 @@ struct OriginTests {
     }
 }
 
-@Suite("todo-sync over TLS, with Digest, against answers too large", .timed, .timeLimit(.minutes(1)))
+@Suite("todo-sync over TLS, with Digest, against answers too large", .timed, .hangLimit)
 struct TransportTests {
     /// One HTTPS server (argv[2] the certificate, argv[3] its key; "-" for plain HTTP) asking
     /// for Digest (MD5, qop=auth) as alice / argv[4]. PROPFIND: a VTODO calendar; REPORT: 501;

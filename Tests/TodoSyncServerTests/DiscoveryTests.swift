@@ -6,7 +6,7 @@ import Testing
 /// `/.well-known/caldav`, a principal, a calendar home or the collection itself; follows
 /// redirects at setup only, with the password kept at the origin given; and trusts a
 /// `--ca-file`, stored and used at every sync.
-@Suite("todo sync setup: discovery, redirects, --ca-file", .timed, .timeLimit(.minutes(3)))
+@Suite("todo sync setup: discovery, redirects, --ca-file", .timed, .hangLimit)
 struct DiscoveryTests {
     /// One database, run through the built `todo`.
     final class Device: @unchecked Sendable {

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "nginx and Apache in front of Radicale: redirects, /.well-known/caldav, the password kept at its origin, Digest",
     .timed,
-    .timeLimit(.minutes(2)))
+    .hangLimit)
 struct ProxyServerTests {
     typealias Device = DiscoveryTests.Device
 

@@ -10,7 +10,7 @@ import Testing
 /// other apps' writes made by plain HTTP as each app writes them (Tasks.org advancing the
 /// master, Thunderbird adding RECURRENCE-ID components, Nextcloud Tasks 0.17 completing the
 /// master, todoman splitting the series). Each converges to the study's expected result.
-@Suite(.timed, .timeLimit(.minutes(2))) struct RecurrenceScenarioTests {
+@Suite(.timed, .hangLimit) struct RecurrenceScenarioTests {
     /// One server and the laptop set up on it, with a repeating todo of its own synced.
     struct Stage {
         let server: CalDAVServer
@@ -278,7 +278,7 @@ extension CalDAVServer {
 /// (RFC 5545-valid: DTSTART and DUE of one type, the rule beside them) and X7's advanced
 /// Thunderbird object, which it stores without the override dated before the new DTSTART and
 /// answers without an ETag; `todo` reads it again, with no loop of writes.
-@Suite("Repeating todos on Cyrus", .timed, .timeLimit(.minutes(2)))
+@Suite("Repeating todos on Cyrus", .timed, .hangLimit)
 struct RecurrenceCyrusTests {
     @Test func cyrusTakesAdvancedSeriesAndX7ConvergesWithoutALoop() throws {
         let cyrus = try CyrusServer.start(users: ["alice": "secret"])

@@ -7,7 +7,7 @@ import Testing
 /// completed times as CREATED and COMPLETED, in both directions, with tags merged as a set.
 /// The fields are written here through the sqlite3 shell (another program sharing the file),
 /// so these tests need no command of the CLI's own.
-@Suite(.timed, .timeLimit(.minutes(2))) struct SyncDetailsTests {
+@Suite(.timed, .hangLimit) struct SyncDetailsTests {
     /// `sql` run by the sqlite3 shell on `device`'s database; its output.
     @discardableResult
     static func sqlite(_ device: SyncDevice, _ sql: String) throws -> String {
