@@ -88,10 +88,9 @@ public struct SyncEngine {
         }
         let incoming = Self.remoteChanges(listing, items: items)
         let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
-        let itemsByHref = Dictionary(items.values.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all
         // proves nothing: it stays as it is here.
-        let removedUIDs = (incoming.removed + fetched.gone).compactMap { itemsByHref[$0]?.uid }
+        let removed = incoming.removed + fetched.gone
         let delivered = Set(fetched.objects.map(\.href)).union(fetched.gone)
         report.notDelivered = incoming.changed.filter { !delivered.contains($0) }
         report.readAlone = fetched.readAlone
@@ -114,7 +113,9 @@ public struct SyncEngine {
         }
         try store { () throws(TodoStoreError) in
             for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
-            for uid in removedUIDs { try applyRemoval(uid: uid, report: &report) }
+            // After the objects: one that moved (its UID now at another href, as a device that
+            // brought back a todo another app named sends it) is no longer at the href removed.
+            for href in removed { try applyRemoval(href: href, report: &report) }
             if complete { try state.setToken(incoming.token) }
         }
 
@@ -272,9 +273,12 @@ public struct SyncEngine {
         }
     }
 
-    /// Deals with an object deleted on the server. Runs inside the caller's transaction.
-    func applyRemoval(uid: String, report: inout SyncReport) throws(TodoStoreError) {
-        guard let item = try state.item(uid: uid) else { return }
+    /// Deals with the object at `href` deleted on the server: the todo whose item is at `href`
+    /// now (none when its object moved to another href in the same sync). Runs inside the
+    /// caller's transaction.
+    func applyRemoval(href: String, report: inout SyncReport) throws(TodoStoreError) {
+        guard let item = try state.item(href: href) else { return }
+        let uid = item.uid
         let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         if let local, !local.fields.means(theSameAs: item.base) {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew, made
@@ -449,10 +453,7 @@ public struct SyncEngine {
         let fetched = try collection.fetch(hrefs)
         try store { () throws(TodoStoreError) in
             for object in fetched.objects { try applyIncoming(object, report: &report) }
-            let gone = Set(fetched.gone)
-            for item in try state.items().values where gone.contains(item.href) {
-                try applyRemoval(uid: item.uid, report: &report)
-            }
+            for href in fetched.gone { try applyRemoval(href: href, report: &report) }
         }
     }
 

@@ -192,4 +192,44 @@ import Testing
         }
         #expect(try laptop.sync()["sent"] as? Int == 0)
     }
+
+    /// An object as a phone app writes it: at `phone-<uid>.ics` (not `<uid>.ics`, as `todo` names
+    /// its own), with an alarm and a property `todo` does not know.
+    static func phoneObject(uid: String, summary: String) -> String {
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//phone//EN", "BEGIN:VTODO", "UID:\(uid)",
+            "DTSTAMP:20240101T000000Z", "SUMMARY:\(summary)", "X-PHONE-LIST;X-ORDER=3:groceries", "BEGIN:VALARM",
+            "ACTION:DISPLAY", "DESCRIPTION:reminder", "TRIGGER:-PT15M", "END:VALARM", "END:VTODO", "END:VCALENDAR", ""
+        ].joined(separator: "\r\n")
+    }
+
+    /// 4. An object that moved (deleted at one href, its UID created at another, as a device
+    /// does when its edit beats the delete of an object another app named) is the same todo: a
+    /// device that finds both in one listing keeps it, as every other device and the server do.
+    @Test(arguments: ["radicale", "xandikos"])
+    func anObjectThatMovedToAnotherHrefIsKept(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        let desktop = SyncDevice(server)
+        let tablet = SyncDevice(server)
+        #expect(try server.put("phone-buy-milk.ics", Self.phoneObject(uid: "buy-milk", summary: "Buy milk")) == 201)
+        try laptop.ok("add", "Keep me")
+        for device in [laptop, desktop, tablet] {
+            try device.setUp()
+            try device.sync()
+        }
+        try laptop.sync()
+        try desktop.ok("done", "\(try desktop.id(named: "Buy milk"))")
+        try laptop.ok("rm", "--yes", "\(try laptop.id(named: "Buy milk"))")
+        #expect(try laptop.sync()["sent"] as? Int == 1, "the delete reached the server")
+        let brought = try desktop.sync()
+        #expect((brought["conflicts"] as? [[String: Any]])?.first?["field"] as? String == "deleted", "\(brought)")
+        let moved = try tablet.sync()
+        #expect(moved["deleted"] as? Int == 0, "\(moved)")
+        #expect(try tablet.summary() == ["Buy milk|null|1", "Keep me|null|0"], "the todo that moved stays")
+        try laptop.sync()
+        for device in [laptop, tablet] { #expect(try device.list() == desktop.list()) }
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Buy milk|null|1", "Keep me|null|0"])
+    }
 }

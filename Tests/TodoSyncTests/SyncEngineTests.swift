@@ -399,6 +399,26 @@ struct Device {
         #expect(SyncEngine.iso8601(-1) == "1969-12-31T23:59:59Z")
     }
 
+    /// An object that moved (deleted at one href, its UID written at another, as a device does
+    /// when its edit beats the delete of an object another app named) is the same todo: found
+    /// both ways in one listing, it stays, with its item at the new href (issue 39's soak).
+    @Test(arguments: [true, false])
+    func anObjectThatMovedInOneListingStays(tokens: Bool) throws {
+        let server = InMemoryCollection(offersTokens: tokens)
+        let text = Fixtures.todoObject(["SUMMARY:Buy milk"])
+        server.put("/cal/phone-t1.ics", text)
+        server.put("/cal/keep.ics", Fixtures.todoObject(["SUMMARY:Keep me"]).replacing("UID:t1", with: "UID:k1"))
+        let laptop = try Device(folder, "laptop", server)
+        try laptop.sync()
+        server.remove("/cal/phone-t1.ics")
+        server.put("/cal/t1.ics", text.replacing("SUMMARY:Buy milk", with: "SUMMARY:Buy oat milk"))
+        let report = try laptop.sync()
+        #expect(report.deleted == 0 && report.received == 1, "\(report)")
+        #expect(try laptop.summary().map(\.name) == ["Buy oat milk", "Keep me"])
+        #expect(try SyncState(repository: laptop.repository).item(uid: "t1")?.href == "/cal/t1.ics")
+        #expect(try laptop.sync() == SyncReport(), "nothing left to do")
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
