@@ -288,6 +288,9 @@ public struct SyncEngine {
         } else if let local {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
+        } else {
+            // Deleted on both sides: `todo undo` may still bring it back here.
+            try state.recordGone(uid: item.uid, text: item.text)
         }
         try state.removeItem(uid: uid)
     }
@@ -336,6 +339,10 @@ public struct SyncEngine {
                         report.sent += 1
                         sentAny = true
                     case .deleted:
+                        // `todo undo` may bring the todo back: as this object, then.
+                        if let item = try state.item(uid: plan.uid) {
+                            try state.recordGone(uid: item.uid, text: item.text)
+                        }
                         try state.removeItem(uid: plan.uid)
                         report.sent += 1
                         sentAny = true

@@ -232,4 +232,45 @@ import Testing
         for device in [laptop, tablet] { #expect(try device.list() == desktop.list()) }
         #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Buy milk|null|1", "Keep me|null|0"])
     }
+
+    /// 5. A todo sent again after its object was deleted there (an edit here that beat a delete;
+    /// an `rm` undone after its delete was sent) is sent as the object it was, with every line
+    /// another app wrote in it (here an alarm and an X- property), not rebuilt from its fields.
+    @Test(arguments: ["radicale", "xandikos"])
+    func aTodoSentAgainAfterItsDeleteKeepsWhatOtherAppsWrote(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        #expect(try server.put("phone-buy-milk.ics", Self.phoneObject(uid: "buy-milk", summary: "Buy milk")) == 201)
+        #expect(try server.put("phone-pay-rent.ics", Self.phoneObject(uid: "pay-rent", summary: "Pay rent")) == 201)
+        try laptop.setUp()
+        try laptop.sync()
+        func object(_ uid: String) throws -> String {
+            try #require(server.todosSeenByPython(server.todoCollectionURL).first { $0["uid"] == uid }?["text"])
+        }
+        func keepsWhatThePhoneWrote(_ uid: String) throws {
+            let text = try object(uid).replacingOccurrences(of: "\r\n", with: "\n")
+            #expect(text.contains("\nX-PHONE-LIST;X-ORDER=3:groceries\n"), "\(text)")
+            #expect(
+                text.contains("\nBEGIN:VALARM\nACTION:DISPLAY\nDESCRIPTION:reminder\nTRIGGER:-PT15M\nEND:VALARM\n"),
+                "\(text)")
+        }
+
+        // Edited here, deleted on the phone: the edit wins, and brings the whole object back.
+        try laptop.ok("done", "\(try laptop.id(named: "Buy milk"))")
+        #expect(
+            (200..<300).contains(try server.request("DELETE", server.todoCollectionURL + "phone-buy-milk.ics").status))
+        let brought = try laptop.sync()
+        #expect((brought["conflicts"] as? [[String: Any]])?.first?["field"] as? String == "deleted", "\(brought)")
+        try keepsWhatThePhoneWrote("buy-milk")
+
+        // Deleted here and synced, then undone: the same object comes back whole.
+        try laptop.ok("rm", "--yes", "\(try laptop.id(named: "Pay rent"))")
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        try laptop.ok("undo")
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        try keepsWhatThePhoneWrote("pay-rent")
+        #expect(try laptop.summary() == ["Buy milk|null|1", "Pay rent|null|0"])
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == laptop.summary())
+    }
 }

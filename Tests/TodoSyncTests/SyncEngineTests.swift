@@ -419,6 +419,40 @@ struct Device {
         #expect(try laptop.sync() == SyncReport(), "nothing left to do")
     }
 
+    /// A todo sent again after its object was deleted there (an edit here beat the delete; an
+    /// `rm` undone after its delete was sent) is sent as that object: its alarm and X- lines
+    /// stay (issue 39's soak).
+    @Test func aTodoSentAgainAfterItsDeleteIsTheObjectItWas() throws {
+        let server = InMemoryCollection()
+        let alarm = ["X-PHONE:kept", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT15M", "END:VALARM"]
+        server.put("/cal/phone-t1.ics", Fixtures.todoObject(["SUMMARY:Buy milk"] + alarm))
+        server.put(
+            "/cal/phone-t2.ics", Fixtures.todoObject(["SUMMARY:Pay rent"] + alarm).replacing("UID:t1", with: "UID:t2"))
+        let laptop = try Device(folder, "laptop", server)
+        try laptop.sync()
+        func keepsTheAlarm(_ uid: String) {
+            let text = server.objects["/cal/\(uid).ics"]?.text ?? "(none)"
+            #expect(text.contains("\r\nX-PHONE:kept\r\n"), "\(text)")
+            #expect(text.contains(alarm.dropFirst().joined(separator: "\r\n")), "\(text)")
+        }
+        // Edited here, deleted there.
+        _ = try laptop.repository.setDone(true, ids: [laptop.id("Buy milk")])
+        server.remove("/cal/phone-t1.ics")
+        #expect(try laptop.sync().conflicts.map(\.subject) == [.deleted])
+        keepsTheAlarm("t1")
+        // Deleted here and sent, then undone.
+        let rent = try laptop.id("Pay rent")
+        try laptop.repository.recordingUndo("rm") { () throws(TodoStoreError) in
+            _ = try laptop.repository.delete(ids: [rent])
+        }
+        #expect(try laptop.sync().sent == 1)
+        _ = try laptop.repository.undo()
+        #expect(try laptop.sync().sent == 1)
+        keepsTheAlarm("t2")
+        #expect(try laptop.summary().map(\.name) == ["Buy milk", "Pay rent"])
+        #expect(try laptop.sync() == SyncReport(), "nothing left to do")
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
