@@ -86,7 +86,8 @@ public struct SyncEngine {
         if case .everything(let all, _, false) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
             throw .serverEmpty(syncedBefore: items.count)
         }
-        let incoming = Self.remoteChanges(listing, items: items)
+        let sent = try read { () throws(TodoStoreError) in try state.sentHrefs() }
+        let incoming = Self.remoteChanges(listing, items: items, sent: sent)
         let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
         // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all
         // proves nothing: it stays as it is here.
@@ -136,8 +137,13 @@ public struct SyncEngine {
         var token: String?
     }
 
-    /// The hrefs to fetch (new, or with another ETag than recorded) and the known hrefs removed.
-    static func remoteChanges(_ listing: ChangesAnswer, items: [String: SyncItem]) -> RemoteChanges {
+    /// The hrefs to fetch (new, or with another ETag than recorded) and the known hrefs removed:
+    /// those of items, and in a delta those of `sent`, writes whose answer was not recorded (a
+    /// create that landed and was deleted since; a complete listing cannot tell that from one
+    /// that never landed).
+    static func remoteChanges(_ listing: ChangesAnswer, items: [String: SyncItem], sent: Set<String> = [])
+        -> RemoteChanges
+    {
         let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
         func differs(_ item: ListedItem) -> Bool {
             guard let etag = item.etag, let known = etags[item.href] else { return true }
@@ -147,7 +153,7 @@ public struct SyncEngine {
         case .delta(let changed, let removed, let token):
             return RemoteChanges(
                 changed: Set(changed.filter(differs).map(\.href)).sorted(),
-                removed: Set(removed.filter { etags[$0] != nil }).sorted(), token: token)
+                removed: Set(removed.filter { etags[$0] != nil || sent.contains($0) }).sorted(), token: token)
         case .everything(let all, let token, let truncated):
             // Left out of a complete listing: removed. Left out of one cut short: unknown.
             let listed = Set(all.map(\.href))
@@ -192,7 +198,7 @@ public struct SyncEngine {
             if let sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields,
                 sentFields.means(theSameAs: remote)
             {
-                base = sentFields
+                base = local.map { Self.asSentFrom($0.fields, sentFields) } ?? sentFields
             }
         }
 
@@ -277,7 +283,10 @@ public struct SyncEngine {
     /// now (none when its object moved to another href in the same sync). Runs inside the
     /// caller's transaction.
     func applyRemoval(href: String, report: inout SyncReport) throws(TodoStoreError) {
-        guard let item = try state.item(href: href) else { return }
+        guard let item = try state.item(href: href) else {
+            try applyRemovalOfSent(href: href, report: &report)
+            return
+        }
         let uid = item.uid
         let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         if let local, !local.fields.means(theSameAs: item.base) {
@@ -293,6 +302,41 @@ public struct SyncEngine {
             try state.recordGone(uid: item.uid, text: item.text)
         }
         try state.removeItem(uid: uid)
+    }
+
+    /// Deals with the removal of `href` where a create was sent whose answer was not recorded:
+    /// the server listed the object as removed since, so the create landed and was deleted
+    /// there. The text sent is the base: the todo unchanged since is deleted here, one changed
+    /// since beats the delete (reported) and goes back as that object.
+    private func applyRemovalOfSent(href: String, report: inout SyncReport) throws(TodoStoreError) {
+        guard let sent = try state.sent(href: href), try state.item(uid: sent.uid) == nil else { return }
+        try state.removeSent(uid: sent.uid)
+        let local = try uids.todoID(forUID: sent.uid).flatMap { id throws(TodoStoreError) in
+            try repository.todo(id: id)
+        }
+        guard let local else {
+            try state.recordGone(uid: sent.uid, text: sent.text)
+            return
+        }
+        if let fields = try? VTodoObject(parsing: sent.text, timeZone: timeZone).fields,
+            local.fields.means(theSameAs: Self.asSentFrom(local.fields, fields))
+        {
+            _ = try repository.delete(ids: [local.id])
+            report.deleted += 1
+        } else {
+            report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
+            try state.recordGone(uid: sent.uid, text: sent.text)
+        }
+    }
+
+    /// The fields of a write's text as this database had them when it was planned: the times
+    /// the object was given where the todo had none (CREATED and COMPLETED, stamped when another
+    /// program's todo is first written) are the server's, no change made here.
+    static func asSentFrom(_ local: TodoFields, _ sent: TodoFields) -> TodoFields {
+        var fields = sent
+        if local.created == nil { fields.created = nil }
+        if local.completed == nil { fields.completed = nil }
+        return fields
     }
 
     // MARK: Step 3

@@ -191,6 +191,28 @@ public struct SyncState {
         }
     }
 
+    /// The hrefs of the writes sent whose answer was not recorded.
+    func sentHrefs() throws(TodoStoreError) -> Set<String> {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Set<String> in
+            var hrefs: Set<String> = []
+            try connection.internalCachedStatement("SELECT href FROM sync_sent").forEachRow {
+                hrefs.insert($0.string(0))
+            }
+            return hrefs
+        }
+    }
+
+    /// The write sent to `href` whose answer was not recorded, if any: its UID and text.
+    func sent(href: String) throws(TodoStoreError) -> (uid: String, text: String)? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> (uid: String, text: String)? in
+            let statement = try connection.internalCachedStatement("SELECT uid, ics FROM sync_sent WHERE href = ?")
+            try statement.bind([href])
+            var sent: (uid: String, text: String)?
+            try statement.forEachRow { sent = ($0.string(0), $0.string(1)) }
+            return sent
+        }
+    }
+
     /// The write sent for `uid` has its answer recorded, or the server's object was taken in.
     func removeSent(uid: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in

@@ -273,4 +273,38 @@ import Testing
         #expect(try laptop.summary() == ["Buy milk|null|1", "Pay rent|null|0"])
         #expect(try server.listSeenByPython(server.todoCollectionURL) == laptop.summary())
     }
+
+    /// 6. A todo whose create reached the server but whose answer was lost (the connection cut
+    /// in the answer's head), deleted there by the phone before the device synced again.
+    /// Radicale's sync-collection lists the object as removed, which proves the create landed:
+    /// the phone's delete stands. Xandikos lists nothing (the collection is as it was at the
+    /// token), which a device cannot tell from a create that never landed: it sends the todo
+    /// again, once (kept, never lost).
+    @Test(arguments: ["radicale", "xandikos"])
+    func aCreateWhoseAnswerWasLostThenDeletedThere(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let laptop = SyncDevice(proxy)
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try laptop.sync()
+        try Self.sqlite(laptop, "INSERT INTO todos (name) VALUES ('Buy milk')")
+        try proxy.set(.cut(kind: "put", at: .head))
+        #expect(try laptop.todo("sync").status == 1)
+        try proxy.set(.pass)
+        let uid = try Self.sqlite(laptop, "SELECT uid FROM todo_uids WHERE todo_id = 2")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Buy milk|null|0", "Keep me|null|0"])
+        let deleted = try server.request("DELETE", server.todoCollectionURL + uid + ".ics")
+        #expect((200..<300).contains(deleted.status), "DELETE: \(deleted.status)")
+        let report = try laptop.sync()
+        #expect((report["conflicts"] as? [Any])?.isEmpty == true, "\(report)")
+        let expected = kind == "radicale" ? ["Keep me|null|0"] : ["Buy milk|null|0", "Keep me|null|0"]
+        #expect(report["deleted"] as? Int == (kind == "radicale" ? 1 : 0), "\(report)")
+        #expect(try laptop.summary() == expected)
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == expected)
+        #expect(try laptop.sync()["sent"] as? Int == 0)
+    }
 }

@@ -377,6 +377,40 @@ struct Device {
         #expect(try phone.summary().first { $0.name == "Pay rent" }?.isDone == true)
     }
 
+    /// A create whose answer was lost, then deleted there before this device synced again: a
+    /// delta that lists it as removed proves it landed, so a todo unchanged since is deleted
+    /// here, not sent again, and one changed since beats the delete (reported). Times the object
+    /// was given where the todo had none (another program inserted it) are no change here, and
+    /// a todo whose create did land keeps the server's (issue 39's soak).
+    @Test func aCreateWhoseAnswerWasLostThenDeletedThereIsDeletedHere() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        try laptop.repository.add(name: "Keep me")
+        try laptop.sync()
+        try laptop.repository.connection.execute(
+            "INSERT INTO todos (name, done) VALUES ('Buy milk', 1), ('Pay rent', 0), ('Call mum', 0)")
+        #expect(throws: SyncError.self) {
+            try SyncEngine(
+                repository: laptop.repository, collection: InMemoryCollectionWriteThenFail(server),
+                timeZone: .offset(seconds: 0), now: { 1_700_000_000 }
+            ).sync()
+        }
+        #expect(server.objects.count == 4)
+        for (href, object) in server.objects where !object.text.contains("Call mum") && !object.text.contains("Keep") {
+            server.remove(href)
+        }
+        _ = try laptop.repository.setDone(true, ids: [laptop.id("Pay rent")])
+        let report = try laptop.sync()
+        #expect(report.deleted == 1, "\(report)")
+        #expect(report.conflicts.map(\.subject) == [.deleted], "\(report)")
+        #expect(try laptop.summary().map(\.name) == ["Call mum", "Keep me", "Pay rent"])
+        #expect(server.objects.count == 3)
+        let mum = try #require(try laptop.repository.todo(id: try laptop.id("Call mum")))
+        #expect(mum.created == UTCTimestamp(secondsSince1970: 1_700_000_000), "the server's CREATED")
+        #expect(server.objects.values.contains { $0.text.contains("Call mum") && $0.text.contains("CREATED:") })
+        #expect(try laptop.sync() == SyncReport(), "nothing left to do")
+    }
+
     @Test func forgetKeepsTodosAndUIDsSoSettingUpAgainMatchesThem() throws {
         let server = InMemoryCollection()
         let laptop = try Device(folder, "laptop", server)
