@@ -211,14 +211,18 @@ public struct SyncEngine {
                     SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: base))
                 return true
             }
-            // As another app wrote it: a blank SUMMARY is still a todo, not an error.
-            let todo = try repository.add(remote, nameCheck: .asStored, now: nil)
+            // As another app wrote it: a blank SUMMARY is still a todo, not an error. A todo
+            // deleted here comes back under its id, as `todo undo` would bring it (whose undo of
+            // the delete then finds it there, instead of adding a second copy).
+            let todo = try repository.add(
+                remote, nameCheck: .asStored, now: nil, id: try uids.deletedTodoID(forUID: uid))
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
             // Deleted here while edited there: the edit wins, and the delete is reported.
             if let previousID {
-                report.conflicts.append(.editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name))
+                report.conflicts.append(
+                    .editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name, deletedHere: true))
             }
             return true
         }

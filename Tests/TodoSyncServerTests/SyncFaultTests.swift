@@ -307,4 +307,32 @@ import Testing
         #expect(try server.listSeenByPython(server.todoCollectionURL) == expected)
         #expect(try laptop.sync()["sent"] as? Int == 0)
     }
+
+    /// 7. `todo undo` of an `rm` after a sync brought the todo back (another device's edit beat
+    /// the delete) adds no second copy: the todo is back under its id, and the undo refuses.
+    @Test(arguments: ["radicale", "xandikos"])
+    func undoingAnRmAfterASyncBroughtTheTodoBackAddsNoCopy(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        let phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try phone.setUp()
+        try laptop.sync()
+        try phone.sync()
+        try laptop.ok("rm", "--yes", "1")
+        try phone.ok("done", "\(try phone.id(named: "Buy milk"))")
+        try phone.sync()
+        let brought = try laptop.sync()
+        #expect((brought["conflicts"] as? [[String: Any]])?.first?["field"] as? String == "deleted", "\(brought)")
+        #expect(try laptop.id(named: "Buy milk") == 1, "back under its id")
+        let undo = try laptop.todo("undo")
+        #expect(undo.status == 1, "the todo is back already: \(undo.stdout) \(undo.stderr)")
+        try laptop.sync()
+        try phone.sync()
+        for device in [laptop, phone] { #expect(try device.summary() == ["Buy milk|null|1", "Keep me|null|0"]) }
+        #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Buy milk|null|1", "Keep me|null|0"])
+    }
 }

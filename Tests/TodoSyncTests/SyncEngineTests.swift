@@ -487,6 +487,47 @@ struct Device {
         #expect(try laptop.sync() == SyncReport(), "nothing left to do")
     }
 
+    /// A todo deleted here that a sync brings back (an edit there beat the delete; or, after
+    /// the delete was sent, another device's edit that beat it) comes back under its id, as
+    /// `todo undo` would bring it: the undo of the `rm` then finds it there and refuses, instead
+    /// of adding a second copy (issue 39's soak).
+    @Test func aTodoBroughtBackBySyncKeepsItsIdAndUndoingItsRemovalAddsNoCopy() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        let milk = try laptop.repository.add(name: "Buy milk")
+        let rent = try laptop.repository.add(name: "Pay rent")
+        try laptop.sync()
+        try phone.sync()
+        func remove(_ id: Int64) throws {
+            try laptop.repository.recordingUndo("rm") { () throws(TodoStoreError) in
+                _ = try laptop.repository.delete(ids: [id])
+            }
+        }
+        // Deleted here, edited there: back under its id, reported.
+        try remove(milk.id)
+        _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy oat milk")
+        try phone.sync()
+        let report = try laptop.sync()
+        #expect(report.conflicts.map(\.todoID) == [milk.id] && report.conflicts.first?.deletedHere == true)
+        #expect(try laptop.id("Buy oat milk") == milk.id)
+        #expect(throws: TodoStoreError.self) { try laptop.repository.undo() }
+        // Deleted here and sent; another device's edit beat the delete and sent it again.
+        _ = try laptop.repository.skipUndo(force: true)
+        _ = try phone.repository.setDone(true, ids: [phone.id("Pay rent")])
+        try remove(rent.id)
+        try laptop.sync()
+        #expect(try phone.sync().conflicts.map(\.subject) == [.deleted])
+        try laptop.sync()
+        #expect(try laptop.id("Pay rent") == rent.id)
+        #expect(throws: TodoStoreError.self) { try laptop.repository.undo() }
+        try laptop.sync()
+        try phone.sync()
+        #expect(try laptop.summary().map(\.name) == ["Buy oat milk", "Pay rent"], "no copy")
+        #expect(try laptop.list() == phone.list())
+        #expect(server.objects.count == 2)
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(

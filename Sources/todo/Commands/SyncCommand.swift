@@ -357,8 +357,9 @@ enum SyncRun {
         guard case .field(let field) = conflict.subject else {
             let name = conflict.name.map { " \"\(TodoText.sanitized($0))\"" } ?? ""
             if conflict.deletedHere, let previousID = conflict.previousID {
+                let back = previousID == conflict.todoID ? "and the todo is back" : "as todo \(conflict.todoID)"
                 return
-                    "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, as todo \(conflict.todoID)"
+                    "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, \(back)"
             }
             return
                 "conflict: todo \(conflict.todoID)\(name) was edited here and deleted on the server; the edit was kept"
