@@ -122,7 +122,9 @@ public struct SyncEngine {
 
         // 3. Send what changed here.
         let sentAny = try push(since: progress.feedSeq, report: &report)
-        if sentAny, complete, let token = incoming.token { try advanceToken(past: token) }
+        // Best effort, after the work is done: when it fails, the token kept lists our own writes
+        // again next time (and they match), and this sync has still succeeded.
+        if sentAny, complete, let token = incoming.token { try? advanceToken(past: token) }
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
         }

@@ -55,8 +55,9 @@ public final class MisbehavingProxy: @unchecked Sendable {
         /// The requests of `kind` (`*`: every one) answer `code` (503 Service Unavailable, with
         /// `Retry-After: 1`), as a server overloaded or behind a load balancer with no backend
         /// does; with `forward`, after upstream has done the request (a write that landed, and an
-        /// answer that says it failed).
-        case status(kind: String = "*", code: Int = 503, forward: Bool = false)
+        /// answer that says it failed); with `nth`, only the n-th request of that kind (from 1,
+        /// counted from when this mode was set).
+        case status(kind: String = "*", code: Int = 503, forward: Bool = false, nth: Int? = nil)
     }
 
     public enum CutPoint: String, Sendable, CaseIterable {
@@ -212,8 +213,10 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case .elements(let kind, let megabytes): return ["mode": "elements", "kind": kind, "megabytes": megabytes]
         case .deep(let kind, let depth): return ["mode": "deep", "kind": kind, "depth": depth]
         case .cut(let kind, let at): return ["mode": "cut", "kind": kind, "at": at.rawValue]
-        case .status(let kind, let code, let forward):
-            return ["mode": "status", "kind": kind, "code": code, "forward": forward]
+        case .status(let kind, let code, let forward, let nth):
+            var control: [String: Any] = ["mode": "status", "kind": kind, "code": code, "forward": forward]
+            if let nth { control["nth"] = nth }
+            return control
         }
     }
 

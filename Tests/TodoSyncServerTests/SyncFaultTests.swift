@@ -335,4 +335,40 @@ import Testing
         for device in [laptop, phone] { #expect(try device.summary() == ["Buy milk|null|1", "Keep me|null|0"]) }
         #expect(try server.listSeenByPython(server.todoCollectionURL) == ["Buy milk|null|1", "Keep me|null|0"])
     }
+
+    /// 8. A sync whose last request fails (the listing that moves the token past its own
+    /// writes, after everything was applied and sent) has done its work: it succeeds and
+    /// reports its conflict, instead of one `error:` line that hides it.
+    @Test(arguments: ["radicale", "xandikos"])
+    func aSyncWhoseLastRequestFailsHasDoneItsWork(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let laptop = SyncDevice(proxy)
+        let phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try phone.setUp()
+        try laptop.sync()
+        try phone.sync()
+        try laptop.sync()  // a listing with todos: its token is kept, the next sync starts from it
+        try phone.ok("edit", "\(try phone.id(named: "Buy milk"))", "--name", "Buy oat milk")
+        try phone.sync()
+        try laptop.ok("edit", "1", "--name", "Buy soy milk")
+        try laptop.ok("done", "2")
+        try proxy.set(.status(kind: "sync-collection", code: 502, nth: 2))
+        let (report, requests) = try proxy.recording { try laptop.sync() }
+        try proxy.set(.pass)
+        #expect(
+            requests.contains { $0.kind == "sync-collection" && $0.status == 502 },
+            "the fault was met: \(requests.map { "\($0.kind) \($0.status)" })")
+        let conflicts = report["conflicts"] as? [[String: Any]] ?? []
+        #expect(conflicts.map { $0["field"] as? String } == ["name"], "\(report)")
+        #expect(report["sent"] as? Int == 1, "\(report)")
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+        #expect(try laptop.summary() == ["Buy oat milk|null|0", "Keep me|null|1"])
+    }
 }

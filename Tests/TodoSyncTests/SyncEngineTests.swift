@@ -528,6 +528,31 @@ struct Device {
         #expect(server.objects.count == 2)
     }
 
+    /// The request that moves the token past this sync's own writes comes after all the work:
+    /// when it fails, the sync has still succeeded (its report, conflicts included, is the
+    /// user's), and the next one lists from the token it kept (issue 39's soak).
+    @Test func aSyncWhoseLastTokenRequestFailsHasDoneItsWork() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        try laptop.repository.add(name: "Buy milk")
+        try laptop.repository.add(name: "Keep me")
+        try laptop.sync()
+        try phone.sync()
+        _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy oat milk")
+        try phone.sync()
+        _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy soy milk")
+        _ = try laptop.repository.setDone(true, ids: [laptop.id("Keep me")])
+        let report = try SyncEngine(
+            repository: laptop.repository, collection: InMemoryCollectionTokenAfterWriteFails(server),
+            timeZone: .offset(seconds: 0), now: { 1_700_000_000 }
+        ).sync()
+        #expect(report.sent == 1 && report.conflicts.map(\.subject) == [.field("name")], "\(report)")
+        #expect(try laptop.sync() == SyncReport(), "nothing left to do")
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
@@ -552,6 +577,24 @@ final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Send
     func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] {
         _ = try server.write(writes)
         throw .unreachable("connection reset")
+    }
+    func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
+}
+
+/// A collection whose listings fail once a write was made: the request that moves the token
+/// past a sync's own writes, after the work, fails.
+final class InMemoryCollectionTokenAfterWriteFails: CalendarCollection, @unchecked Sendable {
+    let server: InMemoryCollection
+    private var wrote = false
+    init(_ server: InMemoryCollection) { self.server = server }
+    func changes(since token: String?) throws(SyncError) -> ChangesAnswer {
+        if wrote { throw .unreachable("connection reset") }
+        return try server.changes(since: token)
+    }
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchAnswer { try server.fetch(hrefs) }
+    func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] {
+        wrote = true
+        return try server.write(writes)
     }
     func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
 }
