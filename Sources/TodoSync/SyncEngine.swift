@@ -71,6 +71,15 @@ public struct SyncEngine {
 
     /// Syncs both ways; see the type's documentation.
     public func sync() throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        try sync(into: &report)
+        return report
+    }
+
+    /// ``sync()``, its report kept in `report` as the work is committed: when the sync fails
+    /// part-way, `report` holds what it did before (the changes applied here and sent, the
+    /// conflicts resolved), for the user to be told of them all the same.
+    public func sync(into report: inout SyncReport) throws(SyncError) {
         let (remote, progress, feedStart) = try read { () throws(TodoStoreError) in
             // The feed position is taken before reading anything: a change committed from here
             // on is read again next time.
@@ -78,7 +87,6 @@ public struct SyncEngine {
         }
         guard remote != nil else { throw .notConfigured }
         timeZone.prepare()
-        var report = SyncReport()
 
         // 1. What changed there.
         let listing = try collection.changes(since: progress.syncToken)
@@ -112,7 +120,7 @@ public struct SyncEngine {
                 report.listingCutShort = true
             }
         }
-        try store { () throws(TodoStoreError) in
+        try store(&report) { (report) throws(TodoStoreError) in
             for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
             // After the objects: one that moved (its UID now at another href, as a device that
             // brought back a todo another app named sends it) is no longer at the href removed.
@@ -128,7 +136,6 @@ public struct SyncEngine {
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
         }
-        return report
     }
 
     // MARK: Step 1
@@ -363,14 +370,14 @@ public struct SyncEngine {
         var sentAny = false
         for _ in 0..<Self.maximumRounds {
             var refetch: Set<String> = []
-            let planned = try store { () throws(TodoStoreError) in
+            let planned = try store(&report) { (report) throws(TodoStoreError) in
                 try plan(since: feedSeq, refetch: &refetch, report: &report)
             }
             guard let planned else { return sentAny }
             let outcomes = planned.isEmpty ? [] : try collection.write(planned.map(\.write))
             var failure: SyncError?
             var written: [String] = []
-            try store { () throws(TodoStoreError) in
+            try store(&report) { (report) throws(TodoStoreError) in
                 for (plan, outcome) in zip(planned, outcomes) {
                     // A write answered (or never sent) is no longer one whose answer was lost;
                     // a failed one may have reached the server before it failed.
@@ -508,7 +515,7 @@ public struct SyncEngine {
     /// again if it is still needed (a 412 next time), or the next listing shows its ETag.
     private func readBack(_ hrefs: [String], report: inout SyncReport) throws(SyncError) {
         let fetched = try collection.fetch(hrefs)
-        try store { () throws(TodoStoreError) in
+        try store(&report) { (report) throws(TodoStoreError) in
             for object in fetched.objects { try applyIncoming(object, report: &report) }
             for href in fetched.gone { try applyRemoval(href: href, report: &report) }
         }
@@ -577,6 +584,17 @@ public struct SyncEngine {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// ``store(_:)`` for a step that adds to `report`: what it adds is kept only once the step's
+    /// transaction is committed (a step rolled back reported nothing).
+    private func store<Result>(
+        _ report: inout SyncReport, _ body: (inout SyncReport) throws(TodoStoreError) -> Result
+    ) throws(SyncError) -> Result {
+        var staged = report
+        let result = try store { () throws(TodoStoreError) in try body(&staged) }
+        report = staged
+        return result
     }
 
     /// One step's reading of the store, its errors the sync's.

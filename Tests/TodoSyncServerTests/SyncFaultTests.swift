@@ -371,4 +371,55 @@ import Testing
         #expect(try phone.list() == laptop.list())
         #expect(try laptop.summary() == ["Buy oat milk|null|0", "Keep me|null|1"])
     }
+
+    /// 9. A sync that fails after resolving a conflict (its PUT answered 500) tells of the
+    /// conflict all the same, before its one `error:` line: as `conflict:` lines, and with
+    /// `--json` as `"conflicts"` beside `"error"`.
+    @Test(arguments: ["radicale", "xandikos"])
+    func aSyncThatFailsAfterAConflictStillReportsIt(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let laptop = SyncDevice(proxy)
+        let phone = SyncDevice(server)
+        try laptop.ok("add", "Buy milk")
+        try laptop.ok("add", "Pay rent")
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try phone.setUp()
+        try laptop.sync()
+        try phone.sync()
+        for (name, renamed) in [("Buy milk", "Buy oat milk"), ("Pay rent", "Pay the rent")] {
+            try phone.ok("edit", "\(try phone.id(named: name))", "--name", renamed)
+        }
+        try phone.sync()
+        try laptop.ok("edit", "1", "--name", "Buy soy milk")
+        try laptop.ok("edit", "2", "--name", "Pay rent now")
+        try laptop.ok("done", "3")
+        try proxy.set(.putFailNth(1))
+        let text = try laptop.todo("sync")
+        #expect(text.status == 1 && text.stderr.hasPrefix("error: "), "\(text.stderr)")
+        #expect(
+            text.stdout.split(separator: "\n").sorted() == [
+                "conflict: todo 1 name: kept \"Buy oat milk\", replaced \"Buy soy milk\"",
+                "conflict: todo 2 name: kept \"Pay the rent\", replaced \"Pay rent now\""
+            ], "\(text.stdout)")
+        try proxy.set(.pass)
+        try phone.ok("edit", "\(try phone.id(named: "Pay the rent"))", "--name", "Pay the rent soon")
+        try phone.sync()
+        try laptop.ok("edit", "2", "--name", "Pay the rent today")
+        try laptop.ok("edit", "3", "--note", "something to send")
+        try proxy.set(.status(kind: "put", code: 500))
+        let json = try laptop.todo("sync", "--json")
+        try proxy.set(.pass)
+        #expect(json.status == 1)
+        let answer = try parseJSON(json.stdout, as: [String: Any].self, "todo sync --json")
+        #expect((answer["error"] as? [String: Any])?["kind"] as? String == "server", "\(answer)")
+        let conflicts = answer["conflicts"] as? [[String: Any]] ?? []
+        #expect(conflicts.map { $0["replaced"] as? String } == ["Pay the rent today"], "\(answer)")
+        try laptop.sync()
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+    }
 }

@@ -553,6 +553,28 @@ struct Device {
         #expect(try phone.list() == laptop.list())
     }
 
+    /// A sync that fails part-way keeps, in the report given to `sync(into:)`, what it did and
+    /// committed before: here the conflict it resolved before its write failed (issue 39's soak).
+    @Test func aSyncThatFailsPartWayStillReportsTheConflictsItResolved() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        try laptop.repository.add(name: "Buy milk")
+        try laptop.repository.add(name: "Keep me")
+        try laptop.sync()
+        try phone.sync()
+        _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy oat milk")
+        try phone.sync()
+        _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy soy milk")
+        _ = try laptop.repository.setDone(true, ids: [laptop.id("Keep me")])
+        server.failsWrite = 1
+        var report = SyncReport()
+        #expect(throws: SyncError.self) { try laptop.engine.sync(into: &report) }
+        #expect(report.received == 1 && report.sent == 0, "\(report)")
+        #expect(report.conflicts.map(\.subject) == [.field("name")], "\(report)")
+        #expect(try laptop.sync().sent == 1)
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
