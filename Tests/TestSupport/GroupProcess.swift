@@ -8,9 +8,7 @@ import Foundation
 /// stderr going to files: a test can kill it and every process it started (`todo sync` and its
 /// `todo-sync`) at once, at a moment of its choosing, and tell how it ended.
 ///
-/// Started by `posix_spawn` with no signal blocked and every disposition at its default (a test
-/// runs on a Dispatch thread that blocks most signals, which a child would inherit); reaped by
-/// its pid alone.
+/// Started by ``spawn(_:_:environment:stdout:stderr:ownGroup:)``; reaped by its pid alone.
 public final class GroupProcess: @unchecked Sendable {
     /// How it ended.
     public enum Termination: Sendable, Equatable, CustomStringConvertible {
@@ -38,12 +36,33 @@ public final class GroupProcess: @unchecked Sendable {
     public init(_ executable: String, _ arguments: [String], environment: [String: String], output: String) throws {
         outputPath = output
         errorPath = output + ".err"
+        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        pid = try Self.spawn(
+            executable, arguments, environment: env.map { "\($0.key)=\($0.value)" }, stdout: outputPath,
+            stderr: errorPath, ownGroup: true)
+    }
+
+    /// Starts `executable` by `posix_spawn` with stdin /dev/null, stdout and stderr to the files
+    /// given (made anew; `nil`: /dev/null) and exactly `environment` (`NAME=value`), no signal
+    /// blocked and every disposition at its default (a test runs on a Dispatch thread that blocks
+    /// most signals, which a child would inherit), in a process group of its own with
+    /// `ownGroup`. Its pid, for the caller to reap.
+    public static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String], stdout: String?, stderr: String?,
+        ownGroup: Bool = false
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        for (descriptor, path) in [(Int32(1), stdout), (2, stderr)] {
+            if let path {
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            }
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -53,21 +72,22 @@ public final class GroupProcess: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        env.merge(environment) { $1 }
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard status == 0 else {
             throw ServerDidNotStart(description: "posix_spawn \(executable): \(String(cString: strerror(status)))")
         }
-        self.pid = pid
+        return pid
     }
 
     /// Kills it if it still runs, and reaps it: a test that failed half-way leaves nothing behind.

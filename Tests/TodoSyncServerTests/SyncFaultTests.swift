@@ -17,6 +17,20 @@ import Testing
         return result.stdout
     }
 
+    /// A laptop that added `todos` (reaching `server` through `proxy` when one is given) and a
+    /// phone, both set up and synced, the laptop first: where most of these tests start.
+    static func laptopAndPhone(_ server: CalDAVServer, through proxy: MisbehavingProxy? = nil, adding todos: [String])
+        throws -> (laptop: SyncDevice, phone: SyncDevice)
+    {
+        let laptop = proxy.map { SyncDevice($0) } ?? SyncDevice(server)
+        let phone = SyncDevice(server)
+        for todo in todos { try laptop.ok("add", todo) }
+        for device in [laptop, phone] { try device.setUp() }
+        try laptop.sync()
+        try phone.sync()
+        return (laptop, phone)
+    }
+
     /// The phone: the object at `href` read, changed by `change`, and written back if it is
     /// still at the ETag read (as a careful app does).
     static func phoneRewrites(_ server: CalDAVServer, _ href: String, _ change: (String) -> String) throws {
@@ -75,14 +89,7 @@ import Testing
     func undoingASyncedDeleteKeepsTheTodosIdentity(kind: String) throws {
         let server = try Self.server(kind)
         defer { server.stop() }
-        let laptop = SyncDevice(server)
-        let phone = SyncDevice(server)
-        try laptop.ok("add", "Buy oat milk")
-        try laptop.ok("add", "Keep me")
-        try laptop.setUp()
-        try phone.setUp()
-        try laptop.sync()
-        try phone.sync()
+        let (laptop, phone) = try Self.laptopAndPhone(server, adding: ["Buy oat milk", "Keep me"])
         let uid = try Self.sqlite(laptop, "SELECT uid FROM todo_uids WHERE todo_id = 1")
 
         try laptop.ok("rm", "--yes", "1")
@@ -314,14 +321,7 @@ import Testing
     func undoingAnRmAfterASyncBroughtTheTodoBackAddsNoCopy(kind: String) throws {
         let server = try Self.server(kind)
         defer { server.stop() }
-        let laptop = SyncDevice(server)
-        let phone = SyncDevice(server)
-        try laptop.ok("add", "Buy milk")
-        try laptop.ok("add", "Keep me")
-        try laptop.setUp()
-        try phone.setUp()
-        try laptop.sync()
-        try phone.sync()
+        let (laptop, phone) = try Self.laptopAndPhone(server, adding: ["Buy milk", "Keep me"])
         try laptop.ok("rm", "--yes", "1")
         try phone.ok("done", "\(try phone.id(named: "Buy milk"))")
         try phone.sync()
@@ -345,14 +345,7 @@ import Testing
         defer { server.stop() }
         let proxy = try MisbehavingProxy(server)
         defer { proxy.stop() }
-        let laptop = SyncDevice(proxy)
-        let phone = SyncDevice(server)
-        try laptop.ok("add", "Buy milk")
-        try laptop.ok("add", "Keep me")
-        try laptop.setUp()
-        try phone.setUp()
-        try laptop.sync()
-        try phone.sync()
+        let (laptop, phone) = try Self.laptopAndPhone(server, through: proxy, adding: ["Buy milk", "Keep me"])
         try laptop.sync()  // a listing with todos: its token is kept, the next sync starts from it
         try phone.ok("edit", "\(try phone.id(named: "Buy milk"))", "--name", "Buy oat milk")
         try phone.sync()
@@ -381,15 +374,8 @@ import Testing
         defer { server.stop() }
         let proxy = try MisbehavingProxy(server)
         defer { proxy.stop() }
-        let laptop = SyncDevice(proxy)
-        let phone = SyncDevice(server)
-        try laptop.ok("add", "Buy milk")
-        try laptop.ok("add", "Pay rent")
-        try laptop.ok("add", "Keep me")
-        try laptop.setUp()
-        try phone.setUp()
-        try laptop.sync()
-        try phone.sync()
+        let (laptop, phone) = try Self.laptopAndPhone(
+            server, through: proxy, adding: ["Buy milk", "Pay rent", "Keep me"])
         for (name, renamed) in [("Buy milk", "Buy oat milk"), ("Pay rent", "Pay the rent")] {
             try phone.ok("edit", "\(try phone.id(named: name))", "--name", renamed)
         }

@@ -45,7 +45,9 @@ struct SoakFields: Equatable {
         default: note.map { "note " + $0 } ?? "(none)"
         }
     }
+}
 
+extension SoakFields {
     /// A todo of `todo list --json`.
     init(json todo: [String: Any]) {
         name = todo["name"] as? String ?? ""
@@ -54,15 +56,6 @@ struct SoakFields: Equatable {
         priority = todo["priority"] as? Int ?? 0
         tags = (todo["tags"] as? [String] ?? []).map { ($0.hasPrefix("+") ? String($0.dropFirst()) : $0).lowercased() }
         note = todo["note"] as? String
-    }
-
-    init(name: String, deadline: String?, done: Bool, priority: Int, tags: [String], note: String?) {
-        self.name = name
-        self.deadline = deadline
-        self.done = done
-        self.priority = priority
-        self.tags = tags
-        self.note = note
     }
 }
 
@@ -81,8 +74,7 @@ final class SoakModel {
     struct History {
         var creator: SoakActor
         var createdAt: Int
-        /// Every actor that wrote the todo (created, changed, deleted or restored it), and the
-        /// step of its first write.
+        /// Every actor that wrote the todo (created, changed, deleted or restored it).
         var writers: Set<SoakActor> = []
         /// The steps of each actor's writes.
         var writeSteps: [SoakActor: [Int]] = [:]

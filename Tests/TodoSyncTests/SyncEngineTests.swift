@@ -528,11 +528,10 @@ struct Device {
         #expect(server.objects.count == 2)
     }
 
-    /// The request that moves the token past this sync's own writes comes after all the work:
-    /// when it fails, the sync has still succeeded (its report, conflicts included, is the
-    /// user's), and the next one lists from the token it kept (issue 39's soak).
-    @Test func aSyncWhoseLastTokenRequestFailsHasDoneItsWork() throws {
-        let server = InMemoryCollection()
+    /// A laptop and a phone synced with `server`, then "Buy milk" renamed on both ("Buy oat
+    /// milk" on the phone, synced; "Buy soy milk" on the laptop) and "Keep me" marked done on the
+    /// laptop: the laptop's next sync has a conflict to resolve and a change to send.
+    func conflictAndAChangeWaiting(on server: InMemoryCollection) throws -> (laptop: Device, phone: Device) {
         let laptop = try Device(folder, "laptop", server)
         let phone = try Device(folder, "phone", server)
         try laptop.repository.add(name: "Buy milk")
@@ -543,6 +542,15 @@ struct Device {
         try phone.sync()
         _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy soy milk")
         _ = try laptop.repository.setDone(true, ids: [laptop.id("Keep me")])
+        return (laptop, phone)
+    }
+
+    /// The request that moves the token past this sync's own writes comes after all the work:
+    /// when it fails, the sync has still succeeded (its report, conflicts included, is the
+    /// user's), and the next one lists from the token it kept (issue 39's soak).
+    @Test func aSyncWhoseLastTokenRequestFailsHasDoneItsWork() throws {
+        let server = InMemoryCollection()
+        let (laptop, phone) = try conflictAndAChangeWaiting(on: server)
         let report = try SyncEngine(
             repository: laptop.repository, collection: InMemoryCollectionTokenAfterWriteFails(server),
             timeZone: .offset(seconds: 0), now: { 1_700_000_000 }
@@ -557,22 +565,15 @@ struct Device {
     /// committed before: here the conflict it resolved before its write failed (issue 39's soak).
     @Test func aSyncThatFailsPartWayStillReportsTheConflictsItResolved() throws {
         let server = InMemoryCollection()
-        let laptop = try Device(folder, "laptop", server)
-        let phone = try Device(folder, "phone", server)
-        try laptop.repository.add(name: "Buy milk")
-        try laptop.repository.add(name: "Keep me")
-        try laptop.sync()
-        try phone.sync()
-        _ = try phone.repository.rename(id: phone.id("Buy milk"), to: "Buy oat milk")
-        try phone.sync()
-        _ = try laptop.repository.rename(id: laptop.id("Buy milk"), to: "Buy soy milk")
-        _ = try laptop.repository.setDone(true, ids: [laptop.id("Keep me")])
+        let (laptop, phone) = try conflictAndAChangeWaiting(on: server)
         server.failsWrite = 1
         var report = SyncReport()
         #expect(throws: SyncError.self) { try laptop.engine.sync(into: &report) }
         #expect(report.received == 1 && report.sent == 0, "\(report)")
         #expect(report.conflicts.map(\.subject) == [.field("name")], "\(report)")
         #expect(try laptop.sync().sent == 1)
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
     }
 
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
