@@ -408,4 +408,30 @@ import Testing
         try phone.sync()
         #expect(try phone.list() == laptop.list())
     }
+
+    /// 10. A todo the sqlite3 shell marked undone without clearing its completed time has none
+    /// (the time means "last marked done, while it is done"), on every device, even when the
+    /// sync that sends the change never reads back what the server stored (the multiget that
+    /// would have brought it leaves it out).
+    @Test(arguments: ["radicale", "xandikos"])
+    func aCompletedTimeLeftOnAnUndoneTodoIsNoneEverywhere(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let (laptop, phone) = try Self.laptopAndPhone(server, through: proxy, adding: ["Pay rent", "Keep me"])
+        try laptop.ok("done", "1")
+        try laptop.sync()
+        try Self.sqlite(laptop, "UPDATE todos SET done = 0 WHERE id = 1")
+        try proxy.set(.multigetDrop(.drop, only: "calendar-multiget"))
+        let (report, requests) = try proxy.recording { try laptop.sync() }
+        try proxy.set(.pass)
+        #expect(report["sent"] as? Int == 1, "\(report)")
+        #expect(
+            requests.contains { $0.kind == "calendar-multiget" && !$0.affected.isEmpty }, "the read-back was left out")
+        try laptop.sync()
+        try phone.sync()
+        #expect(try laptop.list() == phone.list())
+        #expect(try laptop.summary() == ["Keep me|null|0", "Pay rent|null|0"])
+    }
 }

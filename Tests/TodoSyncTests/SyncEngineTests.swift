@@ -576,6 +576,28 @@ struct Device {
         #expect(try phone.list() == laptop.list())
     }
 
+    /// A todo another program marked undone without clearing its completed time (the sqlite3
+    /// shell: `UPDATE todos SET done = 0`) has none: the time means "when it was last marked
+    /// done, while it is done". Every device then agrees on it, even when the sync that sends
+    /// the change never reads back what the server stored (issue 39's soak).
+    @Test func aCompletedTimeMeansNothingWhileATodoIsNotDone() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        let rent = try laptop.repository.add(name: "Pay rent")
+        _ = try laptop.repository.setDone(true, ids: [rent.id])
+        try laptop.sync()
+        try laptop.repository.connection.execute("UPDATE todos SET done = 0 WHERE id = \(rent.id)")
+        #expect(try laptop.repository.todo(id: rent.id)?.completed == nil)
+        server.leavesOut = Set(server.objects.keys)  // the read-back after the write finds nothing
+        #expect(try laptop.sync().sent == 1)
+        server.leavesOut = []
+        try laptop.sync()
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+        #expect(try laptop.sync() == SyncReport(), "nothing left to do")
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
