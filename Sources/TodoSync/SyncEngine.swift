@@ -207,7 +207,7 @@ public struct SyncEngine {
             if let sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields,
                 sentFields.means(theSameAs: remote)
             {
-                base = local.map { Self.asSentFrom($0.fields, sentFields) } ?? sentFields
+                base = sentFields
             }
         }
 
@@ -332,7 +332,7 @@ public struct SyncEngine {
             return
         }
         if let fields = try? VTodoObject(parsing: sent.text, timeZone: timeZone).fields,
-            local.fields.means(theSameAs: Self.asSentFrom(local.fields, fields))
+            local.fields.means(theSameAs: fields)
         {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
@@ -340,16 +340,6 @@ public struct SyncEngine {
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
             try state.recordGone(uid: sent.uid, text: sent.text)
         }
-    }
-
-    /// The fields of a write's text as this database had them when it was planned: the times
-    /// the object was given where the todo had none (CREATED and COMPLETED, stamped when another
-    /// program's todo is first written) are the server's, no change made here.
-    static func asSentFrom(_ local: TodoFields, _ sent: TodoFields) -> TodoFields {
-        var fields = sent
-        if local.created == nil { fields.created = nil }
-        if local.completed == nil { fields.completed = nil }
-        return fields
     }
 
     // MARK: Step 3
@@ -459,13 +449,14 @@ public struct SyncEngine {
                     last.update(to: todo.fields, now: now())
                     object = last
                 }
+                let fields = try taking(object, for: todo)
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 // A new object stands where the todo stands: what was finished here is in it.
                 let pending = try repository.pendingCompletions(ofTodo: todo.id).map(\.occurrence)
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: todo.fields, finished: (todo.id, pending)))
+                        text: object.text, fields: fields, finished: (todo.id, pending)))
             case .changed(let todo, let item):
                 guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
                 else {
@@ -493,11 +484,12 @@ public struct SyncEngine {
                     if fields.means(theSameAs: item.base) { continue }
                 }
                 object.update(to: fields, now: now())
+                let sent = try taking(object, for: todo)
                 try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: fields, finished: (todo.id, pending.map(\.occurrence))))
+                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence))))
             case .deleted(let item):
                 guard let etag = item.etag else {
                     refetch.insert(item.href)
@@ -508,6 +500,18 @@ public struct SyncEngine {
             }
         }
         return planned
+    }
+
+    /// The fields `object` carries, which `todo` takes here in the transaction that plans the
+    /// write: the times an object is given where the todo had none (CREATED, COMPLETED: another
+    /// program inserted it, or marked it done), a name's control characters as U+FFFD. So the
+    /// base recorded after the write, the todo here and every other device agree even when the
+    /// write's answer or its read-back is lost.
+    private func taking(_ object: VTodoObject, for todo: Todo) throws(TodoStoreError) -> TodoFields {
+        let current = try repository.todo(id: todo.id)?.fields ?? todo.fields
+        guard let sent = try? VTodoObject(parsing: object.text, timeZone: timeZone).fields else { return current }
+        if !sent.means(theSameAs: current) { try repository.replaceFields(id: todo.id, with: sent) }
+        return sent
     }
 
     /// Fetches `hrefs` and merges what the server sends, in one transaction; an object the

@@ -434,4 +434,27 @@ import Testing
         #expect(try laptop.list() == phone.list())
         #expect(try laptop.summary() == ["Keep me|null|0", "Pay rent|null|0"])
     }
+
+    /// 11. A todo the sqlite3 shell inserted (no created time, done with no completed time, a
+    /// control character in its name) takes, as it is sent, what its object is given (the
+    /// times, U+FFFD): every device agrees even when the read-back of the write is left out.
+    @Test(arguments: ["radicale", "xandikos"])
+    func aTodoAnotherProgramInsertedTakesWhatItsObjectWasGiven(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let (laptop, phone) = try Self.laptopAndPhone(server, through: proxy, adding: ["Keep me"])
+        try Self.sqlite(laptop, "INSERT INTO todos (name, done) VALUES ('Pay' || char(7) || 'rent', 1)")
+        try proxy.set(.multigetDrop(.drop, only: "calendar-multiget"))
+        let (report, requests) = try proxy.recording { try laptop.sync() }
+        try proxy.set(.pass)
+        #expect(report["sent"] as? Int == 1, "\(report)")
+        #expect(
+            requests.contains { $0.kind == "calendar-multiget" && !$0.affected.isEmpty }, "the read-back was left out")
+        try laptop.sync()
+        try phone.sync()
+        #expect(try laptop.list() == phone.list())
+        #expect(try laptop.summary() == ["Keep me|null|0", "Pay\u{FFFD}rent|null|1"])
+    }
 }

@@ -598,6 +598,31 @@ struct Device {
         #expect(try laptop.sync() == SyncReport(), "nothing left to do")
     }
 
+    /// A todo another program inserted (no created time; done with no completed time; a control
+    /// character in its name) is sent as an object that has those times and a U+FFFD: the todo
+    /// takes them here as it is sent, so every device agrees even when the read-back of the
+    /// write is lost (issue 39's soak).
+    @Test func aTodoTakesWhatItsObjectWasGivenAsItIsSent() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        try laptop.repository.add(name: "Keep me")
+        try laptop.sync()
+        try laptop.repository.connection.execute(
+            "INSERT INTO todos (name, done) VALUES ('Pay' || char(7) || 'rent', 1), ('Call mum', 0)")
+        let engine = SyncEngine(
+            repository: laptop.repository, collection: InMemoryCollectionReadingNoNewObject(server),
+            timeZone: .offset(seconds: 0), now: { 1_700_000_000 })
+        #expect(try engine.sync().sent == 2)
+        let stamp = UTCTimestamp(secondsSince1970: 1_700_000_000)
+        let rent = try #require(try laptop.repository.fetch().first { $0.name == "Pay\u{FFFD}rent" })
+        #expect(rent.created == stamp && rent.completed == stamp)
+        try laptop.sync()
+        try phone.sync()
+        #expect(try phone.list() == laptop.list())
+        #expect(try laptop.sync() == SyncReport(), "nothing left to do")
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
@@ -641,6 +666,23 @@ final class InMemoryCollectionTokenAfterWriteFails: CalendarCollection, @uncheck
         wrote = true
         return try server.write(writes)
     }
+    func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
+}
+
+/// A collection whose fetches leave out every object that was not there when it was made: the
+/// read-back of a sync's new objects is lost.
+final class InMemoryCollectionReadingNoNewObject: CalendarCollection, @unchecked Sendable {
+    let server: InMemoryCollection
+    let known: Set<String>
+    init(_ server: InMemoryCollection) {
+        self.server = server
+        known = Set(server.objects.keys)
+    }
+    func changes(since token: String?) throws(SyncError) -> ChangesAnswer { try server.changes(since: token) }
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchAnswer {
+        try server.fetch(hrefs.filter { known.contains($0) })
+    }
+    func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] { try server.write(writes) }
     func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
 }
 
