@@ -25,7 +25,8 @@ import Testing
 ///   `todo-sync`) once the proxy has answered a random number of its requests; the proxy cutting
 ///   answers of a kind of request (in the head or the body); stalling them (no answer, or a byte
 ///   at a time) with `TODO_SYNC_TIMEOUT=1`; answering 503 (or 500, 502, 504, 429), with or
-///   without the request done; failing the n-th PUT; the server restarted in the middle of the
+///   without the request done; failing the n-th PUT; leaving objects out of a multiget (or
+///   their data, or sending garbage for it); the server restarted in the middle of the
 ///   sync; two syncs of one device at once; a sqlite3 write in the middle of the sync. A faulty
 ///   sync may fail (exit 1, one `error:` line) but never crashes: any other exit, or a signal
 ///   that is not the soak's own SIGKILL, is a failure.
@@ -63,6 +64,7 @@ final class SyncSoak {
     enum Fault: String, CaseIterable {
         case none, kill, cut, stall, status, restart
         case putFail = "put_fail"
+        case dropped = "dropped_from_multiget"
         case twoAtOnce = "two_at_once"
         case sqliteDuring = "sqlite_during"
     }
@@ -321,7 +323,8 @@ final class SyncSoak {
     private func pickFault() -> Fault {
         Fault(
             rawValue: weighted([
-                "none": 36, "kill": 12, "cut": 10, "stall": 3, "status": 10, "put_fail": 5, "restart": 4,
+                "none": 36, "kill": 12, "cut": 10, "stall": 3, "status": 10, "put_fail": 5, "dropped_from_multiget": 4,
+                "restart": 4,
                 "two_at_once": 8, "sqlite_during": 8
             ]))!
     }
@@ -370,7 +373,7 @@ final class SyncSoak {
             let second = try startSync(index, output: "sync-second")
             try finish(index, first)
             try finish(index, second)
-        case .cut, .stall, .status, .putFail:
+        case .cut, .stall, .status, .putFail, .dropped:
             let kind = pick(Self.requestKinds)
             var environment: [String: String] = [:]
             switch fault {
@@ -383,6 +386,8 @@ final class SyncSoak {
                     .status(
                         kind: Bool.random(using: &random) ? "*" : kind, code: pick([503, 503, 500, 502, 504, 429]),
                         forward: Bool.random(using: &random)))
+            case .dropped:
+                try proxy.set(.multigetDrop(pick(MisbehavingProxy.MultigetFault.allCases), only: "calendar-multiget"))
             default: try proxy.set(.putFailNth(Int.random(in: 1...3, using: &random)))
             }
             let process = try startSync(index, environment: environment)
