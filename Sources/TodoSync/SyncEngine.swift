@@ -201,15 +201,24 @@ public struct SyncEngine {
         // answer was lost is what the server now holds, that write (this device's own, not a
         // change made there).
         var base = item?.base
-        try state.removeGone(uid: uid)
+        var sentFields: TodoFields?
         if let sent = try state.sentText(uid: uid) {
             try state.removeSent(uid: uid)
-            if let sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields,
-                sentFields.means(theSameAs: remote)
-            {
-                base = sentFields
-            }
+            sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields
+            if let sentFields, sentFields.means(theSameAs: remote) { base = sentFields }
         }
+        // A todo here with no synced version: back after its object was deleted (an edit that
+        // beat the delete, `todo undo`), its base is the object as it was before the delete,
+        // whoever brought it back there; never synced, it is the create it sent (no one else can
+        // have made an object of a UID no sync ever saw), which landed and was changed since.
+        // Without either, every field that differs is a conflict (ThreeWayMerge).
+        if base == nil, local != nil {
+            base =
+                try state.goneText(uid: uid).flatMap { try? VTodoObject(parsing: $0, timeZone: timeZone).fields }
+                ?? sentFields
+        }
+        // The object is on the server again: what was kept of it after its delete is not needed.
+        try state.removeGone(uid: uid)
 
         guard let local else {
             let previousID = try uids.knownTodoID(forUID: uid)

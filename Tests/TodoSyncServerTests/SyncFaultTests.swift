@@ -457,4 +457,40 @@ import Testing
         #expect(try laptop.list() == phone.list())
         #expect(try laptop.summary() == ["Keep me|null|0", "Pay\u{FFFD}rent|null|1"])
     }
+
+    /// 12. A todo with no synced version here that meets its object merges against the last
+    /// version both sides had, not none (where every difference is a conflict): a create whose
+    /// answer was lost, then changed on the phone, takes the phone's change; a todo back by
+    /// `todo undo` after another device's edit brought it back takes that edit. No conflict.
+    @Test(arguments: ["radicale", "xandikos"])
+    func aTodoWithoutASyncedVersionMergesAgainstTheLastOneBothSidesHad(kind: String) throws {
+        let server = try Self.server(kind)
+        defer { server.stop() }
+        let proxy = try MisbehavingProxy(server)
+        defer { proxy.stop() }
+        let (laptop, desktop) = try Self.laptopAndPhone(server, through: proxy, adding: ["Keep me"])
+        try laptop.ok("add", "Buy milk")
+        try proxy.set(.cut(kind: "put", at: .head))
+        #expect(try laptop.todo("sync").status == 1)
+        try proxy.set(.pass)
+        let uid = try Self.sqlite(laptop, "SELECT uid FROM todo_uids WHERE todo_id = 2")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try Self.phoneRewrites(server, server.todoCollectionPath + uid + ".ics") {
+            $0.replacingOccurrences(of: "SUMMARY:Buy milk\r\n", with: "SUMMARY:Buy milk\r\nPRIORITY:1\r\n")
+        }
+        let first = try laptop.sync()
+        #expect((first["conflicts"] as? [Any])?.isEmpty == true, "\(first)")
+        try desktop.sync()
+        try laptop.ok("rm", "--yes", "1")
+        try laptop.sync()
+        try desktop.ok("done", "\(try desktop.id(named: "Keep me"))")
+        try desktop.sync()
+        try laptop.ok("undo")
+        let second = try laptop.sync()
+        #expect((second["conflicts"] as? [Any])?.isEmpty == true, "\(second)")
+        try desktop.sync()
+        #expect(try laptop.list() == desktop.list())
+        #expect(try laptop.summary() == ["Buy milk|null|0", "Keep me|null|1"])
+        #expect(try parseJSON(laptop.ok("show", "2", "--json"), as: [String: Any].self)["priority"] as? Int == 1)
+    }
 }

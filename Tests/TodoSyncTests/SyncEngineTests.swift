@@ -623,6 +623,49 @@ struct Device {
         #expect(try laptop.sync() == SyncReport(), "nothing left to do")
     }
 
+    /// A todo that has no synced version here but meets its object (its create's answer was
+    /// lost; or it is back after its object was deleted, by `todo undo`, while another device
+    /// brought it back first) merges against the last version both sides had: the create it
+    /// sent (only this device could have made an object of a UID never synced), or the object
+    /// as it was before its delete. A field only the other side changed is taken, no conflict
+    /// (issue 39's soak).
+    @Test func aTodoWithoutASyncedVersionMergesAgainstTheLastOneBothSidesHad() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let desktop = try Device(folder, "desktop", server)
+        try laptop.repository.add(name: "Keep me")
+        try laptop.sync()
+        try desktop.sync()
+        // Created here, the answer lost; the phone then changed its priority.
+        try laptop.repository.add(name: "Buy milk")
+        #expect(throws: SyncError.self) {
+            try SyncEngine(
+                repository: laptop.repository, collection: InMemoryCollectionWriteThenFail(server),
+                timeZone: .offset(seconds: 0), now: { 1_700_000_000 }
+            ).sync()
+        }
+        let milk = try #require(server.objects.first { $0.value.text.contains("Buy milk") })
+        server.put(milk.key, milk.value.text.replacing("SUMMARY:Buy milk", with: "SUMMARY:Buy milk\r\nPRIORITY:1"))
+        let first = try laptop.sync()
+        #expect(first.conflicts.isEmpty, "\(first)")
+        #expect(try laptop.repository.todo(id: laptop.id("Buy milk"))?.priority.rawValue == 1)
+        // Deleted here and sent; the desktop's edit beat the delete and sent it again; undone here.
+        try desktop.sync()
+        let keep = try laptop.id("Keep me")
+        try laptop.repository.recordingUndo("rm") { () throws(TodoStoreError) in
+            _ = try laptop.repository.delete(ids: [keep])
+        }
+        try laptop.sync()
+        _ = try desktop.repository.setDone(true, ids: [desktop.id("Keep me")])
+        #expect(try desktop.sync().conflicts.map(\.subject) == [.deleted])
+        _ = try laptop.repository.undo()
+        let second = try laptop.sync()
+        #expect(second.conflicts.isEmpty, "\(second)")
+        try desktop.sync()
+        #expect(try laptop.list() == desktop.list())
+        #expect(try laptop.repository.todo(id: keep)?.isDone == true, "done, as the desktop made it")
+    }
+
     @Test func objectsThatAreNotTodosAreLeftAlone() throws {
         let server = InMemoryCollection()
         server.put(
