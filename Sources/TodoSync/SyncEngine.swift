@@ -120,12 +120,27 @@ public struct SyncEngine {
                 report.listingCutShort = true
             }
         }
+        let known = Set(items.values.map(\.href))
         try store(&report) { (report) throws(TodoStoreError) in
-            for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
+            var tookInNew = false
+            for object in fetched.objects {
+                guard try applyIncoming(object, report: &report) else {
+                    complete = false
+                    continue
+                }
+                if !known.contains(object.href), try state.item(href: object.href) != nil { tookInNew = true }
+            }
             // After the objects: one that moved (its UID now at another href, as a device that
             // brought back a todo another app named sends it) is no longer at the href removed.
             for href in removed { try applyRemoval(href: href, report: &report) }
-            if complete { try state.setToken(incoming.token) }
+            if complete {
+                try state.setToken(incoming.token)
+            } else if tookInNew {
+                // An object new since the token kept, taken in now, may be made and deleted there
+                // before a sync completes: a delta from that token need not name it (Xandikos
+                // names nothing made and deleted since). The next sync lists everything.
+                try state.setToken(nil)
+            }
         }
 
         // 3. Send what changed here.
