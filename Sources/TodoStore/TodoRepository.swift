@@ -359,6 +359,15 @@ public final class TodoRepository {
     public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now())
         throws(TodoStoreError) -> Todo
     {
+        try add(fields, nameCheck: nameCheck, now: now, id: nil)
+    }
+
+    /// ``add(_:nameCheck:now:)`` under `id` when one is given, which no todo may have: a deleted
+    /// todo's, brought back as the same todo (ids are never reused for another one).
+    @discardableResult
+    public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), id: Int64?)
+        throws(TodoStoreError) -> Todo
+    {
         if nameCheck == .validated { try Todo.validateName(fields.name) }
         var fields = fields
         if let now {
@@ -368,10 +377,17 @@ public final class TodoRepository {
         let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
-                let statement = try connection.internalCachedStatement(Self.insertEveryField)
-                try TodoColumns.bind(stored, to: statement, from: 1)
+                guard let id else {
+                    let statement = try connection.internalCachedStatement(Self.insertEveryField)
+                    try TodoColumns.bind(stored, to: statement, from: 1)
+                    try statement.step()
+                    return Todo(id: connection.lastInsertRowID, stored)
+                }
+                let statement = try connection.internalCachedStatement(Self.insertEveryFieldWithID)
+                try statement.bind(id, at: 1)
+                try TodoColumns.bind(stored, to: statement, from: 2)
                 try statement.step()
-                return Todo(id: connection.lastInsertRowID, stored)
+                return Todo(id: id, stored)
             }
         }
     }
@@ -444,6 +460,11 @@ public final class TodoRepository {
     private static let insertEveryField =
         "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", "))) VALUES ("
         + Array(repeating: "?", count: TodoColumns.fields.count).joined(separator: ", ") + ")"
+
+    /// ``insertEveryField`` with the id first.
+    private static let insertEveryFieldWithID =
+        "INSERT INTO todos (id, \(TodoColumns.fields.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: TodoColumns.fields.count + 1).joined(separator: ", ") + ")"
 
     /// The UPDATE of every field of one todo, bound by ``TodoColumns/bind(_:to:from:)`` and then the id;
     /// it returns the row.

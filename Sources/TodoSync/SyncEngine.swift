@@ -71,6 +71,15 @@ public struct SyncEngine {
 
     /// Syncs both ways; see the type's documentation.
     public func sync() throws(SyncError) -> SyncReport {
+        var report = SyncReport()
+        try sync(into: &report)
+        return report
+    }
+
+    /// ``sync()``, its report kept in `report` as the work is committed: when the sync fails
+    /// part-way, `report` holds what it did before (the changes applied here and sent, the
+    /// conflicts resolved), for the user to be told of them all the same.
+    public func sync(into report: inout SyncReport) throws(SyncError) {
         let (remote, progress, feedStart) = try read { () throws(TodoStoreError) in
             // The feed position is taken before reading anything: a change committed from here
             // on is read again next time.
@@ -78,7 +87,6 @@ public struct SyncEngine {
         }
         guard remote != nil else { throw .notConfigured }
         timeZone.prepare()
-        var report = SyncReport()
 
         // 1. What changed there.
         let listing = try collection.changes(since: progress.syncToken)
@@ -86,12 +94,12 @@ public struct SyncEngine {
         if case .everything(let all, _, false) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
             throw .serverEmpty(syncedBefore: items.count)
         }
-        let incoming = Self.remoteChanges(listing, items: items)
+        let sent = try read { () throws(TodoStoreError) in try state.sentHrefs() }
+        let incoming = Self.remoteChanges(listing, items: items, sent: sent)
         let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
-        let itemsByHref = Dictionary(items.values.map { ($0.href, $0) }, uniquingKeysWith: { first, _ in first })
         // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all
         // proves nothing: it stays as it is here.
-        let removedUIDs = (incoming.removed + fetched.gone).compactMap { itemsByHref[$0]?.uid }
+        let removed = incoming.removed + fetched.gone
         let delivered = Set(fetched.objects.map(\.href)).union(fetched.gone)
         report.notDelivered = incoming.changed.filter { !delivered.contains($0) }
         report.readAlone = fetched.readAlone
@@ -112,19 +120,37 @@ public struct SyncEngine {
                 report.listingCutShort = true
             }
         }
-        try store { () throws(TodoStoreError) in
-            for object in fetched.objects where !(try applyIncoming(object, report: &report)) { complete = false }
-            for uid in removedUIDs { try applyRemoval(uid: uid, report: &report) }
-            if complete { try state.setToken(incoming.token) }
+        let known = Set(items.values.map(\.href))
+        try store(&report) { (report) throws(TodoStoreError) in
+            var tookInNew = false
+            for object in fetched.objects {
+                guard try applyIncoming(object, report: &report) else {
+                    complete = false
+                    continue
+                }
+                if !known.contains(object.href), try state.item(href: object.href) != nil { tookInNew = true }
+            }
+            // After the objects: one that moved (its UID now at another href, as a device that
+            // brought back a todo another app named sends it) is no longer at the href removed.
+            for href in removed { try applyRemoval(href: href, report: &report) }
+            if complete {
+                try state.setToken(incoming.token)
+            } else if tookInNew {
+                // An object new since the token kept, taken in now, may be made and deleted there
+                // before a sync completes: a delta from that token need not name it (Xandikos
+                // names nothing made and deleted since). The next sync lists everything.
+                try state.setToken(nil)
+            }
         }
 
         // 3. Send what changed here.
         let sentAny = try push(since: progress.feedSeq, report: &report)
-        if sentAny, complete, let token = incoming.token { try advanceToken(past: token) }
+        // Best effort, after the work is done: when it fails, the token kept lists our own writes
+        // again next time (and they match), and this sync has still succeeded.
+        if sentAny, complete, let token = incoming.token { try? advanceToken(past: token) }
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
         }
-        return report
     }
 
     // MARK: Step 1
@@ -135,8 +161,13 @@ public struct SyncEngine {
         var token: String?
     }
 
-    /// The hrefs to fetch (new, or with another ETag than recorded) and the known hrefs removed.
-    static func remoteChanges(_ listing: ChangesAnswer, items: [String: SyncItem]) -> RemoteChanges {
+    /// The hrefs to fetch (new, or with another ETag than recorded) and the known hrefs removed:
+    /// those of items, and in a delta those of `sent`, writes whose answer was not recorded (a
+    /// create that landed and was deleted since; a complete listing cannot tell that from one
+    /// that never landed).
+    static func remoteChanges(_ listing: ChangesAnswer, items: [String: SyncItem], sent: Set<String> = [])
+        -> RemoteChanges
+    {
         let etags = Dictionary(items.values.map { ($0.href, $0.etag) }, uniquingKeysWith: { first, _ in first })
         func differs(_ item: ListedItem) -> Bool {
             guard let etag = item.etag, let known = etags[item.href] else { return true }
@@ -146,7 +177,7 @@ public struct SyncEngine {
         case .delta(let changed, let removed, let token):
             return RemoteChanges(
                 changed: Set(changed.filter(differs).map(\.href)).sorted(),
-                removed: Set(removed.filter { etags[$0] != nil }).sorted(), token: token)
+                removed: Set(removed.filter { etags[$0] != nil || sent.contains($0) }).sorted(), token: token)
         case .everything(let all, let token, let truncated):
             // Left out of a complete listing: removed. Left out of one cut short: unknown.
             let listed = Set(all.map(\.href))
@@ -185,15 +216,24 @@ public struct SyncEngine {
         // answer was lost is what the server now holds, that write (this device's own, not a
         // change made there).
         var base = item?.base
-        try state.removeGone(uid: uid)
+        var sentFields: TodoFields?
         if let sent = try state.sentText(uid: uid) {
             try state.removeSent(uid: uid)
-            if let sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields,
-                sentFields.means(theSameAs: remote)
-            {
-                base = sentFields
-            }
+            sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields
+            if let sentFields, sentFields.means(theSameAs: remote) { base = sentFields }
         }
+        // A todo here with no synced version: back after its object was deleted (an edit that
+        // beat the delete, `todo undo`), its base is the object as it was before the delete,
+        // whoever brought it back there; never synced, it is the create it sent (no one else can
+        // have made an object of a UID no sync ever saw), which landed and was changed since.
+        // Without either, every field that differs is a conflict (ThreeWayMerge).
+        if base == nil, local != nil {
+            base =
+                try state.goneText(uid: uid).flatMap { try? VTodoObject(parsing: $0, timeZone: timeZone).fields }
+                ?? sentFields
+        }
+        // The object is on the server again: what was kept of it after its delete is not needed.
+        try state.removeGone(uid: uid)
 
         guard let local else {
             let previousID = try uids.knownTodoID(forUID: uid)
@@ -204,14 +244,18 @@ public struct SyncEngine {
                     SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: base))
                 return true
             }
-            // As another app wrote it: a blank SUMMARY is still a todo, not an error.
-            let todo = try repository.add(remote, nameCheck: .asStored, now: nil)
+            // As another app wrote it: a blank SUMMARY is still a todo, not an error. A todo
+            // deleted here comes back under its id, as `todo undo` would bring it (whose undo of
+            // the delete then finds it there, instead of adding a second copy).
+            let todo = try repository.add(
+                remote, nameCheck: .asStored, now: nil, id: try uids.deletedTodoID(forUID: uid))
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
             // Deleted here while edited there: the edit wins, and the delete is reported.
             if let previousID {
-                report.conflicts.append(.editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name))
+                report.conflicts.append(
+                    .editBeatDelete(todoID: todo.id, previousID: previousID, name: todo.name, deletedHere: true))
             }
             return true
         }
@@ -272,9 +316,15 @@ public struct SyncEngine {
         }
     }
 
-    /// Deals with an object deleted on the server. Runs inside the caller's transaction.
-    func applyRemoval(uid: String, report: inout SyncReport) throws(TodoStoreError) {
-        guard let item = try state.item(uid: uid) else { return }
+    /// Deals with the object at `href` deleted on the server: the todo whose item is at `href`
+    /// now (none when its object moved to another href in the same sync). Runs inside the
+    /// caller's transaction.
+    func applyRemoval(href: String, report: inout SyncReport) throws(TodoStoreError) {
+        guard let item = try state.item(href: href) else {
+            try applyRemovalOfSent(href: href, report: &report)
+            return
+        }
+        let uid = item.uid
         let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
         if let local, !local.fields.means(theSameAs: item.base) {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew, made
@@ -284,8 +334,36 @@ public struct SyncEngine {
         } else if let local {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
+        } else {
+            // Deleted on both sides: `todo undo` may still bring it back here.
+            try state.recordGone(uid: item.uid, text: item.text)
         }
         try state.removeItem(uid: uid)
+    }
+
+    /// Deals with the removal of `href` where a create was sent whose answer was not recorded:
+    /// the server listed the object as removed since, so the create landed and was deleted
+    /// there. The text sent is the base: the todo unchanged since is deleted here, one changed
+    /// since beats the delete (reported) and goes back as that object.
+    private func applyRemovalOfSent(href: String, report: inout SyncReport) throws(TodoStoreError) {
+        guard let sent = try state.sent(href: href), try state.item(uid: sent.uid) == nil else { return }
+        try state.removeSent(uid: sent.uid)
+        let local = try uids.todoID(forUID: sent.uid).flatMap { id throws(TodoStoreError) in
+            try repository.todo(id: id)
+        }
+        guard let local else {
+            try state.recordGone(uid: sent.uid, text: sent.text)
+            return
+        }
+        if let fields = try? VTodoObject(parsing: sent.text, timeZone: timeZone).fields,
+            local.fields.means(theSameAs: fields)
+        {
+            _ = try repository.delete(ids: [local.id])
+            report.deleted += 1
+        } else {
+            report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
+            try state.recordGone(uid: sent.uid, text: sent.text)
+        }
     }
 
     // MARK: Step 3
@@ -306,14 +384,14 @@ public struct SyncEngine {
         var sentAny = false
         for _ in 0..<Self.maximumRounds {
             var refetch: Set<String> = []
-            let planned = try store { () throws(TodoStoreError) in
+            let planned = try store(&report) { (report) throws(TodoStoreError) in
                 try plan(since: feedSeq, refetch: &refetch, report: &report)
             }
             guard let planned else { return sentAny }
             let outcomes = planned.isEmpty ? [] : try collection.write(planned.map(\.write))
             var failure: SyncError?
             var written: [String] = []
-            try store { () throws(TodoStoreError) in
+            try store(&report) { (report) throws(TodoStoreError) in
                 for (plan, outcome) in zip(planned, outcomes) {
                     // A write answered (or never sent) is no longer one whose answer was lost;
                     // a failed one may have reached the server before it failed.
@@ -332,6 +410,10 @@ public struct SyncEngine {
                         report.sent += 1
                         sentAny = true
                     case .deleted:
+                        // `todo undo` may bring the todo back: as this object, then.
+                        if let item = try state.item(uid: plan.uid) {
+                            try state.recordGone(uid: item.uid, text: item.text)
+                        }
                         try state.removeItem(uid: plan.uid)
                         report.sent += 1
                         sentAny = true
@@ -391,13 +473,14 @@ public struct SyncEngine {
                     last.update(to: todo.fields, now: now())
                     object = last
                 }
+                let fields = try taking(object, for: todo)
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 // A new object stands where the todo stands: what was finished here is in it.
                 let pending = try repository.pendingCompletions(ofTodo: todo.id).map(\.occurrence)
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: todo.fields, finished: (todo.id, pending)))
+                        text: object.text, fields: fields, finished: (todo.id, pending)))
             case .changed(let todo, let item):
                 guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
                 else {
@@ -425,11 +508,12 @@ public struct SyncEngine {
                     if fields.means(theSameAs: item.base) { continue }
                 }
                 object.update(to: fields, now: now())
+                let sent = try taking(object, for: todo)
                 try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: fields, finished: (todo.id, pending.map(\.occurrence))))
+                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence))))
             case .deleted(let item):
                 guard let etag = item.etag else {
                     refetch.insert(item.href)
@@ -442,17 +526,26 @@ public struct SyncEngine {
         return planned
     }
 
+    /// The fields `object` carries, which `todo` takes here in the transaction that plans the
+    /// write: the times an object is given where the todo had none (CREATED, COMPLETED: another
+    /// program inserted it, or marked it done), a name's control characters as U+FFFD. So the
+    /// base recorded after the write, the todo here and every other device agree even when the
+    /// write's answer or its read-back is lost.
+    private func taking(_ object: VTodoObject, for todo: Todo) throws(TodoStoreError) -> TodoFields {
+        let current = try repository.todo(id: todo.id)?.fields ?? todo.fields
+        guard let sent = try? VTodoObject(parsing: object.text, timeZone: timeZone).fields else { return current }
+        if !sent.means(theSameAs: current) { try repository.replaceFields(id: todo.id, with: sent) }
+        return sent
+    }
+
     /// Fetches `hrefs` and merges what the server sends, in one transaction; an object the
     /// server says is gone is a removal. One not delivered stays as recorded: its write goes
     /// again if it is still needed (a 412 next time), or the next listing shows its ETag.
     private func readBack(_ hrefs: [String], report: inout SyncReport) throws(SyncError) {
         let fetched = try collection.fetch(hrefs)
-        try store { () throws(TodoStoreError) in
+        try store(&report) { (report) throws(TodoStoreError) in
             for object in fetched.objects { try applyIncoming(object, report: &report) }
-            let gone = Set(fetched.gone)
-            for item in try state.items().values where gone.contains(item.href) {
-                try applyRemoval(uid: item.uid, report: &report)
-            }
+            for href in fetched.gone { try applyRemoval(href: href, report: &report) }
         }
     }
 
@@ -519,6 +612,17 @@ public struct SyncEngine {
         } catch {
             throw .store(error)
         }
+    }
+
+    /// ``store(_:)`` for a step that adds to `report`: what it adds is kept only once the step's
+    /// transaction is committed (a step rolled back reported nothing).
+    private func store<Result>(
+        _ report: inout SyncReport, _ body: (inout SyncReport) throws(TodoStoreError) -> Result
+    ) throws(SyncError) -> Result {
+        var staged = report
+        let result = try store { () throws(TodoStoreError) in try body(&staged) }
+        report = staged
+        return result
     }
 
     /// One step's reading of the store, its errors the sync's.

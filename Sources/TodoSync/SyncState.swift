@@ -191,6 +191,28 @@ public struct SyncState {
         }
     }
 
+    /// The hrefs of the writes sent whose answer was not recorded.
+    func sentHrefs() throws(TodoStoreError) -> Set<String> {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Set<String> in
+            var hrefs: Set<String> = []
+            try connection.internalCachedStatement("SELECT href FROM sync_sent").forEachRow {
+                hrefs.insert($0.string(0))
+            }
+            return hrefs
+        }
+    }
+
+    /// The write sent to `href` whose answer was not recorded, if any: its UID and text.
+    func sent(href: String) throws(TodoStoreError) -> (uid: String, text: String)? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> (uid: String, text: String)? in
+            let statement = try connection.internalCachedStatement("SELECT uid, ics FROM sync_sent WHERE href = ?")
+            try statement.bind([href])
+            var sent: (uid: String, text: String)?
+            try statement.forEachRow { sent = ($0.string(0), $0.string(1)) }
+            return sent
+        }
+    }
+
     /// The write sent for `uid` has its answer recorded, or the server's object was taken in.
     func removeSent(uid: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
@@ -198,18 +220,27 @@ public struct SyncState {
         }
     }
 
-    // MARK: Objects deleted there while edited here (migration 0009)
+    // MARK: Objects deleted there whose todo may come back (migration 0009)
 
-    /// Keeps the last synced text of `uid`'s object, deleted on the server while its todo was
-    /// edited here: the object is made again from it (``goneText(uid:)``).
+    /// Keeps the last synced text of `uid`'s object, deleted on the server while its todo may
+    /// come back here: edited here (the edit beats the delete), or deleted here too (`todo undo`
+    /// of the `rm`). The object is made again from it (``goneText(uid:)``), with everything
+    /// another app wrote in it. At most the last ``goneKept`` are kept.
     func recordGone(uid: String, text: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try connection.internalCachedStatement("INSERT OR REPLACE INTO sync_gone (uid, ics) VALUES (?, ?)")
                 .execute([uid, text])
+            try connection.internalCachedStatement(
+                "DELETE FROM sync_gone WHERE rowid <= (SELECT max(rowid) FROM sync_gone) - \(Self.goneKept)"
+            ).execute()
         }
     }
 
-    /// The last synced text of `uid`'s object if the server deleted it while it was edited here.
+    /// How many texts of deleted objects ``recordGone(uid:text:)`` keeps.
+    static let goneKept = 1_000
+
+    /// The last synced text of `uid`'s object if the server deleted it while it could come back
+    /// here.
     func goneText(uid: String) throws(TodoStoreError) -> String? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> String? in
             let statement = try connection.internalCachedStatement("SELECT ics FROM sync_gone WHERE uid = ?")

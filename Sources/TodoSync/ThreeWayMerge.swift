@@ -20,11 +20,14 @@ public struct SyncConflict: Sendable, Equatable {
     /// The value replaced (this database's), for a field.
     public var replaced: TodoField.Value
 
-    /// For a deletion: the todo's id before the sync. It differs from ``todoID`` when the todo
-    /// had been deleted here and the server's edit brought it back under a new id.
+    /// For a deletion: the todo's id before the sync. A todo deleted here that the server's
+    /// edit brings back keeps it (``todoID``), unless that id was taken.
     public var previousID: Int64?
     /// For a deletion: the name of the todo that was kept.
     public var name: String?
+    /// For a deletion: whether the todo was deleted here and edited on the server (else edited
+    /// here and deleted there).
+    public private(set) var deletedHere = false
 
     /// Both sides changed `field`: the server's `kept`, this database's `replaced`.
     public init(todoID: Int64, field: String, kept: TodoField.Value, replaced: TodoField.Value) {
@@ -35,17 +38,18 @@ public struct SyncConflict: Sendable, Equatable {
     }
 
     /// An edit on one side beat a delete on the other. `previousID` is the todo's id before the
-    /// sync (the same as `todoID` when it was edited here and deleted there).
-    public static func editBeatDelete(todoID: Int64, previousID: Int64, name: String) -> SyncConflict {
+    /// sync; `deletedHere` says the todo was deleted here and edited on the server (else it was
+    /// edited here and deleted there).
+    public static func editBeatDelete(todoID: Int64, previousID: Int64, name: String, deletedHere: Bool = false)
+        -> SyncConflict
+    {
         var conflict = SyncConflict(todoID: todoID, field: "", kept: .none, replaced: .none)
         conflict.subject = .deleted
         conflict.previousID = previousID
         conflict.name = name
+        conflict.deletedHere = deletedHere
         return conflict
     }
-
-    /// Whether this is an edit made on the server that brought back a todo deleted here.
-    public var deletedHere: Bool { subject == .deleted && previousID != todoID }
 }
 
 /// The merge rule of `todo sync`, per field (`TodoField.all` and each field's

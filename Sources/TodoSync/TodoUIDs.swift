@@ -55,6 +55,16 @@ public struct TodoUIDs {
         }
     }
 
+    /// The id of the todo deleted here that had `uid`, if its row still says so (and no todo
+    /// has that id now): the id an object with that UID comes back under.
+    public func deletedTodoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Int64? in
+            try repository.connection.internalCachedStatement(
+                "SELECT todo_id FROM todo_uids WHERE uid = ? AND todo_id NOT IN (SELECT id FROM todos)"
+            ).scalarInt64([uid])
+        }
+    }
+
     /// The UIDs of `ids`, giving a new one to each todo that has none; one transaction.
     /// Ids that name no todo are left out.
     public func assign(toTodos ids: [Int64]) throws(TodoStoreError) -> [Int64: String] {

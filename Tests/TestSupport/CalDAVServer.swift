@@ -27,8 +27,11 @@ public final class CalDAVServer: @unchecked Sendable {
     /// sets once it has authenticated the request (`auth type = http_x_remote_user`), instead of
     /// checking passwords itself; ``request(_:_:body:headers:user:)`` sends that header.
     public private(set) var userFromProxy = false
-    private let process: Process
+    private var process: Process
+    /// The Python arguments it runs with, for ``restart()``.
+    private let arguments: [String]
     private var stopped = false
+    private let lock = NSLock()
 
     /// `http://127.0.0.1:<port>`.
     public var base: String { "http://127.0.0.1:\(port)" }
@@ -81,7 +84,8 @@ public final class CalDAVServer: @unchecked Sendable {
                 ]
             }
             let process = try runPython(arguments, in: folder, log: "server.log")
-            let server = CalDAVServer(kind: kind, port: port, folder: folder, users: users, process: process)
+            let server = CalDAVServer(
+                kind: kind, port: port, folder: folder, users: users, process: process, arguments: arguments)
             server.userFromProxy = userFromProxy
             // Bounded wait: the port answers within 10 s, or the server died (a clash: retry).
             let deadline = Date(timeIntervalSinceNow: 10)
@@ -120,22 +124,53 @@ public final class CalDAVServer: @unchecked Sendable {
         return ["-m", "radicale", "--config", folder.file("config")]
     }
 
-    private init(kind: Kind, port: Int, folder: TemporaryFolder, users: [String: String], process: Process) {
+    private init(
+        kind: Kind, port: Int, folder: TemporaryFolder, users: [String: String], process: Process, arguments: [String]
+    ) {
         self.kind = kind
         self.port = port
         self.folder = folder
         self.users = users
         self.process = process
+        self.arguments = arguments
     }
 
     deinit { stop() }
 
     /// SIGTERM, then SIGKILL after 2 s, by pid.
     public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
         process.stopByPID()
     }
+
+    /// Stops the server (SIGTERM, then SIGKILL after 2 s) and starts it again on the same port
+    /// with the same storage, as an admin's restart or a crash and its recovery do; returns once
+    /// the port answers again (within 10 s; the previous log is kept as `server.log.<n>`).
+    /// Requests in flight meanwhile fail, as they would.
+    public func restart() throws {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { throw ServerDidNotStart(description: "\(kind) was stopped; it is not restarted") }
+        process.stopByPID()
+        restarts += 1
+        rename(folder.file("server.log"), folder.file("server.log.\(restarts)"))
+        // The port was just given up: it is taken again at once (both servers bind with
+        // SO_REUSEADDR), else after a few tries in the next moments.
+        let deadline = Date(timeIntervalSinceNow: 10)
+        repeat {
+            process = try Self.runPython(arguments, in: folder, log: "server.log")
+            while Date() < deadline && process.isRunning && !portAnswers(port) { usleep(10_000) }
+            if process.isRunning && portAnswers(port) { return }
+            process.stopByPID()
+        } while Date() < deadline
+        throw ServerDidNotStart(description: "\(kind) did not start again on port \(port): \(log.suffix(1_000))")
+    }
+
+    /// How many times ``restart()`` restarted it.
+    public private(set) var restarts = 0
 
     /// A free TCP port of 127.0.0.1: bound to port 0, read, closed.
     public static func freePort() throws -> Int {

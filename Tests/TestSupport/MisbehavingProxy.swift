@@ -52,6 +52,12 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case deep(kind: String = "sync-collection", depth: Int = 100_000)
         /// Upstream's answer cut short `at` a point, then the connection closed.
         case cut(kind: String = "sync-collection", at: CutPoint = .body)
+        /// The requests of `kind` (`*`: every one) answer `code` (503 Service Unavailable, with
+        /// `Retry-After: 1`), as a server overloaded or behind a load balancer with no backend
+        /// does; with `forward`, after upstream has done the request (a write that landed, and an
+        /// answer that says it failed); with `nth`, only the n-th request of that kind (from 1,
+        /// counted from when this mode was set).
+        case status(kind: String = "*", code: Int = 503, forward: Bool = false, nth: Int? = nil)
     }
 
     public enum CutPoint: String, Sendable, CaseIterable {
@@ -207,6 +213,10 @@ public final class MisbehavingProxy: @unchecked Sendable {
         case .elements(let kind, let megabytes): return ["mode": "elements", "kind": kind, "megabytes": megabytes]
         case .deep(let kind, let depth): return ["mode": "deep", "kind": kind, "depth": depth]
         case .cut(let kind, let at): return ["mode": "cut", "kind": kind, "at": at.rawValue]
+        case .status(let kind, let code, let forward, let nth):
+            var control: [String: Any] = ["mode": "status", "kind": kind, "code": code, "forward": forward]
+            if let nth { control["nth"] = nth }
+            return control
         }
     }
 
@@ -223,6 +233,25 @@ public final class MisbehavingProxy: @unchecked Sendable {
                 kind: object["kind"] as? String ?? "", affected: object["affected"] as? [String] ?? [])
         }
     }
+
+    /// How many requests were answered so far (or are being answered: a request is logged just
+    /// before its answer is sent), counted from the log's new lines only: cheap enough to poll
+    /// while a sync runs.
+    public var requestCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle = FileHandle(forReadingAtPath: folder.file("requests.log")) else { return 0 }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: countedBytes)
+        let data = (try? handle.readToEnd()) ?? Data()
+        // Whole lines only: a line being written is counted once it is complete.
+        guard let last = data.lastIndex(of: UInt8(ascii: "\n")) else { return countedLines }
+        countedLines += data[...last].reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        countedBytes += UInt64(last - data.startIndex + 1)
+        return countedLines
+    }
+    private var countedBytes: UInt64 = 0
+    private var countedLines = 0
 
     /// What `body` returned, and the requests answered while it ran.
     public func recording<T>(_ body: () throws -> T) rethrows -> (result: T, requests: [Request]) {

@@ -35,6 +35,10 @@ Modes (`{"mode": NAME, ...parameters}`):
   (default "injected-1"); multiget and GET of it answer the object given by `object`: "nested"
   (`depth` BEGIN:X lines inside a VTODO, default 50,000), "huge" (`properties` X-A:1 lines in a
   VTODO, default 2,000,000), "garbage", or `text` itself. PUT and DELETE of it answer 404.
+- status: the requests of `kind` (default "*", every request) answer `code` (default 503) with
+  `Retry-After: 1` and a short text; with `forward` true, only after upstream has done the request
+  (a write that landed, answered as failed); with `nth`, only the n-th request of that kind
+  (1-based) since the mode was set.
 
 Modes for the bounds on time and memory, each on the requests of `kind` (default
 "sync-collection", the first request of a sync that holds a token); the others are forwarded:
@@ -114,6 +118,7 @@ class Proxy:
         self.control_text = None
         self.control = {"mode": "pass"}
         self.puts = 0
+        self.counted = 0
         self.token_counter = 0
         self.objects = {}
         self.log = open(os.path.join(folder, "requests.log"), "a", encoding="ascii")
@@ -133,12 +138,18 @@ class Proxy:
                 except ValueError:
                     self.control = {"mode": "pass"}
                 self.puts = 0
+                self.counted = 0
             return dict(self.control)
 
     def next_put(self):
         with self.lock:
             self.puts += 1
             return self.puts
+
+    def next_counted(self):
+        with self.lock:
+            self.counted += 1
+            return self.counted
 
     def next_token(self):
         with self.lock:
@@ -386,6 +397,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return status, headers, data
         elif mode == "inject_object":
             return self.inject(control, kind, body, affected)
+        elif mode == "status":
+            if control.get("kind", "*") in ("*", kind) and (
+                    "nth" not in control or proxy.next_counted() == int(control["nth"])):
+                if control.get("forward"):
+                    self.forward(body)
+                affected.append(self.path)
+                code = int(control.get("code", 503))
+                return code, [("Content-Type", "text/plain"), ("Retry-After", "1")], b"Unavailable (misbehaving on purpose)"
         return self.forward(body)
 
     def truncate_listing(self, data, affected):

@@ -25,36 +25,17 @@ final class TmuxSession: @unchecked Sendable {
     ///
     /// Not through Foundation's `Process`: a test runs on a Dispatch thread that blocks almost
     /// every signal, and a spawned process inherits that mask, so a tmux server started that
-    /// way never sees SIGCHLD (and its panes never see SIGHUP). `posix_spawn` here resets the
+    /// way never sees SIGCHLD (and its panes never see SIGHUP). `GroupProcess.spawn` resets the
     /// mask and the dispositions; output goes to a file, so no pipe can be held open by the
     /// daemonised server.
     @discardableResult
     static func run(_ arguments: [String]) -> (status: Int32, stdout: String) {
         let outputPath = NSTemporaryDirectory() + "tmux-out-" + UUID().uuidString
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([tmux] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environment: [UnsafeMutablePointer<CChar>?] =
-            (["PATH=/usr/bin:/bin", "LANG=C.UTF-8"] as [String]).map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, tmux, &actions, &attributes, argv, environment) == 0 else { return (-1, "") }
+        guard
+            let pid = try? GroupProcess.spawn(
+                tmux, arguments, environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"], stdout: outputPath, stderr: nil)
+        else { return (-1, "") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

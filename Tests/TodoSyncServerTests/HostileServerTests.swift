@@ -465,8 +465,8 @@ import Testing
 
     // MARK: 4. Reports the user can act on
 
-    /// "Your edit was kept over a delete" names the todo as the user knows it: its old id (the
-    /// one deleted), its new id and its name.
+    /// "Your edit was kept over a delete" names the todo as the user knows it: its id (the one
+    /// deleted, which it comes back under) and its name.
     @Test func anEditKeptOverADeleteNamesTheTodo() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }
@@ -492,19 +492,20 @@ import Testing
         }
 
         let text = try deleteWhileRenamed("Buy milk", to: "Buy oat milk", json: false)
-        let newID = try laptop.id(named: "Buy oat milk")
-        #expect(newID != text.oldID)
+        #expect(try laptop.id(named: "Buy oat milk") == text.oldID, "back under its id")
         let line = text.result.stdout.split(separator: "\n").first { $0.hasPrefix("conflict:") }.map(String.init) ?? ""
         #expect(
-            line.contains("\(text.oldID)") && line.contains("\(newID)") && line.contains("Buy oat milk"),
-            "the conflict names the old id \(text.oldID), the new id \(newID) and the name: \(text.result.stdout)")
+            line
+                == "conflict: todo \(text.oldID) \"Buy oat milk\" was deleted here and edited on the server; the edit was kept, and the todo is back",
+            "the conflict names the id and the name: \(text.result.stdout)")
 
         let json = try deleteWhileRenamed("Call mum", to: "Call mum tonight", json: true)
         let report = try parseJSON(json.result.stdout, as: [String: Any].self, "todo sync --json")
         let conflicts = try field(report, "conflicts", as: [[String: Any]].self)
         #expect(conflicts.count == 1)
         let conflict = try #require(conflicts.first)
-        #expect(conflict["id"] as? Int == (try laptop.id(named: "Call mum tonight")))
+        #expect(conflict["id"] as? Int == json.oldID)
+        #expect(try laptop.id(named: "Call mum tonight") == json.oldID)
         #expect(conflict["previous_id"] as? Int == json.oldID, "\(conflict)")
         #expect(conflict["name"] as? String == "Call mum tonight", "\(conflict)")
         #expect(conflict["field"] as? String == "deleted")

@@ -31,13 +31,19 @@ final class SyncDevice: @unchecked Sendable {
         try todo(arguments, environment: environment)
     }
 
-    /// Runs the built `todo` on this device's database, with the server's password in
-    /// `TODO_SYNC_PASSWORD` (and `environment` over that).
-    func todo(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+    /// The environment `todo` runs in on this device: its database, a home of its own, and the
+    /// server's password in `TODO_SYNC_PASSWORD`.
+    var environment: [String: String] {
         var env = ["TODO_DB": database, "HOME": folder.path, "XDG_DATA_HOME": folder.file("xdg")]
         if let password { env["TODO_SYNC_PASSWORD"] = password }
-        env.merge(environment) { $1 }
-        return try ProcessRunner.run(todoBinary, arguments, environment: env, timeout: 60)
+        return env
+    }
+
+    /// Runs the built `todo` on this device's database, in its ``environment`` (and
+    /// `environment` over that).
+    func todo(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+        try ProcessRunner.run(
+            todoBinary, arguments, environment: self.environment.merging(environment) { $1 }, timeout: 60)
     }
 
     /// Runs `todo` and requires success; returns its stdout.

@@ -13,8 +13,9 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     }
 
     private(set) var objects: [String: Stored] = [:]
-    /// Every change in order: the href and its version; a token is a position in this log.
-    private var log: [String] = []
+    /// Every change in order: the href and whether it holds an object after it; a token is a
+    /// position in this log.
+    private var log: [(href: String, present: Bool)] = []
     private var nextETag = 0
     var offersTokens: Bool
     /// How many requests were made (a listing, a fetch, a write batch each count one).
@@ -31,6 +32,9 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     var cutsListings = false
     /// Fetches leave these hrefs out of the answer (neither sent nor said to be gone).
     var leavesOut: Set<String> = []
+    /// A delta lists an object made and deleted since its token as removed (Radicale does);
+    /// without, not at all (Xandikos, whose token is a state of the collection, does not).
+    var listsTransientRemovals = true
     /// The n-th write of the next batch (counted from 1) fails; the ones after it are not sent.
     var failsWrite: Int?
     /// What the server stores of a text it is sent (Cyrus trims trailing blanks from SUMMARY).
@@ -44,12 +48,12 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
     func put(_ href: String, _ text: String) {
         nextETag += 1
         objects[href] = Stored(etag: "\"e\(nextETag)\"", text: text)
-        log.append(href)
+        log.append((href, true))
     }
 
     func remove(_ href: String) {
         objects[href] = nil
-        log.append(href)
+        log.append((href, false))
     }
 
     // MARK: CalendarCollection
@@ -67,10 +71,12 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
                 }, token: offersTokens ? now : nil, truncated: true)
         }
         if offersTokens, let token, let position = Int(token), position <= log.count {
-            let touched = Set(log[position...]).sorted()
+            let touched = Set(log[position...].map(\.href)).sorted()
+            // An object made and deleted since the token: listed as removed, or not at all.
+            func existed(_ href: String) -> Bool { log[..<position].last { $0.href == href }?.present ?? false }
             return .delta(
                 changed: touched.compactMap { href in objects[href].map { ListedItem(href: href, etag: $0.etag) } },
-                removed: touched.filter { objects[$0] == nil }, token: now)
+                removed: touched.filter { objects[$0] == nil && (listsTransientRemovals || existed($0)) }, token: now)
         }
         return .everything(
             items: objects.filter { $0.value.text.contains("BEGIN:VTODO") }.sorted { $0.key < $1.key }.map {

@@ -237,12 +237,15 @@ enum SyncRun {
             throw notSetUp
         }
         let json = context.arguments.flag("--json")
-        let report = try syncing(context, json: json) { () throws(SyncError) in
+        // What the sync did, kept as its work is committed: a sync that fails part-way still
+        // tells of the conflicts it resolved before, with its error.
+        var report = SyncReport()
+        let outcome = Result { () throws(SyncError) in
             let collection = try CompanionCollection(remote: remote, timeout: timeout, started: try companion.get())
-            return try SyncEngine(
+            try SyncEngine(
                 repository: repository, collection: collection,
                 forceDelete: context.arguments.flag("--force-delete")
-            ).sync()
+            ).sync(into: &report)
         }
         for warning in warnings(report) {
             context.err.writeWarning(warning)
@@ -250,23 +253,19 @@ enum SyncRun {
         for note in notes(report) {
             context.err.writeNote(note)
         }
-        if json {
-            let conflicts = report.conflicts.map { conflict in
-                var object: String
-                switch conflict.subject {
-                case .field(let field):
-                    object =
-                        "{\"id\": \(conflict.todoID), \"field\": \"\(field)\", \"kept\": \(JSON.value(conflict.kept)), \"replaced\": \(JSON.value(conflict.replaced))"
-                case .deleted:
-                    object =
-                        "{\"id\": \(conflict.todoID), \"field\": \"deleted\", \"kept\": \"edit\", \"replaced\": \"delete\""
-                }
-                if let previousID = conflict.previousID { object += ", \"previous_id\": \(previousID)" }
-                if let name = conflict.name { object += ", \"name\": \(JSON.string(name))" }
-                return object + "}"
+        if case .failure(let error) = outcome {
+            if !json {
+                for conflict in report.conflicts { context.out.write(line(conflict) + "\n") }
             }
+            let conflicts = report.conflicts.isEmpty ? "" : ", \"conflicts\": [\(conflictsJSON(report))]"
+            let applied = report.received + report.deleted > 0
+            try syncing(context, json: json, jsonTail: conflicts, applied: applied) { () throws(SyncError) in
+                throw error
+            }
+        }
+        if json {
             context.out.write(
-                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflicts.joined(separator: ", "))]}\n"
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))]}\n"
             )
             return
         }
@@ -352,13 +351,32 @@ enum SyncRun {
             }
     }
 
+    /// The conflicts of `report` as JSON objects, separated by commas.
+    static func conflictsJSON(_ report: SyncReport) -> String {
+        report.conflicts.map { conflict in
+            var object: String
+            switch conflict.subject {
+            case .field(let field):
+                object =
+                    "{\"id\": \(conflict.todoID), \"field\": \"\(field)\", \"kept\": \(JSON.value(conflict.kept)), \"replaced\": \(JSON.value(conflict.replaced))"
+            case .deleted:
+                object =
+                    "{\"id\": \(conflict.todoID), \"field\": \"deleted\", \"kept\": \"edit\", \"replaced\": \"delete\""
+            }
+            if let previousID = conflict.previousID { object += ", \"previous_id\": \(previousID)" }
+            if let name = conflict.name { object += ", \"name\": \(JSON.string(name))" }
+            return object + "}"
+        }.joined(separator: ", ")
+    }
+
     /// `conflict: todo 4 name: kept "Buy oat milk", replaced "Buy soy milk"`.
     static func line(_ conflict: SyncConflict) -> String {
         guard case .field(let field) = conflict.subject else {
             let name = conflict.name.map { " \"\(TodoText.sanitized($0))\"" } ?? ""
             if conflict.deletedHere, let previousID = conflict.previousID {
+                let back = previousID == conflict.todoID ? "and the todo is back" : "as todo \(conflict.todoID)"
                 return
-                    "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, as todo \(conflict.todoID)"
+                    "conflict: todo \(previousID)\(name) was deleted here and edited on the server; the edit was kept, \(back)"
             }
             return
                 "conflict: todo \(conflict.todoID)\(name) was edited here and deleted on the server; the edit was kept"
@@ -368,10 +386,11 @@ enum SyncRun {
     }
 
     /// Runs a sync step, turning its errors into one `error:` line (and, with `json`, one
-    /// `{"error": {"kind": ..., "message": ...}}` object on stdout).
+    /// `{"error": {"kind": ..., "message": ...}}` object on stdout, `jsonTail` after its error).
+    /// `applied`: the server's changes were applied here before the error.
     private static func syncing<Result>(
         _ context: CommandContext? = nil, json: Bool = false,
-        hint: String? = nil,
+        hint: String? = nil, jsonTail: String = "", applied: Bool = false,
         _ body: () throws(SyncError) -> Result
     ) throws(CLIError) -> Result {
         do {
@@ -382,23 +401,27 @@ enum SyncRun {
             case .store(let storeError):
                 failure = CLIError(storeError, path: (try? context?.databasePath()) ?? "the database")
             case .notConfigured: failure = notSetUp
-            default: failure = .failure(error.description, hint: hint ?? Self.hint(for: error))
+            default: failure = .failure(error.description, hint: hint ?? Self.hint(for: error, applied: applied))
             }
             if json, let context {
                 context.out.write(
-                    "{\"error\": {\"kind\": \"\(error.kind)\", \"message\": \(JSON.string(failure.message))}}\n")
+                    "{\"error\": {\"kind\": \"\(error.kind)\", \"message\": \(JSON.string(failure.message))}\(jsonTail)}\n"
+                )
             }
             throw failure
         }
     }
 
-    /// What the user can do about a failed sync, or what is true of their data.
-    private static func hint(for error: SyncError) -> String {
+    /// What the user can do about a failed sync, or what is true of their data (`applied`: the
+    /// server's changes were applied here before the error).
+    private static func hint(for error: SyncError, applied: Bool = false) -> String {
         switch error {
         case .serverEmpty:
             "If the todos were deleted there on purpose, 'todo sync --force-delete' deletes them here too; if the collection was emptied or recreated, 'todo sync setup URL' sends them to it again."
         case .badResponse, .companion:
-            "Nothing here was changed by what the server sent; the next 'todo sync' tries again."
+            applied
+                ? "What the server sent before was applied here; the next 'todo sync' completes the work."
+                : "Nothing here was changed by what the server sent; the next 'todo sync' tries again."
         default:
             "Nothing was lost: the next 'todo sync' completes the work."
         }
