@@ -133,6 +133,7 @@ public struct SyncEngine {
             // After the objects: one that moved (its UID now at another href, as a device that
             // brought back a todo another app named sends it) is no longer at the href removed.
             for href in removed { try applyRemoval(href: href, report: &report) }
+            report.pairMovedSeries()
             if complete {
                 try state.setToken(incoming.token)
             } else if tookInNew {
@@ -148,6 +149,9 @@ public struct SyncEngine {
         // Best effort, after the work is done: when it fails, the token kept lists our own writes
         // again next time (and they match), and this sync has still succeeded.
         if sentAny, complete, let token = incoming.token { try? advanceToken(past: token) }
+        // What reading back our own writes offered is no series another app moved.
+        report.seriesLost = []
+        report.seriesStarted = []
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
         }
@@ -252,6 +256,19 @@ public struct SyncEngine {
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
+            // A series another app marked done as a whole while its rule goes on (TV9), seen
+            // here first: said as when it was synced before.
+            if remote.isDone, vtodo.seriesContinues, let series = RepeatingTodo(remote) {
+                report.seriesEndedElsewhere.append(
+                    SyncReport.Ended(
+                        todo: SyncReport.Named(todoID: todo.id, name: todo.name), rule: series.summary,
+                        next: series.following))
+            }
+            if let rule = remote.repeatRule, !remote.isDone {
+                report.seriesStarted.append(
+                    SyncReport.Candidate(
+                        todo: SyncReport.Named(todoID: todo.id, name: todo.name), summary: remote.name, rule: rule))
+            }
             // Deleted here while edited there: the edit wins, and the delete is reported.
             if let previousID {
                 report.conflicts.append(
@@ -308,6 +325,13 @@ public struct SyncEngine {
         if remote.isDone, !base.isDone, merged.isDone, object.seriesContinues, let series = RepeatingTodo(remote) {
             report.seriesEndedElsewhere.append(
                 SyncReport.Ended(todo: named, rule: series.summary, next: series.following))
+        }
+        // Its rule taken off as it became done (todoman's `done` moves the rule to a new todo):
+        // one half of a moved series, if a new todo with that rule came in too.
+        if let rule = base.repeatRule, remote.repeatRule == nil, remote.isDone, !base.isDone, merged.isDone,
+            merged.repeatRule == nil
+        {
+            report.seriesLost.append(SyncReport.Candidate(todo: named, summary: remote.name, rule: rule))
         }
         if object.isOurs, !object.overrides.isEmpty, let previous,
             let before = try? VTodoObject(parsing: previous, timeZone: timeZone), before.overrides.isEmpty

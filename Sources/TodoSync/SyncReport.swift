@@ -36,6 +36,48 @@ public struct SyncReport: Sendable, Equatable {
     /// holds such an object (RECURRENCE.md T1).
     public var givenOverrides: [Named] = []
 
+    /// Repeating todos another app split as todoman's `done` does (RECURRENCE.md §2.8): in one
+    /// sync the todo lost its rule and became done while a new todo of the same name and rule
+    /// came in, which goes on with the series. Nothing is merged: the two stay two todos, and
+    /// the user is told where the repeat went.
+    public var seriesMoved: [Moved] = []
+    /// Within one batch of incoming objects, the todos that lost their rule as they became
+    /// done, and the repeating todos that came in new: ``pairMovedSeries()`` makes
+    /// ``seriesMoved`` of them and empties both.
+    var seriesLost: [Candidate] = []
+    var seriesStarted: [Candidate] = []
+
+    /// A series another app moved to a new todo: the todo that ended, and the one going on.
+    public struct Moved: Sendable, Equatable {
+        public var ended: Named
+        public var continued: Named
+
+        public init(ended: Named, continued: Named) {
+            self.ended = ended
+            self.continued = continued
+        }
+    }
+
+    /// A todo that may be one half of a moved series: its object's SUMMARY and the rule.
+    struct Candidate: Sendable, Equatable {
+        var todo: Named
+        var summary: String
+        var rule: String
+    }
+
+    /// Pairs each todo that lost its rule with a new todo of the same SUMMARY and rule (each new
+    /// one used once), into ``seriesMoved``; forgets the candidates.
+    mutating func pairMovedSeries() {
+        var started = seriesStarted
+        for lost in seriesLost {
+            guard let index = started.firstIndex(where: { $0.summary == lost.summary && $0.rule == lost.rule })
+            else { continue }
+            seriesMoved.append(Moved(ended: lost.todo, continued: started.remove(at: index).todo))
+        }
+        seriesLost = []
+        seriesStarted = []
+    }
+
     /// A series another app ended, and where it would go on.
     public struct Ended: Sendable, Equatable {
         public var todo: Named

@@ -177,15 +177,15 @@ import Testing
     @Test(arguments: kinds) func x7AnAdvancedThunderbirdObjectIsReadAsItStands(kind: String) throws {
         let server = try kind == "radicale" ? CalDAVServer.radicale() : CalDAVServer.xandikos()
         defer { server.stop() }
-        #expect(try server.put("thunderbird.ics", Self.thunderbirdTwoDone) == 201)
+        #expect(try server.put("thunderbird.ics", RecurrenceVectors.tv7Done) == 201)
         let laptop = SyncDevice(server)
         try laptop.setUp()
         try laptop.sync()
         #expect(try laptop.summary() == ["Recurring|2026-12-03|0"])
-        let advanced = Self.thunderbirdTwoDone.replacing(
+        let advanced = RecurrenceVectors.tv7Done.replacing(
             "DTSTART;TZID=America/Chicago:20261201T170000\r\nDUE;TZID=America/Chicago:20261201T170000\r\nX-MOZ",
             with: "DTSTART;TZID=America/Chicago:20261202T170000\r\nDUE;TZID=America/Chicago:20261202T170000\r\nX-MOZ")
-        #expect(advanced != Self.thunderbirdTwoDone)
+        #expect(advanced != RecurrenceVectors.tv7Done)
         #expect((200..<300).contains(try server.replace("thunderbird.ics", advanced)))
         let stored = try server.text(of: "thunderbird.ics")
         let report = try laptop.sync()
@@ -219,30 +219,6 @@ import Testing
         ].joined(separator: "\r\n")
         return text.replacing("END:VCALENDAR", with: override + "\r\nEND:VCALENDAR")
     }
-
-    /// RECURRENCE.md TV7's Thunderbird object after its 12-01 and 12-02 occurrences were done.
-    static let thunderbirdTwoDone = [
-        "BEGIN:VCALENDAR", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "VERSION:2.0",
-        "BEGIN:VTIMEZONE", "TZID:America/Chicago", "BEGIN:DAYLIGHT", "TZOFFSETFROM:-0600", "TZOFFSETTO:-0500",
-        "TZNAME:CDT", "DTSTART:19700308T020000", "RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3", "END:DAYLIGHT",
-        "BEGIN:STANDARD", "TZOFFSETFROM:-0500", "TZOFFSETTO:-0600", "TZNAME:CST", "DTSTART:19701101T020000",
-        "RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11", "END:STANDARD", "END:VTIMEZONE",
-        "BEGIN:VTODO", "CREATED:20261130T220126Z", "LAST-MODIFIED:20261201T230139Z", "DTSTAMP:20261201T230139Z",
-        "UID:e0600bbe-b9d0-ba48-80b0-998409625d03", "SUMMARY:Recurring", "RRULE:FREQ=DAILY",
-        "DTSTART;TZID=America/Chicago:20261201T170000", "DUE;TZID=America/Chicago:20261201T170000",
-        "X-MOZ-GENERATION:1", "END:VTODO",
-        "BEGIN:VTODO", "CREATED:20261201T230135Z", "LAST-MODIFIED:20261201T230139Z", "DTSTAMP:20261201T230139Z",
-        "UID:e0600bbe-b9d0-ba48-80b0-998409625d03", "SUMMARY:Recurring", "STATUS:COMPLETED",
-        "RECURRENCE-ID;TZID=America/Chicago:20261201T170000", "DTSTART;TZID=America/Chicago:20261201T170000",
-        "DUE;TZID=America/Chicago:20261201T170000", "COMPLETED:20261201T230139Z", "PERCENT-COMPLETE:100",
-        "SEQUENCE:1", "END:VTODO",
-        "BEGIN:VTODO", "UID:e0600bbe-b9d0-ba48-80b0-998409625d03", "DTSTAMP:20261202T233000Z",
-        "CREATED:20261202T233000Z", "LAST-MODIFIED:20261202T233000Z",
-        "RECURRENCE-ID;TZID=America/Chicago:20261202T170000", "DTSTART;TZID=America/Chicago:20261202T170000",
-        "DUE;TZID=America/Chicago:20261202T170000", "SUMMARY:Recurring", "STATUS:COMPLETED",
-        "COMPLETED:20261202T233000Z", "PERCENT-COMPLETE:100", "SEQUENCE:1", "END:VTODO",
-        "END:VCALENDAR", ""
-    ].joined(separator: "\r\n")
 }
 
 /// Objects as other apps write them.
@@ -298,7 +274,7 @@ struct RecurrenceCyrusTests {
             "\(second.stdout) \(second.stderr)")
 
         // X7 on Cyrus.
-        #expect(try cyrus.put(calendar + "thunderbird.ics", RecurrenceScenarioTests.thunderbirdTwoDone) == 201)
+        #expect(try cyrus.put(calendar + "thunderbird.ics", RecurrenceVectors.tv7Done) == 201)
         #expect(try laptop.todo(["sync", "--json"]).status == 0)
         func list() throws -> [String] {
             try parseJSON(try laptop.todo(["list", "--json"]).stdout, as: [[String: Any]].self).map {
@@ -306,7 +282,7 @@ struct RecurrenceCyrusTests {
             }.sorted()
         }
         #expect(try list() == ["Pay rent|2027-02-01", "Recurring|2026-12-03"])
-        let advanced = RecurrenceScenarioTests.thunderbirdTwoDone.replacing(
+        let advanced = RecurrenceVectors.tv7Done.replacing(
             "DTSTART;TZID=America/Chicago:20261201T170000\r\nDUE;TZID=America/Chicago:20261201T170000\r\nX-MOZ",
             with: "DTSTART;TZID=America/Chicago:20261202T170000\r\nDUE;TZID=America/Chicago:20261202T170000\r\nX-MOZ")
         #expect((200..<300).contains(try cyrus.put(calendar + "thunderbird.ics", advanced, replacing: true)))

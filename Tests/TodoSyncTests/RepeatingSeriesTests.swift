@@ -65,6 +65,62 @@ import TodoStore
         #expect(try laptop.sync() == SyncReport(), "nothing left to send")
     }
 
+    /// TV12 (a): todoman's `done` takes the rule off the todo as it completes it and puts the
+    /// series in a new todo (a new UID). The report names both, and only when both came in one
+    /// sync with the same SUMMARY and rule: another new series, or a rule taken off alone, is
+    /// no moved series.
+    @Test func aSeriesAnotherAppMovedToANewTodoIsReported() throws {
+        let server = InMemoryCollection()
+        let study = "3f9c2e1a-7b4d-4c8e-9a2f-1d6e5b7c8a90"
+        server.put("/cal/t1.ics", RecurrenceVectors.tv1.replacing(study, with: "t1"))
+        server.put(
+            "/cal/t2.ics", RecurrenceVectors.tv1.replacing(study, with: "t2").replacing("Pay rent", with: "Pay tax"))
+        let laptop = try Device(folder, "laptop", server)
+        try laptop.sync()
+        let rent = try laptop.id("Pay rent")
+        let tax = try laptop.id("Pay tax")
+        server.put("/cal/t1.ics", RecurrenceVectors.tv12aDone.replacing(study, with: "t1"))
+        server.put("/cal/clone.ics", RecurrenceVectors.tv12aNext)
+        // The rule taken off "Pay tax" too, but its series went nowhere; a new series of another name.
+        server.put(
+            "/cal/t2.ics",
+            RecurrenceVectors.tv12aDone.replacing(study, with: "t2").replacing("Pay rent", with: "Pay tax"))
+        server.put(
+            "/cal/other.ics",
+            RecurrenceVectors.tv12aNext.replacing("todoman-clone", with: "other").replacing(
+                "Pay rent", with: "Pay the gas"))
+        let report = try laptop.sync()
+        let clone = try #require(try laptop.repository.fetch().first { $0.name == "Pay rent" && $0.id != rent })
+        #expect(
+            report.seriesMoved == [
+                SyncReport.Moved(
+                    ended: SyncReport.Named(todoID: rent, name: "Pay rent"),
+                    continued: SyncReport.Named(todoID: clone.id, name: "Pay rent"))
+            ])
+        #expect(clone.fields.repeatRule == "FREQ=MONTHLY" && clone.fields.deadline == CalendarDate("2027-01-01"))
+        let ended = try #require(try laptop.repository.todo(id: rent))
+        #expect(ended.isDone && ended.fields.repeatRule == nil)
+        #expect(try laptop.repository.todo(id: tax)?.isDone == true)
+        #expect(try laptop.sync() == SyncReport(), "nothing more to say or send")
+    }
+
+    /// TV9: a series another app marked done as a whole is reported when the todo is first
+    /// seen too (a new device, a new collection), with where it would go on.
+    @Test func aSeriesEndedElsewhereIsReportedWhenFirstSeen() throws {
+        let server = InMemoryCollection()
+        server.put("/cal/plants.ics", RecurrenceVectors.tv9)
+        let laptop = try Device(folder, "laptop", server)
+        let report = try laptop.sync()
+        let plants = try laptop.id("Water plants")
+        #expect(
+            report.seriesEndedElsewhere == [
+                SyncReport.Ended(
+                    todo: SyncReport.Named(todoID: plants, name: "Water plants"), rule: "every week",
+                    next: CalendarDate("2026-12-08"))
+            ])
+        #expect(try laptop.repository.todo(id: plants)?.isDone == true, "done here too, as the server says")
+    }
+
     @Test func anOccurrenceFinishedAndUndoneHereIsNotSentLater() throws {
         let server = InMemoryCollection()
         let laptop = try Device(folder, "laptop", server)

@@ -346,6 +346,9 @@ enum SyncRun {
             return
                 "\(name) repeats \(TodoText.sanitized(ended.rule)), but another app marked the series done; 'todo undone \(ended.todo.todoID) --next' continues it\(resume)"
         }
+            + report.seriesMoved.map {
+                "the repeat of \"\(TodoText.sanitized($0.continued.name))\" moved to a new todo (another app): todo \($0.ended.todoID) is done and repeats no more, todo \($0.continued.todoID) goes on"
+            }
             + report.givenOverrides.map {
                 "another app marked single occurrences of \"\(TodoText.sanitized($0.name))\" (todo \($0.todoID)) in their own components; Tasks.org stops syncing a list that holds such an object"
             }
