@@ -95,7 +95,7 @@ public enum ICSFile {
                     throw ImportError(
                         location, "the VTODO \(ICalendar.shown(uid)) has no name (its SUMMARY is missing or blank)")
                 }
-                let series = history(
+                let series = VTodoObject.finishedOccurrences(
                     master: todo, overrides: overrides, current: fields.deadline, timeZones: timeZones,
                     timeZone: timeZone)
                 entries.append(Entry(uid: uid, fields: fields, history: series.history))
@@ -121,50 +121,6 @@ public enum ICSFile {
             notKept: order.compactMap { what in
                 counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
             })
-    }
-
-    /// The occurrences the RECURRENCE-ID components of a repeating master finish, as the todo's
-    /// history: marked done (`.override`, at its COMPLETED time) or cancelled (`.skip`), on the
-    /// local date of the occurrence's DUE, oldest first, one per date. `changed` counts the
-    /// components that change an occurrence but finish none, other than the `current` one, whose
-    /// name and due the todo takes, and those whose date cannot be told.
-    private static func history(
-        master: ICalendarComponent, overrides: [ICalendarComponent], current: CalendarDate?,
-        timeZones: [ICalendarComponent], timeZone: LocalTimeZone
-    ) -> (history: [ImportedCompletion], changed: Int) {
-        guard master.property(named: "RRULE") != nil || master.property(named: "RDATE") != nil else {
-            return ([], overrides.count)
-        }
-        var history: [ImportedCompletion] = []
-        var changed = 0
-        for override in overrides {
-            guard let id = override.property(named: "RECURRENCE-ID").flatMap(ICalendarTime.init) else {
-                changed += 1
-                continue
-            }
-            let due =
-                override.property(named: "DUE")
-                ?? VTodoObject.dueTime(of: id, master: master).flatMap { VTodoObject.timeProperty("DUE", $0) }
-                ?? VTodoObject.timeProperty("DUE", id)
-            let date = due.flatMap { VTodoObject.due($0, timeZone: timeZone)?.date }
-            guard let date, VTodoObject.isDone(override) else {
-                if date == nil || date != current { changed += 1 }
-                continue
-            }
-            // The same occurrence finished twice is one finished occurrence.
-            guard !history.contains(where: { $0.occurrence == date }) else { continue }
-            let cancelled = override.property(named: "STATUS").map { ICalendar.trimmed($0.value).uppercased() }
-            var completedAt: UTCTimestamp?
-            if let property = override.property(named: "COMPLETED"), case .utc(let seconds)? = ICalendarTime(property) {
-                completedAt = UTCTimestamp(secondsSince1970: seconds)
-            }
-            history.append(
-                cancelled == "CANCELLED"
-                    ? ImportedCompletion(occurrence: date, completedAt: nil, source: .skip)
-                    : ImportedCompletion(occurrence: date, completedAt: completedAt, source: .override))
-        }
-        history.sort { $0.occurrence < $1.occurrence }
-        return (history, changed)
     }
 
     /// How many dates the properties `name` (RDATE, EXDATE) of `todo` list.

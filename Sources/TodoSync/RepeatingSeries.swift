@@ -25,6 +25,17 @@ extension VTodoObject {
         return todo.properties(named: "RRULE").contains { !Self.rule($0.value, endsAt: anchor) }
     }
 
+    /// Whether more than one VTODO of the object's UID has no RECURRENCE-ID: two masters, which
+    /// RFC 5545 does not allow (todoman writes them when it edits an object Thunderbird
+    /// completed an occurrence of; Radicale refuses to store one, Xandikos stores it). `todo`
+    /// reads the first; finishing it here would leave the other open, so `todo done` refuses.
+    public var hasSeveralMasters: Bool {
+        let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
+        return container.lazy.filter {
+            $0.name == "VTODO" && $0.property(named: "RECURRENCE-ID") == nil && Self.uid(of: $0) == self.uid
+        }.dropFirst().contains { _ in true }
+    }
+
     /// Whether an RRULE value (`FREQ=WEEKLY;UNTIL=20261215`) has no occurrence after `anchor`.
     private static func rule(_ value: String, endsAt anchor: ICalendarTime?) -> Bool {
         var parts: [String: String] = [:]
@@ -49,12 +60,33 @@ extension SyncState {
     /// Reads only the synced objects that mention a rule; a database that never synced answers
     /// from an empty table.
     public func todosInContinuingSeries(among ids: [Int64]) throws(TodoStoreError) -> [Int64] {
+        try todos(
+            among: ids, whereText: "instr(upper(s.ics), 'RRULE') > 0 OR instr(upper(s.ics), 'RDATE') > 0",
+            \.seriesContinues)
+    }
+
+    /// The todos among `ids` whose last synced object has two masters
+    /// (``VTodoObject/hasSeveralMasters``), in the order of `ids`: those `todo` must not finish.
+    /// Reads only the synced objects with more than one VTODO.
+    public func todosOnObjectsWithSeveralMasters(among ids: [Int64]) throws(TodoStoreError) -> [Int64] {
+        try todos(
+            among: ids,
+            whereText: "instr(substr(upper(s.ics), instr(upper(s.ics), 'BEGIN:VTODO') + 11), 'BEGIN:VTODO') > 0",
+            \.hasSeveralMasters)
+    }
+
+    /// The todos among `ids`, in their order, whose last synced object's text matches the SQL
+    /// condition `whereText` (on `s.ics`: a cheap test that lets most objects go unparsed) and
+    /// then, parsed, `test`.
+    private func todos(among ids: [Int64], whereText: String, _ test: (VTodoObject) -> Bool)
+        throws(TodoStoreError) -> [Int64]
+    {
         guard !ids.isEmpty else { return [] }
         let texts = try TodoStoreError.wrap { () throws(SQLiteError) -> [Int64: String] in
             let statement = try connection.internalCachedStatement(
                 """
                 SELECT u.todo_id, s.ics FROM todo_uids u JOIN sync_items s ON s.uid = u.uid
-                WHERE u.todo_id = ? AND (instr(upper(s.ics), 'RRULE') > 0 OR instr(upper(s.ics), 'RDATE') > 0)
+                WHERE u.todo_id = ? AND (\(whereText))
                 """)
             var texts: [Int64: String] = [:]
             for id in ids {
@@ -67,7 +99,7 @@ extension SyncState {
         return ids.filter { id in
             guard let text = texts[id], let object = try? VTodoObject(parsing: text, timeZone: .offset(seconds: 0))
             else { return false }
-            return object.seriesContinues
+            return test(object)
         }
     }
 }

@@ -256,6 +256,7 @@ public struct SyncEngine {
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
+            try logFinishedElsewhere(of: todo.id, remote: remote, object: vtodo)
             // A series another app marked done as a whole while its rule goes on (TV9), seen
             // here first: said as when it was synced before.
             if remote.isDone, vtodo.seriesContinues, let series = RepeatingTodo(remote) {
@@ -294,6 +295,31 @@ public struct SyncEngine {
         return true
     }
 
+    /// Logs what the object says other apps finished of a repeating todo's series, whenever
+    /// the todo meets it (first seen too: the history comes with the object): each occurrence
+    /// its RECURRENCE-ID components mark done (`override`, at their COMPLETED time) or cancelled
+    /// (`skip`), and the occurrence at which another app marked the whole series done while its
+    /// rule goes on (`series`). An occurrence logged already keeps its entry.
+    private func logFinishedElsewhere(of id: Int64, remote: TodoFields, object: VTodoObject)
+        throws(TodoStoreError)
+    {
+        guard remote.repeatRule != nil else { return }
+        var finished = object.finishedOccurrences(timeZone: timeZone).map {
+            TodoCompletion(
+                todoID: id, occurrence: $0.occurrence, completedAt: $0.completedAt, source: $0.source, pending: false)
+        }
+        if remote.isDone, object.seriesContinues, let occurrence = remote.deadline {
+            finished.append(
+                TodoCompletion(
+                    todoID: id, occurrence: occurrence, completedAt: remote.completed, source: .series, pending: false))
+        }
+        guard !finished.isEmpty else { return }
+        var logged = Set(try repository.completions(ofTodo: id).map(\.occurrence))
+        for completion in finished where logged.insert(completion.occurrence).inserted {
+            try repository.recordCompletion(completion)
+        }
+    }
+
     /// What another app did to a repeating todo's series, for the log and the report: the
     /// occurrences it moved past are logged as finished elsewhere (`advance`); a series it
     /// marked done as a whole while its rule goes on is reported with where it would go on; one
@@ -303,6 +329,8 @@ public struct SyncEngine {
         previous: String?, report: inout SyncReport
     ) throws(TodoStoreError) {
         let named = SyncReport.Named(todoID: id, name: merged.name)
+        // Before the occurrences moved past: one an override finished was done, not skipped.
+        try logFinishedElsewhere(of: id, remote: remote, object: object)
         if let was = base.deadline, let current = remote.deadline, current > was, !remote.isDone,
             var series = RepeatingTodo(base)
         {

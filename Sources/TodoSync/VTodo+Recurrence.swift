@@ -1,3 +1,4 @@
+import TodoInterop
 import TodoStore
 
 /// Repeating todos on the VTODO (RECURRENCE.md §5): read in every style other apps write, and
@@ -152,6 +153,61 @@ extension VTodoObject {
         }
         foldRecurrence(into: &fields, master: master, overrides: overrides, timeZones: timeZones, timeZone: timeZone)
         return fields
+    }
+
+    /// The occurrences the RECURRENCE-ID components of a repeating master finish, as the todo's
+    /// history: marked done (`.override`, at its COMPLETED time) or cancelled (`.skip`), on the
+    /// local date of the occurrence's DUE, oldest first, one per date. `changed` counts the
+    /// components that change an occurrence but finish none, other than the `current` one, whose
+    /// name and due the todo takes, and those whose date cannot be told.
+    static func finishedOccurrences(
+        master: ICalendarComponent, overrides: [ICalendarComponent], current: CalendarDate?,
+        timeZones: [ICalendarComponent], timeZone: LocalTimeZone
+    ) -> (history: [ImportedCompletion], changed: Int) {
+        guard master.property(named: "RRULE") != nil || master.property(named: "RDATE") != nil else {
+            return ([], overrides.count)
+        }
+        var history: [ImportedCompletion] = []
+        var changed = 0
+        for override in overrides {
+            guard let id = override.property(named: "RECURRENCE-ID").flatMap(ICalendarTime.init) else {
+                changed += 1
+                continue
+            }
+            let due =
+                override.property(named: "DUE")
+                ?? dueTime(of: id, master: master).flatMap { timeProperty("DUE", $0) }
+                ?? timeProperty("DUE", id)
+            let date = due.flatMap { Self.due($0, timeZone: timeZone)?.date }
+            guard let date, isDone(override) else {
+                if date == nil || date != current { changed += 1 }
+                continue
+            }
+            // The same occurrence finished twice is one finished occurrence.
+            guard !history.contains(where: { $0.occurrence == date }) else { continue }
+            let cancelled = override.property(named: "STATUS").map { ICalendar.trimmed($0.value).uppercased() }
+            var completedAt: UTCTimestamp?
+            if let property = override.property(named: "COMPLETED"), case .utc(let seconds)? = ICalendarTime(property) {
+                completedAt = UTCTimestamp(secondsSince1970: seconds)
+            }
+            history.append(
+                cancelled == "CANCELLED"
+                    ? ImportedCompletion(occurrence: date, completedAt: nil, source: .skip)
+                    : ImportedCompletion(occurrence: date, completedAt: completedAt, source: .override))
+        }
+        history.sort { $0.occurrence < $1.occurrence }
+        return (history, changed)
+    }
+
+    /// The occurrences this object's RECURRENCE-ID components finish (Thunderbird's, eM
+    /// Client's, jtx Board's way of completing one), oldest first: see
+    /// ``finishedOccurrences(master:overrides:current:timeZones:timeZone:)``.
+    func finishedOccurrences(timeZone: LocalTimeZone) -> [ImportedCompletion] {
+        let overrides = overrides
+        guard !overrides.isEmpty else { return [] }
+        return Self.finishedOccurrences(
+            master: todo, overrides: overrides, current: nil, timeZones: timeZones, timeZone: timeZone
+        ).history
     }
 
     // MARK: Finishing an occurrence

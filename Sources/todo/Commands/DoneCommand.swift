@@ -20,8 +20,9 @@ extension Command {
         todo is done and series over is printed. --series ends the series at this
         occurrence; --catch-up moves the todo to its first occurrence on or after today, the
         missed ones passing as done. A repeat todo cannot follow (another app's rule with
-        parts todo does not complete, or dates listed in another app) is refused, and
-        nothing is changed.
+        parts todo does not complete, or dates listed in another app), or a synced object
+        with two masters (invalid, as todoman can leave one), is refused, and nothing is
+        changed.
         """
 
     private static func doneState(_ isDone: Bool) -> Command {
@@ -100,10 +101,15 @@ extension Command {
             let open = todos.filter { !$0.isDone }
             let plain = open.filter { !$0.fields.repeats }.map(\.id)
             var refusals = open.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
-            let listed = try context.perform { () throws(TodoStoreError) in
-                try SyncState(repository: repository).todosInContinuingSeries(among: plain)
+            let (listed, twoMasters) = try context.perform { () throws(TodoStoreError) in
+                let state = SyncState(repository: repository)
+                return (
+                    try state.todosInContinuingSeries(among: plain),
+                    try state.todosOnObjectsWithSeveralMasters(among: open.map(\.id))
+                )
             }
             refusals += todos.filter { listed.contains($0.id) }.map(RepeatRefusal.listedDates)
+            refusals += todos.filter { twoMasters.contains($0.id) }.map(RepeatRefusal.severalMasters)
             if !refusals.isEmpty { throw RepeatRefusal.error(refusals) }
             var lines: [Int64: String] = [:]
             for todo in open where todo.fields.repeats {

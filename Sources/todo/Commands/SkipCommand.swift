@@ -92,6 +92,18 @@ struct RepeatRefusal: Error {
             hint: "Finish this occurrence in the app that set the dates.")
     }
 
+    /// A todo whose synced object has two masters (``VTodoObject/hasSeveralMasters``): finishing
+    /// the one `todo` reads would leave the other open.
+    static func severalMasters(_ todo: Todo) -> RepeatRefusal {
+        RepeatRefusal(
+            todo: todo,
+            reason:
+                "is invalid on the server (two masters: two VTODOs of its UID without RECURRENCE-ID), and marking one done would leave the other open",
+            hint:
+                "Mend the object in the app that wrote it (todoman writes two when it edits an object another app completed an occurrence of)."
+        )
+    }
+
     /// Why `todo skip` cannot skip the occurrence of `todo`; `nil` when it can.
     static func skipping(_ todo: Todo, today: CalendarDate, now: UTCTimestamp) -> RepeatRefusal? {
         guard todo.repeatRule != nil else {
