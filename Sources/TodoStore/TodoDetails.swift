@@ -159,6 +159,10 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
 /// column as their text separated by single spaces (``storage``).
 public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     public private(set) var tags: [TodoTag] = []
+    /// The `tags` column's value: `+work @phone`, `""` for none. Kept beside the tags, not
+    /// joined from them on each use: rows show it and equality compares it, once per todo of a
+    /// list, and a stored value that is already in this form is taken as it is.
+    public private(set) var storage: String = ""
 
     public init() {}
 
@@ -170,16 +174,26 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
 
     /// The tags of a stored `tags` value; words that are not valid tags (another program's
     /// writing) are skipped.
-    public init(storage: String) {
-        guard !storage.isEmpty else { return }
+    public init(storage text: String) {
+        guard !text.isEmpty else { return }
         // Split on the bytes: read once per row of a list.
-        for word in storage.utf8.split(separator: UInt8(ascii: " ")) {
-            if let tag = TodoTag(Substring(word)) { insert(tag) }
+        var canonical = true
+        var length = -1
+        for word in text.utf8.split(separator: UInt8(ascii: " ")) {
+            length += word.count + 1
+            let hasSigil = word.first == UInt8(ascii: "+") || word.first == UInt8(ascii: "@")
+            guard let tag = TodoTag(Substring(word)), tags.insertIfNew(tag), hasSigil else {
+                canonical = false
+                continue
+            }
         }
+        // Written as ``storage`` writes it (every word a tag with its sigil, none twice, single
+        // spaces): that text is the value.
+        storage = canonical && length == text.utf8.count ? text : Self.joined(tags)
     }
 
-    /// The `tags` column's value: `+work @phone`, `""` for none.
-    public var storage: String { tags.map(\.description).joined(separator: " ") }
+    private static func joined(_ tags: [TodoTag]) -> String { tags.map(\.description).joined(separator: " ") }
+
     public var description: String { storage }
 
     public var isEmpty: Bool { tags.isEmpty }
@@ -192,8 +206,8 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     /// Adds `tag` at the end, unless its word is here already (then the one here stays as written).
     @discardableResult
     public mutating func insert(_ tag: TodoTag) -> Bool {
-        guard !tags.contains(tag) else { return false }
-        tags.append(tag)
+        guard tags.insertIfNew(tag) else { return false }
+        storage = storage.isEmpty ? tag.description : storage + " " + tag.description
         return true
     }
 
@@ -202,6 +216,7 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     public mutating func remove(_ tag: TodoTag) -> Bool {
         guard let index = tags.firstIndex(of: tag) else { return false }
         tags.remove(at: index)
+        storage = Self.joined(tags)
         return true
     }
 
@@ -219,6 +234,15 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     /// sigil or a letter's case is (`==` tells those apart too).
     public func means(theSameAs other: TodoTags) -> Bool {
         tags.count == other.tags.count && Set(tags.map(\.description)) == Set(other.tags.map(\.description))
+    }
+}
+
+extension [TodoTag] {
+    /// Appends `tag` unless a tag with its folded word is here; whether it did.
+    fileprivate mutating func insertIfNew(_ tag: TodoTag) -> Bool {
+        guard !contains(tag) else { return false }
+        append(tag)
+        return true
     }
 }
 

@@ -48,6 +48,15 @@ import Testing
         #expect(set.storage == "+work @phone")
         #expect(set.remove(try #require(TodoTag("PHONE"))) && set.storage == "+work")
         #expect(TodoTags(storage: "+a  @b +A bad\u{1}word") == tags("+a", "@b"))
+        // A stored value is its own storage only when written as storage writes it: every word a
+        // tag with its sigil, none twice, single spaces; any other is written anew.
+        for (stored, storage) in [
+            ("+work @phone", "+work @phone"), ("+é @ü", "+é @ü"), ("work", "+work"), (" +a", "+a"), ("+a ", "+a"),
+            ("+a  +b", "+a +b"), ("+a +A", "+a"), ("+a ++b", "+a"), ("@x\u{1}y +b", "+b"), ("", "")
+        ] {
+            let read = TodoTags(storage: stored)
+            #expect(read.storage == storage && read == TodoTags(read.tags), "\(stored.debugDescription)")
+        }
         #expect(tags("+a", "@b").holdsTheSameTags(as: tags("@B", "+a")), "as a set, order and sigil do not matter")
         #expect(tags("+a", "@b") != tags("@b", "+a"), "as a value, they are written differently")
     }

@@ -18,7 +18,7 @@ import Testing
         defer { bench.server.stop() }
         try bench.ok("add", "Pay rent", "--due", "2026-12-01", "--every", "month")
         try bench.sync()
-        let todoman = try Todoman(bench)
+        let todoman = try Todoman(url: bench.laptop.url, user: bench.laptop.user, password: bench.laptop.password)
         let listed = try todoman.list()
         #expect(listed.map { $0["summary"] as? String } == ["Pay rent"], "\(listed)")
         let id = try #require(listed.first?["id"] as? Int)
@@ -139,74 +139,5 @@ extension RecurrenceVectorServerTests.Bench {
             CalDAVServer.python, ["-c", script, laptop.url, user, laptop.password ?? ""] + arguments, timeout: 60)
         guard result.status == 0 else { throw UnexpectedOutput("python3-caldav failed: \(result.stderr)") }
         return result.stdout
-    }
-}
-
-/// todoman 4.1 on a folder that vdirsyncer 0.19 keeps in step with a bench's collection, as
-/// a todoman user syncs.
-struct Todoman {
-    let folder = TemporaryFolder()
-    let config: String
-    let environment: [String: String]
-
-    /// Writes the configurations and runs `vdirsyncer discover` and `sync`.
-    init(_ bench: RecurrenceVectorServerTests.Bench) throws {
-        config = folder.file("vdirsyncer.conf")
-        let todoman = folder.file("todoman.py")
-        try FileManager.default.createDirectory(atPath: folder.file("vdir"), withIntermediateDirectories: true)
-        let credentials = bench.laptop.user.map { user in
-            "username = \"\(user)\"\npassword = \"\(bench.laptop.password ?? "")\"\n"
-        }
-        try """
-        [general]
-        status_path = "\(folder.file("status"))/"
-
-        [pair tasks]
-        a = "local"
-        b = "remote"
-        collections = null
-
-        [storage local]
-        type = "filesystem"
-        path = "\(folder.file("vdir"))/"
-        fileext = ".ics"
-
-        [storage remote]
-        type = "caldav"
-        url = "\(bench.laptop.url)"
-        \(credentials ?? "")
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        try """
-        path = "\(folder.file("vdir"))"
-        date_format = "%Y-%m-%d"
-        time_format = "%H:%M"
-        default_list = "vdir"
-        """.write(toFile: todoman, atomically: true, encoding: .utf8)
-        environment = [
-            "HOME": folder.path, "XDG_CACHE_HOME": folder.file("cache"), "TZ": "UTC",
-            "TODOMAN_CONFIG": todoman, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"
-        ]
-        try vdirsyncer("discover")
-        try vdirsyncer("sync")
-    }
-
-    /// Runs `arguments` (a program and its arguments), required to succeed; its stdout.
-    @discardableResult
-    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let result = try ProcessRunner.run(
-            arguments[0], Array(arguments.dropFirst()), environment: environment, timeout: 60)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result.stdout
-    }
-
-    /// `vdirsyncer -c CONFIG COMMAND`.
-    func vdirsyncer(_ command: String) throws {
-        try run(["/usr/bin/vdirsyncer", "-c", config, command])
-    }
-
-    /// `todoman --porcelain list --status ANY`, parsed.
-    func list() throws -> [[String: Any]] {
-        try parseJSON(
-            try run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY"]), as: [[String: Any]].self)
     }
 }

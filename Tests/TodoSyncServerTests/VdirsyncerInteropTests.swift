@@ -27,53 +27,8 @@ import Testing
         try laptop.setUp()
         #expect(try laptop.sync()["sent"] as? Int == 3)
 
-        let folder = TemporaryFolder()
-        let config = folder.file("vdirsyncer.conf")
-        let todoman = folder.file("todoman.py")
-        try FileManager.default.createDirectory(atPath: folder.file("vdir"), withIntermediateDirectories: true)
-        try """
-        [general]
-        status_path = "\(folder.file("status"))/"
-
-        [pair tasks]
-        a = "local"
-        b = "remote"
-        collections = null
-
-        [storage local]
-        type = "filesystem"
-        path = "\(folder.file("vdir"))/"
-        fileext = ".ics"
-
-        [storage remote]
-        type = "caldav"
-        url = "\(server.todoCollectionURL)"
-        username = "alice"
-        password = "secret"
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        try """
-        path = "\(folder.file("vdir"))"
-        date_format = "%Y-%m-%d"
-        time_format = "%H:%M"
-        default_list = "vdir"
-        """.write(toFile: todoman, atomically: true, encoding: .utf8)
-        let environment = [
-            "HOME": folder.path, "XDG_CACHE_HOME": folder.file("cache"), "TZ": "UTC",
-            "TODOMAN_CONFIG": todoman, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"
-        ]
-        func run(_ arguments: [String]) throws -> String {
-            let result = try ProcessRunner.run(
-                arguments[0], Array(arguments.dropFirst()), environment: environment, timeout: 60)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result.stdout
-        }
-        _ = try run(["/usr/bin/vdirsyncer", "-c", config, "discover"])
-        _ = try run(["/usr/bin/vdirsyncer", "-c", config, "sync"])
-        func todomanList() throws -> [[String: Any]] {
-            try parseJSON(
-                try run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY"]), as: [[String: Any]].self)
-        }
-        let listed = try todomanList()
+        let todoman = try Todoman(url: server.todoCollectionURL, user: "alice", password: "secret")
+        let listed = try todoman.list()
         let byName = Dictionary(
             listed.map { ($0["summary"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         #expect(Set(byName.keys) == ["Buy milk", "Pay rent", "Café, crème; brûlée"])
@@ -86,15 +41,15 @@ import Testing
         let paid = try #require(byName["Pay rent"]?["completed_at"] as? Int)
         #expect(paid == Int(ISO8601DateFormatter().date(from: completed)?.timeIntervalSince1970 ?? -1), "\(completed)")
         let errands = try parseJSON(
-            try run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY", "--category", "errands"]),
+            try todoman.run(["/usr/bin/todoman", "--porcelain", "list", "--status", "ANY", "--category", "errands"]),
             as: [[String: Any]].self)
         #expect(errands.map { $0["summary"] as? String } == ["Buy milk"], "categories are the tags")
 
         // todoman completes "Buy milk"; vdirsyncer takes it to the server; todo receives it.
         let milk = try #require(byName["Buy milk"]?["id"] as? Int)
-        _ = try run(["/usr/bin/todoman", "edit", "\(milk)", "--priority", "low"])
-        _ = try run(["/usr/bin/todoman", "done", "\(milk)"])
-        _ = try run(["/usr/bin/vdirsyncer", "-c", config, "sync"])
+        try todoman.run(["/usr/bin/todoman", "edit", "\(milk)", "--priority", "low"])
+        try todoman.run(["/usr/bin/todoman", "done", "\(milk)"])
+        try todoman.vdirsyncer("sync")
         #expect(try laptop.sync()["received"] as? Int == 1)
         #expect(try laptop.summary().contains("Buy milk|2024-05-01|1"))
         let milkHere = try ProcessRunner.run(

@@ -103,75 +103,28 @@ import TodoStore
 /// TV7): the rule comes along, occurrences another app finished become the history, and what
 /// the todo cannot keep of a series is counted.
 @Suite(.timed) struct ICSRepeatTests {
-    static let chicago = """
-        BEGIN:VTIMEZONE
-        TZID:America/Chicago
-        BEGIN:DAYLIGHT
-        TZOFFSETFROM:-0600
-        TZOFFSETTO:-0500
-        TZNAME:CDT
-        DTSTART:19700308T020000
-        RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3
-        END:DAYLIGHT
-        BEGIN:STANDARD
-        TZOFFSETFROM:-0500
-        TZOFFSETTO:-0600
-        TZNAME:CST
-        DTSTART:19701101T020000
-        RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11
-        END:STANDARD
-        END:VTIMEZONE
-        """
+    /// TV7's Thunderbird object (a daily master and a completed RECURRENCE-ID component), plus
+    /// a cancelled one and one that moves a later occurrence.
+    static let thunderbird = RecurrenceVectors.tv7.replacing(
+        "END:VCALENDAR\r\n",
+        with: """
+            BEGIN:VTODO
+            UID:e0600bbe-b9d0-ba48-80b0-998409625d03
+            DTSTAMP:20261202T230139Z
+            SUMMARY:Recurring
+            STATUS:CANCELLED
+            RECURRENCE-ID;TZID=America/Chicago:20261202T170000
+            END:VTODO
+            BEGIN:VTODO
+            UID:e0600bbe-b9d0-ba48-80b0-998409625d03
+            DTSTAMP:20261202T230139Z
+            SUMMARY:Recurring, later this time
+            RECURRENCE-ID;TZID=America/Chicago:20261210T170000
+            DUE;TZID=America/Chicago:20261210T200000
+            END:VTODO
+            END:VCALENDAR
 
-    /// TV7's Thunderbird object: a daily master and a completed RECURRENCE-ID component, plus a
-    /// cancelled one and one that moves a later occurrence.
-    static let thunderbird = """
-        BEGIN:VCALENDAR
-        PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN
-        VERSION:2.0
-        \(chicago)
-        BEGIN:VTODO
-        CREATED:20261130T220126Z
-        LAST-MODIFIED:20261201T230139Z
-        DTSTAMP:20261201T230139Z
-        UID:e0600bbe-b9d0-ba48-80b0-998409625d03
-        SUMMARY:Recurring
-        RRULE:FREQ=DAILY
-        DTSTART;TZID=America/Chicago:20261201T170000
-        DUE;TZID=America/Chicago:20261201T170000
-        X-MOZ-GENERATION:1
-        END:VTODO
-        BEGIN:VTODO
-        CREATED:20261201T230135Z
-        LAST-MODIFIED:20261201T230139Z
-        DTSTAMP:20261201T230139Z
-        UID:e0600bbe-b9d0-ba48-80b0-998409625d03
-        SUMMARY:Recurring
-        STATUS:COMPLETED
-        RECURRENCE-ID;TZID=America/Chicago:20261201T170000
-        DTSTART;TZID=America/Chicago:20261201T170000
-        DUE;TZID=America/Chicago:20261201T170000
-        COMPLETED:20261201T230139Z
-        PERCENT-COMPLETE:100
-        SEQUENCE:1
-        END:VTODO
-        BEGIN:VTODO
-        UID:e0600bbe-b9d0-ba48-80b0-998409625d03
-        DTSTAMP:20261202T230139Z
-        SUMMARY:Recurring
-        STATUS:CANCELLED
-        RECURRENCE-ID;TZID=America/Chicago:20261202T170000
-        END:VTODO
-        BEGIN:VTODO
-        UID:e0600bbe-b9d0-ba48-80b0-998409625d03
-        DTSTAMP:20261202T230139Z
-        SUMMARY:Recurring, later this time
-        RECURRENCE-ID;TZID=America/Chicago:20261210T170000
-        DUE;TZID=America/Chicago:20261210T200000
-        END:VTODO
-        END:VCALENDAR
-
-        """.replacing("\n", with: "\r\n")
+            """.replacing("\n", with: "\r\n"))
 
     @Test func completedOccurrencesOfAThunderbirdObjectAreTheHistory() throws {
         let reading = try ICSFile.read(Array(Self.thunderbird.utf8), timeZone: .offset(seconds: -6 * 3600))
