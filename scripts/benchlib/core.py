@@ -29,8 +29,17 @@ _FULL = SimpleNamespace(rows=100_000, rounds=3, cli_todos=10_000, cli_runs=41, i
 SETTINGS = {"full": _FULL, "quick": _FULL,
             "smoke": SimpleNamespace(rows=200, rounds=1, cli_todos=50, cli_runs=3, imports=50, commits=5,
                                      idle_s=0.3, settle_s=0.1, items=1_000)}
-# The nine columns `todo list` reads, in its order: the shell's side of every list figure.
-LIST_SQL = ("SELECT id, name, deadline, done, priority, tags, note, created, completed FROM todos "
+
+
+def list_sql(path):
+    """The shell's side of every `todo list` figure: the columns `todo list` reads (every column of
+    `todos`, in their order: TodoColumns.list is `id` and the field table, which follows them), its
+    filter (todos not started yet are left out) and its order, on the file at `path`. Read from the
+    file, so that a new field's column is read by both sides of the figure."""
+    out = run(["sqlite3", path, "SELECT name FROM pragma_table_info('todos') ORDER BY cid"])
+    columns = [line for line in out.splitlines() if line]
+    return (f"SELECT {', '.join(columns)} FROM todos "
+            "WHERE start_date IS NULL OR start_date <= date('now') "
             "ORDER BY deadline IS NULL, deadline, id")
 
 
@@ -104,7 +113,7 @@ def measure(ctx):
     small = os.path.join(work, "small.sqlite")
     run([bench, "insert", small, str(s.cli_todos)])
     stat = f"p50 of {s.cli_runs}"
-    ours, theirs = side_by_side_ms([todo, "--db", small, "list"], ["sqlite3", small, LIST_SQL], s.cli_runs)
+    ours, theirs = side_by_side_ms([todo, "--db", small, "list"], ["sqlite3", small, list_sql(small)], s.cli_runs)
     figures.append(figure("core.cli_list", ours, "ms", stat=stat, baseline=theirs, baseline_name="sqlite3 shell"))
     ours, theirs = side_by_side_ms(
         [todo, "--db", small, "add", "Buy milk", "--due", "2024-05-01"],
@@ -114,7 +123,7 @@ def measure(ctx):
 
     log(f"bench: core: peak memory of todo list over {rows} todos...")
     figures.append(figure("core.list_rss", peak_rss_mib([todo, "--db", ours_db, "list"]), "MiB", stat="peak",
-                          baseline=peak_rss_mib(["sqlite3", ours_db, LIST_SQL]), baseline_name="sqlite3 shell"))
+                          baseline=peak_rss_mib(["sqlite3", ours_db, list_sql(ours_db)]), baseline_name="sqlite3 shell"))
 
     log(f"bench: core: importing {s.imports:,} todos...")
     records = [{"name": f"Imported todo {i}", "deadline": f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}" if i % 3 else None,

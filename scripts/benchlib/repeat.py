@@ -14,6 +14,7 @@ schema (so the change feed's triggers run as for todos added one by one).
 import os
 from types import SimpleNamespace
 
+from .core import list_sql
 from .figures import figure, size_label, table
 from .proc import log, run, side_by_side_ms, wall_ms
 from .stats import p50
@@ -46,20 +47,6 @@ SELECT 'Todo number ' || i || CASE WHEN i % 7 = 0 THEN ' about the garden and th
        CASE WHEN i % 33 = 2 AND i % 4 <> 0 THEN '2025-12-01' END
 FROM n;
 """
-
-
-def columns(path):
-    """The columns of `todos` in their order: what `todo list` reads (TodoColumns.list is `id` and
-    the field table, which follows the columns)."""
-    out = run(["sqlite3", path, "SELECT name FROM pragma_table_info('todos') ORDER BY cid"])
-    return [line for line in out.splitlines() if line]
-
-
-def list_sql(path):
-    """The shell's side of `todo list`: the same columns, filter and order."""
-    return (f"SELECT {', '.join(columns(path))} FROM todos "
-            "WHERE start_date IS NULL OR start_date <= date('now') "
-            "ORDER BY deadline IS NULL, deadline, id")
 
 
 def make_file(todo, path, size):

@@ -1,5 +1,5 @@
 """The scale table (issue 13: the cost of a change must not grow with the list; issue 26: the whole
-`todo list` against the sqlite3 shell reading the same nine columns, and its peak memory), with the
+`todo list` against the sqlite3 shell reading the same columns, and its peak memory), with the
 release `todo`, at 10,000, 100,000 and 1,000,000 todos (--quick skips 1,000,000; --smoke: 30).
 One file per size, made once by `TodoBench insert` (one transaction) in the temporary folder and
 used by every figure of that size. p95 over 30 samples (--smoke 3); every sample is bounded (5 s:
@@ -19,8 +19,9 @@ clock TodoBench's monotonicNanoseconds() reads), 20-30 ms apart.
   ui_external     the first todo on the screen is renamed by another process; ms from the
                   commit's return to the first capture that shows the new name
   ui_rss          VmRSS of `todo ui` once the whole list is in (MiB); ui_peak_rss: its VmHWM at the end
-  list            the whole `todo list` (output to a pipe) vs. the sqlite3 shell printing the same nine
-                  columns in the same order, alternated (p50 ms of 21, 9, 5 runs at 10k, 100k, 1M)
+  list            the whole `todo list` (output to a pipe) vs. the sqlite3 shell printing the same
+                  columns with the same filter in the same order (core.list_sql), alternated (p50
+                  ms of 21, 9, 5 runs at 10k, 100k, 1M)
   list_rss        peak resident memory of that `todo list` (MiB, GNU time)
   (watch_start)   context: ms from starting `todo watch --json` to its first line, the whole list
   (ui_loaded)     context: a space pressed at the first frame waits for the whole list (todo ui
@@ -32,7 +33,7 @@ every size.
 import json, os, queue, sqlite3, subprocess, threading, time
 from types import SimpleNamespace
 
-from .core import LIST_SQL
+from .core import list_sql
 from .figures import figure, size_label
 from .proc import log, memory_mib, peak_rss_mib, run, side_by_side_ms
 from .stats import summary
@@ -205,7 +206,7 @@ def measure(ctx):
         at = watch_figures(todo, path, size, s.samples)
         at.update(ui_figures(todo, path, size, s.samples, s.launches))
         # The whole `todo list` against the shell, alternated; and todo list's peak memory.
-        at["list"], at["list_shell"] = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, LIST_SQL],
+        at["list"], at["list_shell"] = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, list_sql(path)],
                                                        s.list_runs[size])
         at["list_rss"] = peak_rss_mib([todo, "--db", path, "list"])
         sizes[size] = at
@@ -283,6 +284,6 @@ def show(detail, figures_, out):
           f"({sum(captures) / len(captures):.1f} ms a capture, mean). ui_external is timed from the return of another "
           f"process's commit (this script, through Python's sqlite3), watch_commit likewise (inserts, renames, moves "
           f"and done flags in turn). Rows in parentheses are context, not goals: list_shell is the sqlite3 shell "
-          f"reading the same nine columns, watch_start the time to watch's first line (the whole list), ui_loaded "
+          f"reading the same columns, watch_start the time to watch's first line (the whole list), ui_loaded "
           f"from launch until a space pressed at the first frame takes effect (it waits for the whole list). "
           f"t/o: samples over {SAMPLE_LIMIT_S:.0f} s, counted at {SAMPLE_LIMIT_S:.0f} s.", file=out)
