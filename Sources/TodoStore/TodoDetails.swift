@@ -79,10 +79,13 @@ public struct TodoPriority: RawRepresentable, Hashable, Sendable {
 
     /// One letter for a list row: `H`, `M` or `L`, with the digit after it when the value is not
     /// the one the letter stands for (`H2`); `""` for none.
-    public var shortLabel: String {
-        guard let level else { return "" }
-        return level.priority == self
-            ? level.rawValue.prefix(1).uppercased() : "\(level.rawValue.prefix(1).uppercased())\(rawValue)"
+    public var shortLabel: String { Self.shortLabels[rawValue] }
+
+    /// ``shortLabel`` of each value, by raw value: made once, as every row of a list asks.
+    private static let shortLabels: [String] = (0...9).map { value in
+        guard let priority = TodoPriority(rawValue: value), let level = priority.level else { return "" }
+        let letter = level.rawValue.prefix(1).uppercased()
+        return level.priority == priority ? letter : "\(letter)\(value)"
     }
 
     /// The word for `show`: `high`, `medium`, `low`, with the exact value when it is not the one
@@ -157,46 +160,92 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
 
 /// A todo's tags: a set by folded word, kept in the order they were added. Stored in the `tags`
 /// column as their text separated by single spaces (``storage``).
+///
+/// The text is the value: the tags are read from it when asked for. A list reads a todo's tags
+/// once per row and mostly shows them as written, so a stored value in the form ``storage``
+/// writes is checked in one pass over its bytes and kept as it is, with no tag made.
 public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
-    public private(set) var tags: [TodoTag] = []
-    /// The `tags` column's value: `+work @phone`, `""` for none. Kept beside the tags, not
-    /// joined from them on each use: rows show it and equality compares it, once per todo of a
-    /// list, and a stored value that is already in this form is taken as it is.
+    /// The `tags` column's value: `+work @phone`, `""` for none. Always in its one form: every
+    /// word a valid tag (``TodoTag``) with its sigil, none twice by folded word, single spaces.
     public private(set) var storage: String = ""
 
     public init() {}
 
     public init(_ tags: some Sequence<TodoTag>) {
-        for tag in tags { insert(tag) }
+        var kept: [TodoTag] = []
+        for tag in tags where !kept.contains(tag) { kept.append(tag) }
+        storage = Self.joined(kept)
     }
 
     public init(arrayLiteral tags: TodoTag...) { self.init(tags) }
 
     /// The tags of a stored `tags` value; words that are not valid tags (another program's
-    /// writing) are skipped.
+    /// writing) are skipped, a word without a sigil is a `+` tag, and a tag met again is left out.
     public init(storage text: String) {
         guard !text.isEmpty else { return }
-        // Split on the bytes: read once per row of a list.
-        var canonical = true
-        var length = -1
-        for word in text.utf8.split(separator: UInt8(ascii: " ")) {
-            length += word.count + 1
-            let hasSigil = word.first == UInt8(ascii: "+") || word.first == UInt8(ascii: "@")
-            guard let tag = TodoTag(Substring(word)), tags.insertIfNew(tag), hasSigil else {
-                canonical = false
-                continue
-            }
+        if Self.isStoredFormASCII(text) {
+            storage = text
+            return
         }
-        // Written as ``storage`` writes it (every word a tag with its sigil, none twice, single
-        // spaces): that text is the value.
-        storage = canonical && length == text.utf8.count ? text : Self.joined(tags)
+        var kept: [TodoTag] = []
+        for word in text.utf8.split(separator: UInt8(ascii: " ")) {
+            if let tag = TodoTag(Substring(word)), !kept.contains(tag) { kept.append(tag) }
+        }
+        storage = Self.joined(kept)
+    }
+
+    /// Whether `text` is in ``storage``'s form and ASCII (nearly every stored value): each word a
+    /// sigil and 1-100 printable bytes that do not start with another sigil, single spaces, no
+    /// word twice by folded word (ASCII folds by lower case, whatever the sigil). One pass over
+    /// the bytes, allocating nothing; other values take the general way.
+    private static func isStoredFormASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes -> Bool in
+            let space = UInt8(ascii: " ")
+            func isSigil(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "+") || byte == UInt8(ascii: "@") }
+            func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+            /// Whether the words (without their sigils) at `a` and `b`, `length` bytes each, fold alike.
+            func sameWord(_ a: Int, _ b: Int, _ length: Int) -> Bool {
+                for offset in 0..<length where lower(bytes[a + offset]) != lower(bytes[b + offset]) { return false }
+                return true
+            }
+            var start = 0
+            while start < bytes.count {
+                guard isSigil(bytes[start]), start + 1 < bytes.count, !isSigil(bytes[start + 1]) else { return false }
+                var end = start + 1
+                while end < bytes.count, bytes[end] != space {
+                    guard (0x21...0x7E).contains(bytes[end]) else { return false }
+                    end += 1
+                }
+                let length = end - start - 1
+                guard (1...TodoTag.maximumLength).contains(length) else { return false }
+                // The same word earlier: compare with each word before this one.
+                var earlier = 0
+                while earlier < start {
+                    var earlierEnd = earlier + 1
+                    while bytes[earlierEnd] != space { earlierEnd += 1 }
+                    if earlierEnd - earlier - 1 == length, sameWord(earlier + 1, start + 1, length) { return false }
+                    earlier = earlierEnd + 1
+                }
+                if end == bytes.count { return true }
+                // One space, then another word (a trailing or a second space fails its sigil).
+                start = end + 1
+                guard start < bytes.count else { return false }
+            }
+            return true
+        }
     }
 
     private static func joined(_ tags: [TodoTag]) -> String { tags.map(\.description).joined(separator: " ") }
 
+    /// The tags, in order, read from ``storage``.
+    public var tags: [TodoTag] {
+        storage.isEmpty ? [] : storage.utf8.split(separator: UInt8(ascii: " ")).compactMap { TodoTag(Substring($0)) }
+    }
+
     public var description: String { storage }
 
-    public var isEmpty: Bool { tags.isEmpty }
+    public var isEmpty: Bool { storage.isEmpty }
     public var count: Int { tags.count }
     public func makeIterator() -> IndexingIterator<[TodoTag]> { tags.makeIterator() }
 
@@ -206,7 +255,7 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     /// Adds `tag` at the end, unless its word is here already (then the one here stays as written).
     @discardableResult
     public mutating func insert(_ tag: TodoTag) -> Bool {
-        guard tags.insertIfNew(tag) else { return false }
+        guard !contains(tag) else { return false }
         storage = storage.isEmpty ? tag.description : storage + " " + tag.description
         return true
     }
@@ -214,6 +263,7 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     /// Removes the tag with `tag`'s folded word, whatever its sigil.
     @discardableResult
     public mutating func remove(_ tag: TodoTag) -> Bool {
+        var tags = tags
         guard let index = tags.firstIndex(of: tag) else { return false }
         tags.remove(at: index)
         storage = Self.joined(tags)
@@ -234,15 +284,6 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
     /// sigil or a letter's case is (`==` tells those apart too).
     public func means(theSameAs other: TodoTags) -> Bool {
         tags.count == other.tags.count && Set(tags.map(\.description)) == Set(other.tags.map(\.description))
-    }
-}
-
-extension [TodoTag] {
-    /// Appends `tag` unless a tag with its folded word is here; whether it did.
-    fileprivate mutating func insertIfNew(_ tag: TodoTag) -> Bool {
-        guard !contains(tag) else { return false }
-        append(tag)
-        return true
     }
 }
 

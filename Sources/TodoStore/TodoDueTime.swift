@@ -49,6 +49,10 @@ public enum TodoDueTime: Sendable, Hashable {
 
     /// Reads ``text``; `nil` for anything else.
     public init?(text: String) {
+        if let second = Self.floatingClock(text) {
+            self = .wall(secondOfDay: second, zone: nil)
+            return
+        }
         if text.hasSuffix("Z"), let instant = UTCTimestamp(iso: text) {
             self = .instant(epochSeconds: instant.secondsSince1970)
             return
@@ -62,6 +66,30 @@ public enum TodoDueTime: Sendable, Hashable {
         else { return nil }
         let second = numbers.count == 3 ? Int(numbers[2]) ?? 60 : 0
         self.init(hour: hour, minute: minute, second: second, zone: parts.count == 2 ? String(parts[1]) : nil)
+    }
+
+    /// The second of the day of `HH:MM` or `HH:MM:SS` (a floating time, the form `todo` writes),
+    /// read on the bytes: a list reads one per row that has a time. `nil` for any other text,
+    /// which the general reading of ``init(text:)`` takes.
+    private static func floatingClock(_ text: String) -> Int? {
+        let bytes = text.utf8
+        guard bytes.count == 5 || bytes.count == 8 else { return nil }
+        var values = (hour: 0, minute: 0, second: 0)
+        for (offset, byte) in bytes.enumerated() {
+            if offset % 3 == 2 {
+                guard byte == UInt8(ascii: ":") else { return nil }
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            switch offset {
+            case 0, 1: values.hour = values.hour * 10 + digit
+            case 3, 4: values.minute = values.minute * 10 + digit
+            default: values.second = values.second * 10 + digit
+            }
+        }
+        guard values.hour < 24, values.minute < 60, values.second < 60 else { return nil }
+        return values.hour * 3600 + values.minute * 60 + values.second
     }
 
     /// `HH:MM`, or `HH:MM:SS` when the seconds are not zero.

@@ -263,7 +263,9 @@ extension TodoPriority: TodoFieldValue {
 extension TodoRepeatFrom: TodoFieldValue {
     /// A value another program wrote that is neither `due` nor `done` counts from the due date.
     public init(column index: Int32, of row: Row) {
-        self = row.isNull(index) ? .due : TodoRepeatFrom(rawValue: row.string(index)) ?? .due
+        // Compared as bytes: read on every row of a list, where a String would be made for it.
+        let done = !row.isNull(index) && row.withUTF8(index) { $0.elementsEqual(TodoRepeatFrom.done.rawValue.utf8) }
+        self = done ? .done : .due
     }
     public init?(fieldValue: TodoField.Value) {
         guard case .text(let text) = fieldValue, let value = TodoRepeatFrom(rawValue: text) else { return nil }

@@ -61,6 +61,30 @@ import Testing
         #expect(tags("+a", "@b") != tags("@b", "+a"), "as a value, they are written differently")
     }
 
+    /// A stored tags value reads as its words one by one would: each valid word a tag (a bare
+    /// word a `+` tag), a tag met again left out, written back in storage's one form. Random
+    /// values of the bytes stored values are made of, so that the one-pass check of a value
+    /// already in that form and the word-by-word reading are held to the same answer.
+    @Test func aStoredValueReadsAsItsWordsOneByOne() {
+        let seed = TestSeed.make("aStoredValueReadsAsItsWordsOneByOne")
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["+", "@", " ", "  ", "a", "A", "b", "work", "Work", "é", "É", "\u{1}", "x", "-", "++", "@@"]
+        for _ in 0..<5_000 {
+            let stored = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
+            var expected: [TodoTag] = []
+            for word in stored.split(separator: " ") {
+                if let tag = TodoTag(word), !expected.contains(tag) { expected.append(tag) }
+            }
+            let read = TodoTags(storage: stored)
+            #expect(
+                read.tags.map(\.description) == expected.map(\.description), "\(stored.debugDescription) seed \(seed)")
+            #expect(read.storage == expected.map(\.description).joined(separator: " "), "\(stored.debugDescription)")
+        }
+        let long = "+" + String(repeating: "a", count: TodoTag.maximumLength)
+        #expect(TodoTags(storage: long).storage == long && TodoTags(storage: long + "a").isEmpty)
+    }
+
     @Test func timestampsAreUTCToTheSecond() {
         #expect(noon.description == "2026-11-23T12:00:00Z" && later.description == "2026-11-24T08:30:05Z")
         #expect(UTCTimestamp(secondsSince1970: 0).description == "1970-01-01T00:00:00Z")

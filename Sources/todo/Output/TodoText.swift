@@ -115,6 +115,12 @@ struct TodoText {
     /// The name, made safe, with the priority before it (`(H) `) and the tags after it
     /// (` +work @phone`), cut to what is left of the line, dimmed when done; then a newline.
     private func writeName(_ todo: Todo, prefixWidth: Int, to out: inout OutputStream) {
+        // Nothing to fit nor to paint (a pipe, a file): the pieces go straight into the buffer.
+        guard lineWidth != nil || (todo.isDone && style.enabled) else {
+            Self.writeLabelled(todo, to: &out)
+            out.write("\n")
+            return
+        }
         let name = Self.labelled(todo)
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
         if todo.isDone && style.enabled {
@@ -141,7 +147,9 @@ struct TodoText {
             }
             return
         }
-        let (days, color) = urgency(due: due.date, isDone: todo.isDone)
+        // How far away it is, only where a hint or a colour shows it.
+        let (days, color) =
+            showsHints || (colored && style.enabled) ? urgency(due: due.date, isDone: todo.isDone) : (nil, nil)
         let paints = color != nil && colored && style.enabled
         if let color, paints { out.write(style.start(color)) }
         out.write(due.date)
@@ -259,11 +267,24 @@ struct TodoText {
     /// The name as rows show it: `(H) ` before it for a priority (``TodoPriority/shortLabel``),
     /// its tags after it, made safe. Just the name for a todo with neither.
     static func labelled(_ todo: Todo) -> String {
-        let name = sanitized(todo.name)
-        guard !todo.priority.isNone || !todo.tags.isEmpty else { return name }
-        let priority = todo.priority.isNone ? "" : "(\(todo.priority.shortLabel)) "
-        let tags = todo.tags.isEmpty ? "" : " " + sanitized(todo.tags.storage)
-        return priority + name + tags
+        guard !todo.priority.isNone || !todo.tags.isEmpty else { return sanitized(todo.name) }
+        var text = RowText()
+        writeLabelled(todo, to: &text)
+        return text.text
+    }
+
+    /// Writes ``labelled(_:)``'s text to `out`, piece by piece.
+    static func writeLabelled(_ todo: Todo, to out: inout some RowWriter) {
+        if !todo.priority.isNone {
+            out.write("(")
+            out.write(todo.priority.shortLabel)
+            out.write(") ")
+        }
+        out.write(sanitized(todo.name))
+        if !todo.tags.isEmpty {
+            out.write(" ")
+            out.write(sanitized(todo.tags.storage))
+        }
     }
 
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
