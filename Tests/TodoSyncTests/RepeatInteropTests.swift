@@ -145,29 +145,7 @@ import TodoStore
 
     /// TV3's Tasks.org object: one VTODO, its rule with COUNT, an alarm; no history.
     @Test func aTasksOrgObjectKeepsItsRule() throws {
-        let text = """
-            BEGIN:VCALENDAR
-            VERSION:2.0
-            PRODID:+//IDN tasks.org//android-140509//EN
-            BEGIN:VTODO
-            DTSTAMP:20261015T064500Z
-            UID:6311422465357396291
-            CREATED:20261015T064455Z
-            LAST-MODIFIED:20261015T064500Z
-            SUMMARY:Take out the bins
-            PRIORITY:5
-            RRULE:FREQ=WEEKLY;COUNT=3
-            X-APPLE-SORT-ORDER:783334495
-            DUE;TZID=Europe/Berlin:20261020T090000
-            BEGIN:VALARM
-            TRIGGER;RELATED=END:PT0S
-            ACTION:DISPLAY
-            DESCRIPTION:Default Tasks.org description
-            END:VALARM
-            END:VTODO
-            END:VCALENDAR
-
-            """.replacing("\n", with: "\r\n")
+        let text = RecurrenceVectors.tv3
         let reading = try ICSFile.read(Array(text.utf8), timeZone: .offset(seconds: 7200))
         let entry = try #require(reading.entries.first)
         #expect(entry.fields.repeatRule == "FREQ=WEEKLY;COUNT=3" && entry.fields.deadline == CalendarDate("2026-10-20"))
