@@ -122,14 +122,18 @@ final class SyncSoak {
 
     private func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &random)! }
 
-    /// One of `weights`' keys, drawn by weight.
-    private func weighted(_ weights: KeyValuePairs<String, Int>) -> String {
+    /// One of `weights`' keys, drawn by weight; a literal argument keeps its order
+    /// (KeyValuePairs), which replaying a seed needs.
+    private func weighted(_ weights: KeyValuePairs<String, Int>) -> String { weighted(Array(weights)) }
+
+    /// One of `weights`' keys, drawn by weight, in their order.
+    private func weighted(_ weights: [(key: String, value: Int)]) -> String {
         var draw = Int.random(in: 0..<weights.reduce(0) { $0 + max(0, $1.value) }, using: &random)
         for (name, weight) in weights where weight > 0 {
             if draw < weight { return name }
             draw -= weight
         }
-        return weights.first!.key
+        return weights.first?.key ?? ""
     }
 
     // MARK: Values
@@ -320,13 +324,18 @@ final class SyncSoak {
 
     // MARK: Syncs and their faults
 
+    /// A sync's fault, by weight; `TODO_SOAK_FAULTS` (a comma-separated list of faults' names)
+    /// keeps only those, and syncs without one, to tell which fault a failure needs.
     private func pickFault() -> Fault {
-        Fault(
-            rawValue: weighted([
-                "none": 36, "kill": 12, "cut": 10, "stall": 3, "status": 10, "put_fail": 5, "dropped_from_multiget": 4,
-                "restart": 4,
-                "two_at_once": 8, "sqlite_during": 8
-            ]))!
+        let weights: KeyValuePairs = [
+            "none": 36, "kill": 12, "cut": 10, "stall": 3, "status": 10, "put_fail": 5, "dropped_from_multiget": 4,
+            "restart": 4, "two_at_once": 8, "sqlite_during": 8
+        ]
+        guard let only = ProcessInfo.processInfo.environment["TODO_SOAK_FAULTS"] else {
+            return Fault(rawValue: weighted(weights)) ?? .none
+        }
+        let kept = Set(only.split(separator: ",").map(String.init) + ["none"])
+        return Fault(rawValue: weighted(weights.filter { kept.contains($0.key) })) ?? .none
     }
 
     /// The kinds of request a sync makes (the proxy's names).
