@@ -34,8 +34,11 @@ import Testing
 ///   and the phone's reading of the server agree on every field; no acknowledged add is missing
 ///   unless a delete of it was acknowledged; no key appears twice anywhere; a todo present after
 ///   an acknowledged delete was restored (`todo undo`) or a sync reported its `deleted`
-///   conflict; each field holds a value someone wrote, and the last one written unless a
-///   conflict said it was replaced; every reported conflict is on a todo (and for a field, that
+///   conflict; each field holds a value someone wrote, and the last one to reach the server
+///   unless a conflict said it was replaced (a device's write reaches it with that device's
+///   next sync; a write an undo took back before any sync, a sqlite3 UPDATE to the value the
+///   todo had, and a todo's fields brought back by `todo undo` of its `rm` are no writes: the
+///   device has nothing to send for them); every reported conflict is on a todo (and for a field, that
 ///   field) that two actors wrote; every phone object keeps its unknown lines byte for byte.
 ///   Where a sync that would have reported a conflict ended without a report (killed), or a
 ///   device's write may have landed with its answer lost and been deleted before it synced
@@ -177,8 +180,13 @@ final class SyncSoak {
 
     /// What a command of `actor` did, from the device's todos before and after it: new keys are
     /// made (or restored, if known), missing ones deleted, the fields that changed written.
+    ///
+    /// An `undo` that takes a field back to its value before an edit this device never synced is
+    /// no write: the device has nothing to send for it (its value is what it last synced), and
+    /// what others changed meanwhile stands, as if the edit had never been made.
     private func attribute(
-        _ actor: SoakActor, before: [(id: Int, fields: SoakFields)], after: [(id: Int, fields: SoakFields)]
+        _ actor: SoakActor, before: [(id: Int, fields: SoakFields)], after: [(id: Int, fields: SoakFields)],
+        undo: Bool = false
     ) {
         let old = Dictionary(before.map { ($0.fields.key, $0.fields) }, uniquingKeysWith: { first, _ in first })
         let new = Dictionary(after.map { ($0.fields.key, $0.fields) }, uniquingKeysWith: { first, _ in first })
@@ -191,7 +199,18 @@ final class SyncSoak {
                 }
                 continue
             }
-            model.wrote(key, from: previous, to: fields, by: actor, at: step)
+            guard undo, case .device(let device) = actor else {
+                model.wrote(key, from: previous, to: fields, by: actor, at: step)
+                continue
+            }
+            for field in SoakFields.all where previous.value(field) != fields.value(field) {
+                guard model.syncedSinceLastWrite(key, field, of: device) else {
+                    model.retractLastWrite(key, field, of: device)
+                    continue
+                }
+                model.wrote(
+                    key, field, fields.value(field), tags: field == "tags" ? fields.tags : [], by: actor, at: step)
+            }
         }
         for key in old.keys where new[key] == nil { model.deleted(key, by: actor, at: step) }
     }
@@ -253,7 +272,7 @@ final class SyncSoak {
         if result.status != 0 && !(operation == "undo" && result.status == 1) {
             fail("device \(index): todo \(arguments.joined(separator: " ")): exit \(result.status), \(result.stderr)")
         }
-        attribute(.device(index), before: before, after: try view(index))
+        attribute(.device(index), before: before, after: try view(index), undo: operation == "undo")
     }
 
     /// A write by the sqlite3 shell (another program sharing the file): one field of one todo,
@@ -308,7 +327,10 @@ final class SyncSoak {
                 column = quoted(fields.note)
             }
             sql = "UPDATE todos SET \(field) = \(column) WHERE id = \(target.id) RETURNING id"
+            // A value the todo has already is no change: the device has nothing to send.
+            let changed = fields.value(field) != target.fields.value(field)
             record = {
+                guard changed else { return }
                 self.model.wrote(
                     fields.key, field, fields.value(field), tags: fields.tags, by: .device(index), at: self.step)
             }

@@ -84,6 +84,8 @@ final class SoakModel {
         /// Every tag ever given.
         var tags: Set<String> = []
         var last: [String: Write] = [:]
+        /// Every write of each field, in the order they were made.
+        var fieldWrites: [String: [Write]] = [:]
         var deletes: [Write] = []
         var restores: [Write] = []
         /// The conflicts reported on it: the step, the device whose sync reported it, the field
@@ -124,6 +126,7 @@ final class SoakModel {
         keys[key]!.fieldWriters[field, default: []].insert(actor)
         keys[key]!.values[field, default: []].insert(value)
         keys[key]!.last[field] = Write(step: step, actor: actor, value: value)
+        keys[key]!.fieldWrites[field, default: []].append(Write(step: step, actor: actor, value: value))
         keys[key]!.tags.formUnion(tags)
     }
 
@@ -147,11 +150,14 @@ final class SoakModel {
         keys[key]!.deletes.append(Write(step: step, actor: actor, value: ""))
     }
 
-    /// A todo back after its delete (`todo undo` of an `rm`): its fields written again.
+    /// A todo back after its delete (`todo undo` of an `rm`). Its fields are not written again:
+    /// they come back as the device last had them, with what it last synced, so a field another
+    /// actor changed meanwhile takes that change, as the undo of an edit never made would.
     func restored(_ key: String, _ fields: SoakFields, by actor: SoakActor, at step: Int) {
         guard keys[key] != nil else { return }
         keys[key]!.restores.append(Write(step: step, actor: actor, value: ""))
-        wrote(key, everyFieldOf: fields, by: actor, at: step)
+        keys[key]!.writers.insert(actor)
+        keys[key]!.writeSteps[actor, default: []].append(step)
     }
 
     /// A conflict a sync of `device` reported on `key`; a problem when fewer than two actors
@@ -242,6 +248,13 @@ final class SoakModel {
                 }
                 // The last value written stands, unless a conflict said it was replaced.
                 guard let last = history.last[field], last.value != value else { continue }
+                // The last write to reach the server stands, which need not be the last made: a
+                // device's write reaches it with that device's next sync (an older write of a
+                // device that syncs later wins over a newer one synced before, with no conflict
+                // when the newer one's device left the field as that device last saw it).
+                if mayHaveArrivedLast(history.fieldWrites[field] ?? []).contains(where: { $0.value == value }) {
+                    continue
+                }
                 let reported = history.conflicts.contains {
                     $0.step > last.step && ($0.field == field || $0.field == "deleted")
                 }
@@ -269,6 +282,52 @@ final class SoakModel {
             }
         }
         return findings
+    }
+
+    /// Whether `device` may have sent its last write of `key`'s `field`: one of its syncs ran
+    /// after it (an undo of a write it never sent leaves nothing to send). True when it never
+    /// wrote the field (the undo is of another kind of change, say a delete).
+    func syncedSinceLastWrite(_ key: String, _ field: String, of device: Int) -> Bool {
+        guard let write = keys[key]?.fieldWrites[field]?.last(where: { $0.actor == .device(device) }) else {
+            return true
+        }
+        let syncs = (succeeded[device] ?? []) + interrupted.filter { $0.device == device }.map(\.step)
+        return syncs.contains { $0 >= write.step }
+    }
+
+    /// Takes back `device`'s last write of `key`'s `field`, which an undo reverted before any
+    /// sync could send it: for everyone else, it never happened.
+    func retractLastWrite(_ key: String, _ field: String, of device: Int) {
+        guard var writes = keys[key]?.fieldWrites[field],
+            let index = writes.lastIndex(where: { $0.actor == .device(device) })
+        else { return }
+        writes.remove(at: index)
+        keys[key]!.fieldWrites[field] = writes
+        keys[key]!.last[field] = writes.last
+    }
+
+    /// The steps between which `write` reached the server: a phone's at once; a device's with
+    /// one of its syncs, no sooner than the first from its step on (one may have been running,
+    /// with a write made during it) and no later than the first that succeeded after it.
+    private func arrival(of write: Write) -> (earliest: Int, latest: Int) {
+        guard case .device(let device) = write.actor else { return (write.step, write.step) }
+        let succeededSteps = succeeded[device] ?? []
+        let syncs = succeededSteps + interrupted.filter { $0.device == device }.map(\.step)
+        return (
+            syncs.filter { $0 >= write.step }.min() ?? Int.max,
+            succeededSteps.first { $0 > write.step } ?? Int.max
+        )
+    }
+
+    /// The writes among `writes` (of one field) that may have been the last to reach the
+    /// server: those that no write of another value surely reached it after.
+    private func mayHaveArrivedLast(_ writes: [Write]) -> [Write] {
+        let arrivals = writes.map(arrival(of:))
+        return writes.indices.filter { index in
+            !writes.indices.contains { other in
+                writes[other].value != writes[index].value && arrivals[other].earliest > arrivals[index].latest
+            }
+        }.map { writes[$0] }
     }
 
     /// Whether a sync of a device among `writers` ended without a report after `step`.
