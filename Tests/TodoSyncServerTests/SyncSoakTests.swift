@@ -3,14 +3,14 @@ import TestSupport
 import Testing
 
 /// Issue 39's soak (``SyncSoak``) in the suite: on Radicale and on Xandikos, three devices and a
-/// phone make `TODO_SOAK_OPERATIONS` random operations (by default 100 on each server, both
+/// phone make `TODO_SOAK_OPERATIONS` random operations (by default 150 on each server, both
 /// servers side by side: each run covers both, in about 20-30 s of the suite's time) while their
 /// syncs meet random faults; then, after quiet syncs, every oracle must hold. `scripts/soak`
 /// runs it at length (5,000 operations on each) and prints the tables of figures. Seeded:
 /// `TODO_TEST_SEED` replays a run's operations and faults.
 @Suite(.timed) struct SyncSoakTests {
     static var operations: Int {
-        ProcessInfo.processInfo.environment["TODO_SOAK_OPERATIONS"].flatMap { Int($0) } ?? 100
+        ProcessInfo.processInfo.environment["TODO_SOAK_OPERATIONS"].flatMap { Int($0) } ?? 150
     }
 
     @Test(arguments: [CalDAVServer.Kind.radicale, .xandikos])
