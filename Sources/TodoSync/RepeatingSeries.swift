@@ -30,10 +30,8 @@ extension VTodoObject {
     /// completed an occurrence of; Radicale refuses to store one, Xandikos stores it). `todo`
     /// reads the first; finishing it here would leave the other open, so `todo done` refuses.
     public var hasSeveralMasters: Bool {
-        let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
-        return container.lazy.filter {
-            $0.name == "VTODO" && $0.property(named: "RECURRENCE-ID") == nil && Self.uid(of: $0) == self.uid
-        }.dropFirst().contains { _ in true }
+        Self.todos(withUID: uid, in: components, at: location).filter { $0.property(named: "RECURRENCE-ID") == nil }
+            .count > 1
     }
 
     /// Whether an RRULE value (`FREQ=WEEKLY;UNTIL=20261215`) has no occurrence after `anchor`.

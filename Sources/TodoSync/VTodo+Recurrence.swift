@@ -129,10 +129,16 @@ extension VTodoObject {
     /// The VTODOs of the object that change one occurrence of the master (same UID, with a
     /// RECURRENCE-ID).
     var overrides: [ICalendarComponent] {
+        Self.todos(withUID: uid, in: components, at: location).filter { $0.property(named: "RECURRENCE-ID") != nil }
+    }
+
+    /// The VTODOs beside the master at `location` (the master itself included) whose UID is `uid`:
+    /// its overrides, and any other master.
+    static func todos(
+        withUID uid: String?, in components: [ICalendarComponent], at location: (component: Int, child: Int?)
+    ) -> [ICalendarComponent] {
         let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
-        return container.filter {
-            $0.name == "VTODO" && $0.property(named: "RECURRENCE-ID") != nil && Self.uid(of: $0) == uid
-        }
+        return container.filter { $0.name == "VTODO" && Self.uid(of: $0) == uid }
     }
 
     var timeZones: [ICalendarComponent] {
@@ -146,10 +152,8 @@ extension VTodoObject {
         let master = todo(in: components, at: location)
         let timeZones = location.child == nil ? [] : components[location.component].components(named: "VTIMEZONE")
         var fields = Self.fields(of: master, timeZone: timeZone)
-        let container = location.child == nil ? components : components[location.component].components(named: "VTODO")
-        let uid = Self.uid(of: master)
-        let overrides = container.filter {
-            $0.name == "VTODO" && $0.property(named: "RECURRENCE-ID") != nil && Self.uid(of: $0) == uid
+        let overrides = todos(withUID: Self.uid(of: master), in: components, at: location).filter {
+            $0.property(named: "RECURRENCE-ID") != nil
         }
         foldRecurrence(into: &fields, master: master, overrides: overrides, timeZones: timeZones, timeZone: timeZone)
         return fields
