@@ -62,6 +62,10 @@ final class SyncSoak {
     private var step = 0
     private var counter = 0
     private var duplicatesSeen: Set<String> = []
+    /// Each device's todos' keys by id, from every view of it taken (ids are never reused): a
+    /// conflict may name a todo that is gone when the sync ends (a sqlite3 delete or another
+    /// sync of the device while it ran).
+    private var keysByID: [Int: [Int: String]] = [:]
 
     /// The faults a sync may meet, by name; ``pickFault()`` gives their weights.
     enum Fault: String, CaseIterable {
@@ -168,6 +172,7 @@ final class SyncSoak {
         }
         let todos = try parseJSON(result.stdout, as: [[String: Any]].self, "todo list --json")
         let listed = todos.map { (id: $0["id"] as? Int ?? 0, fields: SoakFields(json: $0)) }
+        for todo in listed { keysByID[index, default: [:]][todo.id] = todo.fields.key }
         var seen: Set<String> = []
         for todo in listed where !seen.insert(todo.fields.key).inserted {
             // Once per device and todo: it stays a duplicate until something deletes a copy.
@@ -498,7 +503,8 @@ final class SyncSoak {
         figures.deleted += report["deleted"] as? Int ?? 0
         let conflicts = report["conflicts"] as? [[String: Any]] ?? []
         guard !conflicts.isEmpty else { return }
-        let names = Dictionary(try view(index).map { ($0.id, $0.fields.key) }, uniquingKeysWith: { first, _ in first })
+        _ = try view(index)
+        let names = keysByID[index] ?? [:]
         for conflict in conflicts {
             let field = conflict["field"] as? String ?? "?"
             figures.conflicts[field == "deleted" ? "deleted" : "field", default: 0] += 1
