@@ -90,8 +90,18 @@ public struct TodoField: Sendable {
             (fields: TodoFields, statement: Statement, index: Int32) throws(SQLiteError) in
             try fields[keyPath: path].bind(to: statement, at: index)
         }
-        let read: @Sendable (Row, Int32, inout TodoFields) -> Void = { row, index, fields in
-            fields[keyPath: path] = Stored(column: index, of: row)
+        let read: @Sendable (Row, Int32, inout TodoFields) -> Void
+        if let offset = MemoryLayout<TodoFields>.offset(of: path) {
+            // The row decoder runs once per field per row (a million times twelve in `todo list`):
+            // a store at the property's offset, where a key path write is a runtime walk of the path.
+            read = { row, index, fields in
+                withUnsafeMutablePointer(to: &fields) { pointer in
+                    UnsafeMutableRawPointer(pointer).advanced(by: offset).assumingMemoryBound(to: Stored.self).pointee =
+                        Stored(column: index, of: row)
+                }
+            }
+        } else {
+            read = { row, index, fields in fields[keyPath: path] = Stored(column: index, of: row) }
         }
         let set: @Sendable (Value, inout TodoFields) -> Bool = { value, fields in
             guard let stored = Stored(fieldValue: value) else { return false }
