@@ -14,14 +14,24 @@ public final class Session {
     private let database: OpaquePointer
 
     /// Starts recording changes to `table` of the main database on `connection`.
-    public init(connection: Connection, table: String) throws(SQLiteError) {
+    public convenience init(connection: Connection, table: String) throws(SQLiteError) {
+        try self.init(connection: connection, tables: [table])
+    }
+
+    /// Starts recording changes to each of `tables` of the main database on `connection`. A
+    /// changeset lists its changes table by table, in this order (and its inverse too): a
+    /// table whose rows another one's checks need comes where applying it in either direction
+    /// keeps those checks.
+    public init(connection: Connection, tables: [String]) throws(SQLiteError) {
         var session: OpaquePointer?
         try check(sqlite3session_create(connection.handle, "main", &session), connection.handle)
         guard let session else { throw SQLiteError(extendedCode: SQLITE_NOMEM) }
-        let code = sqlite3session_attach(session, table)
-        guard code == SQLITE_OK else {
-            sqlite3session_delete(session)
-            throw SQLiteError(handle: connection.handle, code: code)
+        for table in tables {
+            let code = sqlite3session_attach(session, table)
+            guard code == SQLITE_OK else {
+                sqlite3session_delete(session)
+                throw SQLiteError(handle: connection.handle, code: code)
+            }
         }
         handle = session
         database = connection.handle
@@ -59,16 +69,19 @@ public struct Changeset: Sendable, Equatable {
     /// `sqlite3changeset_next` and `sqlite3changeset_apply` never return. Stored changesets
     /// can be damaged (or written by another program), so they are checked here, on the
     /// format of sqlite3session.c, before SQLite sees them.
-    public func isWellFormed(table: String, columnCount: Int) -> Bool {
+    ///
+    /// `others` names the other tables it may change too, with their column counts.
+    public func isWellFormed(table: String, columnCount: Int, others: [String: Int] = [:]) -> Bool {
         var reader = ChangesetReader(bytes: bytes)
-        return reader.readAll(table: Array(table.utf8), columnCount: columnCount)
+        return reader.readAll(table: Array(table.utf8), columnCount: columnCount, others: others)
     }
 
-    /// The integer primary key (first column) of each row it changes, in order; nil when the
-    /// bytes are not a well-formed changeset of `table` with `columnCount` columns.
-    public func rowIDs(table: String, columnCount: Int) -> [Int64]? {
+    /// The integer primary key (first column) of each row of `table` it changes, in order; nil
+    /// when the bytes are not a well-formed changeset of `table` with `columnCount` columns (and
+    /// of `others`, as ``isWellFormed(table:columnCount:others:)`` reads them).
+    public func rowIDs(table: String, columnCount: Int, others: [String: Int] = [:]) -> [Int64]? {
         var reader = ChangesetReader(bytes: bytes)
-        guard reader.readAll(table: Array(table.utf8), columnCount: columnCount) else { return nil }
+        guard reader.readAll(table: Array(table.utf8), columnCount: columnCount, others: others) else { return nil }
         return reader.rowIDs
     }
 
@@ -93,11 +106,19 @@ public struct Changeset: Sendable, Equatable {
 public struct ChangesetConflict: Error, Sendable, Equatable {
     /// The integer primary keys of the conflicting rows (the first column of each).
     public let rowIDs: [Int64]
+    /// The table of each of ``rowIDs``, in the same order.
+    public let tables: [String]
+
+    /// The keys of the conflicting rows of `table`.
+    public func rowIDs(of table: String) -> [Int64] {
+        zip(rowIDs, tables).filter { $0.1 == table }.map(\.0)
+    }
 }
 
 /// Collects conflicts while a changeset is applied.
 private final class ConflictLog {
     var rowIDs: [Int64] = []
+    var tables: [String] = []
 }
 
 extension Connection {
@@ -129,14 +150,17 @@ extension Connection {
                     } else {
                         sqlite3changeset_old(iterator, 0, &value)
                     }
-                    if let value { log.rowIDs.append(sqlite3_value_int64(value)) }
+                    if let value {
+                        log.rowIDs.append(sqlite3_value_int64(value))
+                        log.tables.append(table.map { String(cString: $0) } ?? "")
+                    }
                     _ = kind
                     return SQLITE_CHANGESET_ABORT
                 },
                 Unmanaged.passUnretained(log).toOpaque())
         }
         withExtendedLifetime(log) {}
-        if !log.rowIDs.isEmpty { return ChangesetConflict(rowIDs: log.rowIDs) }
+        if !log.rowIDs.isEmpty { return ChangesetConflict(rowIDs: log.rowIDs, tables: log.tables) }
         try check(code, handle)
         return nil
     }
@@ -155,20 +179,25 @@ private struct ChangesetReader {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func readAll(table: [UInt8], columnCount: Int) -> Bool {
+    mutating func readAll(table: [UInt8], columnCount: Int, others: [String: Int] = [:]) -> Bool {
         var changes = 0
         var columns: Int?
+        // Whether the changes read now are `table`'s, whose keys are collected.
+        var wanted = false
         while offset < bytes.count {
             let op = bytes[offset]
             offset += 1
             switch Int32(op) {
             case 0x54:  // 'T': a table header
-                guard let count = varint(), count == columnCount else { return false }
+                guard let count = varint(), count > 0, count <= 1000 else { return false }
                 for _ in 0..<count {
                     guard offset < bytes.count, bytes[offset] <= 1 else { return false }
                     offset += 1
                 }
-                guard let end = bytes[offset...].firstIndex(of: 0), Array(bytes[offset..<end]) == table else {
+                guard let end = bytes[offset...].firstIndex(of: 0) else { return false }
+                let name = Array(bytes[offset..<end])
+                wanted = name == table
+                guard count == (wanted ? columnCount : others[String(decoding: name, as: UTF8.self)]) else {
                     return false
                 }
                 offset = end + 1
@@ -181,7 +210,7 @@ private struct ChangesetReader {
                     for column in 0..<columns {
                         let start = offset
                         guard value() else { return false }
-                        if record == 0, column == 0, bytes[start] == 1 {
+                        if wanted, record == 0, column == 0, bytes[start] == 1 {
                             // Type 1: a big-endian 8-byte integer, bounds checked by value().
                             rowIDs.append(
                                 Int64(bitPattern: bytes[(start + 1)...(start + 8)].reduce(0) { $0 << 8 | UInt64($1) }))

@@ -14,6 +14,9 @@ public struct ImportReport: Sendable, Equatable {
     /// The finished occurrences of repeating todos, by offset in ``todos``, oldest first: a
     /// taskwarrior template's completed instances.
     public var history: [Int: [ImportedCompletion]] = [:]
+    /// The name of the list of some todos, by their index in ``todos``: what `todo export`
+    /// writes (`"list": "Work"`), so that an import puts each todo back in a list of that name.
+    public var lists: [Int: String] = [:]
     /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
     public var notKept: [(what: NotKept, count: Int)] {
         NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }

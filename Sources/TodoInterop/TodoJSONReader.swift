@@ -15,6 +15,7 @@ import TodoStore
 /// - `repeat_rule` (an RRULE value as written, or `null`) and `repeat_from` (`"due"` or
 ///   `"done"`; `"due"` when absent) are optional too: a rule another app wrote comes back as it
 ///   was, whether or not this version's engine reads it;
+/// - `list` is optional: the name of the todo's list (``ImportReport/lists``);
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
 ///   from newer versions with more keys still import.
 enum TodoJSONReader {
@@ -35,6 +36,9 @@ enum TodoJSONReader {
         for (offset, record) in records.enumerated() {
             let (todo, uid) = try todo(from: record, location: .record(offset + 1))
             if let uid { report.uids[offset] = uid }
+            if case .object(let object) = record, case .string(let list)? = object["list"], !list.isEmpty {
+                report.lists[offset] = list
+            }
             report.todos.append(todo)
         }
         return report

@@ -31,6 +31,20 @@ extension TodoGrouping where Record == Todo {
         }
     }
 
+    /// By list: a group per list that has todos, in the lists' display order (position, then
+    /// name), keyed by the list's id so that a rename re-titles its group rather than making
+    /// another. `lists` are the lists as read now (``TodoRepository/lists()``); a todo of a list
+    /// not among them (made since) shows under its id.
+    public static func byList(_ lists: [TodoList]) -> Self {
+        let groups = Dictionary(
+            lists.enumerated().map { ($1.id, TodoGroup(rank: $0, key: String($1.id), title: $1.name)) },
+            uniquingKeysWith: { first, _ in first })
+        let unknownRank = lists.count
+        return .one { todo in
+            groups[todo.listID] ?? TodoGroup(rank: unknownRank, key: String(todo.listID), title: "#\(todo.listID)")
+        }
+    }
+
     /// The group of the todos without tags in ``byTag``: last.
     public static var noTag: TodoGroup { TodoGroup(rank: 1, title: "No tag") }
 

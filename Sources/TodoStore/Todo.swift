@@ -13,11 +13,17 @@ public struct Todo: Identifiable, Hashable, Sendable {
     public let id: Int64
     /// Its fields, without the id.
     public var fields: TodoFields
+    /// The id of the list it is in (``TodoList``). Not one of the fields: a list is where a todo
+    /// is (a collection, when synced), not something it carries; ``TodoRepository/move(ids:to:)``
+    /// changes it.
+    public var listID: Int64
 
-    /// The todo `id` with `fields`. Persisting one is ``TodoRepository/add(_:nameCheck:now:)``'s job.
-    public init(id: Int64, _ fields: TodoFields) {
+    /// The todo `id` with `fields`, in the list `listID`. Persisting one is
+    /// ``TodoRepository/add(_:nameCheck:now:)``'s job.
+    public init(id: Int64, _ fields: TodoFields, listID: Int64 = TodoList.firstID) {
         self.id = id
         self.fields = fields
+        self.listID = listID
     }
 
     /// A field, by name: `todo.deadline`.

@@ -4,9 +4,9 @@ import SQLite
 /// the column list every SELECT and RETURNING clause uses, and the decoder that reads those
 /// columns by position. Deriving both from the one table is what keeps them in step.
 public enum TodoColumns {
-    /// `id, name, deadline, done, priority, tags, note, created, completed`, in the order
-    /// ``todo(from:)`` reads them.
-    public static let list = (["id"] + fields).joined(separator: ", ")
+    /// `id, name, deadline, done, ..., start_date, list_id`: the id, the fields, the list, in the
+    /// order ``todo(from:)`` reads them (the order of the table's columns).
+    public static let list = (["id"] + fields + ["list_id"]).joined(separator: ", ")
     /// The columns of a todo's fields (``TodoField/all``), in ``list``'s order after `id`: what
     /// an INSERT or an UPDATE of every field names, and what sync keeps as a merge base.
     public static let fields = TodoField.all.map(\.name)
@@ -14,18 +14,24 @@ public enum TodoColumns {
     /// file of any version can be read for.
     public static let sinceFirstVersion = "id, name, deadline, done"
     /// How many columns ``list`` names (and the `todos` table has).
-    public static let count = fields.count + 1
+    public static let count = fields.count + 2
 
     /// ``list`` with each column qualified by `table` (`t.id, t.name, ...`), for a join.
     public static func list(qualifiedBy table: String) -> String {
-        (["id"] + fields).map { "\(table).\($0)" }.joined(separator: ", ")
+        (["id"] + fields + ["list_id"]).map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
-    /// The todo on the current row of a statement that selected ``list``.
+    /// The todo on the current row of a statement that selected ``list``. A NULL list (a row
+    /// another program wrote while a trigger had yet to place it) reads as the first list.
     @inline(__always)
     public static func todo(from row: Row) -> Todo {
-        Todo(id: row.int64(0), fields(from: row, at: 1))
+        Todo(
+            id: row.int64(0), fields(from: row, at: 1),
+            listID: row.isNull(listColumn) ? TodoList.firstID : row.int64(listColumn))
     }
+
+    /// The column of `list_id` in ``list``.
+    static let listColumn = Int32(fields.count + 1)
 
     /// The fields on the current row of a statement that selected ``fields`` from `column` on.
     ///

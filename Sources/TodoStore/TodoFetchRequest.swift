@@ -51,6 +51,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Only todos whose priority is in one of these ranges of values (none: all): ``TodoPriority/Level/values``
     /// for a class, `0...0` for todos without one.
     public var priorities: [ClosedRange<Int>] = []
+    /// Only todos in one of these lists, by id (none: every list), as `todo list --list Work
+    /// --list Home` asks.
+    public var lists: [Int64] = []
     /// At most this many todos (`nil`: no limit).
     public var limit: Int?
     /// Skip this many todos first.
@@ -164,8 +167,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
             + ")"
     }
 
-    /// The values for the parameters of the deadline bounds, start bounds, search terms, tags
-    /// and priority ranges, in ``conditions`` order.
+    /// The values for the parameters of the deadline bounds, start bounds, search terms, tags,
+    /// priority ranges and lists, in ``conditions`` order.
     var filterArguments: [any SQLiteBindable] {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
@@ -179,6 +182,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
         }
         arguments += tags.map(\.folded)
         for range in priorities { arguments += [Int64(range.lowerBound), Int64(range.upperBound)] }
+        arguments += lists.map { $0 as any SQLiteBindable }
         return arguments
     }
 
@@ -195,7 +199,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The WHERE terms of the filter, the deadline bounds, the start bounds, the search, the
-    /// tags and the priorities, in parameter order (``filterArguments`` binds them).
+    /// tags, the priorities and the lists, in parameter order (``filterArguments`` binds them).
     private var conditions: [String] {
         var conditions: [String] = []
         switch filter {
@@ -217,6 +221,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
         conditions += tags.map { _ in "\(TodoSearch.tagFunction)(tags, ?)" }
         if !priorities.isEmpty {
             conditions.append("(" + priorities.map { _ in "priority BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
+        }
+        if !lists.isEmpty {
+            conditions.append("list_id IN (" + lists.map { _ in "?" }.joined(separator: ", ") + ")")
         }
         return conditions
     }

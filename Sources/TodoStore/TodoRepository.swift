@@ -355,19 +355,24 @@ public final class TodoRepository {
     /// passes them); a todo added undone has no completed time. With `now` `nil` the times are
     /// stored as given (a todo copied from a server that wrote none). Tags are valid by
     /// construction (``TodoTag``); a note is kept as written.
+    ///
+    /// The todo goes into the list `list`, or the default list when it is `nil`.
+    ///
+    /// - Throws: ``TodoStoreError/noSuchList(_:)`` when no list has the id `list`.
     @discardableResult
-    public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now())
-        throws(TodoStoreError) -> Todo
-    {
-        try add(fields, nameCheck: nameCheck, now: now, id: nil)
+    public func add(
+        _ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), list: Int64? = nil
+    ) throws(TodoStoreError) -> Todo {
+        try add(fields, nameCheck: nameCheck, now: now, id: nil, list: list)
     }
 
-    /// ``add(_:nameCheck:now:)`` under `id` when one is given, which no todo may have: a deleted
-    /// todo's, brought back as the same todo (ids are never reused for another one).
+    /// ``add(_:nameCheck:now:list:)`` under `id` when one is given, which no todo may have: a
+    /// deleted todo's, brought back as the same todo (ids are never reused for another one).
     @discardableResult
-    public func add(_ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), id: Int64?)
-        throws(TodoStoreError) -> Todo
-    {
+    public func add(
+        _ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), id: Int64?,
+        list: Int64? = nil
+    ) throws(TodoStoreError) -> Todo {
         if nameCheck == .validated { try Todo.validateName(fields.name) }
         var fields = fields
         if let now {
@@ -376,18 +381,27 @@ public final class TodoRepository {
         }
         let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
-            try TodoStoreError.wrap { () throws(SQLiteError) in
+            let listID: Int64
+            if let list {
+                guard try self.list(id: list) != nil else { throw .noSuchList("#\(list)") }
+                listID = list
+            } else {
+                listID = try defaultList().id
+            }
+            return try TodoStoreError.wrap { () throws(SQLiteError) in
                 guard let id else {
                     let statement = try connection.internalCachedStatement(Self.insertEveryField)
                     try TodoColumns.bind(stored, to: statement, from: 1)
+                    try statement.bind(listID, at: Int32(TodoColumns.fields.count + 1))
                     try statement.step()
-                    return Todo(id: connection.lastInsertRowID, stored)
+                    return Todo(id: connection.lastInsertRowID, stored, listID: listID)
                 }
                 let statement = try connection.internalCachedStatement(Self.insertEveryFieldWithID)
                 try statement.bind(id, at: 1)
                 try TodoColumns.bind(stored, to: statement, from: 2)
+                try statement.bind(listID, at: Int32(TodoColumns.fields.count + 2))
                 try statement.step()
-                return Todo(id: id, stored)
+                return Todo(id: id, stored, listID: listID)
             }
         }
     }
@@ -456,15 +470,15 @@ public final class TodoRepository {
         return todo
     }
 
-    /// The INSERT of a todo with every field, bound by ``TodoColumns/bind(_:to:from:)``.
+    /// The INSERT of a todo with every field, bound by ``TodoColumns/bind(_:to:from:)``, and its list.
     private static let insertEveryField =
-        "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", "))) VALUES ("
-        + Array(repeating: "?", count: TodoColumns.fields.count).joined(separator: ", ") + ")"
+        "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", ")), list_id) VALUES ("
+        + Array(repeating: "?", count: TodoColumns.fields.count + 1).joined(separator: ", ") + ")"
 
     /// ``insertEveryField`` with the id first.
     private static let insertEveryFieldWithID =
-        "INSERT INTO todos (id, \(TodoColumns.fields.joined(separator: ", "))) VALUES ("
-        + Array(repeating: "?", count: TodoColumns.fields.count + 1).joined(separator: ", ") + ")"
+        "INSERT INTO todos (id, \(TodoColumns.fields.joined(separator: ", ")), list_id) VALUES ("
+        + Array(repeating: "?", count: TodoColumns.fields.count + 2).joined(separator: ", ") + ")"
 
     /// The UPDATE of every field of one todo, bound by ``TodoColumns/bind(_:to:from:)`` and then the id;
     /// it returns the row.
@@ -520,7 +534,7 @@ public final class TodoRepository {
     ///
     /// Ids are de-duplicated (first occurrence wins the order). If any id matches no row the
     /// transaction rolls back and the error lists every missing id.
-    private func changeEach(
+    func changeEach(
         _ ids: [Int64], sql: String,
         bind: (Statement, Int64) throws(SQLiteError) -> Void
     ) throws(TodoStoreError) -> [Todo] {

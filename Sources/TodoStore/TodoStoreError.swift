@@ -33,6 +33,19 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     /// The newest history entry (of `command`) is not a change that can be applied: empty or
     /// not a changeset. Nothing was changed; ``TodoRepository/skipUndo(force:)`` forgets it.
     case damagedHistory(command: String)
+    /// No list has this name (or, written `#7`, this id).
+    case noSuchList(String)
+    /// A list has this name already (under case folding): the name as that list has it.
+    case listExists(String)
+    /// A list's name must hold something besides white space, no control character, and not
+    /// start with `-` (``TodoList/isValidName(_:)``).
+    case invalidListName(String)
+    /// A colour is `#RRGGBB` (``TodoList/normalizedColor(_:)``).
+    case invalidColor(String)
+    /// The list still holds `count` todos; say what becomes of them. Nothing was changed.
+    case listNotEmpty(String, count: Int)
+    /// The default list cannot be removed until another list is the default. Nothing was changed.
+    case defaultListRemoved(String)
     /// SQLite reported an error: busy past the timeout, full disk, I/O error, constraint...
     case sqlite(SQLiteError)
 

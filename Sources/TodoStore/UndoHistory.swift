@@ -30,7 +30,16 @@ extension TodoRepository {
     /// How many commands are kept for undo.
     public static let undoDepth = 100
 
-    /// Runs `body` in one write transaction and records its changes to `todos` so that
+    /// The tables a step records: the todos, then the lists. In that order a step that moves a
+    /// list's todos out (or deletes them) and then deletes the list applies both ways: forwards
+    /// the todos go first, as `lists_keep_nonempty` needs; undone they come back first, and the
+    /// list after them.
+    static let recordedTables = ["todos", "lists"]
+
+    /// The column count of each recorded table but `todos`: what a stored step is checked against.
+    static let otherRecordedTables = ["lists": TodoList.columnCount]
+
+    /// Runs `body` in one write transaction and records its changes to `todos` and `lists` so that
     /// ``undo()`` can revert them. Nothing is recorded when `body` changed nothing.
     ///
     /// Uses SQLite's session extension: the changeset of the transaction is inverted and stored
@@ -48,7 +57,7 @@ extension TodoRepository {
             try connection.transaction(.immediate, mapError: { mapStoreError(.sqlite($0)) }) { () throws(Failure) in
                 let session: Session
                 do throws(SQLiteError) {
-                    session = try Session(connection: connection, table: "todos")
+                    session = try Session(connection: connection, tables: Self.recordedTables)
                 } catch {
                     throw mapStoreError(.sqlite(error))
                 }
@@ -119,14 +128,17 @@ extension TodoRepository {
                 throw from == .undo ? .nothingToUndo : .nothingToRedo
             }
             let damaged = TodoStoreError.damagedHistory(command: entry.command)
-            guard let ids = entry.changeset.rowIDs(table: "todos", columnCount: TodoColumns.count) else {
+            guard
+                let ids = entry.changeset.rowIDs(
+                    table: "todos", columnCount: TodoColumns.count, others: Self.otherRecordedTables)
+            else {
                 throw damaged
             }
             // Read in this transaction, so they are exactly the rows the step changes.
             var before: [Todo?] = []
             for id in ids { before.append(try todo(id: id)) }
             let session = try TodoStoreError.wrap { () throws(SQLiteError) in
-                try Session(connection: connection, table: "todos")
+                try Session(connection: connection, tables: Self.recordedTables)
             }
             let conflict: ChangesetConflict?
             do throws(SQLiteError) {
@@ -138,8 +150,8 @@ extension TodoRepository {
             }
             if let conflict {
                 throw from == .undo
-                    ? .undoConflict(command: entry.command, ids: conflict.rowIDs)
-                    : .redoConflict(command: entry.command, ids: conflict.rowIDs)
+                    ? .undoConflict(command: entry.command, ids: conflict.rowIDs(of: "todos"))
+                    : .redoConflict(command: entry.command, ids: conflict.rowIDs(of: "todos"))
             }
             let reverse = try TodoStoreError.wrap { () throws(SQLiteError) in try session.changeset().inverted() }
             // Applying a whole, conflict-free changeset changes rows; one that changed nothing
@@ -208,7 +220,8 @@ extension TodoRepository {
     /// Whether `changeset` applies now without a conflict: applied inside a savepoint that is
     /// then rolled back, so no todo changes (and commit observers hear of nothing).
     private func wouldApply(_ changeset: Changeset) throws(TodoStoreError) -> Bool {
-        guard changeset.isWellFormed(table: "todos", columnCount: TodoColumns.count) else { return false }
+        guard changeset.isWellFormed(table: "todos", columnCount: TodoColumns.count, others: Self.otherRecordedTables)
+        else { return false }
         return try TodoStoreError.wrap { () throws(SQLiteError) -> Bool in
             try connection.execute("SAVEPOINT todo_skip_probe")
             defer {

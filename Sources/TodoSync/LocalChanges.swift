@@ -13,7 +13,9 @@ public enum LocalChange: Sendable, Equatable {
 }
 
 extension SyncState {
-    /// The local changes since the last sync.
+    /// The local changes since the last sync, to the todos of the list the remote holds: a
+    /// todo moved to another list is gone from the collection's point of view (its object is
+    /// deleted there), and one moved in is new to it.
     ///
     /// Any program may write the file (another `todo`, the sqlite3 shell, Python), so changes
     /// are found in the file, never in this process's memory: a todo has changed when its
@@ -46,14 +48,15 @@ extension SyncState {
             """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
-            WHERE s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR "))
+            WHERE t.id IN (\(Self.linkedTodos))
+            AND (s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
             ORDER BY t.id
             """)
         try statement.forEachRow { if let change = Self.change(from: $0) { changes.append(change) } }
         let deleted = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
-            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id NOT IN (SELECT id FROM todos) ORDER BY u.todo_id
+            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id NOT IN (\(Self.linkedTodos)) ORDER BY u.todo_id
             """)
         try deleted.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
         return changes
@@ -64,12 +67,13 @@ extension SyncState {
         let present = try connection.internalCachedStatement(
             """
             SELECT \(Self.rowColumns) FROM todos t
-            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid WHERE t.id = ?
+            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
+            WHERE t.id = ? AND t.id IN (\(Self.linkedTodos))
             """)
         let gone = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
-            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND u.todo_id NOT IN (SELECT id FROM todos)
+            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND u.todo_id NOT IN (\(Self.linkedTodos))
             """)
         for id in ids {
             try present.reset()

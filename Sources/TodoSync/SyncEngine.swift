@@ -54,6 +54,16 @@ public struct SyncEngine {
     var state: SyncState { SyncState(repository: repository) }
     var uids: TodoUIDs { TodoUIDs(repository: repository) }
 
+    /// The todo here that has `uid`, when it is in the list the remote holds: one moved to
+    /// another list is, for this collection, deleted here.
+    func localTodo(uid: String) throws(TodoStoreError) -> Todo? {
+        guard
+            let todo = try uids.todoID(forUID: uid).flatMap({ id throws(TodoStoreError) in try repository.todo(id: id) }
+            )
+        else { return nil }
+        return todo.listID == (try state.linkedListID()) ? todo : nil
+    }
+
     /// The most rounds of "someone else wrote first" for one sync before it gives up.
     static let maximumRounds = 3
 
@@ -214,7 +224,7 @@ public struct SyncEngine {
         let remote = vtodo.fields
         let uid = vtodo.uid
         let item = try state.item(uid: uid)
-        let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
+        let local = try localTodo(uid: uid)
         let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
         // The last version both sides agreed on: the one last synced, or, when a write whose
         // answer was lost is what the server now holds, that write (this device's own, not a
@@ -251,8 +261,19 @@ public struct SyncEngine {
             // As another app wrote it: a blank SUMMARY is still a todo, not an error. A todo
             // deleted here comes back under its id, as `todo undo` would bring it (whose undo of
             // the delete then finds it there, instead of adding a second copy).
-            let todo = try repository.add(
-                remote, nameCheck: .asStored, now: nil, id: try uids.deletedTodoID(forUID: uid))
+            let todo: Todo
+            if let moved = try uids.todoID(forUID: uid).flatMap({ id throws(TodoStoreError) in
+                try repository.todo(id: id)
+            }) {
+                // Moved to a list this remote does not hold, and edited there since: the edit
+                // wins as over a delete, and brings the todo back into the synced list.
+                _ = try repository.move(ids: [moved.id], to: try state.linkedListID())
+                todo = try repository.replaceFields(id: moved.id, with: remote)
+            } else {
+                todo = try repository.add(
+                    remote, nameCheck: .asStored, now: nil, id: try uids.deletedTodoID(forUID: uid),
+                    list: try state.linkedListID())
+            }
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
@@ -377,7 +398,7 @@ public struct SyncEngine {
             return
         }
         let uid = item.uid
-        let local = try uids.todoID(forUID: uid).flatMap { id throws(TodoStoreError) in try repository.todo(id: id) }
+        let local = try localTodo(uid: uid)
         if let local, !local.fields.means(theSameAs: item.base) {
             // Edited here, deleted there: the edit wins; with no item, the todo is sent anew, made
             // from the object's last synced text with the edit in it.
@@ -400,9 +421,7 @@ public struct SyncEngine {
     private func applyRemovalOfSent(href: String, report: inout SyncReport) throws(TodoStoreError) {
         guard let sent = try state.sent(href: href), try state.item(uid: sent.uid) == nil else { return }
         try state.removeSent(uid: sent.uid)
-        let local = try uids.todoID(forUID: sent.uid).flatMap { id throws(TodoStoreError) in
-            try repository.todo(id: id)
-        }
+        let local = try localTodo(uid: sent.uid)
         guard let local else {
             try state.recordGone(uid: sent.uid, text: sent.text)
             return

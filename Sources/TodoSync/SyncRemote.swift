@@ -11,12 +11,18 @@ public struct SyncRemote: Sendable, Equatable {
     public var passwordCommand: String?
     /// A CA bundle (PEM) to trust instead of the system's (migration 0006), as an absolute path.
     public var caFile: String?
+    /// The list whose todos the collection holds (migration 0013): `todo sync` sends and takes
+    /// those only, and the other lists stay on this device.
+    public var listID: Int64
 
-    public init(url: String, user: String?, passwordCommand: String?, caFile: String? = nil) {
+    public init(
+        url: String, user: String?, passwordCommand: String?, caFile: String? = nil, listID: Int64 = TodoList.firstID
+    ) {
         self.url = url
         self.user = user
         self.passwordCommand = passwordCommand
         self.caFile = caFile
+        self.listID = listID
     }
 }
 

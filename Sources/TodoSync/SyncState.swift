@@ -18,16 +18,34 @@ public struct SyncState {
     public func remote() throws(TodoStoreError) -> SyncRemote? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> SyncRemote? in
             let statement = try connection.internalCachedStatement(
-                "SELECT url, user, password_command, ca_file FROM sync_remote WHERE id = 1")
+                "SELECT url, user, password_command, ca_file, list_id FROM sync_remote WHERE id = 1")
             var remote: SyncRemote?
             try statement.forEachRow {
                 remote = SyncRemote(
                     url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2),
-                    caFile: $0.optionalString(3))
+                    caFile: $0.optionalString(3), listID: $0.int64(4))
             }
             return remote
         }
     }
+
+    /// The list the remote holds and the remote's URL, when one is set up: what `todo lists`
+    /// says, and what it will not remove.
+    public static func linkedList(of repository: TodoRepository) throws(TodoStoreError) -> (list: Int64, url: String)? {
+        try SyncState(repository: repository).remote().map { ($0.listID, $0.url) }
+    }
+
+    /// The list the remote holds (the first list when none is set up: then nothing syncs).
+    public func linkedListID() throws(TodoStoreError) -> Int64 {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Int64 in
+            try connection.internalCachedStatement("SELECT list_id FROM sync_remote WHERE id = 1").scalarInt64()
+                ?? TodoList.firstID
+        }
+    }
+
+    /// The todos of the list the remote holds, in SQL: every query of the local side of a sync
+    /// reads these and no others (the other lists stay on this device).
+    static let linkedTodos = "SELECT id FROM todos WHERE list_id = (SELECT list_id FROM sync_remote WHERE id = 1)"
 
     /// Sets the remote, forgetting any sync state of a previous one (its items and token) in
     /// the same transaction. UIDs stay: the same collection set up again matches its todos.
@@ -38,11 +56,11 @@ public struct SyncState {
             try connection.execute("DELETE FROM sync_gone")
             try connection.internalCachedStatement(
                 """
-                INSERT INTO sync_remote (id, url, user, password_command, ca_file) VALUES (1, ?, ?, ?, ?)
+                INSERT INTO sync_remote (id, url, user, password_command, ca_file, list_id) VALUES (1, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET url = excluded.url, user = excluded.user, password_command = excluded.password_command,
-                    ca_file = excluded.ca_file, sync_token = NULL, last_sync = NULL, feed_seq = 0
+                    ca_file = excluded.ca_file, list_id = excluded.list_id, sync_token = NULL, last_sync = NULL, feed_seq = 0
                 """
-            ).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile])
+            ).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile, remote.listID])
         }
     }
 

@@ -15,8 +15,8 @@ enum TodoCLI {
 
     /// Every command, in the order help lists them.
     static let commands: [Command] = [
-        .add, .list, .show, .edit, .tags, .done, .undone, .skip, .remove, .undo, .redo, .export, .import, .watch, .ui,
-        .sync,
+        .add, .list, .show, .edit, .tags, .lists, .move, .done, .undone, .skip, .remove, .undo, .redo, .export, .import,
+        .watch, .ui, .sync,
         .completions, .manpage, .check, help
     ]
 

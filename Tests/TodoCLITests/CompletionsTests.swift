@@ -113,7 +113,7 @@ private func isInstalled(_ program: String) -> Bool {
     }
 
     @Test func bashCompletesCommandsOptionsAndValues() throws {
-        #expect(try bashComplete("todo", "l") == ["list"])
+        #expect(try bashComplete("todo", "l") == ["list", "lists"])
         #expect(try bashComplete("todo", "") == TodoCLI.commands.map(\.spec.name))
         let list = try #require(TodoCLI.commands.first { $0.spec.name == "list" }?.spec)
         #expect(try bashComplete("todo", "list", "--s") == list.options.map(\.name).filter { $0.hasPrefix("--s") })
@@ -173,7 +173,7 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try bashComplete("todo", "list", "--tag", "fa") == ["+family"], "without the sigil")
         #expect(try bashComplete("todo", "edit", "1", "--untag", "@") == ["@phone"])
         #expect(!FileManager.default.fileExists(atPath: marker), "a tag was run as a command")
-        #expect(try bashComplete("todo", "list", "--by", "") == ["done", "priority", "tag", "due"])
+        #expect(try bashComplete("todo", "list", "--by", "") == ["done", "priority", "tag", "due", "list"])
         #expect(script.text(for: .zsh).contains("_todo_tags"))
         #expect(script.text(for: .fish).contains("__todo_tags"))
     }

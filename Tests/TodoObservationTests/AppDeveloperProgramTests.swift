@@ -234,7 +234,8 @@ import TodoStore
         }
     }
 
-    /// A flag the SQLite authorizer reads: while set, every SELECT is denied.
+    /// A flag the SQLite authorizer reads: while set, reading a todo's name is denied (so every
+    /// fetch fails, while a plain INSERT, whose trigger reads the lists, still runs).
     final class SelectBlocker {
         var blocking = false
     }
@@ -251,10 +252,12 @@ import TodoStore
         let context = Unmanaged.passUnretained(blocker).toOpaque()
         sqlite3_set_authorizer(
             repository.connection.handle,
-            { context, action, _, _, _, _ in
-                guard let context else { return SQLITE_OK }
+            { context, action, table, column, _, _ in
+                guard let context, let table, let column else { return SQLITE_OK }
                 let blocker = Unmanaged<SelectBlocker>.fromOpaque(context).takeUnretainedValue()
-                return blocker.blocking && action == SQLITE_SELECT ? SQLITE_DENY : SQLITE_OK
+                let readsName =
+                    action == SQLITE_READ && String(cString: table) == "todos" && String(cString: column) == "name"
+                return blocker.blocking && readsName ? SQLITE_DENY : SQLITE_OK
             }, context)
         defer { sqlite3_set_authorizer(repository.connection.handle, nil, nil) }
 

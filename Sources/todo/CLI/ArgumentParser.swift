@@ -137,7 +137,7 @@ enum Suggestion {
     /// words that are not a typo of a command: `ls` is two edits from `list`.
     static let peerVerbs = [
         "ls": "list", "a": "add", "do": "done", "x": "done", "del": "rm", "delete": "rm", "remove": "rm",
-        "modify": "edit", "mod": "edit", "info": "show"
+        "modify": "edit", "mod": "edit", "info": "show", "mv": "move", "projects": "lists"
     ]
 
     /// The error for a command name that is neither a command nor an alias, with the command

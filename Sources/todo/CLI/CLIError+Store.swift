@@ -37,6 +37,10 @@ extension CLIError {
             self = .failure("\(path) was deleted or moved away")
         case .nothingToUndo:
             self = .failure("nothing to undo")
+        case .undoConflict(let command, let ids) where ids.isEmpty:
+            self = .failure(
+                "cannot undo '\(command)': a list it changed was changed since, in another program",
+                hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
         case .undoConflict(let command, let ids):
             let list = Self.idList(ids)
             self = .failure(
@@ -49,6 +53,10 @@ extension CLIError {
         case .nothingToRedo:
             self = .failure(
                 "nothing to redo", hint: "Redo re-applies what 'todo undo' reverted, until the next change.")
+        case .redoConflict(let command, let ids) where ids.isEmpty:
+            self = .failure(
+                "cannot redo '\(command)': a list it changed was changed since, in another program",
+                hint: "Nothing was changed.")
         case .redoConflict(let command, let ids):
             let list = Self.idList(ids)
             self = .failure(
@@ -58,6 +66,24 @@ extension CLIError {
             self = .failure(
                 "the newest undo step ('\(command)') is damaged and cannot be applied",
                 hint: "Nothing was changed. 'todo undo --skip' forgets it, so older ones can be undone.")
+        case .noSuchList(let name):
+            self = .failure("no list named '\(name)'", hint: "Nothing was changed. 'todo lists' shows the lists.")
+        case .listExists(let name):
+            self = .failure("a list named '\(name)' exists already", hint: "Nothing was changed. Choose another name.")
+        case .invalidListName(let name):
+            self = .usage(
+                "'\(name)' cannot name a list",
+                hint: "A list's name needs a letter or a sign, no control character, and cannot start with '-'.")
+        case .invalidColor(let color):
+            self = .usage("'\(color)' is not a colour", hint: "Give one as #RRGGBB (for example #2E7D32), or 'none'.")
+        case .listNotEmpty(let name, let count):
+            self = .failure(
+                "the list '\(name)' holds \(count) \(count == 1 ? "todo" : "todos")",
+                hint: "Nothing was changed. Say what becomes of them: --move-to LIST or --delete-todos.")
+        case .defaultListRemoved(let name):
+            self = .failure(
+                "'\(name)' is the default list and cannot be removed",
+                hint: "Nothing was changed. Make another list the default first: todo lists default NAME.")
         case .sqlite(let error):
             if error.isPermissionDenied, let problem = DatabaseAccess.problem(at: path) {
                 self = .failure(problem, hint: "Nothing was changed.")

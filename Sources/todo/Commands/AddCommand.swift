@@ -23,7 +23,11 @@ extension Command {
                 .init(
                     name: "--tag", value: "tag",
                     help: "A tag (+work, @phone, or work for +work); give it again for more."),
-                .init(name: "--note", value: "text", help: "A note: any text, several lines too.")
+                .init(name: "--note", value: "text", help: "A note: any text, several lines too."),
+                .init(
+                    name: "--list", value: "list",
+                    help: "The list to add it to (case does not matter; default: the default list, 'todo lists').",
+                    short: "-l")
             ] + CommandContext.repeatOptions + [
                 .init(
                     name: "--json", value: nil,
@@ -89,8 +93,13 @@ extension Command {
             }
             try CommandContext.checkStart(of: fields)
             let repository = try context.openRepository()
+            let list = try context.arguments.value("--list").map { (name) throws(CLIError) in
+                try context.list(named: name, in: repository)
+            }
             let todo = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("add") { () throws(TodoStoreError) in try repository.add(fields) }
+                try repository.recordingUndo("add") { () throws(TodoStoreError) in
+                    try repository.add(fields, list: list?.id)
+                }
             }
             let moved = series?.movedFrom != nil
             // Standard output is the id (or the JSON) in a pipe: the moved date is told on stderr.
@@ -100,12 +109,17 @@ extension Command {
                 )
             }
             if context.arguments.flag("--json") {
-                context.out.write(JSON.object(todo) + "\n")
+                let lists = try context.perform { () throws(TodoStoreError) in try JSON.listNames(repository) }
+                context.out.write(JSON.object(todo, uid: nil, lists: lists) + "\n")
             } else if context.out.isTerminal {
                 // A person sees what was added, which day a relative date became, and how it repeats.
+                // Where there are several lists, which one it went to.
+                let lists = try context.perform { () throws(TodoStoreError) in try repository.lists() }
+                let listName = lists.count > 1 ? lists.first { $0.id == todo.listID }?.name : nil
                 context.out.write(
                     TodoText.summaryWithDeadline(
-                        "+", todo, dueTimes: context.dueTimes, dueWord: moved ? "first occurrence" : "due"))
+                        "+", todo, dueTimes: context.dueTimes, dueWord: moved ? "first occurrence" : "due",
+                        list: listName))
             } else {
                 // The scripting contract: the id alone (`id=$(todo add ...)`).
                 context.out.write("\(todo.id)\n")

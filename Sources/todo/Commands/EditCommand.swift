@@ -25,7 +25,10 @@ extension Command {
                     name: "--untag", value: "tag", help: "Remove a tag, whatever its + or @; give it again for more."),
                 .init(name: "--note", value: "text", help: "Replace the note; an empty text removes it."),
                 .init(name: "--append", value: "text", help: "Add a line at the end of the note."),
-                .init(name: "--prepend", value: "text", help: "Add a line at the start of the note.")
+                .init(name: "--prepend", value: "text", help: "Add a line at the start of the note."),
+                .init(
+                    name: "--list", value: "list", help: "Move it to this list (as 'todo move ID --to LIST' does).",
+                    short: "-l")
             ] + CommandContext.repeatOptions + [
                 .init(name: "--no-repeat", value: nil, help: "Stop repeating: the todo keeps its date.")
             ],
@@ -87,12 +90,12 @@ extension Command {
             guard
                 name != nil || deadline != nil || clearDeadline || clearTime || start != nil || clearStart
                     || priority != nil || !added.isEmpty || !removed.isEmpty || note != nil || append != nil
-                    || prepend != nil || !repeats.isEmpty || noRepeat
+                    || prepend != nil || !repeats.isEmpty || noRepeat || context.arguments.value("--list") != nil
             else {
                 throw .usage(
                     "nothing to change",
                     hint:
-                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --every, --after, --until, --times or --no-repeat."
+                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --list, --every, --after, --until, --times or --no-repeat."
                 )
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
@@ -123,8 +126,14 @@ extension Command {
                 // A start another app set after the deadline is not this edit's business.
                 if start != nil || deadline != nil { try CommandContext.checkStart(of: fields) }
                 let edited = fields
-                let todo = try context.perform { () throws(TodoStoreError) in
+                var todo = try context.perform { () throws(TodoStoreError) in
                     try repository.update(id: id) { $0 = edited }
+                }
+                if let name = context.arguments.value("--list") {
+                    let list = try context.list(named: name, in: repository)
+                    todo = try context.perform { () throws(TodoStoreError) in
+                        try repository.move(ids: [id], to: list.id).first ?? todo
+                    }
                 }
                 return (todo, movedFrom)
             }

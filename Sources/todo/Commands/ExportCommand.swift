@@ -47,6 +47,7 @@ extension Command {
             var request = TodoFetchRequest()
             try context.applyFilters(to: &request)
             let repository = try context.openRepository()
+            request.lists = try context.listIDs(in: repository)
             try context.perform { () throws(TodoStoreError) in
                 if format == Command.icsFormat {
                     try Command.writeICS(repository, request, &context.out)

@@ -34,16 +34,27 @@ extension Command {
     /// history with it. The one rule for every format that carries UIDs (iCalendar, todo's own
     /// JSON, taskwarrior's uuids), so importing a file twice adds its todos once.
     /// Returns how many were added and skipped.
+    ///
+    /// The todos go to the list `--list` names; else each to the list `lists` names for it (by
+    /// offset in `entries`: todo's own export says each todo's list), made when there is none of
+    /// that name; else to the default list.
     static func addSkippingKnownUIDs(
-        _ entries: [(fields: TodoFields, uid: String?, history: [ImportedCompletion])], context: CommandContext
+        _ entries: [(fields: TodoFields, uid: String?, history: [ImportedCompletion])], lists: [Int: String] = [:],
+        context: CommandContext
     ) throws(CLIError) -> (added: Int, skipped: Int) {
         let repository = try context.openRepository()
         let uids = TodoUIDs(repository: repository)
+        // `--list`: where they go (else the default list).
+        let list = try context.arguments.value("--list").map { (name) throws(CLIError) in
+            try context.list(named: name, in: repository).id
+        }
         return try context.perform { () throws(TodoStoreError) -> (Int, Int) in
             try repository.recordingUndo("import") { () throws(TodoStoreError) -> (Int, Int) in
                 var added = 0
                 var skipped = 0
-                for entry in entries {
+                // The lists named in the file, by folded name, as found or made.
+                var named: [String: Int64] = [:]
+                for (offset, entry) in entries.enumerated() {
                     if let uid = entry.uid, try uids.isKnown(uid) {
                         skipped += 1
                         continue
@@ -53,7 +64,19 @@ extension Command {
                     // whose history reaches its deadline stands at its next occurrence.
                     let fields = RepeatingTodo.movedPast(
                         entry.history.map(\.occurrence), of: entry.fields, completedAt: entry.history.last?.completedAt)
-                    let todo = try repository.add(fields, nameCheck: .asStored)
+                    var target = list
+                    if target == nil, let name = lists[offset], TodoList.isValidName(name) {
+                        let key = TodoSearch.fold(name)
+                        if named[key] == nil {
+                            if let found = try repository.list(named: name) {
+                                named[key] = found.id
+                            } else {
+                                named[key] = try repository.createList(named: name).id
+                            }
+                        }
+                        target = named[key]
+                    }
+                    let todo = try repository.add(fields, nameCheck: .asStored, list: target)
                     if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
                     for completion in entry.history {
                         try repository.recordCompletion(completion.completion(ofTodo: todo.id))

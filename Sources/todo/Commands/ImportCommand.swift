@@ -28,7 +28,10 @@ extension Command {
                     name: "--from", value: "format",
                     help:
                         "json ('todo export'), taskwarrior ('task export'), todotxt or ics; without it, "
-                        + "recognised from the file.")
+                        + "recognised from the file."),
+                .init(
+                    name: "--list", value: "list", help: "The list to add them to (default: the default list).",
+                    short: "-l")
             ],
             discussion: """
                 One transaction: a file with any bad record imports nothing, and the error names the
@@ -86,7 +89,7 @@ extension Command {
             let entries = report.todos.enumerated().map {
                 (fields: $0.element, uid: report.uids[$0.offset], history: report.history[$0.offset] ?? [])
             }
-            let (added, skipped) = try addSkippingKnownUIDs(entries, context: context)
+            let (added, skipped) = try addSkippingKnownUIDs(entries, lists: report.lists, context: context)
             var summary = importSummary(added: added, skipped: skipped)
             // A format recognised from the file (other than todo's own) is named: it was a guess.
             summary += chosen == nil && formatName != "json" ? " (read as \(formatName))." : "."

@@ -35,8 +35,9 @@ extension Command {
         run: { (context) throws(CLIError) in
             var request = try context.fetchRequest()
             context.hideNotStarted(&request)
-            let grouping = try context.outlineGrouping()
             let repository = try context.openRepository()
+            request.lists = try context.listIDs(in: repository)
+            let grouping = try context.outlineGrouping(in: repository)
             try context.perform { () throws(TodoStoreError) in
                 switch (grouping, context.arguments.flag("--json")) {
                 case (let grouping?, true): try writeOutlineJSON(repository, request, grouping, &context.out)
@@ -60,12 +61,13 @@ extension Command {
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
                 + " the others); --today and --week narrow it as in 'todo list', --all adds those not started.",
-            options: CommandContext.dueSoonOptions + [CommandContext.allOption]),
+            options: CommandContext.dueSoonOptions + [CommandContext.allOption, CommandContext.listOption]),
         run: { (context) throws(CLIError) in
             var request = TodoFetchRequest(filter: .undone)
             try context.applyDueSoonFilters(to: &request)
             context.hideNotStarted(&request)
             let repository = try context.openRepository()
+            request.lists = try context.listIDs(in: repository)
             try context.perform { () throws(TodoStoreError) in
                 try writeText(repository, request, context, &context.out)
                 guard context.out.isTerminal else { return }
@@ -89,6 +91,7 @@ extension Command {
         _ out: inout OutputStream, uids: TodoUIDs? = nil
     ) throws(TodoStoreError) {
         var first = true
+        let lists = try JSON.listNames(repository)
         // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
         var failure: TodoStoreError?
         out.write("[")
@@ -102,7 +105,7 @@ extension Command {
                 return
             }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(JSON.object(todo, uid: uid))
+            out.write(JSON.object(todo, uid: uid, lists: lists))
             first = false
         }
         if let failure { throw failure }
@@ -142,8 +145,9 @@ extension Command {
         _ out: inout OutputStream
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
+        let lists = try JSON.listNames(repository)
         let groups = snapshots.groups.map { group in
-            let items = snapshots.records(in: group).map { "    " + JSON.object($0) }
+            let items = snapshots.records(in: group).map { "    " + JSON.object($0, uid: nil, lists: lists) }
             let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
             return "  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}"
         }
@@ -155,7 +159,10 @@ extension Command {
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
-        writeOutline(snapshots, try context.text(for: request, in: repository), to: &out)
+        var text = try context.text(for: request, in: repository)
+        // Grouped by list, the group says it.
+        if context.arguments.value("--by") == "list" { text.listNames = nil }
+        writeOutline(snapshots, text, to: &out)
         if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
     }
 
@@ -177,22 +184,31 @@ extension CommandContext {
     /// A row renderer for the todos `request` selects. The id column is as wide as the widest
     /// id listed, not the widest in the file: a filtered list of small ids leaves those columns
     /// to the name. The time column is there when a todo listed has a time of day.
+    ///
+    /// Rows name their list where the database has several and the request is not of one.
     func text(for request: TodoFetchRequest, in repository: TodoRepository) throws(TodoStoreError) -> TodoText {
-        text(maxID: try repository.maxID(request), showsTimes: try repository.hasDueTimes(request))
+        var text = text(maxID: try repository.maxID(request), showsTimes: try repository.hasDueTimes(request))
+        if request.lists.count != 1 {
+            let lists = try repository.lists()
+            if lists.count > 1 { text.listNames = Dictionary(lists.map { ($0.id, $0.name) }) { first, _ in first } }
+        }
+        return text
     }
 
     /// `--by`, for the commands that show the outline (`list` and `watch`).
     static let groupingOption = CommandSpec.Option(
         name: "--by", value: "group",
-        help: "With --outline (which it implies): group by done (the default), priority, tag or due.")
+        help: "With --outline (which it implies): group by done (the default), priority, tag, due or list.")
 
     /// The words `--by` takes.
-    static let groupingWords = ["done", "priority", "tag", "due"]
+    static let groupingWords = ["done", "priority", "tag", "due", "list"]
 
-    /// The outline's grouping that `--outline` and `--by` ask for; `nil` for a flat list.
-    func outlineGrouping() throws(CLIError) -> TodoGrouping<Todo>? {
+    /// The outline's grouping that `--outline` and `--by` ask for; `nil` for a flat list. The
+    /// lists for `--by list` are read from `repository`.
+    func outlineGrouping(in repository: TodoRepository) throws(CLIError) -> TodoGrouping<Todo>? {
         guard let word = arguments.value("--by") else { return arguments.flag("--outline") ? .byDoneState : nil }
         switch word {
+        case "list": return .byList(try perform { () throws(TodoStoreError) in try repository.lists() })
         case "done": return .byDoneState
         case "priority": return .byPriority
         case "tag": return .byTag
@@ -229,7 +245,8 @@ extension CommandContext {
                 name: "--priority", value: "priority",
                 help:
                     "Only todos of the priority: high (1-4), medium (5), low (6-9), none, or 1-9; given again, any of them."
-            )
+            ),
+            listOption
         ]
 
     /// `--all`, for the views that leave out the todos not started yet (`list`, `watch`, `ui`, bare `todo`).

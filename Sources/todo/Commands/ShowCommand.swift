@@ -37,8 +37,9 @@ extension Command {
                 let uid = try context.perform { () throws(TodoStoreError) in
                     try TodoUIDs(repository: repository).uid(ofTodo: id)
                 }
+                let lists = try context.perform { () throws(TodoStoreError) in try JSON.listNames(repository) }
                 context.out.write(
-                    String(JSON.object(todo).dropLast())
+                    String(JSON.object(todo, uid: nil, lists: lists).dropLast())
                         + ", \"repeat\": \(repeats?.json ?? "null"), \"uid\": \(JSON.optional(uid))}\n"
                 )
                 return
@@ -82,6 +83,8 @@ extension Command {
                 }
                 lines.append(label + text)
             }
+            let list = try context.perform { () throws(TodoStoreError) in try repository.list(id: todo.listID) }
+            lines.append("list:      " + TodoText.sanitized(list?.name ?? "#\(todo.listID)"))
             context.out.write(lines.joined(separator: "\n") + "\n")
         }
     )

@@ -46,8 +46,9 @@ extension Command {
             let stop = StopSignals(wake: wake)
             var request = try context.fetchRequest()
             context.hideNotStarted(&request)
-            let grouping = try context.outlineGrouping()
             let repository = try context.openRepository()
+            request.lists = try context.listIDs(in: repository)
+            let grouping = try context.outlineGrouping(in: repository)
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
             // Sized to the rows when they are printed (printInitial).
             let text = context.text(maxID: 0)

@@ -35,15 +35,22 @@ enum JSON {
         object(todo, uid: nil)
     }
 
-    /// ``object(_:)`` with the todo's `"uid"` last when it has one: what `todo export` writes,
-    /// so that importing the file twice adds its todos once.
-    static func object(_ todo: Todo, uid: String?) -> String {
+    /// ``object(_:)`` with the name of the todo's list when `lists` names it (`"list": "Work"`,
+    /// after the fields), and the todo's `"uid"` last when it has one: what `todo export`
+    /// writes, so that importing the file twice adds its todos once.
+    static func object(_ todo: Todo, uid: String?, lists: [Int64: String]? = nil) -> String {
         var out = "{\"id\": \(todo.id)"
         for field in TodoField.all {
             out += ", \"\(field.name)\": " + value(field.value(in: todo.fields))
         }
+        if let name = lists?[todo.listID] { out += ", \"list\": " + string(name) }
         if let uid { out += ", \"uid\": " + string(uid) }
         return out + "}"
+    }
+
+    /// The lists' names by id, for ``object(_:uid:lists:)``.
+    static func listNames(_ repository: TodoRepository) throws(TodoStoreError) -> [Int64: String] {
+        Dictionary(try repository.lists().map { ($0.id, $0.name) }) { first, _ in first }
     }
 
     /// A field's value in JSON: text and times as strings, dates as `YYYY-MM-DD`, done as a

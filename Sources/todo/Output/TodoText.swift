@@ -27,6 +27,9 @@ struct TodoText {
     private let timesAsked: Bool
     /// The local zone's reading of deadlines with a time of day, shared by every row.
     let dueTimes: DueTimeConverter
+    /// The lists' names by id, when rows name their list (`  in Groceries` after the name):
+    /// when the database has more than one and the rows are not all of one (``CommandContext/text(for:in:)``).
+    var listNames: [Int64: String]? = nil
 
     /// The hint column's width: "in 99 days" is the longest hint.
     static let hintWidth = 10
@@ -118,10 +121,11 @@ struct TodoText {
         // Nothing to fit nor to paint (a pipe, a file): the pieces go straight into the buffer.
         guard lineWidth != nil || (todo.isDone && style.enabled) else {
             Self.writeLabelled(todo, to: &out)
+            if let list = listName(of: todo) { out.write(list) }
             out.write("\n")
             return
         }
-        let name = Self.labelled(todo)
+        let name = Self.labelled(todo) + (listName(of: todo) ?? "")
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
         if todo.isDone && style.enabled {
             out.write(style.paint(fitted, .dim))
@@ -129,6 +133,12 @@ struct TodoText {
             out.write(fitted)
         }
         out.write("\n")
+    }
+
+    /// `  in Groceries`, made safe, when rows name their list; `nil` when they do not.
+    func listName(of todo: Todo) -> String? {
+        guard let listNames else { return nil }
+        return "  in " + Self.sanitized(listNames[todo.listID] ?? "#\(todo.listID)")
     }
 
     /// The deadline, its time and its hint, padded to their columns and coloured by urgency
@@ -299,9 +309,12 @@ struct TodoText {
     /// 2026-12-01  ↻ every month`. `showsNoDeadline` writes `no deadline` for a todo without one
     /// (`edit` shows every value); `dueWord` names the date (`first occurrence` when a repeat
     /// moved it).
+    ///
+    /// `list` names the todo's list after its name (`+ 3  Buy milk  in Groceries  due ...`): where
+    /// there is more than one, so that a todo never lands unseen in a list its user did not mean.
     static func summaryWithDeadline(
         _ mark: String, _ todo: Todo, dueTimes: DueTimeConverter, showsNoDeadline: Bool = false,
-        dueWord: String = "due"
+        dueWord: String = "due", list: String? = nil
     ) -> String {
         let due =
             dueTimes.due(of: todo.fields).map { due in
@@ -309,7 +322,8 @@ struct TodoText {
             } ?? (showsNoDeadline ? "  no deadline" : "")
         let starts = todo.start.map { "  starts \(day($0))" } ?? ""
         let repeats = repeatText(todo).map { "  \(repeatMark) " + $0 } ?? ""
-        return "\(mark) \(todo.id)  \(labelled(todo))\(due)\(starts)\(repeats)\n"
+        let inList = list.map { "  in " + sanitized($0) } ?? ""
+        return "\(mark) \(todo.id)  \(labelled(todo))\(inList)\(due)\(starts)\(repeats)\n"
     }
 
     /// ``summary(_:_:)`` followed by what became of a repeating todo: `✓ 12  Pay rent  next fri

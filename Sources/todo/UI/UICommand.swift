@@ -57,8 +57,9 @@ extension Command {
             var request = try context.fetchRequest()
             context.hideNotStarted(&request)
             // The ui always shows an outline: --by only chooses its groups.
-            let grouping = try context.outlineGrouping() ?? .byDoneState
             let repository = try context.openRepository()
+            request.lists = try context.listIDs(in: repository)
+            let grouping = try context.outlineGrouping(in: repository) ?? .byDoneState
             // Watching from before the first read, so that no commit falls between the two.
             let events = UIEvents()
             do throws(DatabaseFileMonitor.Failure) {

@@ -1,0 +1,253 @@
+import TodoStore
+import TodoSync
+
+extension Command {
+    /// `todo lists [--json]`, and `todo lists new|rename|color|default|rm ...`: the lists, with
+    /// how many todos each holds, and what changes them.
+    static let lists = Command(
+        spec: CommandSpec(
+            name: "lists",
+            abstract: "Show the lists, or make, rename, colour and remove one.",
+            arguments: [
+                .init(
+                    name: "action",
+                    help: "new NAME [#RRGGBB], rename NAME NEW-NAME, color NAME #RRGGBB|none, default NAME or rm NAME"
+                        + " (none: show the lists).",
+                    optional: true),
+                .init(
+                    name: "name", help: "The list (case does not matter), and the new name or colour.", repeats: true,
+                    optional: true)
+            ],
+            options: [
+                .init(name: "--move-to", value: "list", help: "For 'rm': move the list's todos to this list."),
+                .init(name: "--delete-todos", value: nil, help: "For 'rm': delete the list's todos with it."),
+                .init(name: "--yes", value: nil, help: "For 'rm': do not ask for confirmation.", short: "-y"),
+                .init(
+                    name: "--json", value: nil, help: "Print a JSON array of {id, name, color, default, undone, done}.")
+            ],
+            discussion: """
+                Every todo is in one list; new todos go to the default list (marked *) unless 'todo add
+                --list NAME' says otherwise. 'todo list --list NAME' shows one list, 'todo list --by list'
+                groups by list, and 'todo move ID... --to NAME' moves todos. A list's name is unique
+                ignoring case. 'rm' removes an empty list; a list with todos needs --move-to LIST or
+                --delete-todos (asked on a terminal unless --yes), and the default list cannot be removed
+                until another is the default. 'todo sync' syncs the list its collection was set up with
+                (the first list, for a database set up before lists); the other lists stay on this device.
+                Every change can be undone with 'todo undo'.
+                """,
+            examples: [
+                "todo lists", "todo lists new Groceries '#2E7D32'", "todo lists rename Groceries Shopping",
+                "todo lists default Shopping", "todo lists rm Shopping --move-to Todos"
+            ]
+        ),
+        run: { (context) throws(CLIError) in
+            let positionals = context.arguments.positionals
+            guard let action = positionals.first else {
+                try ListsRun.show(context: &context)
+                return
+            }
+            let expected = ["new": 2...3, "rename": 3...3, "color": 3...3, "default": 2...2, "rm": 2...2]
+            guard let counts = expected[action] else {
+                let suggestion = Suggestion.closest(to: action, among: ListsRun.actions)
+                throw .usage(
+                    "'\(TodoText.sanitized(action))' is not an action of 'todo lists'",
+                    hint: suggestion.map { "Did you mean '\($0)'?" } ?? "Use \(Command.wordList(ListsRun.actions)).")
+            }
+            guard counts.contains(positionals.count) else {
+                throw .usage(
+                    "'todo lists \(action)' takes \(ListsRun.takes[action] ?? "a list's name")",
+                    hint: "For example: todo lists \(ListsRun.example[action] ?? action)")
+            }
+            if action != "rm", context.arguments.value("--move-to") != nil || context.arguments.flag("--delete-todos") {
+                throw .usage("'--move-to' and '--delete-todos' go with 'todo lists rm'")
+            }
+            if context.arguments.flag("--json") { throw .usage("'--json' goes with 'todo lists' alone") }
+            try ListsRun.change(action, Array(positionals.dropFirst()), context: &context)
+        }
+    )
+
+    /// `todo move ID... --to LIST` (and `mv`): moves todos to another list, all or nothing.
+    static let move = Command(
+        spec: CommandSpec(
+            name: "move",
+            abstract: "Move todos to another list.",
+            arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
+            options: [.init(name: "--to", value: "list", help: "The list to move them to (required).")],
+            discussion: """
+                All or nothing: if any id does not exist, or the list does not, nothing moves. One
+                step of 'todo undo'. A todo keeps its id. 'todo edit ID --list NAME' does the same for
+                one todo.
+                """,
+            examples: ["todo move 3 --to Groceries", "todo move 3 5-7 --to Work"]
+        ),
+        run: { (context) throws(CLIError) in
+            let parts = try context.idParts()
+            guard let name = context.arguments.value("--to") else {
+                throw .usage("'todo move' needs the list to move to", hint: "For example: todo move 3 --to Groceries")
+            }
+            let repository = try context.openRepository()
+            let ids = try context.existingIDs(parts, in: repository)
+            let moved = try context.recordingUndo("move", in: repository) { () throws(CLIError) in
+                let list = try context.list(named: name, in: repository)
+                return (
+                    list,
+                    try context.perform { () throws(TodoStoreError) in try repository.move(ids: ids, to: list.id) }
+                )
+            }
+            for todo in moved.1 {
+                context.out.write(TodoText.summary("→", todo, then: "(\(TodoText.sanitized(moved.0.name)))"))
+            }
+        }
+    )
+}
+
+/// What `todo lists` does, by action.
+enum ListsRun {
+    static let actions = ["new", "rename", "color", "default", "rm"]
+    static let takes = [
+        "new": "a name and, if you like, a colour", "rename": "a list's name and its new name",
+        "color": "a list's name and a colour (#RRGGBB or none)"
+    ]
+    static let example = [
+        "new": "new Groceries '#2E7D32'", "rename": "rename Groceries Shopping", "color": "color Groceries '#2E7D32'",
+        "default": "default Groceries", "rm": "rm Groceries"
+    ]
+
+    /// `todo lists`: each list with its counts, the default marked `*`, its colour, and its
+    /// collection when `todo sync` holds it.
+    static func show(context: inout CommandContext) throws(CLIError) {
+        let repository = try context.openRepository()
+        let (lists, counts) = try context.perform { () throws(TodoStoreError) in
+            (try repository.lists(), try repository.listCounts())
+        }
+        let synced = try context.perform { () throws(TodoStoreError) in try SyncState.linkedList(of: repository) }
+        if context.arguments.flag("--json") {
+            let items = lists.map { list in
+                let count = counts[list.id] ?? TodoListCount()
+                return "{\"id\": \(list.id), \"name\": \(JSON.string(list.name)), \"color\": "
+                    + (list.color.map(JSON.string) ?? "null") + ", \"default\": \(list.isDefault), "
+                    + "\"undone\": \(count.undone), \"done\": \(count.done), "
+                    + "\"synced\": \(synced?.list == list.id)}"
+            }
+            context.out.write(items.isEmpty ? "[]\n" : "[\n  " + items.joined(separator: ",\n  ") + "\n]\n")
+            return
+        }
+        let names = lists.map { TodoText.sanitized($0.name) }
+        let width = names.map(DisplayWidth.of).max() ?? 0
+        for (list, name) in zip(lists, names) {
+            let count = counts[list.id] ?? TodoListCount()
+            var line =
+                (list.isDefault ? "* " : "  ") + name + String(repeating: " ", count: width - DisplayWidth.of(name))
+            line += "  \(count.undone) undone, \(count.done) done"
+            if let color = list.color { line += "  " + color }
+            if let synced, synced.list == list.id {
+                line += "  " + context.style.paint("synced with " + TodoText.sanitized(synced.url), .dim)
+            }
+            context.out.write(line + "\n")
+        }
+    }
+
+    /// `todo lists new|rename|color|default|rm`, as one undo step.
+    static func change(_ action: String, _ words: [String], context: inout CommandContext) throws(CLIError) {
+        let repository = try context.openRepository()
+        if action == "rm" {
+            try remove(words[0], repository: repository, context: &context)
+            return
+        }
+        let line = try context.recordingUndo("lists \(action)", in: repository) { () throws(CLIError) -> String in
+            try context.perform { () throws(TodoStoreError) -> String in
+                switch action {
+                case "new":
+                    let list = try repository.createList(named: words[0], color: words.count > 1 ? words[1] : nil)
+                    return "+ list \(TodoText.sanitized(list.name))"
+                case "rename":
+                    let old = try repository.existingList(named: words[0])
+                    let list = try repository.renameList(id: old.id, to: words[1])
+                    return "~ list \(TodoText.sanitized(old.name)) → \(TodoText.sanitized(list.name))"
+                case "color":
+                    let old = try repository.existingList(named: words[0])
+                    let none = ["none", "-", ""].contains(words[1].lowercased())
+                    let list = try repository.setListColor(id: old.id, to: none ? nil : words[1])
+                    return "~ list \(TodoText.sanitized(list.name)): \(list.color ?? "no colour")"
+                default:
+                    let list = try repository.setDefaultList(id: try repository.existingList(named: words[0]).id)
+                    return "* list \(TodoText.sanitized(list.name)) is the default"
+                }
+            }
+        }
+        context.out.write(line + "\n")
+    }
+
+    /// `todo lists rm NAME [--move-to LIST | --delete-todos] [--yes]`: never guesses what becomes
+    /// of the todos; the list `todo sync` holds stays until the sync is forgotten.
+    private static func remove(_ name: String, repository: TodoRepository, context: inout CommandContext)
+        throws(CLIError)
+    {
+        let target = context.arguments.value("--move-to")
+        let deletes = context.arguments.flag("--delete-todos")
+        if target != nil && deletes {
+            throw .usage("'--move-to' and '--delete-todos' cannot be used together", hint: "Choose one.")
+        }
+        let list = try context.list(named: name, in: repository)
+        if let synced = try context.perform({ () throws(TodoStoreError) in try SyncState.linkedList(of: repository) }),
+            synced.list == list.id
+        {
+            throw .failure(
+                "'\(TodoText.sanitized(list.name))' is the list 'todo sync' holds (\(TodoText.sanitized(synced.url)))",
+                hint: "Nothing was changed. 'todo sync forget' first: the collection on the server is left as it is.")
+        }
+        let ids = try context.perform { () throws(TodoStoreError) in try repository.todoIDs(inList: list.id) }
+        var todos = TodoRepository.RemovedListTodos.none
+        if let target {
+            todos = .moveTo(try context.list(named: target, in: repository).id)
+        } else if deletes {
+            todos = .delete
+            if !ids.isEmpty, Terminal.stdinIsTerminal, !context.arguments.flag("--yes") {
+                let count = ids.count == 1 ? "its todo" : "its \(ids.count) todos"
+                guard
+                    Terminal.confirm(
+                        "Delete the list '\(TodoText.sanitized(list.name))' and \(count)?", err: &context.err)
+                else {
+                    context.err.write("Nothing was deleted.\n")
+                    return
+                }
+            }
+        }
+        let changed = try context.recordingUndo("lists rm", in: repository) { () throws(CLIError) in
+            try context.perform { () throws(TodoStoreError) in try repository.removeList(id: list.id, todos: todos) }
+        }
+        let moved = target.map { "(" + TodoText.sanitized($0) + ")" } ?? ""
+        for todo in changed {
+            context.out.write(deletes ? TodoText.summary("-", todo) : TodoText.summary("→", todo, then: moved))
+        }
+        context.out.write("- list \(TodoText.sanitized(list.name))\n")
+    }
+}
+
+extension CommandContext {
+    /// `--list`: on `add` and `import` where the todos go, on the views which lists they show.
+    static let listOption = CommandSpec.Option(
+        name: "--list", value: "list",
+        help: "Only the todos of this list (case does not matter); given again, any of them.", short: "-l")
+
+    /// The list named `name`, or an error that lists the lists (and, for a name that is no list
+    /// but could be a search, says so).
+    func list(named name: String, in repository: TodoRepository) throws(CLIError) -> TodoList {
+        let lists = try perform { () throws(TodoStoreError) in try repository.lists() }
+        if let list = lists.first(where: { TodoList.isSameName($0.name, name) }) { return list }
+        let names = lists.map { "'" + TodoText.sanitized($0.name) + "'" }.joined(separator: ", ")
+        throw .failure(
+            "no list named '\(TodoText.sanitized(name))'",
+            hint: "The lists: \(names). 'todo lists new \(TodoText.sanitized(name))' makes it.")
+    }
+
+    /// The ids of the lists `--list` names (none: every list).
+    func listIDs(in repository: TodoRepository) throws(CLIError) -> [Int64] {
+        var ids: [Int64] = []
+        for name in arguments.allValues("--list") {
+            let id = try list(named: name, in: repository).id
+            if !ids.contains(id) { ids.append(id) }
+        }
+        return ids
+    }
+}

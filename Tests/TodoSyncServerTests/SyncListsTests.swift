@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Lists and `todo sync` (issue 35): the collection holds one list (the one set up, the first
+/// list for a database from before lists), and the other lists stay on the device. Before lists,
+/// every todo of the database went to the collection, so a list kept only here was not possible.
+@Suite(.timed) struct SyncListsTests {
+    @Test(arguments: SyncCLITests.kinds) func theCollectionHoldsOneListAndTheOthersStayHere(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Milk")
+        try laptop.ok("lists", "new", "Personal")
+        try laptop.ok("add", "Diary", "--list", "Personal")
+        try laptop.setUp()
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).map { $0["summary"] ?? "" } == ["Milk"])
+
+        // The default list is no longer the synced one: what the server brings still lands in it.
+        try laptop.ok("lists", "default", "Personal")
+        try laptop.ok("add", "Journal")
+        try server.python(
+            server.todoCollectionURL,
+            """
+            cal.save_todo('''BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//Phone//Tasks//EN
+            BEGIN:VTODO
+            UID:phone-eggs
+            DTSTAMP:20240101T090000Z
+            SUMMARY:Eggs
+            END:VTODO
+            END:VCALENDAR
+            ''')
+            """)
+        let second = try laptop.sync()
+        #expect(second["received"] as? Int == 1 && second["sent"] as? Int == 0)
+        #expect(try listOf("Eggs", laptop) == "Todos")
+        #expect(try listOf("Journal", laptop) == "Personal")
+
+        // A todo moved out of the synced list leaves the collection and stays here; one moved in
+        // goes to it.
+        try laptop.ok("move", "\(try laptop.id(named: "Milk"))", "--to", "Personal")
+        try laptop.ok("move", "\(try laptop.id(named: "Diary"))", "--to", "Todos")
+        let third = try laptop.sync()
+        #expect(third["sent"] as? Int == 2)
+        #expect(
+            Set(try server.todosSeenByPython(server.todoCollectionURL).map { $0["summary"] ?? "" }) == ["Eggs", "Diary"]
+        )
+        #expect(try listOf("Milk", laptop) == "Personal")
+        let again = try laptop.sync()
+        #expect(again["sent"] as? Int == 0 && again["received"] as? Int == 0)
+
+        // The synced list is not removed from under the sync.
+        let refused = try laptop.todo("lists", "rm", "Todos", "--move-to", "Personal")
+        #expect(refused.status == 1 && refused.stderr.contains("'todo sync forget' first"))
+        #expect(try laptop.ok("lists").contains("synced with"))
+    }
+
+    private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {
+        let todos = try parseJSON(try device.ok("list", "--json"), as: [[String: Any]].self)
+        return todos.first { $0["name"] as? String == name }?["list"] as? String
+    }
+}
