@@ -76,7 +76,8 @@ enum CompletionValues: Equatable, Sendable {
             .todoIDs(filter: ["done", "skip"].contains(command) ? "--undone" : command == "undone" ? "--done" : nil)
         case "command": .commands
         case "shell": .words(CompletionShell.allCases.map(\.rawValue))
-        case "action": command == "sync" ? .words(SyncRun.actions) : .nothing
+        case "action":
+            command == "sync" ? .words(SyncRun.actions) : command == "lists" ? .words(ListsRun.actions) : .nothing
         case "file", "path": .files
         default: .nothing
         }
