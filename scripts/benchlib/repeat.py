@@ -5,6 +5,8 @@ schema (so the change feed's triggers run as for todos added one by one).
   list@SIZE   whole `todo list` vs. the sqlite3 shell running the same SELECT (every column todo
               reads, its order and its filter) on the same file: p50 ms of 21 runs each,
               alternating, at 100,000 and (full runs) 1,000,000 todos. Goal: at most 1.2x the shell.
+  lists@SIZE  the same `todo list` and shell SELECT once the todos are spread over ten lists (issue
+              35): rows then name their list. Goal: at most 1.2x the shell.
   done        whole `todo done ID` on a repeating todo (it moves to its next date and logs the
               occurrence) vs. `todo done ID` on a plain one, on a copy of the 10,000-todo file:
               p50 ms of 41 runs each, alternating (each plain run takes the next undone todo; the
@@ -48,6 +50,14 @@ SELECT 'Todo number ' || i || CASE WHEN i % 7 = 0 THEN ' about the garden and th
 FROM n;
 """
 
+# Nine more lists beside the first (ids 2 to 10 in a new file), and every todo in one of the ten
+# (issue 35).
+TEN_LISTS_SQL = """
+WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 10)
+INSERT INTO lists (id, name, position) SELECT i, 'List ' || i, i FROM n;
+UPDATE todos SET list_id = 1 + id % 10;
+"""
+
 
 def make_file(todo, path, size):
     run([todo, "--db", path, "list"])  # todo's own schema, every migration
@@ -65,6 +75,11 @@ def measure(ctx):
         make_file(todo, path, size)
         ours, theirs = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, list_sql(path)], s.runs)
         figures.append(figure(f"repeat.list@{label}", ours, "ms", stat=f"p50 of {s.runs}", baseline=theirs,
+                              baseline_name="sqlite3 shell", goal=GOAL))
+        log(f"bench: repeat: the same {size:,} todos in ten lists...")
+        run(["sqlite3", path, TEN_LISTS_SQL], timeout=600)
+        ours, theirs = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, list_sql(path)], s.runs)
+        figures.append(figure(f"repeat.lists@{label}", ours, "ms", stat=f"p50 of {s.runs}", baseline=theirs,
                               baseline_name="sqlite3 shell", goal=GOAL))
         os.remove(path)
 
@@ -86,5 +101,6 @@ def measure(ctx):
 def show(detail, figures, out):
     sizes = ", ".join(f"{size:,}" for size in detail["sizes"])
     print(f"repeat: todo list over {sizes} todos (one in ten repeating, with priorities, tags, notes, due "
-          f"times, start dates); todo done on a repeating todo over {detail['done_todos']:,}", file=out)
+          f"times, start dates; then in ten lists); todo done on a repeating todo over {detail['done_todos']:,}",
+          file=out)
     table(figures, out)

@@ -29,7 +29,11 @@ struct TodoText {
     let dueTimes: DueTimeConverter
     /// The lists' names by id, when rows name their list (`  in Groceries` after the name):
     /// when the database has more than one and the rows are not all of one (``CommandContext/text(for:in:)``).
-    var listNames: [Int64: String]? = nil
+    var listNames: [Int64: String]? = nil {
+        didSet { listSuffixes = listNames?.mapValues { "  in " + Self.sanitized($0) } }
+    }
+    /// ``listNames`` as each row writes them, made safe once rather than once a row.
+    private var listSuffixes: [Int64: String]? = nil
 
     /// The hint column's width: "in 99 days" is the longest hint.
     static let hintWidth = 10
@@ -137,8 +141,8 @@ struct TodoText {
 
     /// `  in Groceries`, made safe, when rows name their list; `nil` when they do not.
     func listName(of todo: Todo) -> String? {
-        guard let listNames else { return nil }
-        return "  in " + Self.sanitized(listNames[todo.listID] ?? "#\(todo.listID)")
+        guard let listSuffixes else { return nil }
+        return listSuffixes[todo.listID] ?? "  in #\(todo.listID)"
     }
 
     /// The deadline, its time and its hint, padded to their columns and coloured by urgency
