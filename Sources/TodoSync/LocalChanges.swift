@@ -48,7 +48,7 @@ extension SyncState {
             """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
-            WHERE t.id IN (\(Self.linkedTodos))
+            WHERE t.list_id = \(Self.linkedList)
             AND (s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
             ORDER BY t.id
             """)
@@ -56,7 +56,7 @@ extension SyncState {
         let deleted = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
-            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id NOT IN (\(Self.linkedTodos)) ORDER BY u.todo_id
+            JOIN sync_items s ON s.uid = u.uid WHERE NOT \(Self.inLinkedList("u.todo_id")) ORDER BY u.todo_id
             """)
         try deleted.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
         return changes
@@ -68,12 +68,12 @@ extension SyncState {
             """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
-            WHERE t.id = ? AND t.id IN (\(Self.linkedTodos))
+            WHERE t.id = ? AND t.list_id = \(Self.linkedList)
             """)
         let gone = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
-            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND u.todo_id NOT IN (\(Self.linkedTodos))
+            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND NOT \(Self.inLinkedList("u.todo_id"))
             """)
         for id in ids {
             try present.reset()

@@ -43,9 +43,15 @@ public struct SyncState {
         }
     }
 
-    /// The todos of the list the remote holds, in SQL: every query of the local side of a sync
-    /// reads these and no others (the other lists stay on this device).
-    static let linkedTodos = "SELECT id FROM todos WHERE list_id = (SELECT list_id FROM sync_remote WHERE id = 1)"
+    /// The list the remote holds, as an SQL expression: every query of the local side of a sync
+    /// reads its todos and no others (the other lists stay on this device).
+    static let linkedList = "(SELECT list_id FROM sync_remote WHERE id = 1)"
+
+    /// Whether the todo `id` (an SQL expression) exists in the list the remote holds, in SQL: a
+    /// lookup by primary key, so a million todos cost nothing to a sync that reads a few.
+    static func inLinkedList(_ id: String) -> String {
+        "EXISTS (SELECT 1 FROM todos WHERE todos.id = \(id) AND todos.list_id = \(linkedList))"
+    }
 
     /// Sets the remote, forgetting any sync state of a previous one (its items and token) in
     /// the same transaction. UIDs stay: the same collection set up again matches its todos.
