@@ -108,3 +108,27 @@ import Testing
         #expect(try other.ok("lists").contains("  Inbox  2 undone, 0 done\n"))
     }
 }
+
+/// `todo lists rm` on a terminal asks what becomes of the todos, and never guesses.
+@Suite(.timed) struct ListsRemovalPromptTests {
+    let sandbox = CLISandbox()
+
+    private func removeOnTerminal(answer: String) throws -> PseudoTerminal.Result {
+        try PseudoTerminal.run(
+            [ProcessRunner.todoBinary, "lists", "rm", "Work"], environment: ["TODO_DB": sandbox.database],
+            answer: answer, prompt: "(Enter: keep everything)")
+    }
+
+    @Test func theAnswerSaysWhereTheTodosGoAndEnterKeepsEverything() throws {
+        _ = try sandbox.ok("lists", "new", "Work")
+        _ = try sandbox.ok("add", "Report", "--list", "Work")
+        let kept = try removeOnTerminal(answer: "")
+        #expect(kept.status == 0 && kept.screen.contains("Nothing was changed."), "\(kept.screen)")
+        #expect(try sandbox.ok("lists").contains("Work"))
+        let wrong = try removeOnTerminal(answer: "Nope")
+        #expect(wrong.status == 1 && wrong.screen.contains("error: no list named 'Nope'"), "\(wrong.screen)")
+        let moved = try removeOnTerminal(answer: "todos")
+        #expect(moved.status == 0 && moved.screen.contains("→ 1  Report  (Todos)"), "\(moved.screen)")
+        #expect(try sandbox.ok("lists") == "* Todos  1 undone, 0 done\n")
+    }
+}

@@ -21,12 +21,20 @@ enum Terminal {
     /// Asks `question` on stderr and reads one line from stdin: true for "y" or "yes".
     /// End of input counts as no.
     static func confirm(_ question: String, err: inout OutputStream) -> Bool {
-        err.write(question + " [y/N] ")
+        let text = ask(question + " [y/N]", err: &err).lowercased().filter { !$0.isWhitespace }
+        return text == "y" || text == "yes"
+    }
+
+    /// Asks `question` on `err` and returns the line typed on standard input, without its
+    /// newline and the spaces around it (empty at end of input). At most 4 KiB are kept.
+    static func ask(_ question: String, err: inout OutputStream) -> String {
+        err.write(question + " ")
         err.flush()
         var answer: [UInt8] = []
         var byte: UInt8 = 0
-        while read(0, &byte, 1) == 1, byte != UInt8(ascii: "\n") { answer.append(byte) }
-        let text = String(decoding: answer, as: UTF8.self).lowercased().filter { !$0.isWhitespace }
-        return text == "y" || text == "yes"
+        while read(0, &byte, 1) == 1, byte != UInt8(ascii: "\n") {
+            if answer.count < 4096 { answer.append(byte) }
+        }
+        return String(decoding: answer, as: UTF8.self).trimmingSpaces
     }
 }

@@ -30,7 +30,8 @@ extension Command {
                 --list NAME' says otherwise. 'todo list --list NAME' shows one list, 'todo list --by list'
                 groups by list, and 'todo move ID... --to NAME' moves todos. A list's name is unique
                 ignoring case. 'rm' removes an empty list; a list with todos needs --move-to LIST or
-                --delete-todos (asked on a terminal unless --yes), and the default list cannot be removed
+                --delete-todos (on a terminal it asks which, and confirms a deletion unless --yes), and
+                the default list cannot be removed
                 until another is the default. 'todo sync' syncs the list its collection was set up with
                 (the first list, for a database set up before lists); the other lists stay on this device.
                 Every change can be undone with 'todo undo'.
@@ -198,8 +199,25 @@ enum ListsRun {
         }
         let ids = try context.perform { () throws(TodoStoreError) in try repository.todoIDs(inList: list.id) }
         var todos = TodoRepository.RemovedListTodos.none
+        var destination: TodoList?
         if let target {
-            todos = .moveTo(try context.list(named: target, in: repository).id)
+            destination = try context.list(named: target, in: repository)
+        } else if !deletes, !ids.isEmpty, Terminal.stdinIsTerminal {
+            // On a terminal the question is asked, never guessed: another list's name, or delete.
+            let count = ids.count == 1 ? "1 todo" : "\(ids.count) todos"
+            let answer = Terminal.ask(
+                "'\(TodoText.sanitized(list.name))' holds \(count): move them to which list, or 'delete' them?"
+                    + " (Enter: keep everything)",
+                err: &context.err)
+            if answer.isEmpty {
+                context.err.write("Nothing was changed.\n")
+                return
+            }
+            if answer == "delete" {
+                todos = .delete
+            } else {
+                destination = try context.list(named: answer, in: repository)
+            }
         } else if deletes {
             todos = .delete
             if !ids.isEmpty, Terminal.stdinIsTerminal, !context.arguments.flag("--yes") {
@@ -213,12 +231,14 @@ enum ListsRun {
                 }
             }
         }
+        if let destination { todos = .moveTo(destination.id) }
         let changed = try context.recordingUndo("lists rm", in: repository) { () throws(CLIError) in
             try context.perform { () throws(TodoStoreError) in try repository.removeList(id: list.id, todos: todos) }
         }
-        let moved = target.map { "(" + TodoText.sanitized($0) + ")" } ?? ""
         for todo in changed {
-            context.out.write(deletes ? TodoText.summary("-", todo) : TodoText.summary("→", todo, then: moved))
+            context.out.write(
+                destination.map { TodoText.summary("→", todo, then: "(" + TodoText.sanitized($0.name) + ")") }
+                    ?? TodoText.summary("-", todo))
         }
         context.out.write("- list \(TodoText.sanitized(list.name))\n")
     }
