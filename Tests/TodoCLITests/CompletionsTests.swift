@@ -178,6 +178,22 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(script.text(for: .fish).contains("__todo_tags"))
     }
 
+    /// Issue 35: `--list`, `--to`, `--move-to` and `todo lists ACTION NAME` complete the lists of
+    /// the database in use, ignoring case, each quoted for the shell and never expanded.
+    @Test func listsCompleteFromTheDatabaseQuotedAndNeverExpanded() throws {
+        let marker = sandbox.folder.file("expanded")
+        _ = try sandbox.ok("lists", "new", "Home Improvement")
+        _ = try sandbox.ok("lists", "new", "$(touch${IFS}\(marker))")
+        #expect(try bashComplete("todo", "add", "x", "--list", "home") == ["Home\\ Improvement"])
+        #expect(try bashComplete("todo", "move", "1", "--to", "t") == ["Todos"])
+        #expect(try bashComplete("todo", "lists", "rename", "T") == ["Todos"])
+        #expect(try bashComplete("todo", "list", "--list", "").count == 3)
+        #expect(!FileManager.default.fileExists(atPath: marker), "a list's name was run as a command")
+        #expect(try bashComplete("todo", "lists", "") == ["new", "rename", "color", "default", "rm"])
+        #expect(script.text(for: .zsh).contains("_todo_lists"))
+        #expect(script.text(for: .fish).contains("__todo_lists"))
+    }
+
     /// Issue 25, friction 10: ids came in the list's order (and shells sorted them as strings:
     /// 10, 100, 1000), and `todo undone <Tab>` offered 1,209. They come in numeric order; past
     /// ``CompletionScript/idLimit``, the newest that many, newest first.

@@ -67,6 +67,18 @@ extension CompletionScript {
                 end
             end
 
+            # Prints the lists `todo lists --names` prints (on the --db given on the line), one a line.
+            function __todo_lists
+                set -l tokens (commandline -opc)
+                set -l program $tokens[1]
+                set -l db (string replace -rf -- '^--db=(.*)' '$1' $tokens)
+                set -l args --no-config lists --names
+                command -sq $program; or set program todo
+                set -l at (contains -i -- --db $tokens); and set -q tokens[(math $at + 1)]; and set db $tokens[(math $at + 1)]
+                set -q db[1]; and set args --db (string replace -r -- '^~' $HOME $db[-1]) $args
+                command $program $args 2>/dev/null
+            end
+
             complete -c todo -f
             \#(lines.joined(separator: "\n"))
 
@@ -97,6 +109,7 @@ extension CompletionScript {
         // -k: in __todo_ids' order (numeric, newest first when cut), not sorted as strings.
         case .todoIDs(let filter): "-k -a '(__todo_ids" + (filter.map { " \($0)" } ?? "") + ")'"
         case .tags: "-a '(__todo_tags)'"
+        case .lists: "-a '(__todo_lists)'"
         case .commands: "-a '(__todo_commands)'"
         }
     }

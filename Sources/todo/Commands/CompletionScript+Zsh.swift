@@ -52,6 +52,18 @@ extension CompletionScript {
               compadd -- ${tags%% *}
             }
 
+            # Offers the lists `todo lists --names` prints (on the --db of the line); compadd quotes them.
+            _todo_lists() {
+              local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=}
+              local -a args=(--no-config lists --names) names
+              (( at )) && db=$todo_words[at+1]
+              program=${program/#\~/$HOME}
+              (( $+commands[$program] )) || [[ -x $program ]] || program=todo
+              [[ -n $db ]] && args=(--db ${db/#\~/$HOME} $args)
+              names=(${(f)"$(command $program $args 2>/dev/null)"})
+              compadd -- $names
+            }
+
             # Offers the commands described by their abstracts.
             _todo_commands() {
               local -a commands=(
@@ -107,6 +119,7 @@ extension CompletionScript {
         case .files: "_files"
         case .todoIDs(let filter): "_todo_ids" + (filter.map { " \($0)" } ?? "")
         case .tags: "_todo_tags"
+        case .lists: "_todo_lists"
         case .commands: "_todo_commands"
         }
     }

@@ -50,6 +50,8 @@ enum CompletionValues: Equatable, Sendable {
     case todoIDs(filter: String?)
     /// The tags `todo tags` prints for the database in use, as written there (`+work`).
     case tags
+    /// The names of the lists `todo lists --names` prints for the database in use.
+    case lists
     /// The command names, with their abstracts where the shell can show them.
     case commands
 
@@ -65,6 +67,7 @@ enum CompletionValues: Equatable, Sendable {
         case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
         case "--by": .words(CommandContext.groupingWords)
         case "--tag", "--untag": .tags
+        case "--list", "--to", "--move-to": .lists
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }
     }
@@ -79,6 +82,7 @@ enum CompletionValues: Equatable, Sendable {
         case "action":
             command == "sync" ? .words(SyncRun.actions) : command == "lists" ? .words(ListsRun.actions) : .nothing
         case "file", "path": .files
+        case "name": command == "lists" ? .lists : .nothing
         default: .nothing
         }
     }
@@ -208,6 +212,19 @@ struct CompletionScript {
                 done < <("$program" "${args[@]}" 2>/dev/null)
             }
 
+            # Offers the lists `todo lists --names` prints for the --db on the line that start with
+            # the word typed (ignoring case), each quoted for the shell as it is, never expanded.
+            _todo_lists() {
+                local program=${COMP_WORDS[0]} name quoted
+                local -a args=(--no-config lists --names)
+                type -P "$program" >/dev/null 2>&1 || program=todo
+                [[ -n $db ]] && args=(--db "${db/#\~/$HOME}" "${args[@]}")
+                while IFS= read -r name; do
+                    printf -v quoted '%q' "$name"
+                    [[ ${name,,} == "${cur,,}"* || $quoted == "$cur"* ]] && COMPREPLY+=("$quoted")
+                done < <("$program" "${args[@]}" 2>/dev/null)
+            }
+
             # Whether option $1 takes a value, in command $2 (empty before the command).
             _todo_takes_value() { case $2,$1 in \#(valued.joined(separator: "|"))) return 0 ;; esac; return 1; }
 
@@ -288,6 +305,7 @@ struct CompletionScript {
         case .files: "_todo_files"
         case .todoIDs(let filter): "_todo_ids" + (filter.map { " \($0)" } ?? "")
         case .tags: "_todo_tags"
+        case .lists: "_todo_lists"
         case .commands: "_todo_words \"\(commandNames)\""
         }
     }

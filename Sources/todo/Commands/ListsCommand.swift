@@ -23,7 +23,8 @@ extension Command {
                 .init(name: "--delete-todos", value: nil, help: "For 'rm': delete the list's todos with it."),
                 .init(name: "--yes", value: nil, help: "For 'rm': do not ask for confirmation.", short: "-y"),
                 .init(
-                    name: "--json", value: nil, help: "Print a JSON array of {id, name, color, default, undone, done}.")
+                    name: "--json", value: nil, help: "Print a JSON array of {id, name, color, default, undone, done}."),
+                .init(name: "--names", value: nil, help: "Print each list's name alone on a line (for scripts).")
             ],
             discussion: """
                 Every todo is in one list; new todos go to the default list (marked *) unless 'todo add
@@ -62,7 +63,9 @@ extension Command {
             if action != "rm", context.arguments.value("--move-to") != nil || context.arguments.flag("--delete-todos") {
                 throw .usage("'--move-to' and '--delete-todos' go with 'todo lists rm'")
             }
-            if context.arguments.flag("--json") { throw .usage("'--json' goes with 'todo lists' alone") }
+            for flag in ["--json", "--names"] where context.arguments.flag(flag) {
+                throw .usage("'\(flag)' goes with 'todo lists' alone")
+            }
             try ListsRun.change(action, Array(positionals.dropFirst()), context: &context)
         }
     )
@@ -120,6 +123,10 @@ enum ListsRun {
         let repository = try context.openRepository()
         let (lists, counts) = try context.perform { () throws(TodoStoreError) in
             (try repository.lists(), try repository.listCounts())
+        }
+        if context.arguments.flag("--names") {
+            for list in lists { context.out.write(TodoText.sanitized(list.name) + "\n") }
+            return
         }
         let synced = try context.perform { () throws(TodoStoreError) in try SyncState.linkedList(of: repository) }
         if context.arguments.flag("--json") {
