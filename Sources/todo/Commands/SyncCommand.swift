@@ -38,6 +38,11 @@ extension Command {
                         "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."
                 ),
                 .init(
+                    name: "--relink", value: nil,
+                    help:
+                        "For setup: link this database to the collection found though it syncs with another (another URL or user), forgetting that one's sync state as 'sync forget' does; its todos are sent to the new one at the next sync."
+                ),
+                .init(
                     name: "--ca-file", value: "file",
                     help:
                         "For setup: a CA bundle (PEM) to trust for this server instead of the system's, such as a self-signed certificate; stored and used at each sync."
@@ -59,7 +64,10 @@ extension Command {
                 followed at setup only, at most 5, never from https to http, and the password goes only to
                 the server named) and remembers it in this database (so each database file is one device).
                 When several collections hold todos, --name picks one, or setup takes its URL; --list
-                shows them and stores nothing. A sync sends the changes made here since the last one, by
+                shows them and stores nothing. Each database syncs one collection: setting up another one
+                (another URL, or another user) on a database that syncs with one is refused, since the next
+                sync would send it every todo here, unless --relink asks for it; setting up the same one
+                again is allowed. A sync sends the changes made here since the last one, by
                 any program, and applies the server's in one transaction; a field changed on both sides
                 keeps the server's value and is reported as a conflict, and an edit beats a delete. Only
                 the server's explicit word deletes a todo here: an object it leaves out of an answer is
@@ -86,7 +94,7 @@ extension Command {
             let action = positionals.first
             let setupOnly =
                 ["--user", "--password-command", "--name", "--ca-file"].filter { context.arguments.value($0) != nil }
-                + (context.arguments.flag("--list") ? ["--list"] : [])
+                + ["--list", "--relink"].filter { context.arguments.flag($0) }
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
             }
@@ -107,6 +115,9 @@ extension Command {
                 }
                 if context.arguments.flag("--list") && context.arguments.value("--name") != nil {
                     throw .usage("'--list' stores nothing; '--name' picks the collection to store: give one of them")
+                }
+                if context.arguments.flag("--list") && context.arguments.flag("--relink") {
+                    throw .usage("'--list' stores nothing; '--relink' links the collection found: give one of them")
                 }
                 try SyncRun.setup(url: positionals[1], context: &context)
             case "status", "forget":
@@ -160,13 +171,63 @@ enum SyncRun {
             }
             return
         }
-        remote.url = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context).url
+        let chosen = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context)
+        remote.url = chosen.url
         let repository = try context.openRepository()
-        try context.perform { () throws(TodoStoreError) in try SyncState(repository: repository).setRemote(remote) }
-        context.out.write(
-            TodoText.sanitized(
-                "Set up sync with \(remote.url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.")
-                + "\n")
+        let outcome = try context.perform { () throws(TodoStoreError) in
+            try SyncState(repository: repository).link(remote, relinking: context.arguments.flag("--relink"))
+        }
+        let linked = TodoText.sanitized(remote.url + (remote.user.map { " as \($0)" } ?? ""))
+        switch outcome {
+        case .linked:
+            context.out.write("Set up sync with \(linked). Run 'todo sync' to sync now.\n")
+        case .relinked(let previous):
+            context.out.write(
+                "Set up sync with \(linked), instead of \(account(previous)), whose sync state was forgotten (the todos stay). Run 'todo sync' to send them there.\n"
+            )
+        case .refused(let current, let todos):
+            // The users are named when they differ: that is what makes it another collection.
+            let users = current.user != remote.user
+            let name = chosen.name.map { "\"\(TodoText.sanitized($0))\" " } ?? ""
+            throw .failure(
+                "this would send \(todos == 1 ? "the 1 todo" : "all \(todos) todos") here to \(name)\(account(remote, user: users)) at the next sync, but this database syncs with \(account(current, user: users)); nothing was stored (--relink allows it)",
+                hint:
+                    "Run the same command with --relink to sync with it instead (the old link is forgotten as by 'todo sync forget'; the todos stay), or set it up in another database (todo --db OTHER.sqlite sync setup ...)."
+            )
+        }
+    }
+
+    /// `URL as USER` (or the URL alone, or without `user`), sanitized: the collection a remote links.
+    static func account(_ remote: SyncRemote, user: Bool = true) -> String {
+        TodoText.sanitized(remote.url + (user ? remote.user.map { " as \($0)" } ?? " as no user given" : ""))
+    }
+
+    /// The setup command run now, for the collection `name`: its URL as given, and the options
+    /// given that a setup needs again (user, password command, CA file), each word quoted for a
+    /// POSIX shell where it needs it.
+    /// Sanitized.
+    static func commandLine(name: String?, context: CommandContext) -> String {
+        let url = context.arguments.positionals.dropFirst().first ?? "URL"
+        var words = ["todo", "sync", "setup", url]
+        for option in ["--user", "--password-command", "--ca-file"] {
+            if let value = context.arguments.value(option) { words += [option, value] }
+        }
+        if let name { words += ["--name", name] }
+        return TodoText.sanitized(words.map(shellWord).joined(separator: " "))
+    }
+
+    /// `word` as one word of a POSIX shell command: as it is when it holds only characters no
+    /// shell treats specially, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_./:@%+=,".utf8.contains(byte)
+            }
+        return plain
+            ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// `NAME  URL`, sanitized: one collection found by setup.
@@ -192,7 +253,9 @@ enum SyncRun {
             for collection in found { context.out.write("  " + line(collection) + "\n") }
             throw .failure(
                 "several collections hold todos; nothing was stored",
-                hint: "Choose one with --name NAME, or run 'todo sync setup' with its URL.")
+                hint:
+                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL); a database syncs one collection, so set up another in another database (todo --db OTHER.sqlite sync setup ... --name NAME)."
+            )
         }
         let exact = found.filter { $0.name == name }
         let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == name.lowercased() } : exact
