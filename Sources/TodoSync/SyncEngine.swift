@@ -256,6 +256,7 @@ public struct SyncEngine {
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
+            report.record(.init(.added, todoID: todo.id, name: todo.name, received: true))
             try logFinishedElsewhere(of: todo.id, remote: remote, object: vtodo)
             // A series another app marked done as a whole while its rule goes on (TV9), seen
             // here first: said as when it was synced before.
@@ -284,6 +285,10 @@ public struct SyncEngine {
         if merged.fields != local.fields {
             try repository.replaceFields(id: local.id, with: merged.fields)
             report.received += 1
+            report.record(
+                .init(
+                    .from(local.fields, to: merged.fields), todoID: local.id, name: merged.fields.name,
+                    received: true))
         }
         report.conflicts += merged.conflicts
         if let base, base.repeats {
@@ -386,6 +391,7 @@ public struct SyncEngine {
         } else if let local {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
+            report.record(.init(.removed, todoID: local.id, name: local.name, received: true))
         } else {
             // Deleted on both sides: `todo undo` may still bring it back here.
             try state.recordGone(uid: item.uid, text: item.text)
@@ -412,6 +418,7 @@ public struct SyncEngine {
         {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
+            report.record(.init(.removed, todoID: local.id, name: local.name, received: true))
         } else {
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
             try state.recordGone(uid: sent.uid, text: sent.text)
@@ -429,6 +436,9 @@ public struct SyncEngine {
         var fields: TodoFields?
         /// The todo and the occurrences finished here that the write carries to the server.
         var finished: (todoID: Int64, occurrences: [CalendarDate])?
+        /// The change of a todo here that the write sends, for the report; none when the todo is
+        /// not known here.
+        var change: SyncReport.Change?
     }
 
     /// Sends every local change; returns whether anything was written to the server.
@@ -460,6 +470,10 @@ public struct SyncEngine {
                             SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         written.append(plan.write.href)
                         report.sent += 1
+                        if var change = plan.change {
+                            change.name = fields.name
+                            report.record(change)
+                        }
                         sentAny = true
                     case .deleted:
                         // `todo undo` may bring the todo back: as this object, then.
@@ -468,6 +482,7 @@ public struct SyncEngine {
                         }
                         try state.removeItem(uid: plan.uid)
                         report.sent += 1
+                        if let change = plan.change { report.record(change) }
                         sentAny = true
                     case .preconditionFailed:
                         refetch.insert(plan.write.href)
@@ -532,7 +547,8 @@ public struct SyncEngine {
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: fields, finished: (todo.id, pending)))
+                        text: object.text, fields: fields, finished: (todo.id, pending),
+                        change: .init(.added, todoID: todo.id, name: fields.name, sent: true)))
             case .changed(let todo, let item):
                 guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
                 else {
@@ -565,14 +581,20 @@ public struct SyncEngine {
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence))))
+                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence)),
+                        change: .init(.from(item.base, to: sent), todoID: todo.id, name: sent.name, sent: true)))
             case .deleted(let item):
                 guard let etag = item.etag else {
                     refetch.insert(item.href)
                     continue
                 }
+                let change = try uids.knownTodoID(forUID: item.uid).map {
+                    SyncReport.Change(.removed, todoID: $0, name: item.base.name, sent: true)
+                }
                 planned.append(
-                    PlannedWrite(write: .delete(href: item.href, etag: etag), uid: item.uid, text: "", fields: nil))
+                    PlannedWrite(
+                        write: .delete(href: item.href, etag: etag), uid: item.uid, text: "", fields: nil,
+                        change: change))
             }
         }
         return planned

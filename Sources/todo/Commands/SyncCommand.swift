@@ -50,7 +50,12 @@ extension Command {
                 .init(
                     name: "--json", value: nil,
                     help:
-                        "Print the result (of a sync, status or setup --list) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."
+                        "Print the result (of a sync, status or setup --list) as a JSON object, a sync's with each todo it changed or sent in \"changes\"; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."
+                ),
+                .init(
+                    name: "--changes", value: nil,
+                    help:
+                        "After the counts, list each todo the sync changed here or sent, as on a terminal, also in a pipe."
                 ),
                 .init(
                     name: "--force-delete", value: nil,
@@ -74,7 +79,10 @@ extension Command {
                 asked for again next time, and a collection that suddenly lists no todos at all is refused
                 unless --force-delete says it was emptied on purpose. The user is --user, else the URL's,
                 else ~/.netrc's login for the host; the password comes from --password-command, else
-                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. A server that takes more
+                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. On a terminal (or with
+                --changes), a sync lists after its counts each todo it changed here or sent, marked as
+                'todo watch' marks changes: '+' added, '-' deleted, '✓' done, '○' undone, '~' edited, then
+                whether it came from the server or was sent. A server that takes more
                 than 10 s to connect, or then sends less than 1 KiB in 30 s, is given up;
                 TODO_SYNC_TIMEOUT=SECONDS (1 to 300) sets both. Forget drops the remote and its sync
                 state; the todos stay and keep their UIDs, so setting up the same collection again matches
@@ -98,8 +106,8 @@ extension Command {
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
             }
-            if action != nil, context.arguments.flag("--force-delete") {
-                throw .usage("'--force-delete' goes with 'todo sync' alone")
+            for option in ["--force-delete", "--changes"] where action != nil && context.arguments.flag(option) {
+                throw .usage("'\(option)' goes with 'todo sync' alone")
             }
             switch action {
             case nil:
@@ -316,28 +324,72 @@ enum SyncRun {
         for note in notes(report) {
             context.err.writeNote(note)
         }
+        // Each todo changed, for a person: on a terminal, or when asked for in a pipe (where the
+        // output stays the counts and conflicts scripts read).
+        let listsChanges = context.out.isTerminal || context.arguments.flag("--changes")
         if case .failure(let error) = outcome {
             if !json {
+                if listsChanges {
+                    for change in changes(report) { context.out.write(line(change, style: context.style)) }
+                }
                 for conflict in report.conflicts { context.out.write(line(conflict) + "\n") }
             }
             let conflicts = report.conflicts.isEmpty ? "" : ", \"conflicts\": [\(conflictsJSON(report))]"
+            let changeList = report.changes.isEmpty ? "" : ", \"changes\": [\(changesJSON(report))]"
             let applied = report.received + report.deleted > 0
-            try syncing(context, json: json, jsonTail: conflicts, applied: applied) { () throws(SyncError) in
+            try syncing(context, json: json, jsonTail: conflicts + changeList, applied: applied) {
+                () throws(SyncError) in
                 throw error
             }
         }
         if json {
             context.out.write(
-                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))]}\n"
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report))]}\n"
             )
             return
         }
         context.out.write(
             "sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n"
         )
+        if listsChanges {
+            for change in changes(report) { context.out.write(line(change, style: context.style)) }
+        }
         for conflict in report.conflicts {
             context.out.write(line(conflict) + "\n")
         }
+    }
+
+    /// `✓ 4  Pay rent  (from the server)`: a todo the sync changed here or sent, marked as `todo
+    /// watch` marks a change (its mark coloured where colour is on, the side dimmed), sanitized.
+    static func line(_ change: SyncReport.Change, style: TextStyle) -> String {
+        let mark: String
+        let color: TextStyle.Color?
+        switch change.kind {
+        case .added: (mark, color) = ("+", .green)
+        case .removed: (mark, color) = ("-", .red)
+        case .changed: (mark, color) = ("~", nil)
+        case .done: (mark, color) = ("✓", .green)
+        case .undone: (mark, color) = ("○", .yellow)
+        }
+        let side =
+            change.received && change.sent
+            ? "(from the server, and sent)" : change.received ? "(from the server)" : "(sent)"
+        let summary = TodoText.summary(
+            color.map { style.paint(mark, $0) } ?? mark, id: change.todoID, name: change.name)
+        return summary.dropLast() + "  " + style.paint(side, .dim) + "\n"
+    }
+
+    /// The todos `report` says the sync changed or sent, by id, as a list shows them.
+    static func changes(_ report: SyncReport) -> [SyncReport.Change] {
+        report.changes.sorted { $0.todoID < $1.todoID }
+    }
+
+    /// The changes of `report` as JSON objects, by id, separated by commas: `{"id": 4, "name":
+    /// "Pay rent", "change": "done", "received": true, "sent": false}`.
+    static func changesJSON(_ report: SyncReport) -> String {
+        changes(report).map {
+            "{\"id\": \($0.todoID), \"name\": \(JSON.string($0.name)), \"change\": \"\($0.kind.rawValue)\", \"received\": \($0.received), \"sent\": \($0.sent)}"
+        }.joined(separator: ", ")
     }
 
     static func status(context: inout CommandContext) throws(CLIError) {
