@@ -530,16 +530,8 @@ public struct SyncEngine {
             switch change {
             case .created(let todo, let uid):
                 guard let uid = uid ?? given[todo.id] else { continue }
-                // An object the server deleted while its todo was edited here comes back whole:
-                // its last synced text with the todo's fields written in, every other line kept.
-                var object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
-                if let gone = try state.goneText(uid: uid),
-                    var last = try? VTodoObject(parsing: gone, timeZone: timeZone),
-                    last.uid == uid
-                {
-                    last.update(to: todo.fields, now: now())
-                    object = last
-                }
+                let object = Self.outgoingObject(
+                    uid: uid, fields: todo.fields, gone: try state.goneText(uid: uid), timeZone: timeZone, now: now())
                 let fields = try taking(object, for: todo)
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 // A new object stands where the todo stands: what was finished here is in it.
@@ -550,32 +542,20 @@ public struct SyncEngine {
                         text: object.text, fields: fields, finished: (todo.id, pending),
                         change: .init(.added, todoID: todo.id, name: fields.name, sent: true)))
             case .changed(let todo, let item):
-                guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
+                guard let etag = item.etag, let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone)
                 else {
                     refetch.insert(item.href)
                     continue
                 }
-                // Occurrences finished here go first, each once, on the server's object as it is:
-                // one another device or app finished already is no second advance.
                 let pending = try repository.pendingCompletions(ofTodo: todo.id)
-                for completion in pending {
-                    let at = completion.completedAt?.secondsSince1970 ?? now()
-                    _ = object.finishOccurrence(
-                        on: completion.occurrence, Self.finish(completion.source), completedAt: at,
-                        completedOn: timeZone.calendarDate(atEpochSeconds: at) ?? completion.occurrence, now: now())
-                }
-                var fields = todo.fields
-                if fields.isDone, !object.fields.isDone, object.seriesContinues {
-                    // Marked done here, but its object repeats: STATUS:COMPLETED on the
-                    // master would end the series on every device (RepeatingSeries.swift).
-                    // The todo goes back to not done, the rest of the change is sent.
-                    fields.isDone = false
-                    fields.completed = object.fields.completed
+                let (object, fields, keptRepeating) = Self.outgoingObject(
+                    stored, fields: todo.fields, pending: pending, timeZone: timeZone, now: now())
+                if keptRepeating {
+                    // The todo goes back to not done here too, the rest of the change is sent.
                     try repository.replaceFields(id: todo.id, with: fields)
                     report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
                     if fields.means(theSameAs: item.base) { continue }
                 }
-                object.update(to: fields, now: now())
                 let sent = try taking(object, for: todo)
                 try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
@@ -598,6 +578,52 @@ public struct SyncEngine {
             }
         }
         return planned
+    }
+
+    /// The object a sync sends for a todo the collection has: `stored`, its last synced object,
+    /// with the changes made here written in (``VTodoObject/update(to:now:)``: only the
+    /// properties of the fields that changed), so that every line another app wrote stays.
+    /// The occurrences finished here (`pending`) go first, each once, on the object as it is: one
+    /// another device or app finished already is no second advance. A todo marked done here as a
+    /// whole whose object repeats past its current occurrence is sent not done: STATUS:COMPLETED
+    /// on the master would end the series on every device (RepeatingSeries.swift);
+    /// `keptRepeating` then says the fields written differ from the todo's.
+    ///
+    /// The one making of an upload's text from the stored one: the sync's, and `todo export
+    /// --format ics`'s (``SyncState/outgoingTexts(of:uids:timeZone:now:)``).
+    static func outgoingObject(
+        _ stored: VTodoObject, fields: TodoFields, pending: [TodoCompletion], timeZone: LocalTimeZone, now: Int64
+    ) -> (object: VTodoObject, fields: TodoFields, keptRepeating: Bool) {
+        var object = stored
+        for completion in pending {
+            let at = completion.completedAt?.secondsSince1970 ?? now
+            _ = object.finishOccurrence(
+                on: completion.occurrence, finish(completion.source), completedAt: at,
+                completedOn: timeZone.calendarDate(atEpochSeconds: at) ?? completion.occurrence, now: now)
+        }
+        var fields = fields
+        var keptRepeating = false
+        if fields.isDone, !object.fields.isDone, object.seriesContinues {
+            fields.isDone = false
+            fields.completed = object.fields.completed
+            keptRepeating = true
+        }
+        object.update(to: fields, now: now)
+        return (object, fields, keptRepeating)
+    }
+
+    /// The object a sync sends for a todo the collection does not have: a new one, but for an
+    /// object the server deleted while its todo stayed here (edited, or brought back), which
+    /// comes back whole: `gone`, its last synced text, with the todo's fields written in, every
+    /// other line kept.
+    static func outgoingObject(uid: String, fields: TodoFields, gone: String?, timeZone: LocalTimeZone, now: Int64)
+        -> VTodoObject
+    {
+        guard let gone, var last = try? VTodoObject(parsing: gone, timeZone: timeZone), last.uid == uid else {
+            return VTodoObject.new(uid: uid, fields: fields, now: now)
+        }
+        last.update(to: fields, now: now)
+        return last
     }
 
     /// The fields `object` carries, which `todo` takes here in the transaction that plans the
