@@ -10,7 +10,8 @@ public struct SyncReport: Sendable, Equatable {
     public var deleted = 0
     /// Each value that was replaced because both sides changed it (or an edit beat a delete).
     public var conflicts: [SyncConflict] = []
-    /// Each todo the sync changed here or sent, once, in the order first met (see ``record(_:)``).
+    /// Each todo the sync changed here or sent, once, in the order first met: a todo changed twice
+    /// in one sync (a change merged here and the merge sent) is one change, received and sent.
     public private(set) var changes: [Change] = []
     /// Objects of the collection that could not be read as todos (broken iCalendar, no UID):
     /// left untouched on the server, not copied here. One that is a todo here keeps its last
