@@ -1,3 +1,4 @@
+import TextSafety
 import TodoInterop
 import TodoStore
 
@@ -130,7 +131,30 @@ public enum ICSFile {
 
     /// One VCALENDAR with one VTODO per entry, in order, each as ``VTodoObject/new(uid:fields:now:)``
     /// makes it; `now` (seconds since 1970) stamps them.
-    public static func write(_ entries: [Entry], now: Int64) -> String {
+    ///
+    /// An entry whose UID `objects` gives a text (its synced object's, with the changes made
+    /// here: ``SyncState/outgoingTexts(of:uids:timeZone:now:)``) is written as that text instead,
+    /// an iCalendar object of its own (RFC 5545 3.4 allows several in a stream), so that nothing
+    /// another app wrote in it is lost; the entries around it go in VCALENDARs of their own, in
+    /// order. Each control character of such a text (but tab and the line breaks) is written as
+    /// U+FFFD, as in every line `todo` writes.
+    public static func write(_ entries: [Entry], now: Int64, objects: [String: String] = [:]) -> String {
+        guard !objects.isEmpty else { return calendar(entries[...], now: now) }
+        var out = ""
+        var start = entries.startIndex
+        for (index, entry) in zip(entries.indices, entries) {
+            guard let text = objects[entry.uid] else { continue }
+            if start < index { out += calendar(entries[start..<index], now: now) }
+            out += ControlCharacters.replaced(in: text) { $0 == "\t" || $0 == "\r" || $0 == "\n" }
+            if out.utf8.last != UInt8(ascii: "\n") { out += "\r\n" }
+            start = index + 1
+        }
+        if start < entries.endIndex || out.isEmpty { out += calendar(entries[start...], now: now) }
+        return out
+    }
+
+    /// One VCALENDAR with a new VTODO for each of `entries`.
+    private static func calendar(_ entries: ArraySlice<Entry>, now: Int64) -> String {
         var calendar = ICalendarComponent(
             name: "VCALENDAR",
             children: [

@@ -277,6 +277,7 @@ public struct SyncEngine {
             try uids.record(uid, forTodo: todo.id)
             try state.save(newItem)
             report.received += 1
+            report.record(.init(.added, todoID: todo.id, name: todo.name, received: true))
             try logFinishedElsewhere(of: todo.id, remote: remote, object: vtodo)
             // A series another app marked done as a whole while its rule goes on (TV9), seen
             // here first: said as when it was synced before.
@@ -305,6 +306,10 @@ public struct SyncEngine {
         if merged.fields != local.fields {
             try repository.replaceFields(id: local.id, with: merged.fields)
             report.received += 1
+            report.record(
+                .init(
+                    .from(local.fields, to: merged.fields), todoID: local.id, name: merged.fields.name,
+                    received: true))
         }
         report.conflicts += merged.conflicts
         if let base, base.repeats {
@@ -407,6 +412,7 @@ public struct SyncEngine {
         } else if let local {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
+            report.record(.init(.removed, todoID: local.id, name: local.name, received: true))
         } else {
             // Deleted on both sides: `todo undo` may still bring it back here.
             try state.recordGone(uid: item.uid, text: item.text)
@@ -431,6 +437,7 @@ public struct SyncEngine {
         {
             _ = try repository.delete(ids: [local.id])
             report.deleted += 1
+            report.record(.init(.removed, todoID: local.id, name: local.name, received: true))
         } else {
             report.conflicts.append(.editBeatDelete(todoID: local.id, previousID: local.id, name: local.name))
             try state.recordGone(uid: sent.uid, text: sent.text)
@@ -448,6 +455,9 @@ public struct SyncEngine {
         var fields: TodoFields?
         /// The todo and the occurrences finished here that the write carries to the server.
         var finished: (todoID: Int64, occurrences: [CalendarDate])?
+        /// The change of a todo here that the write sends, for the report; none when the todo is
+        /// not known here.
+        var change: SyncReport.Change?
     }
 
     /// Sends every local change; returns whether anything was written to the server.
@@ -479,6 +489,10 @@ public struct SyncEngine {
                             SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
                         written.append(plan.write.href)
                         report.sent += 1
+                        if var change = plan.change {
+                            change.name = fields.name
+                            report.record(change)
+                        }
                         sentAny = true
                     case .deleted:
                         // `todo undo` may bring the todo back: as this object, then.
@@ -487,6 +501,7 @@ public struct SyncEngine {
                         }
                         try state.removeItem(uid: plan.uid)
                         report.sent += 1
+                        if let change = plan.change { report.record(change) }
                         sentAny = true
                     case .preconditionFailed:
                         refetch.insert(plan.write.href)
@@ -534,16 +549,8 @@ public struct SyncEngine {
             switch change {
             case .created(let todo, let uid):
                 guard let uid = uid ?? given[todo.id] else { continue }
-                // An object the server deleted while its todo was edited here comes back whole:
-                // its last synced text with the todo's fields written in, every other line kept.
-                var object = VTodoObject.new(uid: uid, fields: todo.fields, now: now())
-                if let gone = try state.goneText(uid: uid),
-                    var last = try? VTodoObject(parsing: gone, timeZone: timeZone),
-                    last.uid == uid
-                {
-                    last.update(to: todo.fields, now: now())
-                    object = last
-                }
+                let object = Self.outgoingObject(
+                    uid: uid, fields: todo.fields, gone: try state.goneText(uid: uid), timeZone: timeZone, now: now())
                 let fields = try taking(object, for: todo)
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 // A new object stands where the todo stands: what was finished here is in it.
@@ -551,50 +558,91 @@ public struct SyncEngine {
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: fields, finished: (todo.id, pending)))
+                        text: object.text, fields: fields, finished: (todo.id, pending),
+                        change: .init(.added, todoID: todo.id, name: fields.name, sent: true)))
             case .changed(let todo, let item):
-                guard let etag = item.etag, var object = try? VTodoObject(parsing: item.text, timeZone: timeZone)
+                guard let etag = item.etag, let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone)
                 else {
                     refetch.insert(item.href)
                     continue
                 }
-                // Occurrences finished here go first, each once, on the server's object as it is:
-                // one another device or app finished already is no second advance.
                 let pending = try repository.pendingCompletions(ofTodo: todo.id)
-                for completion in pending {
-                    let at = completion.completedAt?.secondsSince1970 ?? now()
-                    _ = object.finishOccurrence(
-                        on: completion.occurrence, Self.finish(completion.source), completedAt: at,
-                        completedOn: timeZone.calendarDate(atEpochSeconds: at) ?? completion.occurrence, now: now())
-                }
-                var fields = todo.fields
-                if fields.isDone, !object.fields.isDone, object.seriesContinues {
-                    // Marked done here, but its object repeats: STATUS:COMPLETED on the
-                    // master would end the series on every device (RepeatingSeries.swift).
-                    // The todo goes back to not done, the rest of the change is sent.
-                    fields.isDone = false
-                    fields.completed = object.fields.completed
+                let (object, fields, keptRepeating) = Self.outgoingObject(
+                    stored, fields: todo.fields, pending: pending, timeZone: timeZone, now: now())
+                if keptRepeating {
+                    // The todo goes back to not done here too, the rest of the change is sent.
                     try repository.replaceFields(id: todo.id, with: fields)
                     report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
                     if fields.means(theSameAs: item.base) { continue }
                 }
-                object.update(to: fields, now: now())
                 let sent = try taking(object, for: todo)
                 try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence))))
+                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence)),
+                        change: .init(.from(item.base, to: sent), todoID: todo.id, name: sent.name, sent: true)))
             case .deleted(let item):
                 guard let etag = item.etag else {
                     refetch.insert(item.href)
                     continue
                 }
+                let change = try uids.knownTodoID(forUID: item.uid).map {
+                    SyncReport.Change(.removed, todoID: $0, name: item.base.name, sent: true)
+                }
                 planned.append(
-                    PlannedWrite(write: .delete(href: item.href, etag: etag), uid: item.uid, text: "", fields: nil))
+                    PlannedWrite(
+                        write: .delete(href: item.href, etag: etag), uid: item.uid, text: "", fields: nil,
+                        change: change))
             }
         }
         return planned
+    }
+
+    /// The object a sync sends for a todo the collection has: `stored`, its last synced object,
+    /// with the changes made here written in (``VTodoObject/update(to:now:)``: only the
+    /// properties of the fields that changed), so that every line another app wrote stays.
+    /// The occurrences finished here (`pending`) go first, each once, on the object as it is: one
+    /// another device or app finished already is no second advance. A todo marked done here as a
+    /// whole whose object repeats past its current occurrence is sent not done: STATUS:COMPLETED
+    /// on the master would end the series on every device (RepeatingSeries.swift);
+    /// `keptRepeating` then says the fields written differ from the todo's.
+    ///
+    /// The one making of an upload's text from the stored one: the sync's, and `todo export
+    /// --format ics`'s (``SyncState/outgoingTexts(of:uids:timeZone:now:)``).
+    static func outgoingObject(
+        _ stored: VTodoObject, fields: TodoFields, pending: [TodoCompletion], timeZone: LocalTimeZone, now: Int64
+    ) -> (object: VTodoObject, fields: TodoFields, keptRepeating: Bool) {
+        var object = stored
+        for completion in pending {
+            let at = completion.completedAt?.secondsSince1970 ?? now
+            _ = object.finishOccurrence(
+                on: completion.occurrence, finish(completion.source), completedAt: at,
+                completedOn: timeZone.calendarDate(atEpochSeconds: at) ?? completion.occurrence, now: now)
+        }
+        var fields = fields
+        var keptRepeating = false
+        if fields.isDone, !object.fields.isDone, object.seriesContinues {
+            fields.isDone = false
+            fields.completed = object.fields.completed
+            keptRepeating = true
+        }
+        object.update(to: fields, now: now)
+        return (object, fields, keptRepeating)
+    }
+
+    /// The object a sync sends for a todo the collection does not have: a new one, but for an
+    /// object the server deleted while its todo stayed here (edited, or brought back), which
+    /// comes back whole: `gone`, its last synced text, with the todo's fields written in, every
+    /// other line kept.
+    static func outgoingObject(uid: String, fields: TodoFields, gone: String?, timeZone: LocalTimeZone, now: Int64)
+        -> VTodoObject
+    {
+        guard let gone, var last = try? VTodoObject(parsing: gone, timeZone: timeZone), last.uid == uid else {
+            return VTodoObject.new(uid: uid, fields: fields, now: now)
+        }
+        last.update(to: fields, now: now)
+        return last
     }
 
     /// The fields `object` carries, which `todo` takes here in the transaction that plans the

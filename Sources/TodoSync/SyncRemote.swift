@@ -24,6 +24,14 @@ public struct SyncRemote: Sendable, Equatable {
         self.caFile = caFile
         self.listID = listID
     }
+
+    /// Whether `other` links the same collection as this remote: the same URL, as the same user.
+    /// Setting that up again keeps the link (its password command and CA file may change);
+    /// anything else points the database at another collection, whose next sync would send it
+    /// every todo here (``SyncState/link(_:relinking:)``).
+    public func isSameCollection(as other: SyncRemote) -> Bool {
+        url == other.url && user == other.user
+    }
 }
 
 /// Where the last sync left off with the remote.

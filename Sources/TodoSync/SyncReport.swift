@@ -10,6 +10,9 @@ public struct SyncReport: Sendable, Equatable {
     public var deleted = 0
     /// Each value that was replaced because both sides changed it (or an edit beat a delete).
     public var conflicts: [SyncConflict] = []
+    /// Each todo the sync changed here or sent, once, in the order first met: a todo changed twice
+    /// in one sync (a change merged here and the merge sent) is one change, received and sent.
+    public private(set) var changes: [Change] = []
     /// Objects of the collection that could not be read as todos (broken iCalendar, no UID):
     /// left untouched on the server, not copied here. One that is a todo here keeps its last
     /// synced version and is read again next time.
@@ -91,6 +94,55 @@ public struct SyncReport: Sendable, Equatable {
             self.rule = rule
             self.next = next
         }
+    }
+
+    /// A todo the sync changed here (a change made on the server, applied) or sent (a change
+    /// made here), by its id and its name after the change (before it, for one deleted).
+    public struct Change: Sendable, Equatable {
+        /// What became of the todo, as `todo watch` tells it.
+        public enum Kind: String, Sendable {
+            case added, removed, changed, done, undone
+
+            /// `changed`, or `done` and `undone` when that is what changed from `old` to `new`.
+            public static func from(_ old: TodoFields, to new: TodoFields) -> Kind {
+                old.isDone == new.isDone ? .changed : (new.isDone ? .done : .undone)
+            }
+        }
+
+        public var kind: Kind
+        public var todoID: Int64
+        public var name: String
+        /// The change came from the server and was applied here.
+        public var received: Bool
+        /// The change was made here and sent to the server.
+        public var sent: Bool
+
+        public init(_ kind: Kind, todoID: Int64, name: String, received: Bool = false, sent: Bool = false) {
+            self.kind = kind
+            self.todoID = todoID
+            self.name = name
+            self.received = received
+            self.sent = sent
+        }
+    }
+
+    /// Records a change of one todo. A todo changed twice in one sync (a change merged here and
+    /// the merge sent, a write the server stored otherwise) is one change: received and sent as
+    /// each was, with its latest name; its kind is the last one when either is a removal, else
+    /// the first but that a plain change gives way to done or undone.
+    mutating func record(_ change: Change) {
+        guard let index = changes.firstIndex(where: { $0.todoID == change.todoID }) else {
+            changes.append(change)
+            return
+        }
+        var merged = changes[index]
+        merged.received = merged.received || change.received
+        merged.sent = merged.sent || change.sent
+        if change.kind == .removed || merged.kind == .removed || merged.kind == .changed {
+            merged.kind = change.kind
+        }
+        if change.kind != .removed { merged.name = change.name }
+        changes[index] = merged
     }
 
     /// A todo, by its id and name as they were here.

@@ -72,13 +72,47 @@ public struct SyncState {
 
     /// Forgets the remote and its sync state (`todo sync forget`); todos and their UIDs stay.
     public func forget() throws(TodoStoreError) {
-        try write { () throws(SQLiteError) in
-            try connection.execute("DELETE FROM sync_items")
-            try connection.execute("DELETE FROM sync_sent")
-            try connection.execute("DELETE FROM sync_gone")
-            try connection.execute("DELETE FROM sync_remote")
-            // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
-            try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
+        try write { () throws(SQLiteError) in try forgetSQL() }
+    }
+
+    private func forgetSQL() throws(SQLiteError) {
+        try connection.execute("DELETE FROM sync_items")
+        try connection.execute("DELETE FROM sync_sent")
+        try connection.execute("DELETE FROM sync_gone")
+        try connection.execute("DELETE FROM sync_remote")
+        // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
+        try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
+    }
+
+    /// What ``link(_:relinking:)`` did.
+    public enum LinkOutcome: Sendable, Equatable {
+        /// The remote is stored: there was none, or it was the same collection
+        /// (``SyncRemote/isSameCollection(as:)``).
+        case linked
+        /// The database was linked to `previous`, another collection: its sync state was
+        /// forgotten as ``forget()`` forgets it, and the remote is stored.
+        case relinked(previous: SyncRemote)
+        /// The database is linked to `current`, another collection, and `relinking` was not
+        /// asked for: nothing was stored. The next sync after a re-link would send the
+        /// `todos` here to the new collection.
+        case refused(current: SyncRemote, todos: Int)
+    }
+
+    /// Links the database to `remote` (`todo sync setup`), in one transaction. A database never
+    /// set up, or set up with the same collection, is linked (``setRemote(_:)``). One linked to
+    /// another collection (another URL, or another user) is re-linked only when `relinking`:
+    /// else the next sync would send every todo here to a collection the user may have meant to
+    /// add beside the first, so nothing changes and the outcome says what would have been sent.
+    public func link(_ remote: SyncRemote, relinking: Bool) throws(TodoStoreError) -> LinkOutcome {
+        try repository.writeTransaction(mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) -> LinkOutcome in
+            guard let current = try self.remote(), !current.isSameCollection(as: remote) else {
+                try setRemote(remote)
+                return .linked
+            }
+            guard relinking else { return .refused(current: current, todos: try repository.count()) }
+            try TodoStoreError.wrap { () throws(SQLiteError) in try forgetSQL() }
+            try setRemote(remote)
+            return .relinked(previous: current)
         }
     }
 

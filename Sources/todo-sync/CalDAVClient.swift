@@ -10,6 +10,8 @@ final class CalDAVClient {
     let displayURL: String
     /// Strings never to print (the password).
     let secrets: [String]
+    /// With no password, the sources that gave none (``Credentials/triedSources``).
+    let triedPasswordSources: [String]
     /// The URL as given, without user info, query or an added `/` (discovery starts there:
     /// `/.well-known/caldav` takes no slash), and the HTTP settings (credentials, CA file).
     let given: HTTPURL
@@ -31,6 +33,7 @@ final class CalDAVClient {
         }
         let credentials = try Credentials.resolve(url: collection, user: user, passwordCommand: passwordCommand)
         secrets = [credentials.password, collection.password].compactMap { $0 }.filter { !$0.isEmpty }
+        triedPasswordSources = credentials.triedSources
         collection.user = nil
         collection.password = nil
         collection.query = nil

@@ -5,6 +5,10 @@ import Glibc
 struct Credentials {
     var user: String?
     var password: String?
+    /// With no password found, each source looked in and what it held, in the order tried
+    /// (`--password-command (none set up)`, `TODO_SYNC_PASSWORD (not set)`, `~/.netrc (no entry
+    /// for dav.example.com)`): what a 401 then says (``HelperError/noPassword(_:tried:)``).
+    var triedSources: [String] = []
 
     /// Resolves the credentials for `url`. No network.
     ///
@@ -44,6 +48,12 @@ struct Credentials {
                 credentials.user = Netrc.login(in: text, host: url.host)
             }
         }
+        if credentials.password == nil {
+            credentials.triedSources = [
+                "--password-command (none set up)", "TODO_SYNC_PASSWORD (not set)",
+                try netrcState(host: url.host, login: credentials.user, environment: environment)
+            ]
+        }
         if credentials.password != nil && credentials.user == nil {
             throw HelperError(
                 .password,
@@ -51,6 +61,19 @@ struct Credentials {
             )
         }
         return credentials
+    }
+
+    /// What `~/.netrc` held for `host` when it gave no password: for a message, read again
+    /// (only after no source gave one).
+    private static func netrcState(host: String, login: String?, environment: (String) -> String?)
+        throws(HelperError) -> String
+    {
+        guard let home = environment("HOME"), !home.isEmpty else { return "~/.netrc (HOME is not set)" }
+        guard let text = try Netrc.read(home + "/.netrc") else { return "~/.netrc (no such file)" }
+        if Netrc.login(in: text, host: host) != nil {
+            return "~/.netrc (no password for \(host)\(login.map { " as \($0)" } ?? ""))"
+        }
+        return "~/.netrc (no entry for \(host))"
     }
 }
 

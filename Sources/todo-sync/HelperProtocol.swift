@@ -28,6 +28,19 @@ struct HelperError: Error {
         }
     }
 
+    /// `error` when no password was sent and the server asked for one (401): it says which
+    /// sources gave none and how to give one (`tried`, ``Credentials/triedSources``). Any other
+    /// error as it is.
+    static func noPassword(_ error: HelperError, tried: [String]) -> HelperError {
+        guard error.kind == .auth, error.status == 401, !tried.isEmpty else { return error }
+        return HelperError(
+            error.kind,
+            error.message + "; no password was sent, since none came from "
+                + tried.joined(separator: ", ")
+                + ": give one with --password-command at setup, TODO_SYNC_PASSWORD or ~/.netrc",
+            status: error.status, location: error.location)
+    }
+
     /// The error object, with `secrets` masked out of the message as a last safety net.
     func errorObject(masking secrets: [String]) -> ErrorObject {
         func masked(_ text: String) -> String {

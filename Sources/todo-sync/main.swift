@@ -50,7 +50,8 @@ final class Helper {
                 return .line(DiscoverAnswer(collections: found.map(\.message)).line)
             }
         } catch {
-            return .line(ProtocolIO.encode(error.json(masking: secrets)))
+            let said = HelperError.noPassword(error, tried: client?.triedPasswordSources ?? [])
+            return .line(ProtocolIO.encode(said.json(masking: secrets)))
         }
     }
 

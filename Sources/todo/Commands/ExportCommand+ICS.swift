@@ -6,7 +6,10 @@ import TodoSync
 #endif
 
 extension Command {
-    /// `todo export --format ics`: one VCALENDAR with a VTODO per todo the request selects.
+    /// `todo export --format ics`: one VCALENDAR with a VTODO per todo the request selects; a
+    /// synced todo is its object's own text, with the changes made here written in, as the
+    /// next sync would send it (``SyncState/outgoingTexts(of:uids:timeZone:now:)``), so that
+    /// nothing another app wrote in it is lost.
     ///
     /// Each todo is given its UID now if it has none (a write): a todo exported, imported by
     /// another app and later synced from it is then recognised as the same todo, not a copy.
@@ -19,6 +22,10 @@ extension Command {
         // A todo deleted by another program meanwhile has no UID and is left out.
         let entries = todos.compactMap { todo in uids[todo.id].map { ICSFile.Entry(uid: $0, fields: todo.fields) }
         }
-        out.write(ICSFile.write(entries, now: Int64(time(nil))))
+        let now = Int64(time(nil))
+        let texts = try SyncState(repository: repository).outgoingTexts(of: todos, uids: uids, now: now)
+        var objects: [String: String] = [:]
+        for (id, text) in texts { if let uid = uids[id] { objects[uid] = text } }
+        out.write(ICSFile.write(entries, now: now, objects: objects))
     }
 }

@@ -24,7 +24,9 @@ extension Command {
                 importing the file twice adds its todos once.
                 ics: calendar and task apps read it (Thunderbird, Apple Reminders, Nextcloud Tasks), and
                 so does 'todo import --from ics'. Each todo keeps its UID from then on, so a todo that
-                comes back from another app, or through 'todo sync', is the same todo, not a copy.
+                comes back from another app, or through 'todo sync', is the same todo, not a copy. A
+                synced todo is its object's own text with the changes made here written in, as the next
+                sync would send it, so that what other apps wrote in it (alarms, URL, attachments) stays.
                 todotxt: a line per todo, as todo.txt-cli and 'todo import --from todotxt' read it: the
                 priority as (A) to (I) (pri:A once done), the created and completed days, the tags,
                 due:YYYY-MM-DD, the start as t:YYYY-MM-DD, and the repeat as rec: (rec:+1m from the due

@@ -38,6 +38,11 @@ extension Command {
                         "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."
                 ),
                 .init(
+                    name: "--relink", value: nil,
+                    help:
+                        "For setup: link this database to the collection found though it syncs with another (another URL or user), forgetting that one's sync state as 'sync forget' does; its todos are sent to the new one at the next sync."
+                ),
+                .init(
                     name: "--ca-file", value: "file",
                     help:
                         "For setup: a CA bundle (PEM) to trust for this server instead of the system's, such as a self-signed certificate; stored and used at each sync."
@@ -45,7 +50,12 @@ extension Command {
                 .init(
                     name: "--json", value: nil,
                     help:
-                        "Print the result (of a sync, status or setup --list) as a JSON object; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."
+                        "Print the result (of a sync, status or setup --list) as a JSON object, a sync's with each todo it changed or sent in \"changes\"; a failed sync prints {\"error\": {\"kind\": ..., \"message\": ...}}."
+                ),
+                .init(
+                    name: "--changes", value: nil,
+                    help:
+                        "After the counts, list each todo the sync changed here or sent, as on a terminal, also in a pipe."
                 ),
                 .init(
                     name: "--force-delete", value: nil,
@@ -59,14 +69,20 @@ extension Command {
                 followed at setup only, at most 5, never from https to http, and the password goes only to
                 the server named) and remembers it in this database (so each database file is one device).
                 When several collections hold todos, --name picks one, or setup takes its URL; --list
-                shows them and stores nothing. A sync sends the changes made here since the last one, by
+                shows them and stores nothing. Each database syncs one collection: setting up another one
+                (another URL, or another user) on a database that syncs with one is refused, since the next
+                sync would send it every todo here, unless --relink asks for it; setting up the same one
+                again is allowed. A sync sends the changes made here since the last one, by
                 any program, and applies the server's in one transaction; a field changed on both sides
                 keeps the server's value and is reported as a conflict, and an edit beats a delete. Only
                 the server's explicit word deletes a todo here: an object it leaves out of an answer is
                 asked for again next time, and a collection that suddenly lists no todos at all is refused
                 unless --force-delete says it was emptied on purpose. The user is --user, else the URL's,
                 else ~/.netrc's login for the host; the password comes from --password-command, else
-                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. A server that takes more
+                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. On a terminal (or with
+                --changes), a sync lists after its counts each todo it changed here or sent, marked as
+                'todo watch' marks changes: '+' added, '-' deleted, '✓' done, '○' undone, '~' edited, then
+                whether it came from the server or was sent. A server that takes more
                 than 10 s to connect, or then sends less than 1 KiB in 30 s, is given up;
                 TODO_SYNC_TIMEOUT=SECONDS (1 to 300) sets both. Forget drops the remote and its sync
                 state; the todos stay and keep their UIDs, so setting up the same collection again matches
@@ -86,12 +102,12 @@ extension Command {
             let action = positionals.first
             let setupOnly =
                 ["--user", "--password-command", "--name", "--ca-file"].filter { context.arguments.value($0) != nil }
-                + (context.arguments.flag("--list") ? ["--list"] : [])
+                + ["--list", "--relink"].filter { context.arguments.flag($0) }
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
             }
-            if action != nil, context.arguments.flag("--force-delete") {
-                throw .usage("'--force-delete' goes with 'todo sync' alone")
+            for option in ["--force-delete", "--changes"] where action != nil && context.arguments.flag(option) {
+                throw .usage("'\(option)' goes with 'todo sync' alone")
             }
             switch action {
             case nil:
@@ -107,6 +123,9 @@ extension Command {
                 }
                 if context.arguments.flag("--list") && context.arguments.value("--name") != nil {
                     throw .usage("'--list' stores nothing; '--name' picks the collection to store: give one of them")
+                }
+                if context.arguments.flag("--list") && context.arguments.flag("--relink") {
+                    throw .usage("'--list' stores nothing; '--relink' links the collection found: give one of them")
                 }
                 try SyncRun.setup(url: positionals[1], context: &context)
             case "status", "forget":
@@ -160,13 +179,63 @@ enum SyncRun {
             }
             return
         }
-        remote.url = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context).url
+        let chosen = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context)
+        remote.url = chosen.url
         let repository = try context.openRepository()
-        try context.perform { () throws(TodoStoreError) in try SyncState(repository: repository).setRemote(remote) }
-        context.out.write(
-            TodoText.sanitized(
-                "Set up sync with \(remote.url)\(remote.user.map { " as \($0)" } ?? ""). Run 'todo sync' to sync now.")
-                + "\n")
+        let outcome = try context.perform { () throws(TodoStoreError) in
+            try SyncState(repository: repository).link(remote, relinking: context.arguments.flag("--relink"))
+        }
+        let linked = TodoText.sanitized(remote.url + (remote.user.map { " as \($0)" } ?? ""))
+        switch outcome {
+        case .linked:
+            context.out.write("Set up sync with \(linked). Run 'todo sync' to sync now.\n")
+        case .relinked(let previous):
+            context.out.write(
+                "Set up sync with \(linked), instead of \(account(previous)), whose sync state was forgotten (the todos stay). Run 'todo sync' to send them there.\n"
+            )
+        case .refused(let current, let todos):
+            // The users are named when they differ: that is what makes it another collection.
+            let users = current.user != remote.user
+            let name = chosen.name.map { "\"\(TodoText.sanitized($0))\" " } ?? ""
+            throw .failure(
+                "this would send \(todos == 1 ? "the 1 todo" : "all \(todos) todos") here to \(name)\(account(remote, user: users)) at the next sync, but this database syncs with \(account(current, user: users)); nothing was stored (--relink allows it)",
+                hint:
+                    "Run the same command with --relink to sync with it instead (the old link is forgotten as by 'todo sync forget'; the todos stay), or set it up in another database (todo --db OTHER.sqlite sync setup ...)."
+            )
+        }
+    }
+
+    /// `URL as USER` (or the URL alone, or without `user`), sanitized: the collection a remote links.
+    static func account(_ remote: SyncRemote, user: Bool = true) -> String {
+        TodoText.sanitized(remote.url + (user ? remote.user.map { " as \($0)" } ?? " as no user given" : ""))
+    }
+
+    /// The setup command run now, for the collection `name`: its URL as given, and the options
+    /// given that a setup needs again (user, password command, CA file), each word quoted for a
+    /// POSIX shell where it needs it.
+    /// Sanitized.
+    static func commandLine(name: String?, context: CommandContext) -> String {
+        let url = context.arguments.positionals.dropFirst().first ?? "URL"
+        var words = ["todo", "sync", "setup", url]
+        for option in ["--user", "--password-command", "--ca-file"] {
+            if let value = context.arguments.value(option) { words += [option, value] }
+        }
+        if let name { words += ["--name", name] }
+        return TodoText.sanitized(words.map(shellWord).joined(separator: " "))
+    }
+
+    /// `word` as one word of a POSIX shell command: as it is when it holds only characters no
+    /// shell treats specially, else in single quotes.
+    static func shellWord(_ word: String) -> String {
+        let plain =
+            !word.isEmpty
+            && word.utf8.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-_./:@%+=,".utf8.contains(byte)
+            }
+        return plain
+            ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// `NAME  URL`, sanitized: one collection found by setup.
@@ -192,7 +261,9 @@ enum SyncRun {
             for collection in found { context.out.write("  " + line(collection) + "\n") }
             throw .failure(
                 "several collections hold todos; nothing was stored",
-                hint: "Choose one with --name NAME, or run 'todo sync setup' with its URL.")
+                hint:
+                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL); a database syncs one collection, so set up another in another database (todo --db OTHER.sqlite sync setup ... --name NAME)."
+            )
         }
         let exact = found.filter { $0.name == name }
         let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == name.lowercased() } : exact
@@ -253,28 +324,72 @@ enum SyncRun {
         for note in notes(report) {
             context.err.writeNote(note)
         }
+        // Each todo changed, for a person: on a terminal, or when asked for in a pipe (where the
+        // output stays the counts and conflicts scripts read).
+        let listsChanges = context.out.isTerminal || context.arguments.flag("--changes")
         if case .failure(let error) = outcome {
             if !json {
+                if listsChanges {
+                    for change in changes(report) { context.out.write(line(change, style: context.style)) }
+                }
                 for conflict in report.conflicts { context.out.write(line(conflict) + "\n") }
             }
             let conflicts = report.conflicts.isEmpty ? "" : ", \"conflicts\": [\(conflictsJSON(report))]"
+            let changeList = report.changes.isEmpty ? "" : ", \"changes\": [\(changesJSON(report))]"
             let applied = report.received + report.deleted > 0
-            try syncing(context, json: json, jsonTail: conflicts, applied: applied) { () throws(SyncError) in
+            try syncing(context, json: json, jsonTail: conflicts + changeList, applied: applied) {
+                () throws(SyncError) in
                 throw error
             }
         }
         if json {
             context.out.write(
-                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))]}\n"
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report))]}\n"
             )
             return
         }
         context.out.write(
             "sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n"
         )
+        if listsChanges {
+            for change in changes(report) { context.out.write(line(change, style: context.style)) }
+        }
         for conflict in report.conflicts {
             context.out.write(line(conflict) + "\n")
         }
+    }
+
+    /// `✓ 4  Pay rent  (from the server)`: a todo the sync changed here or sent, marked as `todo
+    /// watch` marks a change (its mark coloured where colour is on, the side dimmed), sanitized.
+    static func line(_ change: SyncReport.Change, style: TextStyle) -> String {
+        let mark: String
+        let color: TextStyle.Color?
+        switch change.kind {
+        case .added: (mark, color) = ("+", .green)
+        case .removed: (mark, color) = ("-", .red)
+        case .changed: (mark, color) = ("~", nil)
+        case .done: (mark, color) = ("✓", .green)
+        case .undone: (mark, color) = ("○", .yellow)
+        }
+        let side =
+            change.received && change.sent
+            ? "(from the server, and sent)" : change.received ? "(from the server)" : "(sent)"
+        let summary = TodoText.summary(
+            color.map { style.paint(mark, $0) } ?? mark, id: change.todoID, name: change.name)
+        return summary.dropLast() + "  " + style.paint(side, .dim) + "\n"
+    }
+
+    /// The todos `report` says the sync changed or sent, by id, as a list shows them.
+    static func changes(_ report: SyncReport) -> [SyncReport.Change] {
+        report.changes.sorted { $0.todoID < $1.todoID }
+    }
+
+    /// The changes of `report` as JSON objects, by id, separated by commas: `{"id": 4, "name":
+    /// "Pay rent", "change": "done", "received": true, "sent": false}`.
+    static func changesJSON(_ report: SyncReport) -> String {
+        changes(report).map {
+            "{\"id\": \($0.todoID), \"name\": \(JSON.string($0.name)), \"change\": \"\($0.kind.rawValue)\", \"received\": \($0.received), \"sent\": \($0.sent)}"
+        }.joined(separator: ", ")
     }
 
     static func status(context: inout CommandContext) throws(CLIError) {

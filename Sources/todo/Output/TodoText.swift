@@ -303,7 +303,12 @@ struct TodoText {
 
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
     static func summary(_ mark: String, _ todo: Todo) -> String {
-        "\(mark) \(todo.id)  \(sanitized(todo.name))\n"
+        summary(mark, id: todo.id, name: todo.name)
+    }
+
+    /// ``summary(_:_:)`` of a todo known by its id and name alone (one a sync deleted).
+    static func summary(_ mark: String, id: Int64, name: String) -> String {
+        "\(mark) \(id)  \(sanitized(name))\n"
     }
 
     /// ``summary(_:_:)`` with the deadline, for a person at a terminal: `+ 3  Buy milk  due fri
