@@ -25,12 +25,14 @@ public struct SyncRemote: Sendable, Equatable {
         self.listID = listID
     }
 
-    /// Whether `other` links the same collection as this remote: the same URL, as the same user.
-    /// Setting that up again keeps the link (its password command and CA file may change);
-    /// anything else points the database at another collection, whose next sync would send it
-    /// every todo here (``SyncState/link(_:relinking:)``).
+    /// Whether `other` links the same collection as this remote to the same list: the same URL,
+    /// as the same user, holding the same list. Setting that up again keeps the link (its
+    /// password command and CA file may change); anything else points the database at another
+    /// collection, whose next sync would send it every todo of the list, or gives the collection
+    /// another list, whose next sync would take every synced todo for deleted here
+    /// (``SyncState/link(_:relinking:)``).
     public func isSameCollection(as other: SyncRemote) -> Bool {
-        url == other.url && user == other.user
+        url == other.url && user == other.user && listID == other.listID
     }
 }
 

@@ -94,7 +94,7 @@ public struct SyncState {
         case relinked(previous: SyncRemote)
         /// The database is linked to `current`, another collection, and `relinking` was not
         /// asked for: nothing was stored. The next sync after a re-link would send the
-        /// `todos` here to the new collection.
+        /// `todos` of the list it holds to the new collection.
         case refused(current: SyncRemote, todos: Int)
     }
 
@@ -109,7 +109,11 @@ public struct SyncState {
                 try setRemote(remote)
                 return .linked
             }
-            guard relinking else { return .refused(current: current, todos: try repository.count()) }
+            guard relinking else {
+                var list = TodoFetchRequest()
+                list.lists = [remote.listID]
+                return .refused(current: current, todos: try repository.count(list))
+            }
             try TodoStoreError.wrap { () throws(SQLiteError) in try forgetSQL() }
             try setRemote(remote)
             return .relinked(previous: current)

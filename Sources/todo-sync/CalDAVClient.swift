@@ -99,12 +99,15 @@ final class CalDAVClient {
         let target = answer.header("Location").flatMap { url.resolve($0) }
         let location = target?.string ?? answer.header("Location") ?? "(no Location given)"
         let setup =
-            target.map { $0.isSame(as: url) ? "" : " If that is the right place, run: todo sync setup \($0.string)" }
+            // --relink: setup refuses another URL without it (the link's state is forgotten; no todo is lost).
+            target.map {
+                $0.isSame(as: url) ? "" : " If that is the right place: todo sync setup \($0.string) --relink"
+            }
             ?? ""
         throw HelperError(
             .redirect,
             "\(method) \(display(url)) was redirected (HTTP \(answer.status)) to \(location); "
-                + "todo does not follow redirects, so that the password goes only to the server set up." + setup,
+                + "todo does not follow redirects (the password goes only where it was set up)." + setup,
             status: answer.status, location: location)
     }
 

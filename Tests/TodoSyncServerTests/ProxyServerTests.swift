@@ -105,13 +105,13 @@ struct ProxyServerTests {
         #expect(refused.status == 1, "\(refused.stdout) \(refused.stderr)")
         #expect(
             refused.stderr.contains("was redirected (HTTP 301) to \(tasks)")
-                && refused.stderr.contains("todo sync setup \(tasks)"), "\(refused.stderr)")
+                && refused.stderr.contains("todo sync setup \(tasks) --relink"), "stderr: \(refused.stderr)")
         #expect(!refused.stderr.contains("secret"))
         #expect(
             nginx.requests.dropFirst(before).allSatisfy { $0.path.hasPrefix("/old/") },
             "followed: \(nginx.requests.dropFirst(before))")
         #expect(try ProcessRunner.run("/usr/bin/sqlite3", [phone.database, ".dump"]).stdout == dump)
-        #expect(try phone.setUp([tasks, "--user", "alice"]) == tasks)
+        #expect(try phone.setUp([tasks, "--user", "alice", "--relink"]) == tasks)
         let after = try phone.todo(["sync"])
         #expect(after.status == 0, "\(after.stderr)")
         #expect(

@@ -60,6 +60,33 @@ import Testing
         #expect(try laptop.ok("lists").contains("synced with"))
     }
 
+    /// `todo sync setup --to LIST` links the collection to that list; set up again, it keeps
+    /// the list it holds; pointed at another list, it is refused unless --relink.
+    @Test func setupLinksTheListItIsToldAndKeepsIt() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Milk")
+        try laptop.ok("lists", "new", "Personal")
+        try laptop.ok("add", "Diary", "--list", "Personal")
+        var setup = ["sync", "setup", laptop.url, "--to", "personal"]
+        if let user = laptop.user { setup += ["--user", user] }
+        #expect(try laptop.todo(setup).status == 0)
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).map { $0["summary"] ?? "" } == ["Diary"])
+        let status = try parseJSON(try laptop.ok("sync", "status", "--json"), as: [String: Any].self)
+        #expect(status["list"] as? String == "Personal")
+        // Again without --to: still Personal, nothing to send.
+        try laptop.setUp()
+        #expect(try laptop.sync()["sent"] as? Int == 0)
+        // Another list for the same collection would take Diary for deleted here: refused.
+        let other = try laptop.todo(Array(setup.prefix(3)) + ["--to", "Todos"] + Array(setup.dropFirst(5)))
+        #expect(other.status == 1, "\(other.stderr)")
+        #expect(other.stderr.contains("holds the list 'Personal'") && other.stderr.contains("--relink"))
+        #expect(try laptop.sync()["sent"] as? Int == 0)
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).map { $0["summary"] ?? "" } == ["Diary"])
+    }
+
     private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {
         let todos = try parseJSON(try device.ok("list", "--json"), as: [[String: Any]].self)
         return todos.first { $0["name"] as? String == name }?["list"] as? String

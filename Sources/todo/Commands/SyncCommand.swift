@@ -38,6 +38,11 @@ extension Command {
                         "For setup: list the task collections found (name and URL), with --json as JSON, and store nothing."
                 ),
                 .init(
+                    name: "--to", value: "list",
+                    help:
+                        "For setup: the list the collection holds (default: the one it holds already, else the default list); the other lists stay on this device."
+                ),
+                .init(
                     name: "--relink", value: nil,
                     help:
                         "For setup: link this database to the collection found though it syncs with another (another URL or user), forgetting that one's sync state as 'sync forget' does; its todos are sent to the new one at the next sync."
@@ -101,7 +106,9 @@ extension Command {
             let positionals = context.arguments.positionals
             let action = positionals.first
             let setupOnly =
-                ["--user", "--password-command", "--name", "--ca-file"].filter { context.arguments.value($0) != nil }
+                ["--user", "--password-command", "--name", "--ca-file", "--to"].filter {
+                    context.arguments.value($0) != nil
+                }
                 + ["--list", "--relink"].filter { context.arguments.flag($0) }
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
@@ -182,6 +189,20 @@ enum SyncRun {
         let chosen = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context)
         remote.url = chosen.url
         let repository = try context.openRepository()
+        // The list it holds: the one asked for; else, for the collection set up again, the one
+        // it holds (another would look to the next sync as every synced todo deleted here);
+        // else the default list.
+        if let name = context.arguments.value("--to") {
+            remote.listID = try context.list(named: name, in: repository).id
+        } else {
+            remote.listID = try context.perform { () throws(TodoStoreError) in
+                let state = SyncState(repository: repository)
+                if let current = try state.remote(), current.url == remote.url, current.user == remote.user {
+                    return current.listID
+                }
+                return try repository.defaultList().id
+            }
+        }
         let outcome = try context.perform { () throws(TodoStoreError) in
             try SyncState(repository: repository).link(remote, relinking: context.arguments.flag("--relink"))
         }
@@ -192,6 +213,16 @@ enum SyncRun {
         case .relinked(let previous):
             context.out.write(
                 "Set up sync with \(linked), instead of \(account(previous)), whose sync state was forgotten (the todos stay). Run 'todo sync' to send them there.\n"
+            )
+        case .refused(let current, let todos) where current.url == remote.url && current.user == remote.user:
+            // The same collection for another list: its synced todos would look deleted here.
+            let lists = try context.perform { () throws(TodoStoreError) in try JSON.listNames(repository) }
+            let old = TodoText.sanitized(lists[current.listID] ?? "#\(current.listID)")
+            let new = TodoText.sanitized(lists[remote.listID] ?? "#\(remote.listID)")
+            throw .failure(
+                "\(account(remote)) holds the list '\(old)'; holding '\(new)' instead would send its \(todos) \(todos == 1 ? "todo" : "todos") there; nothing was stored (--relink allows it)",
+                hint:
+                    "Run the same command with --relink to do so (the sync state is forgotten as by 'todo sync forget'; no todo is deleted)."
             )
         case .refused(let current, let todos):
             // The users are named when they differ: that is what makes it another collection.
@@ -399,15 +430,18 @@ enum SyncRun {
             (try state.remote(), try state.progress(), try state.pendingCount())
         }
         guard let remote else { throw notSetUp }
+        let list = try context.perform { () throws(TodoStoreError) in try repository.list(id: remote.listID) }
+        let listName = list?.name ?? "#\(remote.listID)"
         if context.arguments.flag("--json") {
             context.out.write(
-                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending)}\n"
+                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending), \"list\": \(JSON.string(listName))}\n"
             )
             return
         }
         context.out.write(
             """
             url:        \(TodoText.sanitized(remote.url))
+            list:       \(TodoText.sanitized(listName))
             user:       \(remote.user.map(TodoText.sanitized) ?? Self.noUser)
             ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
             last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
