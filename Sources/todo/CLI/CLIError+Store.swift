@@ -37,14 +37,9 @@ extension CLIError {
             self = .failure("\(path) was deleted or moved away")
         case .nothingToUndo:
             self = .failure("nothing to undo")
-        case .undoConflict(let command, let ids) where ids.isEmpty:
-            self = .failure(
-                "cannot undo '\(command)': a list it changed was changed since, in another program",
-                hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
         case .undoConflict(let command, let ids):
-            let list = Self.idList(ids)
-            self = .failure(
-                "cannot undo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
+            self = Self.conflict(
+                "undo", command, ids,
                 hint: "Nothing was changed. 'todo undo --skip' forgets this step, so older ones can be undone.")
         case .undoNotStuck(let command):
             self = .failure(
@@ -53,36 +48,35 @@ extension CLIError {
         case .nothingToRedo:
             self = .failure(
                 "nothing to redo", hint: "Redo re-applies what 'todo undo' reverted, until the next change.")
-        case .redoConflict(let command, let ids) where ids.isEmpty:
-            self = .failure(
-                "cannot redo '\(command)': a list it changed was changed since, in another program",
-                hint: "Nothing was changed.")
         case .redoConflict(let command, let ids):
-            let list = Self.idList(ids)
-            self = .failure(
-                "cannot redo '\(command)': \(ids.count == 1 ? "todo" : "todos") \(list) changed since, in another program",
-                hint: "Nothing was changed.")
+            self = Self.conflict("redo", command, ids, hint: "Nothing was changed.")
         case .damagedHistory(let command):
             self = .failure(
                 "the newest undo step ('\(command)') is damaged and cannot be applied",
                 hint: "Nothing was changed. 'todo undo --skip' forgets it, so older ones can be undone.")
         case .noSuchList(let name):
-            self = .failure("no list named '\(name)'", hint: "Nothing was changed. 'todo lists' shows the lists.")
+            self = .failure(
+                "no list named '\(TodoText.sanitized(name))'",
+                hint: "Nothing was changed. 'todo lists' shows the lists.")
         case .listExists(let name):
-            self = .failure("a list named '\(name)' exists already", hint: "Nothing was changed. Choose another name.")
+            self = .failure(
+                "a list named '\(TodoText.sanitized(name))' exists already",
+                hint: "Nothing was changed. Choose another name.")
         case .invalidListName(let name):
             self = .usage(
-                "'\(name)' cannot name a list",
+                "'\(TodoText.sanitized(name))' cannot name a list",
                 hint: "A list's name needs a letter or a sign, no control character, and cannot start with '-'.")
         case .invalidColor(let color):
-            self = .usage("'\(color)' is not a colour", hint: "Give one as #RRGGBB (for example #2E7D32), or 'none'.")
+            self = .usage(
+                "'\(TodoText.sanitized(color))' is not a colour",
+                hint: "Give one as #RRGGBB (for example #2E7D32), or 'none'.")
         case .listNotEmpty(let name, let count):
             self = .failure(
-                "the list '\(name)' holds \(count) \(count == 1 ? "todo" : "todos")",
+                "the list '\(TodoText.sanitized(name))' holds \(count) \(count == 1 ? "todo" : "todos")",
                 hint: "Nothing was changed. Say what becomes of them: --move-to LIST or --delete-todos.")
         case .defaultListRemoved(let name):
             self = .failure(
-                "'\(name)' is the default list and cannot be removed",
+                "'\(TodoText.sanitized(name))' is the default list and cannot be removed",
                 hint: "Nothing was changed. Make another list the default first: todo lists default NAME.")
         case .sqlite(let error):
             if error.isPermissionDenied, let problem = DatabaseAccess.problem(at: path) {
@@ -96,6 +90,16 @@ extension CLIError {
     /// The words for a file monitor that could not start (`watch`, `ui`).
     init(_ error: DatabaseFileMonitor.Failure) {
         self = .failure("cannot watch \(error.path): \(String(cString: strerror(error.errno)))")
+    }
+
+    /// An undo or redo (`verb`) of `command` that another program's change to `ids` (none: to a
+    /// list) stands in the way of.
+    private static func conflict(_ verb: String, _ command: String, _ ids: [Int64], hint: String) -> CLIError {
+        let what =
+            ids.isEmpty
+            ? "a list it changed was changed since"
+            : "\(ids.count == 1 ? "todo" : "todos") \(idList(ids)) changed since"
+        return .failure("cannot \(verb) '\(command)': \(what), in another program", hint: hint)
     }
 
     /// `4, 5, 9`: at most ten ids, then how many more, so 5,000 missing ids stay one short line.

@@ -32,10 +32,10 @@ extension Command {
                 groups by list, and 'todo move ID... --to NAME' moves todos. A list's name is unique
                 ignoring case. 'rm' removes an empty list; a list with todos needs --move-to LIST or
                 --delete-todos (on a terminal it asks which, and confirms a deletion unless --yes), and
-                the default list cannot be removed
-                until another is the default. 'todo sync' syncs the list its collection was set up with
-                (the first list, for a database set up before lists); the other lists stay on this device.
-                Every change can be undone with 'todo undo'.
+                the default list cannot be removed until another is the default. 'todo sync' syncs the
+                list its collection was set up with ('todo sync setup URL --to LIST'; the first list, for
+                a database set up before lists); the other lists stay on this device. Every change can
+                be undone with 'todo undo'.
                 """,
             examples: [
                 "todo lists", "todo lists new Groceries '#2E7D32'", "todo lists rename Groceries Shopping",
@@ -70,7 +70,8 @@ extension Command {
         }
     )
 
-    /// `todo move ID... --to LIST` (and `mv`): moves todos to another list, all or nothing.
+    /// `todo move ID... --to LIST`: moves todos to another list, all or nothing (`todo mv` is
+    /// answered with a hint, as other tools' verbs are).
     static let move = Command(
         spec: CommandSpec(
             name: "move",
