@@ -87,6 +87,78 @@ import Testing
         #expect(try server.todosSeenByPython(server.todoCollectionURL).map { $0["summary"] ?? "" } == ["Diary"])
     }
 
+    /// Issue 35, point 2: a move keeps every line another app wrote. Moved out of the synced
+    /// list, the object leaves the collection; moved back, it is written again from its last
+    /// text (kept since its delete), not made anew from `todo`'s own fields.
+    @Test(arguments: SyncCLITests.kinds) func aTodoMovedOutAndBackKeepsWhatThePhoneWrote(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try server.python(
+            server.todoCollectionURL,
+            """
+            cal.save_todo('''BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//Apple Inc.//Reminders//EN
+            BEGIN:VTODO
+            UID:phone-passport
+            DTSTAMP:20240101T090000Z
+            SUMMARY:Renew passport
+            URL:https://example.org/passport
+            CLASS:PRIVATE
+            X-APPLE-SORT-ORDER:42
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:Renew passport
+            TRIGGER:-PT1H
+            END:VALARM
+            END:VTODO
+            END:VCALENDAR
+            ''')
+            """)
+        try laptop.ok("lists", "new", "Personal")
+        try laptop.setUp()
+        #expect(try laptop.sync()["received"] as? Int == 1)
+        let id = "\(try laptop.id(named: "Renew passport"))"
+        try laptop.ok("move", id, "--to", "Personal")
+        try laptop.sync()
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).isEmpty)
+        try laptop.ok("edit", id, "--name", "Renew passport now")
+        try laptop.ok("move", id, "--to", "Todos")
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        let seen = try #require(try server.todosSeenByPython(server.todoCollectionURL).first)
+        #expect(seen["uid"] == "phone-passport" && seen["summary"] == "Renew passport now")
+        for kept in ["URL:https://example.org/passport", "CLASS:PRIVATE", "X-APPLE-SORT-ORDER:42", "TRIGGER:-PT1H"] {
+            #expect(seen["text"]?.contains(kept) == true, "\(kept) was lost: \(seen["text"] ?? "")")
+        }
+    }
+
+    /// A collection deleted on the server deletes nothing here: the sync fails with one line,
+    /// and the list keeps its todos (Tasks.org deletes them: tasks/tasks#2716).
+    @Test(arguments: SyncCLITests.kinds) func aCollectionGoneFromTheServerKeepsItsTodosHere(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Milk")
+        try laptop.ok("add", "Eggs")
+        try laptop.setUp()
+        #expect(try laptop.sync()["sent"] as? Int == 2)
+        _ = try server.python(server.todoCollectionURL, "cal.delete()")
+        let before = try laptop.dump("todos")
+        for _ in 0..<2 {
+            let result = try laptop.todo("sync")
+            #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("no such collection (HTTP 404)"))
+            #expect(result.stderr.contains("The todos here are kept.") && result.stderr.contains("todo sync forget"))
+            #expect(try laptop.dump("todos") == before)
+        }
+        #expect(try laptop.names().sorted() == ["Eggs", "Milk"])
+    }
+
     private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {
         let todos = try parseJSON(try device.ok("list", "--json"), as: [[String: Any]].self)
         return todos.first { $0["name"] as? String == name }?["list"] as? String

@@ -570,6 +570,10 @@ enum SyncRun {
         switch error {
         case .serverEmpty:
             "If the todos were deleted there on purpose, 'todo sync --force-delete' deletes them here too; if the collection was emptied or recreated, 'todo sync setup URL' sends them to it again."
+        case .collectionNotFound:
+            // Gone from the server (deleted, or moved without a redirect): nothing is deleted here
+            // for it, and syncing again will not bring it back.
+            "The todos here are kept. If the collection was deleted on purpose, 'todo sync forget' stops syncing (the todos stay); 'todo sync setup URL --relink' sends them to another collection."
         case .badResponse, .companion:
             applied
                 ? "What the server sent before was applied here; the next 'todo sync' completes the work."
