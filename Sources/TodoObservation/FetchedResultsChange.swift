@@ -99,7 +99,7 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// The lists changed (by any program): `lists` are all of them now, in display order, as
     /// ``FetchedResultsController/lists`` holds them. Told before the batch of the same commit
     /// (a list made with todos moved into it: the lists first), on the same thread and under
-    /// the same rules as a batch. A grouping by list (``TodoGrouping/byList(_:)``) rebuilt
+    /// the same rules as a batch. A grouping by list (`TodoGrouping.byList(_:)`) rebuilt
     /// from them keeps each list's group, keyed by its id: a rename re-titles it.
     func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList])
 }

@@ -36,7 +36,9 @@ extension Command {
                 each line ends with its group: '+' joined it, '-' left it,
                 '→' moved to it, '~' edited in it; with --json too, changes
                 carry "group" and index the outline's rows, group rows
-                included. Ctrl-C stops.
+                included. By list (--by list), a list renamed by any program
+                re-titles its group at once: '~ list OLD → NEW' (with --json,
+                an "update" of the group row). Ctrl-C stops.
                 """,
             examples: ["todo watch", "todo watch --json", "todo watch --outline --by priority"]
         ),
