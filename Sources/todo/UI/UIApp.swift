@@ -322,8 +322,9 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     /// What rows and the header say of the lists, for the request shown.
     func refreshListNames() {
-        // Unreadable, the rows name no list rather than stale ones.
-        renderer.listNames = try? rowListNames(controller.fetchRequest, repository)
+        // Unreadable, the rows name no list rather than stale ones. With one list (most
+        // databases) there is nothing to name, and the rule's reads are not made.
+        renderer.listNames = lists.count > 1 ? try? rowListNames(controller.fetchRequest, repository) : nil
         renderer.shownLists = shownListNames.map {
             (controller.fetchRequest.lists.count == 1 ? "list: " : "lists: ") + $0
         }
