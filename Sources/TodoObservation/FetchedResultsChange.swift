@@ -96,6 +96,12 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// The results stay as last reported; the next change, or the next
     /// ``FetchedResultsController/processExternalChanges()``, refetches them whole.
     func controller(_ controller: FetchedResultsController, didFailToRefreshWith error: TodoStoreError)
+    /// The lists changed (by any program): `lists` are all of them now, in display order, as
+    /// ``FetchedResultsController/lists`` holds them. Told before the batch of the same commit
+    /// (a list made with todos moved into it: the lists first), on the same thread and under
+    /// the same rules as a batch. A grouping by list (`TodoGrouping.byList(_:)`) rebuilt
+    /// from them keeps each list's group, keyed by its id: a rename re-titles it.
+    func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList])
 }
 
 extension FetchedResultsControllerDelegate {
@@ -112,4 +118,5 @@ extension FetchedResultsControllerDelegate {
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
     public func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {}
     public func controller(_ controller: FetchedResultsController, didFailToRefreshWith error: TodoStoreError) {}
+    public func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList]) {}
 }

@@ -24,6 +24,12 @@ import TodoStore
 ///   the new file, switches ``repository`` to it and reports the difference; when the file was
 ///   deleted, it throws `TodoStoreError.databaseMissing(path:)`.
 ///
+/// Lists: ``lists`` holds the lists as read with the results, and a commit that changed them
+/// (renamed, recoloured, reordered, made or removed one, by any program: the `list_changes`
+/// feed, written by triggers, says so) is told to the delegate
+/// (``FetchedResultsControllerDelegate/controller(_:didChangeLists:)``) before the batch of the
+/// same commit, so that a grouping by list is rebuilt before the todos are placed in it.
+///
 /// Threading: not `Sendable`. Use a controller where its repository is used (one actor, queue
 /// or thread); delegate callbacks and stream elements are produced there. ``batches(bufferingNewest:)`` hands
 /// `Sendable` values to any other context.
@@ -82,6 +88,11 @@ public final class FetchedResultsController {
 
     private static func incrementalLimit(forResultsOf count: Int) -> Int { min(max(256, count / 50), 10_000) }
     private var lastDataVersion: Int64?
+    /// The lists, in display order, as read when the results were last read whole and after
+    /// every change to them since (each told to the delegate first).
+    public private(set) var lists: [TodoList] = []
+    /// The lists' change feed's last entry when ``lists`` were read; nil: read them again.
+    private var listFeedSeq: Int64?
     /// Where the change feed stood when the results were last read whole: the changes after it
     /// are what other connections did since, so a small commit costs a look-up of its rows.
     private var feedPosition: TodoFeedPosition?
@@ -101,6 +112,8 @@ public final class FetchedResultsController {
         case commit(Set<Int64>?)
         /// A ``processExternalChanges()`` call.
         case externalChanges
+        /// A commit through this connection that may have changed the lists.
+        case lists
     }
     /// The error of the last refresh that failed, `nil` once one succeeds. Also told to the
     /// delegate (``FetchedResultsControllerDelegate/controller(_:didFailToRefreshWith:)``).
@@ -156,7 +169,16 @@ public final class FetchedResultsController {
         pendingFetch = nil
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
+        try readLists()
         adopt(makeResults(try repository.fetch(fetchRequest)))
+    }
+
+    /// Reads ``lists``, and the lists' feed position before them (a change in between is read
+    /// again later, never missed).
+    private func readLists() throws(TodoStoreError) {
+        let seq = try repository.listFeedSeq()
+        lists = try repository.lists()
+        listFeedSeq = seq
     }
 
     /// Publishes freshly fetched results without notifying, and starts observing this
@@ -172,7 +194,10 @@ public final class FetchedResultsController {
     private func observeCommits() {
         if observerToken == nil {
             observerToken = repository.connection.addCommitObserver { [weak self] transaction in
-                guard let self, transaction.mayHaveChanged("todos") else { return }
+                guard let self else { return }
+                // The lists first, as for other connections' commits.
+                if transaction.mayHaveChanged("lists") { self.refreshListsReportingFailure() }
+                guard transaction.mayHaveChanged("todos") else { return }
                 self.refreshReportingFailure(changed: transaction.changedRowIDs(in: "todos"))
             }
         }
@@ -190,6 +215,31 @@ public final class FetchedResultsController {
             lastRefreshError = error
             delegate?.controller(self, didFailToRefreshWith: error)
         }
+    }
+
+    /// ``refreshLists()`` from the commit hook: a failure is kept and told as a refresh's is.
+    private func refreshListsReportingFailure() {
+        guard !isNotifying else { return queuedWork.append(.lists) }
+        do {
+            try refreshLists()
+        } catch {
+            listFeedSeq = nil
+            lastRefreshError = error
+            delegate?.controller(self, didFailToRefreshWith: error)
+        }
+    }
+
+    /// Reads the lists again when their feed moved since ``lists`` were read, and tells the
+    /// delegate when they differ (a change to nothing a list shows, or one undone since, is not
+    /// told). Costs one look-up of the feed's last entry when the lists did not change.
+    private func refreshLists() throws(TodoStoreError) {
+        let seq = try repository.listFeedSeq()
+        guard seq != listFeedSeq else { return }
+        let fresh = try repository.lists()
+        listFeedSeq = seq
+        guard fresh != lists else { return }
+        lists = fresh
+        notifying { delegate?.controller(self, didChangeLists: fresh) }
     }
 
     /// Starts a fetch that ``continueFetch(rows:)`` reads in slices, for callers that must stay
@@ -254,6 +304,7 @@ public final class FetchedResultsController {
             let position = try repository.feedPosition()
             completed = (makeResults(try repository.fetch(fetchRequest)), position)
         }
+        try readLists()
         lastDataVersion = version
         feedPosition = completed.position
         adopt(completed.results)
@@ -309,6 +360,8 @@ public final class FetchedResultsController {
         guard version != lastDataVersion else { return false }
         lastDataVersion = version
         do {
+            // The lists before the todos: a grouping by list is rebuilt before they are placed.
+            try refreshLists()
             // The feed says which todos changed; past the limit (or pruned past us), refetch.
             guard let position = feedPosition, !needsFullRefetch else { return try refresh() }
             switch try repository.changedTodos(since: position, limit: incrementalLimit) {
@@ -324,6 +377,7 @@ public final class FetchedResultsController {
             // The version and position already moved past what failed: make the next call
             // look again and read everything, so the failed change is not skipped.
             lastDataVersion = nil
+            listFeedSeq = nil
             needsFullRefetch = true
             lastRefreshError = error
             throw error
@@ -352,9 +406,11 @@ public final class FetchedResultsController {
         repository = replacement
         needsFullRefetch = true
         feedPosition = nil
+        listFeedSeq = nil
         observeCommits()
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try replacement.connection.dataVersion() }
         do {
+            try refreshLists()
             return try refresh()
         } catch {
             lastDataVersion = nil  // so the next call reads the new file whole
@@ -412,11 +468,19 @@ public final class FetchedResultsController {
     /// Tells the streams and the delegate about `batch`, then does what arrived meanwhile, in
     /// order (each of which may tell a batch of its own, after this one).
     private func notify(_ batch: FetchedResultsBatch) {
+        notifying { tell(batch) }
+    }
+
+    /// Runs `tell` (which tells the streams and the delegate something), then does what
+    /// arrived meanwhile, in order.
+    private func notifying(_ tell: () -> Void) {
         isNotifying = true
-        tell(batch)
+        tell()
         isNotifying = false
         while !queuedWork.isEmpty {
             switch queuedWork.removeFirst() {
+            case .lists:
+                refreshListsReportingFailure()
             case .commit(let changed):
                 refreshReportingFailure(changed: changed)
             case .externalChanges:
@@ -465,5 +529,18 @@ public final class FetchedResultsController {
         }
         delegate.controllerDidChangeContent(self)
         delegate.controller(self, didChangeContentWith: batch)
+    }
+}
+
+extension TodoRepository {
+    /// The lists' change feed's last entry (`list_changes`, migration 0013: a row of a list's id
+    /// for every change to `lists`, written by triggers for every writer), 0 when it is empty.
+    /// Only whether it moved matters: the lists are few, and read whole when it did.
+    /// One B-tree seek.
+    fileprivate func listFeedSeq() throws(TodoStoreError) -> Int64 {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("SELECT seq FROM list_changes ORDER BY seq DESC LIMIT 1")
+                .scalarInt64() ?? 0
+        }
     }
 }

@@ -105,3 +105,38 @@ import Testing
         #expect(watch.interrupt() == 130)
     }
 }
+
+/// `todo watch --by list` (issue 35): a list renamed by another program re-titles its group at
+/// once, and the changes after it name the new title.
+extension WatchOutlineTests {
+    private func sqlite(_ sql: String) throws {
+        let shell = try ProcessRunner.run("sqlite3", [sandbox.database, sql])
+        #expect(shell.status == 0, "sqlite3 \(sql): \(shell.stderr)")
+    }
+
+    @Test func aListRenamedByAnotherProgramIsRetitledLive() throws {
+        _ = try sandbox.ok("lists", "new", "Groceries")
+        _ = try sandbox.ok("add", "Eggs", "--list", "Groceries")
+        _ = try sandbox.ok("add", "Buy milk")
+        let watch = try startWatch("--by", "list")
+        for expected in ["Todos (1)", "└─ 2              Buy milk", "Groceries (1)", "└─ 1              Eggs"] {
+            #expect(watch.nextLine() == expected)
+        }
+        #expect(watch.nextLine()?.hasPrefix("Watching") == true)
+        try sqlite("UPDATE lists SET name = 'Shopping' WHERE id = 2")
+        #expect(watch.nextLine() == "~ list Groceries → Shopping")
+        // A colour changes no title: nothing is printed for it, and the next line is the edit's.
+        try sqlite("UPDATE lists SET color = '#2E7D32' WHERE id = 2")
+        try sqlite("UPDATE todos SET name = 'Brown eggs' WHERE id = 1")
+        #expect(watch.nextLine() == "~ 1  Brown eggs  (Shopping)")
+        #expect(watch.interrupt() == 130)
+
+        // With --json: an update of the group row, where it is, with its new title.
+        let json = try startWatch("--by", "list", "--json")
+        #expect(json.nextLine()?.hasPrefix("{\"groups\": [{\"title\": \"Todos\"") == true)
+        try sqlite("UPDATE lists SET name = 'Food' WHERE id = 2")
+        #expect(
+            json.nextLine() == "{\"changes\": [{\"type\": \"update\", \"group\": \"Food\", \"from\": 2, \"to\": 2}]}")
+        #expect(json.interrupt() == 130)
+    }
+}

@@ -32,6 +32,11 @@ final class Recorder: FetchedResultsControllerDelegate {
         batches.append(batch)
     }
 
+    /// "lists NAME,NAME": the lists told, by name in display order.
+    func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList]) {
+        events.append("lists " + lists.map(\.name).joined(separator: ","))
+    }
+
     /// The object changes only (no will/did/section lines).
     var objectChanges: [String] {
         events.filter { !["will", "did"].contains($0) && !$0.hasPrefix("section") }

@@ -36,7 +36,9 @@ extension Command {
                 each line ends with its group: '+' joined it, '-' left it,
                 '→' moved to it, '~' edited in it; with --json too, changes
                 carry "group" and index the outline's rows, group rows
-                included. Ctrl-C stops.
+                included. By list (--by list), a list renamed by any program
+                re-titles its group at once: '~ list OLD → NEW' (with --json,
+                an "update" of the group row). Ctrl-C stops.
                 """,
             examples: ["todo watch", "todo watch --json", "todo watch --outline --by priority"]
         ),
@@ -55,7 +57,9 @@ extension Command {
             let json = context.arguments.flag("--json")
             let printer: any WatchOutput =
                 if let grouping {
-                    WatchOutlinePrinter(json: json, out: context.out, text: text, grouping: grouping)
+                    WatchOutlinePrinter(
+                        json: json, out: context.out, text: text, grouping: grouping,
+                        groupsByList: context.arguments.value("--by") == "list")
                 } else {
                     WatchPrinter(
                         json: json, out: context.out, text: text,
@@ -73,6 +77,9 @@ extension Command {
             }
             defer { withExtendedLifetime(monitor) { monitor.cancel() } }
             try context.perform { () throws(TodoStoreError) in try controller.performFetch() }
+            // By list, the groups are the lists read with the results: a change to them since is
+            // reported (re-titling its group), one before is in them.
+            (printer as? WatchOutlinePrinter)?.use(lists: controller.lists)
             printer.printInitial(controller.fetchedObjects)
             // Everything is printed on this thread, a whole line at a time; a stop signal only
             // wakes it, so it ends between two lines, never inside one.

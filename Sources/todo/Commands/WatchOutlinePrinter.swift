@@ -22,20 +22,37 @@ extension WatchPrinter: WatchOutput {}
 /// Each batch rebuilds the outline from the controller's results and diffs it with the last one:
 /// O(n) a change, where the flat watch is O(changes); the snapshot layer's difference makes what
 /// is printed minimal (a todo changing priority is one move, a tag added one insert).
+///
+/// By list (`--by list`), the groups are the controller's lists (``FetchedResultsController/lists``,
+/// read with the results): when any program changes the lists, the controller says so before the
+/// commit's batch, and the outline is rebuilt with their new names. A group is keyed by its list's
+/// id, so a rename re-titles it: `~ list Groceries → Shopping` (with `--json`, an `update` of the
+/// group row). Everything here runs on the watch loop's thread, the controller's.
 final class WatchOutlinePrinter: WatchOutput {
     let json: Bool
     let out: OutputStream
     let text: TodoText
-    let builder: TodoSnapshotBuilder<Todo>
+    /// Replaced when the lists change, grouped by list.
+    private(set) var builder: TodoSnapshotBuilder<Todo>
+    /// Whether the groups are the lists (`--by list`), rebuilt as they change.
+    let groupsByList: Bool
     /// The outline as last printed.
     private var shown: TodoSnapshots<Todo>
 
-    init(json: Bool, out: OutputStream, text: TodoText, grouping: TodoGrouping<Todo>) {
+    init(json: Bool, out: OutputStream, text: TodoText, grouping: TodoGrouping<Todo>, groupsByList: Bool = false) {
         self.json = json
         self.out = out
         self.text = text
+        self.groupsByList = groupsByList
         self.builder = TodoSnapshotBuilder(grouping: grouping)
         self.shown = builder.build([])
+    }
+
+    /// Groups by `lists` from now on, when grouped by list (the lists the controller read with
+    /// its first results, before ``printInitial(_:)``; a change to them after).
+    func use(lists: [TodoList]) {
+        guard groupsByList else { return }
+        builder = TodoSnapshotBuilder(grouping: .byList(lists))
     }
 
     func printInitial(_ todos: [Todo]) {
@@ -57,10 +74,33 @@ final class WatchOutlinePrinter: WatchOutput {
     }
 
     func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
+        show(batch.snapshot.items)
+    }
+
+    /// A rename re-titles its group; a change of the lists' order moves their todos as a batch
+    /// would. Nothing is printed when no group shown changed (a colour, a new empty list).
+    func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList]) {
+        guard groupsByList else { return }
+        use(lists: lists)
+        show(controller.snapshot.items)
+    }
+
+    /// Rebuilds the outline from `todos` and prints how it differs from the one shown: the
+    /// groups re-titled, then the rows' changes. Prints nothing when nothing differs.
+    private func show(_ todos: [Todo]) {
         let old = shown
-        shown = builder.build(batch.snapshot.items, previousOutline: old.outline)
+        shown = builder.build(todos, previousOutline: old.outline)
+        let oldTitles = Dictionary(old.groups.map { ($0.id, $0.title) }) { first, _ in first }
+        let retitled = shown.groups.compactMap { group in
+            oldTitles[group.id].flatMap { $0 == group.title ? nil : (old: $0, new: group) }
+        }
         let difference = shown.snapshot.difference(from: old.snapshot)
-        if json { writeJSON(difference, old: old) } else { writeText(difference, old: old) }
+        guard !retitled.isEmpty || !difference.isEmpty else { return }
+        if json {
+            writeJSON(difference, old: old, retitled: retitled)
+        } else {
+            writeText(difference, old: old, retitled: retitled)
+        }
         out.flush()
     }
 
@@ -71,10 +111,17 @@ final class WatchOutlinePrinter: WatchOutput {
     }
 
     /// One line per todo row of the outline that changed; group rows come and go with them.
-    private func writeText(_ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>) {
+    private func writeText(
+        _ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>,
+        retitled: [(old: String, new: TodoGroup)]
+    ) {
         func line(_ mark: String, _ todo: Todo, _ group: TodoGroup?) {
             let summary = TodoText.summary(mark, todo).dropLast()
             out.write("\(summary)  (\(TodoText.sanitized(group?.title ?? "")))\n")
+        }
+        // As `todo lists rename` says it.
+        for (oldTitle, group) in retitled {
+            out.write("~ list \(TodoText.sanitized(oldTitle)) → \(TodoText.sanitized(group.title))\n")
         }
         for change in difference.itemDeletes where Self.isOutline(change.id) {
             guard let todo = old.snapshot.item(withID: change.id)?.record else { continue }
@@ -101,7 +148,10 @@ final class WatchOutlinePrinter: WatchOutput {
 
     /// `{"changes": [...]}`: the outline section's deletes, inserts, moves and updates, group
     /// rows included (they have no id), with UIKit batch-update indexes among its rows.
-    private func writeJSON(_ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>) {
+    private func writeJSON(
+        _ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>,
+        retitled: [(old: String, new: TodoGroup)]
+    ) {
         func object(_ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String) -> String {
             var fields = ["\"type\": \"\(type)\"", "\"group\": \(JSON.string(group?.title ?? ""))"]
             if let todo = row.record { fields.append("\"id\": \(todo.id)") }
@@ -130,6 +180,15 @@ final class WatchOutlinePrinter: WatchOutput {
                 object(
                     "update", change.item, group: shown.group(of: change.id),
                     "\"from\": \(change.from.item), \"to\": \(change.to.item)"))
+        }
+        // A re-titled group row is an update of it where it is now (its id, and so its row, are
+        // the same: the snapshots compare groups by identity, not title).
+        for (_, group) in retitled {
+            guard let from = old.snapshot.indexPath(ofItem: .group(group.id)),
+                let to = shown.snapshot.indexPath(ofItem: .group(group.id))
+            else { continue }
+            changes.append(
+                object("update", .group(group), group: group, "\"from\": \(from.item), \"to\": \(to.item)"))
         }
         out.write("{\"changes\": [" + changes.joined(separator: ", ") + "]}\n")
     }

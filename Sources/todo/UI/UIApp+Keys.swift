@@ -16,7 +16,8 @@ import TodoSync
 extension UIApp {
     func handle(_ key: Key) {
         let context = UIReducer.Context(
-            page: max(size.rows - 3, 1), today: today, helpLastTop: renderer.helpLastTop(rows: size.rows))
+            page: max(size.rows - 3, 1), today: today, helpLastTop: renderer.helpLastTop(rows: size.rows),
+            lists: lists)
         for effect in UIReducer.reduce(&state, key, list: &list, context: context) {
             perform(effect)
         }
@@ -64,6 +65,14 @@ extension UIApp {
                 return true
             }
             if saved != nil { state.say("Saved \"\(TodoText.sanitized(name))\"") }
+        case .move(let todo, let target):
+            // As `todo move`: one undo step. The cursor follows the todo to its new group (by
+            // list), or stays on its line when the list shown no longer has it.
+            if change("move", { () throws(TodoStoreError) in try repository.move(ids: [todo.id], to: target.id) })
+                != nil
+            {
+                state.say("Moved \"\(TodoText.sanitized(todo.name))\" to \(TodoText.sanitized(target.name)) (u undoes)")
+            }
         case .undo:
             do {
                 let undone = try repository.undo()
@@ -82,10 +91,16 @@ extension UIApp {
         case .filter(let step):
             performFilter(step)
         case .refetch(let reason):
+            let cursor = state.cursorID
             refetch()
             switch reason {
             case .sorted:
                 state.say("Sorted by \(state.order.rawValue)")
+            case .listShown:
+                // Shown from its top; on the same todo when this list has it, else the first.
+                state.top = 0
+                if let cursor, list.index(of: cursor) == nil { state.place(at: 1, in: list) }
+                state.say("Showing \(shownListNames ?? "every list") (l switches)")
             }
         }
     }

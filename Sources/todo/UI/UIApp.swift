@@ -18,6 +18,9 @@ import TodoStore
 /// Threading: everything runs on the thread that calls ``run(_:)``; other threads only post to
 /// ``UIEvents``. The controller's delegate callbacks come on this thread too: synchronously
 /// from our own writes (commit hooks) and from ``FetchedResultsController/processExternalChanges()``.
+/// That thread owns ``lists`` and the grouping by list built from them: a change to the lists,
+/// by any program, comes as ``controller(_:didChangeLists:)`` before the batch of its commit,
+/// and re-titles the groups (see ``adopt(lists:)``).
 final class UIApp: FetchedResultsControllerDelegate {
     /// The controller's: it follows a replaced database file, and writes must go there too.
     var repository: TodoRepository { controller.repository }
@@ -31,6 +34,15 @@ final class UIApp: FetchedResultsControllerDelegate {
     private(set) var screen = Screen()
     private var keys = KeyDecoder()
     private(set) var size: (columns: Int, rows: Int)
+
+    /// Every list, in display order: the controller's (``FetchedResultsController/lists``),
+    /// what `l` cycles through, `m` moves to, and the header and rows name.
+    private(set) var lists: [TodoList] = []
+    /// Whether the outline's groups are the lists (`--by list`), rebuilt when they change.
+    let groupsByList: Bool
+    /// The names rows give their list for a request (`todo list`'s rule, the command's:
+    /// ``CommandContext/text(for:in:)``), nil where they name none.
+    let rowListNames: (TodoFetchRequest, TodoRepository) throws(TodoStoreError) -> [Int64: String]?
 
     /// True while ``list`` is the first screen only (see ``init``); ``run(_:)`` loads the rest
     /// in slices between events, so keys are read, and mostly handled, during the load.
@@ -62,12 +74,18 @@ final class UIApp: FetchedResultsControllerDelegate {
     init(
         repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
         dueTimes: DueTimeConverter = DueTimeConverter(), databasePath: String,
-        grouping: TodoGrouping<Todo> = .byDoneState
+        grouping: TodoGrouping<Todo> = .byDoneState, groupsByList: Bool = false,
+        rowListNames: @escaping (TodoFetchRequest, TodoRepository) throws(TodoStoreError) -> [Int64: String]? = {
+            _, _ in nil
+        }
     ) throws(TodoStoreError) {
         self.databasePath = databasePath
         self.today = today
+        self.groupsByList = groupsByList
+        self.rowListNames = rowListNames
         controller = FetchedResultsController(repository: repository, fetchRequest: request)
         state = UIState(order: request.order, searches: request.searches)
+        state.lists = request.lists
         size = TerminalMode.size()
         renderer = UIRenderer(style: style, today: today, dueTimes: dueTimes)
         let sections = UIStateFile.loadSections()
@@ -102,6 +120,10 @@ final class UIApp: FetchedResultsControllerDelegate {
                 timesAsked: try repository.hasDueTimes(request))
         }
         controller.delegate = self
+        renderer.outlineNamesLists = !groupsByList
+        // The lists read with the results (the preview's: read now; the load's end reads them
+        // again): a change since the grouping was made is in them.
+        adopt(lists: showsPreview ? try repository.lists() : controller.lists)
         // The cursor starts on the first todo (or the "Undone" row of an empty list).
         state.place(at: 1, in: list)
     }
@@ -128,6 +150,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         // one B-tree seek where scanning a copy of the results is a pass over every todo.
         let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
         rebuild(from: controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
+        adopt(lists: controller.lists)
         // Commits by other processes during the load: the controller diffs them in now, before
         // the waiting keys act on the list.
         processExternalChanges()
@@ -276,6 +299,45 @@ final class UIApp: FetchedResultsControllerDelegate {
         state.follow(in: &list)
     }
 
+    /// The lists changed (any program renamed, recoloured, reordered, made or removed one): the
+    /// groups by list are re-titled (or regrouped, when their order changed), the rows name
+    /// the lists' new names, and the header too. Before the batch of the same commit.
+    func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList]) {
+        guard controller === self.controller else { return }
+        adopt(lists: lists)
+    }
+
+    /// Takes in the lists as they are now: the grouping by list (when the outline has one), in
+    /// the list shown and in the controller's list under a filter, the names rows give their
+    /// list, and the header's. The cursor stays on its row.
+    func adopt(lists: [TodoList]) {
+        self.lists = lists
+        if groupsByList {
+            list.regroup(by: .byList(lists))
+            unnarrowedList?.regroup(by: .byList(lists))
+        }
+        refreshListNames()
+        state.follow(in: &list)
+    }
+
+    /// What rows and the header say of the lists, for the request shown.
+    func refreshListNames() {
+        // Unreadable, the rows name no list rather than stale ones. With one list (most
+        // databases) there is nothing to name, and the rule's reads are not made.
+        renderer.listNames = lists.count > 1 ? try? rowListNames(controller.fetchRequest, repository) : nil
+        renderer.shownLists = shownListNames.map {
+            (controller.fetchRequest.lists.count == 1 ? "list: " : "lists: ") + $0
+        }
+    }
+
+    /// The names of the lists shown, made safe (`Groceries`, `Home, Work`); nil for every list.
+    var shownListNames: String? {
+        let ids = controller.fetchRequest.lists
+        guard !ids.isEmpty else { return nil }
+        return ids.map { id in TodoText.sanitized(lists.first { $0.id == id }?.name ?? "#\(id)") }
+            .joined(separator: ", ")
+    }
+
     /// The largest id after a change, for the id column's width: grown by inserts at once, and
     /// narrowed when the todos that needed the width are gone. That costs a scan of the list,
     /// so it is only done when a deleted todo had an id as wide as the column.
@@ -312,6 +374,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         var request = controller.fetchRequest
         request.order = state.order
         request.searches = state.searches
+        request.lists = state.lists
         let replacement = FetchedResultsController(repository: repository, fetchRequest: request)
         do {
             try replacement.performFetch()
@@ -321,6 +384,10 @@ final class UIApp: FetchedResultsControllerDelegate {
         }
         replacement.delegate = self
         controller = replacement
+        // The lists as read with these results; the rows' names for this request.
+        lists = replacement.lists
+        if groupsByList { list.regroup(by: .byList(lists)) }
+        refreshListNames()
         narrowing = nil
         unnarrowedList = nil
         nameIndex = nil

@@ -20,7 +20,7 @@ extension Command {
                         + " / changes the filter: each word typed must match."),
                 .init(
                     name: "--by", value: "group",
-                    help: "Group the outline by done (the default), priority, tag or due, as 'todo list --by'.")
+                    help: "Group the outline by done (the default), priority, tag, due or list, as 'todo list --by'.")
             ] + CommandContext.filterOptions + [CommandContext.allOption],
             discussion: """
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups
@@ -28,13 +28,17 @@ extension Command {
                 Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
                 e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
                 v shows All, Outline or both (kept for the next run in $XDG_STATE_HOME/todo/ui, by
-                default ~/.local/state/todo/ui); u undoes; ? lists the keys (j/k scroll them); Ctrl-Z
-                suspends (fg resumes); q or Ctrl-C quits. Prompts edit like a shell line: left/right,
-                Home/End or Ctrl-A/Ctrl-E, Delete, Ctrl-U, Ctrl-W.
+                default ~/.local/state/todo/ui); u undoes; l shows every list, then each list in turn
+                (the header names the list shown); m moves the todo to another list (type its name; u
+                undoes); ? lists the keys (j/k scroll them); Ctrl-Z suspends (fg resumes); q or Ctrl-C
+                quits. Prompts edit like a shell line: left/right, Home/End or Ctrl-A/Ctrl-E, Delete,
+                Ctrl-U, Ctrl-W.
+                Where there are several lists and every list is shown, rows name their list, as in
+                'todo list'. With --by list, a list renamed by any program is re-titled at once.
                 Needs a terminal (not TERM=dumb). TODO_UI_STATS=FILE writes drawing statistics and the
                 time each key took to draw at exit.
                 """,
-            examples: ["todo ui", "todo ui --sort name", "todo ui --by priority"]
+            examples: ["todo ui", "todo ui --sort name", "todo ui --by priority", "todo ui --list Groceries --by list"]
         ),
         run: { (context) throws(CLIError) in
             guard context.out.isTerminal else {
@@ -67,11 +71,17 @@ extension Command {
             } catch {
                 throw CLIError(error)
             }
+            // Rows name their list by `todo list`'s rule, asked again as the lists or the list
+            // shown change.
+            let rowContext = context
             let app = try context.perform { () throws(TodoStoreError) in
                 try UIApp(
                     repository: repository, request: request, style: context.style,
                     today: context.today, dueTimes: context.dueTimes, databasePath: repository.connection.path,
-                    grouping: grouping)
+                    grouping: grouping, groupsByList: context.arguments.value("--by") == "list",
+                    rowListNames: { (request, repository) throws(TodoStoreError) in
+                        try rowContext.text(for: request, in: repository).listNames
+                    })
             }
             do throws(TerminalMode.Failure) {
                 try TerminalMode.enter()

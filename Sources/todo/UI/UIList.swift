@@ -43,8 +43,9 @@ struct UIList {
     /// The controller's results: one section, in the request's order.
     private(set) var results: TodoResultsSnapshot
     private let order: TodoFetchRequest.Order
-    /// How the outline groups the todos (the snapshot layer's rule, as `todo list --outline`).
-    let grouping: TodoGrouping<Todo>
+    /// How the outline groups the todos (the snapshot layer's rule, as `todo list --outline`);
+    /// replaced when the lists it groups by change (``regroup(by:)``).
+    private(set) var grouping: TodoGrouping<Todo>
     /// The outline's groups, in display order: the fixed ones always, the others while they
     /// have todos.
     private var groups: [TodoGroup] = []
@@ -79,6 +80,32 @@ struct UIList {
         let partition = grouping.partition(todos) { todo, _ in todo.id }
         groups = partition.map(\.group)
         members = partition.map { ChunkedList($0.members) }
+    }
+
+    /// Groups by `grouping` from now on (the lists' grouping, rebuilt after a change to the
+    /// lists). Where every group shown is the same group under it (the same identity: a list
+    /// renamed, or recoloured), the groups are re-titled in place, O(g), and the expansion
+    /// state and every row's place stay; otherwise the todos are grouped again, O(n).
+    mutating func regroup(by grouping: TodoGrouping<Todo>) {
+        self.grouping = grouping
+        // A preview's groups are not the list's (see ``count(of:)``): the load regroups it.
+        guard previewTotal == nil else { return }
+        var retitled = groups
+        for slot in groups.indices {
+            // A group's todos share it under a grouping of one group a todo (by list): its
+            // first todo says what it is now. Fixed groups (and only they) may be empty.
+            guard !grouping.allowsSeveralGroups, let first = members[slot].first,
+                let todo = results.item(withID: first)
+            else {
+                if members[slot].isEmpty, grouping.fixedGroups.contains(groups[slot]) { continue }
+                return regroup()
+            }
+            var now: TodoGroup?
+            grouping.forEachGroup(of: todo) { now = $0 }
+            guard let now, now.id == groups[slot].id else { return regroup() }
+            retitled[slot] = now
+        }
+        groups = retitled
     }
 
     /// Takes in one change of the controller's results: the todos it names leave their groups

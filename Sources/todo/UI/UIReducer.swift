@@ -10,12 +10,14 @@ enum UIEffect: Equatable {
     case setPriority(Todo, TodoPriority)
     case add(name: String, deadline: CalendarDate?)
     case edit(Todo, name: String, deadline: CalendarDate?)
+    /// `m`: to another list, one undo step (as `todo move`).
+    case move(Todo, to: TodoList)
     case undo
     /// Ctrl-Z: give the terminal back to the shell until `fg`.
     case suspend
     /// `v` chose the sections shown: kept for the next run.
     case rememberSections(UISections)
-    /// The sort in the state changed: fetch the list again.
+    /// The sort or the lists shown in the state changed: fetch the list again.
     case refetch(announcing: RefetchReason)
     /// The filter prompt: its text changed (the list follows at once), Enter kept it, or Esc
     /// put back the filter `/` found (``UIState/searches`` already say which).
@@ -28,6 +30,8 @@ enum UIEffect: Equatable {
     /// What the footer says once the new list is in.
     enum RefetchReason: Equatable {
         case sorted
+        /// `l`: another list, or every list.
+        case listShown
     }
 }
 
@@ -43,6 +47,8 @@ enum UIReducer {
         var today: CalendarDate
         /// The help page's last scroll position: its lines past the screen's (0 when it fits).
         var helpLastTop = 0
+        /// Every list, in display order: what `l` cycles through and `m` moves to.
+        var lists: [TodoList] = []
     }
 
     static func reduce(_ state: inout UIState, _ key: Key, list: inout UIList, context: Context) -> [UIEffect] {
@@ -89,14 +95,14 @@ enum UIReducer {
                 return []
             case .enter:
                 state.mode = .browsing
-                return submit(prompt, &state, today: context.today)
+                return submit(prompt, &state, context: context)
             default: break
             }
             state.mode = .prompt(prompt)
             return []
         case .browsing:
             state.message = nil
-            return browse(key, &state, &list, page: context.page)
+            return browse(key, &state, &list, context: context)
         }
     }
 
@@ -111,7 +117,10 @@ enum UIReducer {
         }
     }
 
-    private static func browse(_ key: Key, _ state: inout UIState, _ list: inout UIList, page: Int) -> [UIEffect] {
+    private static func browse(_ key: Key, _ state: inout UIState, _ list: inout UIList, context: Context)
+        -> [UIEffect]
+    {
+        let page = context.page
         switch key {
         case .up, .character("k"): state.move(by: -1, in: list)
         case .down, .character("j"): state.move(by: 1, in: list)
@@ -149,6 +158,21 @@ enum UIReducer {
             state.order = UIState.nextOrder(after: state.order)
             return [.refetch(announcing: .sorted)]
         case .character("u"): return [.undo]
+        case .character("l"):
+            guard context.lists.count > 1 else {
+                state.say(onlyOneList(context.lists))
+                return []
+            }
+            state.lists = UIState.nextLists(after: state.lists, in: context.lists)
+            return [.refetch(announcing: .listShown)]
+        case .character("m"):
+            guard let todo = cursorTodo(state, list) else { return [] }
+            guard context.lists.count > 1 else {
+                state.say(onlyOneList(context.lists))
+                return []
+            }
+            let names = context.lists.map { TodoText.sanitized($0.name) }.joined(separator: ", ")
+            state.mode = .prompt(.init(purpose: .move(todo, names: names), text: ""))
         case .character("v"):
             state.show(list.sections.next, in: &list)
             state.say(list.sections.description)
@@ -177,6 +201,12 @@ enum UIReducer {
         return min(max(target, 0), last)
     }
 
+    /// What `l` and `m` say when there is nothing to switch or move to.
+    static func onlyOneList(_ lists: [TodoList]) -> String {
+        let name = lists.first.map { "'" + TodoText.sanitized($0.name) + "'" } ?? "one"
+        return "Only one list, \(name): 'todo lists new NAME' makes another"
+    }
+
     /// The todo under the cursor, as the list shows it now.
     static func cursorTodo(_ state: UIState, _ list: UIList) -> Todo? {
         guard state.cursorID != nil else { return nil }
@@ -195,8 +225,9 @@ enum UIReducer {
         state.follow(in: &list)
     }
 
-    private static func submit(_ prompt: UIState.Prompt, _ state: inout UIState, today: CalendarDate) -> [UIEffect] {
+    private static func submit(_ prompt: UIState.Prompt, _ state: inout UIState, context: Context) -> [UIEffect] {
         let text = prompt.text
+        let today = context.today
         switch prompt.purpose {
         case .add:
             guard Todo.isValidName(text) else {
@@ -233,6 +264,23 @@ enum UIReducer {
         case .filter:
             // Already applied, key by key.
             return [.filter(.kept)]
+        case .move(let todo, _):
+            let name = text.trimmingSpaces
+            guard !name.isEmpty else {
+                state.say("Not moved")
+                return []
+            }
+            // The store's rule for a list's name (case does not matter), as `todo move --to`.
+            guard let target = context.lists.first(where: { TodoList.isSameName($0.name, name) }) else {
+                state.say("no list named '\(TodoText.sanitized(name))': fix it, or Esc cancels", error: true)
+                state.mode = .prompt(prompt)
+                return []
+            }
+            guard target.id != todo.listID else {
+                state.say("Already in \(TodoText.sanitized(target.name))")
+                return []
+            }
+            return [.move(todo, to: target)]
         }
     }
 

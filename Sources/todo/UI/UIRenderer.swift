@@ -7,7 +7,7 @@ import TodoStore
 /// Todo rows are cached by row id: the snapshot diff says which rows changed (an update or a
 /// move carries the new content), and only those are rendered again.
 struct UIRenderer {
-    var style: TextStyle
+    let style: TextStyle
     let today: CalendarDate
     /// The local clock's reading of deadlines with a time of day, the command's.
     let dueTimes: DueTimeConverter
@@ -30,15 +30,42 @@ struct UIRenderer {
         self.style = style
         self.today = today
         self.dueTimes = dueTimes
+        rowText = Self.rowText(
+            today: today, style: style, showsHints: true, showsTimes: false, dueTimes: dueTimes, listNames: nil)
     }
 
     /// `todo list`'s row text on a terminal, for the deadline, time and hint columns and their
-    /// colour: the same rule (``TodoText/urgency(of:)``), the same layout. Its id width and
-    /// line width are unused here.
-    private var rowText: TodoText {
-        TodoText(
+    /// colour: the same rule (``TodoText/urgency(of:)``), the same layout; and for the list a
+    /// row names (``TodoText/listName(of:)``). Its id width and line width are unused here.
+    /// Made again when the columns or the lists' names change, not once a row.
+    private var rowText: TodoText
+
+    /// The lists' names by id where rows name their list (the app asks `todo list`'s rule:
+    /// ``CommandContext/text(for:in:)``), nil where they do not. Setting it redraws every row.
+    var listNames: [Int64: String]? {
+        get { rowText.listNames }
+        set {
+            guard newValue != rowText.listNames else { return }
+            rowText.listNames = newValue
+            cache.removeAll(keepingCapacity: true)
+        }
+    }
+    /// Whether the outline's rows name their list too: not when its groups are the lists.
+    var outlineNamesLists = true {
+        didSet { cache.removeAll(keepingCapacity: true) }
+    }
+    /// What the header says of the lists shown (`list: Groceries`), nil for every list.
+    var shownLists: String?
+
+    private static func rowText(
+        today: CalendarDate, style: TextStyle, showsHints: Bool, showsTimes: Bool, dueTimes: DueTimeConverter,
+        listNames: [Int64: String]?
+    ) -> TodoText {
+        var text = TodoText(
             maxID: 1, today: today, style: style, lineWidth: nil, showsHints: showsHints, showsTimes: showsTimes,
             dueTimes: dueTimes)
+        text.listNames = listNames
+        return text
     }
 
     /// Whether rows carry the hint column: unless the terminal is so narrow that it would leave
@@ -53,7 +80,8 @@ struct UIRenderer {
 
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = [
-        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "v view", "u undo"
+        "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "v view", "u undo",
+        "l list", "m move"
     ]
     static let essentialKeyHints = ["? keys", "q quit"]
 
@@ -85,6 +113,8 @@ struct UIRenderer {
         ("/", "filter: names with every word typed (empty clears)"),
         ("v", "view: All, Outline, or both (kept for the next run)"),
         ("u", "undo the last change"),
+        ("l", "list: every list, then each list in turn"),
+        ("m", "move the todo to another list (type its name)"),
         ("Ctrl-Z", "suspend (fg resumes)"),
         ("q  Ctrl-C", "quit")
     ]
@@ -132,6 +162,11 @@ struct UIRenderer {
         width = newWidth
         idWidth = newIDWidth
         self.timesAsked = asked
+        if fitting.hints != rowText.showsHints || fitting.times != rowText.showsTimes {
+            rowText = Self.rowText(
+                today: today, style: style, showsHints: fitting.hints, showsTimes: fitting.times, dueTimes: dueTimes,
+                listNames: rowText.listNames)
+        }
         showsHints = fitting.hints
         showsTimes = fitting.times
         maxIDSeen = max(maxID, 1)
@@ -207,6 +242,7 @@ struct UIRenderer {
 
     private func header(list: UIList, state: UIState) -> String {
         var text = "todo · \(list.todoCount) \(list.todoCount == 1 ? "todo" : "todos") · sort: \(state.order.rawValue)"
+        if let shownLists { text += " · " + shownLists }
         if !state.searches.isEmpty { text += " · filter: \"\(TodoText.sanitized(state.filterText))\"" }
         return style.paint(fit(text), .bold)
     }
@@ -290,7 +326,8 @@ struct UIRenderer {
             if let key, let cached = cache[key] {
                 row = cached
             } else {
-                row = todoRow(todo, indent: key == .todo(todo.id, .all) ? 2 : 6)
+                let inAll = key == .todo(todo.id, .all)
+                row = todoRow(todo, indent: inAll ? 2 : 6, namesList: inAll || outlineNamesLists)
                 if let key { cache[key] = row }
             }
         }
@@ -311,13 +348,15 @@ struct UIRenderer {
     /// columns are `todo list`'s on a terminal (`↻` after a repeating todo's date), coloured as
     /// there (overdue red, today yellow),
     /// and the name as `list` writes it, with its priority and tags (``TodoText/labelled(_:)``).
-    private func todoRow(_ todo: Todo, indent: Int) -> Row {
+    private func todoRow(_ todo: Todo, indent: Int, namesList: Bool) -> Row {
         let id = String(todo.id)
         var prefix = String(repeating: " ", count: indent)
         prefix += todo.isDone ? "[x] " : "[ ] "
         prefix += String(repeating: " ", count: idWidth - id.count) + id + "  "
         let (columns, color) = rowText.deadlineColumns(todo)
-        let text = fit(prefix + columns + TodoText.labelled(todo))
+        // Its list after the name, as `todo list` writes it: cut first, from the end.
+        let list = namesList ? rowText.listName(of: todo) ?? "" : ""
+        let text = fit(prefix + columns + TodoText.labelled(todo) + list)
         let plainRow = Row(text: text, columns: DisplayWidth.of(text))
         guard let color, style.enabled else { return plainRow }
         // The prefix and the columns are one Character a column (ASCII, and the repeat mark):

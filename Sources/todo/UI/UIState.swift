@@ -27,6 +27,8 @@ struct UIState {
             /// row the cursor was on then, which it goes back to whenever the list shows it
             /// again (a text that matches nothing moves it to a group row meanwhile).
             case filter(previous: [String], cursor: UIRowID?)
+            /// `m`: the list to move this todo to; `names`, the lists it may name, as shown.
+            case move(Todo, names: String)
         }
 
         var purpose: Purpose
@@ -46,6 +48,7 @@ struct UIState {
             case .editName: "Name: "
             case .addDeadline, .editDeadline: "Deadline: "
             case .filter: "Filter: "
+            case .move: "Move to list: "
             }
         }
 
@@ -54,6 +57,7 @@ struct UIState {
         var explanation: String? {
             switch purpose {
             case .addDeadline, .editDeadline: "YYYY-MM-DD, tomorrow, fri, +3d; empty: none"
+            case .move(_, let names): names
             case .add, .editName, .filter: nil
             }
         }
@@ -69,6 +73,9 @@ struct UIState {
     /// The filter's terms: a todo is shown when its name or tags contain every one, as with several
     /// `--search` options in `todo list`; none, no filter.
     var searches: [String]
+
+    /// The ids of the lists shown (`--list`, or `l`); empty: every list.
+    var lists: [Int64] = []
 
     /// The filter as the prompt and the header show it: the terms, space separated.
     var filterText: String { searches.joined(separator: " ") }
@@ -99,6 +106,17 @@ struct UIState {
         case .status: .priority
         case .priority: .due
         }
+    }
+
+    /// What `l` shows after `shown` (list ids; empty: every list): every list, then each list
+    /// in display order, then every list again. From several lists (`--list` given twice), every
+    /// list.
+    static func nextLists(after shown: [Int64], in lists: [TodoList]) -> [Int64] {
+        guard let first = lists.first else { return [] }
+        if shown.isEmpty { return [first.id] }
+        guard shown.count == 1, let index = lists.firstIndex(where: { $0.id == shown[0] }), index + 1 < lists.count
+        else { return [] }
+        return [lists[index + 1].id]
     }
 
     /// Shows a message in the footer until the next key.
