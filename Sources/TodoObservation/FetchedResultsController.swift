@@ -176,7 +176,7 @@ public final class FetchedResultsController {
     /// Reads ``lists``, and the lists' feed position before them (a change in between is read
     /// again later, never missed).
     private func readLists() throws(TodoStoreError) {
-        let seq = try repository.listFeedSeq()
+        let seq = try repository.listFeedPosition()
         lists = try repository.lists()
         listFeedSeq = seq
     }
@@ -233,7 +233,7 @@ public final class FetchedResultsController {
     /// delegate when they differ (a change to nothing a list shows, or one undone since, is not
     /// told). Costs one look-up of the feed's last entry when the lists did not change.
     private func refreshLists() throws(TodoStoreError) {
-        let seq = try repository.listFeedSeq()
+        let seq = try repository.listFeedPosition()
         guard seq != listFeedSeq else { return }
         let fresh = try repository.lists()
         listFeedSeq = seq
@@ -529,18 +529,5 @@ public final class FetchedResultsController {
         }
         delegate.controllerDidChangeContent(self)
         delegate.controller(self, didChangeContentWith: batch)
-    }
-}
-
-extension TodoRepository {
-    /// The lists' change feed's last entry (`list_changes`, migration 0013: a row of a list's id
-    /// for every change to `lists`, written by triggers for every writer), 0 when it is empty.
-    /// Only whether it moved matters: the lists are few, and read whole when it did.
-    /// One B-tree seek.
-    fileprivate func listFeedSeq() throws(TodoStoreError) -> Int64 {
-        try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("SELECT seq FROM list_changes ORDER BY seq DESC LIMIT 1")
-                .scalarInt64() ?? 0
-        }
     }
 }

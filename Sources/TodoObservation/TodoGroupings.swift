@@ -31,18 +31,29 @@ extension TodoGrouping where Record == Todo {
         }
     }
 
-    /// By list: a group per list that has todos, in the lists' display order (position, then
-    /// name), keyed by the list's id so that a rename re-titles its group rather than making
-    /// another. `lists` are the lists as read now (``TodoRepository/lists()``); a todo of a list
-    /// not among them (made since) shows under its id.
+    /// By list: a group per list that has todos, in the lists' display order (position; lists
+    /// another program gave one position, by id), keyed by the list's position and id so that a
+    /// rename re-titles its group rather than making another. `lists` are the lists as read now
+    /// (``TodoRepository/lists()``); a todo of a list not among them (made since) shows last,
+    /// under its id.
     public static func byList(_ lists: [TodoList]) -> Self {
         let groups = Dictionary(
-            lists.enumerated().map { ($1.id, TodoGroup(rank: $0, key: String($1.id), title: $1.name)) },
+            lists.map { ($0.id, TodoGroup(rank: 0, key: listKey($0.position, $0.id), title: $0.name)) },
             uniquingKeysWith: { first, _ in first })
-        let unknownRank = lists.count
         return .one { todo in
-            groups[todo.listID] ?? TodoGroup(rank: unknownRank, key: String(todo.listID), title: "#\(todo.listID)")
+            groups[todo.listID] ?? TodoGroup(rank: 1, key: listKey(0, todo.listID), title: "#\(todo.listID)")
         }
+    }
+
+    /// A list's group key: its position, then its id, each as 19 digits, so that keys sort in
+    /// the lists' order and a group keeps its identity while its list is renamed or others are
+    /// made or removed (only a new position gives it a new one).
+    private static func listKey(_ position: Int64, _ id: Int64) -> String {
+        func digits(_ value: Int64) -> String {
+            let text = String(max(value, 0))
+            return String(repeating: "0", count: max(0, 19 - text.count)) + text
+        }
+        return digits(position) + ":" + digits(id)
     }
 
     /// The group of the todos without tags in ``byTag``: last.

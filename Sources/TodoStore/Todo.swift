@@ -19,7 +19,7 @@ public struct Todo: Identifiable, Hashable, Sendable {
     public var listID: Int64
 
     /// The todo `id` with `fields`, in the list `listID`. Persisting one is
-    /// ``TodoRepository/add(_:nameCheck:now:)``'s job.
+    /// ``TodoRepository/add(_:nameCheck:now:list:)``'s job.
     public init(id: Int64, _ fields: TodoFields, listID: Int64 = TodoList.firstID) {
         self.id = id
         self.fields = fields

@@ -32,6 +32,17 @@ extension TodoRepository {
         }
     }
 
+    /// The lists' change feed's last entry (`list_changes`, migration 0013: a row of a list's
+    /// id for every change to `lists`, written by triggers for every writer), 0 when it is
+    /// empty. Only whether it moved matters: the lists are few, and read whole when it did.
+    /// One B-tree seek.
+    public func listFeedPosition() throws(TodoStoreError) -> Int64 {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("SELECT seq FROM list_changes ORDER BY seq DESC LIMIT 1")
+                .scalarInt64() ?? 0
+        }
+    }
+
     /// The todos changed after `position`, by anyone: this repository, another `todo`, the
     /// sqlite3 shell, any SQLite client (the feed is written by triggers). At most `limit` ids:
     /// past that, or when the feed was pruned past `position`, ``TodoFeedRead/tooMuch(position:)``.

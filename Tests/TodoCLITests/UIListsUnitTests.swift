@@ -81,7 +81,8 @@ import TodoStore
 
     @Test func aRenamedListsGroupIsRetitledInPlaceKeepingItsState() {
         var list = list()
-        let groceries = TodoGroupID(rank: 1, key: "2")
+        // Keyed by position and id (TodoGrouping.byList), not by the name.
+        let groceries = TodoGroupID(rank: 0, key: "0000000000000000002:0000000000000000002")
         guard let group = list.group(ofRow: .group(groceries)) else {
             Issue.record("no Groceries group")
             return
