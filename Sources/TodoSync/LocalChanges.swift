@@ -42,13 +42,22 @@ extension SyncState {
 
     private static let rowColumns = TodoColumns.list(qualifiedBy: "t") + ", u.uid, " + itemColumns(prefix: "s.")
 
+    /// Whether the todo on the row (`u`: its UID) was moved here from another synced list whose
+    /// collection still holds its object, in SQL. Such a todo is sent once that collection's
+    /// sync has deleted it there (``SyncAccount`` syncs every list's collection, then sends
+    /// again): servers that keep a UID unique per account (Cyrus, iCloud) refuse it in a second
+    /// collection, and a sync killed in between leaves it in one list, never two.
+    private var movingIn: String {
+        "EXISTS (SELECT 1 FROM sync_items o WHERE o.uid = u.uid AND o.list_id <> \(listSQL))"
+    }
+
     private func allChanges() throws(SQLiteError) -> [LocalChange] {
         var changes: [LocalChange] = []
         let statement = try connection.internalCachedStatement(
             """
             SELECT \(Self.rowColumns) FROM todos t
-            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
-            WHERE t.list_id = \(Self.linkedList)
+            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
+            WHERE t.list_id = \(listSQL) AND NOT \(movingIn)
             AND (s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
             ORDER BY t.id
             """)
@@ -56,7 +65,8 @@ extension SyncState {
         let deleted = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
-            JOIN sync_items s ON s.uid = u.uid WHERE NOT \(Self.inLinkedList("u.todo_id")) ORDER BY u.todo_id
+            JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL) WHERE NOT \(inLinkedList("u.todo_id"))
+            ORDER BY u.todo_id
             """)
         try deleted.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
         return changes
@@ -67,13 +77,14 @@ extension SyncState {
         let present = try connection.internalCachedStatement(
             """
             SELECT \(Self.rowColumns) FROM todos t
-            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid
-            WHERE t.id = ? AND t.list_id = \(Self.linkedList)
+            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
+            WHERE t.id = ? AND t.list_id = \(listSQL) AND NOT \(movingIn)
             """)
         let gone = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
-            JOIN sync_items s ON s.uid = u.uid WHERE u.todo_id = ? AND NOT \(Self.inLinkedList("u.todo_id"))
+            JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
+            WHERE u.todo_id = ? AND NOT \(inLinkedList("u.todo_id"))
             """)
         for id in ids {
             try present.reset()

@@ -22,7 +22,7 @@ extension SyncState {
         var texts: [Int64: String] = [:]
         for todo in todos {
             guard let uid = uids[todo.id] else { continue }
-            if let item = try item(uid: uid), let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone) {
+            if let item = try anyItem(uid: uid), let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone) {
                 let pending = try repository.pendingCompletions(ofTodo: todo.id)
                 texts[todo.id] =
                     SyncEngine.outgoingObject(

@@ -50,8 +50,10 @@ public struct SyncEngine {
     /// Believe a complete listing that names no todo though some were synced before, and delete
     /// them here (`todo sync --force-delete`, the user's explicit word).
     public let forceDelete: Bool
+    /// The list whose collection `collection` is (``SyncLink``); `nil` for the remote's own.
+    public let list: Int64?
 
-    var state: SyncState { SyncState(repository: repository) }
+    var state: SyncState { SyncState(repository: repository, list: list) }
     var uids: TodoUIDs { TodoUIDs(repository: repository) }
 
     /// The todo here that has `uid`, when it is in the list the remote holds: one moved to
@@ -70,13 +72,14 @@ public struct SyncEngine {
     public init(
         repository: TodoRepository, collection: any CalendarCollection,
         timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = { Int64(time(nil)) },
-        forceDelete: Bool = false
+        forceDelete: Bool = false, list: Int64? = nil
     ) {
         self.repository = repository
         self.collection = collection
         self.timeZone = timeZone
         self.now = now
         self.forceDelete = forceDelete
+        self.list = list
     }
 
     /// Syncs both ways; see the type's documentation.
@@ -90,15 +93,27 @@ public struct SyncEngine {
     /// part-way, `report` holds what it did before (the changes applied here and sent, the
     /// conflicts resolved), for the user to be told of them all the same.
     public func sync(into report: inout SyncReport) throws(SyncError) {
-        let (remote, progress, feedStart) = try read { () throws(TodoStoreError) in
-            // The feed position is taken before reading anything: a change committed from here
-            // on is read again next time.
-            (try state.remote(), try state.progress(), try repository.feedPosition())
-        }
-        guard remote != nil else { throw .notConfigured }
-        timeZone.prepare()
+        try SyncAccount(engines: [self]).sync(into: &report)
+    }
 
-        // 1. What changed there.
+    /// What one collection's listing brought (step 1), to apply here (step 2) and to send after.
+    struct Pulled {
+        var progress: SyncProgress
+        var incoming: RemoteChanges
+        var fetched: FetchAnswer
+        /// The hrefs removed there: listed as removed, or answered 404 when fetched.
+        var removed: [String]
+        /// The hrefs of the items before the sync.
+        var known: Set<String>
+        /// Whether everything listed was dealt with, so the token may move on.
+        var complete: Bool
+        /// Whether an object new since the token kept was taken in.
+        var tookInNew = false
+    }
+
+    /// Step 1: what changed there. Reads the collection; changes nothing here.
+    func pull(report: inout SyncReport) throws(SyncError) -> Pulled {
+        let progress = try read { () throws(TodoStoreError) in try state.progress() }
         let listing = try collection.changes(since: progress.syncToken)
         let items = try read { () throws(TodoStoreError) in try state.items() }
         if case .everything(let all, _, false) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
@@ -109,20 +124,19 @@ public struct SyncEngine {
         let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
         // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all
         // proves nothing: it stays as it is here.
-        let removed = incoming.removed + fetched.gone
         let delivered = Set(fetched.objects.map(\.href)).union(fetched.gone)
-        report.notDelivered = incoming.changed.filter { !delivered.contains($0) }
-        report.readAlone = fetched.readAlone
-
-        // 2. Apply it here, in one transaction. The token moves on only when everything listed
-        // was dealt with; otherwise the same listing comes again and what is missing is fetched
-        // then (what was applied now is skipped by its ETag).
+        let notDelivered = incoming.changed.filter { !delivered.contains($0) }
+        report.notDelivered += notDelivered
+        report.readAlone += fetched.readAlone
+        // The token moves on only when everything listed was dealt with; otherwise the same
+        // listing comes again and what is missing is fetched then (what was applied now is
+        // skipped by its ETag).
         // An empty complete listing is believed only so far as it deletes nothing here (see the
         // guard above); its token is not kept either: if it was a lie, a token taken from it would
         // skip, for good, every object it left out (the next sync lists again, cheaply if empty).
         // A listing the server cut short lists only some objects: what it lists is applied, what
         // it leaves out is not deleted, and the token stays, so the rest comes next time.
-        var complete = report.notDelivered.isEmpty
+        var complete = notDelivered.isEmpty
         if case .everything(let all, _, let truncated) = listing {
             if all.isEmpty { complete = false }
             if truncated {
@@ -130,38 +144,49 @@ public struct SyncEngine {
                 report.listingCutShort = true
             }
         }
-        let known = Set(items.values.map(\.href))
-        try store(&report) { (report) throws(TodoStoreError) in
-            var tookInNew = false
-            for object in fetched.objects {
-                guard try applyIncoming(object, report: &report) else {
-                    complete = false
-                    continue
-                }
-                if !known.contains(object.href), try state.item(href: object.href) != nil { tookInNew = true }
-            }
-            // After the objects: one that moved (its UID now at another href, as a device that
-            // brought back a todo another app named sends it) is no longer at the href removed.
-            for href in removed { try applyRemoval(href: href, report: &report) }
-            report.pairMovedSeries()
-            if complete {
-                try state.setToken(incoming.token)
-            } else if tookInNew {
-                // An object new since the token kept, taken in now, may be made and deleted there
-                // before a sync completes: a delta from that token need not name it (Xandikos
-                // names nothing made and deleted since). The next sync lists everything.
-                try state.setToken(nil)
-            }
-        }
+        return Pulled(
+            progress: progress, incoming: incoming, fetched: fetched, removed: incoming.removed + fetched.gone,
+            known: Set(items.values.map(\.href)), complete: complete)
+    }
 
-        // 3. Send what changed here.
-        let sentAny = try push(since: progress.feedSeq, report: &report)
-        // Best effort, after the work is done: when it fails, the token kept lists our own writes
-        // again next time (and they match), and this sync has still succeeded.
-        if sentAny, complete, let token = incoming.token { try? advanceToken(past: token) }
-        // What reading back our own writes offered is no series another app moved.
-        report.seriesLost = []
-        report.seriesStarted = []
+    /// Step 2, first half: the objects listed, merged here. Runs inside the caller's transaction.
+    func applyObjects(_ pulled: inout Pulled, report: inout SyncReport) throws(TodoStoreError) {
+        for object in pulled.fetched.objects {
+            guard try applyIncoming(object, report: &report) else {
+                pulled.complete = false
+                continue
+            }
+            if !pulled.known.contains(object.href), try state.item(href: object.href) != nil { pulled.tookInNew = true }
+        }
+    }
+
+    /// Step 2, second half, after every collection's objects: the removals, then the token.
+    /// Runs inside the caller's transaction. After the objects, an object that moved (its UID
+    /// now at another href, as a device that brought back a todo another app named sends it; or
+    /// in another synced list's collection) is no longer at the href removed.
+    func applyRemovals(_ pulled: Pulled, report: inout SyncReport) throws(TodoStoreError) {
+        for href in pulled.removed { try applyRemoval(href: href, report: &report) }
+        if pulled.complete {
+            try state.setToken(pulled.incoming.token)
+        } else if pulled.tookInNew {
+            // An object new since the token kept, taken in now, may be made and deleted there
+            // before a sync completes: a delta from that token need not name it (Xandikos
+            // names nothing made and deleted since). The next sync lists everything.
+            try state.setToken(nil)
+        }
+    }
+
+    /// Step 3: sends what changed here; returns whether anything was written. Best effort after
+    /// the work is done, the token moves past our own writes: when that fails, the token kept
+    /// lists them again next time (and they match), and the sync has still succeeded.
+    func send(_ pulled: Pulled, report: inout SyncReport) throws(SyncError) -> Bool {
+        let sentAny = try push(since: pulled.progress.feedSeq, report: &report)
+        if sentAny, pulled.complete, let token = pulled.incoming.token { try? advanceToken(past: token) }
+        return sentAny
+    }
+
+    /// Records the sync as finished, its feed position `feedStart`.
+    func finish(feedStart: TodoFeedPosition) throws(SyncError) {
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
         }
@@ -223,7 +248,21 @@ public struct SyncEngine {
         }
         let remote = vtodo.fields
         let uid = vtodo.uid
-        let item = try state.item(uid: uid)
+        var item = try state.item(uid: uid)
+        if item == nil, let elsewhere = try state.itemElsewhere(uid: uid) {
+            // Another app moved the object here from another synced list's collection: the todo
+            // follows it, keeping its id and any edit made here since (merged against the version
+            // synced there), and the item moves with it, so that the object's absence from the
+            // other collection deletes nothing (``SyncAccount`` takes in every collection's
+            // objects before any removal).
+            item = elsewhere.item
+            if let todo = try uids.todoID(forUID: uid).flatMap({ id throws(TodoStoreError) in
+                try repository.todo(id: id)
+            }), todo.listID == elsewhere.list {
+                _ = try repository.move(ids: [todo.id], to: try state.linkedListID())
+            }
+            report.movedHere += 1
+        }
         let local = try localTodo(uid: uid)
         let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
         // The last version both sides agreed on: the one last synced, or, when a write whose
@@ -725,7 +764,7 @@ public struct SyncEngine {
 
     /// One step's work on the store: one IMMEDIATE transaction, commit notifications held until
     /// it ends (the store's rule), its errors the sync's.
-    private func store<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
+    func store<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
         do {
             return try repository.writeTransaction(mapError: TodoStoreError.sqlite, body)
         } catch {
@@ -735,7 +774,7 @@ public struct SyncEngine {
 
     /// ``store(_:)`` for a step that adds to `report`: what it adds is kept only once the step's
     /// transaction is committed (a step rolled back reported nothing).
-    private func store<Result>(
+    func store<Result>(
         _ report: inout SyncReport, _ body: (inout SyncReport) throws(TodoStoreError) -> Result
     ) throws(SyncError) -> Result {
         var staged = report
@@ -745,7 +784,7 @@ public struct SyncEngine {
     }
 
     /// One step's reading of the store, its errors the sync's.
-    private func read<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
+    func read<Result>(_ body: () throws(TodoStoreError) -> Result) throws(SyncError) -> Result {
         do { return try body() } catch { throw .store(error) }
     }
 

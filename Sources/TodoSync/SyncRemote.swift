@@ -36,6 +36,20 @@ public struct SyncRemote: Sendable, Equatable {
     }
 }
 
+/// One list that syncs and the collection that holds it (migration 0014, `sync_links`), on the
+/// remote's account: the remote's own list and collection, and any other collection of the
+/// account set up since.
+public struct SyncLink: Sendable, Equatable {
+    public var list: Int64
+    /// The collection's URL, ending with `/`.
+    public var url: String
+
+    public init(list: Int64, url: String) {
+        self.list = list
+        self.url = url
+    }
+}
+
 /// Where the last sync left off with the remote.
 public struct SyncProgress: Sendable, Equatable {
     /// The collection's RFC 6578 sync token at the last sync, if it offers them.

@@ -25,6 +25,9 @@ public struct SyncReport: Sendable, Equatable {
     /// The server cut its listing short (it listed only some of the collection's objects): what
     /// it listed was applied, nothing it left out was deleted here, and the next sync lists again.
     public var listingCutShort = false
+    /// How many objects another app moved between two synced lists' collections: each todo
+    /// followed its object, keeping its id.
+    public var movedHere = 0
     /// Todos marked done here as a whole (by another program sharing the file, not by finishing
     /// an occurrence) whose object repeats past its current occurrence: a completed master would
     /// end the series on every device, so they were set back to not done

@@ -8,9 +8,20 @@ import TodoStore
 /// transactions of their own except where they say so: the engine groups them.
 public struct SyncState {
     public let repository: TodoRepository
+    /// The list whose link this state reads and writes (its progress, items and unanswered
+    /// writes), or `nil` for the remote's own list (``SyncRemote/listID``): a database that
+    /// syncs one list never names it.
+    public let list: Int64?
     var connection: Connection { repository.connection }
 
-    public init(repository: TodoRepository) { self.repository = repository }
+    public init(repository: TodoRepository, list: Int64? = nil) {
+        self.repository = repository
+        self.list = list
+    }
+
+    /// ``list`` as an SQL expression (an integer, or the remote's list): part of the text of
+    /// the statements, so each link's are prepared once and cached.
+    var listSQL: String { list.map { "\($0)" } ?? "(SELECT list_id FROM sync_remote WHERE id = 1)" }
 
     // MARK: The remote
 
@@ -29,28 +40,51 @@ public struct SyncState {
         }
     }
 
-    /// The list the remote holds and the remote's URL, when one is set up: what `todo lists`
-    /// says, and what it will not remove.
-    public static func linkedList(of repository: TodoRepository) throws(TodoStoreError) -> (list: Int64, url: String)? {
-        try SyncState(repository: repository).remote().map { ($0.listID, $0.url) }
+    /// The collection's URL of each list that syncs, by list: what `todo lists` says, and which
+    /// lists it will not remove.
+    public static func linkedLists(of repository: TodoRepository) throws(TodoStoreError) -> [Int64: String] {
+        Dictionary(try SyncState(repository: repository).links().map { ($0.list, $0.url) }) { first, _ in first }
     }
 
-    /// The list the remote holds (the first list when none is set up: then nothing syncs).
+    /// The list this state syncs (``list``, else the remote's; the first list when none is set
+    /// up: then nothing syncs).
     public func linkedListID() throws(TodoStoreError) -> Int64 {
-        try TodoStoreError.wrap { () throws(SQLiteError) -> Int64 in
+        if let list { return list }
+        return try TodoStoreError.wrap { () throws(SQLiteError) -> Int64 in
             try connection.internalCachedStatement("SELECT list_id FROM sync_remote WHERE id = 1").scalarInt64()
                 ?? TodoList.firstID
         }
     }
 
-    /// The list the remote holds, as an SQL expression: every query of the local side of a sync
-    /// reads its todos and no others (the other lists stay on this device).
-    static let linkedList = "(SELECT list_id FROM sync_remote WHERE id = 1)"
+    /// Whether the todo `id` (an SQL expression) exists in the list this state syncs, in SQL: a
+    /// lookup by primary key, so a million todos cost nothing to a sync that reads a few. Every
+    /// query of the local side of a sync reads that list's todos and no others (the other lists
+    /// stay on this device, or sync with their own collections).
+    func inLinkedList(_ id: String) -> String {
+        "EXISTS (SELECT 1 FROM todos WHERE todos.id = \(id) AND todos.list_id = \(listSQL))"
+    }
 
-    /// Whether the todo `id` (an SQL expression) exists in the list the remote holds, in SQL: a
-    /// lookup by primary key, so a million todos cost nothing to a sync that reads a few.
-    static func inLinkedList(_ id: String) -> String {
-        "EXISTS (SELECT 1 FROM todos WHERE todos.id = \(id) AND todos.list_id = \(linkedList))"
+    /// Every link: each synced list and its collection, the remote's own list first.
+    public func links() throws(TodoStoreError) -> [SyncLink] {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> [SyncLink] in
+            var links: [SyncLink] = []
+            try connection.internalCachedStatement(
+                """
+                SELECT list_id, url FROM sync_links
+                ORDER BY list_id <> coalesce((SELECT list_id FROM sync_remote WHERE id = 1), 0), list_id
+                """
+            ).forEachRow { links.append(SyncLink(list: $0.int64(0), url: $0.string(1))) }
+            return links
+        }
+    }
+
+    /// Links the list `list` to the collection at `url` of the remote's account, beside the
+    /// links there are (`todo sync setup` of another collection of the same account): its todos
+    /// are sent there at the next sync. In one transaction.
+    public func addLink(list: Int64, url: String) throws(TodoStoreError) {
+        try write { () throws(SQLiteError) in
+            try connection.execute("INSERT INTO sync_links (list_id, url) VALUES (?, ?)", [list, url])
+        }
     }
 
     /// Sets the remote, forgetting any sync state of a previous one (its items and token) in
@@ -67,6 +101,11 @@ public struct SyncState {
                     ca_file = excluded.ca_file, list_id = excluded.list_id, sync_token = NULL, last_sync = NULL, feed_seq = 0
                 """
             ).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile, remote.listID])
+            // The remote's own link anew; the account's other links stay, their positions reset
+            // with their items (their next sync matches their todos by UID, as this one's does).
+            try connection.execute("DELETE FROM sync_links WHERE list_id = ? OR url = ?", [remote.listID, remote.url])
+            try connection.execute("UPDATE sync_links SET sync_token = NULL, last_sync = NULL, feed_seq = 0")
+            try connection.execute("INSERT INTO sync_links (list_id, url) VALUES (?, ?)", [remote.listID, remote.url])
         }
     }
 
@@ -80,6 +119,7 @@ public struct SyncState {
         try connection.execute("DELETE FROM sync_sent")
         try connection.execute("DELETE FROM sync_gone")
         try connection.execute("DELETE FROM sync_remote")
+        try connection.execute("DELETE FROM sync_links")
         // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
         try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
     }
@@ -89,6 +129,9 @@ public struct SyncState {
         /// The remote is stored: there was none, or it was the same collection
         /// (``SyncRemote/isSameCollection(as:)``).
         case linked
+        /// The collection is one more of the account's: the list `list` syncs with it, beside
+        /// the lists that synced before.
+        case added(list: Int64)
         /// The database was linked to `previous`, another collection: its sync state was
         /// forgotten as ``forget()`` forgets it, and the remote is stored.
         case relinked(previous: SyncRemote)
@@ -99,15 +142,42 @@ public struct SyncState {
     }
 
     /// Links the database to `remote` (`todo sync setup`), in one transaction. A database never
-    /// set up, or set up with the same collection, is linked (``setRemote(_:)``). One linked to
-    /// another collection (another URL, or another user) is re-linked only when `relinking`:
-    /// else the next sync would send every todo here to a collection the user may have meant to
-    /// add beside the first, so nothing changes and the outcome says what would have been sent.
-    public func link(_ remote: SyncRemote, relinking: Bool) throws(TodoStoreError) -> LinkOutcome {
+    /// set up, or set up with the same collection, is linked (``setRemote(_:)``). Another
+    /// collection of the same account (the same server and user), for a list that does not sync
+    /// yet, is one more link (``addLink(list:url:)``): that is how a list is added, and when
+    /// `listNamed` is given, the list is the one of that name (made if there is none) rather
+    /// than `remote.listID`. Anything else (another account, or a list or a collection that
+    /// syncs already, elsewhere) is re-linked only when `relinking`: else the next sync would
+    /// send a list's todos to a collection the user may not have meant, so nothing changes and
+    /// the outcome says what would have been sent.
+    public func link(_ remote: SyncRemote, relinking: Bool, listNamed: String? = nil) throws(TodoStoreError)
+        -> LinkOutcome
+    {
         try repository.writeTransaction(mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) -> LinkOutcome in
             guard let current = try self.remote(), !current.isSameCollection(as: remote) else {
                 try setRemote(remote)
                 return .linked
+            }
+            var remote = remote
+            let links = try self.links()
+            let sameAccount = current.user == remote.user && Self.origin(current.url) == Self.origin(remote.url)
+            // One of the account's other links, set up again: as it is.
+            let named = try listNamed.flatMap { (name) throws(TodoStoreError) in try repository.list(named: name) }
+            if sameAccount, links.contains(where: { $0.url == remote.url && $0.list == (named?.id ?? remote.listID) }) {
+                return .linked
+            }
+            if !relinking, sameAccount,
+                !links.contains(where: { $0.url == remote.url })
+            {
+                if let named {
+                    remote.listID = named.id
+                } else if let listNamed {
+                    remote.listID = try repository.createList(named: listNamed).id
+                }
+                if !links.contains(where: { $0.list == remote.listID }) {
+                    try addLink(list: remote.listID, url: remote.url)
+                    return .added(list: remote.listID)
+                }
             }
             guard relinking else {
                 var list = TodoFetchRequest()
@@ -120,10 +190,16 @@ public struct SyncState {
         }
     }
 
+    /// `scheme://host[:port]` of `url`: two collections of one account share it.
+    static func origin(_ url: String) -> String {
+        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        return parts.prefix(3).joined(separator: "/")
+    }
+
     public func progress() throws(TodoStoreError) -> SyncProgress {
         try TodoStoreError.wrap { () throws(SQLiteError) -> SyncProgress in
             let statement = try connection.internalCachedStatement(
-                "SELECT sync_token, last_sync, feed_seq FROM sync_remote WHERE id = 1")
+                "SELECT sync_token, last_sync, feed_seq FROM sync_links WHERE list_id = \(listSQL)")
             var progress = SyncProgress(syncToken: nil, lastSync: nil, feedSeq: 0)
             try statement.forEachRow {
                 progress = SyncProgress(
@@ -135,8 +211,8 @@ public struct SyncState {
 
     func setToken(_ token: String?) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("UPDATE sync_remote SET sync_token = ? WHERE id = 1").execute([token]
-            )
+            try connection.internalCachedStatement("UPDATE sync_links SET sync_token = ? WHERE list_id = \(listSQL)")
+                .execute([token])
         }
     }
 
@@ -146,12 +222,12 @@ public struct SyncState {
 
     private func setFinishedSQL(at lastSync: String, feedSeq: Int64?) throws(SQLiteError) {
         if let feedSeq {
-            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ?, feed_seq = ? WHERE id = 1")
-                .execute([lastSync, feedSeq])
+            try connection.internalCachedStatement(
+                "UPDATE sync_links SET last_sync = ?, feed_seq = ? WHERE list_id = \(listSQL)"
+            ).execute([lastSync, feedSeq])
         } else {
-            try connection.internalCachedStatement("UPDATE sync_remote SET last_sync = ? WHERE id = 1").execute([
-                lastSync
-            ])
+            try connection.internalCachedStatement("UPDATE sync_links SET last_sync = ? WHERE list_id = \(listSQL)")
+                .execute([lastSync])
         }
     }
 
@@ -163,7 +239,8 @@ public struct SyncState {
     }
 
     private func itemsSQL() throws(SQLiteError) -> [String: SyncItem] {
-        let statement = try connection.internalCachedStatement("SELECT \(Self.itemColumns) FROM sync_items")
+        let statement = try connection.internalCachedStatement(
+            "SELECT \(Self.itemColumns) FROM sync_items WHERE list_id = \(listSQL)")
         var items: [String: SyncItem] = [:]
         try statement.forEachRow { row in
             let item = Self.item(from: row)
@@ -172,8 +249,34 @@ public struct SyncState {
         return items
     }
 
+    /// The item of `uid` in this list's collection.
     func item(uid: String) throws(TodoStoreError) -> SyncItem? {
         try TodoStoreError.wrap { () throws(SQLiteError) in try item(where: "uid", is: uid) }
+    }
+
+    /// The item of `uid` in whichever list's collection holds it (a UID is in one at a time).
+    func anyItem(uid: String) throws(TodoStoreError) -> SyncItem? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> SyncItem? in
+            let statement = try connection.internalCachedStatement(
+                "SELECT \(Self.itemColumns) FROM sync_items WHERE uid = ?")
+            try statement.bind([uid])
+            var item: SyncItem?
+            try statement.forEachRow { item = Self.item(from: $0) }
+            return item
+        }
+    }
+
+    /// The item of `uid` in another list's collection, with that list: a UID is in one
+    /// collection at a time, so one found there and here is an object another app moved.
+    func itemElsewhere(uid: String) throws(TodoStoreError) -> (item: SyncItem, list: Int64)? {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> (item: SyncItem, list: Int64)? in
+            let statement = try connection.internalCachedStatement(
+                "SELECT \(Self.itemColumns), list_id FROM sync_items WHERE uid = ? AND list_id <> \(listSQL)")
+            try statement.bind([uid])
+            var found: (item: SyncItem, list: Int64)?
+            try statement.forEachRow { found = (Self.item(from: $0), $0.int64(Int32(4 + Self.fieldColumns.count))) }
+            return found
+        }
     }
 
     func item(href: String) throws(TodoStoreError) -> SyncItem? {
@@ -183,7 +286,7 @@ public struct SyncState {
     /// The item whose `column` (a unique one: uid or href) holds `value`.
     private func item(where column: String, is value: String) throws(SQLiteError) -> SyncItem? {
         let statement = try connection.internalCachedStatement(
-            "SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ?")
+            "SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ? AND list_id = \(listSQL)")
         try statement.bind([value])
         var item: SyncItem?
         try statement.forEachRow { item = Self.item(from: $0) }
@@ -207,16 +310,17 @@ public struct SyncState {
         try statement.bind(item.etag, at: 3)
         try statement.bind(item.text, at: 4)
         try TodoColumns.bind(item.base, to: statement, from: 5)
+        try statement.bind(try linkedListSQLValue(), at: Int32(5 + Self.fieldColumns.count))
         while try statement.step() {}
         try statement.reset()
     }
 
     /// The upsert of an item: its place and text, then the base fields in ``fieldColumns``' order.
     private static let saveItem = """
-        INSERT INTO sync_items (uid, href, etag, ics, \(fieldColumns.joined(separator: ", ")))
-        VALUES (\(Array(repeating: "?", count: 4 + fieldColumns.count).joined(separator: ", ")))
+        INSERT INTO sync_items (uid, href, etag, ics, \(fieldColumns.joined(separator: ", ")), list_id)
+        VALUES (\(Array(repeating: "?", count: 5 + fieldColumns.count).joined(separator: ", ")))
         ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
-            \(fieldColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            \(fieldColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")), list_id = excluded.list_id
         """
 
     /// Forgets the item of `uid`: its object is gone, or was deleted. The todo's UID stays, even
@@ -237,7 +341,7 @@ public struct SyncState {
     func recordSent(uid: String, href: String, text: String) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try connection.internalCachedStatement(
-                "INSERT OR REPLACE INTO sync_sent (uid, href, ics) VALUES (?, ?, ?)"
+                "INSERT OR REPLACE INTO sync_sent (uid, href, ics, list_id) VALUES (?, ?, ?, \(listSQL))"
             ).execute([uid, href, text])
         }
     }
@@ -257,7 +361,7 @@ public struct SyncState {
     func sentHrefs() throws(TodoStoreError) -> Set<String> {
         try TodoStoreError.wrap { () throws(SQLiteError) -> Set<String> in
             var hrefs: Set<String> = []
-            try connection.internalCachedStatement("SELECT href FROM sync_sent").forEachRow {
+            try connection.internalCachedStatement("SELECT href FROM sync_sent WHERE list_id = \(listSQL)").forEachRow {
                 hrefs.insert($0.string(0))
             }
             return hrefs
@@ -267,7 +371,8 @@ public struct SyncState {
     /// The write sent to `href` whose answer was not recorded, if any: its UID and text.
     func sent(href: String) throws(TodoStoreError) -> (uid: String, text: String)? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> (uid: String, text: String)? in
-            let statement = try connection.internalCachedStatement("SELECT uid, ics FROM sync_sent WHERE href = ?")
+            let statement = try connection.internalCachedStatement(
+                "SELECT uid, ics FROM sync_sent WHERE href = ? AND list_id = \(listSQL)")
             try statement.bind([href])
             var sent: (uid: String, text: String)?
             try statement.forEachRow { sent = ($0.string(0), $0.string(1)) }
@@ -335,6 +440,13 @@ public struct SyncState {
         SyncItem(
             uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
             text: row.string(column + 3), base: TodoColumns.fields(from: row, at: column + 4))
+    }
+
+    /// ``linkedListID()`` for a statement run in an SQLite-throwing body.
+    private func linkedListSQLValue() throws(SQLiteError) -> Int64 {
+        if let list { return list }
+        return try connection.internalCachedStatement("SELECT list_id FROM sync_remote WHERE id = 1").scalarInt64()
+            ?? TodoList.firstID
     }
 
     func write<Result>(_ body: () throws(SQLiteError) -> Result) throws(TodoStoreError) -> Result {

@@ -326,7 +326,12 @@ struct DiscoveryTests {
         #expect(try device.setUp([second.base + "/c/"], password: nil) == second.base + "/c/")
         _ = try ProcessRunner.run(
             "/usr/bin/sqlite3",
-            [device.database, "UPDATE sync_remote SET url = '\(toXandikos.base)/to/user/calendars/calendar/'"])
+            [
+                device.database,
+                // The collection's URL is its link's (migration 0014); the remote keeps the first's.
+                "UPDATE sync_links SET url = '\(toXandikos.base)/to/user/calendars/calendar/'; "
+                    + "UPDATE sync_remote SET url = '\(toXandikos.base)/to/user/calendars/calendar/'"
+            ])
         let sync = try device.todo(["sync"], password: nil)
         #expect(sync.status == 1 && sync.stderr.contains("does not follow redirects"), "\(sync.stderr)")
     }

@@ -159,6 +159,74 @@ import Testing
         #expect(try laptop.names().sorted() == ["Eggs", "Milk"])
     }
 
+    /// Issue 35: one account, several lists. Another collection of the account set up is one
+    /// more list (made with its name); `todo sync` syncs every list; a move here deletes the
+    /// object from the old collection and writes it, with the same UID, to the new one; a move
+    /// made by a phone while the laptop edited the todo ends with the todo in the new list only,
+    /// the edit kept, its id kept (point 3: it ended in both lists).
+    @Test(arguments: SyncCLITests.kinds) func everyListOfTheAccountSyncsAndMovesKeepOneObject(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let household = server.todoCollectionURL
+        let personal = try server.makeCollection(name: "Personal", components: ["VTODO"])
+        func put(_ uid: String, _ summary: String, into url: String) throws {
+            _ = try server.python(
+                url,
+                "cal.save_todo('BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//Phone//EN\\r\\nBEGIN:VTODO\\r\\nUID:\(uid)\\r\\n"
+                    + "DTSTAMP:20240101T090000Z\\r\\nSUMMARY:\(summary)\\r\\nX-PHONE:kept\\r\\nEND:VTODO\\r\\nEND:VCALENDAR\\r\\n')"
+            )
+        }
+        func summaries(_ url: String) throws -> Set<String> {
+            Set(try server.todosSeenByPython(url).map { $0["summary"] ?? "" })
+        }
+        try put("phone-eggs", "Eggs", into: household)
+        try put("phone-diary", "Diary", into: personal)
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Milk")
+        try laptop.setUp()
+        let user = laptop.user.map { ["--user", $0] } ?? []
+        let added = try laptop.todo(["sync", "setup", server.base + "/"] + user + ["--name", "Personal"])
+        #expect(added.status == 0 && added.stdout.contains("the list 'Personal'"), "\(added.stdout) \(added.stderr)")
+        let first = try laptop.sync()
+        #expect(first["received"] as? Int == 2 && first["sent"] as? Int == 1, "\(first)")
+        #expect(try listOf("Eggs", laptop) == "Todos" && listOf("Diary", laptop) == "Personal")
+        #expect(try laptop.ok("lists").contains("synced with \(personal)"))
+
+        // Moved here: deleted there first, then written here, with its UID.
+        let milk = "\(try laptop.id(named: "Milk"))"
+        let uid = try parseJSON(laptop.ok("show", milk, "--json"), as: [String: Any].self)["uid"] as? String
+        try laptop.ok("move", milk, "--to", "Personal")
+        #expect(try laptop.sync()["sent"] as? Int == 2)
+        #expect(try summaries(household) == ["Eggs"] && summaries(personal) == ["Diary", "Milk"])
+        #expect(try server.todosSeenByPython(personal).first { $0["summary"] == "Milk" }?["uid"] == uid)
+
+        // Moved by the phone (deleted from Household, written to Personal) while edited here.
+        let eggs = "\(try laptop.id(named: "Eggs"))"
+        _ = try server.python(
+            household,
+            """
+            import caldav as c
+            t = [t for t in cal.todos(include_completed=True) if 'phone-eggs' in t.data][0]
+            text = t.data
+            t.delete()
+            c.Calendar(client=client, url='\(personal)').save_todo(text)
+            """)
+        try laptop.ok("edit", eggs, "--name", "Eggs x12")
+        let moved = try laptop.sync()
+        #expect((moved["conflicts"] as? [Any])?.isEmpty == true && moved["moved"] as? Int == 1, "\(moved)")
+        #expect(try laptop.id(named: "Eggs x12") == Int(eggs))
+        #expect(try listOf("Eggs x12", laptop) == "Personal")
+        #expect(try summaries(household).isEmpty, "the todo is in one list only")
+        #expect(try summaries(personal) == ["Diary", "Milk", "Eggs x12"])
+        #expect(
+            try server.todosSeenByPython(personal).first { $0["summary"] == "Eggs x12" }?["text"]?.contains(
+                "X-PHONE:kept") == true)
+        let again = try laptop.sync()
+        #expect(again["sent"] as? Int == 0 && again["received"] as? Int == 0 && again["deleted"] as? Int == 0)
+    }
+
     private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {
         let todos = try parseJSON(try device.ok("list", "--json"), as: [[String: Any]].self)
         return todos.first { $0["name"] as? String == name }?["list"] as? String

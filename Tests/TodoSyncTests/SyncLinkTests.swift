@@ -53,3 +53,32 @@ import TodoStore
             "the UID of the todo deleted here is forgotten, as forget() does")
     }
 }
+
+/// Another collection of the same account, for a list that does not sync yet, is one more list.
+@Suite(.timed) struct SyncAddedLinkTests {
+    let folder = TemporaryFolder()
+
+    @Test func anotherCollectionOfTheAccountIsOneMoreList() throws {
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let state = SyncState(repository: laptop.repository)
+        let household = SyncRemote(url: "http://127.0.0.1/alice/household/", user: "alice", passwordCommand: nil)
+        try state.setRemote(household)
+        var personal = household
+        personal.url = "http://127.0.0.1/alice/personal/"
+        let outcome = try state.link(personal, relinking: false, listNamed: "Personal")
+        let list = try #require(try laptop.repository.list(named: "Personal"))
+        #expect(outcome == .added(list: list.id))
+        #expect(
+            try state.links() == [SyncLink(list: 1, url: household.url), SyncLink(list: list.id, url: personal.url)])
+        #expect(try state.remote() == household, "the remote is as it was")
+        // Again: as it is. Another server, or another user: refused.
+        #expect(try state.link(personal, relinking: false, listNamed: "Personal") == .linked)
+        var elsewhere = personal
+        elsewhere.url = "http://127.0.0.2/alice/work/"
+        #expect(
+            try state.link(elsewhere, relinking: false, listNamed: "Work") == .refused(current: household, todos: 0))
+        #expect(try laptop.repository.list(named: "Work") == nil, "nothing made for a refusal")
+        #expect(try state.links().count == 2)
+    }
+}

@@ -32,10 +32,10 @@ extension Command {
                 groups by list, and 'todo move ID... --to NAME' moves todos. A list's name is unique
                 ignoring case. 'rm' removes an empty list; a list with todos needs --move-to LIST or
                 --delete-todos (on a terminal it asks which, and confirms a deletion unless --yes), and
-                the default list cannot be removed until another is the default. 'todo sync' syncs the
-                list its collection was set up with ('todo sync setup URL --to LIST'; the first list, for
-                a database set up before lists); the other lists stay on this device. Every change can
-                be undone with 'todo undo'.
+                the default list cannot be removed until another is the default. A list syncs with a
+                collection of its own ('todo sync setup URL --to LIST'; the first list, for a database
+                set up before lists); the other lists stay on this device. Every change can be undone
+                with 'todo undo'.
                 """,
             examples: [
                 "todo lists", "todo lists new Groceries '#2E7D32'", "todo lists rename Groceries Shopping",
@@ -129,14 +129,14 @@ enum ListsRun {
             for list in lists { context.out.write(TodoText.sanitized(list.name) + "\n") }
             return
         }
-        let synced = try context.perform { () throws(TodoStoreError) in try SyncState.linkedList(of: repository) }
+        let synced = try context.perform { () throws(TodoStoreError) in try SyncState.linkedLists(of: repository) }
         if context.arguments.flag("--json") {
             let items = lists.map { list in
                 let count = counts[list.id] ?? TodoListCount()
                 return "{\"id\": \(list.id), \"name\": \(JSON.string(list.name)), \"color\": "
                     + (list.color.map(JSON.string) ?? "null") + ", \"default\": \(list.isDefault), "
                     + "\"undone\": \(count.undone), \"done\": \(count.done), "
-                    + "\"synced\": \(synced?.list == list.id)}"
+                    + "\"synced\": \(synced[list.id] != nil)}"
             }
             context.out.write(items.isEmpty ? "[]\n" : "[\n  " + items.joined(separator: ",\n  ") + "\n]\n")
             return
@@ -149,8 +149,8 @@ enum ListsRun {
                 (list.isDefault ? "* " : "  ") + name + String(repeating: " ", count: width - DisplayWidth.of(name))
             line += "  \(count.undone) undone, \(count.done) done"
             if let color = list.color { line += "  " + color }
-            if let synced, synced.list == list.id {
-                line += "  " + context.style.paint("synced with " + TodoText.sanitized(synced.url), .dim)
+            if let url = synced[list.id] {
+                line += "  " + context.style.paint("synced with " + TodoText.sanitized(url), .dim)
             }
             context.out.write(line + "\n")
         }
@@ -198,11 +198,11 @@ enum ListsRun {
             throw .usage("'--move-to' and '--delete-todos' cannot be used together", hint: "Choose one.")
         }
         let list = try context.list(named: name, in: repository)
-        if let synced = try context.perform({ () throws(TodoStoreError) in try SyncState.linkedList(of: repository) }),
-            synced.list == list.id
+        if let url = try context.perform({ () throws(TodoStoreError) in try SyncState.linkedLists(of: repository) })[
+            list.id]
         {
             throw .failure(
-                "'\(TodoText.sanitized(list.name))' is the list 'todo sync' holds (\(TodoText.sanitized(synced.url)))",
+                "'\(TodoText.sanitized(list.name))' syncs with \(TodoText.sanitized(url))",
                 hint: "Nothing was changed. 'todo sync forget' first: the collection on the server is left as it is.")
         }
         let ids = try context.perform { () throws(TodoStoreError) in try repository.todoIDs(inList: list.id) }

@@ -192,24 +192,33 @@ enum SyncRun {
         // The list it holds: the one asked for; else, for the collection set up again, the one
         // it holds (another would look to the next sync as every synced todo deleted here);
         // else the default list.
+        // else another collection of the account set up already, the list of its name (made if
+        // there is none);
+        // else the default list.
+        var listNamed: String?
         if let name = context.arguments.value("--to") {
             remote.listID = try context.list(named: name, in: repository).id
         } else {
             remote.listID = try context.perform { () throws(TodoStoreError) in
                 let state = SyncState(repository: repository)
-                if let current = try state.remote(), current.url == remote.url, current.user == remote.user {
-                    return current.listID
-                }
+                if let link = try state.links().first(where: { $0.url == remote.url }) { return link.list }
+                if try state.remote() != nil, let name = chosen.name, TodoList.isValidName(name) { listNamed = name }
                 return try repository.defaultList().id
             }
         }
         let outcome = try context.perform { () throws(TodoStoreError) in
-            try SyncState(repository: repository).link(remote, relinking: context.arguments.flag("--relink"))
+            try SyncState(repository: repository).link(
+                remote, relinking: context.arguments.flag("--relink"), listNamed: listNamed)
         }
         let linked = TodoText.sanitized(remote.url + (remote.user.map { " as \($0)" } ?? ""))
         switch outcome {
         case .linked:
             context.out.write("Set up sync with \(linked). Run 'todo sync' to sync now.\n")
+        case .added(let list):
+            let name = try context.perform { () throws(TodoStoreError) in try repository.list(id: list)?.name }
+            context.out.write(
+                "Set up sync of the list '\(TodoText.sanitized(name ?? "#\(list)"))' with \(linked), beside the lists that sync already. Run 'todo sync' to sync now.\n"
+            )
         case .relinked(let previous):
             context.out.write(
                 "Set up sync with \(linked), instead of \(account(previous)), whose sync state was forgotten (the todos stay). Run 'todo sync' to send them there.\n"
@@ -231,7 +240,7 @@ enum SyncRun {
             throw .failure(
                 "this would send \(todos == 1 ? "the 1 todo" : "all \(todos) todos") here to \(name)\(account(remote, user: users)) at the next sync, but this database syncs with \(account(current, user: users)); nothing was stored (--relink allows it)",
                 hint:
-                    "Run the same command with --relink to sync with it instead (the old link is forgotten as by 'todo sync forget'; the todos stay), or set it up in another database (todo --db OTHER.sqlite sync setup ...)."
+                    "Run the same command with --relink to sync with it instead (the old link is forgotten as by 'todo sync forget'; the todos stay), or give --to a list that does not sync yet (it syncs with that collection beside the others)."
             )
         }
     }
@@ -293,7 +302,7 @@ enum SyncRun {
             throw .failure(
                 "several collections hold todos; nothing was stored",
                 hint:
-                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL); a database syncs one collection, so set up another in another database (todo --db OTHER.sqlite sync setup ... --name NAME)."
+                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL); run setup again with another --name to sync that collection too, as a list of its name."
             )
         }
         let exact = found.filter { $0.name == name }
@@ -338,16 +347,27 @@ enum SyncRun {
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else {
             throw notSetUp
         }
+        // Every list that syncs, each with its collection (the remote's own first).
+        var links = try context.perform { () throws(TodoStoreError) in try state.links() }
+        if links.isEmpty { links = [SyncLink(list: remote.listID, url: remote.url)] }
         let json = context.arguments.flag("--json")
         // What the sync did, kept as its work is committed: a sync that fails part-way still
         // tells of the conflicts it resolved before, with its error.
         var report = SyncReport()
         let outcome = Result { () throws(SyncError) in
-            let collection = try CompanionCollection(remote: remote, timeout: timeout, started: try companion.get())
-            try SyncEngine(
-                repository: repository, collection: collection,
-                forceDelete: context.arguments.flag("--force-delete")
-            ).sync(into: &report)
+            var engines: [SyncEngine] = []
+            for (index, link) in links.enumerated() {
+                var collectionRemote = remote
+                collectionRemote.url = link.url
+                // The companion started first serves the first collection; each other its own.
+                let collection = try CompanionCollection(
+                    remote: collectionRemote, timeout: timeout, started: index == 0 ? try companion.get() : nil)
+                engines.append(
+                    SyncEngine(
+                        repository: repository, collection: collection,
+                        forceDelete: context.arguments.flag("--force-delete"), list: link.list))
+            }
+            try SyncAccount(engines: engines).sync(into: &report)
         }
         for warning in warnings(report) {
             context.err.writeWarning(warning)
@@ -375,7 +395,7 @@ enum SyncRun {
         }
         if json {
             context.out.write(
-                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report))]}\n"
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report))], \"moved\": \(report.movedHere)}\n"
             )
             return
         }
@@ -430,24 +450,42 @@ enum SyncRun {
             (try state.remote(), try state.progress(), try state.pendingCount())
         }
         guard let remote else { throw notSetUp }
-        let list = try context.perform { () throws(TodoStoreError) in try repository.list(id: remote.listID) }
-        let listName = list?.name ?? "#\(remote.listID)"
+        // The remote's own list first (the top-level keys and lines are its), then every other
+        // list that syncs with a collection of the account.
+        let (names, others) = try context.perform { () throws(TodoStoreError) in
+            let names = try JSON.listNames(repository)
+            let others = try state.links().filter { $0.list != remote.listID }.map {
+                (link) throws(TodoStoreError) in
+                let linkState = SyncState(repository: repository, list: link.list)
+                return (link: link, progress: try linkState.progress(), pending: try linkState.pendingCount())
+            }
+            return (names, others)
+        }
+        func name(_ list: Int64) -> String { names[list] ?? "#\(list)" }
         if context.arguments.flag("--json") {
+            let lists = others.map {
+                "{\"list\": \(JSON.string(name($0.link.list))), \"url\": \(JSON.string($0.link.url)), \"last_sync\": \(JSON.optional($0.progress.lastSync)), \"pending\": \($0.pending)}"
+            }
             context.out.write(
-                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending), \"list\": \(JSON.string(listName))}\n"
+                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending), \"list\": \(JSON.string(name(remote.listID))), \"other_lists\": [\(lists.joined(separator: ", "))]}\n"
             )
             return
         }
         context.out.write(
             """
             url:        \(TodoText.sanitized(remote.url))
-            list:       \(TodoText.sanitized(listName))
+            list:       \(TodoText.sanitized(name(remote.listID)))
             user:       \(remote.user.map(TodoText.sanitized) ?? Self.noUser)
             ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
             last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
             pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
 
             """)
+        for other in others {
+            context.out.write(
+                "also:       \(TodoText.sanitized(name(other.link.list))) with \(TodoText.sanitized(other.link.url)), last sync \(TodoText.sanitized(other.progress.lastSync ?? "never")), \(other.pending) pending\n"
+            )
+        }
     }
 
     /// The status line's user when none was given at setup nor in the URL: todo-sync takes the

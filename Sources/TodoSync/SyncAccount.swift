@@ -1,0 +1,62 @@
+import TodoStore
+
+/// One sync of every list of an account that syncs (``SyncState/links()``), each with its own
+/// collection and ``SyncEngine``, as one run: the lists' collections are read first, then every
+/// collection's objects are taken in, then every collection's removals, and only then is
+/// anything sent.
+///
+/// The order is what makes a move between two synced lists safe, whoever made it:
+/// - moved by another app (its object deleted from one collection and written to the other),
+///   the todo follows its object, keeping its id and any edit made here, because the object's
+///   arrival in the new collection is taken in before its absence from the old one would delete
+///   it here (or, edited here, send it back there: the task would be in both lists);
+/// - moved here (`todo move`), it is deleted from the old collection first and written to the
+///   new one after (a second round of sends), as Cyrus and iCloud, which keep a UID unique per
+///   account, require; a sync killed in between leaves it in one collection, and the next sync
+///   writes it to the new one.
+///
+/// With one engine this is exactly ``SyncEngine/sync(into:)``.
+///
+/// Threading: runs on the caller's thread, which must own the repository; the collections'
+/// calls block.
+public struct SyncAccount {
+    public let engines: [SyncEngine]
+
+    /// `engines`: one per link, all on the same repository, time zone and clock.
+    public init(engines: [SyncEngine]) { self.engines = engines }
+
+    /// Syncs every list both ways. `report` holds what was done when it fails part-way (see
+    /// ``SyncEngine/sync(into:)``); the collections read before a failure may have been applied.
+    public func sync(into report: inout SyncReport) throws(SyncError) {
+        guard let first = engines.first else { throw .notConfigured }
+        let (remote, feedStart) = try first.read { () throws(TodoStoreError) in
+            // The feed position is taken before reading anything: a change committed from here
+            // on is read again next time.
+            (try first.state.remote(), try first.repository.feedPosition())
+        }
+        guard remote != nil else { throw .notConfigured }
+        first.timeZone.prepare()
+
+        // 1. What changed there, in every collection.
+        var pulls: [SyncEngine.Pulled] = []
+        for engine in engines { pulls.append(try engine.pull(report: &report)) }
+
+        // 2. Apply it here, in one transaction: every collection's objects, then every removal.
+        try first.store(&report) { (report) throws(TodoStoreError) in
+            for index in engines.indices { try engines[index].applyObjects(&pulls[index], report: &report) }
+            for index in engines.indices { try engines[index].applyRemovals(pulls[index], report: &report) }
+            report.pairMovedSeries()
+        }
+
+        // 3. Send what changed here; with several lists, once more: a todo moved between them is
+        // written to its new collection once the old one has deleted it.
+        for index in engines.indices { _ = try engines[index].send(pulls[index], report: &report) }
+        if engines.count > 1 {
+            for index in engines.indices { _ = try engines[index].send(pulls[index], report: &report) }
+        }
+        // What reading back our own writes offered is no series another app moved.
+        report.seriesLost = []
+        report.seriesStarted = []
+        for engine in engines { try engine.finish(feedStart: feedStart) }
+    }
+}
