@@ -154,15 +154,25 @@ public struct SyncState {
         -> LinkOutcome
     {
         try repository.writeTransaction(mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) -> LinkOutcome in
-            guard let current = try self.remote(), !current.isSameCollection(as: remote) else {
+            var remote = remote
+            let named = try listNamed.flatMap { (name) throws(TodoStoreError) in try repository.list(named: name) }
+            guard let current = try self.remote() else {
+                // The first link: the list named, made if there is none.
+                if let named {
+                    remote.listID = named.id
+                } else if let listNamed {
+                    remote.listID = try repository.createList(named: listNamed).id
+                }
                 try setRemote(remote)
                 return .linked
             }
-            var remote = remote
+            guard !current.isSameCollection(as: remote) else {
+                try setRemote(remote)
+                return .linked
+            }
             let links = try self.links()
             let sameAccount = current.user == remote.user && Self.origin(current.url) == Self.origin(remote.url)
             // One of the account's other links, set up again: as it is.
-            let named = try listNamed.flatMap { (name) throws(TodoStoreError) in try repository.list(named: name) }
             if sameAccount, links.contains(where: { $0.url == remote.url && $0.list == (named?.id ?? remote.listID) }) {
                 return .linked
             }

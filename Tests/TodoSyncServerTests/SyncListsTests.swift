@@ -227,6 +227,38 @@ import Testing
         #expect(again["sent"] as? Int == 0 && again["received"] as? Int == 0 && again["deleted"] as? Int == 0)
     }
 
+    /// `todo sync setup URL --all`: every task collection of the account, each with the list of
+    /// its name (made where there is none), in one setup; the next sync brings each one's todos
+    /// into its list.
+    @Test(arguments: SyncCLITests.kinds) func setupAllLinksEveryCollectionToAListOfItsName(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let personal = try server.makeCollection(name: "Personal", components: ["VTODO"])
+        _ = try server.python(
+            personal,
+            "cal.save_todo('BEGIN:VCALENDAR\\r\\nVERSION:2.0\\r\\nPRODID:-//Phone//EN\\r\\nBEGIN:VTODO\\r\\n"
+                + "UID:phone-diary\\r\\nDTSTAMP:20240101T090000Z\\r\\nSUMMARY:Diary\\r\\nEND:VTODO\\r\\nEND:VCALENDAR\\r\\n')"
+        )
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Milk")
+        let user = laptop.user.map { ["--user", $0] } ?? []
+        let setup = try laptop.todo(["sync", "setup", server.base + "/"] + user + ["--all"])
+        #expect(
+            setup.status == 0 && setup.stdout.contains("  Personal: \(personal)"), "\(setup.stdout) \(setup.stderr)")
+        let lists = try laptop.ok("lists", "--names").split(separator: "\n").map(String.init)
+        #expect(lists.contains("Personal") && lists.count == 3, "Todos, Personal and the other collection's: \(lists)")
+        let first = try laptop.sync()
+        #expect(first["received"] as? Int == 1 && first["sent"] as? Int == 0, "Milk's list does not sync: \(first)")
+        #expect(try listOf("Diary", laptop) == "Personal")
+        // Again: as it is.
+        let again = try laptop.todo(["sync", "setup", server.base + "/"] + user + ["--all"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try laptop.ok("lists", "--names").split(separator: "\n").count == 3)
+        #expect(try laptop.sync()["received"] as? Int == 0)
+    }
+
     private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {
         let todos = try parseJSON(try device.ok("list", "--json"), as: [[String: Any]].self)
         return todos.first { $0["name"] as? String == name }?["list"] as? String

@@ -43,6 +43,11 @@ extension Command {
                         "For setup: the list the collection holds (default: the one it holds already, else the default list); the other lists stay on this device."
                 ),
                 .init(
+                    name: "--all", value: nil,
+                    help:
+                        "For setup: sync every task collection found, each with the list of its name (made where there is none)."
+                ),
+                .init(
                     name: "--relink", value: nil,
                     help:
                         "For setup: link this database to the collection found though it syncs with another (another URL or user), forgetting that one's sync state as 'sync forget' does; its todos are sent to the new one at the next sync."
@@ -109,7 +114,7 @@ extension Command {
                 ["--user", "--password-command", "--name", "--ca-file", "--to"].filter {
                     context.arguments.value($0) != nil
                 }
-                + ["--list", "--relink"].filter { context.arguments.flag($0) }
+                + ["--list", "--relink", "--all"].filter { context.arguments.flag($0) }
             if action != "setup", let option = setupOnly.first {
                 throw .usage("'\(option)' goes with 'todo sync setup'")
             }
@@ -186,6 +191,13 @@ enum SyncRun {
             }
             return
         }
+        if context.arguments.flag("--all") {
+            for option in ["--name", "--to"] where context.arguments.value(option) != nil {
+                throw .usage("'--all' links every collection to the list of its name: '\(option)' goes without it")
+            }
+            try linkAll(found, remote: remote, context: &context)
+            return
+        }
         let chosen = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context)
         remote.url = chosen.url
         let repository = try context.openRepository()
@@ -245,6 +257,46 @@ enum SyncRun {
         }
     }
 
+    /// `todo sync setup URL --all`: every collection found, each linked to the list of its display
+    /// name (made where there is none; a collection without a usable name, to the list of the
+    /// last part of its URL), all or nothing. One already linked stays as it is.
+    static func linkAll(_ found: [DiscoveredCollection], remote: SyncRemote, context: inout CommandContext)
+        throws(CLIError)
+    {
+        guard !found.isEmpty else { throw .failure("no calendar collection that holds todos was found") }
+        let repository = try context.openRepository()
+        let state = SyncState(repository: repository)
+        let relinking = context.arguments.flag("--relink")
+        var lines: [String] = []
+        // One transaction, not an undo step: undo would take back the lists made, not the links.
+        let path = (try? context.databasePath()) ?? "the database"
+        try repository.writeTransaction(mapError: { CLIError(TodoStoreError.sqlite($0), path: path) }) {
+            () throws(CLIError) in
+            for collection in found {
+                var linked = remote
+                linked.url = collection.url
+                let last = collection.url.split(separator: "/").last.map(String.init) ?? "Tasks"
+                let name = collection.name.flatMap { TodoList.isValidName($0) ? $0 : nil } ?? last
+                let outcome = try context.perform { () throws(TodoStoreError) in
+                    if let link = try state.links().first(where: { $0.url == collection.url }) {
+                        linked.listID = link.list
+                        return try state.link(linked, relinking: relinking)
+                    }
+                    return try state.link(linked, relinking: relinking, listNamed: name)
+                }
+                if case .refused(let current, _) = outcome {
+                    throw .failure(
+                        "\(account(linked)) is not of the account this database syncs with (\(account(current))); nothing was stored (--relink allows it)"
+                    )
+                }
+                lines.append("  \(TodoText.sanitized(name)): \(TodoText.sanitized(collection.url))")
+            }
+        }
+        context.out.write(
+            "Set up sync of \(found.count) \(found.count == 1 ? "list" : "lists") as \(TodoText.sanitized(remote.user ?? "no user given")):\n"
+                + lines.joined(separator: "\n") + "\nRun 'todo sync' to sync now.\n")
+    }
+
     /// `URL as USER` (or the URL alone, or without `user`), sanitized: the collection a remote links.
     static func account(_ remote: SyncRemote, user: Bool = true) -> String {
         TodoText.sanitized(remote.url + (user ? remote.user.map { " as \($0)" } ?? " as no user given" : ""))
@@ -302,7 +354,7 @@ enum SyncRun {
             throw .failure(
                 "several collections hold todos; nothing was stored",
                 hint:
-                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL); run setup again with another --name to sync that collection too, as a list of its name."
+                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL), or sync them all with --all (each with the list of its name); run setup again with another --name to sync that collection too."
             )
         }
         let exact = found.filter { $0.name == name }
