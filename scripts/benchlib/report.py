@@ -9,7 +9,7 @@ from .results import load_all, newest_parts
 
 PATH = os.path.join(ROOT, "docs", "PERFORMANCE.md")
 TITLES = {"core": "Core figures", "repeat": "Repeating todos on user-like data, in one list and in ten (issues 34, 35)", "scale": "Scale (issues 13 and 26)", "uifilter": "The ui filter (issue 15)",
-          "sync": "Sync on CalDAV", "syncread": "Reading a large object (issue 22)",
+          "sync": "Sync on CalDAV", "lists": "Several lists on one account (issue 35)", "syncread": "Reading a large object (issue 22)",
           "transport": "Transport against the curl tool (issue 23)"}
 
 
