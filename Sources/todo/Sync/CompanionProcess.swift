@@ -41,12 +41,17 @@ final class CompanionProcess {
         path = try Self.locate()
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
+        // Close-on-exec: a companion started later (one per collection) must not inherit this
+        // one's ends, or this one never reads the end of its requests, and waiting for it to
+        // exit waits for ever. (The child's own 0 and 1, made by dup2, stay open.)
+        // (pipe2 is not in Glibc's module; no other thread starts a process meanwhile.)
         guard pipe(&toChild) == 0 else { throw .companion("cannot create a pipe: \(String(cString: strerror(errno)))") }
         guard pipe(&fromChild) == 0 else {
             close(toChild[0])
             close(toChild[1])
             throw .companion("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
