@@ -406,14 +406,17 @@ enum SyncRun {
         // What the sync did, kept as its work is committed: a sync that fails part-way still
         // tells of the conflicts it resolved before, with its error.
         var report = SyncReport()
+        // A companion for each other collection, all started now: they load their libraries side
+        // by side, rather than each while the sync waits for it.
+        let others = links.dropFirst().map { _ in Result { () throws(SyncError) in try CompanionProcess() } }
         let outcome = Result { () throws(SyncError) in
             var engines: [SyncEngine] = []
             for (index, link) in links.enumerated() {
                 var collectionRemote = remote
                 collectionRemote.url = link.url
-                // The companion started first serves the first collection; each other its own.
                 let collection = try CompanionCollection(
-                    remote: collectionRemote, timeout: timeout, started: index == 0 ? try companion.get() : nil)
+                    remote: collectionRemote, timeout: timeout,
+                    started: index == 0 ? try companion.get() : try others[index - 1].get())
                 engines.append(
                     SyncEngine(
                         repository: repository, collection: collection,
