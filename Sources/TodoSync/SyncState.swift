@@ -266,14 +266,7 @@ public struct SyncState {
 
     /// The item of `uid` in whichever list's collection holds it (a UID is in one at a time).
     func anyItem(uid: String) throws(TodoStoreError) -> SyncItem? {
-        try TodoStoreError.wrap { () throws(SQLiteError) -> SyncItem? in
-            let statement = try connection.internalCachedStatement(
-                "SELECT \(Self.itemColumns) FROM sync_items WHERE uid = ?")
-            try statement.bind([uid])
-            var item: SyncItem?
-            try statement.forEachRow { item = Self.item(from: $0) }
-            return item
-        }
+        try TodoStoreError.wrap { () throws(SQLiteError) in try item(where: "uid", is: uid, inThisList: false) }
     }
 
     /// The item of `uid` in another list's collection, with that list: a UID is in one
@@ -293,10 +286,14 @@ public struct SyncState {
         try TodoStoreError.wrap { () throws(SQLiteError) in try item(where: "href", is: href) }
     }
 
-    /// The item whose `column` (a unique one: uid or href) holds `value`.
-    private func item(where column: String, is value: String) throws(SQLiteError) -> SyncItem? {
+    /// The item whose `column` (a unique one: uid or href) holds `value`, in this list's
+    /// collection (or, not `inThisList`, in any).
+    private func item(where column: String, is value: String, inThisList: Bool = true) throws(SQLiteError)
+        -> SyncItem?
+    {
         let statement = try connection.internalCachedStatement(
-            "SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ? AND list_id = \(listSQL)")
+            "SELECT \(Self.itemColumns) FROM sync_items WHERE \(column) = ?"
+                + (inThisList ? " AND list_id = \(listSQL)" : ""))
         try statement.bind([value])
         var item: SyncItem?
         try statement.forEachRow { item = Self.item(from: $0) }

@@ -12,8 +12,8 @@ import json, os, re
 from types import SimpleNamespace
 
 from .figures import figure, table as print_table
-from .proc import log, run, run_timed, wall_ms
-from .servers import PASSWORD, USER, Radicale, bench_records, stop_all, sync_json, todo_env
+from .proc import log, run, wall_ms
+from .servers import PASSWORD, USER, Radicale, bench_records, noop_sync, stop_all, sync_json, todo_env
 from .stats import p50
 
 NAME = "lists"
@@ -57,12 +57,7 @@ def measure(ctx):
                  for url, token in zip(urls, tokens)]
 
         log(f"bench: lists: todo sync with nothing to do vs. {s.lists} curl REPORTs...")
-        mark = server.mark()
-        seconds, _, out = run_timed([todo, "--db", db, "sync", "--json"], env=env, limit=60)
-        report = sync_json(out)
-        if report["sent"] or report["received"] or report["deleted"]:
-            raise RuntimeError(f"a sync with nothing to do did something: {report}")
-        methods, _ = server.requests(mark)
+        _, methods, _ = noop_sync(todo, db, env, server)
         ours, theirs = [], []
         saved = {key: os.environ.get(key) for key in env}
         os.environ.update(env)  # wall_ms runs in this environment: the password, HOME

@@ -158,6 +158,18 @@ def sync_json(output):
     return json.loads(output.strip().splitlines()[-1])
 
 
+def noop_sync(todo, db, env, server, limit=60):
+    """One `todo sync --json` that must find nothing to do (an error if it did something): its
+    wall seconds, and the requests Radicale logged for it, by method, with the seconds it spent."""
+    mark = server.mark()
+    seconds, _, out = run_timed([todo, "--db", db, "sync", "--json"], env=env, limit=limit)
+    report = sync_json(out)
+    if report["sent"] or report["received"] or report["deleted"]:
+        raise RuntimeError(f"a sync with nothing to do did something: {report}")
+    methods, server_seconds = server.requests(mark)
+    return seconds, methods, server_seconds
+
+
 def bench_records(count, name="Synced todo"):
     return [{"name": f"{name} {i}", "deadline": f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}" if i % 3 else None,
              "done": i % 5 == 0} for i in range(count)]

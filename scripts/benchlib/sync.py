@@ -22,7 +22,7 @@ from types import SimpleNamespace
 
 from .figures import figure, size_label
 from .proc import PROCESS_LIMIT_S, log, run, run_timed
-from .servers import (PASSWORD, SERVER_PYTHON, USER, Radicale, make_database, stop_all, sync_json,
+from .servers import (PASSWORD, SERVER_PYTHON, USER, Radicale, make_database, noop_sync, stop_all, sync_json,
                       todo_env, vtodo_objects, write_objects)
 from .stats import p50, p95
 
@@ -115,12 +115,7 @@ def noop_figures(todo, work, db, server, runs):
     for _ in range(runs):
         if time.monotonic() > deadline:
             break
-        mark = server.mark()
-        seconds, _, out = run_timed([todo, "--db", db, "sync", "--json"], env=env, limit=60)
-        report = sync_json(out)
-        if report["sent"] or report["received"] or report["deleted"]:
-            raise RuntimeError(f"a sync with nothing to do did something: {report}")
-        methods, server_seconds = server.requests(mark)
+        seconds, methods, server_seconds = noop_sync(todo, db, env, server)
         times.append(seconds * 1000)
         requests.append(sum(methods.values()))
         server_ms.append(server_seconds * 1000)
