@@ -192,6 +192,9 @@ import Testing
         let first = try laptop.sync()
         #expect(first["received"] as? Int == 2 && first["sent"] as? Int == 1, "\(first)")
         #expect(try listOf("Eggs", laptop) == "Todos" && listOf("Diary", laptop) == "Personal")
+        // With several lists syncing, each change names its list.
+        let changes = first["changes"] as? [[String: Any]] ?? []
+        #expect(changes.first { $0["name"] as? String == "Diary" }?["list"] as? String == "Personal", "\(changes)")
         #expect(try laptop.ok("lists").contains("synced with \(personal)"))
 
         // Moved here: deleted there first, then written here, with its UID.

@@ -424,6 +424,18 @@ enum SyncRun {
             }
             try SyncAccount(engines: engines).sync(into: &report)
         }
+        // With several lists syncing, each change names its todo's list (a removed todo's is gone).
+        var listOf: [Int64: String]?
+        if links.count > 1 {
+            listOf = [:]
+            let names = try context.perform { () throws(TodoStoreError) in try JSON.listNames(repository) }
+            for change in report.changes {
+                let list = try context.perform { () throws(TodoStoreError) in
+                    try repository.todo(id: change.todoID)?.listID
+                }
+                listOf?[change.todoID] = list.flatMap { names[$0] }
+            }
+        }
         for warning in warnings(report) {
             context.err.writeWarning(warning)
         }
@@ -436,12 +448,14 @@ enum SyncRun {
         if case .failure(let error) = outcome {
             if !json {
                 if listsChanges {
-                    for change in changes(report) { context.out.write(line(change, style: context.style)) }
+                    for change in changes(report) {
+                        context.out.write(line(change, style: context.style, list: listOf?[change.todoID]))
+                    }
                 }
                 for conflict in report.conflicts { context.out.write(line(conflict) + "\n") }
             }
             let conflicts = report.conflicts.isEmpty ? "" : ", \"conflicts\": [\(conflictsJSON(report))]"
-            let changeList = report.changes.isEmpty ? "" : ", \"changes\": [\(changesJSON(report))]"
+            let changeList = report.changes.isEmpty ? "" : ", \"changes\": [\(changesJSON(report, lists: listOf))]"
             let applied = report.received + report.deleted > 0
             try syncing(context, json: json, jsonTail: conflicts + changeList, applied: applied) {
                 () throws(SyncError) in
@@ -450,7 +464,7 @@ enum SyncRun {
         }
         if json {
             context.out.write(
-                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report))], \"moved\": \(report.movedHere)}\n"
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report, lists: listOf))], \"moved\": \(report.movedHere)}\n"
             )
             return
         }
@@ -458,7 +472,9 @@ enum SyncRun {
             "sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n"
         )
         if listsChanges {
-            for change in changes(report) { context.out.write(line(change, style: context.style)) }
+            for change in changes(report) {
+                context.out.write(line(change, style: context.style, list: listOf?[change.todoID]))
+            }
         }
         for conflict in report.conflicts {
             context.out.write(line(conflict) + "\n")
@@ -467,7 +483,7 @@ enum SyncRun {
 
     /// `✓ 4  Pay rent  (from the server)`: a todo the sync changed here or sent, marked as `todo
     /// watch` marks a change (its mark coloured where colour is on, the side dimmed), sanitized.
-    static func line(_ change: SyncReport.Change, style: TextStyle) -> String {
+    static func line(_ change: SyncReport.Change, style: TextStyle, list: String? = nil) -> String {
         let mark: String
         let color: TextStyle.Color?
         switch change.kind {
@@ -482,7 +498,8 @@ enum SyncRun {
             ? "(from the server, and sent)" : change.received ? "(from the server)" : "(sent)"
         let summary = TodoText.summary(
             color.map { style.paint(mark, $0) } ?? mark, id: change.todoID, name: change.name)
-        return summary.dropLast() + "  " + style.paint(side, .dim) + "\n"
+        let inList = list.map { "  in " + TodoText.sanitized($0) } ?? ""
+        return summary.dropLast() + inList + "  " + style.paint(side, .dim) + "\n"
     }
 
     /// The todos `report` says the sync changed or sent, by id, as a list shows them.
@@ -492,9 +509,11 @@ enum SyncRun {
 
     /// The changes of `report` as JSON objects, by id, separated by commas: `{"id": 4, "name":
     /// "Pay rent", "change": "done", "received": true, "sent": false}`.
-    static func changesJSON(_ report: SyncReport) -> String {
-        changes(report).map {
-            "{\"id\": \($0.todoID), \"name\": \(JSON.string($0.name)), \"change\": \"\($0.kind.rawValue)\", \"received\": \($0.received), \"sent\": \($0.sent)}"
+    /// With `lists` (several lists sync), each object names its todo's list after the other keys.
+    static func changesJSON(_ report: SyncReport, lists: [Int64: String]? = nil) -> String {
+        changes(report).map { change in
+            "{\"id\": \(change.todoID), \"name\": \(JSON.string(change.name)), \"change\": \"\(change.kind.rawValue)\", \"received\": \(change.received), \"sent\": \(change.sent)"
+                + (lists.map { ", \"list\": " + JSON.optional($0[change.todoID]) } ?? "") + "}"
         }.joined(separator: ", ")
     }
 
