@@ -30,7 +30,7 @@ public struct SyncRemote: Sendable, Equatable {
     /// password command and CA file may change); anything else points the database at another
     /// collection, whose next sync would send it every todo of the list, or gives the collection
     /// another list, whose next sync would take every synced todo for deleted here
-    /// (``SyncState/link(_:relinking:)``).
+    /// (``SyncState/link(_:relinking:listNamed:)``).
     public func isSameCollection(as other: SyncRemote) -> Bool {
         url == other.url && user == other.user && listID == other.listID
     }

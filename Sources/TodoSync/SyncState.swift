@@ -124,7 +124,7 @@ public struct SyncState {
         try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
     }
 
-    /// What ``link(_:relinking:)`` did.
+    /// What ``link(_:relinking:listNamed:)`` did.
     public enum LinkOutcome: Sendable, Equatable {
         /// The remote is stored: there was none, or it was the same collection
         /// (``SyncRemote/isSameCollection(as:)``).

@@ -5,7 +5,7 @@ import TodoStore
 
 @testable import TodoSync
 
-/// ``SyncState/link(_:relinking:)``: the rule `todo sync setup` follows on a database that
+/// ``SyncState/link(_:relinking:listNamed:)``: the rule `todo sync setup` follows on a database that
 /// already syncs (issue 35, point 1).
 @Suite(.timed) struct SyncLinkTests {
     let folder = TemporaryFolder()
