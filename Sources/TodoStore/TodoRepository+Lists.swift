@@ -55,6 +55,16 @@ extension TodoRepository {
         }
     }
 
+    /// The default list's id: ``defaultList()``'s, read by the partial index `lists_one_default`
+    /// alone, as every `add` without a list needs it.
+    public func defaultListID() throws(TodoStoreError) -> Int64 {
+        let marked = try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("SELECT id FROM lists WHERE is_default = 1").scalarInt64()
+        }
+        if let marked { return marked }
+        return try defaultList().id
+    }
+
     /// How many undone and done todos each list holds, by list id; a list without todos is absent.
     public func listCounts() throws(TodoStoreError) -> [Int64: TodoListCount] {
         try TodoStoreError.wrap { () throws(SQLiteError) in

@@ -383,10 +383,14 @@ public final class TodoRepository {
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             let listID: Int64
             if let list {
-                guard try self.list(id: list) != nil else { throw .noSuchList("#\(list)") }
+                let exists = try TodoStoreError.wrap { () throws(SQLiteError) in
+                    try connection.internalCachedStatement("SELECT 1 FROM lists WHERE id = ?").scalarInt64([list])
+                        != nil
+                }
+                guard exists else { throw .noSuchList("#\(list)") }
                 listID = list
             } else {
-                listID = try defaultList().id
+                listID = try defaultListID()
             }
             return try TodoStoreError.wrap { () throws(SQLiteError) in
                 guard let id else {

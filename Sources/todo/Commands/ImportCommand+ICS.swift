@@ -44,10 +44,12 @@ extension Command {
     ) throws(CLIError) -> (added: Int, skipped: Int) {
         let repository = try context.openRepository()
         let uids = TodoUIDs(repository: repository)
-        // `--list`: where they go (else the default list).
+        // `--list`: where they go (else each one's list as the file names it, else the default
+        // list, read once for the whole import).
         let list = try context.arguments.value("--list").map { (name) throws(CLIError) in
             try context.list(named: name, in: repository).id
         }
+        let defaultList = try context.perform { () throws(TodoStoreError) in try repository.defaultListID() }
         return try context.perform { () throws(TodoStoreError) -> (Int, Int) in
             try repository.recordingUndo("import") { () throws(TodoStoreError) -> (Int, Int) in
                 var added = 0
@@ -76,7 +78,7 @@ extension Command {
                         }
                         target = named[key]
                     }
-                    let todo = try repository.add(fields, nameCheck: .asStored, list: target)
+                    let todo = try repository.add(fields, nameCheck: .asStored, list: target ?? defaultList)
                     if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
                     for completion in entry.history {
                         try repository.recordCompletion(completion.completion(ofTodo: todo.id))
