@@ -77,9 +77,12 @@ static int insert(const char *path, int count, const char *schema_path) {
     sqlite3_stmt *stmt;
     double start = now();
     check(sqlite3_exec(db, "BEGIN IMMEDIATE TRANSACTION", 0, 0, 0), db, "begin");
-    /* Every column todo's add writes, the created time read from the clock for each row as it does. */
-    check(sqlite3_prepare_v3(db, "INSERT INTO todos (name, deadline, done, priority, tags, note, created, completed) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL), db, "prepare");
+    /* Every column todo's add writes, the created time read from the clock for each row as it does,
+       and the list: the default list, looked up for each row as todo's add looks it up (without it,
+       the trigger that puts a todo in the default list would update every row a second time). */
+    check(sqlite3_prepare_v3(db, "INSERT INTO todos (name, deadline, done, priority, tags, note, created, completed, list_id) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT id FROM lists WHERE is_default = 1))", -1,
+                             SQLITE_PREPARE_PERSISTENT, &stmt, NULL), db, "prepare");
     for (int i = 0; i < count; i++) {
         sqlite3_reset(stmt);
         sqlite3_bind_text(stmt, 1, names[i], -1, SQLITE_TRANSIENT);

@@ -135,7 +135,10 @@ def measure(ctx):
         f.write("BEGIN IMMEDIATE;\n")
         for r in records:
             deadline = f"'{r['deadline']}'" if r["deadline"] else "NULL"
-            f.write(f"INSERT INTO todos (name, deadline, done) VALUES ('{r['name']}', {deadline}, {int(r['done'])});\n")
+            # The list as todo's import writes it (the default list, named; without it a trigger
+            # would update each row again to put it there).
+            f.write(f"INSERT INTO todos (name, deadline, done, list_id) VALUES ('{r['name']}', {deadline}, "
+                    f"{int(r['done'])}, (SELECT id FROM lists WHERE is_default = 1));\n")
         f.write("COMMIT;\n")
     ours_ms, theirs_ms = [], []
     for round in range(s.rounds):
