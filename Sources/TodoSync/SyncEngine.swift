@@ -56,7 +56,7 @@ public struct SyncEngine {
     var state: SyncState { SyncState(repository: repository, list: list) }
     var uids: TodoUIDs { TodoUIDs(repository: repository) }
 
-    /// The todo here that has `uid`, when it is in the list the remote holds: one moved to
+    /// The todo here that has `uid`, when it is in the list this engine syncs: one moved to
     /// another list is, for this collection, deleted here.
     func localTodo(uid: String) throws(TodoStoreError) -> Todo? {
         guard
