@@ -75,6 +75,24 @@ public enum ProcessRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Copies the executable at `source` to `destination` (a fresh path), as a hard link where
+    /// they share a file system. A copy that fails with "text file busy" is tried again (at most
+    /// five times): while the copy is open for writing, a process another test starts at that
+    /// moment can hold it until it runs its own program, and Linux refuses the write meanwhile.
+    public static func copyExecutable(from source: String, to destination: String) throws {
+        guard link(source, destination) != 0 else { return }
+        for attempt in 1...5 {
+            do {
+                try FileManager.default.copyItem(atPath: source, toPath: destination)
+                return
+            } catch let error as NSError
+                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) && attempt < 5
+            {
+                try? FileManager.default.removeItem(atPath: destination)
+            }
+        }
+    }
+
     /// The absolute path of a program on PATH.
     public static func which(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -46,9 +46,7 @@ final class MeasuredHelper: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             throw UnexpectedOutput("GNU time (/usr/bin/time) is missing: scripts/setup installs it")
         }
-        if link(ProcessRunner.todoBinary, todo) != 0 {
-            try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
-        }
+        try ProcessRunner.copyExecutable(from: ProcessRunner.todoBinary, to: todo)
         let script =
             "#!/bin/sh\nexec /usr/bin/time -a -o '\(log)' -f 'peak_kb=%M user=%U sys=%S wall=%e status=%x' '\(HelperSession.binary)'\n"
         let wrapper = folder.file("todo-sync")

@@ -366,7 +366,7 @@ import Testing
     @Test func aMissingCompanionIsOneErrorLineNamingWhereItWasLookedFor() throws {
         let folder = TemporaryFolder()
         let alone = folder.file("todo")
-        try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: alone)
+        try ProcessRunner.copyExecutable(from: ProcessRunner.todoBinary, to: alone)
         let build = URL(fileURLWithPath: ProcessRunner.todoBinary).deletingLastPathComponent().path
         #expect(FileManager.default.isExecutableFile(atPath: build + "/todo-sync"))
         let result = try ProcessRunner.run(
@@ -384,7 +384,7 @@ import Testing
         let todo = folder.file("todo")
         let companion = folder.file("todo-sync")
         let asked = folder.file("asked")
-        try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
+        try ProcessRunner.copyExecutable(from: ProcessRunner.todoBinary, to: todo)
         try """
         #!/bin/sh
         while IFS= read -r line; do
@@ -426,7 +426,7 @@ import Testing
             let asked = folder.file("\(capability.rawValue)/asked")
             try FileManager.default.createDirectory(
                 atPath: folder.file(capability.rawValue), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: ProcessRunner.todoBinary, toPath: todo)
+            try ProcessRunner.copyExecutable(from: ProcessRunner.todoBinary, to: todo)
             let others = Capability.allCases.filter { $0 != capability }.map { "\"\($0.rawValue)\"" }
             try """
             #!/bin/sh
