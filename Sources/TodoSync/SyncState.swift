@@ -114,6 +114,31 @@ public struct SyncState {
         try write { () throws(SQLiteError) in try forgetSQL() }
     }
 
+    /// Forgets the link of the list `list` (`todo sync forget LIST`): its collection's objects
+    /// and unanswered writes, in one transaction; the list's todos stay here and keep their
+    /// UIDs, and the other lists sync on. Forgetting the remote's own list makes another link
+    /// the remote's; forgetting the only one forgets the remote (``forget()``). Returns the
+    /// collection's URL, or `nil` when the list does not sync (nothing changes then).
+    public func forgetLink(list: Int64) throws(TodoStoreError) -> String? {
+        try repository.writeTransaction(mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) -> String? in
+            let links = try self.links()
+            guard let link = links.first(where: { $0.list == list }) else { return nil }
+            guard let other = links.first(where: { $0.list != list }) else {
+                try TodoStoreError.wrap { () throws(SQLiteError) in try forgetSQL() }
+                return link.url
+            }
+            try TodoStoreError.wrap { () throws(SQLiteError) in
+                try connection.execute("DELETE FROM sync_items WHERE list_id = ?", [list])
+                try connection.execute("DELETE FROM sync_sent WHERE list_id = ?", [list])
+                try connection.execute("DELETE FROM sync_links WHERE list_id = ?", [list])
+                try connection.execute(
+                    "UPDATE sync_remote SET url = ?, list_id = ? WHERE id = 1 AND list_id = ?",
+                    [other.url, other.list, list])
+            }
+            return link.url
+        }
+    }
+
     private func forgetSQL() throws(SQLiteError) {
         try connection.execute("DELETE FROM sync_items")
         try connection.execute("DELETE FROM sync_sent")

@@ -261,10 +261,27 @@ import Testing
         #expect(first["received"] as? Int == 1 && first["sent"] as? Int == 0, "Milk's list does not sync: \(first)")
         #expect(try listOf("Diary", laptop) == "Personal")
         // Again: as it is.
-        let again = try laptop.todo(["sync", "setup", server.base + "/"] + user + ["--all"])
-        #expect(again.status == 0, "\(again.stderr)")
+        let setupAgain = try laptop.todo(["sync", "setup", server.base + "/"] + user + ["--all"])
+        #expect(setupAgain.status == 0, "\(setupAgain.stderr)")
         #expect(try laptop.ok("lists", "--names").split(separator: "\n").count == 4)
         #expect(try laptop.sync()["received"] as? Int == 0)
+
+        // One list forgotten: its todos stay, nothing is deleted anywhere, the others sync on.
+        let forgot = try laptop.todo(["sync", "forget", "Personal"])
+        #expect(forgot.status == 0 && forgot.stdout.contains(personal), "\(forgot.stdout) \(forgot.stderr)")
+        #expect(try !laptop.ok("lists").contains("synced with \(personal)"))
+        #expect(try listOf("Diary", laptop) == "Personal")
+        let after = try laptop.sync()
+        #expect(after["sent"] as? Int == 0 && after["deleted"] as? Int == 0 && after["received"] as? Int == 0)
+        #expect(try server.todosSeenByPython(personal).count == 1, "Diary stays on the server")
+        let again = try laptop.todo(["sync", "forget", "Personal"])
+        #expect(again.status == 1 && again.stderr.contains("does not sync"), "\(again.stderr)")
+        // The remote's own list forgotten: another link becomes the remote's.
+        let remoteList = try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)["list"] as? String
+        #expect(try laptop.todo(["sync", "forget", remoteList ?? ""]).status == 0)
+        let status = try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)
+        #expect(status["list"] as? String == "Work" && (status["other_lists"] as? [Any])?.isEmpty == true, "\(status)")
+        #expect(try laptop.sync()["deleted"] as? Int == 0)
     }
 
     private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {

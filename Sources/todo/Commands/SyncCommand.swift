@@ -7,13 +7,16 @@ import TodoSync
 #endif
 
 extension Command {
-    /// `todo sync [setup URL | status | forget] [--json]`: two-way sync with a CalDAV collection.
+    /// `todo sync [setup URL | status | forget [LIST]] [--json]`: two-way sync with a CalDAV collection.
     static let sync = Command(
         spec: CommandSpec(
             name: "sync",
             abstract: "Sync todos with a CalDAV server, both ways.",
             arguments: [
-                .init(name: "action", help: "setup URL, status or forget; none syncs now.", optional: true),
+                .init(
+                    name: "action",
+                    help: "setup URL, status, or forget (all, or the list named after it); none syncs now.",
+                    optional: true),
                 .init(
                     name: "url",
                     help:
@@ -141,8 +144,11 @@ extension Command {
                 }
                 try SyncRun.setup(url: positionals[1], context: &context)
             case "status", "forget":
-                guard positionals.count == 1 else {
-                    throw .usage("'todo sync \(action ?? "")' takes no other argument")
+                guard positionals.count == 1 || (action == "forget" && positionals.count == 2) else {
+                    throw .usage(
+                        action == "forget"
+                            ? "'todo sync forget' takes at most a list's name"
+                            : "'todo sync status' takes no other argument")
                 }
                 if action == "status" {
                     try SyncRun.status(context: &context)
@@ -572,6 +578,20 @@ enum SyncRun {
         let state = SyncState(repository: repository)
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else {
             throw notSetUp
+        }
+        // One list: its link only; the others sync on.
+        if let name = context.arguments.positionals.dropFirst().first {
+            let list = try context.list(named: name, in: repository)
+            guard let url = try context.perform({ () throws(TodoStoreError) in try state.forgetLink(list: list.id) })
+            else {
+                throw .failure(
+                    "the list '\(TodoText.sanitized(list.name))' does not sync",
+                    hint: "'todo lists' shows which lists do.")
+            }
+            context.out.write(
+                "Forgot \(TodoText.sanitized(url)) for the list '\(TodoText.sanitized(list.name))'; its todos stay here and keep their UIDs.\n"
+            )
+            return
         }
         try context.perform { () throws(TodoStoreError) in try state.forget() }
         context.out.write("Forgot \(TodoText.sanitized(remote.url)); the todos stay here and keep their UIDs.\n")
