@@ -341,17 +341,25 @@ public struct DiscoveredCollection: ObjectMessage {
     }
 }
 
-/// The answer to `discover`: `{"collections": [...]}`.
+/// The answer to `discover`: `{"collections": [...]}`, and `"home"` when the URL led to the
+/// account's calendar home (or is a calendar whose owner names one): the URL a sync lists
+/// (``HomeAnswer``) to find the account's collections, new, renamed or gone.
 public struct DiscoverAnswer: ObjectMessage {
     public var collections: [DiscoveredCollection]
+    /// The calendar home, ending with `/`.
+    public var home: String?
 
-    public init(collections: [DiscoveredCollection]) {
+    public init(collections: [DiscoveredCollection], home: String? = nil) {
         self.collections = collections
+        self.home = home
     }
 
     init(_ fields: Fields) throws(MessageDecodingError) {
         collections = try fields.objects("collections", as: DiscoveredCollection.self)
+        home = try fields.optionalString("home")
     }
 
-    var members: [(String, JSONValue)] { [("collections", .array(collections.map(\.json)))] }
+    var members: [(String, JSONValue)] {
+        [("collections", .array(collections.map(\.json)))] + (home.map { [("home", .string($0))] } ?? [])
+    }
 }

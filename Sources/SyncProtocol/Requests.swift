@@ -11,7 +11,8 @@ import JSONCodec
 //                                                   | {"kind":"everything",items,token[,"truncated":true]}
 //   fetch {hrefs}                                  → {"objects":[{href,etag,text}],"gone":[…],"read_alone":[…]}
 //   write {writes:[{method,href,text?,etag?}]}     → {"outcomes":[{"outcome":…}]}
-//   discover                                       → {"collections":[{url,name,components}]}
+//   discover                                       → {"collections":[{url,name,components}][,"home"]}
+//   home                                           → {"collections":[{url,name,color,components,sync_token,ctag}]}
 //
 // and any of them, on failure: {"error":{"kind","message","status"[,"location"]}}.
 // Every request carries its name as "op".
@@ -35,6 +36,7 @@ public enum Capability: String, CaseIterable, Sendable {
 /// The name of a request, its `"op"`.
 public enum Op: String, CaseIterable, Sendable {
     case hello, open, probe, changes, fetch, write, discover
+    case home
 }
 
 /// A request from `todo` to `todo-sync`.
@@ -56,6 +58,9 @@ public enum Request: ProtocolMessage {
     case write([Write])
     /// The calendar collections reachable from the URL opened; answered by ``DiscoverAnswer``.
     case discover
+    /// The calendar collections in the URL opened, a calendar home, with the properties a sync
+    /// follows (one PROPFIND, Depth 1); answered by ``HomeAnswer``.
+    case home
 
     public var op: Op {
         switch self {
@@ -66,6 +71,7 @@ public enum Request: ProtocolMessage {
         case .fetch: .fetch
         case .write: .write
         case .discover: .discover
+        case .home: .home
         }
     }
 
@@ -79,13 +85,14 @@ public enum Request: ProtocolMessage {
         case .fetch: self = .fetch(hrefs: try fields.strings("hrefs"))
         case .write: self = .write(try fields.objects("writes", as: Write.self))
         case .discover: self = .discover
+        case .home: self = .home
         }
     }
 
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("op", .string(op.rawValue))]
         switch self {
-        case .hello, .probe, .discover: break
+        case .hello, .probe, .discover, .home: break
         case .open(let open): members += open.members
         case .changes(let token): members.append(("token", .optional(token)))
         case .fetch(let hrefs): members.append(("hrefs", .strings(hrefs)))

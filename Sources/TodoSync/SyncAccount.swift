@@ -21,12 +21,20 @@ import TodoStore
 /// calls block.
 public struct SyncAccount {
     public let engines: [SyncEngine]
+    /// Each collection's state as the account's home listed it before this sync, by list
+    /// (``HomeCollection/state``): recorded for the lists whose sync took in everything listed.
+    public let listed: [Int64: String]
 
     /// `engines`: one per link, all on the same repository, time zone and clock.
-    public init(engines: [SyncEngine]) { self.engines = engines }
+    public init(engines: [SyncEngine], listed: [Int64: String] = [:]) {
+        self.engines = engines
+        self.listed = listed
+    }
 
     /// Syncs every list both ways. `report` holds what was done when it fails part-way (see
     /// ``SyncEngine/sync(into:)``); the collections read before a failure may have been applied.
+    /// A collection that answers 404 is gone: its list is kept with its todos and no longer
+    /// synced (``AccountSync/markGone(_:in:)``), and the others sync on.
     public func sync(into report: inout SyncReport) throws(SyncError) {
         guard let first = engines.first else { throw .notConfigured }
         let (remote, feedStart) = try first.read { () throws(TodoStoreError) in
@@ -38,8 +46,24 @@ public struct SyncAccount {
         first.timeZone.prepare()
 
         // 1. What changed there, in every collection.
+        var engines: [SyncEngine] = []
         var pulls: [SyncEngine.Pulled] = []
-        for engine in engines { pulls.append(try engine.pull(report: &report)) }
+        for engine in self.engines {
+            do {
+                pulls.append(try engine.pull(report: &report))
+                engines.append(engine)
+            } catch .collectionNotFound {
+                let list = try engine.read { () throws(TodoStoreError) in try engine.state.linkedListID() }
+                let url = try engine.read { () throws(TodoStoreError) in
+                    try engine.state.links().first { $0.list == list }?.url
+                }
+                let gone = try engine.store { () throws(TodoStoreError) in
+                    try AccountSync.markGone(SyncLink(list: list, url: url ?? ""), in: engine.repository)
+                }
+                report.account.gone.append(gone)
+            }
+        }
+        guard !engines.isEmpty else { return }
 
         // 2. Apply it here, in one transaction: every collection's objects, then every removal.
         try first.store(&report) { (report) throws(TodoStoreError) in
@@ -57,6 +81,9 @@ public struct SyncAccount {
         // What reading back our own writes offered is no series another app moved.
         report.seriesLost = []
         report.seriesStarted = []
-        for engine in engines { try engine.finish(feedStart: feedStart) }
+        for (engine, pulled) in zip(engines, pulls) {
+            let list = try engine.read { () throws(TodoStoreError) in try engine.state.linkedListID() }
+            try engine.finish(feedStart: feedStart, seen: pulled.complete ? listed[list] : nil)
+        }
     }
 }

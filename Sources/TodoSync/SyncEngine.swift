@@ -66,12 +66,15 @@ public struct SyncEngine {
         return todo.listID == (try state.linkedListID()) ? todo : nil
     }
 
+    /// The system's clock, in seconds since 1970 (UTC): a sync's `now` unless a test gives another.
+    public static func clock() -> Int64 { Int64(time(nil)) }
+
     /// The most rounds of "someone else wrote first" for one sync before it gives up.
     static let maximumRounds = 3
 
     public init(
         repository: TodoRepository, collection: any CalendarCollection,
-        timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = { Int64(time(nil)) },
+        timeZone: LocalTimeZone = .system, now: @escaping () -> Int64 = SyncEngine.clock,
         forceDelete: Bool = false, list: Int64? = nil
     ) {
         self.repository = repository
@@ -185,10 +188,13 @@ public struct SyncEngine {
         return sentAny
     }
 
-    /// Records the sync as finished, its feed position `feedStart`.
-    func finish(feedStart: TodoFeedPosition) throws(SyncError) {
+    /// Records the sync as finished, its feed position `feedStart`, and the collection's state
+    /// the home listed before it (`seen`: `nil` when the sync did not take in everything listed,
+    /// or there was no listing).
+    func finish(feedStart: TodoFeedPosition, seen: String? = nil) throws(SyncError) {
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
+            try state.setSeen(seen)
         }
     }
 

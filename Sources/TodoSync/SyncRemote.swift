@@ -14,15 +14,24 @@ public struct SyncRemote: Sendable, Equatable {
     /// The list whose todos the collection holds (migration 0013): `todo sync` sends and takes
     /// those only, and the other lists stay on this device.
     public var listID: Int64
+    /// The account's calendar home (migration 0015), ending with `/`: listed at each sync to
+    /// follow the account's collections. `nil`: each linked collection is read on its own.
+    public var home: String?
+    /// Whether a collection that appears in ``home`` is linked at the next sync (setup linked
+    /// every collection); else it is mentioned once.
+    public var followsAll: Bool
 
     public init(
-        url: String, user: String?, passwordCommand: String?, caFile: String? = nil, listID: Int64 = TodoList.firstID
+        url: String, user: String?, passwordCommand: String?, caFile: String? = nil, listID: Int64 = TodoList.firstID,
+        home: String? = nil, followsAll: Bool = false
     ) {
         self.url = url
         self.user = user
         self.passwordCommand = passwordCommand
         self.caFile = caFile
         self.listID = listID
+        self.home = home
+        self.followsAll = followsAll
     }
 
     /// Whether `other` links the same collection as this remote to the same list: the same URL,
@@ -43,10 +52,31 @@ public struct SyncLink: Sendable, Equatable {
     public var list: Int64
     /// The collection's URL, ending with `/`.
     public var url: String
+    /// The collection is gone from the account (migration 0015): the list is kept with its
+    /// todos and no longer synced, until the user links it again or removes it.
+    public var gone: Bool
 
-    public init(list: Int64, url: String) {
+    public init(list: Int64, url: String, gone: Bool = false) {
         self.list = list
         self.url = url
+        self.gone = gone
+    }
+}
+
+/// What the last sync agreed of a list's name and colour and of its collection's displayname and
+/// calendar-color (migration 0015): the bases of their three-way merge, one per side, since a
+/// list may be linked to a collection of another name. `listName == nil`: never compared yet.
+public struct ListBases: Sendable, Equatable {
+    public var listName: String?
+    public var listColor: String?
+    public var name: String?
+    public var color: String?
+
+    public init(listName: String? = nil, listColor: String? = nil, name: String? = nil, color: String? = nil) {
+        self.listName = listName
+        self.listColor = listColor
+        self.name = name
+        self.color = color
     }
 }
 

@@ -47,6 +47,9 @@ public struct SyncReport: Sendable, Equatable {
     /// came in, which goes on with the series. Nothing is merged: the two stay two todos, and
     /// the user is told where the repeat went.
     public var seriesMoved: [Moved] = []
+    /// What the sync did to the account's lists: collections that appeared, were renamed or are
+    /// gone (``AccountSync``).
+    public var account = AccountReport()
     /// Within one batch of incoming objects, the todos that lost their rule as they became
     /// done, and the repeating todos that came in new: ``pairMovedSeries()`` makes
     /// ``seriesMoved`` of them and empties both.

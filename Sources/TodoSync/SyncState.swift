@@ -29,21 +29,22 @@ public struct SyncState {
     public func remote() throws(TodoStoreError) -> SyncRemote? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> SyncRemote? in
             let statement = try connection.internalCachedStatement(
-                "SELECT url, user, password_command, ca_file, list_id FROM sync_remote WHERE id = 1")
+                "SELECT url, user, password_command, ca_file, list_id, home, follows_all FROM sync_remote WHERE id = 1")
             var remote: SyncRemote?
             try statement.forEachRow {
                 remote = SyncRemote(
                     url: $0.string(0), user: $0.optionalString(1), passwordCommand: $0.optionalString(2),
-                    caFile: $0.optionalString(3), listID: $0.int64(4))
+                    caFile: $0.optionalString(3), listID: $0.int64(4), home: $0.optionalString(5),
+                    followsAll: $0.int64(6) == 1)
             }
             return remote
         }
     }
 
-    /// The collection's URL of each list that syncs, by list: what `todo lists` says, and which
-    /// lists it will not remove.
-    public static func linkedLists(of repository: TodoRepository) throws(TodoStoreError) -> [Int64: String] {
-        Dictionary(try SyncState(repository: repository).links().map { ($0.list, $0.url) }) { first, _ in first }
+    /// The link of each list that syncs, or did until its collection was gone, by list: what
+    /// `todo lists` says, and which lists it will not remove.
+    public static func linkedLists(of repository: TodoRepository) throws(TodoStoreError) -> [Int64: SyncLink] {
+        Dictionary(try SyncState(repository: repository).links().map { ($0.list, $0) }) { first, _ in first }
     }
 
     /// The list this state syncs (``list``, else the remote's; the first list when none is set
@@ -64,16 +65,17 @@ public struct SyncState {
         "EXISTS (SELECT 1 FROM todos WHERE todos.id = \(id) AND todos.list_id = \(listSQL))"
     }
 
-    /// Every link: each synced list and its collection, the remote's own list first.
+    /// Every link: each synced list and its collection, the remote's own list first; those whose
+    /// collection is gone too (``SyncLink/gone``).
     public func links() throws(TodoStoreError) -> [SyncLink] {
         try TodoStoreError.wrap { () throws(SQLiteError) -> [SyncLink] in
             var links: [SyncLink] = []
             try connection.internalCachedStatement(
                 """
-                SELECT list_id, url FROM sync_links
+                SELECT list_id, url, state = 'gone' FROM sync_links
                 ORDER BY list_id <> coalesce((SELECT list_id FROM sync_remote WHERE id = 1), 0), list_id
                 """
-            ).forEachRow { links.append(SyncLink(list: $0.int64(0), url: $0.string(1))) }
+            ).forEachRow { links.append(SyncLink(list: $0.int64(0), url: $0.string(1), gone: $0.int64(2) == 1)) }
             return links
         }
     }
@@ -96,15 +98,22 @@ public struct SyncState {
             try connection.execute("DELETE FROM sync_gone")
             try connection.internalCachedStatement(
                 """
-                INSERT INTO sync_remote (id, url, user, password_command, ca_file, list_id) VALUES (1, ?, ?, ?, ?, ?)
+                INSERT INTO sync_remote (id, url, user, password_command, ca_file, list_id, home, follows_all)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET url = excluded.url, user = excluded.user, password_command = excluded.password_command,
-                    ca_file = excluded.ca_file, list_id = excluded.list_id, sync_token = NULL, last_sync = NULL, feed_seq = 0
+                    ca_file = excluded.ca_file, list_id = excluded.list_id, home = excluded.home,
+                    follows_all = excluded.follows_all, sync_token = NULL, last_sync = NULL, feed_seq = 0
                 """
-            ).execute([remote.url, remote.user, remote.passwordCommand, remote.caFile, remote.listID])
+            ).execute([
+                remote.url, remote.user, remote.passwordCommand, remote.caFile, remote.listID, remote.home,
+                Int64(remote.followsAll ? 1 : 0)
+            ])
             // The remote's own link anew; the account's other links stay, their positions reset
             // with their items (their next sync matches their todos by UID, as this one's does).
             try connection.execute("DELETE FROM sync_links WHERE list_id = ? OR url = ?", [remote.listID, remote.url])
-            try connection.execute("UPDATE sync_links SET sync_token = NULL, last_sync = NULL, feed_seq = 0")
+            try connection.execute("DELETE FROM sync_unlinked WHERE url = ?", [remote.url])
+            try connection.execute(
+                "UPDATE sync_links SET sync_token = NULL, last_sync = NULL, feed_seq = 0, seen = NULL")
             try connection.execute("INSERT INTO sync_links (list_id, url) VALUES (?, ?)", [remote.listID, remote.url])
         }
     }
@@ -131,6 +140,9 @@ public struct SyncState {
                 try connection.execute("DELETE FROM sync_items WHERE list_id = ?", [list])
                 try connection.execute("DELETE FROM sync_sent WHERE list_id = ?", [list])
                 try connection.execute("DELETE FROM sync_links WHERE list_id = ?", [list])
+                // Left alone from now on: not linked again, nor mentioned, by a sync of an
+                // account that follows every collection.
+                try connection.execute("INSERT OR IGNORE INTO sync_unlinked (url) VALUES (?)", [link.url])
                 try connection.execute(
                     "UPDATE sync_remote SET url = ?, list_id = ? WHERE id = 1 AND list_id = ?",
                     [other.url, other.list, list])
@@ -145,6 +157,7 @@ public struct SyncState {
         try connection.execute("DELETE FROM sync_gone")
         try connection.execute("DELETE FROM sync_remote")
         try connection.execute("DELETE FROM sync_links")
+        try connection.execute("DELETE FROM sync_unlinked")
         // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
         try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
     }
@@ -197,6 +210,27 @@ public struct SyncState {
             }
             let links = try self.links()
             let sameAccount = current.user == remote.user && Self.origin(current.url) == Self.origin(remote.url)
+            // A list whose collection is gone, linked to a collection of the account that holds no
+            // other list (or to its own, back): its sync state begins anew, its todos matched by UID.
+            let list = named?.id ?? remote.listID
+            if sameAccount, links.contains(where: { $0.list == list && $0.gone }),
+                !links.contains(where: { $0.url == remote.url && $0.list != list })
+            {
+                try TodoStoreError.wrap { () throws(SQLiteError) in
+                    try connection.execute("DELETE FROM sync_items WHERE list_id = ?", [list])
+                    try connection.execute("DELETE FROM sync_sent WHERE list_id = ?", [list])
+                    try connection.execute("DELETE FROM sync_unlinked WHERE url = ?", [remote.url])
+                    try connection.execute(
+                        """
+                        UPDATE sync_links SET url = ?, state = 'linked', sync_token = NULL, last_sync = NULL, feed_seq = 0,
+                            seen = NULL, list_name_base = NULL, list_color_base = NULL, name_base = NULL, color_base = NULL
+                        WHERE list_id = ?
+                        """, [remote.url, list])
+                    try connection.execute(
+                        "UPDATE sync_remote SET url = ? WHERE id = 1 AND list_id = ?", [remote.url, list])
+                }
+                return .added(list: list)
+            }
             // One of the account's other links, set up again: as it is.
             if sameAccount, links.contains(where: { $0.url == remote.url && $0.list == (named?.id ?? remote.listID) }) {
                 return .linked

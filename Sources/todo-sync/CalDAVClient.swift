@@ -118,7 +118,7 @@ final class CalDAVClient {
     /// handed to `each`. The HTTP answer, and the multistatus's own sync-token; an answer other
     /// than 207 comes back unread (its body in the answer), for the caller to judge. The reader's
     /// errors begin with `what` and the collection's URL.
-    private func multistatus(
+    func multistatus(
         _ method: String, depth: String, body: String, what: String, _ answer: MultistatusReader.Answer,
         keeping: MultistatusReader.Properties, each: @escaping (DAVResponse) throws(HelperError) -> Void
     ) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {

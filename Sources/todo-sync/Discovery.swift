@@ -30,6 +30,10 @@ final class Discovery {
     /// The client for the origin given (with the credentials) and those for other origins reached
     /// by a redirect (without any), by origin.
     private var clients: [String: HTTPClient] = [:]
+    /// The account's calendar home, once ``run()`` found it at the origin given: what a sync
+    /// lists to follow the account's collections (`home`). For a calendar given itself, its
+    /// owner's home when the server names one (else `nil`: the sync follows that calendar alone).
+    private(set) var home: HTTPURL?
 
     init(_ client: CalDAVClient) {
         start = client.given
@@ -200,7 +204,9 @@ final class Discovery {
                     "\(at.string) is a calendar collection that holds no tasks (VTODO); it allows \(calendar.components.joined(separator: ", "))"
                 )
             }
-            return try checked([calendar])
+            let found = try checked([calendar])
+            remember(try? ownersHome(response, at: at))
+            return found
         }
         var home = Self.resolved(response.calendarHome, at: at)
         if home == nil, let principal = Self.resolved(response.principal, at: at),
@@ -215,20 +221,48 @@ final class Discovery {
             }
             home = found
         }
-        if let home { return try checked(try calendars(in: home, required: true)) }
+        if let home {
+            let (found, listed) = try calendars(in: home, required: true)
+            let checked = try checked(found)
+            remember(listed)
+            return checked
+        }
         // No principal named: a calendar home without one is listed all the same.
         if response.resourceType?.contains(.collection) == true {
-            let calendars = try calendars(in: at, required: false)
-            if !calendars.isEmpty { return try checked(calendars) }
+            let (calendars, listed) = try calendars(in: at, required: false)
+            if !calendars.isEmpty {
+                let checked = try checked(calendars)
+                remember(listed)
+                return checked
+            }
             throw HelperError(
                 .notFound, "\(at.string) is a WebDAV collection but not a calendar, and names no principal")
         }
         throw HelperError(.notFound, "\(at.string) is a WebDAV resource but not a collection, and names no principal")
     }
 
-    /// The VTODO-capable calendars listed in `home` (Depth 1). With `required`, a home that
-    /// lists none is an error saying what it holds.
-    private func calendars(in home: HTTPURL, required: Bool) throws(HelperError) -> [Found] {
+    /// The calendar home of the owner of the calendar `response` is about (at `at`): its own
+    /// `calendar-home-set`, else its `current-user-principal`'s; `nil` when neither is named.
+    private func ownersHome(_ response: DAVResponse, at: HTTPURL) throws(HelperError) -> HTTPURL? {
+        if let home = Self.resolved(response.calendarHome, at: at) { return home }
+        guard let principal = Self.resolved(response.principal, at: at) else { return nil }
+        let (properties, principalAt) = try about(principal)
+        return Self.resolved(properties.calendarHome, at: principalAt)
+    }
+
+    /// Keeps `url` as the account's ``home`` when it is at the origin given (the password goes
+    /// nowhere else), with its path ending with `/`.
+    private func remember(_ url: HTTPURL?) {
+        guard var home = url, home.sameOrigin(start) else { return }
+        home.query = nil
+        if !home.path.hasSuffix("/") { home.path += "/" }
+        self.home = home
+    }
+
+    /// The VTODO-capable calendars listed in `home` (Depth 1), and the URL that listed them
+    /// (after any redirect). With `required`, a home that lists none is an error saying what it
+    /// holds.
+    private func calendars(in home: HTTPURL, required: Bool) throws(HelperError) -> ([Found], HTTPURL) {
         let (responses, at) = try propfind(home, depth: "1")
         var found: [Found] = []
         var others: [String] = []
@@ -251,7 +285,7 @@ final class Discovery {
                 ? "no calendar at all" : "calendars without tasks (VTODO) only: " + others.joined(separator: ", ")
             throw HelperError(.noTodoSupport, "the calendar home \(at.string) holds \(held)")
         }
-        return found
+        return (found, at)
     }
 
     /// The collections, unless they are at another origin than the one given while credentials

@@ -34,6 +34,10 @@ struct DAVResponse {
     var principal: String?
     /// The DAV:href in CALDAV:calendar-home-set.
     var calendarHome: String?
+    /// Apple's calendar-color (`http://apple.com/ns/ical/`).
+    var color: String?
+    /// CalendarServer's getctag (`http://calendarserver.org/ns/`).
+    var ctag: String?
 
     /// What is still unknown taken from `later`, a later 2xx propstat's properties.
     fileprivate mutating func fill(from later: DAVResponse) {
@@ -45,6 +49,8 @@ struct DAVResponse {
         components = components ?? later.components
         principal = principal ?? later.principal
         calendarHome = calendarHome ?? later.calendarHome
+        color = color ?? later.color
+        ctag = ctag ?? later.ctag
     }
 }
 
@@ -88,7 +94,7 @@ final class MultistatusReader: BodySink {
 
     /// The properties a reader keeps; others are skipped as they stream by.
     struct Properties: OptionSet {
-        let rawValue: UInt8
+        let rawValue: UInt16
         static let etag = Properties(rawValue: 1 << 0)
         static let calendarData = Properties(rawValue: 1 << 1)
         static let syncToken = Properties(rawValue: 1 << 2)
@@ -97,6 +103,8 @@ final class MultistatusReader: BodySink {
         static let components = Properties(rawValue: 1 << 5)
         static let principal = Properties(rawValue: 1 << 6)
         static let calendarHome = Properties(rawValue: 1 << 7)
+        static let color = Properties(rawValue: 1 << 8)
+        static let ctag = Properties(rawValue: 1 << 9)
     }
 
     /// The deepest element nesting read: a DAV answer needs 6 (multistatus, response,
@@ -131,12 +139,13 @@ final class MultistatusReader: BodySink {
         // The properties, and the href in a principal or a calendar home.
         case etag, calendarData, syncTokenProperty, displayName, resourceType, components, principal, calendarHome
         case propertyHref
+        case color, ctag
 
         /// Whether the element's text is kept.
         var keepsText: Bool {
             switch self {
             case .syncToken, .href, .responseStatus, .propstatStatus, .etag, .calendarData, .syncTokenProperty,
-                .displayName, .propertyHref:
+                .displayName, .propertyHref, .color, .ctag:
                 true
             default: false
             }
@@ -451,7 +460,7 @@ final class MultistatusReader: BodySink {
         case .propstat? where dav && named("status"): kind = .propstatStatus
         case .propstat? where dav && named("prop"): kind = .prop
         case .prop?:
-            kind = property(dav: dav, caldav: caldav, named)
+            kind = property(dav: dav, caldav: caldav, uri: uri, named)
         case .resourceType?:
             if dav && named("collection") { propstat.resourceType?.insert(.collection) }
             if caldav && named("calendar") { propstat.resourceType?.insert(.calendar) }
@@ -468,7 +477,9 @@ final class MultistatusReader: BodySink {
 
     /// What a property of a propstat is, when kept; the first resourcetype and component set
     /// of a propstat are read, others not.
-    private func property(dav: Bool, caldav: Bool, _ named: (StaticString) -> Bool) -> Kind {
+    private func property(
+        dav: Bool, caldav: Bool, uri: UnsafePointer<xmlChar>?, _ named: (StaticString) -> Bool
+    ) -> Kind {
         if dav {
             if named("getetag") && keeping.contains(.etag) { return .etag }
             if named("sync-token") && keeping.contains(.syncToken) { return .syncTokenProperty }
@@ -487,6 +498,10 @@ final class MultistatusReader: BodySink {
                 propstat.components = []
                 return .components
             }
+        } else if keeping.contains(.color) && named("calendar-color") && Self.equals(uri, "http://apple.com/ns/ical/") {
+            return .color
+        } else if keeping.contains(.ctag) && named("getctag") && Self.equals(uri, "http://calendarserver.org/ns/") {
+            return .ctag
         }
         return .other
     }
@@ -542,6 +557,8 @@ final class MultistatusReader: BodySink {
         case .calendarData: propstat.calendarData = propstat.calendarData ?? String(decoding: text, as: UTF8.self)
         case .syncTokenProperty: propstat.syncToken = propstat.syncToken ?? trimmedText()
         case .displayName: propstat.displayName = propstat.displayName ?? trimmedText()
+        case .color: propstat.color = propstat.color ?? trimmedText()
+        case .ctag: propstat.ctag = propstat.ctag ?? trimmedText()
         case .propertyHref:
             if stack.last?.kind == .principal {
                 propstat.principal = propstat.principal ?? trimmedText()

@@ -9,8 +9,8 @@ import SyncProtocol
 //
 // HTTP is libcurl's, XML libxml2's push parser (Multistatus.swift), JSON the package's own
 // JSONCodec: no Foundation. The requests and answers are SyncProtocol's (defined there once,
-// for `todo` too): hello, open, probe, discover (Discovery.swift), changes, fetch, write, each
-// answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
+// for `todo` too): hello, open, probe, discover (Discovery.swift), home (Home.swift), changes,
+// fetch, write, each answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -46,8 +46,11 @@ final class Helper {
             case .write(let writes):
                 return .line(WriteAnswer(outcomes: try opened(request, &secrets).write(writes)).line)
             case .discover:
-                let found = try Discovery(try opened(request, &secrets)).run()
-                return .line(DiscoverAnswer(collections: found.map(\.message)).line)
+                let discovery = Discovery(try opened(request, &secrets))
+                let found = try discovery.run()
+                return .line(DiscoverAnswer(collections: found.map(\.message), home: discovery.home?.string).line)
+            case .home:
+                return .line(try opened(request, &secrets).home().line)
             }
         } catch {
             let said = HelperError.noPassword(error, tried: client?.triedPasswordSources ?? [])

@@ -32,7 +32,7 @@ import Testing
 
     @Test func everyRequestRoundTrips() throws {
         let requests: [Request] = [
-            .hello, .probe, .discover,
+            .hello, .probe, .discover, .home,
             .open(OpenRequest(url: "https://dav.example/alice/tasks/")),
             .open(
                 OpenRequest(
@@ -85,6 +85,18 @@ import Testing
                 DiscoveredCollection(url: "https://dav.example/alice/tasks/", name: "Tasks", components: ["VTODO"]),
                 DiscoveredCollection(url: "https://dav.example/alice/x/", name: nil, components: [])
             ]))
+        try roundTrip(
+            DiscoverAnswer(
+                collections: [DiscoveredCollection(url: "https://dav.example/alice/x/", name: "X", components: [])],
+                home: "https://dav.example/alice/"))
+        try roundTrip(
+            HomeAnswer(collections: [
+                HomeCollection(
+                    url: "https://dav.example/alice/tasks/", name: "Tasks", color: "#FF0000FF",
+                    components: ["VTODO"], syncToken: "http://radicale.org/ns/sync/1", ctag: "\"2\""),
+                HomeCollection(url: "https://dav.example/alice/x/", components: [])
+            ]))
+        try roundTrip(HomeAnswer(collections: []))
         for kind in ErrorKind.allCases {
             try roundTrip(ErrorObject(kind: kind, message: "m", status: nil))
         }
@@ -104,6 +116,15 @@ import Testing
             text(Request.open(OpenRequest(url: "http://h/t/", timeout: 2)))
                 == #"{"op":"open","url":"http://h/t/","user":null,"password_command":null,"timeout":2}"# + "\n")
         #expect(text(Request.changes(token: nil)) == #"{"op":"changes","token":null}"# + "\n")
+        #expect(text(Request.home) == #"{"op":"home"}"# + "\n")
+        #expect(
+            text(HomeAnswer(collections: [HomeCollection(url: "http://h/t/", name: "T", syncToken: "s")]))
+                == #"{"collections":[{"url":"http://h/t/","name":"T","color":null,"components":["VTODO"],"sync_token":"s","ctag":null}]}"#
+                + "\n")
+        #expect(
+            text(DiscoverAnswer(collections: [], home: "http://h/"))
+                == #"{"collections":[],"home":"http://h/"}"# + "\n")
+        #expect(text(DiscoverAnswer(collections: [])) == #"{"collections":[]}"# + "\n")
         #expect(
             text(Request.write([.delete(href: "/a", etag: "\"1\"")]))
                 == #"{"op":"write","writes":[{"method":"delete","href":"/a","etag":"\"1\""}]}"# + "\n")

@@ -209,23 +209,24 @@ public final class CalDAVServer: @unchecked Sendable {
 
     private func portAnswers(_ port: Int) -> Bool { Self.portAnswers(port) }
 
-    /// Makes a calendar collection allowing `components` by extended MKCOL (RFC 5689) and
-    /// returns its URL (ending with `/`). Radicale: under /<user>/; Xandikos: under
-    /// /user/calendars/ (Xandikos ignores the component set: its calendars allow all).
+    /// Makes a calendar collection allowing `components` by extended MKCOL (RFC 5689), as a phone
+    /// would, and returns its URL (ending with `/`): at `segment` (default: `name`), with `name`
+    /// as its display name and Apple's `calendar-color` when one is given. Radicale: under
+    /// /<user>/; Xandikos: under /user/calendars/ (Xandikos ignores the component set: its
+    /// calendars allow all).
     @discardableResult
-    public func makeCollection(name: String, components: [String], user: String? = nil) throws -> String {
-        let parent: String
-        switch kind {
-        case .radicale: parent = "/\(user ?? users.keys.sorted().first!)/"
-        case .xandikos: parent = "/user/calendars/"
-        }
-        let url = base + parent + name + "/"
+    public func makeCollection(
+        name: String, components: [String], user: String? = nil, segment: String? = nil, color: String? = nil
+    ) throws -> String {
+        let url = base + homePath(user: user) + (segment ?? name) + "/"
         let comps = components.map { "<C:comp name=\"\($0)\"/>" }.joined()
+        let colorProperty = color.map { "<A:calendar-color>\($0)</A:calendar-color>" } ?? ""
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
-            <D:mkcol xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>\
+            <D:mkcol xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="http://apple.com/ns/ical/">\
+            <D:set><D:prop>\
             <D:resourcetype><D:collection/><C:calendar/></D:resourcetype>\
-            <D:displayname>\(name)</D:displayname>\
+            <D:displayname>\(name)</D:displayname>\(colorProperty)\
             <C:supported-calendar-component-set>\(comps)</C:supported-calendar-component-set>\
             </D:prop></D:set></D:mkcol>
             """
@@ -234,6 +235,30 @@ public final class CalDAVServer: @unchecked Sendable {
         ).status
         guard status == 201 else { throw ServerDidNotStart(description: "MKCOL \(url) answered \(status)") }
         return url
+    }
+
+    /// The path of the calendar home of `user` (default: the first): where collections are made.
+    public func homePath(user: String? = nil) -> String {
+        switch kind {
+        case .radicale: "/\(user ?? users.keys.sorted().first ?? "")/"
+        case .xandikos: "/user/calendars/"
+        }
+    }
+
+    /// Sets the display name and (or) Apple's calendar-color of the collection at `url` by
+    /// PROPPATCH, as a phone renames or recolours a list; returns the status.
+    @discardableResult
+    public func proppatch(_ url: String, name: String? = nil, color: String? = nil) throws -> Int {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propertyupdate xmlns:D="DAV:" xmlns:A="http://apple.com/ns/ical/"><D:set><D:prop>\
+            \(name.map { "<D:displayname>\($0)</D:displayname>" } ?? "")\
+            \(color.map { "<A:calendar-color>\($0)</A:calendar-color>" } ?? "")\
+            </D:prop></D:set></D:propertyupdate>
+            """
+        return try request(
+            "PROPPATCH", url, body: Data(body.utf8), headers: ["Content-Type": "application/xml; charset=utf-8"]
+        ).status
     }
 
     /// One plain HTTP request (as another client would make it), with Basic auth for `user`

@@ -398,7 +398,8 @@ struct CalDAVHelperTests {
         try device.setUp()
         try device.sync()
         try device.sync()
-        try proxy.set(.cut(kind: "sync-collection", at: .head))
+        // The first request of a sync: the listing of the account's home.
+        try proxy.set(.cut(kind: "propfind", at: .head))
         let cut = try device.todo("sync")
         #expect(
             cut.status == 1 && cut.stderr.contains("connection lost") && !cut.stderr.contains("could not be parsed"),

@@ -76,17 +76,23 @@ struct DiscoveryTests {
         #expect(try server.todosSeenByPython(tasks).count == 1)
         try device.forget()
 
-        // An events calendar beside it is not listed; a second tasks collection is.
+        // An events calendar beside it is not listed; a second tasks collection is, and setup of
+        // the account links both, each to the list of its name.
         try server.makeCollection(name: "events", components: ["VEVENT"])
         let work = try server.makeCollection(name: "Work", components: ["VTODO", "VEVENT"])
-        let several = try device.refused([server.base + "/", "--user", "alice"], "several collections", "--name")
+        let several = try device.todo(["sync", "setup", server.base + "/", "--user", "alice"])
         #expect(
-            several.stdout == """
-                \(server.base)/ leads to 2 collections that hold todos:
-                  tasks  \(tasks)
-                  Work  \(work)
+            several.status == 0
+                && several.stdout == """
+                    Set up sync of 2 lists as alice:
+                      tasks: \(tasks)
+                      Work: \(work)
+                    Collections made on the server later are synced too.
+                    Run 'todo sync' to sync now.
 
-                """, "\(several.stdout)")
+                    """,
+            "\(several.stdout) \(several.stderr)")
+        try device.forget()
         let list = try device.todo(["sync", "setup", server.base + "/.well-known/caldav", "--user", "alice", "--list"])
         #expect(list.status == 0 && list.stdout == "tasks  \(tasks)\nWork  \(work)\n", "\(list.stdout) \(list.stderr)")
         let json = try device.todo(["sync", "setup", server.base + "/", "--user", "alice", "--list", "--json"])

@@ -61,6 +61,15 @@ final class SyncDevice: @unchecked Sendable {
         #expect(result.status == 0, "setup failed: \(result.stderr)")
     }
 
+    /// Forgets the account's calendar home, as a database set up before `todo` remembered it: each
+    /// sync then reads every linked collection (a sync-collection REPORT each) instead of skipping
+    /// the collections the home's listing shows unchanged. The tests that spoil a collection's
+    /// listing need that listing asked for.
+    func forgetHome() throws {
+        let result = try ProcessRunner.run("sqlite3", [database, "UPDATE sync_remote SET home = NULL"])
+        guard result.status == 0 else { throw UnexpectedOutput("sqlite3 failed: \(result.stderr)") }
+    }
+
     /// `todo sync --json`, parsed.
     @discardableResult
     func sync(environment: [String: String] = [:]) throws -> [String: Any] {

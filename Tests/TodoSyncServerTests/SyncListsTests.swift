@@ -135,8 +135,9 @@ import Testing
         }
     }
 
-    /// A collection deleted on the server deletes nothing here: the sync fails with one line,
-    /// and the list keeps its todos (Tasks.org deletes them: tasks/tasks#2716).
+    /// A collection deleted on the server deletes nothing here (Tasks.org deletes them:
+    /// tasks/tasks#2716): the list is marked gone, with one warning line naming it, its todos
+    /// and what to do, and is no longer synced; `todo lists` and `todo sync status` say so.
     @Test(arguments: SyncCLITests.kinds) func aCollectionGoneFromTheServerKeepsItsTodosHere(kind: CalDAVServer.Kind)
         throws
     {
@@ -149,14 +150,28 @@ import Testing
         #expect(try laptop.sync()["sent"] as? Int == 2)
         _ = try server.python(server.todoCollectionURL, "cal.delete()")
         let before = try laptop.dump("todos")
-        for _ in 0..<2 {
-            let result = try laptop.todo("sync")
-            #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
-            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("no such collection (HTTP 404)"))
-            #expect(result.stderr.contains("The todos here are kept.") && result.stderr.contains("todo sync forget"))
-            #expect(try laptop.dump("todos") == before)
+        let result = try laptop.todo("sync", "--json")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n")
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("warning: "), "\(result.stderr)")
+        for part in [
+            "'Todos' is gone", "its 2 todos stay here", "'todo lists rm Todos'", "'todo sync setup URL --to Todos'"
+        ] {
+            #expect(result.stderr.contains(part), "\(part): \(result.stderr)")
         }
+        let gone = try parseJSON(result.stdout, as: [String: Any].self)["lists"] as? [String: Any]
+        let entry = (gone?["gone"] as? [[String: Any]])?.first
+        #expect(entry?["list"] as? String == "Todos" && entry?["todos"] as? Int == 2, "\(result.stdout)")
+        #expect(entry?["url"] as? String == server.todoCollectionURL)
+        #expect(try laptop.dump("todos") == before)
+        #expect(try laptop.ok("lists").contains("its collection is gone from the server"))
+        let status = try parseJSON(laptop.ok("sync", "status", "--json"), as: [String: Any].self)
+        #expect(status["gone"] as? Bool == true, "\(status)")
+        // Said once; nothing is made again on the server, nothing deleted here.
+        let again = try laptop.todo("sync")
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
         #expect(try laptop.names().sorted() == ["Eggs", "Milk"])
+        #expect(try server.request("GET", server.todoCollectionURL).status == 404, "not made again")
     }
 
     /// Issue 35: one account, several lists. Another collection of the account set up is one

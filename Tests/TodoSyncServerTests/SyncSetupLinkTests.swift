@@ -69,19 +69,22 @@ import Testing
         #expect(try server.todosSeenByPython(household).count == 2, "the old collection is left as it was")
     }
 
-    @Test func severalCollectionsSayHowToSetUpEachOne() throws {
+    /// `--to` links one collection to a list: with several found and no `--name`, nothing is
+    /// stored, and the hint gives the command that picks one.
+    @Test func severalCollectionsForOneListSayHowToSetUpEachOne() throws {
         let server = try CalDAVServer.radicale()
         defer { server.stop() }
         try server.makeCollection(name: "Personal", components: ["VTODO"])
         let laptop = SyncDevice(server)
         let result = try laptop.todo([
-            "sync", "setup", server.base + "/", "--user", "alice", "--password-command", "echo 'secret'"
+            "sync", "setup", server.base + "/", "--user", "alice", "--password-command", "echo 'secret'", "--to",
+            "Todos"
         ])
         #expect(result.status == 1)
         #expect(Self.errorLines(result.stderr).count == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "todo sync setup \(server.base)/ --user alice --password-command 'echo '\\''secret'\\''' --name Personal"
+                "todo sync setup \(server.base)/ --user alice --password-command 'echo '\\''secret'\\''' --name Personal --to Todos"
             ),
             "\(result.stderr)")
         #expect(result.stderr.contains("run setup again with another --name"), "\(result.stderr)")

@@ -42,6 +42,10 @@ final class InMemoryCollection: CalendarCollection, @unchecked Sendable {
 
     init(offersTokens: Bool = true) { self.offersTokens = offersTokens }
 
+    /// The sync token a listing would give now (a position in the log), as a home's PROPFIND
+    /// reports it (DAV:sync-token).
+    var currentToken: String { String(log.count) }
+
     // MARK: What others do
 
     /// Writes as another client would (unconditionally).

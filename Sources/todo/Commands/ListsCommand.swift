@@ -136,7 +136,8 @@ enum ListsRun {
                 return "{\"id\": \(list.id), \"name\": \(JSON.string(list.name)), \"color\": "
                     + (list.color.map(JSON.string) ?? "null") + ", \"default\": \(list.isDefault), "
                     + "\"undone\": \(count.undone), \"done\": \(count.done), "
-                    + "\"synced\": \(synced[list.id] != nil)}"
+                    + "\"synced\": \(synced[list.id].map { !$0.gone } ?? false), "
+                    + "\"gone\": \(synced[list.id]?.gone ?? false)}"
             }
             context.out.write(items.isEmpty ? "[]\n" : "[\n  " + items.joined(separator: ",\n  ") + "\n]\n")
             return
@@ -149,8 +150,11 @@ enum ListsRun {
                 (list.isDefault ? "* " : "  ") + name + String(repeating: " ", count: width - DisplayWidth.of(name))
             line += "  \(count.undone) undone, \(count.done) done"
             if let color = list.color { line += "  " + color }
-            if let url = synced[list.id] {
-                line += "  " + context.style.paint("synced with " + TodoText.sanitized(url), .dim)
+            if let link = synced[list.id] {
+                line +=
+                    link.gone
+                    ? "  " + context.style.paint("its collection is gone from the server: not synced", .yellow)
+                    : "  " + context.style.paint("synced with " + TodoText.sanitized(link.url), .dim)
             }
             context.out.write(line + "\n")
         }
@@ -198,11 +202,11 @@ enum ListsRun {
             throw .usage("'--move-to' and '--delete-todos' cannot be used together", hint: "Choose one.")
         }
         let list = try context.list(named: name, in: repository)
-        if let url = try context.perform({ () throws(TodoStoreError) in try SyncState.linkedLists(of: repository) })[
+        let link = try context.perform({ () throws(TodoStoreError) in try SyncState.linkedLists(of: repository) })[
             list.id]
-        {
+        if let link, !link.gone {
             throw .failure(
-                "'\(TodoText.sanitized(list.name))' syncs with \(TodoText.sanitized(url))",
+                "'\(TodoText.sanitized(list.name))' syncs with \(TodoText.sanitized(link.url))",
                 hint: "Nothing was changed. 'todo sync forget' first: the collection on the server is left as it is.")
         }
         let ids = try context.perform { () throws(TodoStoreError) in try repository.todoIDs(inList: list.id) }
@@ -241,7 +245,13 @@ enum ListsRun {
         }
         if let destination { todos = .moveTo(destination.id) }
         let changed = try context.recordingUndo("lists rm", in: repository) { () throws(CLIError) in
-            try context.perform { () throws(TodoStoreError) in try repository.removeList(id: list.id, todos: todos) }
+            try context.perform { () throws(TodoStoreError) in
+                let removed = try repository.removeList(id: list.id, todos: todos)
+                // A list whose collection is gone: its link goes with it (undo brings the list
+                // back unlinked).
+                if link != nil { _ = try SyncState(repository: repository).forgetLink(list: list.id) }
+                return removed
+            }
         }
         for todo in changed {
             context.out.write(

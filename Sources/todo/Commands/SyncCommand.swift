@@ -33,7 +33,7 @@ extension Command {
                 .init(
                     name: "--name", value: "name",
                     help:
-                        "For setup: of several task collections found, the one with this display name (exact, else ignoring case)."
+                        "For setup: of the task collections found, sync only the one with this display name (exact, else ignoring case), with the list --to names."
                 ),
                 .init(
                     name: "--list", value: nil,
@@ -46,9 +46,14 @@ extension Command {
                         "For setup: the list the collection holds (default: the one it holds already, else the default list); the other lists stay on this device."
                 ),
                 .init(
+                    name: "--only", value: "name",
+                    help:
+                        "For setup of an account: sync only the task collection of this display name (given again: each of them), with the list of its name; the others are left alone, and one made later is mentioned once."
+                ),
+                .init(
                     name: "--all", value: nil,
                     help:
-                        "For setup: sync every task collection found, each with the list of its name (made where there is none)."
+                        "For setup: sync every task collection found, each with the list of its name (made where there is none), and those made later: the default for an account's URL."
                 ),
                 .init(
                     name: "--relink", value: nil,
@@ -114,7 +119,7 @@ extension Command {
             let positionals = context.arguments.positionals
             let action = positionals.first
             let setupOnly =
-                ["--user", "--password-command", "--name", "--ca-file", "--to"].filter {
+                ["--user", "--password-command", "--name", "--ca-file", "--to", "--only"].filter {
                     context.arguments.value($0) != nil
                 }
                 + ["--list", "--relink", "--all"].filter { context.arguments.flag($0) }
@@ -180,12 +185,30 @@ enum SyncRun {
             url: url, user: context.arguments.value("--user") ?? userInURL,
             passwordCommand: context.arguments.value("--password-command"),
             caFile: try context.arguments.value("--ca-file").map { (path) throws(CLIError) in try caFile(path) })
+        let only = context.arguments.allValues("--only")
+        if !only.isEmpty {
+            for option in ["--name", "--to"] where context.arguments.value(option) != nil {
+                throw .usage(
+                    "'--only' links the collections of those names, each to the list of its name: '\(option)' goes without it"
+                )
+            }
+            if context.arguments.flag("--all") { throw .usage("'--all' and '--only' cannot be used together") }
+        }
+        if context.arguments.flag("--all") {
+            for option in ["--name", "--to"] where context.arguments.value(option) != nil {
+                throw .usage("'--all' links every collection to the list of its name: '\(option)' goes without it")
+            }
+        }
         // Found and checked before anything is stored: a wrong URL or password leaves the database as it was.
+        let discovered = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in
+            try CompanionCollection(remote: remote, timeout: timeout).discover()
+        }
         // Listed by name (then URL), whatever order the server's listing had: a server's order is
         // its storage's (Radicale's is the file system's directory order).
-        let found = try syncing(hint: "Nothing was stored.") { () throws(SyncError) in
-            try CompanionCollection(remote: remote, timeout: timeout).discover()
-        }.sorted { ($0.name?.lowercased() ?? "", $0.url) < ($1.name?.lowercased() ?? "", $1.url) }
+        let found = discovered.collections.sorted {
+            ($0.name?.lowercased() ?? "", $0.url) < ($1.name?.lowercased() ?? "", $1.url)
+        }
+        remote.home = discovered.home
         if context.arguments.flag("--list") {
             if context.arguments.flag("--json") {
                 let items = found.map {
@@ -197,11 +220,15 @@ enum SyncRun {
             }
             return
         }
-        if context.arguments.flag("--all") {
-            for option in ["--name", "--to"] where context.arguments.value(option) != nil {
-                throw .usage("'--all' links every collection to the list of its name: '\(option)' goes without it")
-            }
-            try linkAll(found, remote: remote, context: &context)
+        // One collection: the one --name picks, or the only one found (with --to, the list it
+        // holds; else the default list, as an account with one list of tasks is set up). Else
+        // every collection, or those --only names, each with the list of its name.
+        let isCollection = found.count == 1 && SyncURL.path(of: found[0].url) == SyncURL.path(of: url)
+        let single =
+            context.arguments.value("--name") != nil || context.arguments.value("--to") != nil
+            || (found.count == 1 && only.isEmpty && !context.arguments.flag("--all"))
+        guard single else {
+            try linkAccount(found, only: only, remote: remote, context: &context)
             return
         }
         let chosen = try choose(among: found, name: context.arguments.value("--name"), url: url, context: &context)
@@ -209,10 +236,8 @@ enum SyncRun {
         let repository = try context.openRepository()
         // The list it holds: the one asked for; else, for the collection set up again, the one
         // it holds (another would look to the next sync as every synced todo deleted here);
-        // else the default list.
-        // else another collection of the account set up already, the list of its name (made if
-        // there is none);
-        // else the default list.
+        // else, another collection of the account set up already, the list of its name (made if
+        // there is none); else the default list.
         var listNamed: String?
         if let name = context.arguments.value("--to") {
             remote.listID = try context.list(named: name, in: repository).id
@@ -225,8 +250,19 @@ enum SyncRun {
             }
         }
         let outcome = try context.perform { () throws(TodoStoreError) in
-            try SyncState(repository: repository).link(
+            let state = SyncState(repository: repository)
+            // The account's one collection, found from its URL: those made later are synced too.
+            // One picked by name, or set up by its own URL, follows no other (unless the account
+            // set up before did).
+            remote.followsAll =
+                try state.remote()?.followsAll ?? (!isCollection && context.arguments.value("--name") == nil)
+            let outcome = try state.link(
                 remote, relinking: context.arguments.flag("--relink"), listNamed: listNamed)
+            if case .refused = outcome { return outcome }
+            try state.setAccount(home: remote.home, followsAll: remote.followsAll)
+            // The others found are the account's, known: the next sync does not mention them.
+            for other in found where other.url != chosen.url { try state.addUnlinked(other.url) }
+            return outcome
         }
         let linked = TodoText.sanitized(remote.url + (remote.user.map { " as \($0)" } ?? ""))
         switch outcome {
@@ -263,13 +299,21 @@ enum SyncRun {
         }
     }
 
-    /// `todo sync setup URL --all`: every collection found, each linked to the list of its display
-    /// name (made where there is none; a collection without a usable name, to the list of the
-    /// last part of its URL), all or nothing. One already linked stays as it is.
-    static func linkAll(_ found: [DiscoveredCollection], remote: SyncRemote, context: inout CommandContext)
-        throws(CLIError)
-    {
+    /// `todo sync setup URL` of an account: every collection found (or those `only` names, by
+    /// display name as --name matches one), each linked to the list of its name (made where there
+    /// is none; see ``AccountSync/list(for:in:)``), all or nothing. One linked already stays as
+    /// it is. Without `only`, the account follows every collection: one that appears later is
+    /// linked at the sync that finds it; with it, the others are known and left alone.
+    static func linkAccount(
+        _ found: [DiscoveredCollection], only: [String], remote: SyncRemote, context: inout CommandContext
+    ) throws(CLIError) {
         guard !found.isEmpty else { throw .failure("no calendar collection that holds todos was found") }
+        var chosen: [DiscoveredCollection] = []
+        for name in only {
+            let collection = try choose(among: found, name: name, url: remote.url, context: &context)
+            if !chosen.contains(collection) { chosen.append(collection) }
+        }
+        if only.isEmpty { chosen = found }
         let repository = try context.openRepository()
         let state = SyncState(repository: repository)
         let relinking = context.arguments.flag("--relink")
@@ -278,29 +322,48 @@ enum SyncRun {
         let path = (try? context.databasePath()) ?? "the database"
         try repository.writeTransaction(mapError: { CLIError(TodoStoreError.sqlite($0), path: path) }) {
             () throws(CLIError) in
-            for collection in found {
+            for collection in chosen {
                 var linked = remote
                 linked.url = collection.url
-                let last = collection.url.split(separator: "/").last.map(String.init) ?? "Tasks"
-                let name = collection.name.flatMap { TodoList.isValidName($0) ? $0 : nil } ?? last
+                linked.followsAll = only.isEmpty
                 let outcome = try context.perform { () throws(TodoStoreError) in
                     if let link = try state.links().first(where: { $0.url == collection.url }) {
                         linked.listID = link.list
-                        return try state.link(linked, relinking: relinking)
+                    } else {
+                        linked.listID = try AccountSync.list(
+                            for: HomeCollection(url: collection.url, name: collection.name), in: repository
+                        ).id
                     }
-                    return try state.link(linked, relinking: relinking, listNamed: name)
+                    return try state.link(linked, relinking: relinking)
                 }
                 if case .refused(let current, _) = outcome {
                     throw .failure(
                         "\(account(linked)) is not of the account this database syncs with (\(account(current))); nothing was stored (--relink allows it)"
                     )
                 }
-                lines.append("  \(TodoText.sanitized(name)): \(TodoText.sanitized(collection.url))")
+                let name = try context.perform { () throws(TodoStoreError) in
+                    try repository.list(id: linked.listID)?.name
+                }
+                lines.append(
+                    "  \(TodoText.sanitized(name ?? "#\(linked.listID)")): \(TodoText.sanitized(collection.url))")
+            }
+            try context.perform { () throws(TodoStoreError) in
+                try state.setAccount(home: remote.home, followsAll: only.isEmpty)
+                for other in found where !chosen.contains(other) { try state.addUnlinked(other.url) }
             }
         }
+        let others = found.count - chosen.count
+        let left =
+            others == 0
+            ? ""
+            : "\(others) other \(others == 1 ? "collection is" : "collections are") left alone ("
+                + found.filter { !chosen.contains($0) }.map { TodoText.sanitized($0.name ?? $0.url) }.joined(
+                    separator: ", ") + ").\n"
+        let follows =
+            only.isEmpty && remote.home != nil ? "Collections made on the server later are synced too.\n" : ""
         context.out.write(
-            "Set up sync of \(found.count) \(found.count == 1 ? "list" : "lists") as \(TodoText.sanitized(remote.user ?? "no user given")):\n"
-                + lines.joined(separator: "\n") + "\nRun 'todo sync' to sync now.\n")
+            "Set up sync of \(chosen.count) \(chosen.count == 1 ? "list" : "lists") as \(TodoText.sanitized(remote.user ?? "no user given")):\n"
+                + lines.joined(separator: "\n") + "\n" + left + follows + "Run 'todo sync' to sync now.\n")
     }
 
     /// `URL as USER` (or the URL alone, or without `user`), sanitized: the collection a remote links.
@@ -309,9 +372,8 @@ enum SyncRun {
     }
 
     /// The setup command run now, for the collection `name`: its URL as given, and the options
-    /// given that a setup needs again (user, password command, CA file), each word quoted for a
-    /// POSIX shell where it needs it.
-    /// Sanitized.
+    /// given that a setup needs again (user, password command, CA file, list), each word quoted
+    /// for a POSIX shell where it needs it. Sanitized.
     static func commandLine(name: String?, context: CommandContext) -> String {
         let url = context.arguments.positionals.dropFirst().first ?? "URL"
         var words = ["todo", "sync", "setup", url]
@@ -319,6 +381,7 @@ enum SyncRun {
             if let value = context.arguments.value(option) { words += [option, value] }
         }
         if let name { words += ["--name", name] }
+        if let list = context.arguments.value("--to") { words += ["--to", list] }
         return TodoText.sanitized(words.map(shellWord).joined(separator: " "))
     }
 
@@ -360,7 +423,7 @@ enum SyncRun {
             throw .failure(
                 "several collections hold todos; nothing was stored",
                 hint:
-                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL), or sync them all with --all (each with the list of its name); run setup again with another --name to sync that collection too."
+                    "Choose one with --name: \(commandLine(name: found.first?.name, context: context)) (or run setup with its URL); run setup again with another --name to sync that collection too."
             )
         }
         let exact = found.filter { $0.name == name }
@@ -405,31 +468,37 @@ enum SyncRun {
         guard let remote = try context.perform({ () throws(TodoStoreError) in try state.remote() }) else {
             throw notSetUp
         }
-        // Every list that syncs, each with its collection (the remote's own first).
-        var links = try context.perform { () throws(TodoStoreError) in try state.links() }
-        if links.isEmpty { links = [SyncLink(list: remote.listID, url: remote.url)] }
         let json = context.arguments.flag("--json")
         // What the sync did, kept as its work is committed: a sync that fails part-way still
         // tells of the conflicts it resolved before, with its error.
         var report = SyncReport()
-        // A companion for each other collection, all started now: they load their libraries side
-        // by side, rather than each while the sync waits for it.
-        let others = links.dropFirst().map { _ in Result { () throws(SyncError) in try CompanionProcess() } }
         let outcome = Result { () throws(SyncError) in
-            var engines: [SyncEngine] = []
-            for (index, link) in links.enumerated() {
-                var collectionRemote = remote
-                collectionRemote.url = link.url
-                let collection = try CompanionCollection(
-                    remote: collectionRemote, timeout: timeout,
-                    started: index == 0 ? try companion.get() : try others[index - 1].get())
-                engines.append(
-                    SyncEngine(
-                        repository: repository, collection: collection,
-                        forceDelete: context.arguments.flag("--force-delete"), list: link.list))
+            // The account's home, listed by the companion started first; each list with something
+            // to do then gets a companion of its own, the first one reused, the others all started
+            // at once so that they load their libraries side by side.
+            let home = try remote.home.map { (url) throws(SyncError) in
+                var account = remote
+                account.url = url
+                return try CompanionCollection(remote: account, timeout: timeout, started: try companion.get())
             }
-            try SyncAccount(engines: engines).sync(into: &report)
+            let account = AccountSync(
+                repository: repository, home: home, forceDelete: context.arguments.flag("--force-delete")
+            ) { (links) throws(SyncError) -> [any CalendarCollection] in
+                let others = links.dropFirst().map { _ in Result { () throws(SyncError) in try CompanionProcess() } }
+                var collections: [any CalendarCollection] = []
+                for (index, link) in links.enumerated() {
+                    var collectionRemote = remote
+                    collectionRemote.url = link.url
+                    collections.append(
+                        try CompanionCollection(
+                            remote: collectionRemote, timeout: timeout,
+                            started: index == 0 ? try companion.get() : try others[index - 1].get()))
+                }
+                return collections
+            }
+            try account.sync(into: &report)
         }
+        let links = try context.perform { () throws(TodoStoreError) in try state.links() }.filter { !$0.gone }
         // With several lists syncing, each change names its todo's list (a removed todo's is gone).
         var listOf: [Int64: String]?
         if links.count > 1 {
@@ -442,48 +511,51 @@ enum SyncRun {
                 listOf?[change.todoID] = list.flatMap { names[$0] }
             }
         }
-        for warning in warnings(report) {
+        for warning in accountWarnings(report.account) + warnings(report) {
             context.err.writeWarning(warning)
         }
-        for note in notes(report) {
+        for note in accountNotes(report.account, remote: remote) + notes(report) {
             context.err.writeNote(note)
         }
-        // Each todo changed, for a person: on a terminal, or when asked for in a pipe (where the
-        // output stays the counts and conflicts scripts read).
+        // Each todo (and list) changed, for a person: on a terminal, or when asked for in a pipe
+        // (where the output stays the counts and conflicts scripts read).
         let listsChanges = context.out.isTerminal || context.arguments.flag("--changes")
+        let conflictLines = accountConflictLines(report.account) + report.conflicts.map(line)
+        let conflictsJSON = (accountConflictsJSON(report.account) + [conflictsJSON(report)]).filter { !$0.isEmpty }
+            .joined(separator: ", ")
+        func writeChanges() {
+            guard listsChanges else { return }
+            for line in accountLines(report.account, style: context.style) { context.out.write(line) }
+            for change in changes(report) {
+                context.out.write(line(change, style: context.style, list: listOf?[change.todoID]))
+            }
+        }
         if case .failure(let error) = outcome {
             if !json {
-                if listsChanges {
-                    for change in changes(report) {
-                        context.out.write(line(change, style: context.style, list: listOf?[change.todoID]))
-                    }
-                }
-                for conflict in report.conflicts { context.out.write(line(conflict) + "\n") }
+                writeChanges()
+                for conflict in conflictLines { context.out.write(conflict + "\n") }
             }
-            let conflicts = report.conflicts.isEmpty ? "" : ", \"conflicts\": [\(conflictsJSON(report))]"
+            let conflicts = conflictsJSON.isEmpty ? "" : ", \"conflicts\": [\(conflictsJSON)]"
             let changeList = report.changes.isEmpty ? "" : ", \"changes\": [\(changesJSON(report, lists: listOf))]"
+            let lists = report.account.isEmpty ? "" : ", " + accountJSON(report.account, remote: remote)
             let applied = report.received + report.deleted > 0
-            try syncing(context, json: json, jsonTail: conflicts + changeList, applied: applied) {
+            try syncing(context, json: json, jsonTail: conflicts + changeList + lists, applied: applied) {
                 () throws(SyncError) in
                 throw error
             }
         }
         if json {
             context.out.write(
-                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON(report))], \"changes\": [\(changesJSON(report, lists: listOf))], \"moved\": \(report.movedHere)}\n"
+                "{\"sent\": \(report.sent), \"received\": \(report.received), \"deleted\": \(report.deleted), \"conflicts\": [\(conflictsJSON)], \"changes\": [\(changesJSON(report, lists: listOf))], \"moved\": \(report.movedHere), \(accountJSON(report.account, remote: remote))}\n"
             )
             return
         }
         context.out.write(
-            "sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(report.conflicts.count)\n"
+            "sent \(report.sent), received \(report.received), deleted \(report.deleted), conflicts \(conflictLines.count)\n"
         )
-        if listsChanges {
-            for change in changes(report) {
-                context.out.write(line(change, style: context.style, list: listOf?[change.todoID]))
-            }
-        }
-        for conflict in report.conflicts {
-            context.out.write(line(conflict) + "\n")
+        writeChanges()
+        for conflict in conflictLines {
+            context.out.write(conflict + "\n")
         }
     }
 
@@ -542,28 +614,42 @@ enum SyncRun {
             return (names, others)
         }
         func name(_ list: Int64) -> String { names[list] ?? "#\(list)" }
+        let gone = try context.perform { () throws(TodoStoreError) in
+            try state.links().first { $0.list == remote.listID }?.gone ?? false
+        }
         if context.arguments.flag("--json") {
             let lists = others.map {
-                "{\"list\": \(JSON.string(name($0.link.list))), \"url\": \(JSON.string($0.link.url)), \"last_sync\": \(JSON.optional($0.progress.lastSync)), \"pending\": \($0.pending)}"
+                "{\"list\": \(JSON.string(name($0.link.list))), \"url\": \(JSON.string($0.link.url)), \"last_sync\": \(JSON.optional($0.progress.lastSync)), \"pending\": \($0.pending), \"gone\": \($0.link.gone)}"
             }
             context.out.write(
-                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending), \"list\": \(JSON.string(name(remote.listID))), \"other_lists\": [\(lists.joined(separator: ", "))]}\n"
+                "{\"url\": \(JSON.string(remote.url)), \"user\": \(JSON.optional(remote.user)), \"ca_file\": \(JSON.optional(remote.caFile)), \"last_sync\": \(JSON.optional(progress.lastSync)), \"pending\": \(pending), \"list\": \(JSON.string(name(remote.listID))), \"gone\": \(gone), \"home\": \(JSON.optional(remote.home)), \"follows_all\": \(remote.followsAll), \"other_lists\": [\(lists.joined(separator: ", "))]}\n"
             )
             return
         }
+        let goneWords = "its collection is gone from the server: not synced"
+        let follows =
+            remote.home == nil
+            ? "unknown (set up before todo remembered it: run setup again to follow the account)"
+            : TodoText.sanitized(remote.home ?? "")
+                + (remote.followsAll ? ", new collections synced too" : ", new collections mentioned")
         context.out.write(
             """
-            url:        \(TodoText.sanitized(remote.url))
+            url:        \(TodoText.sanitized(remote.url))\(gone ? " (\(goneWords))" : "")
             list:       \(TodoText.sanitized(name(remote.listID)))
             user:       \(remote.user.map(TodoText.sanitized) ?? Self.noUser)
             ca file:    \(TodoText.sanitized(remote.caFile ?? "the system's"))
+            account:    \(follows)
             last sync:  \(TodoText.sanitized(progress.lastSync ?? "never"))
             pending:    \(pending) local \(pending == 1 ? "change" : "changes") to send
 
             """)
         for other in others {
+            let state =
+                other.link.gone
+                ? goneWords
+                : "last sync \(TodoText.sanitized(other.progress.lastSync ?? "never")), \(other.pending) pending"
             context.out.write(
-                "also:       \(TodoText.sanitized(name(other.link.list))) with \(TodoText.sanitized(other.link.url)), last sync \(TodoText.sanitized(other.progress.lastSync ?? "never")), \(other.pending) pending\n"
+                "also:       \(TodoText.sanitized(name(other.link.list))) with \(TodoText.sanitized(other.link.url)), \(state)\n"
             )
         }
     }

@@ -7,7 +7,7 @@ import TodoSync
 /// Answers are SyncProtocol's, read strictly: a field that is missing or of another type is an
 /// error, never a default. An answer without its list must not read as "the server holds
 /// nothing".
-final class CompanionCollection: CalendarCollection {
+final class CompanionCollection: CalendarCollection, CalendarHome {
     private let companion: CompanionProcess
     /// The collection's path (`/alice/tasks/`), where new objects are put.
     private let path: String
@@ -42,10 +42,16 @@ final class CompanionCollection: CalendarCollection {
             answer: OKAnswer.self)
     }
 
-    /// The calendar collections for tasks that the URL opened leads to (the helper follows the
-    /// principal and the calendar home, and redirects: see Sources/todo-sync/Discovery.swift).
-    func discover() throws(SyncError) -> [DiscoveredCollection] {
-        try companion.request(.discover, answer: DiscoverAnswer.self).collections
+    /// The calendar collections for tasks that the URL opened leads to, and the account's
+    /// calendar home when it was found (the helper follows the principal and the calendar home,
+    /// and redirects: see Sources/todo-sync/Discovery.swift).
+    func discover() throws(SyncError) -> DiscoverAnswer {
+        try companion.request(.discover, answer: DiscoverAnswer.self)
+    }
+
+    /// The calendar collections in the URL opened, the account's calendar home (`home`).
+    func collections() throws(SyncError) -> [HomeCollection] {
+        try companion.request(.home, answer: HomeAnswer.self).collections
     }
 
     func changes(since token: String?) throws(SyncError) -> ChangesAnswer {
