@@ -86,6 +86,7 @@ public struct SyncState {
     public func addLink(list: Int64, url: String) throws(TodoStoreError) {
         try write { () throws(SQLiteError) in
             try connection.execute("INSERT INTO sync_links (list_id, url) VALUES (?, ?)", [list, url])
+            try connection.execute("DELETE FROM sync_unlinked WHERE url = ?", [url])
         }
     }
 

@@ -2,6 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// One account, every list (issue 35): `todo sync setup` of an account links every collection
 /// that holds todos (or those `--only` names), and each `todo sync` lists the account's calendar
 /// home once to follow what the phone did to its collections (made, renamed, recoloured,
@@ -71,5 +75,172 @@ import Testing
         #expect(after.count <= 2, "our own write, listed once at most: \(after.map(\.path))")
         let (_, last) = try proxy.recording { try laptop.sync() }
         #expect(last.map(\.method) == ["PROPFIND"], "\(last.map(\.path))")
+    }
+}
+
+extension SyncAccountTests {
+    /// The account follows what the phone does to its collections: setup links each to the list
+    /// of its name (a list of this device matched under case folding); a collection made on the
+    /// phone is a list at the next sync, with its todos and colour; renamed or recoloured there,
+    /// here too (a name another list has gets ` (2)`); renamed on both sides, this side's is
+    /// kept and the conflict said. On main, setup refused several collections and the home was
+    /// never listed.
+    @Test(arguments: SyncCLITests.kinds) func theAccountFollowsWhatThePhoneDoesToItsCollections(
+        kind: CalDAVServer.Kind
+    ) throws {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let personal = try server.makeCollection(name: "Personal", components: ["VTODO"], color: "#FF0000FF")
+        try Self.put(server, "phone-diary", "Diary", into: personal)
+        let laptop = SyncDevice(server)
+        try laptop.ok("lists", "new", "personal")
+        try laptop.ok("add", "Passport", "--list", "personal")
+        let user = laptop.user.map { ["--user", $0] } ?? []
+        let setup = try laptop.todo(["sync", "setup", server.base + "/"] + user)
+        #expect(
+            setup.status == 0 && setup.stdout.contains("  personal: \(personal)"), "\(setup.stdout) \(setup.stderr)")
+        let first = try laptop.sync()
+        #expect(first["received"] as? Int == 1 && first["sent"] as? Int == 1, "\(first)")
+        #expect(try Self.lists(laptop)["personal"]?["synced"] as? Bool == true)
+
+        // Made on the phone, with a todo: a list of its name and colour, its todo in it.
+        let groceries = try server.makeCollection(
+            name: "Groceries", components: ["VTODO"], segment: "groceries", color: "#2E7D32FF")
+        try Self.put(server, "phone-eggs", "Eggs", into: groceries)
+        let made = try laptop.todo("sync", "--json", "--changes")
+        #expect(made.status == 0, "\(made.stderr)")
+        let madeReport = try parseJSON(made.stdout, as: [String: Any].self)
+        #expect(madeReport["received"] as? Int == 1, "\(made.stdout)")
+        #expect(Self.account(madeReport)["linked"]?.first?["list"] as? String == "Groceries", "\(made.stdout)")
+        #expect(Self.account(madeReport)["linked"]?.first?["url"] as? String == groceries)
+        let lists = try Self.lists(laptop)
+        #expect(lists["Groceries"]?["undone"] as? Int == 1)
+        // Xandikos answers an extended MKCOL with 201 and keeps no colour from it (LISTS.md 4.2).
+        #expect(lists["Groceries"]?["color"] as? String == (kind == .radicale ? "#2E7D32" : nil), "\(lists)")
+        let text = try laptop.todo("sync", "--changes")
+        #expect(text.status == 0 && text.stdout == "sent 0, received 0, deleted 0, conflicts 0\n", "\(text.stdout)")
+
+        // Renamed and recoloured there: here too; to a name another list has, with " (2)".
+        #expect((200..<300).contains(try server.proppatch(groceries, name: "Shopping", color: "#112233")))
+        #expect((200..<300).contains(try server.proppatch(personal, name: "todos")))
+        let renamed = try laptop.todo("sync", "--changes")
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        for line in [
+            "~ list Groceries → Shopping  (from the server)", "~ list Shopping: #112233  (from the server)",
+            "~ list personal → todos (2)  (from the server)"
+        ] {
+            #expect(renamed.stdout.contains(line), "\(line): \(renamed.stdout)")
+        }
+        #expect(try Self.lists(laptop)["Shopping"]?["color"] as? String == "#112233")
+        #expect(try Self.lists(laptop)["todos (2)"]?["undone"] as? Int == 2)
+
+        // Renamed on both sides: this side's name is kept, the conflict said once.
+        try laptop.ok("lists", "rename", "Shopping", "Errands")
+        #expect((200..<300).contains(try server.proppatch(groceries, name: "Market")))
+        let both = try laptop.todo("sync")
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(
+            both.stdout.contains("conflicts 1")
+                && both.stdout.contains("conflict: list 'Errands' name: kept \"Errands\", replaced \"Market\""),
+            "\(both.stdout)")
+        #expect(try Self.lists(laptop)["Errands"] != nil)
+        let quiet = try laptop.sync()
+        #expect((quiet["conflicts"] as? [Any])?.isEmpty == true, "\(quiet)")
+    }
+
+    /// `--only NAME` links those collections (names as --name matches them); the others are left
+    /// alone, not mentioned; one made later is mentioned once, with the command that links it,
+    /// and that command links it. A name that matches none: an error, nothing stored.
+    @Test func setupOnlyLinksThoseNamedAndANewCollectionIsMentionedOnce() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        let work = try server.makeCollection(name: "Work", components: ["VTODO"])
+        let home = try server.makeCollection(name: "Home", components: ["VTODO"])
+        try Self.put(server, "phone-tax", "Tax return", into: server.todoCollectionURL)
+        let laptop = SyncDevice(server)
+        let account = ["sync", "setup", server.base + "/", "--user", "alice"]
+        let nothing = try laptop.todo(account + ["--only", "Work", "--only", "Garden"])
+        #expect(nothing.status == 1 && nothing.stderr.contains("no collection that holds todos is named 'Garden'"))
+        #expect(try laptop.todo("sync", "status").status == 1, "nothing stored")
+        let usage = try laptop.todo(account + ["--only", "Work", "--name", "Home"])
+        #expect(usage.status == 2 && usage.stderr.hasPrefix("error: "), "\(usage.stderr)")
+
+        let setup = try laptop.todo(account + ["--only", "work", "--only", "Home"])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        #expect(
+            setup.stdout.contains("  Work: \(work)") && setup.stdout.contains("  Home: \(home)")
+                && setup.stdout.contains("1 other collection is left alone (tasks)"), "\(setup.stdout)")
+        let first = try laptop.todo("sync")
+        #expect(
+            first.status == 0 && first.stderr.isEmpty, "the collection left alone is not mentioned: \(first.stderr)")
+        #expect(try laptop.names().isEmpty, "tasks' todo stays there")
+
+        let garden = try server.makeCollection(name: "Garden", components: ["VTODO"])
+        try Self.put(server, "phone-seeds", "Seeds", into: garden)
+        let found = try laptop.todo("sync", "--json")
+        let command = "todo sync setup \(garden) --user alice"
+        #expect(
+            found.status == 0
+                && found.stderr == "note: the server has a new collection 'Garden' (\(garden)), "
+                    + "not synced here; '\(command)' syncs it as a list of its name\n",
+            "\(found.stderr)")
+        let entry = Self.account(try parseJSON(found.stdout, as: [String: Any].self))["found"]?.first
+        #expect(entry?["name"] as? String == "Garden" && entry?["command"] as? String == command, "\(found.stdout)")
+        let again = try laptop.todo("sync")
+        #expect(again.status == 0 && again.stderr.isEmpty, "mentioned once: \(again.stderr)")
+
+        #expect(try laptop.todo(command.split(separator: " ").dropFirst().map(String.init)).status == 0)
+        #expect(try laptop.sync()["received"] as? Int == 1)
+        #expect(try Self.lists(laptop)["Garden"]?["undone"] as? Int == 1)
+    }
+
+    /// Cyrus (collections by MKCALENDAR, colour per user, Inbox and Outbox in the home): the
+    /// account's calendars become lists, one made on the phone is linked, renamed there it is
+    /// renamed here, and deleted there its list is kept, gone.
+    @Test func cyrusCalendarsMadeRenamedAndDeletedOnThePhone() throws {
+        let cyrus = try CyrusServer.start(users: ["alice": "secret"])
+        defer { cyrus.stop() }
+        let home = cyrus.base + "/dav/calendars/user/alice/"
+        func phone(_ method: String, _ url: String, _ body: String? = nil) throws -> Int {
+            var request = URLRequest(url: try #require(URL(string: url)), timeoutInterval: 10)
+            request.httpMethod = method
+            request.httpBody = body.map { Data($0.utf8) }
+            request.setValue("application/xml; charset=utf-8", forHTTPHeaderField: "Content-Type")
+            request.setValue(
+                "Basic " + Data("alice:secret".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            return try CalDAVServer.perform(request).status
+        }
+        func mkcalendar(_ segment: String, _ name: String) throws -> String {
+            let url = home + segment + "/"
+            let body =
+                "<?xml version=\"1.0\" encoding=\"utf-8\"?><C:mkcalendar xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
+                + "<D:set><D:prop><D:displayname>\(name)</D:displayname><C:supported-calendar-component-set>"
+                + "<C:comp name=\"VTODO\"/></C:supported-calendar-component-set></D:prop></D:set></C:mkcalendar>"
+            #expect(try phone("MKCALENDAR", url, body) == 201)
+            return url
+        }
+        let work = try mkcalendar("Work", "Work")
+        let laptop = DiscoveryTests.Device()
+        let setup = try laptop.todo(["sync", "setup", home, "--user", "alice"])
+        #expect(setup.status == 0 && setup.stdout.contains("Set up sync of 2 lists"), "\(setup.stdout) \(setup.stderr)")
+        #expect(try laptop.todo(["add", "Slides", "--list", "Work"]).status == 0)
+        #expect(try laptop.todo(["sync"]).status == 0)
+
+        let garden = try mkcalendar("garden", "Garden")
+        let renamed =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:propertyupdate xmlns:D=\"DAV:\"><D:set><D:prop>"
+            + "<D:displayname>Office</D:displayname></D:prop></D:set></D:propertyupdate>"
+        #expect((200..<300).contains(try phone("PROPPATCH", work, renamed)))
+        let sync = try laptop.todo(["sync", "--json"])
+        #expect(sync.status == 0, "\(sync.stderr) \(cyrus.log)")
+        let report = Self.account(try parseJSON(sync.stdout, as: [String: Any].self))
+        #expect(report["linked"]?.map { $0["url"] as? String } == [garden], "\(sync.stdout)")
+        #expect(report["renamed"]?.first?["to"] as? String == "Office", "\(sync.stdout)")
+
+        #expect((200..<300).contains(try phone("DELETE", work)))
+        let gone = try laptop.todo(["sync"])
+        #expect(gone.status == 0 && gone.stderr.contains("'Office' is gone from the server; its todo stays here"))
+        let names = try parseJSON(try laptop.todo(["list", "--json"]).stdout, as: [[String: Any]].self)
+        #expect(names.map { $0["name"] as? String } == ["Slides"], "nothing deleted here")
     }
 }
