@@ -52,14 +52,17 @@ extension Command {
             request.lists = try context.listIDs(in: repository)
             let grouping = try context.outlineGrouping(in: repository)
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
-            // Sized to the rows when they are printed (printInitial).
-            let text = context.text(maxID: 0)
+            // Sized to the rows when they are printed (printInitial); rows name their list as
+            // `todo list`'s do.
+            let text = try context.perform { () throws(TodoStoreError) in
+                try context.text(for: request, in: repository, byList: context.groupsByList)
+            }
             let json = context.arguments.flag("--json")
             let printer: any WatchOutput =
                 if let grouping {
                     WatchOutlinePrinter(
                         json: json, out: context.out, text: text, grouping: grouping,
-                        groupsByList: context.arguments.value("--by") == "list")
+                        groupsByList: context.groupsByList)
                 } else {
                     WatchPrinter(
                         json: json, out: context.out, text: text,

@@ -85,9 +85,11 @@ struct TodoText {
     /// This layout for rows whose largest id is `maxID`, with the time column when
     /// `showsTimes` (and it fits), the other choices kept.
     func fitting(maxID: Int64, showsTimes: Bool) -> TodoText {
-        TodoText(
+        var text = TodoText(
             maxID: maxID, today: today, style: style, lineWidth: lineWidth, showsHints: hintsAsked,
             showsTimes: showsTimes, dueTimes: dueTimes)
+        text.listNames = listNames
+        return text
     }
 
     /// The deadline, time and hint columns' width, with the two spaces between them.

@@ -78,7 +78,7 @@ extension Command {
                 try UIApp(
                     repository: repository, request: request, style: context.style,
                     today: context.today, dueTimes: context.dueTimes, databasePath: repository.connection.path,
-                    grouping: grouping, groupsByList: context.arguments.value("--by") == "list",
+                    grouping: grouping, groupsByList: context.groupsByList,
                     rowListNames: { (request, repository) throws(TodoStoreError) in
                         try rowContext.text(for: request, in: repository).listNames
                     })
