@@ -183,16 +183,16 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
             // Gone from the list but not from the file: it left the filter (done, undone,
             // renamed out of a search, its deadline moved), and reads as that change.
             if let now = current(old.id) {
-                out.write(TodoText.summary(Self.mark(old, now), now))
+                out.write(text.summary(Self.mark(old, now), now))
             } else {
-                out.write(TodoText.summary("-", old))
+                out.write(text.summary("-", old))
             }
         }
-        for change in difference.itemInserts { out.write(TodoText.summary("+", change.item)) }
+        for change in difference.itemInserts { out.write(text.summary("+", change.item)) }
         let edited = difference.itemMoves.map(\.item) + difference.itemUpdates.map(\.item)
         for todo in edited {
             guard let old = batch.previous.item(withID: todo.id), old != todo else { continue }
-            out.write(TodoText.summary(Self.mark(old, todo), todo))
+            out.write(text.summary(Self.mark(old, todo), todo))
         }
     }
 

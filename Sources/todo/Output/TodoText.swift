@@ -308,6 +308,13 @@ struct TodoText {
         summary(mark, id: todo.id, name: todo.name)
     }
 
+    /// ``summary(_:_:)`` naming the todo's list where these rows name theirs (``listNames``):
+    /// `+ 3  Buy milk  in Groceries`, as `todo watch` writes a change.
+    func summary(_ mark: String, _ todo: Todo) -> String {
+        guard let suffix = listSuffixes?[todo.listID] else { return Self.summary(mark, todo) }
+        return "\(mark) \(todo.id)  \(Self.sanitized(todo.name))\(suffix)\n"
+    }
+
     /// ``summary(_:_:)`` of a todo known by its id and name alone (one a sync deleted).
     static func summary(_ mark: String, id: Int64, name: String) -> String {
         "\(mark) \(id)  \(sanitized(name))\n"
