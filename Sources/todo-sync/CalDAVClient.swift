@@ -125,11 +125,13 @@ final class CalDAVClient {
     /// bounds, `keeping` those properties), each response handed to `each`. The HTTP answer, and
     /// the multistatus's own sync-token; an answer other than 207 comes back unread (its body in
     /// the answer), for the caller to judge. The reader's errors begin with `what` and the URL.
+    /// A redirect's error says how to set up the target only for the collection itself.
     func multistatus(
         _ method: String, at url: HTTPURL? = nil, depth: String?, body: String, what: String,
         _ answer: MultistatusReader.Answer, keeping: MultistatusReader.Properties,
         each: @escaping (DAVResponse) throws(HelperError) -> Void
     ) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
+        let setupAdvice = url == nil
         let url = url ?? collection
         let reader = MultistatusReader(answer, keeping: keeping, what: "\(what) \(display(url))", each: each)
         var headers = Self.xmlHeaders
@@ -138,7 +140,7 @@ final class CalDAVClient {
         request.maximumAnswer = answer.maximumBody
         request.sink = reader
         let answer = try http.send(request)
-        try checkRedirect(answer, method, url)
+        try checkRedirect(answer, method, url, setupAdvice: setupAdvice)
         guard answer.status == 207 else { return (answer, nil) }
         try reader.finish()
         return (answer, reader.syncToken)
@@ -150,15 +152,15 @@ final class CalDAVClient {
     func properties(_ body: String, at url: HTTPURL? = nil, keeping: MultistatusReader.Properties)
         throws(HelperError) -> DAVResponse?
     {
-        let url = url ?? collection
         var responses: [DAVResponse] = []
         let (answer, _) = try multistatus(
             "PROPFIND", at: url, depth: "0", body: body, what: "PROPFIND", .properties, keeping: keeping
         ) {
             responses.append($0)
         }
-        guard answer.status == 207 else { throw HelperError.status(answer.status, "PROPFIND \(display(url))") }
-        return responses.first(where: { names($0.href, url) }) ?? responses.first
+        let about = url ?? collection
+        guard answer.status == 207 else { throw HelperError.status(answer.status, "PROPFIND \(display(about))") }
+        return responses.first(where: { names($0.href, about) }) ?? responses.first
     }
 
     /// Whether `href`, resolved against the collection, names `url`.

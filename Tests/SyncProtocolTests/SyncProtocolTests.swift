@@ -165,7 +165,8 @@ import Testing
                 == #"{"op":"make_collection","home":"http://h/a/","segment":"u1","name":"W"}"# + "\n")
         #expect(
             text(
-                Request.makeCollection(MakeCollectionRequest(home: "http://h/a/", segment: "u1", name: "W", color: "#0A0B0C"))
+                Request.makeCollection(
+                    MakeCollectionRequest(home: "http://h/a/", segment: "u1", name: "W", color: "#0A0B0C"))
             ) == ##"{"op":"make_collection","home":"http://h/a/","segment":"u1","name":"W","color":"#0A0B0C"}"## + "\n")
         #expect(
             text(Request.setCollection(SetCollectionRequest(url: "http://h/a/w/", color: "#0A0B0C")))
@@ -183,7 +184,9 @@ import Testing
                 == ##"{"collection":{"url":"http://h/a/w/","calendar":true,"todos":true,"components":["VEVENT","VTODO"],"name":null,"color":"#0A0B0C"},"properties":[{"property":"components","set":false,"status":404}]}"##
                 + "\n")
         #expect(text(DeleteCollectionAnswer(.absent)) == #"{"outcome":"absent"}"# + "\n")
-        #expect(text(ErrorObject(kind: .taken, message: "m", status: 409)) == #"{"kind":"taken","message":"m","status":409}"# + "\n")
+        #expect(
+            text(ErrorObject(kind: .taken, message: "m", status: 409))
+                == #"{"kind":"taken","message":"m","status":409}"# + "\n")
         #expect(text(HelloAnswer(capabilities: Capability.allCases)).contains(#""collections""#))
         // Null is "not given", as absent: nothing to change.
         #expect(
@@ -209,7 +212,8 @@ import Testing
             failure(["collection": state], as: CollectionAnswer.self)
                 == MessageDecodingError(field: "properties", .missing))
         #expect(
-            failure(["collection": ["url": "http://h/c/", "calendar": true], "properties": []], as: CollectionAnswer.self)
+            failure(
+                ["collection": ["url": "http://h/c/", "calendar": true], "properties": []], as: CollectionAnswer.self)
                 == MessageDecodingError(field: "collection.todos", .missing))
         #expect(
             failure(

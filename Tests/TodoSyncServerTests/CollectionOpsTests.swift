@@ -64,7 +64,10 @@ final class CollectionStage: @unchecked Sendable {
 
     /// What the server holds at `url`, read by python (a Depth-0 PROPFIND, its 2xx propstats):
     /// `status` (404 when nothing is there), `calendar`, `name`, `color` as stored, `components`.
-    func raw(_ url: String) throws -> [String: Any] {
+    func raw(_ url: String) throws -> [String: Any] { try Self.raw(url, user: user) }
+
+    /// ``raw(_:)`` as `user` (`nil`: no credentials).
+    static func raw(_ url: String, user: (name: String, password: String)?) throws -> [String: Any] {
         let result = try ProcessRunner.run(
             CalDAVServer.python, ["-c", Self.reader, url, user?.name ?? "-", user?.password ?? "-"], timeout: 30)
         #expect(result.status == 0, "python: \(result.stderr)")
@@ -133,7 +136,8 @@ func outcomes(_ answer: [String: Any]) -> [String: (set: Bool, status: Int?)] {
     return found
 }
 
-@Suite("todo-sync makes, renames, recolours and deletes collections on Radicale, Xandikos and Cyrus", .timed, .hangLimit)
+@Suite(
+    "todo-sync makes, renames, recolours and deletes collections on Radicale, Xandikos and Cyrus", .timed, .hangLimit)
 struct CollectionOpsTests {
     typealias Server = CollectionStage.Server
 
