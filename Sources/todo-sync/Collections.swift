@@ -144,6 +144,13 @@ extension CalDAVClient {
         }
     }
 
+    /// The error for `status`, an answer refusing `what` (`MKCALENDAR http://…`): a 403 is a
+    /// refusal of that request (kind `auth`), not a failed login; the others as every request has them.
+    static func refused(_ status: Int, _ what: String) -> HelperError {
+        guard status == 403 else { return HelperError.status(status, what) }
+        return HelperError(.auth, "\(what): the server refused it (HTTP 403)", status: status)
+    }
+
     /// What one property asked for became: what the server said of it (`status`, its propstat's),
     /// else, when it said nothing, whether the collection `holds` the value asked.
     private static func outcome(_ property: CollectionProperty, _ status: Int?, holds: Bool) -> PropertyOutcome {
@@ -253,16 +260,15 @@ extension CalDAVClient {
                 colorLeftOut = true
                 continue
             }
-            switch status {
+            // A multistatus says it in its response (Xandikos).
+            let refusal = (status == 207 ? answer.responseStatus : nil) ?? status
+            switch refusal {
             case 409, 404, 410:
                 throw HelperError(
-                    .notFound, "\(what): the calendar home \(display(home)) does not exist (HTTP \(status))",
-                    status: status)
-            case 403:
-                throw HelperError(
-                    .auth, "\(what): the server refused to make a collection there (HTTP 403)", status: status)
+                    .notFound, "\(what): the calendar home \(display(home)) does not exist (HTTP \(refusal))",
+                    status: refusal)
             default:
-                throw HelperError.status(status, what)
+                throw Self.refused(refusal, what)
             }
         }
     }
@@ -300,11 +306,6 @@ extension CalDAVClient {
         creation.responseStatus = response?.status
         creation.statuses = response?.statuses ?? [:]
         creation.conditions = reader.conditions + (response?.conditions ?? [])
-        if let status = response?.status, creation.statuses.isEmpty {
-            // A response with a status alone (Xandikos' 207 when the segment is taken) says it of
-            // every property.
-            for property in Self.collectionProperties.each { creation.statuses[property] = status }
-        }
         return creation
     }
 
@@ -378,7 +379,7 @@ extension CalDAVClient {
                 .notFound, "PROPPATCH \(display(url)): no such collection (HTTP \(answer.status))",
                 status: answer.status)
         default:
-            throw HelperError.status(answer.status, "PROPPATCH \(display(url))")
+            throw Self.refused(answer.status, "PROPPATCH \(display(url))")
         }
     }
 
@@ -409,7 +410,7 @@ extension CalDAVClient {
                 .server, "DELETE \(display(url)): the server could not delete all of it (HTTP 207)", status: 207)
         case 200..<300: return DeleteCollectionAnswer(.deleted)
         case 404, 410: return DeleteCollectionAnswer(.absent)
-        default: throw HelperError.status(answer.status, "DELETE \(display(url))")
+        default: throw Self.refused(answer.status, "DELETE \(display(url))")
         }
     }
 }
