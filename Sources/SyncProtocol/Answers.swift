@@ -420,8 +420,11 @@ public enum CollectionProperty: String, CaseIterable, Sendable {
 /// the value asked. `status` is its propstat's status, when the server gave one. What the
 /// collection holds in the end is ``CollectionAnswer/collection``'s.
 public struct PropertyOutcome: ObjectMessage {
+    /// The property asked for.
     public var property: CollectionProperty
+    /// Whether the server set it (see the type's notes).
     public var set: Bool
+    /// The HTTP status of its propstat; `nil` when the server gave none for it.
     public var status: Int?
 
     public init(property: CollectionProperty, set: Bool, status: Int?) {
@@ -449,7 +452,9 @@ public struct PropertyOutcome: ObjectMessage {
 /// property asked for, in the order name, color, components (a `set_collection` without any:
 /// none).
 public struct CollectionAnswer: ObjectMessage {
+    /// The collection as the server holds it once the requests are done.
     public var collection: CollectionState
+    /// One outcome per property asked for.
     public var properties: [PropertyOutcome]
 
     public init(collection: CollectionState, properties: [PropertyOutcome]) {
@@ -475,10 +480,15 @@ public struct CollectionAnswer: ObjectMessage {
 /// The answer to `delete_collection`: `{"outcome": "deleted"}`, or `{"outcome": "absent"}` when
 /// nothing was there (a 404 or 410, to the PROPFIND before or to the DELETE): done either way.
 public struct DeleteCollectionAnswer: ObjectMessage {
+    /// What became of the collection.
     public enum Outcome: String, CaseIterable, Sendable {
-        case deleted, absent
+        /// The server deleted it.
+        case deleted
+        /// Nothing was there.
+        case absent
     }
 
+    /// What became of the collection.
     public var outcome: Outcome
 
     public init(_ outcome: Outcome) {

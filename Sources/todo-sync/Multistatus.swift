@@ -39,7 +39,8 @@ struct DAVResponse {
     var calendarColor: String?
     /// The status of each kept property named in a propstat (one without a status: 200), as a
     /// PROPPATCH, MKCALENDAR or extended MKCOL answer says whether each was set; a failure, once
-    /// given, stays. Each key is one property.
+    /// given, stays. Each key is one property. Kept by `.properties` readers only: a listing
+    /// of a million responses makes no dictionary for each.
     var statuses: [MultistatusReader.Properties: Int] = [:]
     /// The conditions (RFC 4918 section 16) of the DAV:error in the response, by local name
     /// (`resource-must-be-null`); the reader's ``MultistatusReader/conditions`` has a DAV:error
@@ -116,9 +117,14 @@ final class MultistatusReader: BodySink {
         static let calendarHome = Properties(rawValue: 1 << 7)
         static let calendarColor = Properties(rawValue: 1 << 8)
 
-        /// Each property of the set, alone.
-        var each: [Properties] {
-            (0..<16).map { Properties(rawValue: 1 << $0) }.filter { contains($0) }
+        /// Calls `body` with each property of the set, alone, in order (allocating nothing).
+        func forEach(_ body: (Properties) -> Void) {
+            var bits = rawValue
+            while bits != 0 {
+                let lowest = bits & (~bits &+ 1)
+                body(Properties(rawValue: lowest))
+                bits &= bits &- 1
+            }
         }
     }
 
@@ -644,9 +650,11 @@ final class MultistatusReader: BodySink {
         case .propstat:
             let status = propstatStatus ?? 200
             if (200..<300).contains(status) { response.fill(from: propstat) }
-            for property in propstatNamed.each {
-                if let known = response.statuses[property], !(200..<300).contains(known) { continue }
-                response.statuses[property] = status
+            if answer == .properties {
+                propstatNamed.forEach { property in
+                    if let known = response.statuses[property], !(200..<300).contains(known) { return }
+                    response.statuses[property] = status
+                }
             }
         case .response:
             inResponse = false
