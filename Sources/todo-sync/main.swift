@@ -9,8 +9,9 @@ import SyncProtocol
 //
 // HTTP is libcurl's, XML libxml2's push parser (Multistatus.swift), JSON the package's own
 // JSONCodec: no Foundation. The requests and answers are SyncProtocol's (defined there once,
-// for `todo` too): hello, open, probe, discover (Discovery.swift), changes, fetch, write, each
-// answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
+// for `todo` too): hello, open, probe, discover (Discovery.swift), changes, fetch, write,
+// make_collection, set_collection and delete_collection (Collections.swift), each answered with
+// its answer or {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -48,6 +49,12 @@ final class Helper {
             case .discover:
                 let found = try Discovery(try opened(request, &secrets)).run()
                 return .line(DiscoverAnswer(collections: found.map(\.message)).line)
+            case .makeCollection(let make):
+                return .line(try opened(request, &secrets).makeCollection(make).line)
+            case .setCollection(let set):
+                return .line(try opened(request, &secrets).setCollection(set).line)
+            case .deleteCollection(let url):
+                return .line(try opened(request, &secrets).deleteCollection(url: url).line)
             }
         } catch {
             let said = HelperError.noPassword(error, tried: client?.triedPasswordSources ?? [])
