@@ -751,11 +751,11 @@ struct Device {
         #expect(try laptop.repository.todo(id: keep)?.isDone == true, "done, as the desktop made it")
     }
 
-    /// A sync that could not take in everything listed keeps its token (what is missing comes
-    /// next time) but took in the rest: an object it took in that was new since that token,
-    /// then deleted there before a sync completed, is one a delta from that token may never name
-    /// (Xandikos lists nothing for an object made and deleted since). Such a sync keeps no
-    /// token, and the next lists everything: the delete reaches this device (issue 39's soak).
+    /// A sync that could not take in everything listed took in the rest: an object it took in
+    /// that was new since its token, then deleted there before a sync completed, is one a delta
+    /// from that token may never name (Xandikos lists nothing for an object made and deleted
+    /// since). Such a sync keeps no token (SyncState.setToken), and the next lists everything:
+    /// the delete reaches this device (issue 39's soak).
     @Test(arguments: [true, false])
     func anObjectTakenInByAnIncompleteSyncThenDeletedThereGoesHere(transientRemovals: Bool) throws {
         let server = InMemoryCollection()
