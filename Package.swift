@@ -87,7 +87,8 @@ let package = Package(
         // The CalDAV client of `todo sync`, which spawns it: HTTP on libcurl, XML on libxml2's
         // push parser, JSON lines on JSONCodec. No Foundation.
         .executableTarget(
-            name: "todo-sync", dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec", "SyncProtocol"],
+            name: "todo-sync",
+            dependencies: ["CCurl", "CCurlShim", "CLibXML2", "JSONCodec", "SyncProtocol", "TextSafety"],
             swiftSettings: optimisedInTests),
         // Benchmarks driven by scripts/bench.
         .executableTarget(name: "TodoBench", dependencies: ["SQLite", "TodoStore", "TodoSnapshot", "TodoObservation"]),

@@ -363,3 +363,149 @@ public struct DiscoverAnswer: ObjectMessage {
         [("collections", .array(collections.map(\.json)))] + (home.map { [("home", .string($0))] } ?? [])
     }
 }
+
+/// A calendar collection as the server holds it, read by a Depth-0 PROPFIND after a change:
+/// `{"url", "calendar", "todos", "components", "name", "color"}`, the name and colour strings or
+/// null.
+public struct CollectionState: ObjectMessage {
+    /// The collection's URL, its path ending with `/`.
+    public var url: String
+    /// Whether its DAV:resourcetype names a CalDAV calendar.
+    public var calendar: Bool
+    /// Whether it accepts VTODOs: a calendar whose component set names VTODO, or names none.
+    public var todos: Bool
+    /// The components its CALDAV:supported-calendar-component-set names, upper case; every kind
+    /// when it names none (as ``DiscoveredCollection`` says it). Xandikos names every kind
+    /// whatever it was asked to make: its calendars hold every component.
+    public var components: [String]
+    /// Its DAV:displayname, as the server holds it; `nil`: none.
+    public var name: String?
+    /// Its calendar-color as ``CalendarColor`` reads it (`#RRGGBB`); `nil`: none, or a value
+    /// that is no colour.
+    public var color: String?
+
+    public init(url: String, calendar: Bool, todos: Bool, components: [String], name: String?, color: String?) {
+        self.url = url
+        self.calendar = calendar
+        self.todos = todos
+        self.components = components
+        self.name = name
+        self.color = color
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        url = try fields.string("url")
+        calendar = try fields.bool("calendar")
+        todos = try fields.bool("todos")
+        components = try fields.strings("components")
+        name = try fields.nullableString("name")
+        color = try fields.nullableString("color")
+    }
+
+    var members: [(String, JSONValue)] {
+        [
+            ("url", .string(url)), ("calendar", .bool(calendar)), ("todos", .bool(todos)),
+            ("components", .strings(components)), ("name", .optional(name)), ("color", .optional(color))
+        ]
+    }
+}
+
+/// A property of a collection that `make_collection` and `set_collection` set.
+public enum CollectionProperty: String, CaseIterable, Sendable {
+    /// DAV:displayname.
+    case name
+    /// Apple's calendar-color.
+    case color
+    /// CALDAV:supported-calendar-component-set (VTODO alone), at creation only.
+    case components
+}
+
+/// What became of one property asked for: `{"property", "set", "status"}`, the status an integer
+/// or null.
+///
+/// `set` is what the server said: a 2xx propstat for it; with no statement about it (a 201 or
+/// 200 without a body, or one that could not be read), whether the collection read back holds
+/// the value asked. `status` is its propstat's status, when the server gave one. What the
+/// collection holds in the end is ``CollectionAnswer/collection``'s.
+public struct PropertyOutcome: ObjectMessage {
+    /// The property asked for.
+    public var property: CollectionProperty
+    /// Whether the server set it (see the type's notes).
+    public var set: Bool
+    /// The HTTP status of its propstat; `nil` when the server gave none for it.
+    public var status: Int?
+
+    public init(property: CollectionProperty, set: Bool, status: Int?) {
+        self.property = property
+        self.set = set
+        self.status = status
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        property = try fields.oneOf("property", CollectionProperty.self)
+        set = try fields.bool("set")
+        status = try fields.nullableInteger("status")
+    }
+
+    var members: [(String, JSONValue)] {
+        [
+            ("property", .string(property.rawValue)), ("set", .bool(set)),
+            ("status", status.map { .number(Double($0)) } ?? .null)
+        ]
+    }
+}
+
+/// The answer to `make_collection` and `set_collection`: `{"collection": {...}, "properties":
+/// [...]}`, the collection as the server holds it once the requests are done, and one outcome per
+/// property asked for, in the order name, color, components (a `set_collection` without any:
+/// none).
+public struct CollectionAnswer: ObjectMessage {
+    /// The collection as the server holds it once the requests are done.
+    public var collection: CollectionState
+    /// One outcome per property asked for.
+    public var properties: [PropertyOutcome]
+
+    public init(collection: CollectionState, properties: [PropertyOutcome]) {
+        self.collection = collection
+        self.properties = properties
+    }
+
+    /// The outcome for `property`, if it was asked for.
+    public func outcome(_ property: CollectionProperty) -> PropertyOutcome? {
+        properties.first { $0.property == property }
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        collection = try fields.object("collection", as: CollectionState.self)
+        properties = try fields.objects("properties", as: PropertyOutcome.self)
+    }
+
+    var members: [(String, JSONValue)] {
+        [("collection", collection.json), ("properties", .array(properties.map(\.json)))]
+    }
+}
+
+/// The answer to `delete_collection`: `{"outcome": "deleted"}`, or `{"outcome": "absent"}` when
+/// nothing was there (a 404 or 410, to the PROPFIND before or to the DELETE): done either way.
+public struct DeleteCollectionAnswer: ObjectMessage {
+    /// What became of the collection.
+    public enum Outcome: String, CaseIterable, Sendable {
+        /// The server deleted it.
+        case deleted
+        /// Nothing was there.
+        case absent
+    }
+
+    /// What became of the collection.
+    public var outcome: Outcome
+
+    public init(_ outcome: Outcome) {
+        self.outcome = outcome
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        outcome = try fields.oneOf("outcome", Outcome.self)
+    }
+
+    var members: [(String, JSONValue)] { [("outcome", .string(outcome.rawValue))] }
+}

@@ -21,6 +21,10 @@ public enum ErrorKind: String, CaseIterable, Sendable {
     /// The server answered with a redirect, which is never followed (credentials go only to
     /// the collection's origin): `location` is the URL to set up instead.
     case redirect
+    /// A collection was to be made where something already is (MKCALENDAR's
+    /// DAV:resource-must-be-null, or an extended MKCOL answered 405 over an existing resource):
+    /// nothing was made, and another segment may be tried.
+    case taken
 }
 
 /// The error object: `{"kind", "message", "status"[, "location"]}`, `status` the HTTP status

@@ -13,9 +13,23 @@ import JSONCodec
 //   write {writes:[{method,href,text?,etag?}]}     → {"outcomes":[{"outcome":…}]}
 //   discover                                       → {"collections":[{url,name,components}][,"home"]}
 //   home                                           → {"collections":[{url,name,color,components,sync_token,ctag}]}
+//   make_collection {home, segment, name, color?}  → {"collection":{url,calendar,todos,components,name,color},
+//                                                     "properties":[{"property","set","status"}]}
+//   set_collection {url, name?, color?}            → the same shape
+//   delete_collection {url}                        → {"outcome":"deleted"|"absent"}
 //
 // and any of them, on failure: {"error":{"kind","message","status"[,"location"]}}.
-// Every request carries its name as "op".
+// Every request carries its name as "op". The last three (capability `collections`) take their
+// own URL, which must be at the origin `open` named (credentials go nowhere else):
+// - make_collection: MKCALENDAR <home><segment>/ (RFC 4791 5.3.1) with the display name, a
+//   component set of VTODO alone and Apple's calendar-color; on 405 or 501 an extended MKCOL
+//   (RFC 5689); a colour the server refuses at creation is set by PROPPATCH after; then a
+//   Depth-0 PROPFIND says what the server really made. Something already there: error "taken".
+// - set_collection: PROPPATCH of the display name and/or the colour, each property's own
+//   outcome (a 207 with a failed propstat fails that property, not the request), then the
+//   PROPFIND; with neither, the PROPFIND alone.
+// - delete_collection: a Depth-0 PROPFIND (only a calendar collection is deleted), then DELETE;
+//   nothing there (404, 410) is "absent", which is done too.
 
 /// The protocol's version: `todo` speaks to a `todo-sync` whose hello answers this one only.
 public enum ProtocolVersion {
@@ -31,12 +45,17 @@ public enum Capability: String, CaseIterable, Sendable {
     /// `open` takes `timeout`: the seconds to wait for a connection, and for the server to send
     /// at least 1 KiB, before giving up on a request.
     case timeout
+    /// `make_collection`, `set_collection` and `delete_collection`.
+    case collections
 }
 
 /// The name of a request, its `"op"`.
 public enum Op: String, CaseIterable, Sendable {
     case hello, open, probe, changes, fetch, write, discover
     case home
+    case makeCollection = "make_collection"
+    case setCollection = "set_collection"
+    case deleteCollection = "delete_collection"
 }
 
 /// A request from `todo` to `todo-sync`.
@@ -61,6 +80,14 @@ public enum Request: ProtocolMessage {
     /// The calendar collections in the URL opened, a calendar home, with the properties a sync
     /// follows (one PROPFIND, Depth 1); answered by ``HomeAnswer``.
     case home
+    /// A new calendar collection for todos; answered by ``CollectionAnswer``.
+    case makeCollection(MakeCollectionRequest)
+    /// A collection's display name and colour set, or only read (neither given); answered by
+    /// ``CollectionAnswer``.
+    case setCollection(SetCollectionRequest)
+    /// The calendar collection at `url` deleted with everything in it; answered by
+    /// ``DeleteCollectionAnswer``.
+    case deleteCollection(url: String)
 
     public var op: Op {
         switch self {
@@ -72,6 +99,9 @@ public enum Request: ProtocolMessage {
         case .write: .write
         case .discover: .discover
         case .home: .home
+        case .makeCollection: .makeCollection
+        case .setCollection: .setCollection
+        case .deleteCollection: .deleteCollection
         }
     }
 
@@ -86,6 +116,9 @@ public enum Request: ProtocolMessage {
         case .write: self = .write(try fields.objects("writes", as: Write.self))
         case .discover: self = .discover
         case .home: self = .home
+        case .makeCollection: self = .makeCollection(try MakeCollectionRequest(fields))
+        case .setCollection: self = .setCollection(try SetCollectionRequest(fields))
+        case .deleteCollection: self = .deleteCollection(url: try fields.string("url"))
         }
     }
 
@@ -97,6 +130,9 @@ public enum Request: ProtocolMessage {
         case .changes(let token): members.append(("token", .optional(token)))
         case .fetch(let hrefs): members.append(("hrefs", .strings(hrefs)))
         case .write(let writes): members.append(("writes", .array(writes.map(\.json))))
+        case .makeCollection(let make): members += make.members
+        case .setCollection(let set): members += set.members
+        case .deleteCollection(let url): members.append(("url", .string(url)))
         }
         return .object(members)
     }
@@ -197,6 +233,74 @@ public enum Write: ObjectMessage {
         case .update(_, let text, let etag): members += [("text", .string(text)), ("etag", .string(etag))]
         case .delete(_, let etag): members.append(("etag", .string(etag)))
         }
+        return members
+    }
+}
+
+/// The fields of `make_collection`: where to make the collection, and its properties.
+public struct MakeCollectionRequest: Sendable, Equatable {
+    /// The calendar home's http or https URL (the new collection is made in it), at the origin
+    /// `open` named.
+    public var home: String
+    /// The new collection's path segment in the home: letters, digits and `-._~` alone, 1 to
+    /// 255 bytes (a UUID, as Tasks.org and Apple make them: no clash with another's name, no
+    /// non-ASCII path).
+    public var segment: String
+    /// Its display name (DAV:displayname): no control character (XML cannot carry them all).
+    public var name: String
+    /// Its colour (Apple's calendar-color), as ``CalendarColor`` reads it; written `#RRGGBB`.
+    public var color: String?
+
+    public init(home: String, segment: String, name: String, color: String? = nil) {
+        self.home = home
+        self.segment = segment
+        self.name = name
+        self.color = color
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        home = try fields.string("home")
+        segment = try fields.string("segment")
+        name = try fields.string("name")
+        color = try fields.optionalString("color")
+    }
+
+    /// `color` only when there is one.
+    var members: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [
+            ("home", .string(home)), ("segment", .string(segment)), ("name", .string(name))
+        ]
+        if let color { members.append(("color", .string(color))) }
+        return members
+    }
+}
+
+/// The fields of `set_collection`: the collection, and what to set (absent or null: left as it is).
+public struct SetCollectionRequest: Sendable, Equatable {
+    /// The collection's http or https URL, at the origin `open` named.
+    public var url: String
+    /// The new display name: no control character.
+    public var name: String?
+    /// The new colour, as ``CalendarColor`` reads it; written `#RRGGBB`.
+    public var color: String?
+
+    public init(url: String, name: String? = nil, color: String? = nil) {
+        self.url = url
+        self.name = name
+        self.color = color
+    }
+
+    init(_ fields: Fields) throws(MessageDecodingError) {
+        url = try fields.string("url")
+        name = try fields.optionalString("name")
+        color = try fields.optionalString("color")
+    }
+
+    /// `name` and `color` only when there is one.
+    var members: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("url", .string(url))]
+        if let name { members.append(("name", .string(name))) }
+        if let color { members.append(("color", .string(color))) }
         return members
     }
 }

@@ -25,13 +25,57 @@ extension SyncState {
     /// reaches back that far, lists more than 100,000 changes, or before the first sync, every
     /// todo is compared.
     public func localChanges(since feedSeq: Int64) throws(TodoStoreError) -> [LocalChange] {
+        try localChangesAndReorders(since: feedSeq).changes
+    }
+
+    /// A synced todo whose fields mean the same as the last synced ones (nothing to send) but
+    /// whose tags are written in another order: an untag and tag again of the same word, or
+    /// the sqlite3 shell. A reorder is no change to send (``TodoTags/means(theSameAs:)``), and
+    /// the object keeps its CATEGORIES as they are; so that every device shows the tags in the
+    /// same order (docs/sync.md), the todo takes the order of its last synced version.
+    struct Reorder {
+        var todo: Todo
+        var syncedTags: TodoTags
+    }
+
+    /// ``localChanges(since:)``, and the reorders among the todos compared.
+    func localChangesAndReorders(since feedSeq: Int64) throws(TodoStoreError) -> (
+        changes: [LocalChange], reorders: [Reorder]
+    ) {
         let read =
             feedSeq > 0 ? try repository.changedTodos(since: TodoFeedPosition(seq: feedSeq), limit: 100_000) : nil
-        return try TodoStoreError.wrap { () throws(SQLiteError) -> [LocalChange] in
+        return try TodoStoreError.wrap { () throws(SQLiteError) -> ([LocalChange], [Reorder]) in
+            var found = Found()
             if case .changed(let ids, _)? = read {
-                return try changes(ofTodos: ids.sorted())
+                try changes(ofTodos: ids.sorted(), into: &found)
+            } else {
+                try allChanges(into: &found)
             }
-            return try allChanges()
+            return (found.changes, found.reorders)
+        }
+    }
+
+    /// What the rows compared show.
+    private struct Found {
+        var changes: [LocalChange] = []
+        var reorders: [Reorder] = []
+
+        /// Takes in a row of ``SyncState/rowColumns``.
+        mutating func take(_ row: Row) {
+            let todo = TodoColumns.todo(from: row)
+            let uidColumn = Int32(TodoColumns.count)
+            let uid = row.optionalString(uidColumn)
+            guard !row.isNull(uidColumn + 1) else {
+                changes.append(.created(todo, uid: uid))
+                return
+            }
+            let item = SyncState.item(from: row, at: uidColumn + 1)
+            let fields = todo.fields
+            if !fields.means(theSameAs: item.base) {
+                changes.append(.changed(todo, item: item))
+            } else if fields.tags != item.base.tags {
+                reorders.append(Reorder(todo: todo, syncedTags: item.base.tags))
+            }
         }
     }
 
@@ -51,8 +95,7 @@ extension SyncState {
         "EXISTS (SELECT 1 FROM sync_items o WHERE o.uid = u.uid AND o.list_id <> \(listSQL))"
     }
 
-    private func allChanges() throws(SQLiteError) -> [LocalChange] {
-        var changes: [LocalChange] = []
+    private func allChanges(into found: inout Found) throws(SQLiteError) {
         let statement = try connection.internalCachedStatement(
             """
             SELECT \(Self.rowColumns) FROM todos t
@@ -61,20 +104,18 @@ extension SyncState {
             AND (s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
             ORDER BY t.id
             """)
-        try statement.forEachRow { if let change = Self.change(from: $0) { changes.append(change) } }
+        try statement.forEachRow { found.take($0) }
         let deleted = try connection.internalCachedStatement(
             """
             SELECT \(Self.itemColumns(prefix: "s.")) FROM todo_uids u
             JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL) WHERE NOT \(inLinkedList("u.todo_id"))
             ORDER BY u.todo_id
             """)
-        try deleted.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
-        return changes
+        try deleted.forEachRow { found.changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
     }
 
-    private func changes(ofTodos ids: [Int64]) throws(SQLiteError) -> [LocalChange] {
-        var changes: [LocalChange] = []
-        let present = try connection.internalCachedStatement(
+    private func changes(ofTodos ids: [Int64], into found: inout Found) throws(SQLiteError) {
+        let presentStatement = try connection.internalCachedStatement(
             """
             SELECT \(Self.rowColumns) FROM todos t
             LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
@@ -87,29 +128,17 @@ extension SyncState {
             WHERE u.todo_id = ? AND NOT \(inLinkedList("u.todo_id"))
             """)
         for id in ids {
-            try present.reset()
-            try present.bind([id])
-            var found = false
-            try present.forEachRow { row in
-                found = true
-                if let change = Self.change(from: row) { changes.append(change) }
+            try presentStatement.reset()
+            try presentStatement.bind([id])
+            var present = false
+            try presentStatement.forEachRow { row in
+                present = true
+                found.take(row)
             }
-            if found { continue }
+            if present { continue }
             try gone.reset()
             try gone.bind([id])
-            try gone.forEachRow { changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
+            try gone.forEachRow { found.changes.append(.deleted(item: Self.item(from: $0, at: 0))) }
         }
-        return changes
-    }
-
-    /// The change a row of ``rowColumns`` shows, if any.
-    private static func change(from row: Row) -> LocalChange? {
-        let todo = TodoColumns.todo(from: row)
-        let uidColumn = Int32(TodoColumns.count)
-        let uid = row.optionalString(uidColumn)
-        guard !row.isNull(uidColumn + 1) else { return .created(todo, uid: uid) }
-        let item = item(from: row, at: uidColumn + 1)
-        let fields = todo.fields
-        return fields.means(theSameAs: item.base) ? nil : .changed(todo, item: item)
     }
 }

@@ -106,12 +106,11 @@ public struct SyncEngine {
         var fetched: FetchAnswer
         /// The hrefs removed there: listed as removed, or answered 404 when fetched.
         var removed: [String]
-        /// The hrefs of the items before the sync.
-        var known: Set<String>
         /// Whether everything listed was dealt with, so the token may move on.
         var complete: Bool
-        /// Whether an object new since the token kept was taken in.
-        var tookInNew = false
+        /// Whether an object listed was taken in: the items here then no longer stand for the
+        /// state the token kept names.
+        var tookInAny = false
     }
 
     /// Step 1: what changed there. Reads the collection; changes nothing here.
@@ -149,7 +148,7 @@ public struct SyncEngine {
         }
         return Pulled(
             progress: progress, incoming: incoming, fetched: fetched, removed: incoming.removed + fetched.gone,
-            known: Set(items.values.map(\.href)), complete: complete)
+            complete: complete)
     }
 
     /// Step 2, first half: the objects listed, merged here. Runs inside the caller's transaction.
@@ -159,7 +158,7 @@ public struct SyncEngine {
                 pulled.complete = false
                 continue
             }
-            if !pulled.known.contains(object.href), try state.item(href: object.href) != nil { pulled.tookInNew = true }
+            pulled.tookInAny = true
         }
     }
 
@@ -170,18 +169,20 @@ public struct SyncEngine {
     func applyRemovals(_ pulled: Pulled, report: inout SyncReport) throws(TodoStoreError) {
         for href in pulled.removed { try applyRemoval(href: href, report: &report) }
         if pulled.complete {
-            try state.setToken(pulled.incoming.token)
-        } else if pulled.tookInNew {
-            // An object new since the token kept, taken in now, may be made and deleted there
-            // before a sync completes: a delta from that token need not name it (Xandikos
-            // names nothing made and deleted since). The next sync lists everything.
-            try state.setToken(nil)
+            try state.setToken(pulled.incoming.token, replacing: pulled.progress.syncToken)
+        } else if pulled.tookInAny || !pulled.removed.isEmpty {
+            // Part of the listing taken in: the items no longer stand for the state the token
+            // kept names, and an object taken in (or removed) may be put back there as that
+            // state had it before a sync completes, which a delta from it would not name
+            // (SyncState.setToken). The next sync lists everything.
+            try state.clearToken()
         }
     }
 
-    /// Step 3: sends what changed here; returns whether anything was written. Best effort after
-    /// the work is done, the token moves past our own writes: when that fails, the token kept
-    /// lists them again next time (and they match), and the sync has still succeeded.
+    /// Step 3: sends what changed here; returns whether anything was written. The token is
+    /// forgotten before the first write (``plan(since:refetch:report:)``); best effort after the
+    /// work is done, it moves past our own writes: when that fails, the next sync lists
+    /// everything, and this one has still succeeded.
     func send(_ pulled: Pulled, report: inout SyncReport) throws(SyncError) -> Bool {
         let sentAny = try push(since: pulled.progress.feedSeq, report: &report)
         if sentAny, pulled.complete, let token = pulled.incoming.token { try? advanceToken(past: token) }
@@ -578,11 +579,17 @@ public struct SyncEngine {
     /// The writes for the local changes since `feedSeq`, or `nil` when there are none. Changes
     /// whose object must be read again first (no ETag to make the write conditional on, or a
     /// text that cannot be read) go to `refetch`. Gives UIDs first, committed: a retry after a
-    /// crash finds the same object.
+    /// crash finds the same object. A todo whose tags were only reordered here takes the synced
+    /// order (``SyncState/Reorder``), with nothing to send.
     private func plan(since feedSeq: Int64, refetch: inout Set<String>, report: inout SyncReport)
         throws(TodoStoreError) -> [PlannedWrite]?
     {
-        let changes = try state.localChanges(since: feedSeq)
+        let (changes, reorders) = try state.localChangesAndReorders(since: feedSeq)
+        for reorder in reorders {
+            var fields = reorder.todo.fields
+            fields.tags = reorder.syncedTags
+            try repository.replaceFields(id: reorder.todo.id, with: fields)
+        }
         if changes.isEmpty { return nil }
         let needUIDs = changes.compactMap { change -> Int64? in
             if case .created(let todo, nil) = change { return todo.id }
@@ -641,6 +648,10 @@ public struct SyncEngine {
                         change: change))
             }
         }
+        // The objects written will no longer be as the state the token names has them: one put
+        // back there as it was (a create deleted again by a phone) would be no change since
+        // that state, and stay here for good (SyncState.setToken).
+        if !planned.isEmpty { try state.clearToken() }
         return planned
     }
 
@@ -713,10 +724,11 @@ public struct SyncEngine {
         }
     }
 
-    /// After sending, moves the stored token past our own writes, so that the next sync with
-    /// nothing to do is one request that finds nothing. Only when everything the server lists
-    /// since `token` is exactly what we wrote (same ETags): a change by someone else in between
-    /// keeps the old token, and is fetched next time.
+    /// After sending, stores a token past our own writes, so that the next sync with nothing to
+    /// do is one request that finds nothing. Only when everything the server lists since
+    /// `token` (the one this sync's listing gave) is exactly what is recorded here (same ETags),
+    /// and no other sync of this database stored a token meanwhile: otherwise the next sync
+    /// lists everything.
     private func advanceToken(past token: String) throws(SyncError) {
         guard case .delta(let changed, let removed, let next) = try collection.changes(since: token) else { return }
         try store { () throws(TodoStoreError) in
@@ -725,7 +737,7 @@ public struct SyncEngine {
             let ours =
                 changed.allSatisfy { $0.etag != nil && etags[$0.href] == $0.etag }
                 && removed.allSatisfy { etags[$0] == nil }
-            if ours { try state.setToken(next) }
+            if ours { try state.setToken(next, replacing: nil) }
         }
     }
 

@@ -18,6 +18,8 @@ public enum SyncError: Error, Sendable, Equatable {
     case collectionNotFound(String)
     /// The collection does not hold VTODOs (its supported-calendar-component-set).
     case noTodoSupport(String)
+    /// A collection was to be made at a URL where something already is: nothing was made.
+    case collectionTaken(String)
     /// The server answered with an unexpected status (5xx among them).
     case server(status: Int, message: String)
     /// The server's answer could not be read (not WebDAV XML, missing parts).
@@ -43,7 +45,8 @@ extension SyncError: CustomStringConvertible {
         switch self {
         case .notConfigured: "no sync remote is set up for this database"
         case .unreachable(let message), .authenticationFailed(let message), .collectionNotFound(let message),
-            .noTodoSupport(let message), .server(_, let message), .badResponse(let message),
+            .noTodoSupport(let message), .collectionTaken(let message), .server(_, let message),
+            .badResponse(let message),
             .password(let message), .companion(let message):
             message
         case .tooManyRetries(let href): "\(href) kept changing on the server while this sync ran"
@@ -63,6 +66,7 @@ extension SyncError {
         case .authenticationFailed: "auth"
         case .collectionNotFound: "not_found"
         case .noTodoSupport: "no_todo_support"
+        case .collectionTaken: "taken"
         case .server: "server"
         case .badResponse: "bad_response"
         case .password: "password"
@@ -84,6 +88,7 @@ extension SyncError {
         case .auth: self = .authenticationFailed(error.message)
         case .notFound: self = .collectionNotFound(error.message)
         case .noTodoSupport: self = .noTodoSupport(error.message)
+        case .taken: self = .collectionTaken(error.message)
         case .server: self = .server(status: error.status ?? 0, message: error.message)
         case .password: self = .password(error.message)
         case .badResponse: self = .badResponse(error.message)

@@ -279,10 +279,29 @@ public struct SyncState {
         }
     }
 
-    func setToken(_ token: String?) throws(TodoStoreError) {
+    /// Stores `token` as the collection's state the items here stand for, if the token stored
+    /// is still `expected` (the one this sync started from); otherwise (another sync of this
+    /// database stored one meanwhile) none, so that the next sync lists everything. A token is
+    /// a state of the collection, not a moment: Xandikos's is the id of the collection's git
+    /// tree, Radicale's names a stored listing, and either answers "changes since" by comparing
+    /// that state with the current one. An object written here after the state the token names,
+    /// then put back there as it was (deleted again, a phone's edit undone), is no change
+    /// between the two: a token that does not match the items here would hide it for good.
+    func setToken(_ token: String?, replacing expected: String?) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("UPDATE sync_links SET sync_token = ? WHERE list_id = \(listSQL)")
-                .execute([token])
+            try connection.internalCachedStatement(
+                "UPDATE sync_links SET sync_token = CASE WHEN sync_token IS ? THEN ? END WHERE list_id = \(listSQL)"
+            ).execute([expected, token])
+        }
+    }
+
+    /// Forgets the token: the items here no longer stand for the state it names (this sync
+    /// is about to write, or took in only part of a listing). The next sync lists everything,
+    /// unless this one stores a token for the state it leaves (``setToken(_:replacing:)``).
+    func clearToken() throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("UPDATE sync_links SET sync_token = NULL WHERE list_id = \(listSQL)")
+                .execute()
         }
     }
 

@@ -1,6 +1,7 @@
 import CCurl
 import JSONCodec
 import SyncProtocol
+import TextSafety
 
 /// A CalDAV collection over HTTP: the requests of the helper's protocol, blocking.
 final class CalDAVClient {
@@ -76,84 +77,96 @@ final class CalDAVClient {
     func display(_ url: HTTPURL) -> String { url.string }
 
     /// Sends one request and waits for its answer. A redirect is an error naming its target:
-    /// the helper never follows one (credentials go only to the collection's origin).
+    /// the helper never follows one (credentials go only to the collection's origin); with
+    /// `setupAdvice`, its message says how to set up sync with the target instead.
     func send(
         _ method: String, _ url: HTTPURL, headers: [String: String] = [:], body: [UInt8]? = nil,
-        maximumAnswer: Int = HTTPClient.maximumBody
+        maximumAnswer: Int = HTTPClient.maximumBody, setupAdvice: Bool = true
     ) throws(HelperError) -> HTTPAnswer {
         var request = request(method, url, headers: headers, body: body)
         request.maximumAnswer = maximumAnswer
         let answer = try http.send(request)
-        try checkRedirect(answer, method, url)
+        try checkRedirect(answer, method, url, setupAdvice: setupAdvice)
         return answer
     }
 
-    private func request(_ method: String, _ url: HTTPURL, headers: [String: String], body: [UInt8]?) -> HTTPRequest {
+    func request(_ method: String, _ url: HTTPURL, headers: [String: String], body: [UInt8]?) -> HTTPRequest {
         HTTPRequest(
             method: method, url: url, headers: headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" },
             body: body)
     }
 
-    private func checkRedirect(_ answer: HTTPAnswer, _ method: String, _ url: HTTPURL) throws(HelperError) {
+    func checkRedirect(_ answer: HTTPAnswer, _ method: String, _ url: HTTPURL, setupAdvice: Bool = true)
+        throws(HelperError)
+    {
         guard [301, 302, 303, 307, 308].contains(answer.status) else { return }
         let target = answer.header("Location").flatMap { url.resolve($0) }
         let location = target?.string ?? answer.header("Location") ?? "(no Location given)"
+        // The server's text, for a terminal: a host may hold any character but C0.
+        let shown = ControlCharacters.escapedForTerminal(location)
         let setup =
             // --relink: setup refuses another URL without it (the link's state is forgotten; no todo is lost).
             target.map {
-                $0.isSame(as: url) ? "" : " If that is the right place: todo sync setup \($0.string) --relink"
+                $0.isSame(as: url) || !setupAdvice
+                    ? "" : " If that is the right place: todo sync setup \(shown) --relink"
             }
             ?? ""
         throw HelperError(
             .redirect,
-            "\(method) \(display(url)) was redirected (HTTP \(answer.status)) to \(location); "
+            "\(method) \(display(url)) was redirected (HTTP \(answer.status)) to \(shown); "
                 + "todo does not follow redirects (the password goes only where it was set up)." + setup,
             status: answer.status, location: location)
     }
 
-    private static let xmlHeaders = ["Content-Type": "application/xml; charset=utf-8"]
+    static let xmlHeaders = ["Content-Type": "application/xml; charset=utf-8"]
 
-    /// A PROPFIND or REPORT on the collection, its 207 answer read as it arrives by a
-    /// ``MultistatusReader`` (with `answer`'s bounds, `keeping` those properties), each response
-    /// handed to `each`. The HTTP answer, and the multistatus's own sync-token; an answer other
-    /// than 207 comes back unread (its body in the answer), for the caller to judge. The reader's
-    /// errors begin with `what` and the collection's URL.
+    /// A PROPFIND, REPORT or PROPPATCH on `url` (the collection unless another is given: one at
+    /// its origin), its 207 answer read as it arrives by a ``MultistatusReader`` (with `answer`'s
+    /// bounds, `keeping` those properties), each response handed to `each`. The HTTP answer, and
+    /// the multistatus's own sync-token; an answer other than 207 comes back unread (its body in
+    /// the answer), for the caller to judge. The reader's errors begin with `what` and the URL.
+    /// A redirect's error says how to set up the target only for the collection itself.
     func multistatus(
-        _ method: String, depth: String, body: String, what: String, _ answer: MultistatusReader.Answer,
-        keeping: MultistatusReader.Properties, each: @escaping (DAVResponse) throws(HelperError) -> Void
+        _ method: String, at url: HTTPURL? = nil, depth: String?, body: String, what: String,
+        _ answer: MultistatusReader.Answer, keeping: MultistatusReader.Properties,
+        each: @escaping (DAVResponse) throws(HelperError) -> Void
     ) throws(HelperError) -> (HTTPAnswer, syncToken: String?) {
-        let reader = MultistatusReader(answer, keeping: keeping, what: "\(what) \(displayURL)", each: each)
+        let setupAdvice = url == nil
+        let url = url ?? collection
+        let reader = MultistatusReader(answer, keeping: keeping, what: "\(what) \(display(url))", each: each)
         var headers = Self.xmlHeaders
-        headers["Depth"] = depth
-        var request = request(method, collection, headers: headers, body: Array(body.utf8))
+        if let depth { headers["Depth"] = depth }
+        var request = request(method, url, headers: headers, body: Array(body.utf8))
         request.maximumAnswer = answer.maximumBody
         request.sink = reader
         let answer = try http.send(request)
-        try checkRedirect(answer, method, collection)
+        try checkRedirect(answer, method, url, setupAdvice: setupAdvice)
         guard answer.status == 207 else { return (answer, nil) }
         try reader.finish()
         return (answer, reader.syncToken)
     }
 
-    /// The collection's own properties, `keeping` those (a PROPFIND, Depth 0): the response
-    /// about its URL, else the first; `nil` when there is none. Another status than 207 throws.
-    private func properties(_ body: String, keeping: MultistatusReader.Properties) throws(HelperError)
-        -> DAVResponse?
+    /// The properties of `url` (the collection unless another is given), `keeping` those (a
+    /// PROPFIND, Depth 0): the response about that URL, else the first; `nil` when there is none.
+    /// Another status than 207 throws.
+    func properties(_ body: String, at url: HTTPURL? = nil, keeping: MultistatusReader.Properties)
+        throws(HelperError) -> DAVResponse?
     {
         var responses: [DAVResponse] = []
         let (answer, _) = try multistatus(
-            "PROPFIND", depth: "0", body: body, what: "PROPFIND", .properties, keeping: keeping
+            "PROPFIND", at: url, depth: "0", body: body, what: "PROPFIND", .properties, keeping: keeping
         ) {
             responses.append($0)
         }
-        guard answer.status == 207 else { throw HelperError.status(answer.status, "PROPFIND \(displayURL)") }
-        return responses.first(where: { isCollection($0.href) }) ?? responses.first
+        let about = url ?? collection
+        guard answer.status == 207 else { throw HelperError.status(answer.status, "PROPFIND \(display(about))") }
+        return responses.first(where: { names($0.href, about) }) ?? responses.first
     }
 
-    /// Whether `href` names the collection itself.
-    private func isCollection(_ href: String) -> Bool {
-        guard let url = try? resolve(href) else { return false }
-        return url.isSame(as: collection)
+    /// Whether `href`, resolved against the collection, names `url`.
+    func names(_ href: String, _ url: HTTPURL) -> Bool {
+        guard let resolved = try? resolve(href) else { return false }
+        return resolved.isSame(as: url)
     }
 
     /// Whether a listed href names the collection itself; any other must name one of its
@@ -196,7 +209,8 @@ final class CalDAVClient {
 
     // MARK: changes
 
-    private static func xmlEscaped(_ text: String) -> String {
+    /// `text` as XML character data (`&`, `<` and `>` escaped).
+    static func xmlEscaped(_ text: String) -> String {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
 
@@ -519,7 +533,13 @@ final class CalDAVClient {
         case .update(let href, let text, let etag):
             return ("PUT", href, ["Content-Type": calendar, "If-Match": etag], Array(text.utf8))
         case .delete(let href, let etag):
-            return ("DELETE", href, ["If-Match": etag], nil)
+            // Nextcloud (22 and later) keeps a deleted object in the calendar's trash bin, where
+            // it still holds its UID in that calendar: a todo moved to another list (deleted from
+            // this collection, put in the other) could not be moved back, nor an `rm` undone
+            // (both put the same UID here again, and sabre refuses it). A move's delete is no
+            // deletion at all, and `todo undo` keeps a deleted todo's text itself, so the header
+            // asks Nextcloud to delete for good. Other servers ignore the header.
+            return ("DELETE", href, ["If-Match": etag, "X-NC-CalDAV-No-Trashbin": "1"], nil)
         }
     }
 

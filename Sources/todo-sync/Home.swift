@@ -27,7 +27,7 @@ extension CalDAVClient {
         let home = collection
         let (answer, _) = try multistatus(
             "PROPFIND", depth: "1", body: Self.homeBody, what: "PROPFIND", .properties,
-            keeping: [.resourceType, .displayName, .components, .color, .syncToken, .ctag]
+            keeping: [.resourceType, .displayName, .components, .calendarColor, .syncToken, .ctag]
         ) { response in
             guard response.resourceType?.contains(.calendar) == true, var url = home.resolve(response.href),
                 !url.isSame(as: home), url.refusal(inside: home) == nil
@@ -39,7 +39,7 @@ extension CalDAVClient {
             guard found.urls.insert(url.string).inserted else { return }
             found.collections.append(
                 HomeCollection(
-                    url: url.string, name: response.displayName, color: response.color,
+                    url: url.string, name: response.displayName, color: response.calendarColor,
                     components: response.components ?? Discovery.allComponents, syncToken: response.syncToken,
                     ctag: response.ctag))
         }

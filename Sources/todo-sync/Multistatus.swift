@@ -3,9 +3,10 @@ import Glibc
 
 /// What one `<D:response>` of a DAV:multistatus says of one of its hrefs: its status, and the
 /// properties its reader keeps (``MultistatusReader/Properties``) as its 2xx propstats report
-/// them (a propstat without a status counts as 2xx). Texts are trimmed of XML blanks, an empty
-/// one being `nil`, and of one given twice the first that is not is kept; calendar-data, a
-/// resourcetype and a component set are read where they first come.
+/// them (a propstat without a status counts as 2xx), with the status each propstat gave each of
+/// them (``statuses``). Texts are trimmed of XML blanks, an empty one being `nil`, and of one
+/// given twice the first that is not is kept; calendar-data, a resourcetype and a component set
+/// are read where they first come.
 struct DAVResponse {
     /// The types of DAV:resourcetype the helper tells apart.
     struct ResourceType: OptionSet {
@@ -34,10 +35,20 @@ struct DAVResponse {
     var principal: String?
     /// The DAV:href in CALDAV:calendar-home-set.
     var calendarHome: String?
-    /// Apple's calendar-color (`http://apple.com/ns/ical/`).
-    var color: String?
-    /// CalendarServer's getctag (`http://calendarserver.org/ns/`).
+    /// Apple's calendar-color, as sent (``CalendarColor`` reads it).
+    var calendarColor: String?
+    /// CalendarServer's getctag (`http://calendarserver.org/ns/`): it changes whenever a member
+    /// of the collection does.
     var ctag: String?
+    /// The status of each kept property named in a propstat (one without a status: 200), as a
+    /// PROPPATCH, MKCALENDAR or extended MKCOL answer says whether each was set; a failure, once
+    /// given, stays. Each key is one property. Kept by `.properties` readers only: a listing
+    /// of a million responses makes no dictionary for each.
+    var statuses: [MultistatusReader.Properties: Int] = [:]
+    /// The conditions (RFC 4918 section 16) of the DAV:error in the response, by local name
+    /// (`resource-must-be-null`); the reader's ``MultistatusReader/conditions`` has a DAV:error
+    /// that is the whole answer.
+    var conditions: [String] = []
 
     /// What is still unknown taken from `later`, a later 2xx propstat's properties.
     fileprivate mutating func fill(from later: DAVResponse) {
@@ -49,7 +60,7 @@ struct DAVResponse {
         components = components ?? later.components
         principal = principal ?? later.principal
         calendarHome = calendarHome ?? later.calendarHome
-        color = color ?? later.color
+        calendarColor = calendarColor ?? later.calendarColor
         ctag = ctag ?? later.ctag
     }
 }
@@ -74,6 +85,11 @@ struct DAVResponse {
 /// Where carriage returns are kept (see ``keepsCarriageReturns``), the body once they are written
 /// as `&#13;` is at most a quarter larger than its own bound.
 ///
+/// With `creation`, the answers to MKCALENDAR and extended MKCOL are read too: a root
+/// `mkcalendar-response` or `mkcol-response` (RFC 4791 5.3.1, RFC 5689; of any namespace, as
+/// Xandikos 0.2 writes the first in a misspelt one) is one response of propstats, handed to
+/// `each` with an empty href; a root DAV:error gives its conditions (``conditions``).
+///
 /// The reader's own errors (`bad_response`) begin with ``what``; an error `each` throws ends the
 /// read as it is.
 final class MultistatusReader: BodySink {
@@ -93,7 +109,7 @@ final class MultistatusReader: BodySink {
     }
 
     /// The properties a reader keeps; others are skipped as they stream by.
-    struct Properties: OptionSet {
+    struct Properties: OptionSet, Hashable {
         let rawValue: UInt16
         static let etag = Properties(rawValue: 1 << 0)
         static let calendarData = Properties(rawValue: 1 << 1)
@@ -103,9 +119,22 @@ final class MultistatusReader: BodySink {
         static let components = Properties(rawValue: 1 << 5)
         static let principal = Properties(rawValue: 1 << 6)
         static let calendarHome = Properties(rawValue: 1 << 7)
-        static let color = Properties(rawValue: 1 << 8)
+        static let calendarColor = Properties(rawValue: 1 << 8)
         static let ctag = Properties(rawValue: 1 << 9)
+
+        /// Calls `body` with each property of the set, alone, in order (allocating nothing).
+        func forEach(_ body: (Properties) -> Void) {
+            var bits = rawValue
+            while bits != 0 {
+                let lowest = bits & (~bits &+ 1)
+                body(Properties(rawValue: lowest))
+                bits &= bits &- 1
+            }
+        }
     }
+
+    /// The most conditions kept of one DAV:error.
+    static let maximumConditions = 16
 
     /// The deepest element nesting read: a DAV answer needs 6 (multistatus, response,
     /// propstat, prop, a property, and an href or a comp inside it).
@@ -138,14 +167,15 @@ final class MultistatusReader: BodySink {
         case other, multistatus, syncToken, response, href, responseStatus, propstat, propstatStatus, prop
         // The properties, and the href in a principal or a calendar home.
         case etag, calendarData, syncTokenProperty, displayName, resourceType, components, principal, calendarHome
-        case propertyHref
-        case color, ctag
+        case calendarColor, ctag, propertyHref
+        /// A DAV:error, the whole answer's or a response's: its children are conditions.
+        case error
 
         /// Whether the element's text is kept.
         var keepsText: Bool {
             switch self {
             case .syncToken, .href, .responseStatus, .propstatStatus, .etag, .calendarData, .syncTokenProperty,
-                .displayName, .propertyHref, .color, .ctag:
+                .displayName, .calendarColor, .ctag, .propertyHref:
                 true
             default: false
             }
@@ -163,6 +193,8 @@ final class MultistatusReader: BodySink {
     /// Whether carriage returns in text are kept: in every answer but a listing of hrefs and
     /// etags (whose texts are all trimmed, and which can be 256 MiB: not scanned for nothing).
     private let keepsCarriageReturns: Bool
+    /// Whether the answers to MKCALENDAR and extended MKCOL are read too (see the type's notes).
+    private let creation: Bool
     /// What the answer answers (`PROPFIND http://…`), for errors.
     var what: String
     /// Called for each href of each response, in order.
@@ -170,6 +202,9 @@ final class MultistatusReader: BodySink {
     /// The top-level DAV:sync-token (a sync-collection's), once read.
     private(set) var syncToken: String?
     private(set) var responses = 0
+    /// The conditions of a DAV:error that is the whole answer (`resource-must-be-null`), by
+    /// local name, at most ``maximumConditions``.
+    private(set) var conditions: [String] = []
 
     private var context: xmlParserCtxtPtr?
     private var failure: HelperError?
@@ -187,15 +222,20 @@ final class MultistatusReader: BodySink {
     private var hrefs: [String] = []
     private var propstat = DAVResponse()
     private var propstatStatus: Int?
+    /// The kept properties the propstat being read names.
+    private var propstatNamed: Properties = []
+    /// Whether the root element is the one response (a creation's answer).
+    private var rootIsResponse = false
     /// The text of the element whose text is kept (none is inside another).
     private var text: [UInt8] = []
 
     init(
-        _ answer: Answer, keeping: Properties, what: String = "",
+        _ answer: Answer, keeping: Properties, what: String = "", creation: Bool = false,
         each: @escaping (DAVResponse) throws(HelperError) -> Void
     ) {
         self.answer = answer
         self.keeping = keeping
+        self.creation = creation
         keepsCarriageReturns = answer == .properties || keeping.contains(.calendarData)
         self.what = what
         self.each = each
@@ -224,6 +264,8 @@ final class MultistatusReader: BodySink {
         inResponse = false
         responses = 0
         syncToken = nil
+        conditions = []
+        rootIsResponse = false
         hrefs = []
         text = []
     }
@@ -401,6 +443,11 @@ final class MultistatusReader: BodySink {
             && uri.map {
                 strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), "urn:ietf:params:xml:ns:caldav") == 0
             } ?? false
+        let apple =
+            !dav && !caldav
+            && uri.map {
+                strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), "http://apple.com/ns/ical/") == 0
+            } ?? false
         func named(_ literal: StaticString) -> Bool { Self.equals(localName, literal) }
         switch answer {
         case .listing:
@@ -433,12 +480,27 @@ final class MultistatusReader: BodySink {
         var kind = Kind.other
         switch parent {
         case nil:
-            guard !sawRoot, dav, named("multistatus") else {
+            guard !sawRoot else {
+                stop(bad("the server's answer is not a DAV:multistatus"))
+                return
+            }
+            if dav && named("multistatus") {
+                kind = .multistatus
+            } else if creation && (named("mkcalendar-response") || named("mkcol-response")) {
+                // One response, of propstats only: about the URL asked.
+                responses = 1
+                inResponse = true
+                rootIsResponse = true
+                hrefs.removeAll(keepingCapacity: true)
+                response = DAVResponse()
+                kind = .response
+            } else if creation && dav && named("error") {
+                kind = .error
+            } else {
                 stop(bad("the server's answer is not a DAV:multistatus"))
                 return
             }
             sawRoot = true
-            kind = .multistatus
         case .multistatus? where dav && named("response"):
             responses += 1
             guard responses <= Self.maximumResponses else {
@@ -456,11 +518,18 @@ final class MultistatusReader: BodySink {
         case .response? where dav && named("propstat"):
             propstat = DAVResponse()
             propstatStatus = nil
+            propstatNamed = []
             kind = .propstat
+        case .response? where dav && named("error"): kind = .error
+        case .error?:
+            if (dav || caldav) && conditionCount() < Self.maximumConditions, let localName {
+                let condition = String(cString: UnsafeRawPointer(localName).assumingMemoryBound(to: CChar.self))
+                if stack.count == 1 { conditions.append(condition) } else { response.conditions.append(condition) }
+            }
         case .propstat? where dav && named("status"): kind = .propstatStatus
         case .propstat? where dav && named("prop"): kind = .prop
         case .prop?:
-            kind = property(dav: dav, caldav: caldav, uri: uri, named)
+            kind = property(dav: dav, caldav: caldav, apple: apple, uri: uri, named)
         case .resourceType?:
             if dav && named("collection") { propstat.resourceType?.insert(.collection) }
             if caldav && named("calendar") { propstat.resourceType?.insert(.calendar) }
@@ -475,35 +544,58 @@ final class MultistatusReader: BodySink {
         stack.append(Frame(kind: kind))
     }
 
-    /// What a property of a propstat is, when kept; the first resourcetype and component set
-    /// of a propstat are read, others not.
+    /// The conditions kept so far of the DAV:error being read.
+    private func conditionCount() -> Int { stack.count == 1 ? conditions.count : response.conditions.count }
+
+    /// What a property of a propstat is, when kept (and then it is named in the propstat, for
+    /// its status); the first resourcetype and component set of a propstat are read, others not.
     private func property(
-        dav: Bool, caldav: Bool, uri: UnsafePointer<xmlChar>?, _ named: (StaticString) -> Bool
+        dav: Bool, caldav: Bool, apple: Bool, uri: UnsafePointer<xmlChar>?, _ named: (StaticString) -> Bool
     ) -> Kind {
+        let found: (Properties, Kind)?
         if dav {
-            if named("getetag") && keeping.contains(.etag) { return .etag }
-            if named("sync-token") && keeping.contains(.syncToken) { return .syncTokenProperty }
-            if named("displayname") && keeping.contains(.displayName) { return .displayName }
-            if named("current-user-principal") && keeping.contains(.principal) { return .principal }
-            if named("resourcetype") && keeping.contains(.resourceType) && propstat.resourceType == nil {
-                propstat.resourceType = []
-                return .resourceType
+            if named("getetag") {
+                found = (.etag, .etag)
+            } else if named("sync-token") {
+                found = (.syncToken, .syncTokenProperty)
+            } else if named("displayname") {
+                found = (.displayName, .displayName)
+            } else if named("current-user-principal") {
+                found = (.principal, .principal)
+            } else if named("resourcetype") {
+                found = (.resourceType, .resourceType)
+            } else {
+                found = nil
             }
         } else if caldav {
-            if named("calendar-data") && keeping.contains(.calendarData) { return .calendarData }
-            if named("calendar-home-set") && keeping.contains(.calendarHome) { return .calendarHome }
-            if named("supported-calendar-component-set") && keeping.contains(.components)
-                && propstat.components == nil
-            {
-                propstat.components = []
-                return .components
+            if named("calendar-data") {
+                found = (.calendarData, .calendarData)
+            } else if named("calendar-home-set") {
+                found = (.calendarHome, .calendarHome)
+            } else if named("supported-calendar-component-set") {
+                found = (.components, .components)
+            } else {
+                found = nil
             }
-        } else if keeping.contains(.color) && named("calendar-color") && Self.equals(uri, "http://apple.com/ns/ical/") {
-            return .color
-        } else if keeping.contains(.ctag) && named("getctag") && Self.equals(uri, "http://calendarserver.org/ns/") {
-            return .ctag
+        } else if apple && named("calendar-color") {
+            found = (.calendarColor, .calendarColor)
+        } else if named("getctag") && Self.equals(uri, "http://calendarserver.org/ns/") {
+            found = (.ctag, .ctag)
+        } else {
+            found = nil
         }
-        return .other
+        guard let (property, kind) = found, keeping.contains(property) else { return .other }
+        propstatNamed.insert(property)
+        switch kind {
+        case .resourceType:
+            guard propstat.resourceType == nil else { return .other }
+            propstat.resourceType = []
+        case .components:
+            guard propstat.components == nil else { return .other }
+            propstat.components = []
+        default: break
+        }
+        return kind
     }
 
     private func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int) {
@@ -557,7 +649,7 @@ final class MultistatusReader: BodySink {
         case .calendarData: propstat.calendarData = propstat.calendarData ?? String(decoding: text, as: UTF8.self)
         case .syncTokenProperty: propstat.syncToken = propstat.syncToken ?? trimmedText()
         case .displayName: propstat.displayName = propstat.displayName ?? trimmedText()
-        case .color: propstat.color = propstat.color ?? trimmedText()
+        case .calendarColor: propstat.calendarColor = propstat.calendarColor ?? trimmedText()
         case .ctag: propstat.ctag = propstat.ctag ?? trimmedText()
         case .propertyHref:
             if stack.last?.kind == .principal {
@@ -566,9 +658,17 @@ final class MultistatusReader: BodySink {
                 propstat.calendarHome = propstat.calendarHome ?? trimmedText()
             }
         case .propstat:
-            if (200..<300).contains(propstatStatus ?? 200) { response.fill(from: propstat) }
+            let status = propstatStatus ?? 200
+            if (200..<300).contains(status) { response.fill(from: propstat) }
+            if answer == .properties {
+                propstatNamed.forEach { property in
+                    if let known = response.statuses[property], !(200..<300).contains(known) { return }
+                    response.statuses[property] = status
+                }
+            }
         case .response:
             inResponse = false
+            if rootIsResponse && hrefs.isEmpty { hrefs.append("") }
             // RFC 4918 allows several hrefs with one status; each is one member.
             do throws(HelperError) {
                 for href in hrefs {
@@ -578,7 +678,7 @@ final class MultistatusReader: BodySink {
             } catch {
                 stop(error)
             }
-        case .other, .multistatus, .prop, .resourceType, .components, .principal, .calendarHome:
+        case .other, .multistatus, .prop, .resourceType, .components, .principal, .calendarHome, .error:
             break
         }
         if kind.keepsText { text.removeAll(keepingCapacity: true) }

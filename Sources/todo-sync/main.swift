@@ -10,7 +10,8 @@ import SyncProtocol
 // HTTP is libcurl's, XML libxml2's push parser (Multistatus.swift), JSON the package's own
 // JSONCodec: no Foundation. The requests and answers are SyncProtocol's (defined there once,
 // for `todo` too): hello, open, probe, discover (Discovery.swift), home (Home.swift), changes,
-// fetch, write, each answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
+// fetch, write, make_collection, set_collection and delete_collection (Collections.swift), each
+// answered with its answer or {"error":{"kind","message","status"[,"location"]}}.
 
 signal(SIGPIPE, SIG_IGN)
 
@@ -51,6 +52,12 @@ final class Helper {
                 return .line(DiscoverAnswer(collections: found.map(\.message), home: discovery.home?.string).line)
             case .home:
                 return .line(try opened(request, &secrets).home().line)
+            case .makeCollection(let make):
+                return .line(try opened(request, &secrets).makeCollection(make).line)
+            case .setCollection(let set):
+                return .line(try opened(request, &secrets).setCollection(set).line)
+            case .deleteCollection(let url):
+                return .line(try opened(request, &secrets).deleteCollection(url: url).line)
             }
         } catch {
             let said = HelperError.noPassword(error, tried: client?.triedPasswordSources ?? [])

@@ -47,7 +47,16 @@ import Testing
                 .create(href: "/t/a.ics", text: "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"),
                 .update(href: "/t/b.ics", text: "x\u{1}\"\\", etag: "\"2\""),
                 .delete(href: "/t/c.ics", etag: "\"3\"")
-            ])
+            ]),
+            .makeCollection(MakeCollectionRequest(home: "https://dav.example/alice/", segment: "0A-b", name: "Wörk")),
+            .makeCollection(
+                MakeCollectionRequest(
+                    home: "https://dav.example/alice/", segment: "u.1~", name: "x \"<&>\" 日本", color: "#FF8800")),
+            .setCollection(SetCollectionRequest(url: "https://dav.example/alice/w/")),
+            .setCollection(SetCollectionRequest(url: "https://dav.example/alice/w/", name: "Renamed")),
+            .setCollection(SetCollectionRequest(url: "https://dav.example/alice/w/", color: "#00AA11")),
+            .setCollection(SetCollectionRequest(url: "https://dav.example/alice/w/", name: "R", color: "#00AA11")),
+            .deleteCollection(url: "https://dav.example/alice/w/")
         ]
         for request in requests { try roundTrip(request) }
         #expect(Set(requests.map(\.op)) == Set(Op.allCases))
@@ -97,6 +106,24 @@ import Testing
                 HomeCollection(url: "https://dav.example/alice/x/", components: [])
             ]))
         try roundTrip(HomeAnswer(collections: []))
+        let state = CollectionState(
+            url: "https://dav.example/alice/w/", calendar: true, todos: true, components: ["VTODO"], name: "Wörk",
+            color: "#FF8800")
+        try roundTrip(
+            CollectionAnswer(
+                collection: state,
+                properties: [
+                    PropertyOutcome(property: .name, set: true, status: 200),
+                    PropertyOutcome(property: .color, set: false, status: 403),
+                    PropertyOutcome(property: .components, set: true, status: nil)
+                ]))
+        try roundTrip(
+            CollectionAnswer(
+                collection: CollectionState(
+                    url: "http://h/c/", calendar: false, todos: false, components: [], name: nil, color: nil),
+                properties: []))
+        try roundTrip(DeleteCollectionAnswer(.deleted))
+        try roundTrip(DeleteCollectionAnswer(.absent))
         for kind in ErrorKind.allCases {
             try roundTrip(ErrorObject(kind: kind, message: "m", status: nil))
         }
@@ -148,6 +175,95 @@ import Testing
         #expect(
             text(ErrorObject(kind: .notFound, message: "gone", status: nil))
                 == #"{"kind":"not_found","message":"gone","status":null}"# + "\n")
+    }
+
+    /// The collection requests and answers as `todo` and the companion write them: optional fields
+    /// only when given, every answer field always (null where absent).
+    @Test func theCollectionMessagesWireFormat() throws {
+        func text(_ message: some ProtocolMessage) -> String { String(decoding: message.line, as: UTF8.self) }
+        #expect(
+            text(Request.makeCollection(MakeCollectionRequest(home: "http://h/a/", segment: "u1", name: "W")))
+                == #"{"op":"make_collection","home":"http://h/a/","segment":"u1","name":"W"}"# + "\n")
+        #expect(
+            text(
+                Request.makeCollection(
+                    MakeCollectionRequest(home: "http://h/a/", segment: "u1", name: "W", color: "#0A0B0C"))
+            ) == ##"{"op":"make_collection","home":"http://h/a/","segment":"u1","name":"W","color":"#0A0B0C"}"## + "\n")
+        #expect(
+            text(Request.setCollection(SetCollectionRequest(url: "http://h/a/w/", color: "#0A0B0C")))
+                == ##"{"op":"set_collection","url":"http://h/a/w/","color":"#0A0B0C"}"## + "\n")
+        #expect(
+            text(Request.deleteCollection(url: "http://h/a/w/"))
+                == #"{"op":"delete_collection","url":"http://h/a/w/"}"# + "\n")
+        #expect(
+            text(
+                CollectionAnswer(
+                    collection: CollectionState(
+                        url: "http://h/a/w/", calendar: true, todos: true, components: ["VEVENT", "VTODO"], name: nil,
+                        color: "#0A0B0C"),
+                    properties: [PropertyOutcome(property: .components, set: false, status: 404)]))
+                == ##"{"collection":{"url":"http://h/a/w/","calendar":true,"todos":true,"components":["VEVENT","VTODO"],"name":null,"color":"#0A0B0C"},"properties":[{"property":"components","set":false,"status":404}]}"##
+                + "\n")
+        #expect(text(DeleteCollectionAnswer(.absent)) == #"{"outcome":"absent"}"# + "\n")
+        #expect(
+            text(ErrorObject(kind: .taken, message: "m", status: 409))
+                == #"{"kind":"taken","message":"m","status":409}"# + "\n")
+        #expect(text(HelloAnswer(capabilities: Capability.allCases)).contains(#""collections""#))
+        // Null is "not given", as absent: nothing to change.
+        #expect(
+            try Request(json: ["op": "set_collection", "url": "http://h/a/w/", "name": nil, "color": nil])
+                == .setCollection(SetCollectionRequest(url: "http://h/a/w/")))
+    }
+
+    @Test func aCollectionMessageMissingAFieldOrOfAnotherTypeIsNamed() {
+        #expect(
+            failure(["op": "make_collection", "home": "http://h/", "name": "W"], as: Request.self)
+                == MessageDecodingError(field: "segment", .missing))
+        #expect(
+            failure(["op": "make_collection", "home": "http://h/", "segment": "u", "name": nil], as: Request.self)
+                == MessageDecodingError(field: "name", .wrongType(expected: "a string", found: "null")))
+        #expect(
+            failure(["op": "set_collection", "url": "http://h/", "color": 0xFF8800], as: Request.self)
+                == MessageDecodingError(field: "color", .wrongType(expected: "a string or null", found: "a number")))
+        #expect(failure(["op": "delete_collection"], as: Request.self) == MessageDecodingError(field: "url", .missing))
+        let state: JSONValue = [
+            "url": "http://h/c/", "calendar": true, "todos": true, "components": [], "name": nil, "color": nil
+        ]
+        #expect(
+            failure(["collection": state], as: CollectionAnswer.self)
+                == MessageDecodingError(field: "properties", .missing))
+        #expect(
+            failure(
+                ["collection": ["url": "http://h/c/", "calendar": true], "properties": []], as: CollectionAnswer.self)
+                == MessageDecodingError(field: "collection.todos", .missing))
+        #expect(
+            failure(
+                ["collection": state, "properties": [["property": "order", "set": true, "status": nil]]],
+                as: CollectionAnswer.self)
+                == MessageDecodingError(
+                    field: "properties[0].property",
+                    .unknown("order", known: CollectionProperty.allCases.map(\.rawValue))))
+        #expect(
+            failure(["collection": state, "properties": [["property": "name", "set": true]]], as: CollectionAnswer.self)
+                == MessageDecodingError(field: "properties[0].status", .missing))
+        #expect(
+            failure(["outcome": "trashed"], as: DeleteCollectionAnswer.self)
+                == MessageDecodingError(field: "outcome", .unknown("trashed", known: ["deleted", "absent"])))
+    }
+
+    /// Calendar colours as servers and apps write them: read in both forms, the alpha dropped;
+    /// anything else is no colour.
+    @Test func theCalendarColorRule() {
+        #expect(CalendarColor.read("#FF8800") == "#FF8800")
+        #expect(CalendarColor.read("#ff8800") == "#FF8800")
+        #expect(CalendarColor.read("#1E90FFCC") == "#1E90FF")
+        #expect(CalendarColor.read(" #aBcDeF\r\n") == "#ABCDEF")
+        for garbage in [
+            "", "#", "FF8800", "#FF880", "#FF88001", "#FF8800AA00", "#GG8800", "red", "rgb(1,2,3)", "#FF 880",
+            "#ＦＦ8800", "#\u{1b}[31m00", "##FF8800", "#FF8800\u{0}", String(repeating: "#", count: 100_000)
+        ] {
+            #expect(CalendarColor.read(garbage) == nil, "\(garbage.debugDescription.prefix(40))")
+        }
     }
 
     @Test func aMissingFieldIsNamed() {

@@ -58,6 +58,14 @@ public final class MisbehavingProxy: @unchecked Sendable {
         /// answer that says it failed); with `nth`, only the n-th request of that kind (from 1,
         /// counted from when this mode was set).
         case status(kind: String = "*", code: Int = 503, forward: Bool = false, nth: Int? = nil)
+        /// The requests of `kind` (`*`: every one; else a method in lower case, `mkcalendar`,
+        /// `proppatch`, or a listing's kind) answer `code` with `headers` and `body` repeated
+        /// `repeat` times; with `forward`, after upstream has done the request (a collection
+        /// made, and an answer that says something else); with `nth`, only the n-th request of
+        /// that kind (from 1, counted from when this mode was set).
+        case answer(
+            kind: String = "*", code: Int, headers: [String: String] = [:], body: String = "", repeat: Int = 1,
+            forward: Bool = false, nth: Int? = nil)
     }
 
     public enum CutPoint: String, Sendable, CaseIterable {
@@ -109,6 +117,8 @@ public final class MisbehavingProxy: @unchecked Sendable {
         public let kind: String
         /// The hrefs the fault touched (dropped, spoiled, failed, injected), unescaped.
         public let affected: [String]
+        /// The request's X-NC-CalDAV-No-Trashbin header, `nil` when it had none.
+        public let noTrashbin: String?
     }
 
     public let upstream: CalDAVServer
@@ -217,6 +227,13 @@ public final class MisbehavingProxy: @unchecked Sendable {
             var control: [String: Any] = ["mode": "status", "kind": kind, "code": code, "forward": forward]
             if let nth { control["nth"] = nth }
             return control
+        case .answer(let kind, let code, let headers, let body, let times, let forward, let nth):
+            var control: [String: Any] = [
+                "mode": "answer", "kind": kind, "code": code, "headers": headers, "body": body, "repeat": times,
+                "forward": forward
+            ]
+            if let nth { control["nth"] = nth }
+            return control
         }
     }
 
@@ -230,7 +247,8 @@ public final class MisbehavingProxy: @unchecked Sendable {
             return Request(
                 method: object["method"] as? String ?? "", path: object["path"] as? String ?? "",
                 status: object["status"] as? Int ?? 0, mode: object["mode"] as? String ?? "",
-                kind: object["kind"] as? String ?? "", affected: object["affected"] as? [String] ?? [])
+                kind: object["kind"] as? String ?? "", affected: object["affected"] as? [String] ?? [],
+                noTrashbin: object["no_trashbin"] as? String)
         }
     }
 
@@ -268,10 +286,12 @@ extension MisbehavingProxy.Mode: CustomStringConvertible {
     /// The mode's name, as the control file and the request log write it: `put_fail_nth`.
     public var name: String { MisbehavingProxy.control(self)["mode"] as? String ?? "" }
 
-    /// The control file's JSON (the injected object's text left out): `{"mode":"put_fail_nth","n":2}`.
+    /// The control file's JSON (the injected object's text and a long answer's body left out):
+    /// `{"mode":"put_fail_nth","n":2}`.
     public var description: String {
         var control = MisbehavingProxy.control(self)
         if let text = control["text"] as? String { control["text"] = "\(text.utf8.count) bytes" }
+        if let body = control["body"] as? String, body.utf8.count > 200 { control["body"] = "\(body.utf8.count) bytes" }
         let data =
             (try? JSONSerialization.data(withJSONObject: control, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data()

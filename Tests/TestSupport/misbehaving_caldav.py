@@ -11,7 +11,8 @@ UPSTREAM is `http://host:port`. In FOLDER:
 - `requests.log`: one JSON object per line and request: method, path, status, mode, kind (what the
   request is: propfind, sync-collection, calendar-query, calendar-query+data (one that asks for
   the objects), calendar-multiget, get, put, ...) and
-  affected (the hrefs a fault touched).
+  affected (the hrefs a fault touched); and no_trashbin, the X-NC-CalDAV-No-Trashbin header of a
+  request that had one.
 
 Modes (`{"mode": NAME, ...parameters}`):
 - pass: forward everything.
@@ -39,6 +40,11 @@ Modes (`{"mode": NAME, ...parameters}`):
   `Retry-After: 1` and a short text; with `forward` true, only after upstream has done the request
   (a write that landed, answered as failed); with `nth`, only the n-th request of that kind
   (1-based) since the mode was set.
+- answer: the requests of `kind` (default "*"; a method's name in lower case for the others:
+  mkcalendar, mkcol, proppatch, delete...) answer `code` (default 200) with `headers` (an object)
+  and `body` repeated `repeat` times (default 1); with `forward` true, only after upstream has
+  done the request (a collection made, answered wrongly); with `nth`, only the n-th request of
+  that kind (1-based) since the mode was set.
 
 Modes for the bounds on time and memory, each on the requests of `kind` (default
 "sync-collection", the first request of a sync that holds a token); the others are forwarded:
@@ -344,8 +350,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         affected = []
         status, headers, data = self.misbehave(mode, control, kind, body, affected)
         # Logged before answering: when the client has its answer, the log has the request.
-        proxy.record({"method": self.command, "path": self.path, "status": status, "mode": mode,
-                      "kind": kind, "affected": affected})
+        entry = {"method": self.command, "path": self.path, "status": status, "mode": mode,
+                 "kind": kind, "affected": affected}
+        if self.headers.get("X-NC-CalDAV-No-Trashbin") is not None:
+            entry["no_trashbin"] = self.headers.get("X-NC-CalDAV-No-Trashbin")
+        proxy.record(entry)
         self.answer(status, headers, data)
 
     def misbehave(self, mode, control, kind, body, affected):
@@ -397,6 +406,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return status, headers, data
         elif mode == "inject_object":
             return self.inject(control, kind, body, affected)
+        elif mode == "answer":
+            if control.get("kind", "*") in ("*", kind) and (
+                    "nth" not in control or proxy.next_counted() == int(control["nth"])):
+                if control.get("forward"):
+                    self.forward(body)
+                affected.append(self.path)
+                headers = list(control.get("headers", {}).items())
+                data = control.get("body", "").encode("utf-8") * int(control.get("repeat", 1))
+                return int(control.get("code", 200)), headers, data
         elif mode == "status":
             if control.get("kind", "*") in ("*", kind) and (
                     "nth" not in control or proxy.next_counted() == int(control["nth"])):
@@ -556,7 +574,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             proxy.record({"method": self.command, "path": self.path, "status": 502, "mode": "error",
                           "kind": "proxy-failure", "affected": [repr(error)]})
 
-    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCOL = do_OPTIONS = do_HEAD = do_POST = do_PROPPATCH = do_MOVE = do_COPY = do_ANY
+    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCOL = do_OPTIONS = do_HEAD = do_POST = do_PROPPATCH = do_MOVE = do_COPY = do_MKCALENDAR = do_ANY
 
 
 class Server(http.server.ThreadingHTTPServer):

@@ -79,6 +79,26 @@ import TodoStore
         #expect(state.message == "Already in Todos")
     }
 
+    @Test func tabCompletesTheMovePromptsListNameAndGoesRoundTheLists() {
+        let lists = Self.lists + [TodoList(id: 3, name: "Garden", position: 3)]
+        var list = list(lists)
+        var state = UIState(order: .due, searches: [])
+        state.place(at: 1, in: list)
+        _ = press([.character("m"), .character("g"), .tab], &state, &list, lists: lists)
+        guard case .prompt(let prompt) = state.mode else {
+            Issue.record("m opened no prompt")
+            return
+        }
+        #expect(prompt.text == "Groceries")
+        _ = press([.tab], &state, &list, lists: lists)
+        guard case .prompt(let next) = state.mode else { return }
+        #expect(next.text == "Garden", "the next list but the todo's own")
+        #expect(UIReducer.completedListName("Garden", lists: lists, except: 1) == "Groceries")
+        #expect(UIReducer.completedListName("GAR", lists: lists, except: 1) == "Garden")
+        #expect(UIReducer.completedListName("x", lists: lists, except: 1) == "x")
+        #expect(press([.enter], &state, &list, lists: lists) == [.move(Self.todos[0], to: lists[2])])
+    }
+
     @Test func aRenamedListsGroupIsRetitledInPlaceKeepingItsState() {
         var list = list()
         // Keyed by position and id (TodoGrouping.byList), not by the name.

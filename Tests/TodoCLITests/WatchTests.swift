@@ -151,6 +151,26 @@ import Testing
         #expect(watch.interrupt() == 130)
     }
 
+    /// Issue 35: the rows watch prints first, and its change lines, name their list as `todo
+    /// list`'s rows do (several lists, not one asked for, not grouped by list).
+    @Test func theRowsNameTheirListAsTodoListsDo() throws {
+        _ = try sandbox.ok("add", "Buy milk")
+        _ = try sandbox.ok("lists", "new", "Work")
+        _ = try sandbox.ok("add", "Report", "--list", "Work")
+        let watch = try startWatch()
+        #expect(watch.nextLine() == "  1  [ ]              Buy milk  in Todos")
+        #expect(watch.nextLine() == "  2  [ ]              Report  in Work")
+        #expect(watch.nextLine()?.hasPrefix("Watching") == true)
+        _ = try sandbox.ok("add", "Slides", "--list", "Work")
+        #expect(watch.nextLine() == "+ 3  Slides  in Work")
+        _ = try sandbox.ok("move", "3", "--to", "Todos")
+        #expect(watch.nextLine() == "~ 3  Slides  in Todos")
+        #expect(watch.interrupt() == 130)
+        let one = try startWatch("--list", "Work")
+        #expect(one.nextLine() == "  2  [ ]              Report")
+        #expect(one.interrupt() == 130)
+    }
+
     @Test func aTodoLeavingAFilteredListReadsAsWhatHappenedToIt() throws {
         _ = try sandbox.ok("add", "Buy milk")
         _ = try sandbox.ok("add", "Buy eggs")

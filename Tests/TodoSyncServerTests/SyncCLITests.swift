@@ -419,7 +419,12 @@ import Testing
             .caFile: (["--ca-file", caFile], [:], "a CA file (--ca-file)"),
             .timeout: ([], ["TODO_SYNC_TIMEOUT": "5"], "TODO_SYNC_TIMEOUT")
         ]
-        #expect(Set(scenarios.keys) == Set(Capability.allCases), "a capability todo never asks about")
+        // `collections` is asked for by CompanionCollection before make_collection, set_collection
+        // and delete_collection (TodoCLITests' CompanionCollectionsTests send them): no command
+        // sends them yet, so it has no scenario here until one does (issue 35).
+        let pending: Set<Capability> = [.collections]
+        #expect(
+            Set(scenarios.keys) == Set(Capability.allCases).subtracting(pending), "a capability todo never asks about")
         for (capability, scenario) in scenarios {
             let todo = folder.file("\(capability.rawValue)/todo")
             let companion = folder.file("\(capability.rawValue)/todo-sync")

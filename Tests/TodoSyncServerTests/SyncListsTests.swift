@@ -299,6 +299,61 @@ import Testing
         #expect(try laptop.sync()["deleted"] as? Int == 0)
     }
 
+    /// Issue 35, point 3 with a real client: todoman 4.1 moves a task to its other list
+    /// (`todoman move`), vdirsyncer 0.19 carries the move to the server as a delete from one
+    /// collection and a create in the other; `todo`, which edited the todo meanwhile, keeps it
+    /// as one todo (its id) in the new list with the edit, and the server holds it once. A move
+    /// made here reaches todoman's list the same way.
+    @Test(arguments: SyncCLITests.kinds) func aMoveMadeInTodomanKeepsTheTodoItsIdAndTheEdit(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let personal = try server.makeCollection(name: "Personal", components: ["VTODO"])
+        let home = personal.dropLast("Personal/".count)
+        let laptop = SyncDevice(server)
+        try laptop.setUp()
+        try laptop.ok("lists", "new", "Personal")
+        let user = laptop.user.map { ["--user", $0] } ?? []
+        let linked = try laptop.todo(["sync", "setup", personal, "--to", "Personal"] + user)
+        #expect(linked.status == 0, "\(linked.stderr)")
+        // A list emptied by a move would be refused by vdirsyncer (as `todo` refuses a
+        // collection that suddenly lists nothing): each keeps one.
+        try laptop.ok("add", "Milk")
+        try laptop.ok("add", "Bread")
+        try laptop.ok("add", "Diary", "--list", "Personal")
+        try laptop.ok("add", "Letters", "--list", "Personal")
+        #expect(try laptop.sync()["sent"] as? Int == 4)
+
+        let household = try #require(URL(string: server.todoCollectionURL)?.lastPathComponent)
+        let todoman = try Todoman(
+            url: String(home), user: laptop.user, password: laptop.password, collections: [household, "Personal"])
+        let tasks = try todoman.list()
+        #expect(Set(tasks.compactMap { $0["list"] as? String }) == [household, "Personal"], "\(tasks)")
+        let milk = try #require(tasks.first { $0["summary"] as? String == "Milk" }?["id"] as? Int)
+        try todoman.run(["/usr/bin/todoman", "move", "--list", "Personal", "\(milk)"])
+        try todoman.vdirsyncer("sync")
+
+        let id = try laptop.id(named: "Milk")
+        try laptop.ok("edit", "\(id)", "--name", "Milk 2l")
+        let moved = try laptop.sync()
+        #expect(moved["moved"] as? Int == 1 && (moved["conflicts"] as? [Any])?.isEmpty == true, "\(moved)")
+        #expect(try laptop.id(named: "Milk 2l") == id && listOf("Milk 2l", laptop) == "Personal")
+        #expect(try server.todosSeenByPython(server.todoCollectionURL).compactMap { $0["summary"] } == ["Bread"])
+        #expect(
+            try server.todosSeenByPython(personal).compactMap { $0["summary"] }.sorted() == [
+                "Diary", "Letters", "Milk 2l"
+            ])
+
+        // Moved here: todoman's list follows after vdirsyncer's next sync.
+        try laptop.ok("move", "\(try laptop.id(named: "Diary"))", "--to", "Todos")
+        #expect(try laptop.sync()["sent"] as? Int == 2)
+        try todoman.vdirsyncer("sync")
+        let after = try todoman.list()
+        #expect(after.first { $0["summary"] as? String == "Diary" }?["list"] as? String == household, "\(after)")
+        #expect(after.filter { $0["summary"] as? String == "Diary" }.count == 1)
+    }
+
     private func listOf(_ name: String, _ device: SyncDevice) throws -> String? {
         let todos = try parseJSON(try device.ok("list", "--json"), as: [[String: Any]].self)
         return todos.first { $0["name"] as? String == name }?["list"] as? String

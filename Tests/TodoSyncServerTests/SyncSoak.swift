@@ -106,6 +106,7 @@ final class SyncSoak {
         }
         try finalChecks()
         figures.seconds = Date().timeIntervalSince(start)
+        if !figures.failures.isEmpty { figures.failures.append("the run's trace: \(writeTrace())") }
         return figures
     }
 
@@ -114,12 +115,33 @@ final class SyncSoak {
         trace("FAILURE: \(message)")
     }
 
-    /// With `TODO_SOAK_TRACE` set, every operation and sync is printed as it happens (to find
-    /// what led to a failure, replayed with its seed).
+    /// With `TODO_SOAK_TRACE` set, every operation and sync is printed as it happens.
     private static let tracing = ProcessInfo.processInfo.environment["TODO_SOAK_TRACE"] != nil
+    /// Every operation and sync, kept in memory always (printing them changes the timing that
+    /// a failure may need: a kill's moment is not replayed by the seed), and written to a file
+    /// when a run fails (``writeTrace()``), with each device's sync state at the end.
+    private var traceLines: [String] = []
 
     private func trace(_ message: @autoclosure () -> String) {
-        if Self.tracing { print("soak trace | \(kind) \(step): \(message())") }
+        let line = "soak trace | \(kind) \(step): \(message())"
+        traceLines.append(line)
+        if Self.tracing { print(line) }
+    }
+
+    /// The trace and each device's sync state (links, items, objects sent and gone, as the
+    /// sqlite3 shell prints them), in a file of the temporary folder; returns its path.
+    private func writeTrace() -> String {
+        var text = traceLines.joined(separator: "\n") + "\n"
+        let query =
+            "SELECT * FROM sync_links; SELECT uid, href, etag, name, done, completed FROM sync_items ORDER BY name; SELECT uid, href FROM sync_sent; SELECT uid FROM sync_gone; SELECT t.id, t.name, t.done, t.completed, u.uid FROM todos t LEFT JOIN todo_uids u ON u.todo_id = t.id ORDER BY t.name;"
+        for (index, device) in devices.enumerated() {
+            let dump = try? ProcessRunner.run("sqlite3", ["-cmd", ".timeout 10000", device.database, query])
+            text += "== device \(index) state\n\(dump?.stdout ?? "(unreadable)")\(dump?.stderr ?? "")\n"
+        }
+        text += "== the server's listing\n\((try? phone.listing()).map { "\($0)" } ?? "(unreadable)")\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("soak-trace-\(kind)-\(seed).log").path
+        try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     private func nextKey(_ prefix: String) -> String {
@@ -291,7 +313,7 @@ final class SyncSoak {
             view.isEmpty ? "insert" : pick(["name", "deadline", "done", "priority", "tags", "note", "insert", "delete"])
         let target = view.isEmpty ? nil : pick(view)
         var sql: String
-        var record: () -> Void
+        var record: (_ output: String) -> Void
         switch (choice, target) {
         case ("insert", _), (_, nil):
             let key = nextKey("S")
@@ -301,10 +323,10 @@ final class SyncSoak {
             if Bool.random(using: &random) { fields.tags = [pick(["work", "home"])] }
             sql =
                 "INSERT INTO todos (name, deadline, priority, tags) VALUES (\(quoted(fields.name)), \(quoted(fields.deadline)), \(fields.priority), \(quoted(fields.tags.map { "+" + $0 }.joined(separator: " ")))) RETURNING id"
-            record = { self.model.created(key, fields, by: .device(index), at: self.step) }
+            record = { _ in self.model.created(key, fields, by: .device(index), at: self.step) }
         case ("delete", let target?):
             sql = "DELETE FROM todos WHERE id = \(target.id) RETURNING id"
-            record = { self.model.deleted(target.fields.key, by: .device(index), at: self.step) }
+            record = { _ in self.model.deleted(target.fields.key, by: .device(index), at: self.step) }
         case (let field, let target?):
             var fields = target.fields
             let column: String
@@ -331,10 +353,19 @@ final class SyncSoak {
                 fields.note = Bool.random(using: &random) ? pick(Self.notes) : nil
                 column = quoted(fields.note)
             }
-            sql = "UPDATE todos SET \(field) = \(column) WHERE id = \(target.id) RETURNING id"
-            // A value the todo has already is no change: the device has nothing to send.
-            let changed = fields.value(field) != target.fields.value(field)
-            record = {
+            // A value the todo has already is no change: the device has nothing to send. What
+            // it has is read in the statement's own transaction: a sync may change the todo
+            // between the view and the statement (a fault runs it in the middle of one).
+            sql =
+                "BEGIN IMMEDIATE; SELECT \(field) IS NOT \(column), tags FROM todos WHERE id = \(target.id); UPDATE todos SET \(field) = \(column) WHERE id = \(target.id) RETURNING id; COMMIT;"
+            record = { output in
+                let before = output.split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+                let parts = before.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+                let changed =
+                    field == "tags"
+                    ? Set((parts.last ?? "").split(separator: " "))
+                        != Set(column.dropFirst().dropLast().split(separator: " "))
+                    : parts.first == "1"
                 guard changed else { return }
                 self.model.wrote(
                     fields.key, field, fields.value(field), tags: fields.tags, by: .device(index), at: self.step)
@@ -346,7 +377,7 @@ final class SyncSoak {
             fail("device \(index): sqlite3 \(sql): \(result.stderr)")
             return
         }
-        if !result.stdout.isEmpty { record() }
+        if !result.stdout.isEmpty { record(result.stdout) }
     }
 
     // MARK: Syncs and their faults

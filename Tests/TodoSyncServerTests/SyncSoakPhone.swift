@@ -12,11 +12,12 @@ final class SoakPhone {
 
     init(_ server: CalDAVServer) { self.server = server }
 
-    /// Every object of the collection: href (the path, as the server writes it) and ETag.
-    func listing() throws -> [String: String] {
+    /// Every object of the collection (`collection`, a URL; the server's first by default):
+    /// href (the path, as the server writes it) and ETag.
+    func listing(of collection: String? = nil) throws -> [String: String] {
         let body = #"<?xml version="1.0" encoding="utf-8"?><propfind xmlns="DAV:"><prop><getetag/></prop></propfind>"#
         let answer = try server.request(
-            "PROPFIND", server.todoCollectionURL, body: Data(body.utf8),
+            "PROPFIND", collection ?? server.todoCollectionURL, body: Data(body.utf8),
             headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"])
         guard answer.status == 207 else { throw UnexpectedOutput("PROPFIND answered \(answer.status)") }
         let text = String(decoding: answer.body, as: UTF8.self)

@@ -9,11 +9,18 @@ struct Todoman {
     let config: String
     let environment: [String: String]
 
-    /// Writes the configurations and runs `vdirsyncer discover` and `sync`.
-    init(url: String, user: String?, password: String?) throws {
+    /// Writes the configurations and runs `vdirsyncer discover` and `sync`. `url` is one
+    /// collection; with `collections` (the last path segments of the account's collections),
+    /// it is the account's calendar home, and each collection is a list of its own, a folder of
+    /// that name (made here, as `vdirsyncer discover` would ask a person to).
+    init(url: String, user: String?, password: String?, collections: [String]? = nil) throws {
         config = folder.file("vdirsyncer.conf")
         let todoman = folder.file("todoman.py")
-        try FileManager.default.createDirectory(atPath: folder.file("vdir"), withIntermediateDirectories: true)
+        let everyCollection = collections != nil
+        for list in collections ?? [""] {
+            try FileManager.default.createDirectory(
+                atPath: folder.file("vdir") + "/" + list, withIntermediateDirectories: true)
+        }
         let credentials = user.map { user in "username = \"\(user)\"\npassword = \"\(password ?? "")\"\n" }
         try """
         [general]
@@ -22,7 +29,7 @@ struct Todoman {
         [pair tasks]
         a = "local"
         b = "remote"
-        collections = null
+        collections = \(everyCollection ? "[\"from b\"]" : "null")
 
         [storage local]
         type = "filesystem"
@@ -35,10 +42,10 @@ struct Todoman {
         \(credentials ?? "")
         """.write(toFile: config, atomically: true, encoding: .utf8)
         try """
-        path = "\(folder.file("vdir"))"
+        path = "\(folder.file("vdir"))\(everyCollection ? "/*" : "")"
         date_format = "%Y-%m-%d"
         time_format = "%H:%M"
-        default_list = "vdir"
+        \(everyCollection ? "" : "default_list = \"vdir\"")
         """.write(toFile: todoman, atomically: true, encoding: .utf8)
         environment = [
             "HOME": folder.path, "XDG_CACHE_HOME": folder.file("cache"), "TZ": "UTC",

@@ -159,9 +159,7 @@ extension Command {
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
-        var text = try context.text(for: request, in: repository)
-        // Grouped by list, the group says it.
-        if context.arguments.value("--by") == "list" { text.listNames = nil }
+        let text = try context.text(for: request, in: repository, byList: context.groupsByList)
         writeOutline(snapshots, text, to: &out)
         if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
     }
@@ -185,15 +183,22 @@ extension CommandContext {
     /// id listed, not the widest in the file: a filtered list of small ids leaves those columns
     /// to the name. The time column is there when a todo listed has a time of day.
     ///
-    /// Rows name their list where the database has several and the request is not of one.
-    func text(for request: TodoFetchRequest, in repository: TodoRepository) throws(TodoStoreError) -> TodoText {
+    /// Rows name their list where the database has several, the request is not of one, and
+    /// (`byList`) the rows printed are not grouped by list: the group says it. (The ui's rows
+    /// name theirs whatever the grouping: a key switches it.)
+    func text(for request: TodoFetchRequest, in repository: TodoRepository, byList: Bool = false)
+        throws(TodoStoreError) -> TodoText
+    {
         var text = text(maxID: try repository.maxID(request), showsTimes: try repository.hasDueTimes(request))
-        if request.lists.count != 1 {
+        if request.lists.count != 1, !byList {
             let lists = try repository.lists()
             if lists.count > 1 { text.listNames = Dictionary(lists.map { ($0.id, $0.name) }) { first, _ in first } }
         }
         return text
     }
+
+    /// Whether the outline is grouped by list (`--by list`).
+    var groupsByList: Bool { arguments.value("--by") == "list" }
 
     /// `--by`, for the commands that show the outline (`list` and `watch`).
     static let groupingOption = CommandSpec.Option(

@@ -52,14 +52,17 @@ extension Command {
             request.lists = try context.listIDs(in: repository)
             let grouping = try context.outlineGrouping(in: repository)
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
-            // Sized to the rows when they are printed (printInitial).
-            let text = context.text(maxID: 0)
+            // Sized to the rows when they are printed (printInitial); rows name their list as
+            // `todo list`'s do.
+            let text = try context.perform { () throws(TodoStoreError) in
+                try context.text(for: request, in: repository, byList: context.groupsByList)
+            }
             let json = context.arguments.flag("--json")
             let printer: any WatchOutput =
                 if let grouping {
                     WatchOutlinePrinter(
                         json: json, out: context.out, text: text, grouping: grouping,
-                        groupsByList: context.arguments.value("--by") == "list")
+                        groupsByList: context.groupsByList)
                 } else {
                     WatchPrinter(
                         json: json, out: context.out, text: text,
@@ -180,16 +183,16 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
             // Gone from the list but not from the file: it left the filter (done, undone,
             // renamed out of a search, its deadline moved), and reads as that change.
             if let now = current(old.id) {
-                out.write(TodoText.summary(Self.mark(old, now), now))
+                out.write(text.summary(Self.mark(old, now), now))
             } else {
-                out.write(TodoText.summary("-", old))
+                out.write(text.summary("-", old))
             }
         }
-        for change in difference.itemInserts { out.write(TodoText.summary("+", change.item)) }
+        for change in difference.itemInserts { out.write(text.summary("+", change.item)) }
         let edited = difference.itemMoves.map(\.item) + difference.itemUpdates.map(\.item)
         for todo in edited {
             guard let old = batch.previous.item(withID: todo.id), old != todo else { continue }
-            out.write(TodoText.summary(Self.mark(old, todo), todo))
+            out.write(text.summary(Self.mark(old, todo), todo))
         }
     }
 

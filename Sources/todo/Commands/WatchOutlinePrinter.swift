@@ -116,7 +116,7 @@ final class WatchOutlinePrinter: WatchOutput {
         retitled: [(old: String, new: TodoGroup)]
     ) {
         func line(_ mark: String, _ todo: Todo, _ group: TodoGroup?) {
-            let summary = TodoText.summary(mark, todo).dropLast()
+            let summary = text.summary(mark, todo).dropLast()
             out.write("\(summary)  (\(TodoText.sanitized(group?.title ?? "")))\n")
         }
         // As `todo lists rename` says it.

@@ -85,9 +85,11 @@ struct TodoText {
     /// This layout for rows whose largest id is `maxID`, with the time column when
     /// `showsTimes` (and it fits), the other choices kept.
     func fitting(maxID: Int64, showsTimes: Bool) -> TodoText {
-        TodoText(
+        var text = TodoText(
             maxID: maxID, today: today, style: style, lineWidth: lineWidth, showsHints: hintsAsked,
             showsTimes: showsTimes, dueTimes: dueTimes)
+        text.listNames = listNames
+        return text
     }
 
     /// The deadline, time and hint columns' width, with the two spaces between them.
@@ -304,6 +306,13 @@ struct TodoText {
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
     static func summary(_ mark: String, _ todo: Todo) -> String {
         summary(mark, id: todo.id, name: todo.name)
+    }
+
+    /// ``summary(_:_:)`` naming the todo's list where these rows name theirs (``listNames``):
+    /// `+ 3  Buy milk  in Groceries`, as `todo watch` writes a change.
+    func summary(_ mark: String, _ todo: Todo) -> String {
+        guard let suffix = listSuffixes?[todo.listID] else { return Self.summary(mark, todo) }
+        return "\(mark) \(todo.id)  \(Self.sanitized(todo.name))\(suffix)\n"
     }
 
     /// ``summary(_:_:)`` of a todo known by its id and name alone (one a sync deleted).

@@ -28,6 +28,7 @@ final class CompanionCollection: CalendarCollection, CalendarHome {
                 switch capability {
                 case .timeout: (timeout != nil, SyncTimeout.variable)
                 case .caFile: (remote.caFile != nil, "a CA file (--ca-file)")
+                case .collections: (false, "")  // not `open`'s: see requireCollections()
                 }
             guard needed, try !companion.supports(capability) else { continue }
             throw .companion(
@@ -74,6 +75,38 @@ final class CompanionCollection: CalendarCollection, CalendarHome {
 
     func href(forNewUID uid: String) -> String {
         path + SyncURL.percentEncoded(uid) + ".ics"
+    }
+
+    // MARK: Collections (the companion's `collections` capability)
+
+    /// A calendar collection for todos made at `request.home` + `request.segment` + `/`, and
+    /// what the server really made (see ``CollectionAnswer``); `.collectionTaken` when something
+    /// is there already.
+    func makeCollection(_ request: MakeCollectionRequest) throws(SyncError) -> CollectionAnswer {
+        try requireCollections()
+        return try companion.request(.makeCollection(request), answer: CollectionAnswer.self)
+    }
+
+    /// The collection's display name and colour set (each as given; neither: only read), and
+    /// what it holds now.
+    func setCollection(_ request: SetCollectionRequest) throws(SyncError) -> CollectionAnswer {
+        try requireCollections()
+        return try companion.request(.setCollection(request), answer: CollectionAnswer.self)
+    }
+
+    /// The calendar collection at `url` deleted with its objects: `.deleted`, or `.absent` when
+    /// nothing was there.
+    func deleteCollection(url: String) throws(SyncError) -> DeleteCollectionAnswer.Outcome {
+        try requireCollections()
+        return try companion.request(.deleteCollection(url: url), answer: DeleteCollectionAnswer.self).outcome
+    }
+
+    /// A companion from before these requests is named, and they are not sent.
+    private func requireCollections() throws(SyncError) {
+        guard try !companion.supports(.collections) else { return }
+        throw .companion(
+            "\(CompanionProcess.name) at \(companion.path) cannot make, change or delete collections: install todo and todo-sync together"
+        )
     }
 }
 

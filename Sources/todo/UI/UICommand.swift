@@ -29,8 +29,8 @@ extension Command {
                 e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
                 v shows All, Outline or both (kept for the next run in $XDG_STATE_HOME/todo/ui, by
                 default ~/.local/state/todo/ui); u undoes; l shows every list, then each list in turn
-                (the header names the list shown); m moves the todo to another list (type its name; u
-                undoes); ? lists the keys (j/k scroll them); Ctrl-Z suspends (fg resumes); q or Ctrl-C
+                (the header names the list shown); m moves the todo to another list (type its name, Tab
+                completes it; u undoes); ? lists the keys (j/k scroll them); Ctrl-Z suspends (fg resumes); q or Ctrl-C
                 quits. Prompts edit like a shell line: left/right, Home/End or Ctrl-A/Ctrl-E, Delete,
                 Ctrl-U, Ctrl-W.
                 Where there are several lists and every list is shown, rows name their list, as in
@@ -78,7 +78,7 @@ extension Command {
                 try UIApp(
                     repository: repository, request: request, style: context.style,
                     today: context.today, dueTimes: context.dueTimes, databasePath: repository.connection.path,
-                    grouping: grouping, groupsByList: context.arguments.value("--by") == "list",
+                    grouping: grouping, groupsByList: context.groupsByList,
                     rowListNames: { (request, repository) throws(TodoStoreError) in
                         try rowContext.text(for: request, in: repository).listNames
                     })

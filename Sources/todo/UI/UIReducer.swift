@@ -96,6 +96,10 @@ enum UIReducer {
             case .enter:
                 state.mode = .browsing
                 return submit(prompt, &state, context: context)
+            case .tab:
+                if case .move(let todo, _) = prompt.purpose {
+                    prompt.line = LineEditor(completedListName(prompt.text, lists: context.lists, except: todo.listID))
+                }
             default: break
             }
             state.mode = .prompt(prompt)
@@ -199,6 +203,19 @@ enum UIReducer {
         default: return nil
         }
         return min(max(target, 0), last)
+    }
+
+    /// The name Tab gives the move prompt: the first list but the todo's own whose name begins
+    /// with the text (under case folding, the store's rule for names); when the text is a list's
+    /// whole name, the next one's, so that Tab goes round them.
+    static func completedListName(_ text: String, lists: [TodoList], except own: Int64) -> String {
+        let others = lists.filter { $0.id != own }
+        guard !others.isEmpty else { return text }
+        if let current = others.firstIndex(where: { TodoList.isSameName($0.name, text) }) {
+            return others[(current + 1) % others.count].name
+        }
+        let typed = TodoSearch.fold(text)
+        return others.first { TodoSearch.fold($0.name).hasPrefix(typed) }?.name ?? text
     }
 
     /// What `l` and `m` say when there is nothing to switch or move to.

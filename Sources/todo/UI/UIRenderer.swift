@@ -114,7 +114,7 @@ struct UIRenderer {
         ("v", "view: All, Outline, or both (kept for the next run)"),
         ("u", "undo the last change"),
         ("l", "list: every list, then each list in turn"),
-        ("m", "move the todo to another list (type its name)"),
+        ("m", "move the todo to another list (type its name; Tab completes it)"),
         ("Ctrl-Z", "suspend (fg resumes)"),
         ("q  Ctrl-C", "quit")
     ]
