@@ -6,7 +6,8 @@
 -- home: the calendar home's URL (ending with '/'), found at setup; NULL for a database set up
 -- before, or a server that names none: each linked collection is then read at each sync, as before.
 -- follows_all: 1 when setup linked every collection of the account (no --only): one that appears
--- later is linked too; else it is mentioned once.
+-- later is linked too, and a list made here gets a collection once it holds a todo; else a
+-- collection that appears is mentioned once, and the lists not linked stay on this device.
 ALTER TABLE sync_remote ADD COLUMN home TEXT;
 ALTER TABLE sync_remote ADD COLUMN follows_all INTEGER NOT NULL DEFAULT 0 CHECK (follows_all IN (0, 1));
 
@@ -32,4 +33,11 @@ ALTER TABLE sync_links ADD COLUMN color_base TEXT;
 -- and not mentioned again.
 CREATE TABLE sync_unlinked (
     url TEXT PRIMARY KEY
+);
+
+-- Lists that stay on this device though the account follows every collection: their link was
+-- forgotten on purpose ('todo sync forget LIST'). Any other list without a link, once it holds a
+-- todo, gets a collection of its own at the next sync of such an account.
+CREATE TABLE sync_local (
+    list_id INTEGER PRIMARY KEY
 );

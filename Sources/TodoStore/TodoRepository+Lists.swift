@@ -162,15 +162,12 @@ extension TodoRepository {
     ///   the default list (make another the default first); ``TodoStoreError/listNotEmpty(_:count:)``.
     public func removeList(id: Int64, todos: RemovedListTodos) throws(TodoStoreError) -> [Todo] {
         try writeTransaction { () throws(TodoStoreError) in
-            guard let list = try list(id: id) else { throw .noSuchList("#\(id)") }
-            guard !list.isDefault else { throw .defaultListRemoved(list.name) }
-            let ids = try todoIDs(inList: id)
+            let ids = try checkRemoval(of: id, todos: todos)
             var changed: [Todo] = []
             switch todos {
             case .none:
-                if !ids.isEmpty { throw .listNotEmpty(list.name, count: ids.count) }
+                break
             case .moveTo(let target):
-                if target == id { throw .listNotEmpty(list.name, count: ids.count) }
                 changed = try move(ids: ids, to: target)
             case .delete:
                 changed = try delete(ids: ids)
@@ -179,6 +176,21 @@ extension TodoRepository {
                 try connection.execute("DELETE FROM lists WHERE id = ?", [id])
             }
             return changed
+        }
+    }
+
+    /// Whether ``removeList(id:todos:)`` would remove the list `id` with its todos as `todos`
+    /// says, as it is now: the ids of its todos when it would; its error when not (before
+    /// something that cannot be undone, such as deleting its collection on a server).
+    public func checkRemoval(of id: Int64, todos: RemovedListTodos) throws(TodoStoreError) -> [Int64] {
+        guard let list = try list(id: id) else { throw .noSuchList("#\(id)") }
+        guard !list.isDefault else { throw .defaultListRemoved(list.name) }
+        let ids = try todoIDs(inList: id)
+        switch todos {
+        case .none where !ids.isEmpty, .moveTo(id):
+            throw .listNotEmpty(list.name, count: ids.count)
+        default:
+            return ids
         }
     }
 

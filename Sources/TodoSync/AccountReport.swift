@@ -20,6 +20,15 @@ public struct AccountReport: Sendable, Equatable {
     public var recolored: [Recolored] = []
     /// A list's name or colour changed on both sides since the last sync: this side's was kept.
     public var conflicts: [Conflict] = []
+    /// Lists whose name or colour changed here, set on their collection.
+    public var sent: [Sent] = []
+    /// A name or colour set here that the server refused: each side keeps its own.
+    public var refused: [Refused] = []
+    /// Lists of this device given a collection of their own: they sync from now on.
+    public var made: [Link] = []
+    /// Lists whose collection the server made as no calendar for todos: not linked, they stay on
+    /// this device.
+    public var notMade: [Link] = []
 
     public init() {}
 
@@ -61,11 +70,35 @@ public struct AccountReport: Sendable, Equatable {
         public var to: String?
     }
 
+    /// A list's new name or colour set on its collection (`nil`: that one was not changed).
+    public struct Sent: Sendable, Equatable {
+        public var listID: Int64
+        /// The list's name.
+        public var name: String
+        public var newName: String?
+        public var color: String?
+
+        init(listID: Int64, name: String) {
+            self.listID = listID
+            self.name = name
+        }
+    }
+
+    /// The list's `field` the server would not take: `value`, kept here.
+    public struct Refused: Sendable, Equatable {
+        public var listID: Int64
+        public var name: String
+        public var field: Field
+        public var value: String
+    }
+
+    /// A list's property that syncs with its collection's.
+    public enum Field: String, Sendable {
+        case name, color
+    }
+
     /// The list's `field` (`name` or `color`): `kept` here, `replaced` the server's.
     public struct Conflict: Sendable, Equatable {
-        public enum Field: String, Sendable {
-            case name, color
-        }
 
         public var listID: Int64
         public var name: String

@@ -2,10 +2,15 @@ import SyncProtocol
 import TextSafety
 import TodoStore
 
-/// The account's calendar home as a sync reads it: every calendar collection in it, with its
-/// properties, in one request (`todo` asks its companion: SyncProtocol's `home`).
+/// The account's calendar home as a sync reads and changes it (`todo` asks its companion:
+/// SyncProtocol's `home`, `make_collection` and `set_collection`).
 public protocol CalendarHome {
+    /// Every calendar collection in the home, with its properties, in one request.
     func collections() throws(SyncError) -> [HomeCollection]
+    /// A new collection for todos, and what the server really made.
+    func makeCollection(_ request: MakeCollectionRequest) throws(SyncError) -> CollectionAnswer
+    /// A collection's display name or colour set, and what it holds after.
+    func setCollection(_ request: SetCollectionRequest) throws(SyncError) -> CollectionAnswer
 }
 
 /// One `todo sync` of an account: the home listed once, the account's lists brought in line with
@@ -59,8 +64,15 @@ public struct AccountSync {
         var listed: [Int64: HomeCollection]?
         if let home {
             let collections = try home.collections().map(Self.bounded)
+            var sends: [PropertySend] = []
             listed = try store { () throws(TodoStoreError) in
-                try reconcile(collections, remote: remote, report: &report.account)
+                try reconcile(collections, remote: remote, sends: &sends, report: &report.account)
+            }
+            for send in sends { try self.send(send, to: home, report: &report.account) }
+            if remote.followsAll, let url = remote.home {
+                for (list, collection) in try makeCollections(in: url, home: home, report: &report.account) {
+                    listed?[list] = collection
+                }
             }
         }
         var due: [SyncLink] = []
@@ -113,9 +125,10 @@ public struct AccountSync {
 
     /// Step 1 (see the type): the links brought in line with the home's `collections`. Returns
     /// each linked list whose collection is listed, with it. Runs inside the caller's transaction.
-    func reconcile(_ collections: [HomeCollection], remote: SyncRemote, report: inout AccountReport)
-        throws(TodoStoreError) -> [Int64: HomeCollection]
-    {
+    func reconcile(
+        _ collections: [HomeCollection], remote: SyncRemote, sends: inout [PropertySend],
+        report: inout AccountReport
+    ) throws(TodoStoreError) -> [Int64: HomeCollection] {
         let state = SyncState(repository: repository)
         let links = try state.links()
         let known = try state.unlinked()
@@ -136,7 +149,7 @@ public struct AccountSync {
         }
         // Renames first: a collection that appears with the name a list had is not taken for it.
         for (list, collection) in present.sorted(by: { $0.key < $1.key }) {
-            try mergeProperties(of: list, with: collection, report: &report)
+            if let send = try mergeProperties(of: list, with: collection, report: &report) { sends.append(send) }
         }
         let linkedURLs = Set(links.map(\.url))
         var unlinked = Set<String>()
@@ -190,7 +203,7 @@ public struct AccountSync {
         }
         return try repository.createList(
             named: try uniqueName(name, for: nil, in: repository),
-            color: collection.color.flatMap(TodoList.normalizedColor))
+            color: collection.color.flatMap(CalendarColor.read))
     }
 
     /// The most characters of a list's name taken from a collection's.
@@ -235,22 +248,25 @@ public struct AccountSync {
     /// Runs inside the caller's transaction.
     private func mergeProperties(
         of listID: Int64, with collection: HomeCollection, report: inout AccountReport
-    ) throws(TodoStoreError) {
-        guard var list = try repository.list(id: listID) else { return }
+    ) throws(TodoStoreError) -> PropertySend? {
+        guard var list = try repository.list(id: listID) else { return nil }
         let state = SyncState(repository: repository, list: listID)
         let known = try state.bases()
         var bases = known
-        let remoteColor = collection.color.flatMap(TodoList.normalizedColor)
+        let remoteColor = collection.color.flatMap(CalendarColor.read)
         // Never compared: both sides as they are, once the sync is through (``recordBases(_:)``).
-        guard bases.listName != nil else { return }
+        guard bases.listName != nil else { return nil }
+        var send = PropertySend(listID: listID, url: collection.url)
         // No displayname, or a colour that is no colour (a CSS name): no opinion of the server's.
         let remoteName = collection.name ?? bases.name
         let readableColor = collection.color == nil || remoteColor != nil ? remoteColor : bases.color
         switch ListPropertyMerge(
             local: list.name, localBase: bases.listName, remote: remoteName, remoteBase: bases.name)
         {
-        case .unchanged, .sendLocal:
+        case .unchanged:
             break
+        case .sendLocal(let name):
+            send.name = name
         case .agreed:
             bases.listName = list.name
             bases.name = remoteName
@@ -268,12 +284,17 @@ public struct AccountSync {
             report.conflicts.append(
                 AccountReport.Conflict(listID: listID, name: list.name, field: .name, kept: kept, replaced: replaced))
             bases.name = remoteName
+            send.name = kept
         }
         switch ListPropertyMerge(
             local: list.color, localBase: bases.listColor, remote: readableColor, remoteBase: bases.color)
         {
-        case .unchanged, .sendLocal:
+        case .unchanged:
             break
+        case .sendLocal(let color):
+            // A colour removed here is not removed there (set_collection sets a colour, never
+            // unsets one): each side keeps its own until one changes.
+            if color == nil { bases.listColor = nil } else { send.color = color }
         case .agreed:
             bases.listColor = list.color
             bases.color = readableColor
@@ -287,8 +308,101 @@ public struct AccountSync {
             report.conflicts.append(
                 AccountReport.Conflict(listID: listID, name: list.name, field: .color, kept: kept, replaced: replaced))
             bases.color = readableColor
+            if kept == nil { bases.listColor = nil } else { send.color = kept }
         }
         if bases != known { try state.setBases(bases) }
+        return send.name != nil || send.color != nil ? send : nil
+    }
+
+    /// A list's name or colour (or both) changed here, to set on its collection.
+    struct PropertySend {
+        var listID: Int64
+        var url: String
+        var name: String?
+        var color: String?
+    }
+
+    /// Sets the properties of `send` on its collection (`set_collection`), and records what the
+    /// server then holds as both sides' base: a property it refused (a colour a server does not
+    /// take) is reported and not sent again, each side keeping its own until one changes.
+    private func send(_ send: PropertySend, to home: any CalendarHome, report: inout AccountReport)
+        throws(SyncError)
+    {
+        let answer = try home.setCollection(SetCollectionRequest(url: send.url, name: send.name, color: send.color))
+        try store { () throws(TodoStoreError) in
+            let state = SyncState(repository: repository, list: send.listID)
+            var bases = try state.bases()
+            let name = try self.name(of: send.listID)
+            var sent = AccountReport.Sent(listID: send.listID, name: name)
+            if let wanted = send.name {
+                bases.listName = wanted
+                bases.name = answer.collection.name
+                if answer.outcome(.name)?.set == true {
+                    sent.newName = wanted
+                } else {
+                    report.refused.append(
+                        AccountReport.Refused(listID: send.listID, name: name, field: .name, value: wanted))
+                }
+            }
+            if let wanted = send.color {
+                bases.listColor = wanted
+                bases.color = answer.collection.color
+                if answer.outcome(.color)?.set == true {
+                    sent.color = wanted
+                } else {
+                    report.refused.append(
+                        AccountReport.Refused(listID: send.listID, name: name, field: .color, value: wanted))
+                }
+            }
+            try state.setBases(bases)
+            if sent.newName != nil || sent.color != nil { report.sent.append(sent) }
+        }
+    }
+
+    /// Step 4 (an account that follows every collection): each list with no link that holds a
+    /// todo, and does not stay on this device (``SyncState/localLists()``), gets a collection of
+    /// its own in the home at `url` (`make_collection`: a UUID for its path, its name and colour,
+    /// VTODO alone). The link is recorded only once the server's answer shows a calendar that
+    /// holds todos; one that does not is reported, and the list stays on this device (it would
+    /// be made again at every sync). An empty list is not made until it holds a todo. Returns
+    /// each list linked, with its collection as the server holds it.
+    private func makeCollections(in url: String, home: any CalendarHome, report: inout AccountReport)
+        throws(SyncError) -> [Int64: HomeCollection]
+    {
+        let lists = try read { () throws(TodoStoreError) -> [TodoList] in
+            let state = SyncState(repository: repository)
+            let linked = Set(try state.links().map(\.list))
+            let local = try state.localLists()
+            let counts = try repository.listCounts()
+            return try repository.lists().filter { list in
+                !linked.contains(list.id) && !local.contains(list.id)
+                    && counts[list.id].map { $0.undone + $0.done > 0 } == true
+            }
+        }
+        var made: [Int64: HomeCollection] = [:]
+        for list in lists {
+            let collection = try home.makeCollection(
+                MakeCollectionRequest(home: url, segment: TodoUIDs.newUID(), name: list.name, color: list.color)
+            ).collection
+            try store { () throws(TodoStoreError) in
+                let state = SyncState(repository: repository)
+                guard collection.calendar, collection.todos else {
+                    try state.keepLocal(list.id)
+                    try state.addUnlinked(collection.url)
+                    report.notMade.append(AccountReport.Link(listID: list.id, name: list.name, url: collection.url))
+                    return
+                }
+                try state.addLink(list: list.id, url: collection.url)
+                try SyncState(repository: repository, list: list.id).setBases(
+                    ListBases(
+                        listName: list.name, listColor: list.color, name: collection.name, color: collection.color))
+                report.made.append(AccountReport.Link(listID: list.id, name: list.name, url: collection.url))
+                made[list.id] = HomeCollection(
+                    url: collection.url, name: collection.name, color: collection.color,
+                    components: collection.components)
+            }
+        }
+        return made
     }
 
     /// The bases of the links in `present` that have none yet: each side as it is now. After a
@@ -301,7 +415,7 @@ public struct AccountSync {
             try state.setBases(
                 ListBases(
                     listName: list.name, listColor: list.color, name: collection.name,
-                    color: collection.color.flatMap(TodoList.normalizedColor)))
+                    color: collection.color.flatMap(CalendarColor.read)))
         }
     }
 

@@ -124,6 +124,28 @@ extension SyncState {
         }
     }
 
+    /// The lists that stay on this device though the account follows every collection (their
+    /// link forgotten on purpose).
+    func localLists() throws(TodoStoreError) -> Set<Int64> {
+        try TodoStoreError.wrap { () throws(SQLiteError) -> Set<Int64> in
+            var lists = Set<Int64>()
+            try connection.internalCachedStatement("SELECT list_id FROM sync_local").forEachRow {
+                lists.insert($0.int64(0))
+            }
+            return lists
+        }
+    }
+
+    /// Keeps the list `list` on this device: a sync of an account that follows every collection
+    /// does not give it one.
+    func keepLocal(_ list: Int64) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("INSERT OR IGNORE INTO sync_local (list_id) VALUES (?)").execute([
+                list
+            ])
+        }
+    }
+
     /// Records `url` as a collection of the account that holds no list: a sync neither links
     /// it nor mentions it (`todo sync forget LIST` on an account that follows every collection).
     public func addUnlinked(_ url: String) throws(TodoStoreError) {

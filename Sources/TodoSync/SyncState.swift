@@ -87,6 +87,7 @@ public struct SyncState {
         try write { () throws(SQLiteError) in
             try connection.execute("INSERT INTO sync_links (list_id, url) VALUES (?, ?)", [list, url])
             try connection.execute("DELETE FROM sync_unlinked WHERE url = ?", [url])
+            try connection.execute("DELETE FROM sync_local WHERE list_id = ?", [list])
         }
     }
 
@@ -116,6 +117,7 @@ public struct SyncState {
             try connection.execute(
                 "UPDATE sync_links SET sync_token = NULL, last_sync = NULL, feed_seq = 0, seen = NULL")
             try connection.execute("INSERT INTO sync_links (list_id, url) VALUES (?, ?)", [remote.listID, remote.url])
+            try connection.execute("DELETE FROM sync_local WHERE list_id = ?", [remote.listID])
         }
     }
 
@@ -142,8 +144,14 @@ public struct SyncState {
                 try connection.execute("DELETE FROM sync_sent WHERE list_id = ?", [list])
                 try connection.execute("DELETE FROM sync_links WHERE list_id = ?", [list])
                 // Left alone from now on: not linked again, nor mentioned, by a sync of an
-                // account that follows every collection.
+                // account that follows every collection; nor is the list (if it is still here)
+                // given a collection anew. A list whose collection was gone is an ordinary list
+                // again: such an account gives it a new collection.
                 try connection.execute("INSERT OR IGNORE INTO sync_unlinked (url) VALUES (?)", [link.url])
+                if !link.gone {
+                    try connection.execute(
+                        "INSERT OR IGNORE INTO sync_local (list_id) SELECT id FROM lists WHERE id = ?", [list])
+                }
                 try connection.execute(
                     "UPDATE sync_remote SET url = ?, list_id = ? WHERE id = 1 AND list_id = ?",
                     [other.url, other.list, list])
@@ -159,6 +167,7 @@ public struct SyncState {
         try connection.execute("DELETE FROM sync_remote")
         try connection.execute("DELETE FROM sync_links")
         try connection.execute("DELETE FROM sync_unlinked")
+        try connection.execute("DELETE FROM sync_local")
         // UIDs of todos deleted here were kept only to send the deletion: nothing to send to now.
         try connection.execute("DELETE FROM todo_uids WHERE todo_id NOT IN (SELECT id FROM todos)")
     }
@@ -221,6 +230,7 @@ public struct SyncState {
                     try connection.execute("DELETE FROM sync_items WHERE list_id = ?", [list])
                     try connection.execute("DELETE FROM sync_sent WHERE list_id = ?", [list])
                     try connection.execute("DELETE FROM sync_unlinked WHERE url = ?", [remote.url])
+                    try connection.execute("DELETE FROM sync_local WHERE list_id = ?", [list])
                     try connection.execute(
                         """
                         UPDATE sync_links SET url = ?, state = 'linked', sync_token = NULL, last_sync = NULL, feed_seq = 0,

@@ -242,5 +242,108 @@ extension SyncAccountTests {
         #expect(gone.status == 0 && gone.stderr.contains("'Office' is gone from the server; its todo stays here"))
         let names = try parseJSON(try laptop.todo(["list", "--json"]).stdout, as: [[String: Any]].self)
         #expect(names.map { $0["name"] as? String } == ["Slides"], "nothing deleted here")
+
+        // A list made here, once it holds a todo: a calendar of its own on Cyrus, with its todo.
+        #expect(try laptop.todo(["lists", "new", "Errands"]).status == 0)
+        #expect(try laptop.todo(["add", "Stamps", "--list", "Errands"]).status == 0)
+        let made = try laptop.todo(["sync", "--json"])
+        let madeReport = try parseJSON(made.stdout, as: [String: Any].self)
+        let url = try #require(
+            Self.account(madeReport)["made"]?.first?["url"] as? String, "\(made.stdout) \(made.stderr)")
+        #expect(url.hasPrefix(home) && madeReport["sent"] as? Int == 1, "\(made.stdout)")
+        let reader = DiscoveryTests.Device()
+        #expect(try reader.setUp([url, "--user", "alice"]) == url)
+        #expect(try reader.todo(["sync"]).status == 0)
+        #expect(try reader.todo(["list"]).stdout.contains("Stamps"))
+    }
+
+    /// The displayname and colour of the collection at `url`, as a phone reads them (a raw
+    /// PROPFIND); `nil` for a collection that answers 404.
+    static func properties(_ server: CalDAVServer, _ url: String) throws -> (name: String?, color: String?)? {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:" xmlns:A="http://apple.com/ns/ical/">\
+            <D:prop><D:displayname/><A:calendar-color/></D:prop></D:propfind>
+            """
+        let answer = try server.request(
+            "PROPFIND", url, body: Data(body.utf8), headers: ["Depth": "0", "Content-Type": "application/xml"])
+        let text = String(decoding: answer.body, as: UTF8.self)
+        guard answer.status == 207, !text.contains(" 404 ") else { return nil }
+        func value(_ name: String) -> String? {
+            guard let range = text.range(of: name + ">"), let end = text[range.upperBound...].range(of: "</") else {
+                return nil
+            }
+            let value = String(text[range.upperBound..<end.lowerBound])
+            return value.isEmpty ? nil : value
+        }
+        return (value("displayname"), value("calendar-color"))
+    }
+
+    /// A list made here gets a collection of its own once it holds a todo (a fresh database's
+    /// empty default list does not), with its name and colour; renamed and recoloured here, so is
+    /// the collection; renamed on both sides, this side's name goes there; removed, its collection
+    /// is deleted or kept as asked (a pipe without an answer changes nothing). On main a list
+    /// made here stayed on this device.
+    @Test(arguments: SyncCLITests.kinds) func aListMadeHereGetsACollectionAndItsChangesReachTheServer(
+        kind: CalDAVServer.Kind
+    ) throws {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        try server.makeCollection(name: "Work", components: ["VTODO"])
+        let laptop = SyncDevice(server)
+        let user = laptop.user.map { ["--user", $0] } ?? []
+        #expect(try laptop.todo(["sync", "setup", server.base + "/"] + user).status == 0)
+        try laptop.ok("lists", "new", "Groceries", "#2E7D32")
+        let empty = try laptop.sync()
+        #expect(Self.account(empty)["made"]?.isEmpty == true, "empty lists are not made: \(empty)")
+
+        try laptop.ok("add", "Eggs", "--list", "Groceries")
+        let made = try laptop.todo("sync", "--json", "--changes")
+        let report = try parseJSON(made.stdout, as: [String: Any].self)
+        let url = try #require(Self.account(report)["made"]?.first?["url"] as? String, "\(made.stdout) \(made.stderr)")
+        #expect(url.hasPrefix(server.base + server.homePath()) && report["sent"] as? Int == 1, "\(made.stdout)")
+        #expect(try Self.properties(server, url)?.name == "Groceries")
+        #expect(try server.todosSeenByPython(url).map { $0["summary"] ?? "" } == ["Eggs"])
+        #expect(try laptop.sync()["sent"] as? Int == 0)
+
+        // Renamed and recoloured here: there too.
+        try laptop.ok("lists", "rename", "Groceries", "Shopping")
+        try laptop.ok("lists", "color", "Shopping", "#112233")
+        let sent = try laptop.todo("sync", "--changes")
+        #expect(
+            sent.stdout.contains("~ list Shopping  (sent)") && sent.stdout.contains("~ list Shopping: #112233  (sent)"),
+            "\(sent.stdout) \(sent.stderr)")
+        let there = try Self.properties(server, url)
+        #expect(
+            there?.name == "Shopping" && there?.color?.uppercased().hasPrefix("#112233") == true,
+            "\(String(describing: there))")
+        // Renamed on both sides: this side's name is kept, and sent.
+        try laptop.ok("lists", "rename", "Shopping", "Errands")
+        #expect((200..<300).contains(try server.proppatch(url, name: "Market")))
+        let both = try laptop.todo("sync")
+        #expect(
+            both.stdout.contains("conflict: list 'Errands' name: kept \"Errands\", replaced \"Market\""),
+            "\(both.stdout)")
+        #expect(try Self.properties(server, url)?.name == "Errands")
+
+        // Removed: a pipe must say what becomes of the collection; deleted there as asked.
+        let asked = try laptop.todo("lists", "rm", "Errands", "--delete-todos")
+        #expect(asked.status == 1 && asked.stderr.contains("--delete-remote"), "\(asked.stderr)")
+        #expect(try Self.properties(server, url) != nil && Self.lists(laptop)["Errands"] != nil, "nothing changed")
+        let removed = try laptop.todo("lists", "rm", "Errands", "--delete-todos", "--delete-remote")
+        #expect(removed.status == 0 && removed.stdout.contains("Deleted \(url)"), "\(removed.stdout) \(removed.stderr)")
+        #expect(try Self.properties(server, url) == nil)
+        // Kept there: no longer synced, not linked again.
+        let work = try #require(try Self.lists(laptop)["Work"])
+        #expect(work["synced"] as? Bool == true)
+        try laptop.ok("add", "Slides", "--list", "Work")
+        try laptop.sync()
+        try laptop.ok("lists", "default", "Todos")
+        let kept = try laptop.todo("lists", "rm", "Work", "--delete-todos", "--keep-remote", "--yes")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let quiet = try laptop.todo("sync", "--json")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(Self.account(try parseJSON(quiet.stdout, as: [String: Any].self)).values.allSatisfy(\.isEmpty))
+        #expect(try Self.lists(laptop)["Work"] == nil)
+        #expect(try server.todosSeenByPython(server.base + server.homePath() + "Work/").count == 1, "kept there")
     }
 }

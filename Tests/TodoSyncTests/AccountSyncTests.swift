@@ -35,6 +35,43 @@ final class InMemoryHome: CalendarHome, @unchecked Sendable {
         }
     }
 
+    /// Colours the server refuses (as Cyrus refused `#RRGGBBAA` before 2026): left as they were.
+    var refusesColors: Set<String> = []
+    /// Collections made, in order.
+    private(set) var made: [MakeCollectionRequest] = []
+    /// Property changes asked, in order.
+    private(set) var set: [SetCollectionRequest] = []
+
+    func makeCollection(_ request: MakeCollectionRequest) throws(SyncError) -> CollectionAnswer {
+        made.append(request)
+        let url = request.home + request.segment + "/"
+        entries.append(.init(url: url, name: request.name, color: request.color, collection: InMemoryCollection()))
+        return answer(url, asked: [.name, .color, .components])
+    }
+
+    func setCollection(_ request: SetCollectionRequest) throws(SyncError) -> CollectionAnswer {
+        set.append(request)
+        guard var entry = self[request.url] else { throw .collectionNotFound("PROPPATCH: 404") }
+        if let name = request.name { entry.name = name }
+        if let color = request.color, !refusesColors.contains(color) { entry.color = color }
+        self[request.url] = entry
+        return answer(
+            request.url, asked: (request.name != nil ? [.name] : []) + (request.color != nil ? [.color] : []),
+            refused: request.color.map { refusesColors.contains($0) } ?? false)
+    }
+
+    private func answer(_ url: String, asked: [CollectionProperty], refused: Bool = false) -> CollectionAnswer {
+        let entry = self[url]
+        return CollectionAnswer(
+            collection: CollectionState(
+                url: url, calendar: true, todos: true, components: ["VTODO"], name: entry?.name,
+                color: entry?.color.flatMap(CalendarColor.read)),
+            properties: asked.map {
+                PropertyOutcome(
+                    property: $0, set: !(refused && $0 == .color), status: refused && $0 == .color ? 403 : 200)
+            })
+    }
+
     subscript(url: String) -> Entry? {
         get { entries.first { $0.url == url } }
         set {
@@ -146,8 +183,9 @@ struct GoneCollection: CalendarCollection {
         household.put("/cal/eggs.ics", Self.todo("eggs", "Eggs"))
         home.entries = [.init(url: Self.home + "household/", name: "Household", collection: household)]
         let laptop = try device(home)
-        _ = try laptop.createList(named: "work")  // a list of this device, matched by name under case folding
-        try laptop.add(TodoFields(name: "Report"), list: try listID("work", laptop))
+        // A list of this device, matched by name under case folding (empty, it has no collection
+        // of its own yet).
+        _ = try laptop.createList(named: "work")
         try sync(home, laptop)
 
         // Made on the phone: linked to the list of its name, coloured as it is.
@@ -159,7 +197,7 @@ struct GoneCollection: CalendarCollection {
             .init(url: Self.home + "cal/", name: "Events", collection: calendar, components: ["VEVENT"]))
         let linked = try sync(home, laptop)
         #expect(linked.account.linked.map(\.name) == ["work"], "the events calendar is no list")
-        #expect(linked.received == 1 && linked.sent == 1)
+        #expect(linked.received == 1 && linked.sent == 0)
         #expect(try laptop.lists().map(\.name).sorted() == ["Household", "Todos", "work"])
 
         // Deleted on the phone: the list is gone, its todos kept; said once.
@@ -256,5 +294,53 @@ struct GoneCollection: CalendarCollection {
                 color: String(repeating: "#", count: 100),
                 syncToken: String(repeating: "t", count: 10_000)))
         #expect(huge.name?.count == 200 && huge.color == nil && huge.syncToken == nil)
+    }
+
+    @Test func aListOfThisDeviceGetsACollectionOnceItHoldsATodoAndItsChangesAreSent() throws {
+        let home = InMemoryHome()
+        home.entries = [.init(url: Self.home + "tasks/", name: "Tasks", collection: InMemoryCollection())]
+        let laptop = try device(home)
+        let errands = try laptop.createList(named: "Errands", color: "#2E7D32")
+        // A fresh database's empty default list, and an empty list: not made.
+        try sync(home, laptop)
+        #expect(home.made.isEmpty)
+        try laptop.add(TodoFields(name: "Stamps"), list: errands.id)
+        let made = try sync(home, laptop)
+        #expect(home.made.map(\.name) == ["Errands"] && home.made.first?.color == "#2E7D32")
+        #expect(home.made.first?.home == Self.home && home.made.first?.segment.count == 36, "a UUID")
+        #expect(made.account.made.map(\.name) == ["Errands"] && made.sent == 1)
+        let url = try #require(made.account.made.first?.url)
+        #expect(home[url]?.collection.objects.values.contains { $0.text.contains("SUMMARY:Stamps") } == true)
+        #expect(try sync(home, laptop).account.isEmpty, "made once")
+
+        // Renamed and recoloured here: sent; a colour the server refuses is said once and kept here.
+        _ = try laptop.renameList(id: errands.id, to: "Chores")
+        _ = try laptop.setListColor(id: errands.id, to: "#112233")
+        let sent = try sync(home, laptop)
+        #expect(home.set.last == SetCollectionRequest(url: url, name: "Chores", color: "#112233"))
+        #expect(sent.account.sent.first?.newName == "Chores" && sent.account.sent.first?.color == "#112233")
+        #expect(home[url]?.name == "Chores" && home[url]?.color == "#112233")
+        home.refusesColors = ["#445566"]
+        _ = try laptop.setListColor(id: errands.id, to: "#445566")
+        let refused = try sync(home, laptop)
+        #expect(refused.account.refused.map(\.value) == ["#445566"] && refused.account.sent.isEmpty)
+        #expect(try sync(home, laptop).account.isEmpty && home.set.count == 2, "not sent again")
+        #expect(try laptop.list(id: errands.id)?.color == "#445566")
+
+        // Gone: not made again. Forgotten on purpose: stays on this device.
+        home[url] = nil
+        #expect(try sync(home, laptop).account.gone.map(\.name) == ["Chores"])
+        try laptop.add(TodoFields(name: "Envelopes"), list: errands.id)
+        #expect(try sync(home, laptop).account.isEmpty && home.made.count == 1)
+        let work = try laptop.createList(named: "Work")
+        try laptop.add(TodoFields(name: "Slides"), list: work.id)
+        try sync(home, laptop)
+        #expect(home.made.map(\.name) == ["Errands", "Work"])
+        _ = try SyncState(repository: laptop).forgetLink(list: work.id)
+        try laptop.add(TodoFields(name: "Memo"), list: work.id)
+        #expect(try sync(home, laptop).account.isEmpty && home.made.count == 2, "forgotten: stays here")
+        // A gone list forgotten is an ordinary list again: made anew.
+        _ = try SyncState(repository: laptop).forgetLink(list: errands.id)
+        #expect(try sync(home, laptop).account.made.map(\.name) == ["Chores"])
     }
 }

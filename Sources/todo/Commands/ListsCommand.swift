@@ -23,6 +23,16 @@ extension Command {
                 .init(name: "--delete-todos", value: nil, help: "For 'rm': delete the list's todos with it."),
                 .init(name: "--yes", value: nil, help: "For 'rm': do not ask for confirmation.", short: "-y"),
                 .init(
+                    name: "--delete-remote", value: nil,
+                    help:
+                        "For 'rm' of a list that syncs: delete its collection on the server too, with everything in it."
+                ),
+                .init(
+                    name: "--keep-remote", value: nil,
+                    help:
+                        "For 'rm' of a list that syncs: leave its collection on the server, no longer synced (as 'todo sync forget')."
+                ),
+                .init(
                     name: "--json", value: nil, help: "Print a JSON array of {id, name, color, default, undone, done}."),
                 .init(name: "--names", value: nil, help: "Print each list's name alone on a line (for scripts).")
             ],
@@ -62,6 +72,9 @@ extension Command {
             }
             if action != "rm", context.arguments.value("--move-to") != nil || context.arguments.flag("--delete-todos") {
                 throw .usage("'--move-to' and '--delete-todos' go with 'todo lists rm'")
+            }
+            if action != "rm", context.arguments.flag("--delete-remote") || context.arguments.flag("--keep-remote") {
+                throw .usage("'--delete-remote' and '--keep-remote' go with 'todo lists rm'")
             }
             for flag in ["--json", "--names"] where context.arguments.flag(flag) {
                 throw .usage("'\(flag)' goes with 'todo lists' alone")
@@ -201,13 +214,41 @@ enum ListsRun {
         if target != nil && deletes {
             throw .usage("'--move-to' and '--delete-todos' cannot be used together", hint: "Choose one.")
         }
+        let keepsRemote = context.arguments.flag("--keep-remote")
+        let deletesRemote = context.arguments.flag("--delete-remote")
+        if keepsRemote && deletesRemote {
+            throw .usage("'--delete-remote' and '--keep-remote' cannot be used together", hint: "Choose one.")
+        }
         let list = try context.list(named: name, in: repository)
         let link = try context.perform({ () throws(TodoStoreError) in try SyncState.linkedLists(of: repository) })[
             list.id]
-        if let link, !link.gone {
-            throw .failure(
-                "'\(TodoText.sanitized(list.name))' syncs with \(TodoText.sanitized(link.url))",
-                hint: "Nothing was changed. 'todo sync forget' first: the collection on the server is left as it is.")
+        // What becomes of the collection on the server is asked, never guessed (a list whose
+        // collection is gone has none).
+        var deleteCollection: SyncLink?
+        if let link, !link.gone, !keepsRemote {
+            if deletesRemote {
+                deleteCollection = link
+            } else if Terminal.stdinIsTerminal {
+                let answer = Terminal.ask(
+                    "'\(TodoText.sanitized(list.name))' syncs with \(TodoText.sanitized(link.url)):"
+                        + " 'delete' that collection on the server with everything in it, or 'keep' it there?"
+                        + " (Enter: keep everything)",
+                    err: &context.err
+                ).lowercased()
+                switch answer {
+                case "delete": deleteCollection = link
+                case "keep": break
+                default:
+                    context.err.write("Nothing was changed.\n")
+                    return
+                }
+            } else {
+                throw .failure(
+                    "'\(TodoText.sanitized(list.name))' syncs with \(TodoText.sanitized(link.url)); say what becomes of that collection",
+                    hint:
+                        "Nothing was changed. --delete-remote deletes it on the server with everything in it; --keep-remote leaves it there, no longer synced (as 'todo sync forget')."
+                )
+            }
         }
         let ids = try context.perform { () throws(TodoStoreError) in try repository.todoIDs(inList: list.id) }
         var todos = TodoRepository.RemovedListTodos.none
@@ -244,11 +285,21 @@ enum ListsRun {
             }
         }
         if let destination { todos = .moveTo(destination.id) }
+        if let deleteCollection {
+            // Deleted on the server only once the list can go here too: what cannot be undone last.
+            _ = try context.perform { () throws(TodoStoreError) in
+                try repository.checkRemoval(of: list.id, todos: todos)
+            }
+            let outcome = try SyncRun.deleteCollection(deleteCollection, repository: repository, context: &context)
+            context.out.write(
+                "\(outcome == .deleted ? "Deleted" : "Nothing was left of") \(TodoText.sanitized(deleteCollection.url)) on the server.\n"
+            )
+        }
         let changed = try context.recordingUndo("lists rm", in: repository) { () throws(CLIError) in
             try context.perform { () throws(TodoStoreError) in
                 let removed = try repository.removeList(id: list.id, todos: todos)
-                // A list whose collection is gone: its link goes with it (undo brings the list
-                // back unlinked).
+                // Its link goes with it (undo brings the list back unlinked); a collection kept
+                // on the server is left alone by later syncs.
                 if link != nil { _ = try SyncState(repository: repository).forgetLink(list: list.id) }
                 return removed
             }

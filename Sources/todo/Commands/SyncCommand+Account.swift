@@ -1,3 +1,4 @@
+import SyncProtocol
 import TodoStore
 import TodoSync
 
@@ -15,6 +16,12 @@ extension SyncRun {
             return
                 "the collection of the list '\(name)' is gone from the server; \(todos) here, no longer synced ('todo lists rm \(word)' removes the list; 'todo sync setup URL --to \(word)' links it to another collection)"
         }
+            + account.refused.map {
+                "the server did not take the \($0.field.rawValue) \"\(TodoText.sanitized($0.value))\" of the list '\(TodoText.sanitized($0.name))'; it is kept here only"
+            }
+            + account.notMade.map {
+                "the server made \(TodoText.sanitized($0.url)) for the list '\(TodoText.sanitized($0.name))' as no calendar for todos; the list stays on this device"
+            }
     }
 
     /// One `note:` line per collection that appeared and was not linked (said once, with the
@@ -42,15 +49,22 @@ extension SyncRun {
     }
 
     /// The lines after the counts, beside each todo's: each list the sync linked, renamed or
-    /// recoloured after the server (`+ list Shared  (from the server)`), as `todo lists` words
-    /// its own changes.
+    /// recoloured after the server (`+ list Shared  (from the server)`), and each it gave a
+    /// collection or whose new name or colour it sent (`~ list Errands: #112233  (sent)`), as
+    /// `todo lists` words its own changes.
     static func accountLines(_ account: AccountReport, style: TextStyle) -> [String] {
         let side = "  " + style.paint("(from the server)", .dim) + "\n"
+        let sent = "  " + style.paint("(sent)", .dim) + "\n"
         return account.linked.map { style.paint("+", .green) + " list " + TodoText.sanitized($0.name) + side }
+            + account.made.map { style.paint("+", .green) + " list " + TodoText.sanitized($0.name) + sent }
             + account.renamed.map {
                 "~ list \(TodoText.sanitized($0.from)) → \(TodoText.sanitized($0.to))" + side
             }
             + account.recolored.map { "~ list \(TodoText.sanitized($0.name)): \($0.to ?? "no colour")" + side }
+            + account.sent.flatMap { change in
+                (change.newName.map { ["~ list " + TodoText.sanitized($0) + sent] } ?? [])
+                    + (change.color.map { ["~ list \(TodoText.sanitized(change.name)): \($0)" + sent] } ?? [])
+            }
     }
 
     /// `conflict: list 'Office' name: kept "Office", replaced "Job"`, one per list conflict.
@@ -89,8 +103,35 @@ extension SyncRun {
         let recolored = account.recolored.map {
             "{\"list\": \(JSON.string($0.name)), \"from\": \(JSON.optional($0.from)), \"to\": \(JSON.optional($0.to))}"
         }
+        let sent = account.sent.map {
+            "{\"list\": \(JSON.string($0.name)), \"name\": \(JSON.optional($0.newName)), \"color\": \(JSON.optional($0.color))}"
+        }
+        let refused = account.refused.map {
+            "{\"list\": \(JSON.string($0.name)), \"field\": \"\($0.field.rawValue)\", \"value\": \(JSON.string($0.value))}"
+        }
         func array(_ items: [String]) -> String { "[" + items.joined(separator: ", ") + "]" }
         return
-            "\"lists\": {\"linked\": \(array(account.linked.map(link))), \"found\": \(array(found)), \"gone\": \(array(gone)), \"back\": \(array(account.back.map(link))), \"renamed\": \(array(renamed)), \"recolored\": \(array(recolored))}"
+            "\"lists\": {\"linked\": \(array(account.linked.map(link))), \"found\": \(array(found)), \"gone\": \(array(gone)), \"back\": \(array(account.back.map(link))), \"renamed\": \(array(renamed)), \"recolored\": \(array(recolored)), \"made\": \(array(account.made.map(link))), \"not_made\": \(array(account.notMade.map(link))), \"sent\": \(array(sent)), \"refused\": \(array(refused))}"
+    }
+
+    /// Deletes the collection of `link` on the server with everything in it (`todo lists rm
+    /// --delete-remote`), through a companion opened on the account: `.absent` when nothing was
+    /// there. Its errors are one `error:` line that says nothing was changed here.
+    static func deleteCollection(_ link: SyncLink, repository: TodoRepository, context: inout CommandContext)
+        throws(CLIError) -> DeleteCollectionAnswer.Outcome
+    {
+        let timeout = try SyncTimeout.fromEnvironment()
+        guard
+            var remote = try context.perform({ () throws(TodoStoreError) in
+                try SyncState(repository: repository).remote()
+            })
+        else { throw notSetUp }
+        remote.url = link.url
+        do {
+            return try CompanionCollection(remote: remote, timeout: timeout).deleteCollection(url: link.url)
+        } catch {
+            throw .failure(
+                error.description, hint: "Nothing was changed: the list and its collection are as they were.")
+        }
     }
 }
