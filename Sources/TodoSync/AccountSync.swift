@@ -18,7 +18,7 @@ public protocol CalendarHome {
 ///
 /// With the home (``SyncRemote/home``), in this order:
 /// 1. One listing of the home. A linked collection missing from it is gone (its list is kept,
-///    with its todos, and no longer synced: ``markGone(_:in:)``); one listed again is back. A
+///    with its todos, and no longer synced: `markGone(_:in:)`); one listed again is back. A
 ///    collection that holds todos and no list is linked to the list of its name on an account
 ///    that follows every collection (``SyncRemote/followsAll``), else reported once
 ///    (``AccountReport/found``). Each list's name and colour are merged with its collection's,
@@ -209,9 +209,9 @@ public struct AccountSync {
     /// The most characters of a list's name taken from a collection's.
     static let maximumNameLength = 200
 
-    /// A valid list name (``TodoList/isValidName(_:)``) from a collection's display name as the
+    /// A valid list name (`TodoList.isValidName(_:)`) from a collection's display name as the
     /// server sent it: control characters, tabs and line breaks become spaces, blanks and leading
-    /// `-` are trimmed, at most ``maximumNameLength`` characters; without a usable one, the last
+    /// `-` are trimmed, at most `maximumNameLength` characters; without a usable one, the last
     /// segment of its URL made so, else "Tasks".
     public static func listName(_ displayName: String?, url: String) -> String {
         func cleaned(_ text: String) -> String? {

@@ -22,7 +22,7 @@ import TodoStore
 public struct SyncAccount {
     public let engines: [SyncEngine]
     /// Each collection's state as the account's home listed it before this sync, by list
-    /// (``HomeCollection/state``): recorded for the lists whose sync took in everything listed.
+    /// (`HomeCollection.state`): recorded for the lists whose sync took in everything listed.
     public let listed: [Int64: String]
 
     /// `engines`: one per link, all on the same repository, time zone and clock.
@@ -34,7 +34,7 @@ public struct SyncAccount {
     /// Syncs every list both ways. `report` holds what was done when it fails part-way (see
     /// ``SyncEngine/sync(into:)``); the collections read before a failure may have been applied.
     /// A collection that answers 404 is gone: its list is kept with its todos and no longer
-    /// synced (``AccountSync/markGone(_:in:)``), and the others sync on.
+    /// synced (`AccountSync.markGone(_:in:)`), and the others sync on.
     public func sync(into report: inout SyncReport) throws(SyncError) {
         guard let first = engines.first else { throw .notConfigured }
         let (remote, feedStart) = try first.read { () throws(TodoStoreError) in

@@ -67,7 +67,7 @@ enum CompletionValues: Equatable, Sendable {
         case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
         case "--by": .words(CommandContext.groupingWords)
         case "--tag", "--untag": .tags
-        case "--list", "--to", "--move-to": .lists
+        case "--list", "--to", "--move-to", "--only": .lists
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }
     }

@@ -43,13 +43,18 @@ extension Command {
                 ignoring case. 'rm' removes an empty list; a list with todos needs --move-to LIST or
                 --delete-todos (on a terminal it asks which, and confirms a deletion unless --yes), and
                 the default list cannot be removed until another is the default. A list syncs with a
-                collection of its own ('todo sync setup URL --to LIST'; the first list, for a database
-                set up before lists); the other lists stay on this device. Every change can be undone
-                with 'todo undo'.
+                collection of its own ('todo sync setup URL' of an account links every collection to the
+                list of its name, and gives a list made here a collection once it holds a todo); its name
+                and colour sync both ways. 'rm' of a list that syncs asks what becomes of its collection
+                on the server (--delete-remote, --keep-remote; in a pipe one of them is needed). A list
+                whose collection is gone from the server is kept with its todos, not synced, until it is
+                removed or linked again. Every change can be undone with 'todo undo' (a collection on a
+                server is not).
                 """,
             examples: [
                 "todo lists", "todo lists new Groceries '#2E7D32'", "todo lists rename Groceries Shopping",
-                "todo lists default Shopping", "todo lists rm Shopping --move-to Todos"
+                "todo lists default Shopping", "todo lists rm Shopping --move-to Todos",
+                "todo lists rm Work --delete-todos --keep-remote"
             ]
         ),
         run: { (context) throws(CLIError) in

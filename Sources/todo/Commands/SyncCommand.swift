@@ -43,7 +43,7 @@ extension Command {
                 .init(
                     name: "--to", value: "list",
                     help:
-                        "For setup: the list the collection holds (default: the one it holds already, else the default list); the other lists stay on this device."
+                        "For setup of one collection: the list it holds (default: the one it holds already, else the list of its name on an account that syncs already, else the default list)."
                 ),
                 .init(
                     name: "--only", value: "name",
@@ -82,32 +82,41 @@ extension Command {
                 )
             ],
             discussion: """
-                Setup finds the collection from the URL given (RFC 6764: the server's /.well-known/caldav,
+                Setup finds the account from the URL given (RFC 6764: the server's /.well-known/caldav,
                 the principal, its calendar home, the calendars there that hold todos; redirects are
                 followed at setup only, at most 5, never from https to http, and the password goes only to
                 the server named) and remembers it in this database (so each database file is one device).
-                When several collections hold todos, --name picks one, or setup takes its URL; --list
-                shows them and stores nothing. Each database syncs one collection: setting up another one
-                (another URL, or another user) on a database that syncs with one is refused, since the next
-                sync would send it every todo here, unless --relink asks for it; setting up the same one
-                again is allowed. A sync sends the changes made here since the last one, by
-                any program, and applies the server's in one transaction; a field changed on both sides
-                keeps the server's value and is reported as a conflict, and an edit beats a delete. Only
-                the server's explicit word deletes a todo here: an object it leaves out of an answer is
-                asked for again next time, and a collection that suddenly lists no todos at all is refused
-                unless --force-delete says it was emptied on purpose. The user is --user, else the URL's,
-                else ~/.netrc's login for the host; the password comes from --password-command, else
-                TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown. On a terminal (or with
-                --changes), a sync lists after its counts each todo it changed here or sent, marked as
-                'todo watch' marks changes: '+' added, '-' deleted, '✓' done, '○' undone, '~' edited, then
-                whether it came from the server or was sent. A server that takes more
-                than 10 s to connect, or then sends less than 1 KiB in 30 s, is given up;
+                Each list syncs with a collection of its own. The URL of an account links every collection
+                that holds todos, each to the list of its name (made where there is none; one collection
+                alone: the default list), and follows the account: a collection made on the server later
+                becomes a list, and a list made here gets a collection once it holds a todo. --only NAME
+                links fewer (those not linked are left alone, one made later is mentioned once); --name
+                picks one collection, or setup takes its URL, --to naming the list it holds; --list shows
+                what was found and stores nothing. Pointing a list that syncs at another collection, or
+                another account, is refused unless --relink asks for it. A sync lists the account's home
+                once: a list whose collection did not change and that has nothing to send costs no other
+                request; names and colours follow the server, and changes made here are sent (both
+                changed: this side's kept, a conflict); a collection gone from the server keeps its list
+                and todos here, no longer synced, with one warning. A sync sends the changes made here
+                since the last one, by any program, and applies the server's in one transaction; a field
+                changed on both sides keeps the server's value and is reported as a conflict, and an edit
+                beats a delete. Only the server's explicit word deletes a todo here: an object it leaves
+                out of an answer is asked for again next time, and a collection that suddenly lists no
+                todos at all is refused unless --force-delete says it was emptied on purpose. The user is
+                --user, else the URL's, else ~/.netrc's login for the host; the password comes from
+                --password-command, else TODO_SYNC_PASSWORD, else ~/.netrc; it is never stored or shown.
+                On a terminal (or with --changes), a sync lists after its counts each list and todo it
+                changed here or sent, marked as 'todo watch' marks changes: '+' added, '-' deleted, '✓'
+                done, '○' undone, '~' edited, then whether it came from the server or was sent. A server
+                that takes more than 10 s to connect, or then sends less than 1 KiB in 30 s, is given up;
                 TODO_SYNC_TIMEOUT=SECONDS (1 to 300) sets both. Forget drops the remote and its sync
-                state; the todos stay and keep their UIDs, so setting up the same collection again matches
-                them.
+                state (forget LIST: that list's alone, which then stays on this device); the todos stay and
+                keep their UIDs, so setting up the same collection again matches them.
                 """,
             examples: [
-                "todo sync setup https://dav.example.com/alice/tasks/ --user alice --password-command 'pass show caldav'",
+                "todo sync setup https://dav.example.com/ --user alice --password-command 'pass show caldav'",
+                "todo sync setup https://dav.example.com/ --user alice --only Household --only Work",
+                "todo sync setup https://dav.example.com/alice/tasks/ --user alice --to Todos",
                 "todo sync setup https://dav.example.com/ --user alice --list",
                 "todo sync setup https://dav.example.com/ --user alice --name Tasks --ca-file ~/dav-ca.pem",
                 "todo sync",
