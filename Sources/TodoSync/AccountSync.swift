@@ -334,24 +334,25 @@ public struct AccountSync {
             var bases = try state.bases()
             let name = try self.name(of: send.listID)
             var sent = AccountReport.Sent(listID: send.listID, name: name)
-            if let wanted = send.name {
-                bases.listName = wanted
-                bases.name = answer.collection.name
-                if answer.outcome(.name)?.set == true {
-                    sent.newName = wanted
+            // Each property sent: (field, value sent, both sides' bases, what the server holds, where
+            // the report says it was sent).
+            let properties:
+                [(
+                    AccountReport.Field, String?, WritableKeyPath<ListBases, String?>,
+                    WritableKeyPath<ListBases, String?>, String?, WritableKeyPath<AccountReport.Sent, String?>
+                )] = [
+                    (.name, send.name, \.listName, \.name, answer.collection.name, \.newName),
+                    (.color, send.color, \.listColor, \.color, answer.collection.color, \.color)
+                ]
+            for (field, wanted, localBase, remoteBase, held, reported) in properties {
+                guard let wanted else { continue }
+                bases[keyPath: localBase] = wanted
+                bases[keyPath: remoteBase] = held
+                if CollectionProperty(rawValue: field.rawValue).flatMap(answer.outcome)?.set == true {
+                    sent[keyPath: reported] = wanted
                 } else {
                     report.refused.append(
-                        AccountReport.Refused(listID: send.listID, name: name, field: .name, value: wanted))
-                }
-            }
-            if let wanted = send.color {
-                bases.listColor = wanted
-                bases.color = answer.collection.color
-                if answer.outcome(.color)?.set == true {
-                    sent.color = wanted
-                } else {
-                    report.refused.append(
-                        AccountReport.Refused(listID: send.listID, name: name, field: .color, value: wanted))
+                        AccountReport.Refused(listID: send.listID, name: name, field: field, value: wanted))
                 }
             }
             try state.setBases(bases)
