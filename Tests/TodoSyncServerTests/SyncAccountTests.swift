@@ -347,3 +347,59 @@ extension SyncAccountTests {
         #expect(try server.todosSeenByPython(server.base + server.homePath() + "Work/").count == 1, "kept there")
     }
 }
+
+extension SyncAccountTests {
+    /// The home's listing is the server's word like any answer: members outside the home (another
+    /// origin, a `..` path) are never taken or asked for; subscriptions, inboxes, Nextcloud's
+    /// deleted calendars and calendars without VTODO are no lists; a display name with control
+    /// characters makes a list name without them, and reaches the terminal escaped.
+    @Test func aHostileHomeListingChangesOnlyWhatItMayAndPrintsNothingRaw() throws {
+        let server = try CalDAVServer.radicale()
+        defer { server.stop() }
+        try server.makeCollection(name: "Work", components: ["VTODO"])
+        let proxy = try MisbehavingProxy(server)
+        let laptop = SyncDevice(server, url: proxy.base + "/")
+        #expect(try laptop.todo(["sync", "setup", proxy.base + "/", "--user", "alice"]).status == 0)
+        try laptop.sync()
+        func response(_ href: String, _ type: String, name: String = "x", comps: String = "") -> String {
+            "<D:response><D:href>\(href)</D:href><D:propstat><D:prop><D:resourcetype><D:collection/>\(type)"
+                + "</D:resourcetype><D:displayname>\(name)</D:displayname>\(comps)</D:prop>"
+                + "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
+        }
+        let todos = "<C:supported-calendar-component-set><C:comp name=\"VTODO\"/></C:supported-calendar-component-set>"
+        let body =
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?><D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\""
+            + " xmlns:CS=\"http://calendarserver.org/ns/\" xmlns:NC=\"http://nextcloud.com/ns\">"
+            + response("/alice/", "")
+            + response("/alice/tasks/", "<C:calendar/>", name: "tasks", comps: todos)
+            + response("/alice/Work/", "<C:calendar/>", name: "Work", comps: todos)
+            + response("http://evil.example/alice/stolen/", "<C:calendar/>", name: "Stolen", comps: todos)
+            + response("/alice/../bob/tasks/", "<C:calendar/>", name: "Bob", comps: todos)
+            + response("/alice/feed/", "<CS:subscribed/>", name: "Feed")
+            + response("/alice/inbox/", "<C:schedule-inbox/>", name: "Inbox")
+            + response("/alice/old/", "<NC:deleted-calendar/>", name: "Old", comps: todos)
+            + response(
+                "/alice/events/", "<C:calendar/>", name: "Events",
+                comps:
+                    "<C:supported-calendar-component-set><C:comp name=\"VEVENT\"/></C:supported-calendar-component-set>"
+            )
+            + response("/alice/evil/", "<C:calendar/>", name: "-&#x9B;31mEvil&#x202E;&#10;error: forged", comps: todos)
+            + "</D:multistatus>"
+        try proxy.set(.answer(kind: "propfind", code: 207, body: body, nth: 1))
+        let result = try laptop.todo("sync", "--changes")
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        let output = result.stdout + result.stderr
+        #expect(
+            !output.unicodeScalars.contains { $0 == "\u{9B}" || $0 == "\u{202E}" }
+                && !output.contains("\nerror: forged"),
+            "\(output)")
+        let lists = try Self.lists(laptop)
+        #expect(Set(lists.keys) == ["Todos", "tasks", "Work", "31mEvil  error: forged"], "\(lists.keys)")
+        // The made-up collection is not there: its list is gone at once, kept, and said once.
+        #expect(result.stderr.contains("'31mEvil  error: forged' is gone from the server"), "\(result.stderr)")
+        #expect(!proxy.requests.contains { $0.path.contains("stolen") || $0.path.contains("bob") })
+        try proxy.set(.pass)
+        let after = try laptop.todo("sync")
+        #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
+    }
+}
