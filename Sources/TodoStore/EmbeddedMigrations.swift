@@ -418,8 +418,9 @@ extension Migration {
                 -- deletes nothing: the list and its todos stay, the link is no longer synced, and the list is not
                 -- made again on the server until the user links it again.
                 -- seen: the collection's sync token (or 'ctag:' and its getctag) in the home's listing before a
-                -- sync that took in everything it listed: the same value at the next listing, with nothing to send
-                -- here, means there is nothing to do for this list.
+                -- sync that took in everything it listed and wrote nothing: the same value at the next listing,
+                -- with nothing to send here, means there is nothing to do for this list. Forgotten whenever the
+                -- objects recorded here change (SyncState.setToken).
                 -- The bases of the merge of the list's name and colour with the collection's displayname and
                 -- calendar-color, as of the last sync, one per side: a list may be linked to a collection of
                 -- another name (setup --to, a link made before), and neither is renamed for that. NULL

@@ -31,6 +31,20 @@ public struct SyncAccount {
         self.listed = listed
     }
 
+    /// The state to record as the one a list is in step with (`AccountSync`'s idle lists are
+    /// those whose collection is still in it, and cost no request): the state the home listed
+    /// before this sync, when the sync took in everything listed and wrote nothing (a write makes
+    /// another state), and, where the state is a sync token, when the listing's token is that
+    /// same state (nothing changed between the home's listing and the collection's). A state is
+    /// content, not a moment (Xandikos's is a git tree): recorded while the items here were not
+    /// those of it, a collection put back into it (an object made here, deleted by a phone)
+    /// would look idle for good (SyncState.setToken).
+    static func seen(_ listed: String?, pulled: SyncEngine.Pulled, sent: Bool) -> String? {
+        guard let listed, pulled.complete, !sent else { return nil }
+        guard listed.hasPrefix("ctag:") || pulled.incoming.token == listed else { return nil }
+        return listed
+    }
+
     /// Syncs every list both ways. `report` holds what was done when it fails part-way (see
     /// ``SyncEngine/sync(into:)``); the collections read before a failure may have been applied.
     /// A collection that answers 404 is gone: its list is kept with its todos and no longer
@@ -74,16 +88,20 @@ public struct SyncAccount {
 
         // 3. Send what changed here; with several lists, once more: a todo moved between them is
         // written to its new collection once the old one has deleted it.
-        for index in engines.indices { _ = try engines[index].send(pulls[index], report: &report) }
+        var sent = Array(repeating: false, count: engines.count)
+        for index in engines.indices { sent[index] = try engines[index].send(pulls[index], report: &report) }
         if engines.count > 1 {
-            for index in engines.indices { _ = try engines[index].send(pulls[index], report: &report) }
+            for index in engines.indices {
+                if try engines[index].send(pulls[index], report: &report) { sent[index] = true }
+            }
         }
         // What reading back our own writes offered is no series another app moved.
         report.seriesLost = []
         report.seriesStarted = []
-        for (engine, pulled) in zip(engines, pulls) {
+        for index in engines.indices {
+            let (engine, pulled) = (engines[index], pulls[index])
             let list = try engine.read { () throws(TodoStoreError) in try engine.state.linkedListID() }
-            try engine.finish(feedStart: feedStart, seen: pulled.complete ? listed[list] : nil)
+            try engine.finish(feedStart: feedStart, seen: Self.seen(listed[list], pulled: pulled, sent: sent[index]))
         }
     }
 }

@@ -291,7 +291,9 @@ public struct SyncState {
 
     /// Stores `token` as the collection's state the items here stand for, if the token stored
     /// is still `expected` (the one this sync started from); otherwise (another sync of this
-    /// database stored one meanwhile) none, so that the next sync lists everything. A token is
+    /// database stored one meanwhile) none, so that the next sync lists everything. Either way
+    /// the state the list was last in step with (`seen`, AccountSync's idle lists) is forgotten
+    /// until the sync ends (``SyncAccount``): the items change now. A token is
     /// a state of the collection, not a moment: Xandikos's is the id of the collection's git
     /// tree, Radicale's names a stored listing, and either answers "changes since" by comparing
     /// that state with the current one. An object written here after the state the token names,
@@ -300,18 +302,23 @@ public struct SyncState {
     func setToken(_ token: String?, replacing expected: String?) throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             try connection.internalCachedStatement(
-                "UPDATE sync_links SET sync_token = CASE WHEN sync_token IS ? THEN ? END WHERE list_id = \(listSQL)"
+                """
+                UPDATE sync_links SET sync_token = CASE WHEN sync_token IS ? THEN ? END, seen = NULL
+                WHERE list_id = \(listSQL)
+                """
             ).execute([expected, token])
         }
     }
 
-    /// Forgets the token: the items here no longer stand for the state it names (this sync
-    /// is about to write, or took in only part of a listing). The next sync lists everything,
-    /// unless this one stores a token for the state it leaves (``setToken(_:replacing:)``).
+    /// Forgets the token, and the state the list was last in step with: the items here no
+    /// longer stand for the state either names (this sync is about to write, or took in only
+    /// part of a listing). The next sync lists everything, unless this one stores a token for
+    /// the state it leaves (``setToken(_:replacing:)``).
     func clearToken() throws(TodoStoreError) {
         try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("UPDATE sync_links SET sync_token = NULL WHERE list_id = \(listSQL)")
-                .execute()
+            try connection.internalCachedStatement(
+                "UPDATE sync_links SET sync_token = NULL, seen = NULL WHERE list_id = \(listSQL)"
+            ).execute()
         }
     }
 

@@ -85,6 +85,32 @@ extension SyncAccountTests {
     /// here too (a name another list has gets ` (2)`); renamed on both sides, this side's is
     /// kept and the conflict said. On main, setup refused several collections and the home was
     /// never listed.
+    /// A collection's state is its content (Xandikos's is a git tree): a todo made here, then
+    /// deleted by the phone, puts the collection back in the state the home listed before the
+    /// sync that sent it. That sync wrote, so it records no state to be idle in, and the next
+    /// sync asks the collection and deletes the todo here too (it stayed here for good when the
+    /// state listed before the write was taken for one this device was in step with).
+    @Test(arguments: SyncCLITests.kinds) func aTodoMadeHereThenDeletedThereIsNotSkipped(kind: CalDAVServer.Kind)
+        throws
+    {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let laptop = SyncDevice(server)
+        try laptop.ok("add", "Keep me")
+        try laptop.setUp()
+        try laptop.sync()
+        try laptop.sync()
+        try laptop.ok("add", "Buy milk")
+        #expect(try laptop.sync()["sent"] as? Int == 1)
+        let milk = try #require(
+            try server.todosSeenByPython(server.todoCollectionURL).first { $0["summary"] == "Buy milk" }?["uid"])
+        let deleted = try server.request("DELETE", server.todoCollectionURL + milk + ".ics")
+        #expect((200..<300).contains(deleted.status), "DELETE \(milk): \(deleted.status)")
+        let report = try laptop.sync()
+        #expect(report["deleted"] as? Int == 1, "\(report)")
+        #expect(try laptop.ok("list", "--all").contains("Buy milk") == false)
+    }
+
     @Test(arguments: SyncCLITests.kinds) func theAccountFollowsWhatThePhoneDoesToItsCollections(
         kind: CalDAVServer.Kind
     ) throws {
