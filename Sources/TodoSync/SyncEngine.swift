@@ -190,8 +190,8 @@ public struct SyncEngine {
     }
 
     /// Records the sync as finished, its feed position `feedStart`, and the collection's state
-    /// the home listed before it (`seen`: `nil` when the sync did not take in everything listed,
-    /// or there was no listing).
+    /// its items here are those of (`seen`, ``SyncAccount/seen(_:pulled:sent:)``: `nil` when
+    /// that is not known).
     func finish(feedStart: TodoFeedPosition, seen: String? = nil) throws(SyncError) {
         try store { () throws(TodoStoreError) in
             try state.setFinished(at: Self.iso8601(now()), feedSeq: feedStart.seq)
