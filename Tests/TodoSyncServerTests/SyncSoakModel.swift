@@ -229,7 +229,9 @@ final class SoakModel {
             // Present after a delete: only by a restore, or an edit that beat it (reported).
             if let delete = history.deletes.last {
                 let restored = history.restores.contains { $0.step > delete.step }
-                let reported = history.conflicts.contains { $0.step > delete.step && $0.field == "deleted" }
+                // At the delete's own step: a sqlite3 delete in the middle of the sync that then
+                // reported the edit that beat it.
+                let reported = history.conflicts.contains { $0.step >= delete.step && $0.field == "deleted" }
                 if !restored && !reported {
                     let message =
                         "\(key), deleted by \(delete.actor) at step \(delete.step), is back with no conflict reported"
