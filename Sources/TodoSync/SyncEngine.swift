@@ -115,13 +115,16 @@ public struct SyncEngine {
 
     /// Step 1: what changed there. Reads the collection; changes nothing here.
     func pull(report: inout SyncReport) throws(SyncError) -> Pulled {
-        let progress = try read { () throws(TodoStoreError) in try state.progress() }
+        // What is recorded here is read before the listing: an object another sync
+        // of this file records meanwhile (two `todo sync` at once) was written after the listing
+        // began, and its absence from the listing is no removal, nor a collection emptied.
+        let (progress, items, sent) = try read { () throws(TodoStoreError) in
+            (try state.progress(), try state.items(), try state.sentHrefs())
+        }
         let listing = try collection.changes(since: progress.syncToken)
-        let items = try read { () throws(TodoStoreError) in try state.items() }
         if case .everything(let all, _, false) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
             throw .serverEmpty(syncedBefore: items.count)
         }
-        let sent = try read { () throws(TodoStoreError) in try state.sentHrefs() }
         let incoming = Self.remoteChanges(listing, items: items, sent: sent)
         let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
         // Listed as changed, then answered 404 when fetched: removed. Listed and not sent at all

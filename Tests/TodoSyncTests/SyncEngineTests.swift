@@ -470,6 +470,24 @@ struct Device {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
     }
 
+    /// Two syncs of one database at once, without sync tokens: the second sync's listing is made
+    /// before the first one's create lands, and the first records the object before the second
+    /// reads what is recorded. That object's absence from the listing is no removal (the todo
+    /// was deleted here, and then there), nor an emptied collection (the second sync refused).
+    @Test func anObjectAnotherSyncRecordsAfterTheListingIsNoRemoval() throws {
+        let server = InMemoryCollection(offersTokens: false)
+        let laptop = try Device(folder, "laptop", server)
+        try laptop.repository.add(name: "Buy milk")
+        let second = InMemoryCollectionListingThen(server) { try laptop.sync() }
+        let report = try SyncEngine(
+            repository: laptop.repository, collection: second, timeZone: .offset(seconds: 0), now: { 1_700_000_000 }
+        ).sync()
+        #expect(report.deleted == 0, "\(report)")
+        #expect(try laptop.summary().map(\.name) == ["Buy milk"])
+        #expect(server.objects.count == 1)
+        #expect(try laptop.sync() == SyncReport())
+    }
+
     /// Two syncs of one database at once: the one that ends last stores no token from its
     /// listing over the one the other stored past its writes (the items here no longer stand
     /// for that listing's state).
@@ -800,6 +818,28 @@ final class InMemoryCollectionWriteThenFail: CalendarCollection, @unchecked Send
         _ = try server.write(writes)
         throw .unreachable("connection reset")
     }
+    func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
+}
+
+/// A collection that runs `meanwhile` once, after its first listing was made and before it is
+/// answered: another sync of the same file, between a sync's listing and what it reads here.
+final class InMemoryCollectionListingThen: CalendarCollection, @unchecked Sendable {
+    let server: InMemoryCollection
+    private var meanwhile: (() throws -> Void)?
+    init(_ server: InMemoryCollection, meanwhile: @escaping () throws -> Void) {
+        self.server = server
+        self.meanwhile = meanwhile
+    }
+    func changes(since token: String?) throws(SyncError) -> ChangesAnswer {
+        let answer = try server.changes(since: token)
+        if let run = meanwhile {
+            meanwhile = nil
+            do { try run() } catch { throw .unreachable("\(error)") }
+        }
+        return answer
+    }
+    func fetch(_ hrefs: [String]) throws(SyncError) -> FetchAnswer { try server.fetch(hrefs) }
+    func write(_ writes: [Write]) throws(SyncError) -> [WriteAnswer.Outcome] { try server.write(writes) }
     func href(forNewUID uid: String) -> String { server.href(forNewUID: uid) }
 }
 
