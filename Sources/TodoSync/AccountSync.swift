@@ -164,7 +164,13 @@ public struct AccountSync {
             let list = try Self.list(for: collection, in: repository)
             try state.addLink(list: list.id, url: collection.url)
             report.linked.append(AccountReport.Link(listID: list.id, name: list.name, url: collection.url))
-            try mergeProperties(of: list.id, with: collection, report: &report)
+            // Compared from now on, in the transaction that links it: the list is the collection's
+            // (named after it), and a rename on either side before a sync goes through must not
+            // be taken for a first meeting (each side kept as it is, for good). The colours merge
+            // from none: one only one side has is the other's too.
+            try SyncState(repository: repository, list: list.id).setBases(
+                ListBases(listName: list.name, name: collection.name))
+            if let send = try mergeProperties(of: list.id, with: collection, report: &report) { sends.append(send) }
             present[list.id] = collection
         }
         // Those no longer listed are forgotten: one made again later is new again.
@@ -254,8 +260,22 @@ public struct AccountSync {
         let known = try state.bases()
         var bases = known
         let remoteColor = collection.color.flatMap(CalendarColor.read)
-        // Never compared: both sides as they are, once the sync is through (``recordBases(_:)``).
-        guard bases.listName != nil else { return nil }
+        // Never compared: both sides as they are, once the sync is through (``recordBases(_:)``),
+        // but for a colour only one side has, which the other takes, so that every device shows
+        // the list in it (a list matched by name; a collection another device made, its sync
+        // killed before it set the colour).
+        guard bases.listName != nil else {
+            if list.color == nil, let remoteColor {
+                list = try repository.setListColor(id: listID, to: remoteColor)
+                report.recolored.append(
+                    AccountReport.Recolored(listID: listID, name: list.name, from: nil, to: remoteColor))
+            } else if let color = list.color, collection.color == nil {
+                var send = PropertySend(listID: listID, url: collection.url)
+                send.color = color
+                return send
+            }
+            return nil
+        }
         var send = PropertySend(listID: listID, url: collection.url)
         // No displayname, or a colour that is no colour (a CSS name): no opinion of the server's.
         let remoteName = collection.name ?? bases.name

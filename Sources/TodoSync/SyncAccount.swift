@@ -45,6 +45,32 @@ public struct SyncAccount {
         return listed
     }
 
+    /// A collection that lists nothing while todos were synced with it is believed only when each
+    /// of them is in another collection of the account now: the last todos of a list moved out
+    /// by another device or app, taken in there before their absence here deletes anything.
+    /// Otherwise (a server that lost a collection's objects) the sync stops, and nothing changes
+    /// here (``SyncError/serverEmpty(syncedBefore:)``).
+    private func checkEmptied(_ pulls: [SyncEngine.Pulled], _ engines: [SyncEngine]) throws(SyncError) {
+        let emptied = pulls.compactMap(\.emptied)
+        guard !emptied.isEmpty, let first = engines.first else { return }
+        var elsewhere = Set<String>()
+        for pulled in pulls where pulled.emptied == nil {
+            for object in pulled.fetched.objects {
+                if let uid = try? VTodoObject(parsing: object.text, timeZone: first.timeZone).uid {
+                    elsewhere.insert(uid)
+                }
+            }
+        }
+        for (engine, pulled) in zip(engines, pulls) {
+            guard let uids = pulled.emptied else { continue }
+            for uid in uids where !elsewhere.contains(uid) {
+                // Moved by an earlier sync already: recorded with another list's collection.
+                let moved = try engine.read { () throws(TodoStoreError) in try engine.state.itemElsewhere(uid: uid) }
+                if moved == nil { throw .serverEmpty(syncedBefore: uids.count) }
+            }
+        }
+    }
+
     /// Syncs every list both ways. `report` holds what was done when it fails part-way (see
     /// ``SyncEngine/sync(into:)``); the collections read before a failure may have been applied.
     /// A collection that answers 404 is gone: its list is kept with its todos and no longer
@@ -64,7 +90,7 @@ public struct SyncAccount {
         var pulls: [SyncEngine.Pulled] = []
         for engine in self.engines {
             do {
-                pulls.append(try engine.pull(report: &report))
+                pulls.append(try engine.pull(report: &report, othersMayHoldThem: self.engines.count > 1))
                 engines.append(engine)
             } catch .collectionNotFound {
                 let list = try engine.read { () throws(TodoStoreError) in try engine.state.linkedListID() }
@@ -78,6 +104,7 @@ public struct SyncAccount {
             }
         }
         guard !engines.isEmpty else { return }
+        try checkEmptied(pulls, engines)
 
         // 2. Apply it here, in one transaction: every collection's objects, then every removal.
         try first.store(&report) { (report) throws(TodoStoreError) in

@@ -111,10 +111,16 @@ public struct SyncEngine {
         /// Whether an object listed was taken in: the items here then no longer stand for the
         /// state the token kept names.
         var tookInAny = false
+        /// The UIDs synced with a collection whose complete listing names nothing, when the
+        /// account's other collections are to say whether they moved there (``SyncAccount``).
+        var emptied: Set<String>?
     }
 
-    /// Step 1: what changed there. Reads the collection; changes nothing here.
-    func pull(report: inout SyncReport) throws(SyncError) -> Pulled {
+    /// Step 1: what changed there. Reads the collection; changes nothing here. A complete
+    /// listing that names nothing, while todos were synced with the collection, is refused
+    /// (``SyncError/serverEmpty(syncedBefore:)``), or with `othersMayHoldThem` left for the
+    /// caller to judge against the account's other collections (``Pulled/emptied``).
+    func pull(report: inout SyncReport, othersMayHoldThem: Bool = false) throws(SyncError) -> Pulled {
         // What is recorded here is read before the listing: an object another sync
         // of this file records meanwhile (two `todo sync` at once) was written after the listing
         // began, and its absence from the listing is no removal, nor a collection emptied.
@@ -122,8 +128,10 @@ public struct SyncEngine {
             (try state.progress(), try state.items(), try state.sentHrefs())
         }
         let listing = try collection.changes(since: progress.syncToken)
+        var emptied: Set<String>?
         if case .everything(let all, _, false) = listing, all.isEmpty, !items.isEmpty, !forceDelete {
-            throw .serverEmpty(syncedBefore: items.count)
+            guard othersMayHoldThem else { throw .serverEmpty(syncedBefore: items.count) }
+            emptied = Set(items.values.map(\.uid))
         }
         let incoming = Self.remoteChanges(listing, items: items, sent: sent)
         let fetched = incoming.changed.isEmpty ? FetchAnswer() : try collection.fetch(incoming.changed)
@@ -151,7 +159,7 @@ public struct SyncEngine {
         }
         return Pulled(
             progress: progress, incoming: incoming, fetched: fetched, removed: incoming.removed + fetched.gone,
-            complete: complete)
+            complete: complete, emptied: emptied)
     }
 
     /// Step 2, first half: the objects listed, merged here. Runs inside the caller's transaction.
