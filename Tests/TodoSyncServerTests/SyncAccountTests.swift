@@ -111,6 +111,39 @@ extension SyncAccountTests {
         #expect(try laptop.ok("list", "--all").contains("Buy milk") == false)
     }
 
+    /// The phone moves the last todo out of a list: its collection now lists nothing, which with
+    /// one list is refused (a server that lost its objects), but here the todo is in another
+    /// collection of the account, so the sync takes the move (it was refused, "the server lists
+    /// no todos", until the user chose --force-delete).
+    @Test(arguments: SyncCLITests.kinds) func theLastTodoMovedOutOfAListIsAMoveNotAnEmptiedServer(
+        kind: CalDAVServer.Kind
+    ) throws {
+        let server = try SyncCLITests.start(kind)
+        defer { server.stop() }
+        let personal = try server.makeCollection(name: "Personal", components: ["VTODO"])
+        try Self.put(server, "phone-milk", "Milk", into: server.todoCollectionURL)
+        try Self.put(server, "phone-diary", "Diary", into: personal)
+        let laptop = SyncDevice(server)
+        let user = laptop.user.map { ["--user", $0] } ?? []
+        let setup = try laptop.todo(["sync", "setup", String(personal.dropLast("Personal/".count))] + user)
+        #expect(setup.status == 0, "\(setup.stderr)")
+        #expect(try laptop.sync()["received"] as? Int == 2)
+        // As the apps move it: deleted there, written here with its UID and every line.
+        let diary = try server.request("GET", personal + "phone-diary.ics")
+        #expect(try server.request("DELETE", personal + "phone-diary.ics").status < 300)
+        let put = try server.request(
+            "PUT", server.todoCollectionURL + "phone-diary.ics", body: diary.body,
+            headers: ["Content-Type": "text/calendar; charset=utf-8", "If-None-Match": "*"])
+        #expect(put.status < 300)
+        let id = try laptop.id(named: "Diary")
+        let report = try laptop.sync()
+        #expect(report["moved"] as? Int == 1 && report["deleted"] as? Int == 0, "\(report)")
+        #expect(try laptop.id(named: "Diary") == id)
+        let lists = try Self.lists(laptop)
+        #expect(lists["Personal"]?["undone"] as? Int == 0 && lists["Personal"]?["synced"] as? Bool == true, "\(lists)")
+        #expect(try laptop.sync()["sent"] as? Int == 0)
+    }
+
     @Test(arguments: SyncCLITests.kinds) func theAccountFollowsWhatThePhoneDoesToItsCollections(
         kind: CalDAVServer.Kind
     ) throws {
