@@ -192,6 +192,10 @@ public struct Row {
     @inline(__always)
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
+    /// True when the column holds an integer (its storage class, not what it converts to).
+    @inline(__always)
+    public func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_INTEGER }
+
     /// The column as a 64-bit integer (SQLite's conversion rules apply; NULL reads as 0).
     @inline(__always)
     public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

@@ -35,8 +35,9 @@ public struct ImportReport: Sendable, Equatable {
         case scheduled
         /// taskwarrior's `scheduled:` on another day than the task's `wait:`, which is the start.
         case scheduledBesideWait
-        /// taskwarrior's `start:` (when work began: an active marker), `until:` on a task that
-        /// does not repeat, and `depends:`: todos have no such marker, expiry or links.
+        /// taskwarrior's `start:` on a completed task (when work began: a pending one is in
+        /// progress), `until:` on a task that does not repeat, and `depends:`: todos have no
+        /// such time, expiry or links.
         case start, until, depends
         /// A taskwarrior `recur:` in hours or minutes: the todo is imported without repeating.
         case recurShorterThanADay

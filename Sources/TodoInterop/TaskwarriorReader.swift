@@ -16,7 +16,9 @@ import TodoStore
 ///   on another day than `wait` is counted as not kept. A start on the due date is no separate
 ///   start and is dropped without a word; one after it has no place and is counted.
 /// - `status`: `pending` and `waiting` are not done, `completed` is done, `deleted` tasks are
-///   skipped; any other status is an error naming the record.
+///   skipped (deleted there, not cancelled: a cancelled todo would bring back what the user
+///   deleted); any other status is an error naming the record. A pending task with a `start`
+///   (active: `task start`, until `task stop`) is in progress.
 /// - A recurring task is a template (`status:recurring`, with `recur`, `due`, `until`, `mask`)
 ///   and its instances (`parent` naming the template's `uuid`, `imask` its place in the series).
 ///   Together they are one repeating todo, at the template's place in the file: `recur` is its
@@ -39,8 +41,8 @@ import TodoStore
 ///   same export twice adds its todos once.
 /// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
 ///   project that is not one word, an unknown priority, an annotation without text; a `wait` or
-///   `scheduled` after the due date, a `scheduled` beside a `wait` of another day; `start`,
-///   `depends`, and `until` on a task that does not repeat; a `recur` that is no rule. The rest
+///   `scheduled` after the due date, a `scheduled` beside a `wait` of another day; `start` on a
+///   completed task, `depends`, and `until` on a task that does not repeat; a `recur` that is no rule. The rest
 ///   (`urgency`, `modified`, `mask`, UDAs...) is bookkeeping and ignored, and so are the times
 ///   of day of `wait` and `scheduled` (a start is a date).
 enum TaskwarriorReader {
@@ -216,6 +218,7 @@ enum TaskwarriorReader {
         if let current = earliestPending, current.todo.deadline == deadline {
             todo.dueTime = current.todo.dueTime
             if let start = current.todo.start { todo.start = start }
+            todo.status = current.todo.status
         }
         return (todo, history, notKept)
     }
@@ -301,7 +304,11 @@ enum TaskwarriorReader {
         todo.created = Self.time(task["entry"])
         let end = Self.time(task["end"])
         if status == .completed { todo.completed = end }
-        if Self.holdsValue(task["start"]) { notKept.append(.start) }
+        // `start` marks an active task (`task start`, until `task stop`): a pending one is in
+        // progress. A completed task is done, whatever it was; its start has no place.
+        if Self.holdsValue(task["start"]) {
+            if status == .pending { todo.status = .inProcess } else { notKept.append(.start) }
+        }
         if Self.holdsValue(task["depends"]) { notKept.append(.depends) }
         var parent: String?
         if case .string(let text)? = task["parent"], !text.isEmpty { parent = text }

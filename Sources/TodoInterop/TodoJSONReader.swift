@@ -15,6 +15,9 @@ import TodoStore
 /// - `repeat_rule` (an RRULE value as written, or `null`) and `repeat_from` (`"due"` or
 ///   `"done"`; `"due"` when absent) are optional too: a rule another app wrote comes back as it
 ///   was, whether or not this version's engine reads it;
+/// - `status` (`"needs-action"`, `"in-process"`, `"completed"` or `"cancelled"`; absent or
+///   `null`: what `done` says) and `percent` (a whole number 0-100, or `null`) are optional;
+///   a status, when given, decides over `done`;
 /// - `list` is optional: the name of the todo's list (``ImportReport/lists``);
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
 ///   from newer versions with more keys still import.
@@ -64,10 +67,14 @@ enum TodoJSONReader {
         for field in TodoField.all where field.name != "name" {
             guard let json = object[field.name] else { continue }
             guard field.set(try value(of: field, json, location: location), in: &fields) else {
-                // Text the field still refuses: a repeat_from other than "due" or "done".
+                // Text the field still refuses: a repeat_from other than "due" or "done", a status
+                // that is none of the four.
                 let shown = if case .string(let text) = json { text.debugDescription } else { json.kindDescription }
-                let words = TodoRepeatFrom.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                let expected = field.name == "repeat_from" ? " (expected \(words))" : ""
+                let allowed =
+                    field.name == "repeat_from"
+                    ? TodoRepeatFrom.allCases.map(\.rawValue) : TodoStatus.allCases.map(\.rawValue)
+                let words = allowed.map { "\"\($0)\"" }.joined(separator: " or ")
+                let expected = ["repeat_from", "status"].contains(field.name) ? " (expected \(words))" : ""
                 throw ImportError(location, "\"\(field.name)\" cannot be \(shown)\(expected)")
             }
         }
@@ -75,14 +82,15 @@ enum TodoJSONReader {
     }
 
     /// The value of `field` in its JSON form (the one `todo export` writes): `null` is the
-    /// field's empty value but for done, which is `true` or `false`; a date `YYYY-MM-DD`; a
+    /// field's empty value but for done, which is `true` or `false`, and status, whose `null` is
+    /// what done says (``TodoField/Value/none``, which its field takes so); a date `YYYY-MM-DD`; a
     /// priority a whole number 0-9; tags an array of tags such as `"+work"`; a time
     /// `YYYY-MM-DDTHH:MM:SSZ`; a due time as ``TodoDueTime/text`` writes it; text a string.
     private static func value(
         of field: TodoField, _ json: JSONValue, location: ImportError.Location
     ) throws(ImportError) -> TodoField.Value {
         let key = "\"\(field.name)\""
-        if case .null = json, field.kind != .flag { return field.empty }
+        if case .null = json, field.kind != .flag { return field.name == "status" ? .none : field.empty }
         switch (field.kind, json) {
         case (.flag, .bool(let flag)):
             return .flag(flag)
@@ -127,6 +135,11 @@ enum TodoJSONReader {
             return .clock(time)
         case (.clock, _):
             throw ImportError(location, "\(key) must be a time of day or null, found \(json.kindDescription)")
+        case (.percent, .number(let value)) where value == value.rounded() && (0...100).contains(value):
+            return .percent(Int(value))
+        case (.percent, _):
+            throw ImportError(
+                location, "\(key) must be a whole number from 0 to 100 or null, found \(json.kindDescription)")
         case (.text, .string(let text)):
             return .text(text)
         case (.text, _):

@@ -35,9 +35,10 @@ public enum TodoColumns {
 
     /// The fields on the current row of a statement that selected ``fields`` from `column` on.
     ///
-    /// A completed time is the time a todo was last marked done, while it is done: one left in
-    /// the column of a todo that is not (another program's `UPDATE todos SET done = 0`) is read
-    /// as none, as an iCalendar COMPLETED is, so that every reader and every device agrees.
+    /// A completed time is the time a todo was last marked done, while it is completed: one left
+    /// in the column of a todo that is not (another program's `UPDATE todos SET done = 0`), or
+    /// that is cancelled (never completed), is read as none, as an iCalendar COMPLETED is, so
+    /// that every reader and every device agrees.
     @inline(__always)
     public static func fields(from row: Row, at column: Int32) -> TodoFields {
         var fields = TodoFields(name: "")
@@ -49,7 +50,7 @@ public enum TodoColumns {
                 readers[offset](row, column + Int32(offset), &fields)
             }
         }
-        if !fields.isDone { fields.completed = nil }
+        if fields.status != .completed { fields.completed = nil }
         return fields
     }
 

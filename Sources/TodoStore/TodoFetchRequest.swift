@@ -54,6 +54,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Only todos in one of these lists, by id (none: every list), as `todo list --list Work
     /// --list Home` asks.
     public var lists: [Int64] = []
+    /// Only todos in one of these states (none: any), as `todo list --status in-process
+    /// --status needs-action` asks.
+    public var statuses: [TodoStatus] = []
     /// At most this many todos (`nil`: no limit).
     public var limit: Int?
     /// Skip this many todos first.
@@ -186,6 +189,16 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return arguments
     }
 
+    /// The WHERE term of the todos in `status`.
+    private static func condition(_ status: TodoStatus) -> String {
+        switch status {
+        case .needsAction: "(done = 0 AND status IS NOT 'in-process')"
+        case .inProcess: "(done = 0 AND status = 'in-process')"
+        case .completed: "(done = 1 AND status IS NOT 'cancelled')"
+        case .cancelled: "(done = 1 AND status = 'cancelled')"
+        }
+    }
+
     /// ` WHERE ...` for ``conditions``, or nothing.
     private var whereClause: String {
         let conditions = self.conditions
@@ -199,7 +212,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The WHERE terms of the filter, the deadline bounds, the start bounds, the search, the
-    /// tags, the priorities and the lists, in parameter order (``filterArguments`` binds them).
+    /// tags, the priorities, the lists and the states, in parameter order (``filterArguments``
+    /// binds them; the states take none).
     private var conditions: [String] {
         var conditions: [String] = []
         switch filter {
@@ -224,6 +238,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
         }
         if !lists.isEmpty {
             conditions.append("list_id IN (" + lists.map { _ in "?" }.joined(separator: ", ") + ")")
+        }
+        // A state is both columns, read as TodoStatus reads them: done decides, and the status
+        // column tells its two states apart. No parameters.
+        if !statuses.isEmpty {
+            conditions.append("(" + statuses.map(Self.condition).joined(separator: " OR ") + ")")
         }
         return conditions
     }

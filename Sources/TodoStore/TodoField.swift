@@ -41,7 +41,7 @@ public struct TodoField: Sendable {
 
     /// The kinds of ``Value``.
     public enum Kind: Sendable, Equatable {
-        case text, date, flag, priority, tags, time, clock
+        case text, date, flag, priority, tags, time, clock, percent
     }
 
     /// A field's value as plain data, for what shows or carries fields without knowing each
@@ -57,13 +57,15 @@ public struct TodoField: Sendable {
         case time(UTCTimestamp)
         /// A due time (its ``TodoDueTime/text`` in JSON).
         case clock(TodoDueTime)
+        /// A percent, 0 to 100.
+        case percent(Int)
     }
 
     /// The table of every field, in the order of the columns after `id`.
     public static let all: [TodoField] = [
         .field("name", \.name),
         .field("deadline", \.deadline),
-        .field("done", \.isDone),
+        .done,
         .field("priority", \.priority),
         .field("tags", \.tags, merge: .set),
         .field("note", \.note),
@@ -72,7 +74,9 @@ public struct TodoField: Sendable {
         .field("repeat_rule", \.repeatRule),
         .field("repeat_from", \.repeatFrom),
         .field("due_time", \.dueTime),
-        .field("start_date", \.start)
+        .field("start_date", \.start),
+        .status,
+        .field("percent", \.percent)
     ]
 
     /// The field's value in a todo that has nothing but a name: what a field left out of a file
@@ -121,6 +125,45 @@ public struct TodoField: Sendable {
             copyValue: { $1[keyPath: path] = $0[keyPath: path] },
             valueOf: { $0[keyPath: path].fieldValue }, setValue: set, mergeSets: mergeSets)
     }
+
+    /// `done`: whether the todo is done (``TodoFields/isDone``), the flag every program sharing
+    /// the file reads and writes. Read first of the two columns of the state: it sets the state
+    /// to completed or needs action, which ``status``, read after it, refines.
+    public static let done = TodoField(
+        name: "done", merge: .oneValue, kind: .flag,
+        bindValue: { (fields: TodoFields, statement: Statement, index: Int32) throws(SQLiteError) in
+            try fields.isDone.bind(to: statement, at: index)
+        },
+        readValue: { row, index, fields in fields.status = row.bool(index) ? .completed : .needsAction },
+        equal: { $0.isDone == $1.isDone }, copyValue: { $1.isDone = $0.isDone }, valueOf: { .flag($0.isDone) },
+        setValue: { value, fields in
+            guard case .flag(let flag) = value else { return false }
+            fields.isDone = flag
+            return true
+        }, mergeSets: nil)
+
+    /// `status`: the todo's whole state (``TodoStatus``), `done` included, as its raw value
+    /// (`"in-process"`) wherever fields are shown or carried; its column holds only what `done`
+    /// does not say (``TodoStatus/columnValue``). Merged as one value, after `done`: a sync
+    /// never mixes one side's done with the other side's status. Set from ``Value/none``, it
+    /// leaves the state `done` set (a file from before statuses, or `null`).
+    public static let status = TodoField(
+        name: "status", merge: .oneValue, kind: .text,
+        bindValue: { (fields: TodoFields, statement: Statement, index: Int32) throws(SQLiteError) in
+            try fields.status.columnValue.bind(to: statement, at: index)
+        },
+        readValue: { row, index, fields in
+            guard !row.isNull(index) else { return }
+            let isDone = fields.status.isDone
+            fields.status = row.withUTF8(index) { TodoStatus.reading(isDone: isDone, column: $0) }
+        },
+        equal: { $0.status == $1.status }, copyValue: { $1.status = $0.status }, valueOf: { .text($0.status.rawValue) },
+        setValue: { value, fields in
+            if value == .none { return true }
+            guard case .text(let text) = value, let status = TodoStatus(rawValue: text) else { return false }
+            fields.status = status
+            return true
+        }, mergeSets: nil)
 
     // MARK: Using a field
 
@@ -231,6 +274,23 @@ extension Bool: TodoFieldValue {
     }
     public var fieldValue: TodoField.Value { .flag(self) }
     public static var kind: TodoField.Kind { .flag }
+}
+
+extension Int: TodoOptionalFieldValue {
+    /// A percent: a whole number 0 to 100; another value (another program's text, a fraction,
+    /// a number out of range) is none.
+    public init?(nonNullColumn index: Int32, of row: Row) {
+        guard row.isInteger(index) else { return nil }
+        let value = row.int64(index)
+        guard (0...100).contains(value) else { return nil }
+        self = Int(value)
+    }
+    public init?(fieldValue: TodoField.Value) {
+        guard case .percent(let percent) = fieldValue else { return nil }
+        self = percent
+    }
+    public var fieldValue: TodoField.Value { .percent(self) }
+    public static var kind: TodoField.Kind { .percent }
 }
 
 extension CalendarDate: TodoOptionalFieldValue {

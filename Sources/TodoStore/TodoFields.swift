@@ -16,8 +16,17 @@ public struct TodoFields: Sendable, Equatable, Hashable {
     /// and `scheduled`, todo.txt's `t:`): until then it is hidden from the lists, as Tasks.org
     /// hides it. A start on the deadline's own day is no separate start, and is `nil`.
     public var start: CalendarDate?
-    /// Whether it is done.
-    public var isDone: Bool
+    /// Where it stands: to do, under way, completed or cancelled (``TodoStatus``).
+    public var status: TodoStatus
+    /// Whether it is done: completed or cancelled. Setting it to what it is changes nothing;
+    /// to another value, the todo becomes completed, or needs action (a status is ended, as
+    /// another program's `UPDATE todos SET done = 1` ends it: migration 0016's trigger).
+    public var isDone: Bool {
+        get { status.isDone }
+        set { if newValue != status.isDone { status = newValue ? .completed : .needsAction } }
+    }
+    /// How far along it is, 0 to 100 (iCalendar's PERCENT-COMPLETE), if known.
+    public var percent: Int?
     /// Its priority (``TodoPriority/none`` when it has none).
     public var priority: TodoPriority
     /// Its tags, in the order they were added.
@@ -26,7 +35,7 @@ public struct TodoFields: Sendable, Equatable, Hashable {
     public var note: String?
     /// When it was added, if known (a todo another program inserted has no time).
     public var created: UTCTimestamp?
-    /// When it was last marked done, while it is done (if known).
+    /// When it was last marked done, while it is completed (if known; a cancelled todo has none).
     public var completed: UTCTimestamp?
     /// How it repeats: an iCalendar RRULE value as written (`FREQ=MONTHLY`), `nil` when it does
     /// not. The deadline is then the current occurrence.
@@ -38,11 +47,12 @@ public struct TodoFields: Sendable, Equatable, Hashable {
         name: String, deadline: CalendarDate? = nil, isDone: Bool = false, priority: TodoPriority = .none,
         tags: TodoTags = [], note: String? = nil, created: UTCTimestamp? = nil, completed: UTCTimestamp? = nil,
         repeatRule: String? = nil, repeatFrom: TodoRepeatFrom = .due, dueTime: TodoDueTime? = nil,
-        start: CalendarDate? = nil
+        start: CalendarDate? = nil, status: TodoStatus? = nil, percent: Int? = nil
     ) {
         self.name = name
         self.deadline = deadline
-        self.isDone = isDone
+        self.status = status ?? (isDone ? .completed : .needsAction)
+        self.percent = percent
         self.priority = priority
         self.tags = tags
         self.note = note
@@ -75,6 +85,24 @@ public struct TodoFields: Sendable, Equatable, Hashable {
 
     /// Whether it has a start date after `today`: not started yet.
     public func startsAfter(_ today: CalendarDate) -> Bool { start.map { $0 > today } ?? false }
+}
+
+extension TodoFields {
+    /// Puts the todo in `status` as the commands do (`todo start`, `stop`, `cancel`, `done`,
+    /// `undone`): completed at `now` (unless it was completed already) with its percent at 100;
+    /// any other state without a completed time, a percent of 100 taken away when it leaves
+    /// completed (what was done is no longer). `percent`, when given, is the new percent.
+    public mutating func setStatus(_ status: TodoStatus, percent: Int? = nil, now: UTCTimestamp) {
+        if status == .completed {
+            if self.status != .completed { completed = now }
+            self.percent = 100
+        } else {
+            completed = nil
+            if self.status == .completed, self.percent == 100 { self.percent = nil }
+            if let percent { self.percent = percent }
+        }
+        self.status = status
+    }
 }
 
 /// Where the next date of a repeating todo is counted from.

@@ -377,7 +377,7 @@ public final class TodoRepository {
         var fields = fields
         if let now {
             fields.created = fields.created ?? now
-            fields.completed = fields.isDone ? (fields.completed ?? now) : nil
+            fields.completed = fields.status == .completed ? (fields.completed ?? now) : nil
         }
         let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
@@ -411,8 +411,8 @@ public final class TodoRepository {
     }
 
     /// Changes the todo `id` by `change` (given its fields as stored) in one transaction, writes
-    /// every field back, and returns it. Marking it done sets `completed` to `now` (unless
-    /// `change` set another time); marking it undone clears it. The name is checked when it
+    /// every field back, and returns it. Marking it completed sets `completed` to `now` (unless
+    /// `change` set another time); any other new status clears it. The name is checked when it
     /// changed (``Todo/isValidName(_:)``).
     ///
     /// `change` runs inside the write transaction: it must not touch the store.
@@ -427,8 +427,8 @@ public final class TodoRepository {
             var fields = todo.fields
             change(&fields)
             if fields.name != todo.name { try Todo.validateName(fields.name) }
-            if fields.isDone != todo.isDone, fields.completed == todo.completed {
-                fields.completed = fields.isDone ? now : nil
+            if fields.status != todo.status, fields.completed == todo.completed {
+                fields.completed = fields.status == .completed ? now : nil
             }
             let changed = try changeEach([id], sql: Self.setEveryField) { (statement, id) throws(SQLiteError) in
                 try TodoColumns.bind(fields, to: statement, from: 1)
@@ -489,23 +489,35 @@ public final class TodoRepository {
     private static let setEveryField =
         "UPDATE todos SET \(TodoColumns.fields.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ? RETURNING \(TodoColumns.list)"
 
-    /// Marks every todo in `ids` done (or not done) and returns them; all or nothing.
+    /// Marks every todo in `ids` done (or not done) and returns them; all or nothing: completed
+    /// (a cancelled one too) or needs action, as ``setStatus(_:ids:percent:now:)`` puts them.
     ///
     /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id; nothing changes then.
     ///
-    /// A todo marked done gets `now` as its completed time (one already done keeps its own);
-    /// one marked undone loses it.
+    /// A todo marked done gets `now` as its completed time (one already completed keeps its
+    /// own) and 100 as its percent; one marked undone loses the time, and a percent of 100.
     public func setDone(_ isDone: Bool, ids: [Int64], now: UTCTimestamp = .now()) throws(TodoStoreError) -> [Todo] {
-        // In an UPDATE, `done` on the right is the row's old value.
-        try changeEach(
-            ids,
-            sql: "UPDATE todos SET completed = CASE WHEN ?1 = 0 THEN NULL WHEN done = 1 THEN completed ELSE ?2 END, "
-                + "done = ?1 WHERE id = ?3 RETURNING \(TodoColumns.list)"
-        ) {
-            (statement, id) throws(SQLiteError) in
-            try statement.bind(isDone, at: 1)
-            try statement.bind(now, at: 2)
-            try statement.bind(id, at: 3)
+        try setStatus(isDone ? .completed : .needsAction, ids: ids, now: now)
+    }
+
+    /// Puts every todo in `ids` in `status` (``TodoFields/setStatus(_:percent:now:)``: the one
+    /// rule of the completed time and the percent; `percent`, when given, is the new percent of
+    /// a todo not completed) and returns them, in one transaction; all or nothing.
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id; nothing changes then.
+    public func setStatus(_ status: TodoStatus, ids: [Int64], percent: Int? = nil, now: UTCTimestamp = .now())
+        throws(TodoStoreError) -> [Todo]
+    {
+        try writeTransaction { () throws(TodoStoreError) in
+            let todos = try todos(ids: ids)
+            var changed: [Todo] = []
+            changed.reserveCapacity(todos.count)
+            for todo in todos {
+                var fields = todo.fields
+                fields.setStatus(status, percent: percent, now: now)
+                changed.append(try replaceFields(id: todo.id, with: fields))
+            }
+            return changed
         }
     }
 

@@ -670,8 +670,9 @@ public struct SyncEngine {
     /// with the changes made here written in (``VTodoObject/update(to:now:)``: only the
     /// properties of the fields that changed), so that every line another app wrote stays.
     /// The occurrences finished here (`pending`) go first, each once, on the object as it is: one
-    /// another device or app finished already is no second advance. A todo marked done here as a
-    /// whole whose object repeats past its current occurrence is sent not done: STATUS:COMPLETED
+    /// another device or app finished already is no second advance. A todo completed here as a
+    /// whole whose object repeats past its current occurrence is sent as the object stands (one
+    /// cancelled is not: `todo cancel` ends a series on purpose): STATUS:COMPLETED
     /// on the master would end the series on every device (RepeatingSeries.swift);
     /// `keptRepeating` then says the fields written differ from the todo's.
     ///
@@ -689,9 +690,11 @@ public struct SyncEngine {
         }
         var fields = fields
         var keptRepeating = false
-        if fields.isDone, !object.fields.isDone, object.seriesContinues {
-            fields.isDone = false
+        // A cancelled series is meant to end (`todo cancel`): only a completion is kept back.
+        if fields.status == .completed, !object.fields.isDone, object.seriesContinues {
+            fields.status = object.fields.status
             fields.completed = object.fields.completed
+            fields.percent = object.fields.percent
             keptRepeating = true
         }
         object.update(to: fields, now: now)

@@ -109,9 +109,10 @@ public struct SyncReport: Sendable, Equatable {
         public enum Kind: String, Sendable {
             case added, removed, changed, done, undone
 
-            /// `changed`, or `done` and `undone` when that is what changed from `old` to `new`.
+            /// `changed`, or `done` and `undone` when that is what changed from `old` to `new`
+            /// (``TodoStatus/completion(from:to:)``: a todo cancelled is changed, not done).
             public static func from(_ old: TodoFields, to new: TodoFields) -> Kind {
-                old.isDone == new.isDone ? .changed : (new.isDone ? .done : .undone)
+                TodoStatus.completion(from: old.status, to: new.status).map { $0 ? .done : .undone } ?? .changed
             }
         }
 

@@ -60,6 +60,13 @@ public struct SyncConflict: Sendable, Equatable {
 /// reported as replaced. A set (tags): a member is kept when either side has it and neither
 /// removed it since the base (a tag added on the phone and another removed here both survive);
 /// no conflict is possible. Pure: no store, no network.
+///
+/// A todo's state is one field, `status` (needs action, in process, completed, cancelled), of
+/// which `done` is a part: `done` is merged first, then `status` decides, so the merge never
+/// mixes one side's done with the other side's status (done and in process, or not done and
+/// cancelled). When both sides changed the state differently (one started the todo, the other
+/// completed it), the server's state is kept, its done with it, and this one is reported
+/// replaced, as for any field (as a conflict of `status`, never of `done`).
 public enum ThreeWayMerge {
     /// The merged fields and what was overridden. With no base (the same UID met on both sides
     /// with no record of a common version: a sync after `todo sync forget`), every field that
@@ -83,6 +90,10 @@ public enum ThreeWayMerge {
                         continue
                     }
                 }
+                // The server's value, whatever a field merged before set that shares its storage
+                // (`done` is part of `status`, which reports the conflict: once).
+                field.copy(from: remote, into: &merged)
+                if field.name == TodoField.done.name { continue }
                 conflicts.append(
                     SyncConflict(
                         todoID: todoID, field: field.name, kept: field.value(in: remote),

@@ -25,13 +25,14 @@ import TodoStore
 ///   given `LocalTimeZone` (`TodoDueTime`). A DUE that is not a date at all is no deadline
 ///   (and stays as it is until the deadline is set here).
 /// - start: DTSTART's date, when it is before the deadline's day (a start on that day is none).
-/// - done: see ``isDone(_:)``.
+/// - status (done included): see ``status(_:)``. percent: PERCENT-COMPLETE when it is 0-100;
+///   anything else is none.
 /// - priority: PRIORITY when it is 0-9; anything else is none.
 /// - tags: the CATEGORIES values that are tags (`@word`, or any other single word); the
 ///   others are no field, and stay on the object.
 /// - note: DESCRIPTION as TEXT, unescaped; none is `nil`.
-/// - created: CREATED; completed: COMPLETED while done. Each only as a UTC DATE-TIME, as RFC
-///   5545 requires; anything else is none.
+/// - created: CREATED; completed: COMPLETED while completed (a cancelled todo was never
+///   completed). Each only as a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
 public struct VTodoObject: Sendable, Equatable {
     /// The components of the object as read (one VCALENDAR, usually).
     public internal(set) var components: [ICalendarComponent]
@@ -104,8 +105,9 @@ public struct VTodoObject: Sendable, Equatable {
     public static let productID = "-//todo//todo//EN"
 
     /// A VTODO for a todo: UID, DTSTAMP, CREATED (the todo's, else `now`), LAST-MODIFIED,
-    /// SUMMARY, DUE (a DATE, when there is a deadline), STATUS, COMPLETED when done (the todo's
-    /// time, else `now`), and PRIORITY, CATEGORIES and DESCRIPTION when it has them.
+    /// SUMMARY, DUE (a DATE, when there is a deadline), STATUS, COMPLETED when completed (the
+    /// todo's time, else `now`), PERCENT-COMPLETE (its percent, when it has one), and PRIORITY,
+    /// CATEGORIES and DESCRIPTION when it has them.
     static func newTodo(uid: String, fields: TodoFields, now: Int64) -> ICalendarComponent {
         let stamp = UTCTimestamp(secondsSince1970: now).basic
         var todo = ICalendarComponent(
@@ -134,9 +136,12 @@ public struct VTodoObject: Sendable, Equatable {
         if fields.repeatFrom == .done {
             todo.setProperty(ICalendarProperty(name: repeatFromProperty, value: "COMPLETION"))
         }
-        todo.setProperty(ICalendarProperty(name: "STATUS", value: fields.isDone ? "COMPLETED" : "NEEDS-ACTION"))
-        if fields.isDone {
+        todo.setProperty(ICalendarProperty(name: "STATUS", value: statusValue(fields.status)))
+        if fields.status == .completed {
             todo.setProperty(ICalendarProperty(name: "COMPLETED", value: utcValue(fields.completed) ?? stamp))
+        }
+        if let percent = writtenPercent(fields, over: nil) {
+            todo.setProperty(ICalendarProperty(name: "PERCENT-COMPLETE", value: String(percent)))
         }
         if !fields.priority.isNone {
             todo.setProperty(ICalendarProperty(name: "PRIORITY", value: String(fields.priority.rawValue)))
@@ -164,10 +169,12 @@ public struct VTodoObject: Sendable, Equatable {
     ///
     /// - name: SUMMARY gets the new text (its parameters, such as LANGUAGE, kept).
     /// - deadline, due time, start: DUE and DTSTART (`writeDates(_:in:)`).
-    /// - done: STATUS:COMPLETED, COMPLETED at the todo's completed time (else `now`), and
-    ///   PERCENT-COMPLETE:100 when the object has one; not done: STATUS:NEEDS-ACTION, COMPLETED
-    ///   removed, and PERCENT-COMPLETE removed when it said 100. A new completed time of a todo
-    ///   still done rewrites COMPLETED.
+    /// - status (done included): STATUS (NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED);
+    ///   completed: COMPLETED at the todo's completed time (else `now`); any other state:
+    ///   COMPLETED removed. A new completed time of a todo still completed rewrites COMPLETED.
+    /// - percent: PERCENT-COMPLETE as ``writtenPercent(_:over:)`` says (100 on completion, as
+    ///   every app that completes a task writes it), rewritten only when that changes; none
+    ///   removes it. ``fields`` then holds the percent written.
     /// - priority: PRIORITY, removed for none. tags: the CATEGORIES values that are tags are
     ///   replaced by the tags (`+work` as `work`, `@phone` as `@phone`), in one CATEGORIES
     ///   property, after the values that are no tags (`Home Office`: they stay). note:
@@ -191,26 +198,30 @@ public struct VTodoObject: Sendable, Equatable {
             }
             writeDates(fields, in: &todo)
         }
-        if fields.isDone != self.fields.isDone {
-            if fields.isDone {
-                todo.setProperty(ICalendarProperty(name: "STATUS", value: "COMPLETED"))
+        if fields.status != self.fields.status {
+            todo.setProperty(ICalendarProperty(name: "STATUS", value: Self.statusValue(fields.status)))
+            if fields.status == .completed {
                 todo.setProperty(ICalendarProperty(name: "COMPLETED", value: Self.utcValue(fields.completed) ?? stamp))
-                if todo.property(named: "PERCENT-COMPLETE") != nil {
-                    todo.setProperty(ICalendarProperty(name: "PERCENT-COMPLETE", value: "100"))
-                }
             } else {
-                todo.setProperty(ICalendarProperty(name: "STATUS", value: "NEEDS-ACTION"))
                 todo.removeProperties(named: "COMPLETED")
-                if let percent = todo.property(named: "PERCENT-COMPLETE"), Int(ICalendar.trimmed(percent.value)) == 100
-                {
-                    todo.removeProperties(named: "PERCENT-COMPLETE")
-                }
             }
-        }
-        if fields.isDone, fields.isDone == self.fields.isDone, fields.completed != self.fields.completed,
+        } else if fields.status == .completed, fields.completed != self.fields.completed,
             let completed = Self.utcValue(fields.completed)
         {
             todo.setProperty(ICalendarProperty(name: "COMPLETED", value: completed))
+        }
+        if fields.status != self.fields.status || fields.percent != self.fields.percent {
+            let percent = Self.writtenPercent(fields, over: self.fields.status)
+            let written = todo.property(named: "PERCENT-COMPLETE")
+            if let percent {
+                if written.flatMap({ Int(ICalendar.trimmed($0.value)) }) != percent {
+                    var property = written ?? ICalendarProperty(name: "PERCENT-COMPLETE", value: "")
+                    property.value = String(percent)
+                    todo.setProperty(property)
+                }
+            } else if written != nil {
+                todo.removeProperties(named: "PERCENT-COMPLETE")
+            }
         }
         if fields.priority != self.fields.priority {
             if fields.priority.isNone {
@@ -270,6 +281,8 @@ public struct VTodoObject: Sendable, Equatable {
         todo.setProperty(ICalendarProperty(name: "SEQUENCE", value: String(max(sequence, 0) + 1)))
         replaceTodo(with: todo)
         self.fields = fields
+        // What the object says now, where it says more than the todo (100 on completion).
+        self.fields.percent = Self.percent(todo)
     }
 
     /// Whether `todo` made this object (its PRODID is ours).
@@ -429,22 +442,54 @@ public struct VTodoObject: Sendable, Equatable {
 
     /// The fields of a VTODO. The caller calls `timeZone.prepare()` first.
     static func fields(of todo: ICalendarComponent, timeZone: LocalTimeZone) -> TodoFields {
-        let done = isDone(todo)
+        let status = Self.status(todo)
         let due = todo.property(named: "DUE").flatMap { Self.due($0, timeZone: timeZone) }
         let start = time(of: todo.property(named: "DTSTART").flatMap(ICalendarTime.init), timeZone: timeZone)?.date
         return TodoFields(
             name: todo.property(named: "SUMMARY")?.text ?? "",
             deadline: due?.date,
-            isDone: done,
             priority: todo.property(named: "PRIORITY").flatMap { Int(ICalendar.trimmed($0.value)) }
                 .flatMap { TodoPriority(rawValue: $0) } ?? .none,
             tags: TodoTags(categories(of: todo).compactMap(tag(fromCategory:))),
             note: todo.property(named: "DESCRIPTION")?.text,
             created: utcTime(todo.property(named: "CREATED")),
-            completed: done ? utcTime(todo.property(named: "COMPLETED")) : nil,
+            completed: status == .completed ? utcTime(todo.property(named: "COMPLETED")) : nil,
             dueTime: due?.time,
             // A start on the deadline's day (or after it: invalid) is no separate start.
-            start: start.flatMap { start in due.map { start < $0.date ? start : nil } ?? start })
+            start: start.flatMap { start in due.map { start < $0.date ? start : nil } ?? start },
+            status: status, percent: percent(todo))
+    }
+
+    /// A VTODO's PERCENT-COMPLETE (RFC 5545 3.8.1.8): a whole number 0 to 100; anything else
+    /// is none, and stays as written until the percent changes here.
+    static func percent(_ todo: ICalendarComponent) -> Int? {
+        guard let value = todo.property(named: "PERCENT-COMPLETE").flatMap({ Int(ICalendar.trimmed($0.value)) }),
+            (0...100).contains(value)
+        else { return nil }
+        return value
+    }
+
+    /// The PERCENT-COMPLETE written for `fields` over an object whose state was `old` (`nil`: a
+    /// new object): 100 for a todo completed since (`todo done` sets it so, and so do Tasks.org,
+    /// Thunderbird, Nextcloud Tasks, Evolution and todoman beside STATUS:COMPLETED, while
+    /// Thunderbird and Nextcloud Tasks show it as the task's progress: another program's
+    /// `UPDATE todos SET done = 1` gets it too); none for a 100 left from the completion of a todo
+    /// no longer completed (`todo undone` takes it away, another program's `SET done = 0` leaves
+    /// it); otherwise its percent.
+    static func writtenPercent(_ fields: TodoFields, over old: TodoStatus?) -> Int? {
+        if let old, old != .completed, fields.status == .completed { return 100 }
+        if old == .completed, fields.status != .completed, fields.percent == 100 { return nil }
+        return fields.percent
+    }
+
+    /// The STATUS value of a state.
+    static func statusValue(_ status: TodoStatus) -> String {
+        switch status {
+        case .needsAction: "NEEDS-ACTION"
+        case .inProcess: "IN-PROCESS"
+        case .completed: "COMPLETED"
+        case .cancelled: "CANCELLED"
+        }
     }
 
     /// A CREATED or COMPLETED value: a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
@@ -491,25 +536,31 @@ public struct VTodoObject: Sendable, Equatable {
         return ICalendarProperty(name: "CATEGORIES", value: values.map(ICalendar.escapeText).joined(separator: ","))
     }
 
-    /// Whether a VTODO is done, by its STATUS:
+    /// A VTODO's state, by its STATUS:
     ///
-    /// | STATUS                          | done |
-    /// |---------------------------------|------|
-    /// | COMPLETED                       | yes  |
-    /// | CANCELLED                       | yes  |
-    /// | NEEDS-ACTION, IN-PROCESS        | no   |
-    /// | none (or unknown), COMPLETED set| yes  |
-    /// | none (or unknown), no COMPLETED | no   |
+    /// | STATUS                           | state        | done |
+    /// |----------------------------------|--------------|------|
+    /// | COMPLETED                        | completed    | yes  |
+    /// | CANCELLED                        | cancelled    | yes  |
+    /// | IN-PROCESS                       | in process   | no   |
+    /// | NEEDS-ACTION                     | needs action | no   |
+    /// | none (or unknown), COMPLETED set | completed    | yes  |
+    /// | none (or unknown), no COMPLETED  | needs action | no   |
     ///
     /// A cancelled todo counts as done: it is no longer pending, and a todo that is not done
     /// is one still to do. Apps that write no STATUS mark completion by COMPLETED alone.
-    public static func isDone(_ todo: ICalendarComponent) -> Bool {
+    public static func status(_ todo: ICalendarComponent) -> TodoStatus {
         switch todo.property(named: "STATUS").map({ ICalendar.trimmed($0.value).uppercased() }) {
-        case "COMPLETED", "CANCELLED": true
-        case "NEEDS-ACTION", "IN-PROCESS": false
-        default: todo.property(named: "COMPLETED") != nil
+        case "COMPLETED": .completed
+        case "CANCELLED": .cancelled
+        case "IN-PROCESS": .inProcess
+        case "NEEDS-ACTION": .needsAction
+        default: todo.property(named: "COMPLETED") != nil ? .completed : .needsAction
         }
     }
+
+    /// Whether a VTODO is done: completed or cancelled (``status(_:)``).
+    public static func isDone(_ todo: ICalendarComponent) -> Bool { status(todo).isDone }
 
     /// The deadline and due time of a DUE property (see the type's documentation), or `nil`
     /// when it is not a date. A date-time keeps its own clock: the deadline is its date there

@@ -219,9 +219,11 @@ private let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
         let read = try report(text, .taskwarrior)
         #expect(read.todos.map(\.name) == ["Ping", "Odd", "Expires"], "no duplicates for the hourly instances")
         #expect(read.todos.allSatisfy { $0.repeatRule == nil })
+        // A pending task's start (it is active) is kept: the todo is in progress (issue 36).
+        #expect(read.todos.map(\.status) == [.needsAction, .needsAction, .inProcess])
         #expect(
             notKept(read) == [
-                "start: on 1 todo", "until: on 2 todos", "depends: on 1 todo", "recur: in hours or minutes on 1 todo",
+                "until: on 2 todos", "depends: on 1 todo", "recur: in hours or minutes on 1 todo",
                 "recur: of another form on 1 todo"
             ])
     }

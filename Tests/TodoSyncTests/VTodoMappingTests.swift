@@ -175,7 +175,7 @@ import TodoStore
                     name: "Rückruf Zahnarzt 🦷 wegen Termin am Dienstag um 10:30, bitte bestätigen",
                     deadline: date("2024-04-05"), isDone: true, priority: .high,
                     created: UTCTimestamp(iso: "2024-04-01T09:00:00Z"),
-                    completed: UTCTimestamp(iso: "2024-04-02T10:10:10Z")))
+                    completed: UTCTimestamp(iso: "2024-04-02T10:10:10Z"), percent: 100))
     }
 
     @Test func theMasterIsTheVTodoWithoutRecurrenceID() throws {
@@ -274,9 +274,10 @@ import TodoStore
                     // The start and absolute alarms move with the deadline (issue 34).
                     if fields.deadline != original.fields.deadline { expected.formUnion(["DUE", "DTSTART", "TRIGGER"]) }
                 default:
-                    // As the store does it: done gets the time it was marked, undone loses it.
-                    fields.isDone.toggle()
-                    fields.completed = fields.isDone ? UTCTimestamp(secondsSince1970: 1_800_000_000) : nil
+                    // As the store does it: done gets the time it was marked and 100 percent,
+                    // undone loses the time and a 100.
+                    fields.setStatus(
+                        fields.isDone ? .needsAction : .completed, now: UTCTimestamp(secondsSince1970: 1_800_000_000))
                     expected.formUnion(["STATUS", "COMPLETED", "PERCENT-COMPLETE"])
                 }
                 guard fields != original.fields else { continue }
@@ -321,7 +322,9 @@ import TodoStore
 
         var nextcloud = try VTodoObject(parsing: Fixtures.nextcloud, timeZone: utc)
         #expect(nextcloud.fields.isDone == false)
+        #expect(nextcloud.fields.status == .inProcess && nextcloud.fields.percent == 40)
         fields = nextcloud.fields
+        // Another program's `UPDATE todos SET done = 1`: completed, its percent left at 40.
         fields.isDone = true
         nextcloud.update(to: fields, now: 1_714_521_600)
         let done = nextcloud.todo
@@ -332,6 +335,9 @@ import TodoStore
         #expect(done.property(named: "RRULE") != nil && done.property(named: "CATEGORIES")?.value == "Home,Garden")
         #expect(done.components(named: "VALARM").count == 1)
 
+        #expect(nextcloud.fields.percent == 100, "the fields say what the object says")
+
+        fields = nextcloud.fields
         fields.isDone = false
         nextcloud.update(to: fields, now: 1_714_521_601)
         #expect(nextcloud.todo.property(named: "PERCENT-COMPLETE") == nil, "100 percent of a todo not done is dropped")

@@ -49,8 +49,7 @@ public struct RepeatingTodo: Sendable {
     public func finish(_ how: Finish, today: CalendarDate, now: UTCTimestamp) -> Outcome {
         if how == .endSeries {
             var fields = fields
-            fields.isDone = true
-            fields.completed = now
+            fields.setStatus(.completed, now: now)
             return .seriesOver(fields, occurrence: fields.deadline)
         }
         guard rule.isCompletable else {
@@ -78,6 +77,10 @@ public struct RepeatingTodo: Sendable {
             }
             var fields = fields
             fields.moveDeadline(to: date)
+            // The next occurrence is not started (as Evolution, KDE and Tasks.org reset a task
+            // they move on): needs action, and a percent 0 where there was one.
+            fields.status = .needsAction
+            if fields.percent != nil { fields.percent = 0 }
             if rule.count != nil, let consumed = set.generatedCounts(from: anchor, to: next)?.first,
                 let count = rule.count
             {
@@ -86,8 +89,7 @@ public struct RepeatingTodo: Sendable {
             return .next(fields, occurrence: current)
         case .end:
             var fields = fields
-            fields.isDone = true
-            fields.completed = now
+            fields.setStatus(.completed, now: now)
             return .seriesOver(fields, occurrence: current)
         case .beyondBound:
             return .notCompletable(reason: "its next occurrence is too far ahead to find here")

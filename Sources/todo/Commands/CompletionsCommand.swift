@@ -66,6 +66,7 @@ enum CompletionValues: Equatable, Sendable {
         case "--format": .words(Command.exportFormats)
         case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
         case "--by": .words(CommandContext.groupingWords)
+        case "--status": .words(TodoStatus.allCases.map(\.rawValue))
         case "--tag", "--untag": .tags
         case "--list", "--to", "--move-to", "--only": .lists
         default: ["path", "file"].contains(option.value) ? .files : .nothing
@@ -76,7 +77,9 @@ enum CompletionValues: Equatable, Sendable {
     static func of(_ argument: CommandSpec.Argument, in command: String) -> CompletionValues {
         switch argument.name {
         case "id":
-            .todoIDs(filter: ["done", "skip"].contains(command) ? "--undone" : command == "undone" ? "--done" : nil)
+            .todoIDs(
+                filter: ["done", "skip", "start", "stop", "cancel"].contains(command)
+                    ? "--undone" : command == "undone" ? "--done" : nil)
         case "command": .commands
         case "shell": .words(CompletionShell.allCases.map(\.rawValue))
         case "action":

@@ -10,6 +10,17 @@ extension Command {
     /// ended series at its next occurrence.
     static let undone = doneState(false)
 
+    /// What `todo done` does to each state.
+    private static let doneStates = """
+        A todo in progress or cancelled is completed too; a completed todo's percent is 100.
+        """
+
+    /// What `todo undone` does to each state.
+    private static let undoneStates = """
+        A completed or cancelled todo needs action again (a percent of 100 is taken away, any
+        other kept); a todo in progress is not done already ('todo stop' stops it).
+        """
+
     /// What `todo done` says of repeating todos.
     private static let repeatingNote = """
 
@@ -53,7 +64,7 @@ extension Command {
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
                     an error. A todo that is already \(name) is said to be so and left alone; when none
-                    changes, nothing is recorded for undo.\(isDone ? Self.repeatingNote : Self.nextNote)
+                    changes, nothing is recorded for undo. \(isDone ? Self.doneStates : Self.undoneStates)\(isDone ? Self.repeatingNote : Self.nextNote)
                     """,
                 examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
                     + (isDone ? ["todo done 12 --series", "todo done 12 --catch-up"] : ["todo undone 12 --next"])
@@ -98,9 +109,12 @@ extension Command {
             // Read and write in one transaction: what is reported as already done is what
             // the write left alone.
             let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
-            let open = todos.filter { !$0.isDone }
-            let plain = open.filter { !$0.fields.repeats }.map(\.id)
-            var refusals = open.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
+            // A cancelled todo is done but was never completed: `done` completes it, as a whole
+            // (a cancelled series is over; there is no occurrence to finish).
+            let open = todos.filter { $0.status != .completed }
+            let advancing = open.filter { $0.fields.repeats && $0.status != .cancelled }
+            let plain = open.filter { !$0.fields.repeats || $0.status == .cancelled }.map(\.id)
+            var refusals = advancing.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
             let (listed, twoMasters) = try context.perform { () throws(TodoStoreError) in
                 let state = SyncState(repository: repository)
                 return (
@@ -112,7 +126,7 @@ extension Command {
             refusals += todos.filter { twoMasters.contains($0.id) }.map(RepeatRefusal.severalMasters)
             if !refusals.isEmpty { throw RepeatRefusal.error(refusals) }
             var lines: [Int64: String] = [:]
-            for todo in open where todo.fields.repeats {
+            for todo in advancing {
                 let finished = try context.perform { () throws(TodoStoreError) in
                     try repository.finishOccurrence(of: todo.id, finish, today: today, now: now)
                 }

@@ -60,17 +60,23 @@ extension Command {
             abstract:
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
-                + " the others); --today and --week narrow it as in 'todo list', --all adds those not started.",
-            options: CommandContext.dueSoonOptions + [CommandContext.allOption, CommandContext.listOption]),
+                + " the others); --today and --week narrow it as in 'todo list', --all adds those not started,"
+                + " --status shows the todos in that state instead (todo --status in-process).",
+            options: CommandContext.dueSoonOptions + [
+                CommandContext.allOption, CommandContext.listOption, CommandContext.statusOption
+            ]),
         run: { (context) throws(CLIError) in
-            var request = TodoFetchRequest(filter: .undone)
+            // --status names the states to show instead of the undone ones (`todo --status in-process`).
+            let statuses = try context.statuses()
+            var request = TodoFetchRequest(filter: statuses.isEmpty ? .undone : .all)
+            request.statuses = statuses
             try context.applyDueSoonFilters(to: &request)
             context.hideNotStarted(&request)
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             try context.perform { () throws(TodoStoreError) in
                 try writeText(repository, request, context, &context.out)
-                guard context.out.isTerminal else { return }
+                guard context.out.isTerminal, statuses.isEmpty else { return }
                 let done = try repository.count(.done)
                 let waiting = try request.startedBy.map { (today) throws(TodoStoreError) in
                     try repository.count(TodoFetchRequest.waiting(after: today))
@@ -251,8 +257,28 @@ extension CommandContext {
                 help:
                     "Only todos of the priority: high (1-4), medium (5), low (6-9), none, or 1-9; given again, any of them."
             ),
-            listOption
+            listOption,
+            statusOption
         ]
+
+    /// `--status`, in ``filterOptions`` and bare `todo`'s options.
+    static let statusOption = CommandSpec.Option(
+        name: "--status", value: "status",
+        help:
+            "Only todos in the state: needs-action, in-process (or started), completed (or done), cancelled; given again, any of them."
+    )
+
+    /// The states `--status` names (none: any).
+    func statuses() throws(CLIError) -> [TodoStatus] {
+        try arguments.allValues("--status").map { (text) throws(CLIError) in
+            guard let status = TodoStatus(word: text) else {
+                throw .usage(
+                    "'\(TodoText.sanitized(text))' is not a status",
+                    hint: "Use \(Command.wordList(TodoStatus.allCases.map(\.rawValue))).")
+            }
+            return status
+        }
+    }
 
     /// `--all`, for the views that leave out the todos not started yet (`list`, `watch`, `ui`, bare `todo`).
     static let allOption = CommandSpec.Option(
@@ -329,6 +355,7 @@ extension CommandContext {
         guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }
         request.searches = searches
         request.tags = try arguments.allValues("--tag").map { (text) throws(CLIError) in try Self.tag(text) }
+        request.statuses = try statuses()
         request.priorities = try arguments.allValues("--priority").map { (text) throws(CLIError) in
             guard let priority = TodoPriority(parsing: text) else { throw Self.badPriority(text) }
             // A class word stands for its class; a digit (or none) for itself.

@@ -10,6 +10,8 @@ extension Command {
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [.init(name: "--json", value: nil, help: "Print the todo as a JSON object.")],
             discussion: """
+                The status line says where the todo stands (needs action, in progress, completed,
+                cancelled: done but never completed) and the percent line how far along it is.
                 The deadline is shown with its time of day on the local clock; the due_time line
                 gives the time as it was set, and, when it was set on another zone's clock or as
                 an instant (another app's), the local time it is (19:00 Europe/Berlin (13:00
@@ -75,7 +77,14 @@ extension Command {
                         } ?? "none"
                 case "created": text = todo.created.map(\.description) ?? "unknown"
                 case "completed":
-                    text = todo.completed.map(\.description) ?? (todo.isDone ? "unknown" : "not done")
+                    text =
+                        switch todo.status {
+                        case .completed: todo.completed.map(\.description) ?? "unknown"
+                        case .cancelled: "no: cancelled"
+                        case .needsAction, .inProcess: "not done"
+                        }
+                case "status": text = Self.stateWords(todo.status)
+                case "percent": text = todo.percent.map { "\($0)%" } ?? "none"
                 case "repeat_rule": text = repeats?.line ?? "no"
                 case "due_time": text = todo.dueTime.map { Self.dueTimeText($0, of: todo, shown: shown) } ?? "none"
                 case "start_date": text = todo.start.map(shown.startText) ?? "none"

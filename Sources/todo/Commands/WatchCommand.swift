@@ -196,9 +196,9 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
         }
     }
 
-    /// `✓` done, `○` undone, `~` otherwise edited.
+    /// `✓` completed, `○` undone, `~` otherwise edited (started, stopped, cancelled too).
     static func mark(_ old: Todo, _ new: Todo) -> String {
-        old.isDone == new.isDone ? "~" : (new.isDone ? "✓" : "○")
+        TodoStatus.completion(from: old.status, to: new.status).map { $0 ? "✓" : "○" } ?? "~"
     }
 }
 

@@ -55,7 +55,7 @@ enum JSON {
 
     /// A field's value in JSON: text and times as strings, dates as `YYYY-MM-DD`, done as a
     /// Boolean, the priority as its number 0-9, tags as an array of strings (`["+work"]`), a
-    /// due time as a string (`"19:00 Europe/Berlin"`), none as `null`. The JSON importer reads the same forms back (TodoInterop's TodoJSONReader).
+    /// due time as a string (`"19:00 Europe/Berlin"`), a percent as its number, none as `null`. The JSON importer reads the same forms back (TodoInterop's TodoJSONReader).
     static func value(_ value: TodoField.Value) -> String {
         switch value {
         case .none: "null"
@@ -66,6 +66,7 @@ enum JSON {
         case .tags(let tags): "[" + tags.map { string($0.description) }.joined(separator: ", ") + "]"
         case .time(let time): "\"\(time)\""
         case .clock(let time): string(time.text)
+        case .percent(let percent): "\(percent)"
         }
     }
 }

@@ -99,7 +99,8 @@ struct TodoText {
 
     /// Appends `  3  [ ]  2024-05-01  tomorrow    Buy milk` to `out`; a repeating todo's date
     /// is marked `2024-05-01↻`, and with the time column a deadline's time follows:
-    /// `2024-05-01  19:00  tomorrow    Buy milk`.
+    /// `2024-05-01  19:00  tomorrow    Buy milk`. The mark says the todo's state
+    /// (``mark(_:)``: `[ ]`, `[~]` in progress, `[x]` completed, `[-]` cancelled).
     ///
     /// Overdue and due-today deadlines are coloured; done todos are dimmed and get no hint.
     /// Writes bytes straight into the buffer: listing 100,000 todos must not build Strings per
@@ -107,31 +108,52 @@ struct TodoText {
     func writeRow(_ todo: Todo, to out: inout OutputStream) {
         out.writeSpaces(2)
         out.write(todo.id, width: idWidth)
-        out.write(todo.isDone ? "  [x]  " : "  [ ]  ")
+        switch todo.status {
+        case .needsAction: out.write("  [ ]  ")
+        case .inProcess: out.write("  [~]  ")
+        case .completed: out.write("  [x]  ")
+        case .cancelled: out.write("  [-]  ")
+        }
         writeDeadlineColumns(todo, to: &out)
         writeName(todo, prefixWidth: idWidth + 2 + 7 + deadlineColumnsWidth + 2, to: &out)
     }
 
-    /// Appends an outline child row: `├─ 3  2024-04-30  overdue     Pay rent` (`└─` last).
+    /// A todo's state as rows mark it, three columns: `[ ]` needs action, `[~]` in progress,
+    /// `[x]` completed, `[-]` cancelled (done, but never completed).
+    static func mark(_ status: TodoStatus) -> String {
+        switch status {
+        case .needsAction: "[ ]"
+        case .inProcess: "[~]"
+        case .completed: "[x]"
+        case .cancelled: "[-]"
+        }
+    }
+
+    /// Appends an outline child row: `├─ 3  2024-04-30  overdue     Pay rent` (`└─` last). The
+    /// group says whether a todo is done; a todo in progress or cancelled has its ``mark(_:)``
+    /// before its name (`[~] Pay rent`), as a group holds both of its done state.
     func writeTreeRow(_ todo: Todo, isLast: Bool, to out: inout OutputStream) {
         out.write(isLast ? "└─ " : "├─ ")
         out.write(todo.id, width: idWidth)
         out.write("  ")
         writeDeadlineColumns(todo, to: &out)
-        writeName(todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, to: &out)
+        let lead = todo.status == .inProcess || todo.status == .cancelled ? Self.mark(todo.status) + " " : ""
+        writeName(todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, lead: lead, to: &out)
     }
 
     /// The name, made safe, with the priority before it (`(H) `) and the tags after it
-    /// (` +work @phone`), cut to what is left of the line, dimmed when done; then a newline.
-    private func writeName(_ todo: Todo, prefixWidth: Int, to out: inout OutputStream) {
+    /// (` +work @phone`), after `lead`, cut to what is left of the line, dimmed when done; then
+    /// a newline.
+    private func writeName(_ todo: Todo, prefixWidth: Int, lead: String = "", to out: inout OutputStream) {
         // Nothing to fit nor to paint (a pipe, a file): the pieces go straight into the buffer.
         guard lineWidth != nil || (todo.isDone && style.enabled) else {
+            if !lead.isEmpty { out.write(lead) }
             Self.writeLabelled(todo, to: &out)
             if let list = listName(of: todo) { out.write(list) }
             out.write("\n")
             return
         }
-        let name = Self.labelled(todo) + (listName(of: todo) ?? "")
+        let name = lead + Self.labelled(todo) + (listName(of: todo) ?? "")
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
         if todo.isDone && style.enabled {
             out.write(style.paint(fitted, .dim))
@@ -280,10 +302,11 @@ struct TodoText {
         }
     }
 
-    /// The name as rows show it: `(H) ` before it for a priority (``TodoPriority/shortLabel``),
-    /// its tags after it, made safe. Just the name for a todo with neither.
+    /// The name as rows show it: how far along a todo not done is (`40% `, when it has a
+    /// percent above 0), `(H) ` for a priority (``TodoPriority/shortLabel``), the name, its tags
+    /// after it, made safe. Just the name for a todo with none of them.
     static func labelled(_ todo: Todo) -> String {
-        guard !todo.priority.isNone || !todo.tags.isEmpty else { return sanitized(todo.name) }
+        guard !todo.priority.isNone || !todo.tags.isEmpty || progress(todo) != nil else { return sanitized(todo.name) }
         var text = RowText()
         writeLabelled(todo, to: &text)
         return text.text
@@ -291,6 +314,10 @@ struct TodoText {
 
     /// Writes ``labelled(_:)``'s text to `out`, piece by piece.
     static func writeLabelled(_ todo: Todo, to out: inout some RowWriter) {
+        if let percent = progress(todo) {
+            out.write(String(percent))
+            out.write("% ")
+        }
         if !todo.priority.isNone {
             out.write("(")
             out.write(todo.priority.shortLabel)
@@ -301,6 +328,13 @@ struct TodoText {
             out.write(" ")
             out.write(sanitized(todo.tags.storage))
         }
+    }
+
+    /// The percent rows show for `todo`: a todo not done that is some way along (above 0);
+    /// `nil` otherwise (a done todo's percent says nothing more than its mark).
+    static func progress(_ todo: Todo) -> Int? {
+        guard let percent = todo.percent, percent > 0, !todo.isDone else { return nil }
+        return percent
     }
 
     /// One-line summary for commands that report what they changed: `✓ 3  Buy milk`.
@@ -364,7 +398,7 @@ struct TodoText {
 
     /// A field's value in a line of text (a sync conflict): a name or note quoted, a date as
     /// `YYYY-MM-DD`, done as `done` or `not done`, a priority by its class (`high`), tags as
-    /// written, a time in UTC, `none` for no value; sanitized.
+    /// written, a time in UTC, a percent as `40%`, `none` for no value; sanitized.
     static func value(_ value: TodoField.Value) -> String {
         switch value {
         case .none: "none"
@@ -375,6 +409,7 @@ struct TodoText {
         case .tags(let tags): tags.isEmpty ? "none" : sanitized(tags.storage)
         case .time(let time): "\(time)"
         case .clock(let time): sanitized(time.text)
+        case .percent(let percent): "\(percent)%"
         }
     }
 

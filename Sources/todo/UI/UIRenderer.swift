@@ -344,14 +344,15 @@ struct UIRenderer {
         return "\u{1B}[7m" + reversed + String(repeating: " ", count: padding) + "\u{1B}[0m"
     }
 
-    /// `  [ ] 12  2024-05-01  tomorrow    Buy milk`, cut to the width: the deadline and hint
+    /// `  [ ] 12  2024-05-01  tomorrow    Buy milk` (the state's mark: `[~]` in progress, `[x]`
+    /// completed, `[-]` cancelled), cut to the width: the deadline and hint
     /// columns are `todo list`'s on a terminal (`↻` after a repeating todo's date), coloured as
     /// there (overdue red, today yellow),
     /// and the name as `list` writes it, with its priority and tags (``TodoText/labelled(_:)``).
     private func todoRow(_ todo: Todo, indent: Int, namesList: Bool) -> Row {
         let id = String(todo.id)
         var prefix = String(repeating: " ", count: indent)
-        prefix += todo.isDone ? "[x] " : "[ ] "
+        prefix += TodoText.mark(todo.status) + " "
         prefix += String(repeating: " ", count: idWidth - id.count) + id + "  "
         let (columns, color) = rowText.deadlineColumns(todo)
         // Its list after the name, as `todo list` writes it: cut first, from the end.
