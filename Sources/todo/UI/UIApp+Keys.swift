@@ -43,6 +43,14 @@ extension UIApp {
                 return false
             }
             if refused == true { state.say(RepeatRefusal.error([.listedDates(todo)]).message, error: true) }
+        case .setInProgress(let todo, let start):
+            let status: TodoStatus = start ? .inProcess : .needsAction
+            if change(
+                start ? "start" : "stop",
+                { () throws(TodoStoreError) in try repository.setStatus(status, ids: [todo.id]) }) != nil
+            {
+                state.say((start ? "In progress" : "Not started") + " (u undoes)")
+            }
         case .setPriority(let todo, let priority):
             if change(
                 "edit", { () throws(TodoStoreError) in try repository.update(id: todo.id) { $0.priority = priority } })

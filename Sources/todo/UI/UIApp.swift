@@ -95,6 +95,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         let unfiltered =
             request.filter == .all && request.searches.isEmpty && request.dueBefore == nil && request.dueAfter == nil
             && request.startsAfter == nil && request.tags.isEmpty && request.priorities.isEmpty
+            && request.statuses.isEmpty
         var total = 0
         if unfiltered, request.limit == nil, request.offset == 0 {
             total = try repository.count()

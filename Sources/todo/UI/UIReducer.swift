@@ -6,6 +6,8 @@ import TodoStore
 enum UIEffect: Equatable {
     case delete(Todo)
     case setDone(Todo, Bool)
+    /// `i`: in progress, or out of it again (as `todo start` and `todo stop`).
+    case setInProgress(Todo, Bool)
     /// `p`: the next priority in none, high, medium, low, none...
     case setPriority(Todo, TodoPriority)
     case add(name: String, deadline: CalendarDate?)
@@ -149,6 +151,8 @@ enum UIReducer {
         case .right: if let group = cursorGroup(state, list) { setExpanded(group, true, &state, &list) }
         case .character("p"):
             if let todo = cursorTodo(state, list) { return [.setPriority(todo, nextPriority(after: todo.priority))] }
+        case .character("i"):
+            if let todo = cursorTodo(state, list) { return [.setInProgress(todo, todo.status != .inProcess)] }
         case .character("d"), .delete: if let todo = cursorTodo(state, list) { state.mode = .confirmDelete(todo) }
         case .character("a"): state.mode = .prompt(.init(purpose: .add, text: ""))
         case .character("e"):

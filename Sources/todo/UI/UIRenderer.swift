@@ -105,6 +105,7 @@ struct UIRenderer {
         ("↑ ↓  j k", "move the cursor (PgUp PgDn Home End jump)"),
         ("space  Enter", "toggle done on a todo (a repeating one moves to its next date)"),
         ("p", "priority: none, high, medium, low"),
+        ("i", "in progress ([~]), or not started again (as todo start, todo stop)"),
         ("Enter  ← →", "collapse or expand an Undone / Done group"),
         ("e", "edit the name, then the deadline"),
         ("d", "delete (asks first)"),
