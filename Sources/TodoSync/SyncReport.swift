@@ -110,7 +110,7 @@ public struct SyncReport: Sendable, Equatable {
             case added, removed, changed, done, undone
 
             /// `changed`, or `done` and `undone` when that is what changed from `old` to `new`
-            /// (``TodoStatus/completion(from:to:)``: a todo cancelled is changed, not done).
+            /// (`TodoStatus.completion(from:to:)`: a todo cancelled is changed, not done).
             public static func from(_ old: TodoFields, to new: TodoFields) -> Kind {
                 TodoStatus.completion(from: old.status, to: new.status).map { $0 ? .done : .undone } ?? .changed
             }

@@ -429,14 +429,16 @@ extension VTodoObject {
         components[location.component].children.insert(.component(override), at: child + 1 + overrides.count)
     }
 
-    /// The series ends: the master is done (STATUS:COMPLETED, COMPLETED), its dates and rule kept.
+    /// The series ends: the master is done (STATUS:COMPLETED, COMPLETED, and PERCENT-COMPLETE:100
+    /// as every completion here writes it), its dates and rule kept.
     private mutating func endSeries(_ master: inout ICalendarComponent, completedAt: Int64, stamp: String) -> Bool {
         master.setProperty(ICalendarProperty(name: "STATUS", value: "COMPLETED"))
         master.setProperty(
             ICalendarProperty(name: "COMPLETED", value: UTCTimestamp(secondsSince1970: completedAt).basic))
-        if master.property(named: "PERCENT-COMPLETE") != nil {
-            master.setProperty(ICalendarProperty(name: "PERCENT-COMPLETE", value: "100"))
-        }
+        var percent =
+            master.property(named: "PERCENT-COMPLETE") ?? ICalendarProperty(name: "PERCENT-COMPLETE", value: "")
+        percent.value = "100"
+        master.setProperty(percent)
         Self.stamp(&master, stamp)
         replaceTodo(with: master)
         return true

@@ -172,7 +172,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// - status (done included): STATUS (NEEDS-ACTION, IN-PROCESS, COMPLETED, CANCELLED);
     ///   completed: COMPLETED at the todo's completed time (else `now`); any other state:
     ///   COMPLETED removed. A new completed time of a todo still completed rewrites COMPLETED.
-    /// - percent: PERCENT-COMPLETE as ``writtenPercent(_:over:)`` says (100 on completion, as
+    /// - percent: PERCENT-COMPLETE as `writtenPercent(_:over:)` says (100 on completion, as
     ///   every app that completes a task writes it), rewritten only when that changes; none
     ///   removes it. ``fields`` then holds the percent written.
     /// - priority: PRIORITY, removed for none. tags: the CATEGORIES values that are tags are

@@ -154,7 +154,9 @@ public enum RecurrenceVectors {
         END:VTODO
         """)
 
-    /// TV4 after `todo done` at 2026-11-03T10:00:00Z: the last occurrence ends the series.
+    /// TV4 after `todo done` at 2026-11-03T10:00:00Z: the last occurrence ends the series, with
+    /// PERCENT-COMPLETE:100 as every completion here writes it (issue 36; the study wrote it only
+    /// where the object had one).
     public static let tv4Done = tasksOrg(
         """
         BEGIN:VTODO
@@ -170,6 +172,7 @@ public enum RecurrenceVectors {
         SEQUENCE:3
         STATUS:COMPLETED
         COMPLETED:20261103T100000Z
+        PERCENT-COMPLETE:100
         \(tv3Alarm)
         END:VTODO
         """)
@@ -198,8 +201,8 @@ public enum RecurrenceVectors {
 
         """)
 
-    /// TV5 after `todo done` at 2026-12-15T08:00:00Z: completed as any todo, DTSTART not moved
-    /// past UNTIL.
+    /// TV5 after `todo done` at 2026-12-15T08:00:00Z: completed as any todo (PERCENT-COMPLETE:100
+    /// too), DTSTART not moved past UNTIL.
     public static let tv5Done = text(
         """
         BEGIN:VCALENDAR
@@ -217,6 +220,7 @@ public enum RecurrenceVectors {
         STATUS:COMPLETED
         SEQUENCE:3
         COMPLETED:20261215T080000Z
+        PERCENT-COMPLETE:100
         END:VTODO
         END:VCALENDAR
 

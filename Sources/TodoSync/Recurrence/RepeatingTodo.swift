@@ -78,9 +78,10 @@ public struct RepeatingTodo: Sendable {
             var fields = fields
             fields.moveDeadline(to: date)
             // The next occurrence is not started (as Evolution, KDE and Tasks.org reset a task
-            // they move on): needs action, and a percent 0 where there was one.
+            // they move on): needs action, and a percent 0 where there was one, but for the 100
+            // of a series completed as a whole (resumed), which goes as `todo undone` takes it.
             fields.status = .needsAction
-            if fields.percent != nil { fields.percent = 0 }
+            fields.percent = fields.percent.flatMap { $0 == 100 ? nil : 0 }
             if rule.count != nil, let consumed = set.generatedCounts(from: anchor, to: next)?.first,
                 let count = rule.count
             {

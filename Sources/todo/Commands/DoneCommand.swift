@@ -64,7 +64,9 @@ extension Command {
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
                     an error. A todo that is already \(name) is said to be so and left alone; when none
-                    changes, nothing is recorded for undo. \(isDone ? Self.doneStates : Self.undoneStates)\(isDone ? Self.repeatingNote : Self.nextNote)
+                    changes, nothing is recorded for undo.
+
+                    \(isDone ? Self.doneStates : Self.undoneStates)\(isDone ? Self.repeatingNote : Self.nextNote)
                     """,
                 examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
                     + (isDone ? ["todo done 12 --series", "todo done 12 --catch-up"] : ["todo undone 12 --next"])

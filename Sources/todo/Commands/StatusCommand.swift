@@ -51,7 +51,9 @@ extension Command {
                 discussion: """
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
-                    an error. One 'todo undo' puts them back. \(discussion)
+                    an error. One 'todo undo' puts them back.
+
+                    \(discussion)
                     """,
                 examples: examples
             ),
