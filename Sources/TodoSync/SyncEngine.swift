@@ -338,7 +338,7 @@ public struct SyncEngine {
             try logFinishedElsewhere(of: todo.id, remote: remote, object: vtodo)
             // A series another app marked done as a whole while its rule goes on (TV9), seen
             // here first: said as when it was synced before.
-            if remote.isDone, vtodo.seriesContinues, let series = RepeatingTodo(remote) {
+            if remote.status == .completed, vtodo.seriesContinues, let series = RepeatingTodo(remote) {
                 report.seriesEndedElsewhere.append(
                     SyncReport.Ended(
                         todo: SyncReport.Named(todoID: todo.id, name: todo.name), rule: series.summary,
@@ -391,7 +391,8 @@ public struct SyncEngine {
             TodoCompletion(
                 todoID: id, occurrence: $0.occurrence, completedAt: $0.completedAt, source: $0.source, pending: false)
         }
-        if remote.isDone, object.seriesContinues, let occurrence = remote.deadline {
+        // A series cancelled there was ended on purpose: no occurrence of it was done.
+        if remote.status == .completed, object.seriesContinues, let occurrence = remote.deadline {
             finished.append(
                 TodoCompletion(
                     todoID: id, occurrence: occurrence, completedAt: remote.completed, source: .series, pending: false))
@@ -433,13 +434,16 @@ public struct SyncEngine {
                 series = following
             }
         }
-        if remote.isDone, !base.isDone, merged.isDone, object.seriesContinues, let series = RepeatingTodo(remote) {
+        if remote.status == .completed, !base.isDone, merged.status == .completed, object.seriesContinues,
+            let series = RepeatingTodo(remote)
+        {
             report.seriesEndedElsewhere.append(
                 SyncReport.Ended(todo: named, rule: series.summary, next: series.following))
         }
         // Its rule taken off as it became done (todoman's `done` moves the rule to a new todo):
         // one half of a moved series, if a new todo with that rule came in too.
-        if let rule = base.repeatRule, remote.repeatRule == nil, remote.isDone, !base.isDone, merged.isDone,
+        if let rule = base.repeatRule, remote.repeatRule == nil, remote.status == .completed, !base.isDone,
+            merged.isDone,
             merged.repeatRule == nil
         {
             report.seriesLost.append(SyncReport.Candidate(todo: named, summary: remote.name, rule: rule))
@@ -770,7 +774,7 @@ public struct SyncEngine {
         else { return (local, remote) }
         var local = local
         var remote = remote
-        if finishedHere, remote.isDone, !base.isDone, !local.isDone, theirs == was, ours > was {
+        if finishedHere, remote.status == .completed, !base.isDone, !local.isDone, theirs == was, ours > was {
             remote.isDone = false
             remote.completed = nil
             remote.takePosition(of: local)

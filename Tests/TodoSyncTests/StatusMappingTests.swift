@@ -183,4 +183,32 @@ import TodoStore
             base: with(.inProcess, percent: 40), local: with(.cancelled, percent: 40), remote: moved)
         #expect(conflicts.isEmpty && merged.status == .cancelled && merged.percent == 60)
     }
+
+    // MARK: Through the engine
+
+    /// A repeating todo cancelled is a series ended on purpose, on either side: sent as
+    /// CANCELLED (never kept repeating as a whole completion is), and taken in as cancelled with
+    /// no occurrence logged done and no note that another app ended it.
+    @Test func aCancelledSeriesIsEndedOnPurposeOnEitherSide() throws {
+        let folder = TemporaryFolder()
+        let server = InMemoryCollection()
+        let laptop = try Device(folder, "laptop", server)
+        let phone = try Device(folder, "phone", server)
+        let fields = TodoFields(
+            name: "Water the plants", deadline: CalendarDate(year: 2026, month: 12, day: 1), repeatRule: "FREQ=WEEKLY")
+        try laptop.repository.add(fields)
+        try laptop.sync()
+        try phone.sync()
+        _ = try laptop.repository.setStatus(.cancelled, ids: [try laptop.id("Water the plants")])
+        let sent = try laptop.sync()
+        #expect(sent.keptRepeating.isEmpty)
+        let text = try #require(server.objects.values.first?.text)
+        #expect(text.contains("STATUS:CANCELLED") && !text.contains("COMPLETED:"), "\(text)")
+        let received = try phone.sync()
+        let id = try phone.id("Water the plants")
+        #expect(try phone.repository.todo(id: id)?.status == .cancelled)
+        #expect(received.seriesEndedElsewhere.isEmpty)
+        #expect(try phone.repository.completions(ofTodo: id).isEmpty, "no occurrence was done")
+        #expect(try laptop.list() == phone.list())
+    }
 }

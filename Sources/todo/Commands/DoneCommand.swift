@@ -119,8 +119,10 @@ extension Command {
             var refusals = advancing.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
             let (listed, twoMasters) = try context.perform { () throws(TodoStoreError) in
                 let state = SyncState(repository: repository)
+                // A cancelled series is over whatever its object's rule says: completing it
+                // as a whole ends nothing that goes on.
                 return (
-                    try state.todosInContinuingSeries(among: plain),
+                    try state.todosInContinuingSeries(among: open.filter { !$0.fields.repeats }.map(\.id)),
                     try state.todosOnObjectsWithSeveralMasters(among: open.map(\.id))
                 )
             }
