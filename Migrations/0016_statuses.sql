@@ -24,13 +24,15 @@ BEGIN
 END;
 
 -- An object synced before this version may say IN-PROCESS, CANCELLED or a PERCENT-COMPLETE that
--- its merge base (NULL above) and its todo do not know yet. Its ETag is forgotten, and so is its
--- list's sync token, so that the next sync reads it again and the todo takes what it says (a
--- change made here meanwhile is merged with it, as ever) before anything is sent over it.
+-- its merge base (NULL above) and its todo do not know yet. Its ETag is forgotten, and so are its
+-- list's sync token and the collection state last seen (migration 0015: a list whose collection
+-- looks unchanged is not read), so that the next sync reads it again and the todo takes what it
+-- says (a change made here meanwhile is merged with it, as ever) before anything is sent over it.
 UPDATE sync_items SET etag = NULL
 WHERE instr(upper(ics), 'IN-PROCESS') > 0 OR instr(upper(ics), 'CANCELLED') > 0
    OR instr(upper(ics), 'PERCENT-COMPLETE') > 0;
-UPDATE sync_links SET sync_token = NULL WHERE list_id IN (SELECT list_id FROM sync_items WHERE etag IS NULL);
+UPDATE sync_links SET sync_token = NULL, seen = NULL
+WHERE list_id IN (SELECT list_id FROM sync_items WHERE etag IS NULL);
 
 -- Undo and redo entries are changesets of the row as it was (fourteen columns): they cannot apply
 -- to rows of sixteen. The history before this upgrade is dropped, not misapplied.
