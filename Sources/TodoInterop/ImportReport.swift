@@ -17,12 +17,39 @@ public struct ImportReport: Sendable, Equatable {
     /// The name of the list of some todos, by their index in ``todos``: what `todo export`
     /// writes (`"list": "Work"`), so that an import puts each todo back in a list of that name.
     public var lists: [Int: String] = [:]
+    /// The parent of some todos, by their index in ``todos``: the index of the todo they are a
+    /// subtask of in the same file (todo's own export says `"parent": 3`, an iCalendar file
+    /// RELATED-TO). Never a loop: ``dropLoops()`` cuts a link that would close one.
+    public var parents: [Int: Int] = [:]
     /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
     public var notKept: [(what: NotKept, count: Int)] {
         NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }
     }
 
     private var counts: [NotKept: Int] = [:]
+
+    /// Cuts every parent link of ``parents`` that closes a loop (a file's own, or a damaged one),
+    /// counting each as a ``NotKept/parentLoop``: the todo is imported at the top level.
+    public mutating func dropLoops() {
+        var done = Set<Int>()
+        for start in parents.keys.sorted() where !done.contains(start) {
+            var path: [Int] = []
+            var onPath = Set<Int>()
+            var current = start
+            while !done.contains(current) {
+                path.append(current)
+                onPath.insert(current)
+                guard let up = parents[current] else { break }
+                if onPath.contains(up) {
+                    parents[current] = nil
+                    drop(.parentLoop)
+                    break
+                }
+                current = up
+            }
+            done.formUnion(path)
+        }
+    }
 
     /// A kind of field an import drops.
     public enum NotKept: String, Sendable, CaseIterable {
@@ -47,6 +74,8 @@ public struct ImportReport: Sendable, Equatable {
         case threshold
         /// todo.txt's `rec:2b` and longer runs of business days, which no repeat rule says.
         case businessDays
+        /// A subtask link that would close a loop: the todo is imported at the top level.
+        case parentLoop
 
         /// `2 projects`, `1 tag`, `2 priorities`; a field by its name and the number of todos
         /// that had it: `start: on 2 todos`, `t: after the due date on 1 todo`.
@@ -61,6 +90,7 @@ public struct ImportReport: Sendable, Equatable {
             case .recurOther: "recur: of another form \(todos)"
             case .threshold: "t: after the due date \(todos)"
             case .businessDays: "rec: of 2 or more business days \(todos)"
+            case .parentLoop: "a parent that would make a loop \(todos) (imported at the top level)"
             }
         }
 
@@ -85,6 +115,7 @@ public struct ImportReport: Sendable, Equatable {
 
     public static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
         lhs.todos == rhs.todos && lhs.uids == rhs.uids && lhs.history == rhs.history && lhs.counts == rhs.counts
+            && lhs.lists == rhs.lists && lhs.parents == rhs.parents
     }
 }
 

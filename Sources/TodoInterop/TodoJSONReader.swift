@@ -36,14 +36,34 @@ enum TodoJSONReader {
         }
         var report = ImportReport()
         report.todos.reserveCapacity(records.count)
+        // Each record's "id" (the first record of an id, where a file repeats one) and "parent":
+        // a subtask's parent is the record of that id, wherever it is in the file.
+        var offsets: [Int64: Int] = [:]
+        var parentIDs: [Int: Int64] = [:]
         for (offset, record) in records.enumerated() {
             let (todo, uid) = try todo(from: record, location: .record(offset + 1))
             if let uid { report.uids[offset] = uid }
-            if case .object(let object) = record, case .string(let list)? = object["list"], !list.isEmpty {
-                report.lists[offset] = list
+            if case .object(let object) = record {
+                if case .string(let list)? = object["list"], !list.isEmpty { report.lists[offset] = list }
+                if case .number(let number)? = object["id"], let id = Int64(exactly: number), offsets[id] == nil {
+                    offsets[id] = offset
+                }
+                switch object["parent"] {
+                case nil, .null?: break
+                case .number(let number)? where Int64(exactly: number) != nil:
+                    parentIDs[offset] = Int64(exactly: number)
+                case let other?:
+                    throw ImportError(
+                        .record(offset + 1), "\"parent\" must be a todo's id or null, found \(other.kindDescription)")
+                }
             }
             report.todos.append(todo)
         }
+        // A parent the file does not hold (exported with a filter) leaves the todo at the top.
+        for (offset, parent) in parentIDs {
+            if let parentOffset = offsets[parent], parentOffset != offset { report.parents[offset] = parentOffset }
+        }
+        report.dropLoops()
         return report
     }
 

@@ -65,5 +65,11 @@ public struct Migrator: Sendable {
                 }
             }
         }
+        // Each migration's pages sit in the write-ahead log until SQLite's automatic checkpoint
+        // (1,000 pages): a new file's log would be twice the file itself (350 KiB after the
+        // seventeen migrations), on a nearly full disk the difference between working and not.
+        // Best effort: a reader of another process may hold back part of the log, which then
+        // waits for the next checkpoint as any log does.
+        if found < latestVersion { try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 }

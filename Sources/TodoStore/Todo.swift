@@ -17,13 +17,20 @@ public struct Todo: Identifiable, Hashable, Sendable {
     /// is (a collection, when synced), not something it carries; ``TodoRepository/move(ids:to:)``
     /// changes it.
     public var listID: Int64
+    /// The id of the todo it is a subtask of, `nil` at the top level. Not one of the fields
+    /// either: it is where the todo sits in its list's tree, in ids of this file (sync carries it
+    /// as the parent's UID). It may name a todo that is gone or in another list (another
+    /// program's writing): readers then show the todo at the top level (``TodoOutline``).
+    /// ``TodoRepository/setParent(_:ids:)`` changes it.
+    public var parentID: Int64?
 
-    /// The todo `id` with `fields`, in the list `listID`. Persisting one is
+    /// The todo `id` with `fields`, in the list `listID`, under `parentID`. Persisting one is
     /// ``TodoRepository/add(_:nameCheck:now:list:)``'s job.
-    public init(id: Int64, _ fields: TodoFields, listID: Int64 = TodoList.firstID) {
+    public init(id: Int64, _ fields: TodoFields, listID: Int64 = TodoList.firstID, parentID: Int64? = nil) {
         self.id = id
         self.fields = fields
         self.listID = listID
+        self.parentID = parentID
     }
 
     /// A field, by name: `todo.deadline`.

@@ -4,9 +4,11 @@ import SQLite
 /// the column list every SELECT and RETURNING clause uses, and the decoder that reads those
 /// columns by position. Deriving both from the one table is what keeps them in step.
 public enum TodoColumns {
-    /// `id, name, deadline, done, ..., start_date, list_id`: the id, the fields, the list, in the
-    /// order ``todo(from:)`` reads them (the order of the table's columns).
-    public static let list = (["id"] + fields + ["list_id"]).joined(separator: ", ")
+    /// `id, name, deadline, done, ..., list_id, parent_id`: the id, the fields, the list and the
+    /// parent, in the order ``todo(from:)`` reads them (the order of the table's columns).
+    public static let list = all.joined(separator: ", ")
+    /// ``list``'s columns.
+    private static let all = ["id"] + fields + ["list_id", "parent_id"]
     /// The columns of a todo's fields (``TodoField/all``), in ``list``'s order after `id`: what
     /// an INSERT or an UPDATE of every field names, and what sync keeps as a merge base.
     public static let fields = TodoField.all.map(\.name)
@@ -14,11 +16,11 @@ public enum TodoColumns {
     /// file of any version can be read for.
     public static let sinceFirstVersion = "id, name, deadline, done"
     /// How many columns ``list`` names (and the `todos` table has).
-    public static let count = fields.count + 2
+    public static let count = all.count
 
     /// ``list`` with each column qualified by `table` (`t.id, t.name, ...`), for a join.
     public static func list(qualifiedBy table: String) -> String {
-        (["id"] + fields + ["list_id"]).map { "\(table).\($0)" }.joined(separator: ", ")
+        all.map { "\(table).\($0)" }.joined(separator: ", ")
     }
 
     /// The todo on the current row of a statement that selected ``list``. A NULL list (a row
@@ -27,11 +29,14 @@ public enum TodoColumns {
     public static func todo(from row: Row) -> Todo {
         Todo(
             id: row.int64(0), fields(from: row, at: 1),
-            listID: row.isNull(listColumn) ? TodoList.firstID : row.int64(listColumn))
+            listID: row.isNull(listColumn) ? TodoList.firstID : row.int64(listColumn),
+            parentID: row.isNull(parentColumn) ? nil : row.int64(parentColumn))
     }
 
     /// The column of `list_id` in ``list``.
     static let listColumn = Int32(fields.count + 1)
+    /// The column of `parent_id` in ``list``.
+    static let parentColumn = Int32(fields.count + 2)
 
     /// The fields on the current row of a statement that selected ``fields`` from `column` on.
     ///

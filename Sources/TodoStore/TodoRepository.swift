@@ -359,19 +359,26 @@ public final class TodoRepository {
     /// The todo goes into the list `list`, or the default list when it is `nil`.
     ///
     /// - Throws: ``TodoStoreError/noSuchList(_:)`` when no list has the id `list`.
+    ///
+    /// With a `parent`, the todo is a subtask of that todo, in its list: `list` may be left out,
+    /// or must be the parent's.
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)`` when no todo has the id `parent`;
+    ///   ``TodoStoreError/parentInAnotherList(parent:list:)``.
     @discardableResult
     public func add(
-        _ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), list: Int64? = nil
+        _ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), list: Int64? = nil,
+        parent: Int64? = nil
     ) throws(TodoStoreError) -> Todo {
-        try add(fields, nameCheck: nameCheck, now: now, id: nil, list: list)
+        try add(fields, nameCheck: nameCheck, now: now, id: nil, list: list, parent: parent)
     }
 
-    /// ``add(_:nameCheck:now:list:)`` under `id` when one is given, which no todo may have: a
-    /// deleted todo's, brought back as the same todo (ids are never reused for another one).
+    /// ``add(_:nameCheck:now:list:parent:)`` under `id` when one is given, which no todo may
+    /// have: a deleted todo's, brought back as the same todo (ids are never reused for another one).
     @discardableResult
     public func add(
         _ fields: TodoFields, nameCheck: NameCheck = .validated, now: UTCTimestamp? = .now(), id: Int64?,
-        list: Int64? = nil
+        list: Int64? = nil, parent: Int64? = nil
     ) throws(TodoStoreError) -> Todo {
         if nameCheck == .validated { try Todo.validateName(fields.name) }
         var fields = fields
@@ -382,7 +389,14 @@ public final class TodoRepository {
         let stored = fields
         return try connection.deferringCommitNotifications { () throws(TodoStoreError) in
             let listID: Int64
-            if let list {
+            if let parent {
+                guard let parentTodo = try todo(id: parent) else { throw .notFound(ids: [parent]) }
+                if let list, list != parentTodo.listID {
+                    throw .parentInAnotherList(
+                        parent: parent, list: try self.list(id: parentTodo.listID)?.name ?? "#\(parentTodo.listID)")
+                }
+                listID = parentTodo.listID
+            } else if let list {
                 let exists = try TodoStoreError.wrap { () throws(SQLiteError) in
                     try connection.internalCachedStatement("SELECT 1 FROM lists WHERE id = ?").scalarInt64([list])
                         != nil
@@ -397,15 +411,17 @@ public final class TodoRepository {
                     let statement = try connection.internalCachedStatement(Self.insertEveryField)
                     try TodoColumns.bind(stored, to: statement, from: 1)
                     try statement.bind(listID, at: Int32(TodoColumns.fields.count + 1))
+                    try statement.bind(parent, at: Int32(TodoColumns.fields.count + 2))
                     try statement.step()
-                    return Todo(id: connection.lastInsertRowID, stored, listID: listID)
+                    return Todo(id: connection.lastInsertRowID, stored, listID: listID, parentID: parent)
                 }
                 let statement = try connection.internalCachedStatement(Self.insertEveryFieldWithID)
                 try statement.bind(id, at: 1)
                 try TodoColumns.bind(stored, to: statement, from: 2)
                 try statement.bind(listID, at: Int32(TodoColumns.fields.count + 2))
+                try statement.bind(parent, at: Int32(TodoColumns.fields.count + 3))
                 try statement.step()
-                return Todo(id: id, stored, listID: listID)
+                return Todo(id: id, stored, listID: listID, parentID: parent)
             }
         }
     }
@@ -474,15 +490,16 @@ public final class TodoRepository {
         return todo
     }
 
-    /// The INSERT of a todo with every field, bound by ``TodoColumns/bind(_:to:from:)``, and its list.
+    /// The INSERT of a todo with every field, bound by ``TodoColumns/bind(_:to:from:)``, its list
+    /// and its parent.
     private static let insertEveryField =
-        "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", ")), list_id) VALUES ("
-        + Array(repeating: "?", count: TodoColumns.fields.count + 1).joined(separator: ", ") + ")"
+        "INSERT INTO todos (\(TodoColumns.fields.joined(separator: ", ")), list_id, parent_id) VALUES ("
+        + Array(repeating: "?", count: TodoColumns.fields.count + 2).joined(separator: ", ") + ")"
 
     /// ``insertEveryField`` with the id first.
     private static let insertEveryFieldWithID =
-        "INSERT INTO todos (id, \(TodoColumns.fields.joined(separator: ", ")), list_id) VALUES ("
-        + Array(repeating: "?", count: TodoColumns.fields.count + 2).joined(separator: ", ") + ")"
+        "INSERT INTO todos (id, \(TodoColumns.fields.joined(separator: ", ")), list_id, parent_id) VALUES ("
+        + Array(repeating: "?", count: TodoColumns.fields.count + 3).joined(separator: ", ") + ")"
 
     /// The UPDATE of every field of one todo, bound by ``TodoColumns/bind(_:to:from:)`` and then the id;
     /// it returns the row.

@@ -46,6 +46,12 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     case listNotEmpty(String, count: Int)
     /// The default list cannot be removed until another list is the default. Nothing was changed.
     case defaultListRemoved(String)
+    /// The todo `id` cannot go under `parent`: that is itself, or one of its own subtasks (the
+    /// tree would have a loop). Nothing was changed.
+    case subtaskCycle(id: Int64, parent: Int64)
+    /// A subtask is in its parent's list: `parent` is in the list named here, not in the one
+    /// the todo was to go to. Nothing was changed.
+    case parentInAnotherList(parent: Int64, list: String)
     /// SQLite reported an error: busy past the timeout, full disk, I/O error, constraint...
     case sqlite(SQLiteError)
 

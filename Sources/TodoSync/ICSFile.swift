@@ -22,11 +22,14 @@ public enum ICSFile {
         public var uid: String
         public var fields: TodoFields
         public var history: [ImportedCompletion]
+        /// The UID of the todo it is a subtask of (RELATED-TO), if any.
+        public var parentUID: String?
 
-        public init(uid: String, fields: TodoFields, history: [ImportedCompletion] = []) {
+        public init(uid: String, fields: TodoFields, history: [ImportedCompletion] = [], parentUID: String? = nil) {
             self.uid = uid
             self.fields = fields
             self.history = history
+            self.parentUID = parentUID
         }
     }
 
@@ -46,6 +49,8 @@ public enum ICSFile {
     /// What a file holds: its todos in file order, and counts of what they cannot keep.
     public struct Reading: Sendable, Equatable {
         public var entries: [Entry]
+        /// Each subtask's parent, by offset in ``entries``, where the file holds both (no loops).
+        public var parents: [Int: Int] = [:]
         /// Each non-zero count, in a fixed order.
         public var notKept: [NotKept]
     }
@@ -78,6 +83,8 @@ public enum ICSFile {
         timeZone.prepare()
         var entries: [Entry] = []
         var counts: [String: Int] = [:]
+        // RELTYPE=CHILD links, by the subtask's UID: the subtask's own link, where it has one, wins.
+        var childLinks: [String: String] = [:]
         for component in components {
             let todos = component.name == "VTODO" ? [component] : component.components(named: "VTODO")
             let timeZones = component.components(named: "VTIMEZONE")
@@ -99,7 +106,10 @@ public enum ICSFile {
                 let series = VTodoObject.finishedOccurrences(
                     master: todo, overrides: overrides, current: fields.deadline, timeZones: timeZones,
                     timeZone: timeZone)
-                entries.append(Entry(uid: uid, fields: fields, history: series.history))
+                entries.append(
+                    Entry(uid: uid, fields: fields, history: series.history, parentUID: VTodoObject.parentUID(of: todo))
+                )
+                for child in VTodoObject.childUIDs(of: todo) where childLinks[child] == nil { childLinks[child] = uid }
                 counts["category", default: 0] +=
                     VTodoObject.categories(of: todo).filter {
                         VTodoObject.tag(fromCategory: $0) == nil
@@ -114,11 +124,25 @@ public enum ICSFile {
                 counts["changed occurrence", default: 0] += series.changed
             }
         }
+        // Each subtask's parent, by offset; a link to a todo the file does not hold is kept on the
+        // entry but places nothing, and one that would close a loop is cut (ImportReport's rule).
+        var offsets: [String: Int] = [:]
+        for (offset, entry) in entries.enumerated() where offsets[entry.uid] == nil { offsets[entry.uid] = offset }
+        var links = ImportReport()
+        for (offset, entry) in entries.enumerated() {
+            if let parent = (entry.parentUID ?? childLinks[entry.uid]).flatMap({ offsets[$0] }), parent != offset {
+                links.parents[offset] = parent
+            }
+        }
+        links.dropLoops()
+        counts["looping parent", default: 0] +=
+            links.notKept.first { $0.what == .parentLoop }?.count ?? 0
         let order = [
-            "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence"
+            "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence",
+            "looping parent"
         ]
         return Reading(
-            entries: entries,
+            entries: entries, parents: links.parents,
             notKept: order.compactMap { what in
                 counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
             })
@@ -163,7 +187,9 @@ public enum ICSFile {
             ])
         calendar.children.reserveCapacity(entries.count + 2)
         for entry in entries {
-            calendar.children.append(.component(VTodoObject.newTodo(uid: entry.uid, fields: entry.fields, now: now)))
+            var todo = VTodoObject.newTodo(uid: entry.uid, fields: entry.fields, now: now)
+            if let parent = entry.parentUID { todo.setProperty(VTodoObject.parentLink(parent)) }
+            calendar.children.append(.component(todo))
         }
         return ICalendar.serialize([calendar])
     }

@@ -78,6 +78,18 @@ extension CLIError {
             self = .failure(
                 "'\(TodoText.sanitized(name))' is the default list and cannot be removed",
                 hint: "Nothing was changed. Make another list the default first: todo lists default NAME.")
+        case .subtaskCycle(let id, let parent):
+            self = .failure(
+                id == parent
+                    ? "todo \(id) cannot be a subtask of itself"
+                    : "todo \(id) cannot go under \(parent): \(parent) is one of its own subtasks",
+                hint: "Nothing was changed. 'todo show \(id)' lists its subtasks.")
+        case .parentInAnotherList(let parent, let list):
+            self = .failure(
+                "todo \(parent) is in the list '\(TodoText.sanitized(list))': a subtask goes in its parent's list",
+                hint:
+                    "Nothing was changed. Move the parent first ('todo move \(parent) --to LIST'), or leave --list out."
+            )
         case .sqlite(let error):
             if error.isPermissionDenied, let problem = DatabaseAccess.problem(at: path) {
                 self = .failure(problem, hint: "Nothing was changed.")

@@ -27,7 +27,8 @@ extension Command {
                 .init(
                     name: "--list", value: "list",
                     help: "The list to add it to (case does not matter; default: the default list, 'todo lists').",
-                    short: "-l")
+                    short: "-l"),
+                CommandContext.underOption, CommandContext.parentOption
             ] + CommandContext.repeatOptions + [
                 .init(
                     name: "--json", value: nil,
@@ -44,7 +45,8 @@ extension Command {
                 "todo add Call mom +family @phone --priority high",
                 "todo add \"Call mom\" --tag family --note \"about Sunday\"",
                 "todo add \"Pay rent\" --due 2026-12-01 --every month", "todo add \"Water the fern\" --after 3d",
-                "todo add Gym --every mon,thu --until 2027-06-30", "todo add Water plants rec:+1w"
+                "todo add Gym --every mon,thu --until 2027-06-30", "todo add Water plants rec:+1w",
+                "todo add \"Oat milk\" --under 17"
             ]
         ),
         run: { (context) throws(CLIError) in
@@ -92,13 +94,14 @@ extension Command {
                 throw .usage("'--until' and '--times' end a repeat", hint: "Give --every or --after too.")
             }
             try CommandContext.checkStart(of: fields)
+            let parent = try context.parentID()
             let repository = try context.openRepository()
             let list = try context.arguments.value("--list").map { (name) throws(CLIError) in
                 try context.list(named: name, in: repository)
             }
             let todo = try context.perform { () throws(TodoStoreError) in
                 try repository.recordingUndo("add") { () throws(TodoStoreError) in
-                    try repository.add(fields, list: list?.id)
+                    try repository.add(fields, list: list?.id, parent: parent)
                 }
             }
             let moved = series?.movedFrom != nil

@@ -20,8 +20,10 @@ extension Command {
             abstract: "Check the database file for damage.",
             discussion: """
                 Runs SQLite's integrity and foreign-key checks, compares the file's schema version
-                with the one this todo knows and shows the journal mode, one line each. The file is
-                only read, never changed. Exits 1 when a check fails.
+                with the one this todo knows, shows the journal mode and checks the subtasks' links
+                (a todo under one that is gone or in another list shows at the top level; a loop
+                fails), one line each. The file is only read, never changed. Exits 1 when a check
+                fails.
                 """,
             examples: ["todo check", "todo --db backup.sqlite check"]
         ),
@@ -55,6 +57,7 @@ struct DatabaseCheck {
         check.checkForeignKeys(connection)
         check.checkSchema(connection, path: path)
         check.checkJournal(connection)
+        check.checkSubtasks(connection)
         return check
     }
 
@@ -221,5 +224,56 @@ struct DatabaseCheck {
         }
         mode = TodoText.sanitized(mode.lowercased())
         lines.append(mode == "wal" ? "journal: wal" : "journal: \(mode) (todo switches it to wal on its next write)")
+    }
+
+    /// Subtask links that do not hold (a file of schema 17 or later): a parent that is gone or
+    /// in another list (the todo shows at the top level: reported, not a failure), and a loop,
+    /// which the schema's triggers refuse and only a damaged file or one whose triggers were
+    /// dropped can hold (a failure: readers cut it, but some todo is not where it was put).
+    private mutating func checkSubtasks(_ connection: Connection) {
+        guard (try? TodoRepository.FileIdentity.read(from: connection).schemaVersion).map({ $0 >= 17 }) == true else {
+            return
+        }
+        var loose: [(Int64, Int64)] = []
+        var looping: [Int64] = []
+        do {
+            let statement = try connection.prepare(
+                """
+                SELECT t.id, t.parent_id FROM todos t LEFT JOIN todos p ON p.id = t.parent_id
+                WHERE t.parent_id IS NOT NULL AND (p.id IS NULL OR p.list_id IS NOT t.list_id) ORDER BY t.id
+                """)
+            try statement.forEachRow { loose.append(($0.int64(0), $0.int64(1))) }
+            // Each walk up stops at the top, back at its start (a loop), or after more steps than
+            // there are subtasks (a loop above it, reported from its own start).
+            let loops = try connection.prepare(
+                """
+                WITH RECURSIVE up(start, id, steps) AS (
+                    SELECT id, parent_id, 1 FROM todos WHERE parent_id IS NOT NULL
+                    UNION ALL SELECT up.start, t.parent_id, up.steps + 1 FROM todos t JOIN up ON t.id = up.id
+                    WHERE t.parent_id IS NOT NULL AND up.id IS NOT up.start
+                      AND up.steps <= (SELECT count(*) FROM todos WHERE parent_id IS NOT NULL))
+                SELECT DISTINCT start FROM up WHERE id = start ORDER BY start LIMIT \(Self.problemLimit)
+                """)
+            try loops.forEachRow { looping.append($0.int64(0)) }
+        } catch {
+            lines.append("subtasks: cannot be read: \(TodoText.sanitized(Self.describe(error)))")
+            fail(Self.readFailure(error, path: connection.path))
+            return
+        }
+        if !looping.isEmpty {
+            let ids = CLIError.idList(looping)
+            lines.append("subtasks: \(looping.count) \(looping.count == 1 ? "todo is" : "todos are") in a loop: \(ids)")
+            fail(
+                .failure(
+                    "\(connection.path) has subtasks in a loop (todos \(ids))",
+                    hint: "Lists show them at the top level. 'todo edit ID --top' takes one out of the loop."))
+        }
+        if let (id, parent) = loose.first {
+            lines.append(
+                "subtasks: \(loose.count) \(loose.count == 1 ? "todo is" : "todos are") under a todo gone or in another list (shown at the top level); first: \(id) under \(parent)"
+            )
+        } else if looping.isEmpty {
+            lines.append("subtasks: ok")
+        }
     }
 }

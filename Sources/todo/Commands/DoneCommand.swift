@@ -13,6 +13,10 @@ extension Command {
     /// What `todo done` does to each state.
     private static let doneStates = """
         A todo in progress or cancelled is completed too; a completed todo's percent is 100.
+
+        A todo with undone subtasks is completed with them, at every depth, or not at all: on a
+        terminal todo asks, --with-subtasks says yes, and in a pipe nothing is changed. Subtasks
+        done already keep their completed time. One 'todo undo' reopens them all.
         """
 
     /// What `todo undone` does to each state.
@@ -45,7 +49,8 @@ extension Command {
                     name: "--series", value: nil, help: "End the series of a repeating todo: the todo is done."),
                 .init(
                     name: "--catch-up", value: nil,
-                    help: "Move a repeating todo to its first occurrence on or after today, the missed ones done.")
+                    help: "Move a repeating todo to its first occurrence on or after today, the missed ones done."),
+                CommandContext.withSubtasksOption("Complete")
             ]
             : [
                 .init(
@@ -77,7 +82,17 @@ extension Command {
                 if series && catchUp { throw .usage("'--series' and '--catch-up' cannot be used together") }
                 let parts = try context.idParts()
                 let repository = try context.openRepository()
-                let ids = try context.existingIDs(parts, in: repository)
+                var ids = try context.existingIDs(parts, in: repository)
+                if isDone {
+                    let names = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
+                        .map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
+                    guard
+                        let subtasks = try context.subtasksTakenAlong(
+                            of: ids, verb: "done", undoneOnly: true, in: repository,
+                            question: { "Mark \(names) and \($0) done?" })
+                    else { return }
+                    ids += subtasks
+                }
                 let finish: RepeatingTodo.Finish = series ? .endSeries : catchUp ? .catchUp : .done
                 let lines =
                     isDone

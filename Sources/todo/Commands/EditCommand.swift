@@ -27,8 +27,11 @@ extension Command {
                 .init(name: "--append", value: "text", help: "Add a line at the end of the note."),
                 .init(name: "--prepend", value: "text", help: "Add a line at the start of the note."),
                 .init(
-                    name: "--list", value: "list", help: "Move it to this list (as 'todo move ID --to LIST' does).",
-                    short: "-l")
+                    name: "--list", value: "list",
+                    help: "Move it, with its subtasks, to this list (as 'todo move ID --to LIST' does).",
+                    short: "-l"),
+                CommandContext.underOption, CommandContext.parentOption,
+                .init(name: "--top", value: nil, help: "Make a subtask a todo of its own, at the top level.")
             ] + CommandContext.repeatOptions + [
                 .init(name: "--no-repeat", value: nil, help: "Stop repeating: the todo keeps its date.")
             ],
@@ -36,14 +39,16 @@ extension Command {
                 + " them all. On a terminal the new name and deadline are shown. --every and --after"
                 + " replace how the todo repeats (keeping how the series ends, unless --until or --times"
                 + " say otherwise); --until and --times alone change only how it ends. A new deadline moves"
-                + " the start date with it, by as many days.\n\n" + DueDateParser.rules + "\n\n"
+                + " the start date with it, by as many days. --under puts the todo, with its own subtasks, under"
+                + " another (into that todo's list); a todo cannot go under itself or one of its subtasks.\n\n"
+                + DueDateParser.rules + "\n\n"
                 + DueDateParser.timeRules + "\n\n" + CommandContext.startRules + "\n\n" + RepeatForm.rules,
             examples: [
                 "todo edit 3 --name \"Buy oat milk\"", "todo edit 3 --due tomorrow", "todo edit 3 --no-due",
                 "todo edit 3 --due \"fri 9:30\"", "todo edit 3 --no-time", "todo edit 3 --start mon",
                 "todo edit 3 --priority low --tag errands --untag work", "todo edit 3 --append \"called, no answer\"",
                 "todo edit 3 --every 'last fri'", "todo edit 3 --after 1m", "todo edit 3 --times 5",
-                "todo edit 3 --no-repeat"
+                "todo edit 3 --no-repeat", "todo edit 5 --under 3", "todo edit 5 --top"
             ]
         ),
         run: { (context) throws(CLIError) in
@@ -79,6 +84,12 @@ extension Command {
             if note != nil && (append != nil || prepend != nil) {
                 throw .usage("'--note' replaces the note: it cannot be used with '--append' or '--prepend'")
             }
+            let parent = try context.parentID()
+            let toTop = context.arguments.flag("--top")
+            if parent != nil && toTop { throw .usage("'--top' and '--under' cannot be used together") }
+            if parent != nil && context.arguments.value("--list") != nil {
+                throw .usage("a subtask goes in its parent's list: '--list' cannot be used with '--under'")
+            }
             let repeats = try context.repeatRequest()
             let noRepeat = context.arguments.flag("--no-repeat")
             if noRepeat && !repeats.isEmpty {
@@ -91,11 +102,12 @@ extension Command {
                 name != nil || deadline != nil || clearDeadline || clearTime || start != nil || clearStart
                     || priority != nil || !added.isEmpty || !removed.isEmpty || note != nil || append != nil
                     || prepend != nil || !repeats.isEmpty || noRepeat || context.arguments.value("--list") != nil
+                    || parent != nil || toTop
             else {
                 throw .usage(
                     "nothing to change",
                     hint:
-                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --list, --every, --after, --until, --times or --no-repeat."
+                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --list, --under, --top, --every, --after, --until, --times or --no-repeat."
                 )
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
@@ -132,7 +144,12 @@ extension Command {
                 if let name = context.arguments.value("--list") {
                     let list = try context.list(named: name, in: repository)
                     todo = try context.perform { () throws(TodoStoreError) in
-                        try repository.move(ids: [id], to: list.id).first ?? todo
+                        try repository.moveSubtrees(ids: [id], to: list.id).first ?? todo
+                    }
+                }
+                if parent != nil || toTop {
+                    todo = try context.perform { () throws(TodoStoreError) in
+                        try repository.setParent(parent, ids: [id]).first ?? todo
                     }
                 }
                 return (todo, movedFrom)

@@ -19,8 +19,15 @@ extension Command {
     ) throws(TodoStoreError) {
         let todos = try repository.fetch(request)
         let uids = try TodoUIDs(repository: repository).assign(toTodos: todos.map(\.id))
+        // A subtask names its parent by UID (RELATED-TO), as the tree rule places it: the parent
+        // is given one too when it has none, exported or not.
+        let parents = try repository.parentIDs(of: todos)
+        let parentUIDs = try TodoUIDs(repository: repository).assign(toTodos: Array(Set(parents.values)))
         // A todo deleted by another program meanwhile has no UID and is left out.
-        let entries = todos.compactMap { todo in uids[todo.id].map { ICSFile.Entry(uid: $0, fields: todo.fields) }
+        let entries = todos.compactMap { todo in
+            uids[todo.id].map {
+                ICSFile.Entry(uid: $0, fields: todo.fields, parentUID: parents[todo.id].flatMap { parentUIDs[$0] })
+            }
         }
         let now = Int64(time(nil))
         let texts = try SyncState(repository: repository).outgoingTexts(of: todos, uids: uids, now: now)

@@ -14,7 +14,7 @@ extension Command {
             throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
         }
         let (added, skipped) = try addSkippingKnownUIDs(
-            reading.entries.map { ($0.fields, $0.uid, $0.history) }, context: context)
+            reading.entries.map { ($0.fields, $0.uid, $0.history) }, parents: reading.parents, context: context)
         var summary = importSummary(added: added, skipped: skipped) + "."
         if !reading.notKept.isEmpty {
             // As the other formats do: nothing the other app had disappears without a word.
@@ -38,9 +38,13 @@ extension Command {
     /// The todos go to the list `--list` names; else each to the list `lists` names for it (by
     /// offset in `entries`: todo's own export says each todo's list), made when there is none of
     /// that name; else to the default list.
+    ///
+    /// `parents` names each subtask's parent by offset in `entries` (no loops: the readers cut
+    /// them). A subtask goes under the todo its parent became, or the todo already here that the
+    /// parent's UID named; a link that would still close a loop with todos here is left out.
     static func addSkippingKnownUIDs(
         _ entries: [(fields: TodoFields, uid: String?, history: [ImportedCompletion])], lists: [Int: String] = [:],
-        context: CommandContext
+        parents: [Int: Int] = [:], context: CommandContext
     ) throws(CLIError) -> (added: Int, skipped: Int) {
         let repository = try context.openRepository()
         let uids = TodoUIDs(repository: repository)
@@ -56,8 +60,11 @@ extension Command {
                 var skipped = 0
                 // The lists named in the file, by folded name, as found or made.
                 var named: [String: Int64] = [:]
+                // The todo each entry became, or is already here as.
+                var ids: [Int: Int64] = [:]
                 for (offset, entry) in entries.enumerated() {
                     if let uid = entry.uid, try uids.isKnown(uid) {
+                        if let id = try uids.todoID(forUID: uid) { ids[offset] = id }
                         skipped += 1
                         continue
                     }
@@ -79,11 +86,22 @@ extension Command {
                         target = named[key]
                     }
                     let todo = try repository.add(fields, nameCheck: .asStored, list: target ?? defaultList)
+                    ids[offset] = todo.id
                     if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
                     for completion in entry.history {
                         try repository.recordCompletion(completion.completion(ofTodo: todo.id))
                     }
                     added += 1
+                }
+                for (offset, parent) in parents.sorted(by: { $0.key < $1.key }) {
+                    guard let id = ids[offset], let parentID = ids[parent],
+                        try repository.todo(id: id)?.parentID == nil
+                    else { continue }
+                    do throws(TodoStoreError) {
+                        _ = try repository.setParent(parentID, ids: [id])
+                    } catch .subtaskCycle {
+                        continue
+                    }
                 }
                 return (added, skipped)
             }

@@ -98,6 +98,7 @@ extension Command {
     ) throws(TodoStoreError) {
         var first = true
         let lists = try JSON.listNames(repository)
+        let children = try repository.subtaskIDsByParent()
         // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
         var failure: TodoStoreError?
         out.write("[")
@@ -111,7 +112,7 @@ extension Command {
                 return
             }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(JSON.object(todo, uid: uid, lists: lists))
+            out.write(JSON.object(todo, uid: uid, lists: lists, children: children[todo.id] ?? []))
             first = false
         }
         if let failure { throw failure }
@@ -122,11 +123,22 @@ extension Command {
         _ repository: TodoRepository, _ request: TodoFetchRequest,
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let text = try context.text(for: request, in: repository)
+        var text = try context.text(for: request, in: repository)
         var empty = true
-        try repository.forEach(request) { todo in
-            text.writeRow(todo, to: &out)
-            empty = false
+        if try repository.hasSubtasks() {
+            // Subtasks under their parents; on a terminal a chosen subtask's unchosen parents are
+            // shown above it, dimmed. A pipe gets the chosen todos only (`| wc -l` counts them).
+            let outline = try repository.outline(request, withContext: out.isTerminal)
+            if let widest = outline.rows.lazy.map(\.todo.id).max() { text = text.fitting(maxID: widest) }
+            for row in outline.rows {
+                text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
+            }
+            empty = outline.rows.isEmpty
+        } else {
+            try repository.forEach(request) { todo in
+                text.writeRow(todo, to: &out)
+                empty = false
+            }
         }
         // On stderr: it is a message to a person, not a row, so `todo list | wc -l` counts 0.
         // Flushed at once so that on a terminal it comes before what follows on stdout.

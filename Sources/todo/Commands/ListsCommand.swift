@@ -98,8 +98,9 @@ extension Command {
             options: [.init(name: "--to", value: "list", help: "The list to move them to (required).")],
             discussion: """
                 All or nothing: if any id does not exist, or the list does not, nothing moves. One
-                step of 'todo undo'. A todo keeps its id. 'todo edit ID --list NAME' does the same for
-                one todo.
+                step of 'todo undo'. A todo keeps its id, and its subtasks move with it (a subtask
+                moved without its parent is at the top level of its new list). 'todo edit ID --list
+                NAME' does the same for one todo.
                 """,
             examples: ["todo move 3 --to Groceries", "todo move 3 5-7 --to Work"]
         ),
@@ -114,7 +115,9 @@ extension Command {
                 let list = try context.list(named: name, in: repository)
                 return (
                     list,
-                    try context.perform { () throws(TodoStoreError) in try repository.move(ids: ids, to: list.id) }
+                    try context.perform { () throws(TodoStoreError) in
+                        try repository.moveSubtrees(ids: ids, to: list.id)
+                    }
                 )
             }
             for todo in moved.1 {

@@ -7,12 +7,20 @@ extension Command {
             name: "rm",
             abstract: "Delete todos.",
             arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
-            options: [.init(name: "--yes", value: nil, help: "Do not ask for confirmation.", short: "-y")],
+            options: [
+                .init(name: "--yes", value: nil, help: "Do not ask for confirmation.", short: "-y"),
+                CommandContext.withSubtasksOption("Delete")
+            ],
             discussion: """
                 When standard input is a terminal, asks before deleting (as the app's "Do you delete
                 this todo?" alert); --yes skips the question. All or nothing: if any id does not exist,
                 no todo is deleted. A range means the todos that exist in it (ids are never reused, so
                 deleted ones leave gaps); one with none is an error.
+
+                A todo with subtasks is deleted with them, at every depth, or not at all: on a
+                terminal todo asks (once, for every todo given), --with-subtasks says yes, and
+                otherwise (a pipe, or --yes alone) nothing is deleted. One 'todo undo' brings the
+                whole subtree back.
                 """,
             examples: ["todo rm 3", "todo rm --yes 3 4", "todo rm --yes 2-4"]
         ),
@@ -20,18 +28,28 @@ extension Command {
             let parts = try context.idParts()
             let repository = try context.openRepository()
             let ids = try context.existingIDs(parts, in: repository)
-            if Terminal.stdinIsTerminal && !context.arguments.flag("--yes") {
-                let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
-                let names = todos.map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
+            let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
+            let names = todos.map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
+            // One question at most: the subtasks' one says what else goes.
+            guard
+                let subtasks = try context.subtasksTakenAlong(
+                    of: ids, verb: "rm", undoneOnly: false, in: repository,
+                    question: { "Delete \(names) and \($0)?" })
+            else { return }
+            if subtasks.isEmpty, Terminal.stdinIsTerminal, !context.arguments.flag("--yes") {
                 guard Terminal.confirm("Delete \(names)?", err: &context.err) else {
                     context.err.write("Nothing was deleted.\n")
                     return
                 }
             }
-            let todos = try context.perform { () throws(TodoStoreError) in
-                try repository.recordingUndo("rm") { () throws(TodoStoreError) in try repository.delete(ids: ids) }
+            // The subtrees are read again in the transaction: a subtask another program added
+            // since the question goes too, rather than being left under nothing.
+            let deleted = try context.perform { () throws(TodoStoreError) in
+                try repository.recordingUndo("rm") { () throws(TodoStoreError) in
+                    subtasks.isEmpty ? try repository.delete(ids: ids) : try repository.deleteSubtrees(ids: ids)
+                }
             }
-            for todo in todos { context.out.write(TodoText.summary("-", todo)) }
+            for todo in deleted { context.out.write(TodoText.summary("-", todo)) }
         }
     )
 }

@@ -39,9 +39,11 @@ extension Command {
                 let uid = try context.perform { () throws(TodoStoreError) in
                     try TodoUIDs(repository: repository).uid(ofTodo: id)
                 }
-                let lists = try context.perform { () throws(TodoStoreError) in try JSON.listNames(repository) }
+                let (lists, children) = try context.perform { () throws(TodoStoreError) in
+                    (try JSON.listNames(repository), try repository.subtasks(of: id).map(\.id))
+                }
                 context.out.write(
-                    String(JSON.object(todo, uid: nil, lists: lists).dropLast())
+                    String(JSON.object(todo, uid: nil, lists: lists, children: children).dropLast())
                         + ", \"repeat\": \(repeats?.json ?? "null"), \"uid\": \(JSON.optional(uid))}\n"
                 )
                 return
@@ -94,6 +96,15 @@ extension Command {
             }
             let list = try context.perform { () throws(TodoStoreError) in try repository.list(id: todo.listID) }
             lines.append("list:      " + TodoText.sanitized(list?.name ?? "#\(todo.listID)"))
+            // Where it sits in its list's tree: the todo above it, and those right under it.
+            let (parent, subtasks) = try context.perform { () throws(TodoStoreError) in
+                (try repository.ancestors(of: todo).first, try repository.subtasks(of: id))
+            }
+            func line(_ todo: Todo) -> String { "\(TodoText.mark(todo.status)) \(todo.id)  \(TodoText.labelled(todo))" }
+            if let parent { lines.append("parent:    " + line(parent)) }
+            for (index, subtask) in subtasks.enumerated() {
+                lines.append((index == 0 ? "subtasks:  " : String(repeating: " ", count: 11)) + line(subtask))
+            }
             context.out.write(lines.joined(separator: "\n") + "\n")
         }
     )

@@ -105,7 +105,11 @@ struct TodoText {
     /// Overdue and due-today deadlines are coloured; done todos are dimmed and get no hint.
     /// Writes bytes straight into the buffer: listing 100,000 todos must not build Strings per
     /// row on top of the name SQLite's text already costs.
-    func writeRow(_ todo: Todo, to out: inout OutputStream) {
+    ///
+    /// A subtask at `depth` has its name indented by two columns a level (at most
+    /// ``maximumIndentedDepth`` levels: a deep tree still leaves its names room at 40 columns);
+    /// a row shown only as a chosen subtask's parent (`isContext`) is dimmed.
+    func writeRow(_ todo: Todo, depth: Int = 0, isContext: Bool = false, to out: inout OutputStream) {
         out.writeSpaces(2)
         out.write(todo.id, width: idWidth)
         switch todo.status {
@@ -115,7 +119,17 @@ struct TodoText {
         case .cancelled: out.write("  [-]  ")
         }
         writeDeadlineColumns(todo, to: &out)
-        writeName(todo, prefixWidth: idWidth + 2 + 7 + deadlineColumnsWidth + 2, to: &out)
+        writeName(
+            todo, prefixWidth: idWidth + 2 + 7 + deadlineColumnsWidth + 2, lead: Self.indent(depth), dim: isContext,
+            to: &out)
+    }
+
+    /// The deepest level rows indent for; deeper subtasks are shown at this level.
+    static let maximumIndentedDepth = 5
+
+    /// The lead of a name at `depth`: two spaces a level, up to ``maximumIndentedDepth``.
+    static func indent(_ depth: Int) -> String {
+        String(repeating: "  ", count: min(max(depth, 0), maximumIndentedDepth))
     }
 
     /// A todo's state as rows mark it, three columns: `[ ]` needs action, `[~]` in progress,
@@ -144,9 +158,12 @@ struct TodoText {
     /// The name, made safe, with the priority before it (`(H) `) and the tags after it
     /// (` +work @phone`), after `lead`, cut to what is left of the line, dimmed when done; then
     /// a newline.
-    private func writeName(_ todo: Todo, prefixWidth: Int, lead: String = "", to out: inout OutputStream) {
+    private func writeName(
+        _ todo: Todo, prefixWidth: Int, lead: String = "", dim: Bool = false, to out: inout OutputStream
+    ) {
+        let dimmed = (todo.isDone || dim) && style.enabled
         // Nothing to fit nor to paint (a pipe, a file): the pieces go straight into the buffer.
-        guard lineWidth != nil || (todo.isDone && style.enabled) else {
+        guard lineWidth != nil || dimmed else {
             if !lead.isEmpty { out.write(lead) }
             Self.writeLabelled(todo, to: &out)
             if let list = listName(of: todo) { out.write(list) }
@@ -155,7 +172,7 @@ struct TodoText {
         }
         let name = lead + Self.labelled(todo) + (listName(of: todo) ?? "")
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
-        if todo.isDone && style.enabled {
+        if dimmed {
             out.write(style.paint(fitted, .dim))
         } else {
             out.write(fitted)

@@ -27,8 +27,13 @@ extension UIApp {
     func perform(_ effect: UIEffect) {
         switch effect {
         case .delete(let todo):
-            if change("rm", { () throws(TodoStoreError) in try repository.delete(ids: [todo.id]) }) != nil {
-                state.say("Deleted \"\(TodoText.sanitized(todo.name))\" (u undoes)")
+            // With its subtasks, as `todo rm` with --with-subtasks: never a subtask left under nothing.
+            if let deleted = change(
+                "rm", { () throws(TodoStoreError) in try repository.deleteSubtrees(ids: [todo.id]) })
+            {
+                let with =
+                    deleted.count > 1 ? " with \(deleted.count - 1) \(deleted.count == 2 ? "subtask" : "subtasks")" : ""
+                state.say("Deleted \"\(TodoText.sanitized(todo.name))\"\(with) (u undoes)")
             }
         case .setDone(let todo, let isDone):
             if isDone, todo.fields.repeats {
@@ -39,7 +44,12 @@ extension UIApp {
                 if isDone, !(try SyncState(repository: repository).todosInContinuingSeries(among: [todo.id]).isEmpty) {
                     return true
                 }
-                _ = try repository.setDone(isDone, ids: [todo.id])
+                // Done with its undone subtasks, as the phones complete them.
+                if isDone {
+                    _ = try repository.setStatus(.completed, subtreesOf: [todo.id])
+                } else {
+                    _ = try repository.setDone(false, ids: [todo.id])
+                }
                 return false
             }
             if refused == true { state.say(RepeatRefusal.error([.listedDates(todo)]).message, error: true) }
@@ -76,7 +86,8 @@ extension UIApp {
         case .move(let todo, let target):
             // As `todo move`: one undo step. The cursor follows the todo to its new group (by
             // list), or stays on its line when the list shown no longer has it.
-            if change("move", { () throws(TodoStoreError) in try repository.move(ids: [todo.id], to: target.id) })
+            if change(
+                "move", { () throws(TodoStoreError) in try repository.moveSubtrees(ids: [todo.id], to: target.id) })
                 != nil
             {
                 state.say("Moved \"\(TodoText.sanitized(todo.name))\" to \(TodoText.sanitized(target.name)) (u undoes)")

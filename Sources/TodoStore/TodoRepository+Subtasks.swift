@@ -1,0 +1,213 @@
+import SQLite
+
+/// Subtasks: todos under other todos (``Todo/parentID``), at any depth and without loops.
+///
+/// A todo and its subtasks are one subtree: the commands move, complete and delete them together
+/// (``moveSubtrees(ids:to:)``, ``setStatus(_:subtreesOf:now:)``, ``deleteSubtrees(ids:)``), each
+/// in one transaction, so a subtree is never left half moved or half deleted and one `todo undo`
+/// brings it back. The plain calls (``move(ids:to:)``, ``setStatus(_:ids:percent:now:)``,
+/// ``delete(ids:)``) touch the given todos alone: sync uses them, because a phone moves and
+/// deletes every object of a subtree by itself.
+///
+/// The tree is read as it is stored, whatever wrote it: a subtask is a todo whose parent is a
+/// todo of the same list; a `parent_id` naming a deleted todo, or one of another list, leaves the
+/// todo at the top level of its list. Migration 0017's triggers refuse a loop from any program.
+extension TodoRepository {
+    /// Puts every todo in `ids` under `parent` (`nil`: at the top level) and returns them, in
+    /// one transaction; all or nothing. A todo going under a parent of another list moves to that
+    /// list with its own subtasks (a subtask is in its parent's list).
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)`` (a todo or the parent),
+    ///   ``TodoStoreError/subtaskCycle(id:parent:)`` when the parent is one of the todos or
+    ///   under one of them.
+    @discardableResult
+    public func setParent(_ parent: Int64?, ids: [Int64]) throws(TodoStoreError) -> [Todo] {
+        try writeTransaction { () throws(TodoStoreError) in
+            let todos = try todos(ids: ids)
+            guard let parent else {
+                return try changeEach(
+                    ids, sql: "UPDATE todos SET parent_id = NULL WHERE id = ? RETURNING \(TodoColumns.list)"
+                ) {
+                    (statement, id) throws(SQLiteError) in try statement.bind(id, at: 1)
+                }
+            }
+            guard let parentTodo = try todo(id: parent) else { throw .notFound(ids: [parent]) }
+            let above = Set(try ancestors(of: parentTodo).map(\.id) + [parent])
+            if let looping = todos.first(where: { above.contains($0.id) }) {
+                throw .subtaskCycle(id: looping.id, parent: parent)
+            }
+            let moving = todos.filter { $0.listID != parentTodo.listID }.map(\.id)
+            if !moving.isEmpty { _ = try moveSubtrees(ids: moving, to: parentTodo.listID) }
+            return try changeEach(
+                ids, sql: "UPDATE todos SET parent_id = ?1 WHERE id = ?2 RETURNING \(TodoColumns.list)"
+            ) {
+                (statement, id) throws(SQLiteError) in
+                try statement.bind(parent, at: 1)
+                try statement.bind(id, at: 2)
+            }
+        }
+    }
+
+    /// The ids of the subtasks of the todos in `ids`, at every depth, each once, without `ids`
+    /// themselves: parents before their subtasks, siblings in id order.
+    public func subtaskIDs(of ids: [Int64]) throws(TodoStoreError) -> [Int64] {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            let statement = try connection.internalCachedStatement(
+                """
+                WITH RECURSIVE down(id, list_id, depth) AS (
+                    SELECT id, list_id, 0 FROM todos WHERE id = ?1
+                    UNION SELECT t.id, t.list_id, down.depth + 1 FROM todos t JOIN down
+                        ON t.parent_id = down.id AND t.list_id IS down.list_id)
+                SELECT id FROM down WHERE depth > 0 ORDER BY depth, id
+                """)
+            let given = Set(ids)
+            var seen = given
+            var found: [Int64] = []
+            for id in ids {
+                try statement.reset()
+                try statement.bind(id, at: 1)
+                try statement.forEachRow { row in
+                    let id = row.int64(0)
+                    if seen.insert(id).inserted { found.append(id) }
+                }
+            }
+            return found
+        }
+    }
+
+    /// The subtasks right under the todo `id` (in its list), in id order.
+    public func subtasks(of id: Int64) throws(TodoStoreError) -> [Todo] {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            let statement = try connection.internalCachedStatement(
+                """
+                SELECT \(TodoColumns.list(qualifiedBy: "t")) FROM todos t JOIN todos p ON p.id = t.parent_id
+                WHERE t.parent_id = ? AND t.list_id IS p.list_id ORDER BY t.id
+                """)
+            try statement.bind([id])
+            var found: [Todo] = []
+            try statement.forEachRow { found.append(TodoColumns.todo(from: $0)) }
+            return found
+        }
+    }
+
+    /// Every todo's subtasks, by parent id (subtasks in id order), by the tree rule (a parent
+    /// of the same list): for writing each todo's `children`. O(subtasks), through their index.
+    public func subtaskIDsByParent() throws(TodoStoreError) -> [Int64: [Int64]] {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            let statement = try connection.internalCachedStatement(
+                """
+                SELECT t.parent_id, t.id FROM todos t JOIN todos p ON p.id = t.parent_id
+                WHERE t.parent_id IS NOT NULL AND t.list_id IS p.list_id ORDER BY t.id
+                """)
+            var found: [Int64: [Int64]] = [:]
+            try statement.forEachRow { found[$0.int64(0), default: []].append($0.int64(1)) }
+            return found
+        }
+    }
+
+    /// The parent each of `todos` is under by the tree rule (its parent is here, in its list),
+    /// by todo id; a todo at the top level is absent. One look-up per distinct parent.
+    public func parentIDs(of todos: [Todo]) throws(TodoStoreError) -> [Int64: Int64] {
+        var lists: [Int64: Int64?] = [:]
+        var found: [Int64: Int64] = [:]
+        for todo in todos {
+            guard let parent = todo.parentID, parent != todo.id else { continue }
+            if lists[parent] == nil { lists[parent] = .some(try self.todo(id: parent)?.listID) }
+            if lists[parent] == .some(todo.listID) { found[todo.id] = parent }
+        }
+        return found
+    }
+
+    /// The todos above `todo`: its parent, that one's parent, and so on up to the top level (a
+    /// parent gone or in another list ends the walk, and so would a loop).
+    public func ancestors(of todo: Todo) throws(TodoStoreError) -> [Todo] {
+        var found: [Todo] = []
+        var seen: Set<Int64> = [todo.id]
+        var current = todo
+        while let parentID = current.parentID, seen.insert(parentID).inserted,
+            let parent = try self.todo(id: parentID), parent.listID == current.listID
+        {
+            found.append(parent)
+            current = parent
+        }
+        return found
+    }
+
+    /// Moves every todo in `ids` to the list `list` with its subtasks, and returns them (the
+    /// given todos, then their subtasks), in one transaction; all or nothing. A todo moved
+    /// without its parent goes to the top level of `list`.
+    ///
+    /// - Throws: as ``move(ids:to:)``.
+    @discardableResult
+    public func moveSubtrees(ids: [Int64], to list: Int64) throws(TodoStoreError) -> [Todo] {
+        try writeTransaction { () throws(TodoStoreError) in
+            let todos = try todos(ids: ids)
+            let subtasks = try subtaskIDs(of: ids)
+            let moving = Set(ids + subtasks)
+            let leaving = todos.filter { todo in todo.parentID.map { !moving.contains($0) } ?? false }.map(\.id)
+            if !leaving.isEmpty { _ = try setParent(nil, ids: leaving) }
+            return try move(ids: ids + subtasks, to: list)
+        }
+    }
+
+    /// Deletes every todo in `ids` with all its subtasks and returns what was deleted (the given
+    /// todos, then their subtasks), in one transaction; all or nothing.
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id; nothing changes then.
+    @discardableResult
+    public func deleteSubtrees(ids: [Int64]) throws(TodoStoreError) -> [Todo] {
+        try writeTransaction { () throws(TodoStoreError) in
+            _ = try todos(ids: ids)
+            return try delete(ids: ids + subtaskIDs(of: ids))
+        }
+    }
+
+    /// Puts every todo in `ids` in `status` and its subtasks too, those not done yet (a subtask
+    /// already done or cancelled keeps its state and its time), and returns every todo changed,
+    /// in one transaction; all or nothing. For completing or cancelling a todo with its subtasks.
+    ///
+    /// - Throws: ``TodoStoreError/notFound(ids:)`` naming every missing id; nothing changes then.
+    @discardableResult
+    public func setStatus(_ status: TodoStatus, subtreesOf ids: [Int64], now: UTCTimestamp = .now())
+        throws(TodoStoreError) -> [Todo]
+    {
+        try writeTransaction { () throws(TodoStoreError) in
+            _ = try todos(ids: ids)
+            let undone = try todos(ids: subtaskIDs(of: ids)).filter { !$0.isDone }.map(\.id)
+            return try setStatus(status, ids: ids + undone, now: now)
+        }
+    }
+
+    /// Whether any todo of the file is under another (stored so, whether or not its parent is
+    /// there): whether lists need ``outline(_:)`` rather than a plain stream of rows. One look at
+    /// an index that holds subtasks only.
+    public func hasSubtasks() throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try connection.internalCachedStatement("SELECT 1 FROM todos WHERE parent_id IS NOT NULL LIMIT 1")
+                .scalarInt64() != nil
+        }
+    }
+
+    /// The todos the request selects as a tree (``TodoOutline``), with the ancestors of the
+    /// chosen subtasks that the request did not choose as context rows when `withContext`
+    /// (without, such a subtask is at the top level).
+    ///
+    /// Holds every selected todo in memory: ``forEach(_:_:)`` streams a list without subtasks.
+    public func outline(_ request: TodoFetchRequest, withContext: Bool = true) throws(TodoStoreError) -> TodoOutline {
+        let todos = try fetch(request)
+        guard withContext else { return TodoOutline(todos) }
+        var chosen = Set<Int64>()
+        chosen.reserveCapacity(todos.count)
+        for todo in todos { chosen.insert(todo.id) }
+        var context: [Todo] = []
+        var contextIDs = Set<Int64>()
+        for todo in todos {
+            guard let parent = todo.parentID, !chosen.contains(parent), !contextIDs.contains(parent) else { continue }
+            for ancestor in try ancestors(of: todo) {
+                guard !chosen.contains(ancestor.id), contextIDs.insert(ancestor.id).inserted else { break }
+                context.append(ancestor)
+            }
+        }
+        return TodoOutline(todos, context: context)
+    }
+}

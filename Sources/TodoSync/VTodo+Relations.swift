@@ -1,0 +1,82 @@
+import TodoStore
+
+/// RELATED-TO (RFC 5545 3.8.4.5, RFC 9253): how an object says it is a subtask.
+///
+/// The apps write a subtask's link on the subtask, naming its parent's UID: Tasks.org and
+/// Nextcloud Tasks bare (`RELATED-TO:<uid>`, PARENT being RFC 5545's default type), Apple
+/// Reminders and Thunderbird with `RELTYPE=PARENT`. Some write the link the other way too, on the
+/// parent, as `RELATED-TO;RELTYPE=CHILD:<uid>` per subtask. Every form is read; `todo` writes
+/// `RELATED-TO;RELTYPE=PARENT` on the subtask, and only when the parent changed here: a link
+/// another app wrote stays as it wrote it, and links of other types (SIBLING, DEPENDS-ON, an
+/// X- type) are never touched.
+extension VTodoObject {
+    /// The most bytes of a UID a link is read with: far above any app's (a UUID is 36), and
+    /// small enough that a hostile object cannot make every lookup costly.
+    static let maximumRelatedUIDLength = 1024
+
+    /// The UID of the todo this object is a subtask of: the first RELATED-TO of type PARENT
+    /// (written so, or with no RELTYPE), `nil` when there is none, when it names this object
+    /// itself, or when it is empty or longer than ``maximumRelatedUIDLength``.
+    public var parentUID: String? { Self.parentUID(of: todo) }
+
+    /// The UIDs this object names as its subtasks (RELATED-TO;RELTYPE=CHILD), in order.
+    public var childUIDs: [String] { Self.childUIDs(of: todo) }
+
+    /// ``parentUID`` of a VTODO.
+    static func parentUID(of todo: ICalendarComponent) -> String? {
+        let own = uid(of: todo)
+        for property in todo.properties(named: "RELATED-TO") where relationType(of: property) == "PARENT" {
+            return relatedUID(property, own: own)
+        }
+        return nil
+    }
+
+    /// ``childUIDs`` of a VTODO.
+    static func childUIDs(of todo: ICalendarComponent) -> [String] {
+        let own = uid(of: todo)
+        return todo.properties(named: "RELATED-TO").filter { relationType(of: $0) == "CHILD" }
+            .compactMap { relatedUID($0, own: own) }
+    }
+
+    /// The link a new object of a subtask carries: `RELATED-TO;RELTYPE=PARENT:<uid>`.
+    static func parentLink(_ uid: String) -> ICalendarProperty {
+        ICalendarProperty(
+            name: "RELATED-TO", parameters: [ICalendarParameter(name: "RELTYPE", values: ["PARENT"])], value: uid)
+    }
+
+    /// Makes this object a subtask of the todo of `uid` (`nil`: of none), when that is not what
+    /// it says already: its links of type PARENT go, one `RELATED-TO;RELTYPE=PARENT` is written.
+    /// DTSTAMP, LAST-MODIFIED and SEQUENCE move as for any change (``update(to:now:)``); when
+    /// nothing changes the text stays byte-identical.
+    public mutating func setParent(_ uid: String?, now: Int64) {
+        guard uid != parentUID else { return }
+        var todo = self.todo
+        todo.children.removeAll { child in
+            guard case .property(let property) = child, property.name == "RELATED-TO" else { return false }
+            return Self.relationType(of: property) == "PARENT"
+        }
+        if let uid {
+            let link = Self.parentLink(uid)
+            let last = todo.children.lastIndex { if case .property = $0 { true } else { false } }
+            todo.children.insert(.property(link), at: last.map { $0 + 1 } ?? 0)
+        }
+        let stamp = UTCTimestamp(secondsSince1970: now).basic
+        todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))
+        todo.setProperty(ICalendarProperty(name: "LAST-MODIFIED", value: stamp))
+        let sequence = todo.property(named: "SEQUENCE").flatMap { Int(ICalendar.trimmed($0.value)) } ?? 0
+        todo.setProperty(ICalendarProperty(name: "SEQUENCE", value: String(max(sequence, 0) + 1)))
+        replaceTodo(with: todo)
+    }
+
+    /// A link's type, upper-cased: PARENT when it has no RELTYPE (RFC 5545's default).
+    static func relationType(of property: ICalendarProperty) -> String {
+        property.parameter(named: "RELTYPE").map { ICalendar.upper(ICalendar.trimmed($0.value)) } ?? "PARENT"
+    }
+
+    /// The UID a link names, by the rules of ``parentUID``; `own` is the VTODO's own UID.
+    private static func relatedUID(_ property: ICalendarProperty, own: String?) -> String? {
+        let value = ICalendar.trimmed(property.value)
+        guard !value.isEmpty, value.utf8.count <= maximumRelatedUIDLength, value != own else { return nil }
+        return value
+    }
+}
