@@ -373,7 +373,7 @@ extension CommandContext {
         guard let tag = TodoTag(text) else {
             throw .usage(
                 "'\(TodoText.sanitized(text))' is not a tag",
-                hint: "A tag is one word (no spaces), optionally after + or @: +work, @phone.")
+                hint: "A tag is \(TodoTag.acceptedForms).")
         }
         return tag
     }

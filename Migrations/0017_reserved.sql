@@ -1,0 +1,3 @@
+-- A placeholder for 0017, which the subtasks branch (issue 36, points 1, 2 and 5) has: the
+-- versions are contiguous, and the tags branch's migration is 0018. It changes nothing; on merge
+-- the subtasks branch's 0017 takes its place.
