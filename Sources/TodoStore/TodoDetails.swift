@@ -338,7 +338,8 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
             /// Whether the words at `a` and `b` fold alike.
             func sameWord(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
                 guard a.count == b.count else { return false }
-                for offset in 0..<a.count where lower(bytes[a.lowerBound + offset]) != lower(bytes[b.lowerBound + offset]) {
+                for offset in 0..<a.count
+                where lower(bytes[a.lowerBound + offset]) != lower(bytes[b.lowerBound + offset]) {
                     return false
                 }
                 return true

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aTagWithSpacesIsAddedShownFilteredSearchedAndTakenOff() throws {
-        _ = try sandbox.ok("add", "Fix the sink", "--tag", "Home Improvement", "+Errands")
+        _ = try sandbox.ok("add", "Fix the sink", "--tag", "Home Improvement", "--tag", "+Errands")
         _ = try sandbox.ok("add", "Fix", "the", "fence", "+home improvement")
         _ = try sandbox.ok("add", "Paint the shed", #"@"Home Improvement""#, "--tag", "@Back Yard")
         _ = try sandbox.ok("add", "Gym", "+Home", "+Improvement")
@@ -68,7 +68,7 @@ import Testing
     /// todo.txt-cli lists as one project and filters by, and which comes back as that tag (an
     /// `_` is a tag's as much as a space). JSON keeps the tag as it is.
     @Test func exportsKeepATagWithSpacesOneWord() throws {
-        _ = try sandbox.ok("add", "Fix the sink", "--tag", "Home Improvement", "@At Home", "+snake_case")
+        _ = try sandbox.ok("add", "Fix the sink", "+Home Improvement", "@At Home", "+snake_case")
         let todoTxt = try sandbox.ok("export", "--format", "todotxt")
         #expect(todoTxt.hasSuffix(" Fix the sink +Home_Improvement @At_Home +snake_case\n"), "\(todoTxt)")
 
@@ -78,7 +78,8 @@ import Testing
         let folder = TemporaryFolder()
         try todoTxt.write(toFile: folder.file("todo.txt"), atomically: true, encoding: .utf8)
         let config = folder.file("config")
-        try "export TODO_DIR=\(folder.path)\nexport TODO_FILE=\"$TODO_DIR/todo.txt\"\nexport DONE_FILE=\"$TODO_DIR/done.txt\"\n"
+        try
+            "export TODO_DIR=\(folder.path)\nexport TODO_FILE=\"$TODO_DIR/todo.txt\"\nexport DONE_FILE=\"$TODO_DIR/done.txt\"\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         func todoTxtCLI(_ arguments: String...) throws -> String {
             let result = try ProcessRunner.run(

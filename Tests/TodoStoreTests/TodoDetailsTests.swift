@@ -105,7 +105,9 @@ import Testing
                 if let close = inner.firstIndex(of: "\"") {
                     let content = inner[..<close]
                     let after = inner[inner.index(after: close)...]
-                    if after.first ?? " " == " ", content.contains(" "), !content.contains(" +"), !content.contains(" @") {
+                    if after.first ?? " " == " ", content.contains(" "), !content.contains(" +"),
+                        !content.contains(" @")
+                    {
                         if let tag = TodoTag(word: String(content), sigil: sigil) { tags.append(tag) }
                         rest = after
                         continue

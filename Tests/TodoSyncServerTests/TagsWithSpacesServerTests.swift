@@ -167,7 +167,8 @@ import Testing
         #expect(try ok("tags").contains("+\"Home Improvement\"  3 undone, 0 done"))
         let filtered = try parseJSON(
             try ok("list", "--tag", "home improvement", "--json"), as: [[String: Any]].self, "--tag")
-        #expect(Set(filtered.map { $0["name"] as? String ?? "" }) == ["Fix the sink", "Call the plumber", "Paint the shed"])
+        #expect(
+            Set(filtered.map { $0["name"] as? String ?? "" }) == ["Fix the sink", "Call the plumber", "Paint the shed"])
         #expect(try ok("list", "--search", "HOME IMPROV").split(separator: "\n").count == 3)
         let sink = try id("Fix the sink")
         #expect(try ok("show", sink).contains("tags:      +\"Home Improvement\" +Errands\n"))
@@ -186,7 +187,9 @@ import Testing
         let expected: [String: [String]] = [
             "tasksorg.ics": ["Home Improvement", "Errands", "Garden Shed"],
             "reminders.ics": ["Home Improvement"],
-            "nextcloud.ics": ["Line\\nbreak", String(repeating: "x", count: 101), "Home Improvement", "Errands", "@Back Yard"]
+            "nextcloud.ics": [
+                "Line\\nbreak", String(repeating: "x", count: 101), "Home Improvement", "Errands", "@Back Yard"
+            ]
         ]
         for (file, _) in phone {
             let now = try stage.get(file)

@@ -251,7 +251,9 @@ extension CommandContext {
             .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
             .init(
                 name: "--tag", value: "tag",
-                help: "Only todos with the tag (+work, @phone or work; case does not matter); given again, every tag."),
+                help:
+                    "Only todos with the tag (+work, @phone, work, \"Home Improvement\"; case does not matter); given again, every tag."
+            ),
             .init(
                 name: "--priority", value: "priority",
                 help:
