@@ -117,8 +117,9 @@ import Testing
         let stage = try Stage(server)
         defer { stage.stop() }
         let laptop = DiscoveryTests.Device()
+        let password = stage.user == nil ? nil : "secret"  // Xandikos asks for none
         func ok(_ arguments: String...) throws -> String {
-            let result = try laptop.todo(arguments)
+            let result = try laptop.todo(arguments, password: password)
             #expect(result.status == 0, "todo \(arguments) on \(server): \(result.stderr)")
             return result.stdout
         }
@@ -130,7 +131,7 @@ import Testing
             return String(try #require(todos.first { $0["name"] as? String == name }?["id"] as? Int))
         }
         #expect(
-            try laptop.setUp([stage.collection] + (stage.user.map { ["--user", $0] } ?? []))
+            try laptop.setUp([stage.collection] + (stage.user.map { ["--user", $0] } ?? []), password: password)
                 == stage.collection)
 
         let phone: [(file: String, text: String)] = [
@@ -205,11 +206,12 @@ import Testing
         // The new todo's object, wherever the server put it: found by a second device.
         let phone2 = DiscoveryTests.Device()
         #expect(
-            try phone2.setUp([stage.collection] + (stage.user.map { ["--user", $0] } ?? []))
+            try phone2.setUp([stage.collection] + (stage.user.map { ["--user", $0] } ?? []), password: password)
                 == stage.collection)
-        #expect(try phone2.todo(["sync"]).status == 0)
+        #expect(try phone2.todo(["sync"], password: password).status == 0)
         let fence = try parseJSON(
-            try phone2.todo(["list", "--tag", "+\"Home Improvement\"", "--json"]).stdout, as: [[String: Any]].self)
+            try phone2.todo(["list", "--tag", "+\"Home Improvement\"", "--json"], password: password).stdout,
+            as: [[String: Any]].self)
         #expect(fence.count == 4, "\(fence)")
         #expect(
             fence.first { $0["name"] as? String == "Fix the fence" }?["tags"] as? [String]
