@@ -128,7 +128,9 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
     /// A tag from `text`: `+word`, `@word`, or a bare `word` (a `+` tag). A word with spaces may
     /// come quoted after its sigil, as ``description`` writes it (`+"Home Improvement"`), or as
     /// it is (`+Home Improvement`, `Home Improvement`: what a shell leaves of `--tag "Home
-    /// Improvement"`). `nil` when the word is not one ``isValidWord(_:)`` takes.
+    /// Improvement"`). `nil` when the word is no tag's: empty, over ``maximumLength`` bytes,
+    /// starting with another sigil, holding a control character or white space other than
+    /// single spaces between words, or, when it has spaces, a `"` or a `+` or `@` after a space.
     public init?(_ text: some StringProtocol) {
         var text = String(text)
         let (word, sigil) = text.withUTF8 { bytes -> (String, Sigil?) in
@@ -229,14 +231,14 @@ extension TodoTag.Sigil {
 /// `+work @phone +"Home Improvement"`.
 ///
 /// The stored form of a word with spaces is the word in double quotes after its sigil. No
-/// migration rewrites the column: a value written before tags could hold spaces reads as it did,
-/// as a plain word never holds a space and a quoted reading needs what tags written one after
-/// another never make (``storedWord(in:at:)``). Another program that writes `+"a b"` (or
-/// `+"a` then the bare word `b"`) gets the tag `a b`.
+/// migration rewrites the column: a value `todo` wrote before tags could hold spaces reads as it
+/// did, as a plain word never holds a space and a quoted reading needs a space followed by no
+/// sigil, which tags written one after another never make (`+"a +b"` is the tags `"a` and `b"`).
+/// Another program that writes `+"a b"` (or `+"a` then the bare word `b"`) gets the tag `a b`.
 ///
 /// The text is the value: the tags are read from it when asked for. A list reads a todo's tags
 /// once per row and mostly shows them as written, so a stored value in the form ``storage``
-/// writes is checked in one pass over its bytes and kept as it is, with no tag made.
+/// writes is checked on its bytes and kept as it is, with no tag made.
 public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The `tags` column's value: `+work @phone`, `""` for none. Always in its one form: every
     /// word a valid tag (``TodoTag``) with its sigil, a word with spaces quoted, none twice by
@@ -328,8 +330,8 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
 
     /// Whether `text` is in ``storage``'s form and ASCII (nearly every stored value): each word a
     /// sigil and a valid word (quoted when it holds spaces), single spaces, no word twice by
-    /// folded word (ASCII folds by lower case, whatever the sigil). One pass over the bytes,
-    /// allocating nothing; other values take the general way.
+    /// folded word (ASCII folds by lower case, whatever the sigil). On the bytes, allocating
+    /// nothing; other values take the general way.
     private static func isStoredFormASCII(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes -> Bool in
