@@ -2,7 +2,7 @@ import TodoStore
 
 /// What an import read, and what it could not keep: the todos, the UIDs and completion history
 /// the file gave them, and how many of each kind of field other tools have that our todos could
-/// not take (a taskwarrior project or tag of two words, a `wait:` date after the due date, a
+/// not take (a taskwarrior project or tag that is no tag, a `wait:` date after the due date, a
 /// `recur:` in hours, a todo.txt `rec:2b`...), so that nothing disappears without a word.
 public struct ImportReport: Sendable, Equatable {
     /// The todos, in file order.

@@ -36,12 +36,22 @@ public enum TodoTxtWriter {
         }
         let name = ControlCharacters.replaced(in: String(todo.name.map { $0.isNewline ? " " : $0 }))
         if !name.isEmpty { parts.append(name) }
-        parts += todo.tags.map(\.description)
+        parts += todo.tags.map(word(of:))
         if let deadline = todo.deadline { parts.append("due:\(deadline)") }
         if let start = todo.start { parts.append("t:\(start)") }
         if let repeats = repeatTag(todo) { parts.append(repeats) }
         if todo.isDone, let letter { parts.append("pri:\(letter)") }
         return parts.joined(separator: " ")
+    }
+
+    /// A tag as one todo.txt word: `+work`, `@phone`; a word with spaces has them as `_`
+    /// (`+Home_Improvement`), as todo.txt has no quoting and its apps split words at every space:
+    /// todo.txt-cli lists it as one project (`lsprj`) and finds it (`ls +Home_Improvement`), as
+    /// any app that splits words at spaces reads it as one. ``TodoTxtReader`` reads it back as the tag
+    /// `+Home_Improvement`: an `_` is as much a tag's as a space, so no reading could tell which
+    /// it was.
+    public static func word(of tag: TodoTag) -> String {
+        tag.sigil.rawValue + tag.word.replacing(" ", with: "_")
     }
 
     /// The todo's repeat rule as a `rec:` tag, as ``TodoTxtReader`` reads it back: `rec:+1m` for

@@ -103,6 +103,10 @@ public struct TodoPriority: RawRepresentable, Hashable, Sendable {
 /// tag, `@` as a todo.txt context), so that it is written back as typed. Two tags are the same
 /// tag when their words case-fold alike (the store's one folding rule, ``TodoSearch/fold(_:)``):
 /// `+Work` and `@work` are one tag.
+///
+/// A word may hold spaces (`Home Improvement`: a category as Tasks.org, Apple Reminders and
+/// Nextcloud Tasks let people name one). Such a tag is written quoted, `+"Home Improvement"`
+/// (``description``), in lists, in `show` and in the `tags` column (``TodoTags``).
 public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
     public enum Sigil: String, Sendable {
         case plus = "+"
@@ -117,19 +121,31 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
     /// The most bytes in a tag's word.
     public static let maximumLength = 100
 
-    /// A tag from `text`: `+word`, `@word`, or a bare `word` (a `+` tag). `nil` when the word is
-    /// empty, too long, or holds white space, a control character or another leading sigil.
+    /// What a tag is, for messages and help.
+    public static let acceptedForms =
+        "a word, optionally after + or @ (+work, @phone), or words with single spaces (\"Home Improvement\")"
+
+    /// A tag from `text`: `+word`, `@word`, or a bare `word` (a `+` tag). A word with spaces may
+    /// come quoted after its sigil, as ``description`` writes it (`+"Home Improvement"`), or as
+    /// it is (`+Home Improvement`, `Home Improvement`: what a shell leaves of `--tag "Home
+    /// Improvement"`). `nil` when the word is no tag's: empty, over ``maximumLength`` bytes,
+    /// starting with another sigil, holding a control character or white space other than
+    /// single spaces between words, or, when it has spaces, a `"` or a `+` or `@` after a space.
     public init?(_ text: some StringProtocol) {
-        var word = Substring(text)
-        var sigil = Sigil.plus
-        if let first = word.first, first == "+" || first == "@" {
-            sigil = first == "@" ? .at : .plus
-            word = word.dropFirst()
+        var text = String(text)
+        let (word, sigil) = text.withUTF8 { bytes -> (String, Sigil?) in
+            // Written as the stored form writes it (a sigil and a quoted word with spaces) when
+            // that reading takes the whole text; otherwise the text past the sigil is the word.
+            let stored = TodoTags.storedWord(in: bytes, at: 0)
+            let sigil = Sigil(byte: stored.sigil)
+            let word = stored.end == bytes.count ? stored.word : (sigil == nil ? 0 : 1)..<bytes.count
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[word]), as: UTF8.self), sigil)
         }
-        guard Self.isValidWord(word) else { return nil }
-        self.init(checked: String(word), sigil: sigil)
+        guard Self.isValidWord(Substring(word)) else { return nil }
+        self.init(checked: word, sigil: sigil ?? .plus)
     }
 
+    /// A tag of `word` as it is (no sigil or quotes taken off it): `nil` when it is not valid.
     public init?(word: String, sigil: Sigil) {
         guard Self.isValidWord(Substring(word)) else { return nil }
         self.init(checked: word, sigil: sigil)
@@ -142,31 +158,91 @@ public struct TodoTag: Hashable, Sendable, CustomStringConvertible {
         folded = TodoSearch.fold(word)
     }
 
-    private static func isValidWord(_ word: Substring) -> Bool {
-        guard !word.isEmpty, word.utf8.count <= maximumLength, word.first != "+", word.first != "@" else {
-            return false
+    /// Whether `word` is a tag's word; see ``isValidWord(_:byteCount:printable:)``. ASCII (nearly
+    /// every tag, read once per row of a list) is judged on its bytes.
+    static func isValidWord(_ word: Substring) -> Bool {
+        let count = word.utf8.count
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {
+            return isValidWord(word.utf8.lazy.map(Unicode.Scalar.init), byteCount: count, printable: isPrintableASCII)
         }
-        // ASCII (nearly every tag, read once per row of a list): printable and not a blank.
-        if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.utf8.allSatisfy { (0x21...0x7E).contains($0) } }
-        return !word.unicodeScalars.contains { $0.properties.isWhitespace || ControlCharacters.contains($0) }
+        return isValidWord(word.unicodeScalars, byteCount: count) {
+            !$0.properties.isWhitespace && !ControlCharacters.contains($0)
+        }
     }
 
-    /// As typed: `+work`, `@phone`.
-    public var description: String { sigil.rawValue + word }
+    /// Whether an ASCII scalar other than the space may be in a word: a printable one.
+    @inline(__always)
+    static func isPrintableASCII(_ scalar: Unicode.Scalar) -> Bool { (0x21...0x7E).contains(scalar.value) }
+
+    /// The one rule of a tag's word, over its scalars (`byteCount` of UTF-8): 1 to
+    /// ``maximumLength`` bytes, not starting with a sigil, each scalar a space or one
+    /// `printable` takes (no other white space, no control character). A word with a space
+    /// holds no space at either end or after another, no `+` or `@` after a space and no `"` at
+    /// all: so its quoted form (`+"Home Improvement"`) reads back as one word, and tags written
+    /// one after another (`+"a +b"`: the tags `"a` and `b"`) never read as one (``TodoTags``).
+    /// A category with a tab, a control character, a `"` or more bytes stays no tag.
+    @inline(__always)
+    static func isValidWord<Scalars: Sequence<Unicode.Scalar>>(
+        _ scalars: Scalars, byteCount: Int, printable: (Unicode.Scalar) -> Bool
+    ) -> Bool {
+        guard (1...maximumLength).contains(byteCount) else { return false }
+        var previous: Unicode.Scalar?
+        var spaced = false
+        var quoted = false
+        for scalar in scalars {
+            if scalar == " " {
+                if previous == nil || previous == " " { return false }
+                spaced = true
+            } else {
+                guard printable(scalar) else { return false }
+                if scalar == "+" || scalar == "@" {
+                    if previous == nil || previous == " " { return false }
+                } else if scalar == "\"" {
+                    quoted = true
+                }
+            }
+            previous = scalar
+        }
+        return !spaced || (!quoted && previous != " ")
+    }
+
+    /// As typed: `+work`, `@phone`; a word with spaces quoted: `+"Home Improvement"`.
+    public var description: String {
+        word.utf8.contains(UInt8(ascii: " ")) ? sigil.rawValue + "\"" + word + "\"" : sigil.rawValue + word
+    }
 
     public static func == (a: TodoTag, b: TodoTag) -> Bool { a.folded == b.folded }
     public func hash(into hasher: inout Hasher) { hasher.combine(folded) }
 }
 
+extension TodoTag.Sigil {
+    /// The sigil a byte is, `nil` for any other byte.
+    init?(byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "+"): self = .plus
+        case UInt8(ascii: "@"): self = .at
+        default: return nil
+        }
+    }
+}
+
 /// A todo's tags: a set by folded word, kept in the order they were added. Stored in the `tags`
-/// column as their text separated by single spaces (``storage``).
+/// column as their text (``TodoTag/description``) separated by single spaces (``storage``):
+/// `+work @phone +"Home Improvement"`.
+///
+/// The stored form of a word with spaces is the word in double quotes after its sigil. No
+/// migration rewrites the column: a value `todo` wrote before tags could hold spaces reads as it
+/// did, as a plain word never holds a space and a quoted reading needs a space followed by no
+/// sigil, which tags written one after another never make (`+"a +b"` is the tags `"a` and `b"`).
+/// Another program that writes `+"a b"` (or `+"a` then the bare word `b"`) gets the tag `a b`.
 ///
 /// The text is the value: the tags are read from it when asked for. A list reads a todo's tags
 /// once per row and mostly shows them as written, so a stored value in the form ``storage``
-/// writes is checked in one pass over its bytes and kept as it is, with no tag made.
+/// writes is checked on its bytes and kept as it is, with no tag made.
 public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The `tags` column's value: `+work @phone`, `""` for none. Always in its one form: every
-    /// word a valid tag (``TodoTag``) with its sigil, none twice by folded word, single spaces.
+    /// word a valid tag (``TodoTag``) with its sigil, a word with spaces quoted, none twice by
+    /// folded word, single spaces between them.
     public private(set) var storage: String = ""
 
     public init() {}
@@ -188,60 +264,116 @@ public struct TodoTags: Hashable, Sendable, Sequence, ExpressibleByArrayLiteral,
             return
         }
         var kept: [TodoTag] = []
-        for word in text.utf8.split(separator: UInt8(ascii: " ")) {
-            if let tag = TodoTag(Substring(word)), !kept.contains(tag) { kept.append(tag) }
-        }
+        for tag in Self.read(text) where !kept.contains(tag) { kept.append(tag) }
         storage = Self.joined(kept)
     }
 
+    /// A word of a stored value, as ``storedWord(in:at:)`` finds it.
+    struct StoredWord {
+        /// The bytes of the word: past its sigil, and its quotes when quoted.
+        var word: Range<Int>
+        /// Its sigil's byte (`+`, `@`), or 0 for a bare word.
+        var sigil: UInt8
+        /// Where it ends in the text (at the space after it, or the text's end).
+        var end: Int
+    }
+
+    /// The word of a stored value that starts at `start`: the one reading of the `tags` column
+    /// (``TodoTags``, ``TodoTag/init(_:)``, and the SQL tag filter, ``TodoSearch/hasTag(storage:foldedWord:)``).
+    ///
+    /// A sigil and `"` start a quoted word when the next `"` is followed by a space or the end,
+    /// and the bytes between hold a space and no space followed by a sigil (the quoted form of a
+    /// word with spaces, which holds no `"`). Anything else is a plain word, up to the next space.
+    /// Valid tags written one after another never read as a quoted word: a space between two of
+    /// them is followed by a sigil. (Whether a word read is a valid tag is ``TodoTag``'s rule.)
+    static func storedWord(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> StoredWord {
+        let space = UInt8(ascii: " ")
+        let quote = UInt8(ascii: "\"")
+        func isSigil(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "+") || byte == UInt8(ascii: "@") }
+        let sigil = start < bytes.count && isSigil(bytes[start]) ? bytes[start] : 0
+        let wordStart = sigil == 0 ? start : start + 1
+        if sigil != 0, wordStart < bytes.count, bytes[wordStart] == quote {
+            var index = wordStart + 1
+            var spaced = false
+            while index < bytes.count, bytes[index] != quote {
+                if bytes[index] == space {
+                    if index + 1 < bytes.count, isSigil(bytes[index + 1]) { break }
+                    spaced = true
+                }
+                index += 1
+            }
+            if spaced, index < bytes.count, bytes[index] == quote, index + 1 == bytes.count || bytes[index + 1] == space
+            {
+                return StoredWord(word: (wordStart + 1)..<index, sigil: sigil, end: index + 1)
+            }
+        }
+        var end = wordStart
+        while end < bytes.count, bytes[end] != space { end += 1 }
+        return StoredWord(word: wordStart..<end, sigil: sigil, end: end)
+    }
+
+    /// The valid tags of a stored value, in order (met again too).
+    private static func read(_ text: String) -> [TodoTag] {
+        var text = text
+        return text.withUTF8 { bytes in
+            var tags: [TodoTag] = []
+            var start = 0
+            while start < bytes.count {
+                let stored = storedWord(in: bytes, at: start)
+                let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[stored.word]), as: UTF8.self)
+                if let tag = TodoTag(word: word, sigil: TodoTag.Sigil(byte: stored.sigil) ?? .plus) { tags.append(tag) }
+                start = stored.end + 1
+            }
+            return tags
+        }
+    }
+
     /// Whether `text` is in ``storage``'s form and ASCII (nearly every stored value): each word a
-    /// sigil and 1-100 printable bytes that do not start with another sigil, single spaces, no
-    /// word twice by folded word (ASCII folds by lower case, whatever the sigil). One pass over
-    /// the bytes, allocating nothing; other values take the general way.
+    /// sigil and a valid word (quoted when it holds spaces), single spaces, no word twice by
+    /// folded word (ASCII folds by lower case, whatever the sigil). On the bytes, allocating
+    /// nothing; other values take the general way.
     private static func isStoredFormASCII(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes -> Bool in
-            let space = UInt8(ascii: " ")
-            func isSigil(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "+") || byte == UInt8(ascii: "@") }
+            guard !bytes.isEmpty else { return true }
             func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-            /// Whether the words (without their sigils) at `a` and `b`, `length` bytes each, fold alike.
-            func sameWord(_ a: Int, _ b: Int, _ length: Int) -> Bool {
-                for offset in 0..<length where lower(bytes[a + offset]) != lower(bytes[b + offset]) { return false }
+            /// Whether the words at `a` and `b` fold alike.
+            func sameWord(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+                guard a.count == b.count else { return false }
+                for offset in 0..<a.count
+                where lower(bytes[a.lowerBound + offset]) != lower(bytes[b.lowerBound + offset]) {
+                    return false
+                }
                 return true
             }
             var start = 0
-            while start < bytes.count {
-                guard isSigil(bytes[start]), start + 1 < bytes.count, !isSigil(bytes[start + 1]) else { return false }
-                var end = start + 1
-                while end < bytes.count, bytes[end] != space {
-                    guard (0x21...0x7E).contains(bytes[end]) else { return false }
-                    end += 1
-                }
-                let length = end - start - 1
-                guard (1...TodoTag.maximumLength).contains(length) else { return false }
+            while true {
+                let stored = storedWord(in: bytes, at: start)
+                let word = UnsafeBufferPointer(rebasing: bytes[stored.word])
+                // isPrintableASCII refuses every byte of a scalar beyond ASCII.
+                guard stored.sigil != 0,
+                    TodoTag.isValidWord(
+                        word.lazy.map(Unicode.Scalar.init), byteCount: word.count, printable: TodoTag.isPrintableASCII)
+                else { return false }
                 // The same word earlier: compare with each word before this one.
                 var earlier = 0
                 while earlier < start {
-                    var earlierEnd = earlier + 1
-                    while bytes[earlierEnd] != space { earlierEnd += 1 }
-                    if earlierEnd - earlier - 1 == length, sameWord(earlier + 1, start + 1, length) { return false }
-                    earlier = earlierEnd + 1
+                    let before = storedWord(in: bytes, at: earlier)
+                    if sameWord(before.word, stored.word) { return false }
+                    earlier = before.end + 1
                 }
-                if end == bytes.count { return true }
+                if stored.end == bytes.count { return true }
                 // One space, then another word (a trailing or a second space fails its sigil).
-                start = end + 1
+                start = stored.end + 1
                 guard start < bytes.count else { return false }
             }
-            return true
         }
     }
 
     private static func joined(_ tags: [TodoTag]) -> String { tags.map(\.description).joined(separator: " ") }
 
     /// The tags, in order, read from ``storage``.
-    public var tags: [TodoTag] {
-        storage.isEmpty ? [] : storage.utf8.split(separator: UInt8(ascii: " ")).compactMap { TodoTag(Substring($0)) }
-    }
+    public var tags: [TodoTag] { storage.isEmpty ? [] : Self.read(storage) }
 
     public var description: String { storage }
 

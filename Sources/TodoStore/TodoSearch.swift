@@ -115,12 +115,11 @@ public enum TodoSearch {
         guard !storage.isEmpty, !word.isEmpty else { return false }
         var start = 0
         while start < storage.count {
-            var end = start
-            while end < storage.count, storage[end] != 0x20 { end += 1 }
-            // Past the sigil, when the word has one: another program may store a bare word,
-            // which reads as a `+` tag (TodoTag's own rule).
-            let sigil = start < end && (storage[start] == UInt8(ascii: "+") || storage[start] == UInt8(ascii: "@"))
-            let tag = UnsafeBufferPointer(rebasing: storage[(sigil ? start + 1 : start)..<end])
+            // The stored form's one reading: past the sigil (a bare word, another program's
+            // writing, reads as a `+` tag: TodoTag's own rule), a word with spaces unquoted.
+            let stored = TodoTags.storedWord(in: storage, at: start)
+            let end = stored.end
+            let tag = UnsafeBufferPointer(rebasing: storage[stored.word])
             if tag.count == word.count || !isASCII(tag) {
                 if isASCII(tag) {
                     var same = true

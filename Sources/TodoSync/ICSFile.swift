@@ -12,8 +12,8 @@ import TodoStore
 /// the same todo as its master, so it is not another one: the master's repeat rule is the
 /// todo's, its current occurrence folds those in, and those marked done (Thunderbird's, eM
 /// Client's, jtx Board's way of completing one occurrence) or cancelled are its history. What
-/// todos cannot keep is counted for the summary: categories that are no tag, such as `Home
-/// Office`; alarms; a second repeat rule or an exception rule (EXRULE); extra and excluded dates
+/// todos cannot keep is counted for the summary: categories that are no tag (one with a control
+/// character or over 100 bytes; `Home Office` is a tag); alarms; a second repeat rule or an exception rule (EXRULE); extra and excluded dates
 /// of a series (RDATE, EXDATE); occurrences changed in other ways.
 public enum ICSFile {
     /// One todo of the file: its UID and fields, and for a repeating one the occurrences its

@@ -28,8 +28,9 @@ import TodoStore
 /// - status (done included): see ``status(_:)``. percent: PERCENT-COMPLETE when it is 0-100;
 ///   anything else is none.
 /// - priority: PRIORITY when it is 0-9; anything else is none.
-/// - tags: the CATEGORIES values that are tags (`@word`, or any other single word); the
-///   others are no field, and stay on the object.
+/// - tags: the CATEGORIES values that are tags (`@word`, or any other word or words with single
+///   spaces: `Home Improvement`); the others (a control character, over 100 bytes...) are no
+///   field, and stay on the object.
 /// - note: DESCRIPTION as TEXT, unescaped; none is `nil`.
 /// - created: CREATED; completed: COMPLETED while completed (a cancelled todo was never
 ///   completed). Each only as a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
@@ -177,7 +178,7 @@ public struct VTodoObject: Sendable, Equatable {
     ///   removes it. ``fields`` then holds the percent written.
     /// - priority: PRIORITY, removed for none. tags: the CATEGORIES values that are tags are
     ///   replaced by the tags (`+work` as `work`, `@phone` as `@phone`), in one CATEGORIES
-    ///   property, after the values that are no tags (`Home Office`: they stay). note:
+    ///   property, after the values that are no tags (one over 100 bytes: they stay). note:
     ///   DESCRIPTION, removed for none. created: CREATED.
     public mutating func update(to fields: TodoFields, now: Int64) {
         guard !fields.means(theSameAs: self.fields) else { return }
@@ -524,13 +525,18 @@ public struct VTodoObject: Sendable, Equatable {
         return values.map { ICalendar.trimmed($0) }.filter { !$0.isEmpty }
     }
 
-    /// The tag a category is: `@word` an `@` tag, another single word a `+` tag; `nil` for a
-    /// category that is no tag (one with a space, say), which stays on the object as it is.
+    /// The tag a category is: `@word` an `@` tag, any other a `+` tag, its words as they are
+    /// (`Home Improvement` is the tag `+"Home Improvement"`, and is written back as it was: no
+    /// quotes are taken off a category, nor put on one); `nil` for a category that is no tag
+    /// (``TodoTag``'s rule: a tab or another control character in it, a `"` or a `+` or `@`
+    /// after a space in one with spaces, over 100 bytes), which stays on the object as it is.
     static func tag(fromCategory category: String) -> TodoTag? {
-        category.first == "@" ? TodoTag(category) : TodoTag(word: category, sigil: .plus)
+        category.first == "@"
+            ? TodoTag(word: String(category.dropFirst()), sigil: .at) : TodoTag(word: category, sigil: .plus)
     }
 
-    /// One CATEGORIES property: the values that are no tags, then the tags (`work`, `@phone`).
+    /// One CATEGORIES property: the values that are no tags, then the tags (`work`, `@phone`,
+    /// `Home Improvement`: each one value, whatever its spaces).
     static func categoriesProperty(_ tags: TodoTags, keeping others: [String]) -> ICalendarProperty {
         let values = others + tags.map { $0.sigil == .at ? "@" + $0.word : $0.word }
         return ICalendarProperty(name: "CATEGORIES", value: values.map(ICalendar.escapeText).joined(separator: ","))

@@ -161,16 +161,24 @@ private func isInstalled(_ program: String) -> Bool {
             "--db=PATH after the command")
     }
 
-    /// Issue 26: `--tag` and `--untag` complete the tags of the database in use, as `todo tags`
-    /// writes them, typed with or without the sigil; a tag is offered as it is, never expanded
-    /// by the shell (a synced tag can hold `$(...)`).
-    @Test func tagsCompleteFromTheDatabaseAndAreNeverExpanded() throws {
+    /// Issue 26: `--tag` and `--untag` complete the tags of the database in use (`todo tags
+    /// --names`), typed with or without the sigil; a tag is offered quoted for the shell, never
+    /// expanded by it (a synced tag can hold `$(...)`). Issue 36, point 4: a tag with spaces is
+    /// one word, `+Home\ Improvement`.
+    @Test func tagsCompleteFromTheDatabaseQuotedAndAreNeverExpanded() throws {
         let marker = sandbox.folder.file("expanded")
         _ = try sandbox.ok("add", "Call mom", "+family", "@phone")
         _ = try sandbox.ok("add", "Tax", "+Finance", "+$(touch${IFS}\(marker))")
+        _ = try sandbox.ok("add", "Fix the sink", "--tag", "Home Improvement")
         let all = try bashComplete("todo", "list", "--tag", "")
-        #expect(all.sorted() == ["+family", "+Finance", "+$(touch${IFS}\(marker))", "@phone"].sorted())
+        #expect(
+            all.sorted()
+                == [
+                    "+family", "+Finance", "+\\$\\(touch\\$\\{IFS\\}\(marker)\\)", "@phone", "+Home\\ Improvement"
+                ].sorted(), "\(all)")
         #expect(try bashComplete("todo", "list", "--tag", "fa") == ["+family"], "without the sigil")
+        #expect(try bashComplete("todo", "list", "--tag", "Ho") == ["+Home\\ Improvement"])
+        #expect(try bashComplete("todo", "list", "--tag", "+Home\\ I") == ["+Home\\ Improvement"], "as typed, quoted")
         #expect(try bashComplete("todo", "edit", "1", "--untag", "@") == ["@phone"])
         #expect(!FileManager.default.fileExists(atPath: marker), "a tag was run as a command")
         #expect(try bashComplete("todo", "list", "--by", "") == ["done", "priority", "tag", "due", "list"])
@@ -281,14 +289,14 @@ private func isInstalled(_ program: String) -> Bool {
     @Test(.enabled(if: isInstalled("zsh"), "zsh is not installed: its script is checked where it is"))
     func zshOffersTheTagsOfTheDatabaseInUse() throws {
         let file = try scriptFile("zsh")
-        _ = try sandbox.ok("add", "Call mom", "+family", "@phone", "+family")
+        _ = try sandbox.ok("add", "Call mom", "+family", "@phone", "+family", "+Home Improvement")
         // _todo_tags as _arguments calls it, with compadd replaced by a printer of what it offers.
         let script =
             "autoload -U compinit && compinit -u -D && source \(file) && compadd() { print -rl -- ${@:#--} }; "
             + "todo_words=('\(ProcessRunner.todoBinary)' list --tag ''); CURRENT=4; _todo_tags"
         let result = try ProcessRunner.run("zsh", ["-fc", script], environment: shellEnvironment)
         #expect(result.stderr.isEmpty, "\(result.stderr)")
-        #expect(Set(result.stdout.split(separator: "\n")) == ["+family", "@phone"])
+        #expect(Set(result.stdout.split(separator: "\n")) == ["+family", "@phone", "+Home Improvement"])
     }
 
     @Test(.enabled(if: isInstalled("fish"), "fish is not installed: its script is checked where it is"))
@@ -312,7 +320,10 @@ private func isInstalled(_ program: String) -> Bool {
                 "due", "name", "priority", "status"
             ])
         #expect(try complete("todo l").first?.hasPrefix("list\t") == true)
-        _ = try sandbox.ok("edit", "1", "--tag", "+shop")
-        #expect(try complete("todo list --tag ").map { $0.prefix { $0 != "\t" } } == ["+shop"])
+        _ = try sandbox.ok("edit", "1", "--tag", "+shop", "--tag", "Home Improvement")
+        #expect(
+            try complete("todo list --tag ").map { $0.prefix { $0 != "\t" } }.sorted() == [
+                "+Home Improvement", "+shop"
+            ], "one candidate, which fish quotes as it inserts it")
     }
 }

@@ -17,11 +17,11 @@ import Testing
 
     @Test func aTaskwarriorImportSaysWhatItDidNotKeep() throws {
         // Since issue 26 priority, project, tags and annotations are kept; what still has no
-        // place (a tag of two words, a priority other than H, M, L) is said.
+        // place (a tag with a tab in it, a priority other than H, M, L) is said.
         let tasks = """
             [{"uuid":"a","status":"pending","description":"Buy milk","project":"home","tags":["shop","food"],"priority":"H",
               "annotations":[{"entry":"20240501T000000Z","description":"2 litres"}]},
-             {"uuid":"b","status":"completed","description":"Pay rent","tags":["bills", "two words"],"priority":"X"},
+             {"uuid":"b","status":"completed","description":"Pay rent","tags":["bills", "tab\\there"],"priority":"X"},
              {"uuid":"c","status":"pending","description":"Call mum"}]
             """
         let output = try sandbox.ok(["import", "--from", "taskwarrior", "-"], stdin: tasks)

@@ -32,7 +32,8 @@ import Testing
         _ = try sandbox.ok("add", "x")
         let before = sandbox.fileState()
         for arguments in [
-            ["add", "y", "--priority", "urgent"], ["add", "y", "--tag", "two words"], ["edit", "1", "--priority", "10"],
+            ["add", "y", "--priority", "urgent"], ["add", "y", "--tag", "two +words"],
+            ["edit", "1", "--priority", "10"],
             ["edit", "1", "--untag", "+"], ["list", "--priority", "soon"], ["list", "--tag", "@"],
             ["edit", "1", "--note", "a", "--append", "b"]
         ] {

@@ -39,7 +39,7 @@ import Testing
         #expect(TodoTag("@work") == work, "one tag whatever its sigil and case")
         #expect(TodoTag("+Straße") == TodoTag("STRASSE"), "full case folding, as search")
         for bad in [
-            "", "+", "@", "two words", "+@x", "++x", "tab\there", "bell\u{7}", String(repeating: "x", count: 101)
+            "", "+", "@", " two", "+@x", "++x", "tab\there", "bell\u{7}", String(repeating: "x", count: 101)
         ] {
             #expect(TodoTag(bad) == nil, "\(bad.debugDescription)")
         }
@@ -62,27 +62,148 @@ import Testing
     }
 
     /// A stored tags value reads as its words one by one would: each valid word a tag (a bare
-    /// word a `+` tag), a tag met again left out, written back in storage's one form. Random
-    /// values of the bytes stored values are made of, so that the one-pass check of a value
-    /// already in that form and the word-by-word reading are held to the same answer.
+    /// word a `+` tag), a sigil and a quoted word with spaces one tag, a tag met again left out,
+    /// written back in storage's one form. Random values of the bytes stored values are made of,
+    /// so that the one-pass check of a value already in that form and the word-by-word reading
+    /// are held to the same answer as this test's own reading (on Characters, not bytes).
     @Test func aStoredValueReadsAsItsWordsOneByOne() {
         let seed = TestSeed.make("aStoredValueReadsAsItsWordsOneByOne")
         var random = SeededGenerator(seed: seed)
-        let pieces = ["+", "@", " ", "  ", "a", "A", "b", "work", "Work", "é", "É", "\u{1}", "x", "-", "++", "@@"]
+        let pieces = [
+            "+", "@", " ", "  ", "a", "A", "b", "work", "Work", "é", "É", "\u{1}", "x", "-", "++", "@@", "\"",
+            "+\"a b\"", "@\"A B\"", "\" ", "Home Improvement"
+        ]
         for _ in 0..<5_000 {
             let stored = (0..<Int.random(in: 0...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }
                 .joined()
             var expected: [TodoTag] = []
-            for word in stored.split(separator: " ") {
-                if let tag = TodoTag(word), !expected.contains(tag) { expected.append(tag) }
-            }
+            for tag in Self.referenceReading(stored) where !expected.contains(tag) { expected.append(tag) }
             let read = TodoTags(storage: stored)
             #expect(
                 read.tags.map(\.description) == expected.map(\.description), "\(stored.debugDescription) seed \(seed)")
             #expect(read.storage == expected.map(\.description).joined(separator: " "), "\(stored.debugDescription)")
+            #expect(TodoTags(storage: read.storage) == read, "its storage reads back as itself")
         }
         let long = "+" + String(repeating: "a", count: TodoTag.maximumLength)
         #expect(TodoTags(storage: long).storage == long && TodoTags(storage: long + "a").isEmpty)
+    }
+
+    /// The stored form's reading, written again on Characters: a sigil and `"` start a quoted
+    /// word when the next `"` is followed by a space or the end and what it encloses holds a
+    /// space but no space before a sigil; else a word runs to the next space.
+    private static func referenceReading(_ stored: String) -> [TodoTag] {
+        var rest = Substring(stored)
+        var tags: [TodoTag] = []
+        while let first = rest.first {
+            if first == " " {
+                rest = rest.dropFirst()
+                continue
+            }
+            let sigil: TodoTag.Sigil? = first == "+" ? .plus : first == "@" ? .at : nil
+            if let sigil, rest.dropFirst().first == "\"" {
+                let inner = rest.dropFirst(2)
+                if let close = inner.firstIndex(of: "\"") {
+                    let content = inner[..<close]
+                    let after = inner[inner.index(after: close)...]
+                    if after.first ?? " " == " ", content.contains(" "), !content.contains(" +"),
+                        !content.contains(" @")
+                    {
+                        if let tag = TodoTag(word: String(content), sigil: sigil) { tags.append(tag) }
+                        rest = after
+                        continue
+                    }
+                }
+            }
+            let word = rest.prefix { $0 != " " }
+            rest = rest.dropFirst(word.count)
+            if let tag = TodoTag(word: String(sigil == nil ? word : word.dropFirst()), sigil: sigil ?? .plus) {
+                tags.append(tag)
+            }
+        }
+        return tags
+    }
+
+    /// Issue 36, point 4: a tag's word may hold spaces (`Home Improvement`, a phone's
+    /// category). It is written quoted, `+"Home Improvement"`, read from that and from the word
+    /// as a shell leaves it, stored so, and matched by `--tag` and `--search` like any other.
+    @Test func aTagMayHoldSpacesAndIsWrittenQuoted() throws {
+        let home = try #require(TodoTag("Home Improvement"))
+        #expect(home.word == "Home Improvement" && home.sigil == .plus && home.description == "+\"Home Improvement\"")
+        for typed in ["+Home Improvement", "+\"Home Improvement\"", "home improvement", "@HOME IMPROVEMENT"] {
+            #expect(TodoTag(typed) == home, "\(typed)")
+        }
+        #expect(TodoTag("@\"Back Yard\"")?.description == "@\"Back Yard\"")
+        #expect(TodoTag("+Straße und Haus") == TodoTag("STRASSE UND HAUS"), "folded as any tag")
+        #expect(TodoTag("+\"urgent\"")?.word == "\"urgent\"", "no space: the quotes are the word's, as before")
+        #expect(TodoTag("+\"a")?.word == "\"a")
+        for bad in [
+            " a", "a ", "a  b", "a +b", "a @b", "+a @b", "a \"b\"", "+\"a b", "\"a b\"", "a\tb", "a\u{A0}b", "a\nb",
+            String(repeating: "x ", count: 50) + "x"
+        ] {
+            #expect(TodoTag(bad) == nil, "\(bad.debugDescription)")
+        }
+        #expect(TodoTag(word: "Home Improvement", sigil: .at)?.description == "@\"Home Improvement\"")
+        #expect(TodoTag(word: "\"Home Improvement\"", sigil: .plus) == nil, "no quotes are taken off a word")
+
+        var set = tags("+work", "Home Improvement", "@phone")
+        #expect(set.storage == "+work +\"Home Improvement\" @phone")
+        #expect(TodoTags(storage: set.storage) == set && set.tags.map(\.word) == ["work", "Home Improvement", "phone"])
+        #expect(!set.insert(try #require(TodoTag("home improvement"))))
+        #expect(set.remove(try #require(TodoTag("HOME IMPROVEMENT"))) && set.storage == "+work @phone")
+        // Tags written one after another never read as one quoted word.
+        #expect(TodoTags(tags("+\"a", "+b\"")).storage == "+\"a +b\"")
+        #expect(TodoTags(storage: "+\"a +b\"").tags.map(\.word) == ["\"a", "b\""])
+        #expect(TodoTags(storage: "+\"a b\" +\"a b\"").storage == "+\"a b\"")
+
+        let repository = try makeRepository()
+        try repository.add(TodoFields(name: "sink", tags: tags("+Home Improvement", "+Errands")))
+        try repository.add(TodoFields(name: "fence", tags: tags("@HOME IMPROVEMENT")))
+        try repository.add(TodoFields(name: "gym", tags: tags("+Home", "+Improvement")))
+        func names(_ configure: (inout TodoFetchRequest) -> Void) throws -> [String] {
+            var request = TodoFetchRequest(order: .name)
+            configure(&request)
+            return try repository.fetch(request).map(\.name)
+        }
+        #expect(try names { $0.tags = [home] } == ["fence", "sink"], "never +Home +Improvement")
+        let plain = try #require(TodoTag("Home"))
+        #expect(try names { $0.tags = [plain] } == ["gym"])
+        #expect(try names { $0.searches = ["home improvement"] } == ["fence", "sink"])
+        #expect(try names { $0.searches = ["\"home"] } == ["fence", "sink"], "the stored form, as shown")
+        #expect(
+            try repository.tagCounts().map { "\($0.tag) \($0.undone)" }.sorted() == [
+                "+\"Home Improvement\" 2", "+Errands 1", "+Home 1", "+Improvement 1"
+            ])
+    }
+
+    /// Migration 0018: an object synced before tags could hold spaces may hold a category with
+    /// one that its todo lacks; it is read again before anything is sent over it (its ETag, its
+    /// list's token and state seen forgotten). Objects without categories are left as they are.
+    @Test func objectsWithCategoriesAreReadAgainAfterTheUpgrade() throws {
+        let path = folder.file("old.sqlite")
+        do {
+            let connection = try Connection(path: path)
+            for migration in Migration.embedded.prefix(17) { try connection.execute(migration.sql) }
+            try connection.execute("PRAGMA user_version = 17")
+            try connection.execute(
+                """
+                INSERT INTO lists (id, name) VALUES (2, 'Other');
+                INSERT INTO sync_remote (id, url, user) VALUES (1, 'https://h/c/', 'u');
+                INSERT INTO sync_links (list_id, url, sync_token, seen) VALUES
+                    (1, 'https://h/c/', 'token-1', 'token-1'), (2, 'https://h/d/', 'token-2', 'token-2');
+                INSERT INTO sync_items (uid, href, etag, ics, name, done, list_id) VALUES
+                    ('a', '/c/a.ics', '"1"', 'BEGIN:VTODO' || char(13, 10) || 'CATEGORIES:Home Improvement', 'a', 0, 1),
+                    ('b', '/c/b.ics', '"2"', 'BEGIN:VTODO' || char(13, 10) || 'categories:work', 'b', 0, 1),
+                    ('c', '/d/c.ics', '"3"', 'BEGIN:VTODO' || char(13, 10) || 'SUMMARY:c', 'c', 0, 2);
+                """)
+        }
+        let repository = try TodoRepository(path: path)
+        let etags = try repository.connection.prepare("SELECT coalesce(etag, 'NULL') FROM sync_items ORDER BY uid")
+        var read: [String] = []
+        try etags.forEachRow { read.append($0.string(0)) }
+        #expect(read == ["NULL", "NULL", "\"3\""])
+        let forgotten = "SELECT list_id FROM sync_links WHERE sync_token IS NULL AND seen IS NULL"
+        #expect(try repository.connection.prepare(forgotten).scalarInt64() == 1)
+        #expect(try repository.connection.prepare("SELECT count(*) FROM sync_links").scalarInt64() == 2)
     }
 
     @Test func timestampsAreUTCToTheSecond() {

@@ -81,8 +81,9 @@ final class SoakPhone {
         ]
     }
 
-    /// A category that is no tag (it has a space): kept on the object, never a field.
-    static let keptCategory = "Home Office"
+    /// A category that is no tag (a line break in it; one with a space is a tag since issue 36):
+    /// kept on the object, never a field.
+    static let keptCategory = "Home\nOffice"
 
     /// A new object as the phone writes it: the fields, then the unknown lines.
     static func newObject(uid: String, key: String, fields: SoakFields) -> String {
@@ -265,7 +266,7 @@ enum SoakICS {
             deadline = "\(due.prefix(4))-\(due.dropFirst(4).prefix(2))-\(due.suffix(2))"
         }
         let categories = values("CATEGORIES", in: lines).flatMap(list)
-        let tags = categories.filter { !$0.isEmpty && !$0.contains(" ") }.map { $0.lowercased() }
+        let tags = categories.filter { !$0.isEmpty && $0 != SoakPhone.keptCategory }.map { $0.lowercased() }
         return SoakFields(
             name: value("SUMMARY").map(unescaped) ?? "", deadline: deadline, done: done,
             priority: value("PRIORITY").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap {

@@ -24,8 +24,8 @@ import TodoStore
         ).fields
         #expect(read.priority.rawValue == 3)
         #expect(
-            read.tags.storage == "+work @phone +a,b +errands",
-            "a category with a space is no tag; an escaped comma is part of its word; WORK is work")
+            read.tags.storage == #"+work @phone +"Home Office" +a,b +errands"#,
+            "a category with a space is a tag (issue 36); an escaped comma is part of its word; WORK is work")
         #expect(read.note == "line one\nline, two")
         #expect(read.created == UTCTimestamp(iso: "2024-01-02T03:04:05Z"))
         #expect(read.completed == UTCTimestamp(iso: "2024-01-05T06:07:08Z"))
@@ -42,19 +42,28 @@ import TodoStore
     }
 
     @Test func anUpdateRewritesOnlyTheTagsAndKeepsCategoriesThatAreNoTags() throws {
+        let long = String(repeating: "x", count: 101)
         var object = try VTodoObject(
-            parsing: object("SUMMARY:x", "CATEGORIES:Home Office,work", "PRIORITY:0", "X-KEEP:1"), timeZone: utc)
+            parsing: object(
+                "SUMMARY:x", #"CATEGORIES:Line\nbreak,Home Office,work"#, "CATEGORIES:\(long)", "PRIORITY:0",
+                "X-KEEP:1"),
+            timeZone: utc)
         let before = object.text
         var fields = object.fields
-        fields.tags = tags("+work", "@phone")
+        #expect(fields.tags == tags("Home Office", "work"), "a line break or 101 bytes are no tag")
+        fields.tags = tags("+work", "@phone", "Home Office", "@Back Yard")
         object.update(to: fields, now: 1_700_000_000)
-        #expect(object.text.contains(#"CATEGORIES:Home Office,work,@phone"#), "\(object.text)")
+        let categories = #"CATEGORIES:Line\nbreak,\#(long),work,@phone,Home Office,@Back Yard"#
+        #expect(Self.unfolded(object.text).contains(categories + "\r\n"), "\(object.text)")
         #expect(object.text.contains("PRIORITY:0\r\n") && object.text.contains("X-KEEP:1\r\n"), "untouched")
+        #expect(try VTodoObject(parsing: object.text, timeZone: utc).fields.tags == fields.tags)
         fields.tags = []
         fields.priority = .high
         fields.note = "a, b; c\nd"
         object.update(to: fields, now: 1_700_000_001)
-        #expect(object.text.contains("CATEGORIES:Home Office\r\n") && object.text.contains("PRIORITY:1\r\n"))
+        #expect(
+            Self.unfolded(object.text).contains(#"CATEGORIES:Line\nbreak,\#(long)"# + "\r\n")
+                && object.text.contains("PRIORITY:1\r\n"))
         #expect(object.text.contains(#"DESCRIPTION:a\, b\; c\nd"#))
         let reread = try VTodoObject(parsing: object.text, timeZone: utc)
         #expect(reread.fields == fields)
@@ -63,6 +72,21 @@ import TodoStore
         object.update(to: fields, now: 1_700_000_002)
         #expect(!object.text.contains("DESCRIPTION") && !object.text.contains("PRIORITY"))
         #expect(before != object.text)
+    }
+
+    /// `text` with its folded lines joined.
+    static func unfolded(_ text: String) -> String { text.replacing("\r\n ", with: "") }
+
+    /// A category is written back as it was read: no quotes are taken off it or put on it, and
+    /// one that only looks like a tag's quoted form (`@"Home Office"`) is no tag.
+    @Test func categoriesWithQuotesStayAsWritten() throws {
+        var object = try VTodoObject(
+            parsing: object("SUMMARY:x", #"CATEGORIES:@"Home Office","quoted word",work"#), timeZone: utc)
+        #expect(object.fields.tags == tags("work"))
+        var fields = object.fields
+        fields.tags = tags("work", "Home Office")
+        object.update(to: fields, now: 1_700_000_000)
+        #expect(object.text.contains(#"CATEGORIES:@"Home Office","quoted word",work,Home Office"#), "\(object.text)")
     }
 
     @Test func tagsMergeAsASet() {

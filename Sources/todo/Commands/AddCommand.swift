@@ -22,7 +22,9 @@ extension Command {
                 .init(name: "--priority", value: "priority", help: "The priority: \(TodoPriority.acceptedForms)."),
                 .init(
                     name: "--tag", value: "tag",
-                    help: "A tag (+work, @phone, or work for +work); give it again for more."),
+                    help:
+                        "A tag (+work, @phone, or work for +work; \"Home Improvement\" with its space); give it again for more."
+                ),
                 .init(name: "--note", value: "text", help: "A note: any text, several lines too."),
                 .init(
                     name: "--list", value: "list",
@@ -44,6 +46,7 @@ extension Command {
                 "todo add \"Plan the trip\" --due 2026-12-20 --start 2026-12-01",
                 "todo add Call mom +family @phone --priority high",
                 "todo add \"Call mom\" --tag family --note \"about Sunday\"",
+                "todo add \"Fix the sink\" --tag \"Home Improvement\"",
                 "todo add \"Pay rent\" --due 2026-12-01 --every month", "todo add \"Water the fern\" --after 3d",
                 "todo add Gym --every mon,thu --until 2027-06-30", "todo add Water plants rec:+1w",
                 "todo add \"Oat milk\" --under 17"

@@ -53,18 +53,17 @@ extension CompletionScript {
                 end
             end
 
-            # Prints the tags `todo tags` prints (on the --db given on the line), one a line.
+            # Prints the tags `todo tags --names` prints (on the --db given on the line), one a
+            # line; fish quotes each as one word (a tag with spaces too).
             function __todo_tags
                 set -l tokens (commandline -opc)
                 set -l program $tokens[1]
                 set -l db (string replace -rf -- '^--db=(.*)' '$1' $tokens)
-                set -l args --no-config tags
+                set -l args --no-config tags --names
                 command -sq $program; or set program todo
                 set -l at (contains -i -- --db $tokens); and set -q tokens[(math $at + 1)]; and set db $tokens[(math $at + 1)]
                 set -q db[1]; and set args --db (string replace -r -- '^~' $HOME $db[-1]) $args
-                for line in (command $program $args 2>/dev/null)
-                    string split -f1 ' ' -- $line
-                end
+                command $program $args 2>/dev/null
             end
 
             # Prints the lists `todo lists --names` prints (on the --db given on the line), one a line.

@@ -40,16 +40,17 @@ extension CompletionScript {
               _describe -V -t todo-ids 'todo' ids  # -V: in the pipeline's order, not sorted as strings
             }
 
-            # Offers the tags `todo tags` prints (on the --db of the line); compadd quotes them.
+            # Offers the tags `todo tags --names` prints (on the --db of the line), one a line;
+            # compadd quotes them (a tag with spaces is one word).
             _todo_tags() {
               local program=${todo_words[1]:-todo} at=${todo_words[(I)--db]} db=${${(M)todo_words:#--db=*}[-1]#--db=}
-              local -a args=(--no-config tags) tags
+              local -a args=(--no-config tags --names) tags
               (( at )) && db=$todo_words[at+1]
               program=${program/#\~/$HOME}
               (( $+commands[$program] )) || [[ -x $program ]] || program=todo
               [[ -n $db ]] && args=(--db ${db/#\~/$HOME} $args)
               tags=(${(f)"$(command $program $args 2>/dev/null)"})
-              compadd -- ${tags%% *}
+              compadd -- $tags
             }
 
             # Offers the lists `todo lists --names` prints (on the --db of the line); compadd quotes them.

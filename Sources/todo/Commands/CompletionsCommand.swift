@@ -202,16 +202,19 @@ struct CompletionScript {
                 _todo_words "$kept"
             }
 
-            # Offers the tags `todo tags` prints for the --db on the line that start with the word
-            # typed, with or without its + or @. Not through compgen -W, which would expand what a
-            # tag holds ($(...) from a synced todo): each tag is compared and offered as it is.
+            # Offers the tags `todo tags --names` prints for the --db on the line that start with
+            # the word typed, with or without its + or @, each quoted for the shell as it is (a
+            # tag with spaces, +Home\ Improvement, is one word). Not through compgen -W, which
+            # would expand what a tag holds ($(...) from a synced todo).
             _todo_tags() {
-                local program=${COMP_WORDS[0]} tag
-                local -a args=(--no-config tags)
+                local program=${COMP_WORDS[0]} tag quoted
+                local -a args=(--no-config tags --names)
                 type -P "$program" >/dev/null 2>&1 || program=todo
                 [[ -n $db ]] && args=(--db "${db/#\~/$HOME}" "${args[@]}")
-                while read -r tag _; do
-                    [[ $tag == "$cur"* || ${tag:1} == "$cur"* ]] && COMPREPLY+=("$tag")
+                while IFS= read -r tag; do
+                    printf -v quoted '%q' "$tag"
+                    [[ $tag == "$cur"* || ${tag:1} == "$cur"* || $quoted == "$cur"* || ${quoted:1} == "$cur"* ]] &&
+                        COMPREPLY+=("$quoted")
                 done < <("$program" "${args[@]}" 2>/dev/null)
             }
 

@@ -20,7 +20,11 @@ extension Command {
                 .init(
                     name: "--priority", value: "priority",
                     help: "The new priority: \(TodoPriority.acceptedForms); none removes it."),
-                .init(name: "--tag", value: "tag", help: "Add a tag (+work, @phone or work); give it again for more."),
+                .init(
+                    name: "--tag", value: "tag",
+                    help:
+                        "Add a tag (+work, @phone or work; \"Home Improvement\" with its space); give it again for more."
+                ),
                 .init(
                     name: "--untag", value: "tag", help: "Remove a tag, whatever its + or @; give it again for more."),
                 .init(name: "--note", value: "text", help: "Replace the note; an empty text removes it."),

@@ -54,7 +54,7 @@ extension Command {
                 second import of the same file adds nothing. Occurrences another app marked done are
                 the todo's history. Events are ignored.
                 A start on the deadline's day is no separate start. What todos have no place for (a tag
-                of two words, a wait: or t: after the due date, taskwarrior's start:, alarms...) is
+                with a tab in it, a wait: or t: after the due date, taskwarrior's start:, alarms...) is
                 counted in the summary line, by name.
                 Without --from the format is recognised: iCalendar by BEGIN:VCALENDAR, taskwarrior's
                 JSON by its uuid and description, todo's own JSON, else todo.txt.

@@ -263,7 +263,9 @@ extension CommandContext {
             .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
             .init(
                 name: "--tag", value: "tag",
-                help: "Only todos with the tag (+work, @phone or work; case does not matter); given again, every tag."),
+                help:
+                    "Only todos with the tag (+work, @phone, work, \"Home Improvement\"; case does not matter); given again, every tag."
+            ),
             .init(
                 name: "--priority", value: "priority",
                 help:
@@ -385,7 +387,7 @@ extension CommandContext {
         guard let tag = TodoTag(text) else {
             throw .usage(
                 "'\(TodoText.sanitized(text))' is not a tag",
-                hint: "A tag is one word (no spaces), optionally after + or @: +work, @phone.")
+                hint: "A tag is \(TodoTag.acceptedForms).")
         }
         return tag
     }
