@@ -53,6 +53,8 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     /// True when a constraint (NOT NULL, CHECK, UNIQUE, foreign key) rejected a change.
     public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    /// True when a trigger refused the change (`RAISE(ABORT, ...)`: SQLITE_CONSTRAINT_TRIGGER).
+    public var isRaisedByTrigger: Bool { extendedCode == SQLITE_CONSTRAINT | (7 << 8) }
 
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"

@@ -167,7 +167,7 @@ extension Connection {
 }
 
 /// A bounds-checked reader of the changeset format (sqlite3session.c): table headers
-/// `'T' varint(nCol) nCol*pk-flag name NUL`, then changes `op indirect record [record]`, where a
+/// `'T' varint(nCol) nCol*pk-position name NUL`, then changes `op indirect record [record]`, where a
 /// record holds one value per column: 0 undefined, 1 integer (8 bytes), 2 real (8 bytes),
 /// 3 text and 4 blob (varint length, bytes), 5 NULL.
 private struct ChangesetReader {
@@ -190,8 +190,10 @@ private struct ChangesetReader {
             switch Int32(op) {
             case 0x54:  // 'T': a table header
                 guard let count = varint(), count > 0, count <= 1000 else { return false }
+                // Each column's place in the primary key, from 1 (0: not in it): a key of two
+                // columns (`dependencies`) has a 2.
                 for _ in 0..<count {
-                    guard offset < bytes.count, bytes[offset] <= 1 else { return false }
+                    guard offset < bytes.count, Int(bytes[offset]) <= count else { return false }
                     offset += 1
                 }
                 guard let end = bytes[offset...].firstIndex(of: 0) else { return false }

@@ -57,6 +57,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Only todos in one of these states (none: any), as `todo list --status in-process
     /// --status needs-action` asks.
     public var statuses: [TodoStatus] = []
+    /// Only blocked todos (`true`: not done, waiting for a todo not done, as
+    /// ``TodoRepository/isBlocked(_:)`` says), or only the todos not done that are not blocked
+    /// (`false`: those that can be done now), as `todo list --blocked` and `--unblocked` ask;
+    /// `nil`: no such condition.
+    public var blocked: Bool?
     /// At most this many todos (`nil`: no limit).
     public var limit: Int?
     /// Skip this many todos first.
@@ -212,8 +217,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The WHERE terms of the filter, the deadline bounds, the start bounds, the search, the
-    /// tags, the priorities, the lists and the states, in parameter order (``filterArguments``
-    /// binds them; the states take none).
+    /// tags, the priorities, the lists, the states and the blocked state, in parameter order
+    /// (``filterArguments`` binds them; the states and the blocked state take none).
     private var conditions: [String] {
         var conditions: [String] = []
         switch filter {
@@ -243,6 +248,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
         // column tells its two states apart. No parameters.
         if !statuses.isEmpty {
             conditions.append("(" + statuses.map(Self.condition).joined(separator: " OR ") + ")")
+        }
+        // No parameters either. Most files have no links: the EXISTS costs a look at an empty index.
+        switch blocked {
+        case true?: conditions.append(Self.blockedCondition(of: "todos"))
+        case false?: conditions.append("(done = 0 AND NOT \(Self.blockedCondition(of: "todos")))")
+        case nil: break
         }
         return conditions
     }

@@ -52,6 +52,10 @@ public enum TodoStoreError: Error, Equatable, Sendable {
     /// A subtask is in its parent's list: `parent` is in the list named here, not in the one
     /// the todo was to go to. Nothing was changed.
     case parentInAnotherList(parent: Int64, list: String)
+    /// The todo `id` cannot wait for `waitsFor`: that is itself, or a todo that waits for it,
+    /// directly or through others (nothing in the cycle could be done first). Migration 0019's
+    /// triggers refuse it, from any program. Nothing was changed.
+    case dependencyCycle(id: Int64, waitsFor: Int64)
     /// SQLite reported an error: busy past the timeout, full disk, I/O error, constraint...
     case sqlite(SQLiteError)
 

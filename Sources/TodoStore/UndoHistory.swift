@@ -30,14 +30,17 @@ extension TodoRepository {
     /// How many commands are kept for undo.
     public static let undoDepth = 100
 
-    /// The tables a step records: the todos, then the lists. In that order a step that moves a
-    /// list's todos out (or deletes them) and then deletes the list applies both ways: forwards
-    /// the todos go first, as `lists_keep_nonempty` needs; undone they come back first, and the
-    /// list after them.
-    static let recordedTables = ["todos", "lists"]
+    /// The tables a step records: the dependencies, the todos, then the lists. In that order a
+    /// step that moves a list's todos out (or deletes them) and then deletes the list applies both
+    /// ways: forwards the todos go first, as `lists_keep_nonempty` needs; undone they come back
+    /// first, and the list after them. The links come before the todos for the same reason the
+    /// other way round: redone, a deletion removes a todo's links before the todo, whose delete
+    /// trigger (migration 0019) then finds none left to remove behind the changeset's back; undone,
+    /// the links come back before their todos, which no check of theirs needs.
+    static let recordedTables = ["dependencies", "todos", "lists"]
 
     /// The column count of each recorded table but `todos`: what a stored step is checked against.
-    static let otherRecordedTables = ["lists": TodoList.columnCount]
+    static let otherRecordedTables = ["lists": TodoList.columnCount, "dependencies": 2]
 
     /// Runs `body` in one write transaction and records its changes to `todos` and `lists` so that
     /// ``undo()`` can revert them. Nothing is recorded when `body` changed nothing.
@@ -149,9 +152,12 @@ extension TodoRepository {
                 throw .sqlite(error)
             }
             if let conflict {
+                // A link's first column is the todo that waits: the todo its conflict is about.
+                var ids = conflict.rowIDs(of: "todos")
+                for id in conflict.rowIDs(of: "dependencies") where !ids.contains(id) { ids.append(id) }
                 throw from == .undo
-                    ? .undoConflict(command: entry.command, ids: conflict.rowIDs(of: "todos"))
-                    : .redoConflict(command: entry.command, ids: conflict.rowIDs(of: "todos"))
+                    ? .undoConflict(command: entry.command, ids: ids)
+                    : .redoConflict(command: entry.command, ids: ids)
             }
             let reverse = try TodoStoreError.wrap { () throws(SQLiteError) in try session.changeset().inverted() }
             // Applying a whole, conflict-free changeset changes rows; one that changed nothing

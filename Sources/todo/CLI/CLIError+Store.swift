@@ -84,6 +84,12 @@ extension CLIError {
                     ? "todo \(id) cannot be a subtask of itself"
                     : "todo \(id) cannot go under \(parent): \(parent) is one of its own subtasks",
                 hint: "Nothing was changed. 'todo show \(id)' lists its subtasks.")
+        case .dependencyCycle(let id, let waitsFor):
+            self = .failure(
+                id == waitsFor
+                    ? "todo \(id) cannot wait for itself"
+                    : "todo \(id) cannot wait for \(waitsFor): \(waitsFor) waits for \(id) (directly or through others)",
+                hint: "Nothing was changed. 'todo show \(waitsFor)' lists what it waits for.")
         case .parentInAnotherList(let parent, let list):
             self = .failure(
                 "todo \(parent) is in the list '\(TodoText.sanitized(list))': a subtask goes in its parent's list",
