@@ -194,7 +194,12 @@ extension TodoRepository {
     ///
     /// Holds every selected todo in memory: ``forEach(_:_:)`` streams a list without subtasks.
     public func outline(_ request: TodoFetchRequest, withContext: Bool = true) throws(TodoStoreError) -> TodoOutline {
-        let todos = try fetch(request)
+        try outline(of: try fetch(request), withContext: withContext)
+    }
+
+    /// ``outline(_:withContext:)`` of todos fetched already, in the order given (a list
+    /// reordered by its dependencies).
+    public func outline(of todos: [Todo], withContext: Bool = true) throws(TodoStoreError) -> TodoOutline {
         guard withContext else { return TodoOutline(todos) }
         var chosen = Set<Int64>()
         chosen.reserveCapacity(todos.count)

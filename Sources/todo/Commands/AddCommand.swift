@@ -3,7 +3,8 @@ import TodoSync
 
 extension Command {
     /// `todo add NAME [+TAG|@TAG|rec:FORM ...] [--due DATE [TIME]] [--start DATE] [--priority P] [--tag T ...]
-    /// [--note TEXT] [--every FORM | --after FORM] [--until DATE | --times N] [--json]`: prints the new todo's id
+    /// [--note TEXT] [--under ID] [--waits-for ID ...] [--every FORM | --after FORM] [--until DATE | --times N]
+    /// [--json]`: prints the new todo's id
     /// (on a terminal, the todo).
     static let add = Command(
         spec: CommandSpec(
@@ -30,7 +31,7 @@ extension Command {
                     name: "--list", value: "list",
                     help: "The list to add it to (case does not matter; default: the default list, 'todo lists').",
                     short: "-l"),
-                CommandContext.underOption, CommandContext.parentOption
+                CommandContext.underOption, CommandContext.parentOption, CommandContext.waitsForOption
             ] + CommandContext.repeatOptions + [
                 .init(
                     name: "--json", value: nil,
@@ -49,7 +50,7 @@ extension Command {
                 "todo add \"Fix the sink\" --tag \"Home Improvement\"",
                 "todo add \"Pay rent\" --due 2026-12-01 --every month", "todo add \"Water the fern\" --after 3d",
                 "todo add Gym --every mon,thu --until 2027-06-30", "todo add Water plants rec:+1w",
-                "todo add \"Oat milk\" --under 17"
+                "todo add \"Oat milk\" --under 17", "todo add \"Paint the fence\" --waits-for 12"
             ]
         ),
         run: { (context) throws(CLIError) in
@@ -98,13 +99,16 @@ extension Command {
             }
             try CommandContext.checkStart(of: fields)
             let parent = try context.parentID()
+            let waitsFor = try context.dependencyIDs("--waits-for")
             let repository = try context.openRepository()
             let list = try context.arguments.value("--list").map { (name) throws(CLIError) in
                 try context.list(named: name, in: repository)
             }
             let todo = try context.perform { () throws(TodoStoreError) in
                 try repository.recordingUndo("add") { () throws(TodoStoreError) in
-                    try repository.add(fields, list: list?.id, parent: parent)
+                    let todo = try repository.add(fields, list: list?.id, parent: parent)
+                    if !waitsFor.isEmpty { try repository.addDependencies(waitsFor, to: todo.id) }
+                    return todo
                 }
             }
             let moved = series?.movedFrom != nil
@@ -116,7 +120,7 @@ extension Command {
             }
             if context.arguments.flag("--json") {
                 let lists = try context.perform { () throws(TodoStoreError) in try JSON.listNames(repository) }
-                context.out.write(JSON.object(todo, uid: nil, lists: lists) + "\n")
+                context.out.write(JSON.object(todo, uid: nil, lists: lists, depends: waitsFor.sorted()) + "\n")
             } else if context.out.isTerminal {
                 // A person sees what was added, which day a relative date became, and how it repeats.
                 // Where there are several lists, which one it went to.

@@ -4,11 +4,12 @@ import TodoSync
 extension Command {
     /// `todo edit ID [--name NAME] [--due DATE [TIME] | --no-due] [--no-time] [--start DATE | --no-start]
     /// [--priority P] [--tag T] [--untag T] [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM |
-    /// --after FORM] [--until DATE | --times N] [--no-repeat]`: the sample app's leading swipe.
+    /// --after FORM] [--until DATE | --times N] [--no-repeat] [--under ID | --top] [--waits-for ID] [--no-wait-for ID]`:
+    /// the sample app's leading swipe.
     static let edit = Command(
         spec: CommandSpec(
             name: "edit",
-            abstract: "Change a todo's name, deadline, start, priority, tags, note or repeat.",
+            abstract: "Change a todo's name, deadline, start, priority, tags, note, repeat, parent or what it waits for.",
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [
                 .init(name: "--name", value: "name", help: "The new name."),
@@ -35,7 +36,8 @@ extension Command {
                     help: "Move it, with its subtasks, to this list (as 'todo move ID --to LIST' does).",
                     short: "-l"),
                 CommandContext.underOption, CommandContext.parentOption,
-                .init(name: "--top", value: nil, help: "Make a subtask a todo of its own, at the top level.")
+                .init(name: "--top", value: nil, help: "Make a subtask a todo of its own, at the top level."),
+                CommandContext.waitsForOption, CommandContext.noWaitForOption
             ] + CommandContext.repeatOptions + [
                 .init(name: "--no-repeat", value: nil, help: "Stop repeating: the todo keeps its date.")
             ],
@@ -44,7 +46,9 @@ extension Command {
                 + " replace how the todo repeats (keeping how the series ends, unless --until or --times"
                 + " say otherwise); --until and --times alone change only how it ends. A new deadline moves"
                 + " the start date with it, by as many days. --under puts the todo, with its own subtasks, under"
-                + " another (into that todo's list); a todo cannot go under itself or one of its subtasks.\n\n"
+                + " another (into that todo's list); a todo cannot go under itself or one of its subtasks."
+                + " --waits-for and --no-wait-for add and remove what the todo waits for, as --tag and --untag"
+                + " do tags; a todo cannot wait for itself or for a todo that waits for it.\n\n"
                 + DueDateParser.rules + "\n\n"
                 + DueDateParser.timeRules + "\n\n" + CommandContext.startRules + "\n\n" + RepeatForm.rules,
             examples: [
@@ -52,7 +56,8 @@ extension Command {
                 "todo edit 3 --due \"fri 9:30\"", "todo edit 3 --no-time", "todo edit 3 --start mon",
                 "todo edit 3 --priority low --tag errands --untag work", "todo edit 3 --append \"called, no answer\"",
                 "todo edit 3 --every 'last fri'", "todo edit 3 --after 1m", "todo edit 3 --times 5",
-                "todo edit 3 --no-repeat", "todo edit 5 --under 3", "todo edit 5 --top"
+                "todo edit 3 --no-repeat", "todo edit 5 --under 3", "todo edit 5 --top",
+                "todo edit 5 --waits-for 3,4", "todo edit 5 --no-wait-for 3"
             ]
         ),
         run: { (context) throws(CLIError) in
@@ -90,6 +95,11 @@ extension Command {
             }
             let parent = try context.parentID()
             let toTop = context.arguments.flag("--top")
+            let waitsFor = try context.dependencyIDs("--waits-for")
+            let noWaitFor = try context.dependencyIDs("--no-wait-for")
+            if let both = waitsFor.first(where: noWaitFor.contains) {
+                throw .usage("'--waits-for \(both)' and '--no-wait-for \(both)' say the opposite: give one of them")
+            }
             if parent != nil && toTop { throw .usage("'--top' and '--under' cannot be used together") }
             if parent != nil && context.arguments.value("--list") != nil {
                 throw .usage("a subtask goes in its parent's list: '--list' cannot be used with '--under'")
@@ -106,12 +116,12 @@ extension Command {
                 name != nil || deadline != nil || clearDeadline || clearTime || start != nil || clearStart
                     || priority != nil || !added.isEmpty || !removed.isEmpty || note != nil || append != nil
                     || prepend != nil || !repeats.isEmpty || noRepeat || context.arguments.value("--list") != nil
-                    || parent != nil || toTop
+                    || parent != nil || toTop || !waitsFor.isEmpty || !noWaitFor.isEmpty
             else {
                 throw .usage(
                     "nothing to change",
                     hint:
-                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --list, --under, --top, --every, --after, --until, --times or --no-repeat."
+                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --list, --under, --top, --waits-for, --no-wait-for, --every, --after, --until, --times or --no-repeat."
                 )
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
@@ -154,6 +164,12 @@ extension Command {
                 if parent != nil || toTop {
                     todo = try context.perform { () throws(TodoStoreError) in
                         try repository.setParent(parent, ids: [id]).first ?? todo
+                    }
+                }
+                if !waitsFor.isEmpty || !noWaitFor.isEmpty {
+                    try context.perform { () throws(TodoStoreError) in
+                        try repository.removeDependencies(noWaitFor, from: id)
+                        try repository.addDependencies(waitsFor, to: id)
                     }
                 }
                 return (todo, movedFrom)

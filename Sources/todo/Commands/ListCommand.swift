@@ -17,7 +17,9 @@ extension Command {
                 CommandContext.groupingOption,
                 .init(
                     name: "--sort", value: "order",
-                    help: "due (deadline, undated last; the default), name, or status (undone first).")
+                    help:
+                        "due (deadline, undated last, a todo after the todos it waits for; the default), name, or status (undone first)."
+                )
             ] + CommandContext.filterOptions + [
                 CommandContext.allOption,
                 CommandContext.searchOption,
@@ -27,7 +29,7 @@ extension Command {
             ],
             examples: [
                 "todo list", "todo list --sort name --undone", "todo list --overdue", "todo list --due-before +7d",
-                "todo list --waiting",
+                "todo list --waiting", "todo list --blocked", "todo list --unblocked",
                 "todo list --search milk --limit 10", "todo list --search @town --search +shop",
                 "todo list --outline --sort status", "todo list --outline --by tag", "todo list --json"
             ]
@@ -60,9 +62,9 @@ extension Command {
             abstract:
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
-                + " the others); --today and --week narrow it as in 'todo list', --all adds those not started,"
+                + " the others); --today, --week, --blocked and --unblocked narrow it as in 'todo list', --all adds those not started,"
                 + " --status shows the todos in that state instead (todo --status in-process).",
-            options: CommandContext.dueSoonOptions + [
+            options: CommandContext.dueSoonOptions + CommandContext.blockedOptions + [
                 CommandContext.allOption, CommandContext.listOption, CommandContext.statusOption
             ]),
         run: { (context) throws(CLIError) in
@@ -71,6 +73,7 @@ extension Command {
             var request = TodoFetchRequest(filter: statuses.isEmpty ? .undone : .all)
             request.statuses = statuses
             try context.applyDueSoonFilters(to: &request)
+            try context.applyBlockedFilters(to: &request)
             context.hideNotStarted(&request)
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
@@ -99,10 +102,11 @@ extension Command {
         var first = true
         let lists = try JSON.listNames(repository)
         let children = try repository.subtaskIDsByParent()
+        let depends = try repository.hasDependencies() ? try repository.dependencyIDsByTodo() : [:]
         // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
         var failure: TodoStoreError?
         out.write("[")
-        try repository.forEach(request) { todo in
+        func write(_ todo: Todo) {
             guard failure == nil else { return }
             var uid: String?
             do throws(TodoStoreError) {
@@ -112,8 +116,15 @@ extension Command {
                 return
             }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(JSON.object(todo, uid: uid, lists: lists, children: children[todo.id] ?? []))
+            out.write(
+                JSON.object(
+                    todo, uid: uid, lists: lists, children: children[todo.id] ?? [], depends: depends[todo.id] ?? []))
             first = false
+        }
+        if let ordered = try dependencyOrdered(repository, request) {
+            for todo in ordered { write(todo) }
+        } else {
+            try repository.forEach(request) { write($0) }
         }
         if let failure { throw failure }
         out.write(first ? "]\n" : "\n]\n")
@@ -125,15 +136,24 @@ extension Command {
     ) throws(TodoStoreError) {
         var text = try context.text(for: request, in: repository)
         var empty = true
+        // A file with dependencies: blocked rows say what they wait for, and in the default
+        // order come after it (a list fetched whole); a file without streams its rows.
+        let ordered = try dependencyOrdered(repository, request)
+        if try repository.hasDependencies() { text.blockers = try repository.blockers() }
         if try repository.hasSubtasks() {
             // Subtasks under their parents; on a terminal a chosen subtask's unchosen parents are
             // shown above it, dimmed. A pipe gets the chosen todos only (`| wc -l` counts them).
-            let outline = try repository.outline(request, withContext: out.isTerminal)
+            let todos: [Todo]
+            if let ordered { todos = ordered } else { todos = try repository.fetch(request) }
+            let outline = try repository.outline(of: todos, withContext: out.isTerminal)
             if let widest = outline.rows.lazy.map(\.todo.id).max() { text = text.fitting(maxID: widest) }
             for row in outline.rows {
                 text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
             }
             empty = outline.rows.isEmpty
+        } else if let ordered {
+            for todo in ordered { text.writeRow(todo, to: &out) }
+            empty = ordered.isEmpty
         } else {
             try repository.forEach(request) { todo in
                 text.writeRow(todo, to: &out)
@@ -151,11 +171,12 @@ extension Command {
 
 extension Command {
     /// The outline section, built by the snapshot layer: each group in order, each with its
-    /// todos in fetch order (a todo under each of its groups when `grouping` allows several).
+    /// todos in the list's order (``dependencyOrdered(_:_:)``; a todo under each of its groups
+    /// when `grouping` allows several).
     private static func outline(
         _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>
     ) throws(TodoStoreError) -> TodoSnapshots<Todo> {
-        TodoSnapshotBuilder<Todo>(grouping: grouping).build(try repository.fetch(request))
+        TodoSnapshotBuilder<Todo>(grouping: grouping).build(try listed(repository, request))
     }
 
     private static func writeOutlineJSON(
@@ -256,7 +277,7 @@ extension CommandContext {
                 name: "--waiting", value: nil,
                 help: "Only todos not done whose start date is after today: those not started yet."),
             .init(name: "--overdue", value: nil, help: "Only todos not done whose deadline has passed.")
-        ] + dueSoonOptions + [
+        ] + blockedOptions + dueSoonOptions + [
             .init(
                 name: "--due-before", value: "date",
                 help: "Only todos due before the day (any --due date, without a time: +7d, friday)."),
@@ -357,6 +378,7 @@ extension CommandContext {
             request.dueBefore = min(request.dueBefore ?? today, today)
         }
         try applyDueSoonFilters(to: &request)
+        try applyBlockedFilters(to: &request)
         if arguments.flag("--waiting") {
             guard request.filter != .done else {
                 throw .usage(

@@ -21,7 +21,9 @@ extension Command {
                 2027-01-01 · done 3 times). With --json the object has "repeat": {"rule",
                 "text", "from", "next", "done"}, null when it does not repeat; "next" is null
                 once the series is over, for a todo that repeats from the day it is done, and
-                for a rule todo cannot follow.
+                for a rule todo cannot follow. The waits for lines list the todos it waits for (it is
+                blocked while one of them is not done), the blocks lines those that wait for it;
+                --json has "depends", the ids of the todos it waits for.
                 """,
             examples: ["todo show 3", "todo show 3 --json"]
         ),
@@ -39,11 +41,14 @@ extension Command {
                 let uid = try context.perform { () throws(TodoStoreError) in
                     try TodoUIDs(repository: repository).uid(ofTodo: id)
                 }
-                let (lists, children) = try context.perform { () throws(TodoStoreError) in
-                    (try JSON.listNames(repository), try repository.subtasks(of: id).map(\.id))
+                let (lists, children, depends) = try context.perform { () throws(TodoStoreError) in
+                    (
+                        try JSON.listNames(repository), try repository.subtasks(of: id).map(\.id),
+                        try repository.dependencyIDs(of: id)
+                    )
                 }
                 context.out.write(
-                    String(JSON.object(todo, uid: nil, lists: lists, children: children).dropLast())
+                    String(JSON.object(todo, uid: nil, lists: lists, children: children, depends: depends).dropLast())
                         + ", \"repeat\": \(repeats?.json ?? "null"), \"uid\": \(JSON.optional(uid))}\n"
                 )
                 return
@@ -104,6 +109,19 @@ extension Command {
             if let parent { lines.append("parent:    " + line(parent)) }
             for (index, subtask) in subtasks.enumerated() {
                 lines.append((index == 0 ? "subtasks:  " : String(repeating: " ", count: 11)) + line(subtask))
+            }
+            // What it waits for (done or not: the marks say which still block it), and what waits
+            // for it.
+            let (waitsFor, blocks) = try context.perform { () throws(TodoStoreError) in
+                (
+                    try repository.todos(ids: try repository.dependencyIDs(of: id)),
+                    try repository.todos(ids: try repository.dependentIDs(of: id))
+                )
+            }
+            for (title, todos) in [("waits for: ", waitsFor), ("blocks:    ", blocks)] {
+                for (index, other) in todos.enumerated() {
+                    lines.append((index == 0 ? title : String(repeating: " ", count: 11)) + line(other))
+                }
             }
             context.out.write(lines.joined(separator: "\n") + "\n")
         }

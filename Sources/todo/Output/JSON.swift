@@ -41,14 +41,18 @@ enum JSON {
     ///
     /// `"parent"` is the id of the todo it is a subtask of (null at the top level), after the
     /// fields; `"children"`, the ids of its subtasks, follows when `children` is given (a list
-    /// knows them; a change line does not).
-    static func object(_ todo: Todo, uid: String?, lists: [Int64: String]? = nil, children: [Int64]? = nil) -> String {
+    /// knows them; a change line does not), and `"depends"`, the ids of the todos it waits for
+    /// (done or not), when `depends` is given.
+    static func object(
+        _ todo: Todo, uid: String?, lists: [Int64: String]? = nil, children: [Int64]? = nil, depends: [Int64]? = nil
+    ) -> String {
         var out = "{\"id\": \(todo.id)"
         for field in TodoField.all {
             out += ", \"\(field.name)\": " + value(field.value(in: todo.fields))
         }
         out += ", \"parent\": " + (todo.parentID.map(String.init) ?? "null")
         if let children { out += ", \"children\": [" + children.map(String.init).joined(separator: ", ") + "]" }
+        if let depends { out += ", \"depends\": [" + depends.map(String.init).joined(separator: ", ") + "]" }
         if let name = lists?[todo.listID] { out += ", \"list\": " + string(name) }
         if let uid { out += ", \"uid\": " + string(uid) }
         return out + "}"

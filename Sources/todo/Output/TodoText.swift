@@ -34,6 +34,10 @@ struct TodoText {
     }
     /// ``listNames`` as each row writes them, made safe once rather than once a row.
     private var listSuffixes: [Int64: String]? = nil
+    /// The blocked todos, with the ids of the todos not done that each waits for
+    /// (``TodoRepository/blockers()``), when the file has dependencies: a blocked todo's row says
+    /// `  waits for 3, 4` after its name. `nil` (most files) writes nothing and costs nothing.
+    var blockers: [Int64: [Int64]]? = nil
 
     /// The hint column's width: "in 99 days" is the longest hint.
     static let hintWidth = 10
@@ -89,6 +93,7 @@ struct TodoText {
             maxID: maxID, today: today, style: style, lineWidth: lineWidth, showsHints: hintsAsked,
             showsTimes: showsTimes, dueTimes: dueTimes)
         text.listNames = listNames
+        text.blockers = blockers
         return text
     }
 
@@ -156,8 +161,8 @@ struct TodoText {
     }
 
     /// The name, made safe, with the priority before it (`(H) `) and the tags after it
-    /// (` +work @phone`), after `lead`, cut to what is left of the line, dimmed when done; then
-    /// a newline.
+    /// (` +work @phone`), then what a blocked todo waits for and the list, after `lead`, cut to
+    /// what is left of the line, dimmed when done; then a newline.
     private func writeName(
         _ todo: Todo, prefixWidth: Int, lead: String = "", dim: Bool = false, to out: inout OutputStream
     ) {
@@ -166,11 +171,12 @@ struct TodoText {
         guard lineWidth != nil || dimmed else {
             if !lead.isEmpty { out.write(lead) }
             Self.writeLabelled(todo, to: &out)
+            if let waits = waitsFor(todo) { out.write(waits) }
             if let list = listName(of: todo) { out.write(list) }
             out.write("\n")
             return
         }
-        let name = lead + Self.labelled(todo) + (listName(of: todo) ?? "")
+        let name = lead + Self.labelled(todo) + (waitsFor(todo) ?? "") + (listName(of: todo) ?? "")
         let fitted = lineWidth.map { DisplayWidth.truncate(name, toWidth: max(1, $0 - prefixWidth)) } ?? name
         if dimmed {
             out.write(style.paint(fitted, .dim))
@@ -178,6 +184,14 @@ struct TodoText {
             out.write(fitted)
         }
         out.write("\n")
+    }
+
+    /// `  waits for 3, 4` for a blocked todo (``blockers``): the todos not done it waits for, the
+    /// first three and how many more; `nil` for a todo that is not blocked.
+    func waitsFor(_ todo: Todo) -> String? {
+        guard let ids = blockers?[todo.id], !ids.isEmpty else { return nil }
+        let shown = ids.prefix(3).map(String.init).joined(separator: ", ")
+        return "  waits for " + shown + (ids.count > 3 ? " and \(ids.count - 3) more" : "")
     }
 
     /// `  in Groceries`, made safe, when rows name their list; `nil` when they do not.
