@@ -21,6 +21,11 @@ public struct ImportReport: Sendable, Equatable {
     /// subtask of in the same file (todo's own export says `"parent": 3`, an iCalendar file
     /// RELATED-TO). Never a loop: ``dropLoops()`` cuts a link that would close one.
     public var parents: [Int: Int] = [:]
+    /// What some todos wait for, by their index in ``todos``: the indexes of the todos of the same
+    /// file they wait for (taskwarrior's `depends:`, todo's own export `"depends": [3]`, an
+    /// iCalendar file's RELATED-TO;RELTYPE=DEPENDS-ON), each once, never the todo itself. Never a
+    /// cycle: ``dropDependencyLoops()`` cuts a link that would close one.
+    public var dependencies: [Int: [Int]] = [:]
     /// Counts of what was read but not kept, in the order a person reads them, each non-zero.
     public var notKept: [(what: NotKept, count: Int)] {
         NotKept.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }
@@ -51,6 +56,41 @@ public struct ImportReport: Sendable, Equatable {
         }
     }
 
+    /// Cuts every link of ``dependencies`` that closes a cycle (a damaged file's: the tools refuse
+    /// them), counting each as a ``NotKept/dependsLoop``; the todo keeps its other links. A walk in
+    /// index order, each todo's links in their order: the same file always loses the same links.
+    public mutating func dropDependencyLoops() {
+        // 1: on the walk's path, 2: done with.
+        var state: [Int: Int] = [:]
+        for start in dependencies.keys.sorted() where state[start] == nil {
+            // The path: each todo and how many of its links were followed.
+            var path: [(todo: Int, next: Int)] = [(start, 0)]
+            state[start] = 1
+            while let top = path.last {
+                let links = dependencies[top.todo] ?? []
+                guard top.next < links.count else {
+                    state[top.todo] = 2
+                    path.removeLast()
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let other = links[top.next]
+                switch state[other] {
+                case 1?:
+                    dependencies[top.todo]?.removeAll { $0 == other }
+                    path[path.count - 1].next -= 1
+                    if dependencies[top.todo]?.isEmpty == true { dependencies[top.todo] = nil }
+                    drop(.dependsLoop)
+                case nil:
+                    state[other] = 1
+                    path.append((other, 0))
+                default:
+                    break
+                }
+            }
+        }
+    }
+
     /// A kind of field an import drops.
     public enum NotKept: String, Sendable, CaseIterable {
         case project, tag, priority, annotation
@@ -63,8 +103,9 @@ public struct ImportReport: Sendable, Equatable {
         /// taskwarrior's `scheduled:` on another day than the task's `wait:`, which is the start.
         case scheduledBesideWait
         /// taskwarrior's `start:` on a completed task (when work began: a pending one is in
-        /// progress), `until:` on a task that does not repeat, and `depends:`: todos have no
-        /// such time, expiry or links.
+        /// progress), and `until:` on a task that does not repeat: todos have no such time or
+        /// expiry. `depends:` naming a task that is not imported (deleted, or not in the file):
+        /// a todo waits for a todo here.
         case start, until, depends
         /// A taskwarrior `recur:` in hours or minutes: the todo is imported without repeating.
         case recurShorterThanADay
@@ -76,6 +117,8 @@ public struct ImportReport: Sendable, Equatable {
         case businessDays
         /// A subtask link that would close a loop: the todo is imported at the top level.
         case parentLoop
+        /// A dependency that would close a cycle: the todo is imported without it.
+        case dependsLoop
 
         /// `2 projects`, `1 tag`, `2 priorities`; a field by its name and the number of todos
         /// that had it: `start: on 2 todos`, `t: after the due date on 1 todo`.
@@ -85,12 +128,14 @@ public struct ImportReport: Sendable, Equatable {
             case .project, .tag, .priority, .annotation: "\(count) \(count == 1 ? rawValue : plural)"
             case .wait, .scheduled: "\(rawValue): after the due date \(todos)"
             case .scheduledBesideWait: "scheduled: other than wait: \(todos)"
-            case .start, .until, .depends: "\(rawValue): \(todos)"
+            case .start, .until: "\(rawValue): \(todos)"
+            case .depends: "depends: on a task not imported (deleted or not in the file) \(todos)"
             case .recurShorterThanADay: "recur: in hours or minutes \(todos)"
             case .recurOther: "recur: of another form \(todos)"
             case .threshold: "t: after the due date \(todos)"
             case .businessDays: "rec: of 2 or more business days \(todos)"
             case .parentLoop: "a parent that would make a loop \(todos) (imported at the top level)"
+            case .dependsLoop: "\(count) \(count == 1 ? "dependency" : "dependencies") that would make a loop"
             }
         }
 
@@ -115,7 +160,7 @@ public struct ImportReport: Sendable, Equatable {
 
     public static func == (lhs: ImportReport, rhs: ImportReport) -> Bool {
         lhs.todos == rhs.todos && lhs.uids == rhs.uids && lhs.history == rhs.history && lhs.counts == rhs.counts
-            && lhs.lists == rhs.lists && lhs.parents == rhs.parents
+            && lhs.lists == rhs.lists && lhs.parents == rhs.parents && lhs.dependencies == rhs.dependencies
     }
 }
 

@@ -38,11 +38,14 @@ import TodoStore
 ///   as it is: one word) and so is each of `tags`; `annotations` become the note, one line each
 ///   (`YYYY-MM-DD description`, the UTC day of its `entry`). `entry` is the created time and, for
 ///   a completed task, `end` the completed time. `uuid` is the todo's UID, so that importing the
-///   same export twice adds its todos once.
+///   same export twice adds its todos once. `depends` (an array of uuids; taskwarrior 2.5 wrote
+///   them as one comma-separated string) says what the todo waits for: each task of the file it
+///   names, an instance standing for its series' todo (``ImportReport/dependencies``).
 /// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
 ///   project that is not one word, an unknown priority, an annotation without text; a `wait` or
 ///   `scheduled` after the due date, a `scheduled` beside a `wait` of another day; `start` on a
-///   completed task, `depends`, and `until` on a task that does not repeat; a `recur` that is no rule. The rest
+///   completed task, and `until` on a task that does not repeat; a `recur` that is no rule; a
+///   `depends` uuid of a task not imported (deleted, or not in the file). The rest
 ///   (`urgency`, `modified`, `mask`, UDAs...) is bookkeeping and ignored, and so are the times
 ///   of day of `wait` and `scheduled` (a start is a date).
 enum TaskwarriorReader {
@@ -60,6 +63,8 @@ enum TaskwarriorReader {
         var recur: String?
         var until: CalendarDate?
         var end: UTCTimestamp?
+        /// The uuids of the tasks it depends on (`depends`), in order.
+        var depends: [String] = []
     }
 
     /// A template and its instances, by their places in the file.
@@ -71,7 +76,7 @@ enum TaskwarriorReader {
 
     /// Fields that are counted once per todo, whichever of a series' tasks holds them.
     private static let perTodoFields: [ImportReport.NotKept] = [
-        .wait, .scheduled, .scheduledBesideWait, .start, .depends
+        .wait, .scheduled, .scheduledBesideWait, .start
     ]
 
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
@@ -122,10 +127,16 @@ enum TaskwarriorReader {
         }
         var report = ImportReport()
         report.todos.reserveCapacity(records.count)
+        // The todo each task became, by its uuid (a series' instances are its todo), and the
+        // uuids each todo depends on.
+        var offsetsByUUID: [String: Int] = [:]
+        var depends: [Int: [String]] = [:]
         for (index, task) in tasks.enumerated() {
             guard let task else { continue }
             guard let number = seriesOf[index] else {
                 if let uuid = task.uuid { report.uids[report.todos.count] = uuid }
+                if let uuid = task.uuid, offsetsByUUID[uuid] == nil { offsetsByUUID[uuid] = report.todos.count }
+                if !task.depends.isEmpty { depends[report.todos.count] = task.depends }
                 for kind in task.notKept { report.drop(kind) }
                 report.todos.append(task.todo)
                 continue
@@ -135,10 +146,32 @@ enum TaskwarriorReader {
             guard index == group.template ?? group.instances.first else { continue }
             let (todo, history, notKept) = self.series(group, tasks: tasks)
             if let uuid = group.uuid { report.uids[report.todos.count] = uuid }
+            let members = ([group.template].compactMap { $0 } + group.instances).compactMap { tasks[$0] }
+            for uuid in ([group.uuid] + members.map(\.uuid)).compactMap({ $0 }) where offsetsByUUID[uuid] == nil {
+                offsetsByUUID[uuid] = report.todos.count
+            }
+            let memberDepends = members.flatMap(\.depends)
+            if !memberDepends.isEmpty { depends[report.todos.count] = memberDepends }
             if !history.isEmpty { report.history[report.todos.count] = history }
             for kind in notKept { report.drop(kind) }
             report.todos.append(todo)
         }
+        // `depends` names tasks by uuid, anywhere in the file: each one imported is a link; one
+        // that is not (deleted, or not exported) is counted, once per todo.
+        for (offset, uuids) in depends.sorted(by: { $0.key < $1.key }) {
+            var links: [Int] = []
+            var missing = false
+            for uuid in uuids {
+                guard let other = offsetsByUUID[uuid] else {
+                    missing = true
+                    continue
+                }
+                if other != offset, !links.contains(other) { links.append(other) }
+            }
+            if missing { report.drop(.depends) }
+            if !links.isEmpty { report.dependencies[offset] = links }
+        }
+        report.dropDependencyLoops()
         return report
     }
 
@@ -309,7 +342,15 @@ enum TaskwarriorReader {
         if Self.holdsValue(task["start"]) {
             if status == .pending { todo.status = .inProcess } else { notKept.append(.start) }
         }
-        if Self.holdsValue(task["depends"]) { notKept.append(.depends) }
+        // taskwarrior 2.6 on writes an array of uuids, 2.5 one string of them, comma-separated.
+        var depends: [String] = []
+        switch task["depends"] {
+        case .array(let values)?:
+            for case .string(let text) in values where !text.isEmpty { depends.append(text) }
+        case .string(let text)?:
+            depends = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        default: break
+        }
         var parent: String?
         if case .string(let text)? = task["parent"], !text.isEmpty { parent = text }
         var recur: String?
@@ -324,7 +365,7 @@ enum TaskwarriorReader {
         if case .string(let text)? = task["uuid"], !text.isEmpty { uuid = text }
         return Task(
             todo: todo, status: status, notKept: notKept, uuid: uuid, parent: parent, imask: imask(task["imask"]),
-            recur: recur, until: until, end: end)
+            recur: recur, until: until, end: end, depends: depends)
     }
 
     /// Whether a field holds something: not absent, `null`, an empty string or an empty array.

@@ -19,6 +19,9 @@ import TodoStore
 ///   `null`: what `done` says) and `percent` (a whole number 0-100, or `null`) are optional;
 ///   a status, when given, decides over `done`;
 /// - `list` is optional: the name of the todo's list (``ImportReport/lists``);
+/// - `parent` (a todo's id or `null`) and `depends` (an array of todos' ids) are optional: the
+///   todo it is a subtask of and those it waits for, by their records' `id` in the same file (a
+///   todo the file does not hold is left out: ``ImportReport/parents``, ``ImportReport/dependencies``);
 /// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
 ///   from newer versions with more keys still import.
 enum TodoJSONReader {
@@ -40,6 +43,7 @@ enum TodoJSONReader {
         // a subtask's parent is the record of that id, wherever it is in the file.
         var offsets: [Int64: Int] = [:]
         var parentIDs: [Int: Int64] = [:]
+        var dependsIDs: [Int: [Int64]] = [:]
         for (offset, record) in records.enumerated() {
             let (todo, uid) = try todo(from: record, location: .record(offset + 1))
             if let uid { report.uids[offset] = uid }
@@ -56,6 +60,24 @@ enum TodoJSONReader {
                     throw ImportError(
                         .record(offset + 1), "\"parent\" must be a todo's id or null, found \(other.kindDescription)")
                 }
+                switch object["depends"] {
+                case nil, .null?: break
+                case .array(let values)?:
+                    var ids: [Int64] = []
+                    for value in values {
+                        guard case .number(let number) = value, let id = Int64(exactly: number) else {
+                            throw ImportError(
+                                .record(offset + 1),
+                                "\"depends\" must be an array of todos' ids, found \(value.kindDescription) in it")
+                        }
+                        ids.append(id)
+                    }
+                    if !ids.isEmpty { dependsIDs[offset] = ids }
+                case let other?:
+                    throw ImportError(
+                        .record(offset + 1),
+                        "\"depends\" must be an array of todos' ids, found \(other.kindDescription)")
+                }
             }
             report.todos.append(todo)
         }
@@ -64,6 +86,14 @@ enum TodoJSONReader {
             if let parentOffset = offsets[parent], parentOffset != offset { report.parents[offset] = parentOffset }
         }
         report.dropLoops()
+        for (offset, ids) in dependsIDs {
+            var links: [Int] = []
+            for id in ids {
+                if let other = offsets[id], other != offset, !links.contains(other) { links.append(other) }
+            }
+            if !links.isEmpty { report.dependencies[offset] = links }
+        }
+        report.dropDependencyLoops()
         return report
     }
 

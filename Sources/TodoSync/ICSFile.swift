@@ -24,12 +24,18 @@ public enum ICSFile {
         public var history: [ImportedCompletion]
         /// The UID of the todo it is a subtask of (RELATED-TO), if any.
         public var parentUID: String?
+        /// The UIDs of the todos it waits for (RELATED-TO;RELTYPE=DEPENDS-ON), in order.
+        public var dependsOnUIDs: [String]
 
-        public init(uid: String, fields: TodoFields, history: [ImportedCompletion] = [], parentUID: String? = nil) {
+        public init(
+            uid: String, fields: TodoFields, history: [ImportedCompletion] = [], parentUID: String? = nil,
+            dependsOnUIDs: [String] = []
+        ) {
             self.uid = uid
             self.fields = fields
             self.history = history
             self.parentUID = parentUID
+            self.dependsOnUIDs = dependsOnUIDs
         }
     }
 
@@ -51,6 +57,9 @@ public enum ICSFile {
         public var entries: [Entry]
         /// Each subtask's parent, by offset in ``entries``, where the file holds both (no loops).
         public var parents: [Int: Int] = [:]
+        /// What each todo waits for, by offsets in ``entries``, where the file holds both (no
+        /// cycles): `TodoInterop`'s `ImportReport/dependencies`.
+        public var dependencies: [Int: [Int]] = [:]
         /// Each non-zero count, in a fixed order.
         public var notKept: [NotKept]
     }
@@ -107,8 +116,9 @@ public enum ICSFile {
                     master: todo, overrides: overrides, current: fields.deadline, timeZones: timeZones,
                     timeZone: timeZone)
                 entries.append(
-                    Entry(uid: uid, fields: fields, history: series.history, parentUID: VTodoObject.parentUID(of: todo))
-                )
+                    Entry(
+                        uid: uid, fields: fields, history: series.history, parentUID: VTodoObject.parentUID(of: todo),
+                        dependsOnUIDs: VTodoObject.dependsOnUIDs(of: todo)))
                 for child in VTodoObject.childUIDs(of: todo) where childLinks[child] == nil { childLinks[child] = uid }
                 counts["category", default: 0] +=
                     VTodoObject.categories(of: todo).filter {
@@ -135,14 +145,26 @@ public enum ICSFile {
             }
         }
         links.dropLoops()
+        // What each todo waits for, by offset; a link to a todo the file does not hold places
+        // nothing, and one that would close a cycle is cut (ImportReport's rule).
+        for (offset, entry) in entries.enumerated() {
+            var others: [Int] = []
+            for uid in entry.dependsOnUIDs {
+                if let other = offsets[uid], other != offset, !others.contains(other) { others.append(other) }
+            }
+            if !others.isEmpty { links.dependencies[offset] = others }
+        }
+        links.dropDependencyLoops()
         counts["looping parent", default: 0] +=
             links.notKept.first { $0.what == .parentLoop }?.count ?? 0
+        counts["looping dependency", default: 0] +=
+            links.notKept.first { $0.what == .dependsLoop }?.count ?? 0
         let order = [
             "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence",
-            "looping parent"
+            "looping parent", "looping dependency"
         ]
         return Reading(
-            entries: entries, parents: links.parents,
+            entries: entries, parents: links.parents, dependencies: links.dependencies,
             notKept: order.compactMap { what in
                 counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
             })
@@ -189,6 +211,11 @@ public enum ICSFile {
         for entry in entries {
             var todo = VTodoObject.newTodo(uid: entry.uid, fields: entry.fields, now: now)
             if let parent = entry.parentUID { todo.setProperty(VTodoObject.parentLink(parent)) }
+            // After the other properties (a component, an alarm, comes after them all).
+            let last = todo.children.lastIndex { if case .property = $0 { true } else { false } }
+            todo.children.insert(
+                contentsOf: entry.dependsOnUIDs.map { .property(VTodoObject.dependsOnLink($0)) },
+                at: last.map { $0 + 1 } ?? 0)
             calendar.children.append(.component(todo))
         }
         return ICalendar.serialize([calendar])

@@ -1,6 +1,7 @@
 import TodoStore
 
-/// RELATED-TO (RFC 5545 3.8.4.5, RFC 9253): how an object says it is a subtask.
+/// RELATED-TO (RFC 5545 3.8.4.5, RFC 9253): how an object says it is a subtask, and what it
+/// waits for.
 ///
 /// The apps write a subtask's link on the subtask, naming its parent's UID: Tasks.org and
 /// Nextcloud Tasks bare (`RELATED-TO:<uid>`, PARENT being RFC 5545's default type), Apple
@@ -9,6 +10,10 @@ import TodoStore
 /// `RELATED-TO;RELTYPE=PARENT` on the subtask, and only when the parent changed here: a link
 /// another app wrote stays as it wrote it, and links of other types (SIBLING, DEPENDS-ON, an
 /// X- type) are never touched.
+///
+/// A todo waits for another (a dependency: ``TodoRepository``'s contract) as RFC 9253 says it,
+/// `RELATED-TO;RELTYPE=DEPENDS-ON:<uid>` on the waiting todo's object, one per todo waited for:
+/// read by ``dependsOnUIDs(of:)``, written by ``dependsOnLink(_:)``.
 extension VTodoObject {
     /// The most bytes of a UID a link is read with: far above any app's (a UUID is 36), and
     /// small enough that a hostile object cannot make every lookup costly.
@@ -36,6 +41,27 @@ extension VTodoObject {
         let own = uid(of: todo)
         return todo.properties(named: "RELATED-TO").filter { relationType(of: $0) == "CHILD" }
             .compactMap { relatedUID($0, own: own) }
+    }
+
+    /// The UIDs of the todos this object waits for (RELATED-TO;RELTYPE=DEPENDS-ON, the type in any
+    /// case), in order, each once; a link naming the object itself, empty or longer than
+    /// ``maximumRelatedUIDLength`` is none.
+    public var dependsOnUIDs: [String] { Self.dependsOnUIDs(of: todo) }
+
+    /// ``dependsOnUIDs`` of a VTODO.
+    static func dependsOnUIDs(of todo: ICalendarComponent) -> [String] {
+        let own = uid(of: todo)
+        var found: [String] = []
+        for property in todo.properties(named: "RELATED-TO") where relationType(of: property) == "DEPENDS-ON" {
+            if let uid = relatedUID(property, own: own), !found.contains(uid) { found.append(uid) }
+        }
+        return found
+    }
+
+    /// The link an object carries for each todo it waits for: `RELATED-TO;RELTYPE=DEPENDS-ON:<uid>`.
+    static func dependsOnLink(_ uid: String) -> ICalendarProperty {
+        ICalendarProperty(
+            name: "RELATED-TO", parameters: [ICalendarParameter(name: "RELTYPE", values: ["DEPENDS-ON"])], value: uid)
     }
 
     /// The link a new object of a subtask carries: `RELATED-TO;RELTYPE=PARENT:<uid>`.

@@ -23,10 +23,17 @@ extension Command {
         // is given one too when it has none, exported or not.
         let parents = try repository.parentIDs(of: todos)
         let parentUIDs = try TodoUIDs(repository: repository).assign(toTodos: Array(Set(parents.values)))
+        // What each todo waits for, by UID (RELATED-TO;RELTYPE=DEPENDS-ON): those todos are given
+        // one too, exported or not.
+        let links = try repository.hasDependencies() ? try repository.dependencyIDsByTodo() : [:]
+        let dependsUIDs = try TodoUIDs(repository: repository).assign(
+            toTodos: Array(Set(todos.flatMap { links[$0.id] ?? [] })))
         // A todo deleted by another program meanwhile has no UID and is left out.
         let entries = todos.compactMap { todo in
             uids[todo.id].map {
-                ICSFile.Entry(uid: $0, fields: todo.fields, parentUID: parents[todo.id].flatMap { parentUIDs[$0] })
+                ICSFile.Entry(
+                    uid: $0, fields: todo.fields, parentUID: parents[todo.id].flatMap { parentUIDs[$0] },
+                    dependsOnUIDs: (links[todo.id] ?? []).compactMap { dependsUIDs[$0] })
             }
         }
         let now = Int64(time(nil))

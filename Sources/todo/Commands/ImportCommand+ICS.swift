@@ -14,7 +14,8 @@ extension Command {
             throw .failure("\(path == "-" ? "standard input" : path): \(error)", hint: "Nothing was imported.")
         }
         let (added, skipped) = try addSkippingKnownUIDs(
-            reading.entries.map { ($0.fields, $0.uid, $0.history) }, parents: reading.parents, context: context)
+            reading.entries.map { ($0.fields, $0.uid, $0.history) }, parents: reading.parents,
+            dependencies: reading.dependencies, context: context)
         var summary = importSummary(added: added, skipped: skipped) + "."
         if !reading.notKept.isEmpty {
             // As the other formats do: nothing the other app had disappears without a word.
@@ -42,9 +43,14 @@ extension Command {
     /// `parents` names each subtask's parent by offset in `entries` (no loops: the readers cut
     /// them). A subtask goes under the todo its parent became, or the todo already here that the
     /// parent's UID named; a link that would still close a loop with todos here is left out.
+    ///
+    /// `dependencies` names what each todo waits for by offsets in `entries` (no cycles: the
+    /// readers cut them), mapped the same way: a todo waits for what the todo it names became, or
+    /// is already here as; a link that would close a cycle with the links here is left out. Only
+    /// the todos added get links: one already here keeps what it waits for.
     static func addSkippingKnownUIDs(
         _ entries: [(fields: TodoFields, uid: String?, history: [ImportedCompletion])], lists: [Int: String] = [:],
-        parents: [Int: Int] = [:], context: CommandContext
+        parents: [Int: Int] = [:], dependencies: [Int: [Int]] = [:], context: CommandContext
     ) throws(CLIError) -> (added: Int, skipped: Int) {
         let repository = try context.openRepository()
         let uids = TodoUIDs(repository: repository)
@@ -56,7 +62,8 @@ extension Command {
         let defaultList = try context.perform { () throws(TodoStoreError) in try repository.defaultListID() }
         return try context.perform { () throws(TodoStoreError) -> (Int, Int) in
             try repository.recordingUndo("import") { () throws(TodoStoreError) -> (Int, Int) in
-                var added = 0
+                // The entries added (not skipped), by offset.
+                var added = Set<Int>()
                 var skipped = 0
                 // The lists named in the file, by folded name, as found or made.
                 var named: [String: Int64] = [:]
@@ -87,11 +94,11 @@ extension Command {
                     }
                     let todo = try repository.add(fields, nameCheck: .asStored, list: target ?? defaultList)
                     ids[offset] = todo.id
+                    added.insert(offset)
                     if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
                     for completion in entry.history {
                         try repository.recordCompletion(completion.completion(ofTodo: todo.id))
                     }
-                    added += 1
                 }
                 for (offset, parent) in parents.sorted(by: { $0.key < $1.key }) {
                     guard let id = ids[offset], let parentID = ids[parent],
@@ -103,7 +110,19 @@ extension Command {
                         continue
                     }
                 }
-                return (added, skipped)
+                // Links of the todos added now: a todo already here keeps what it waits for.
+                for (offset, others) in dependencies.sorted(by: { $0.key < $1.key }) where added.contains(offset) {
+                    guard let id = ids[offset] else { continue }
+                    for other in others {
+                        guard let otherID = ids[other], otherID != id else { continue }
+                        do throws(TodoStoreError) {
+                            _ = try repository.addDependencies([otherID], to: id)
+                        } catch .dependencyCycle {
+                            continue
+                        }
+                    }
+                }
+                return (added.count, skipped)
             }
         }
     }

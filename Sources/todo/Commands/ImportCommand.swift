@@ -90,7 +90,8 @@ extension Command {
                 (fields: $0.element, uid: report.uids[$0.offset], history: report.history[$0.offset] ?? [])
             }
             let (added, skipped) = try addSkippingKnownUIDs(
-                entries, lists: report.lists, parents: report.parents, context: context)
+                entries, lists: report.lists, parents: report.parents, dependencies: report.dependencies,
+                context: context)
             var summary = importSummary(added: added, skipped: skipped)
             // A format recognised from the file (other than todo's own) is named: it was a guess.
             summary += chosen == nil && formatName != "json" ? " (read as \(formatName))." : "."

@@ -7,7 +7,10 @@
 # date and a monthly one from a month's last day, the first instance of each completed
 # (taskwarrior makes the next one only when its date comes, so none is pending), a task with a
 # wait date and one with a scheduled date and a due time.
-# Usage: capture-taskwarrior.sh OUTPUT_FILE [recurring]
+# With `depends`, the list is tasks that depend on others: a chain (the fence waits for the
+# paint, the party for the fence), a task waiting for two, one for a completed task and one
+# for a deleted task.
+# Usage: capture-taskwarrior.sh OUTPUT_FILE [recurring | depends]
 set -eu
 out=$1
 work=$(mktemp -d)
@@ -25,6 +28,17 @@ if [ "${2:-}" = recurring ]; then
     t +INSTANCE description:"Water the fern" done  # waiting, so not status:pending
     t status:pending description:"Pay rent" done
     t list || true
+elif [ "${2:-}" = depends ]; then
+    t add "Buy paint"
+    t add "Paint the fence" depends:1
+    t add "Invite the neighbours" depends:2
+    t add "Clean the brushes" depends:1,2
+    t add "Borrow a ladder"
+    t add "Fix the gutter" depends:5
+    t add "Old plan"
+    t add "Tidy the shed" depends:7
+    t 5 done
+    t 7 delete
 else
     t add "Buy milk" due:2024-05-01
     t add "Write report" project:work +office
