@@ -4,12 +4,13 @@ import TodoSync
 extension Command {
     /// `todo edit ID [--name NAME] [--due DATE [TIME] | --no-due] [--no-time] [--start DATE | --no-start]
     /// [--priority P] [--tag T] [--untag T] [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM |
-    /// --after FORM] [--until DATE | --times N] [--no-repeat] [--under ID | --top] [--waits-for ID] [--no-wait-for ID]`:
-    /// the sample app's leading swipe.
+    /// --after FORM] [--until DATE | --times N] [--no-repeat] [--under ID | --top] [--waits-for ID]
+    /// [--no-wait-for ID]`: the sample app's leading swipe.
     static let edit = Command(
         spec: CommandSpec(
             name: "edit",
-            abstract: "Change a todo's name, deadline, start, priority, tags, note, repeat, parent or what it waits for.",
+            abstract:
+                "Change a todo's name, deadline, start, priority, tags, note, repeat, parent or what it waits for.",
             arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
             options: [
                 .init(name: "--name", value: "name", help: "The new name."),
