@@ -114,7 +114,7 @@ extension TodoRepository {
                 """
                 SELECT d.todo_id, d.depends_on FROM dependencies d
                 JOIN todos t ON t.id = d.todo_id JOIN todos w ON w.id = d.depends_on
-                WHERE t.done = 0 AND w.done = 0 ORDER BY d.todo_id, d.depends_on
+                WHERE \(TodoFetchRequest.blocks(waiting: "t", waitedFor: "w")) ORDER BY d.todo_id, d.depends_on
                 """)
             var found: [Int64: [Int64]] = [:]
             try statement.forEachRow { found[$0.int64(0), default: []].append($0.int64(1)) }
@@ -237,12 +237,19 @@ extension TodoRepository {
 }
 
 extension TodoFetchRequest {
-    /// The WHERE term of a blocked todo (``TodoRepository``'s dependency contract) of the row
-    /// `table` names: the one SQL form of the rule, for the filters and ``TodoRepository/isBlocked(_:)``.
+    /// The rule of a link that blocks (``TodoRepository``'s dependency contract) as SQL: the
+    /// waiting todo (the row `waiting` names) is not done, nor is the todo it waits for (the row
+    /// `waitedFor`). The one form of the rule, for the filters, ``TodoRepository/blockers()`` and
+    /// ``TodoRepository/isBlocked(_:)``.
+    static func blocks(waiting: String, waitedFor: String) -> String {
+        "\(waiting).done = 0 AND \(waitedFor).done = 0"
+    }
+
+    /// The WHERE term of a blocked todo of the row `table` names: one of its links blocks.
     static func blockedCondition(of table: String) -> String {
         """
-        (\(table).done = 0 AND EXISTS (SELECT 1 FROM dependencies d JOIN todos w ON w.id = d.depends_on \
-        WHERE d.todo_id = \(table).id AND w.done = 0))
+        EXISTS (SELECT 1 FROM dependencies d JOIN todos w ON w.id = d.depends_on \
+        WHERE d.todo_id = \(table).id AND \(blocks(waiting: table, waitedFor: "w")))
         """
     }
 }

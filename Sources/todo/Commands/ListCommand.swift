@@ -62,7 +62,7 @@ extension Command {
             abstract:
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
-                + " the others); --today, --week, --blocked and --unblocked narrow it as in 'todo list', --all adds those not started,"
+                + " the others); --today and --week narrow it as in 'todo list', and so do --blocked and --unblocked; --all adds those not started,"
                 + " --status shows the todos in that state instead (todo --status in-process).",
             options: CommandContext.dueSoonOptions + CommandContext.blockedOptions + [
                 CommandContext.allOption, CommandContext.listOption, CommandContext.statusOption
