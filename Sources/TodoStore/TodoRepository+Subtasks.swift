@@ -48,6 +48,26 @@ extension TodoRepository {
         }
     }
 
+    /// Sets the todo `id`'s parent to `parent` (`nil`: the top level) and nothing else: no list
+    /// moves, no check that the parent is here (sync takes in a link as the server has it; the
+    /// tree rule reads a parent of another list, or gone, as the top level). A loop is refused.
+    ///
+    /// - Throws: ``TodoStoreError/subtaskCycle(id:parent:)`` (nothing changed),
+    ///   ``TodoStoreError/notFound(ids:)``.
+    package func linkParent(_ parent: Int64?, of id: Int64) throws(TodoStoreError) {
+        do {
+            _ = try changeEach([id], sql: "UPDATE todos SET parent_id = ?1 WHERE id = ?2 RETURNING \(TodoColumns.list)")
+            {
+                (statement, id) throws(SQLiteError) in
+                try statement.bind(parent, at: 1)
+                try statement.bind(id, at: 2)
+            }
+        } catch .sqlite(let error) where error.isConstraintViolation {
+            // The schema's trigger (migration 0017): the parent is this todo or under it.
+            throw .subtaskCycle(id: id, parent: parent ?? id)
+        }
+    }
+
     /// The ids of the subtasks of the todos in `ids`, at every depth, each once, without `ids`
     /// themselves: parents before their subtasks, siblings in id order.
     public func subtaskIDs(of ids: [Int64]) throws(TodoStoreError) -> [Int64] {
