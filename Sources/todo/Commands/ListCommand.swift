@@ -128,12 +128,12 @@ extension Command {
         if try repository.hasSubtasks() {
             // Subtasks under their parents; on a terminal a chosen subtask's unchosen parents are
             // shown above it, dimmed. A pipe gets the chosen todos only (`| wc -l` counts them).
-            let outline = try repository.outline(request, withContext: out.isTerminal)
-            if let widest = outline.rows.lazy.map(\.todo.id).max() { text = text.fitting(maxID: widest) }
-            for row in outline.rows {
+            // Context rows may have larger ids than the todos chosen: the id column fits them all.
+            if out.isTerminal { text = text.fitting(maxID: try repository.maxID()) }
+            try repository.forEachInOutline(request, withContext: out.isTerminal) { row in
                 text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
+                empty = false
             }
-            empty = outline.rows.isEmpty
         } else {
             try repository.forEach(request) { todo in
                 text.writeRow(todo, to: &out)
