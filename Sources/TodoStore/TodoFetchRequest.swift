@@ -100,6 +100,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
         "SELECT \(TodoColumns.list) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
     }
 
+    /// ``sql`` reading what the subtask tree needs of each todo (``TodoOutline/Node``): its id,
+    /// its parent's and its list's, in the same order, with the same parameters.
+    var treeSQL: String {
+        "SELECT id, parent_id, list_id FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
+    }
+
     /// ` ORDER BY ...` for ``order``.
     private var orderBy: String {
         switch order {

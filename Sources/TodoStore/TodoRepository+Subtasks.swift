@@ -48,6 +48,26 @@ extension TodoRepository {
         }
     }
 
+    /// Sets the todo `id`'s parent to `parent` (`nil`: the top level) and nothing else: no list
+    /// moves, no check that the parent is here (sync takes in a link as the server has it; the
+    /// tree rule reads a parent of another list, or gone, as the top level). A loop is refused.
+    ///
+    /// - Throws: ``TodoStoreError/subtaskCycle(id:parent:)`` (nothing changed),
+    ///   ``TodoStoreError/notFound(ids:)``.
+    package func linkParent(_ parent: Int64?, of id: Int64) throws(TodoStoreError) {
+        do {
+            _ = try changeEach([id], sql: "UPDATE todos SET parent_id = ?1 WHERE id = ?2 RETURNING \(TodoColumns.list)")
+            {
+                (statement, id) throws(SQLiteError) in
+                try statement.bind(parent, at: 1)
+                try statement.bind(id, at: 2)
+            }
+        } catch .sqlite(let error) where error.isConstraintViolation {
+            // The schema's trigger (migration 0017): the parent is this todo or under it.
+            throw .subtaskCycle(id: id, parent: parent ?? id)
+        }
+    }
+
     /// The ids of the subtasks of the todos in `ids`, at every depth, each once, without `ids`
     /// themselves: parents before their subtasks, siblings in id order.
     public func subtaskIDs(of ids: [Int64]) throws(TodoStoreError) -> [Int64] {
@@ -190,15 +210,76 @@ extension TodoRepository {
 
     /// The todos the request selects as a tree (``TodoOutline``), with the ancestors of the
     /// chosen subtasks that the request did not choose as context rows when `withContext`
-    /// (without, such a subtask is at the top level).
-    ///
-    /// Holds every selected todo in memory: ``forEach(_:_:)`` streams a list without subtasks.
+    /// (without, such a subtask is at the top level). ``forEachInOutline(_:withContext:_:)``
+    /// gives the same rows without holding them.
     public func outline(_ request: TodoFetchRequest, withContext: Bool = true) throws(TodoStoreError) -> TodoOutline {
-        try outline(of: try fetch(request), withContext: withContext)
+        var rows: [TodoOutline.Row] = []
+        try forEachInOutline(request, withContext: withContext) { rows.append($0) }
+        var outline = TodoOutline([])
+        outline.rows = rows
+        return outline
+    }
+
+    /// Calls `body` with each row of ``outline(_:withContext:)``, in order, in one read
+    /// transaction (the tree and its rows are of one state of the file).
+    ///
+    /// Two passes, holding no row: the ids, parents and lists of the todos the request selects,
+    /// from which the tree's order is made (``TodoOutline/places(_:context:)``); then the rows,
+    /// streamed in the request's order. A todo at the top level is written as it comes, and the
+    /// rest of its subtree after it, each subtask read by its id (a subtask's own row in the
+    /// stream is skipped unread), as is each context row. `body` must not write through this
+    /// repository.
+    public func forEachInOutline(
+        _ request: TodoFetchRequest, withContext: Bool = true, _ body: (TodoOutline.Row) -> Void
+    ) throws(TodoStoreError) {
+        try connection.transaction(.deferred, mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) in
+            try TodoStoreError.wrap { () throws(SQLiteError) in
+                let tree = try connection.internalCachedStatement(request.treeSQL)
+                try tree.bind(request.arguments)
+                var nodes: [TodoOutline.Node] = []
+                try tree.forEachRow { nodes.append(Self.node(from: $0)) }
+                let places = TodoOutline.places(nodes, context: withContext ? try contextNodes(of: nodes) : [])
+                var roots = Set<Int64>()
+                for place in places where place.depth == 0 && !place.isContext { roots.insert(place.id) }
+                let byID = try connection.internalCachedStatement("SELECT \(TodoColumns.list) FROM todos WHERE id = ?")
+                var next = 0
+                /// Writes the places before `stop` (to the end for `nil`), each row read by its id.
+                func writeUntil(_ stop: Int64?) throws(SQLiteError) {
+                    while next < places.count, places[next].id != stop {
+                        let place = places[next]
+                        try byID.reset()
+                        try byID.bind(place.id, at: 1)
+                        try byID.forEachRow { row in
+                            body(
+                                TodoOutline.Row(
+                                    todo: TodoColumns.todo(from: row), depth: place.depth, isContext: place.isContext))
+                        }
+                        next += 1
+                    }
+                }
+                let rows = try connection.internalCachedStatement(request.sql)
+                try rows.bind(request.arguments)
+                var failure: SQLiteError?
+                try rows.forEachRow { row in
+                    guard failure == nil, roots.contains(row.int64(0)) else { return }
+                    do throws(SQLiteError) {
+                        try writeUntil(row.int64(0))
+                    } catch {
+                        failure = error
+                        return
+                    }
+                    guard next < places.count else { return }
+                    body(TodoOutline.Row(todo: TodoColumns.todo(from: row), depth: 0))
+                    next += 1
+                }
+                if let failure { throw failure }
+                try writeUntil(nil)
+            }
+        }
     }
 
     /// ``outline(_:withContext:)`` of todos fetched already, in the order given (a list
-    /// reordered by its dependencies).
+    /// reordered by its dependencies, which is held anyway): siblings in that order.
     public func outline(of todos: [Todo], withContext: Bool = true) throws(TodoStoreError) -> TodoOutline {
         guard withContext else { return TodoOutline(todos) }
         var chosen = Set<Int64>()
@@ -214,5 +295,35 @@ extension TodoRepository {
             }
         }
         return TodoOutline(todos, context: context)
+    }
+
+    /// A ``TodoOutline/Node`` from a row of `id, parent_id, list_id`.
+    private static func node(from row: Row) -> TodoOutline.Node {
+        TodoOutline.Node(
+            id: row.int64(0), parentID: row.isNull(1) ? nil : row.int64(1),
+            listID: row.isNull(2) ? TodoList.firstID : row.int64(2))
+    }
+
+    /// The ancestors of `nodes` that are not among them, each once, for context rows: walked up
+    /// from each node whose parent is not chosen, to the top, a chosen todo, or one met already.
+    private func contextNodes(of nodes: [TodoOutline.Node]) throws(SQLiteError) -> [TodoOutline.Node] {
+        var seen = Set<Int64>()
+        seen.reserveCapacity(nodes.count)
+        for node in nodes { seen.insert(node.id) }
+        let statement = try connection.internalCachedStatement("SELECT id, parent_id, list_id FROM todos WHERE id = ?")
+        var found: [TodoOutline.Node] = []
+        for node in nodes {
+            var parent = node.parentID
+            while let id = parent, seen.insert(id).inserted {
+                try statement.reset()
+                try statement.bind(id, at: 1)
+                var above: TodoOutline.Node?
+                try statement.forEachRow { above = Self.node(from: $0) }
+                guard let above else { break }
+                found.append(above)
+                parent = above.parentID
+            }
+        }
+        return found
     }
 }

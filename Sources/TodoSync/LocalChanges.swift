@@ -6,7 +6,8 @@ public enum LocalChange: Sendable, Equatable {
     /// A todo the collection does not have yet (never synced, or its object was deleted there
     /// while it was edited here). `uid` is nil until it is given one.
     case created(Todo, uid: String?)
-    /// A synced todo whose fields differ from the last synced ones.
+    /// A synced todo whose fields or place in the tree (``ParentLink``) differ from the last
+    /// synced ones.
     case changed(Todo, item: SyncItem)
     /// A synced todo that is gone here.
     case deleted(item: SyncItem)
@@ -71,7 +72,12 @@ extension SyncState {
             }
             let item = SyncState.item(from: row, at: uidColumn + 1)
             let fields = todo.fields
-            if !fields.means(theSameAs: item.base) {
+            let parentColumn = uidColumn + 1 + SyncState.itemColumnCount
+            let parent = ParentLink.of(
+                parentID: todo.parentID, parentList: row.isNull(parentColumn) ? nil : row.int64(parentColumn),
+                parentUID: row.optionalString(parentColumn + 1), todoList: todo.listID, base: item.parentUID,
+                baseIsKnown: row.int64(parentColumn + 2) == 1)
+            if !fields.means(theSameAs: item.base) || parent.differs(fromBase: item.parentUID) {
                 changes.append(.changed(todo, item: item))
             } else if fields.tags != item.base.tags {
                 reorders.append(Reorder(todo: todo, syncedTags: item.base.tags))
@@ -84,7 +90,19 @@ extension SyncState {
         try localChanges(since: try progress().feedSeq).count
     }
 
-    private static let rowColumns = TodoColumns.list(qualifiedBy: "t") + ", u.uid, " + itemColumns(prefix: "s.")
+    /// The todo, its UID, its item, and what ``ParentLink`` needs: its parent's list and UID, and
+    /// whether the parent last synced was ever a todo here.
+    private static let rowColumns =
+        TodoColumns.list(qualifiedBy: "t") + ", u.uid, " + itemColumns(prefix: "s.")
+        + ", p.list_id, pu.uid, EXISTS (SELECT 1 FROM todo_uids bu WHERE bu.uid = s.parent_uid)"
+
+    /// The joins ``rowColumns`` reads from, after `FROM todos t`.
+    private var rowJoins: String {
+        """
+        LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
+        LEFT JOIN todos p ON p.id = t.parent_id LEFT JOIN todo_uids pu ON pu.todo_id = t.parent_id
+        """
+    }
 
     /// Whether the todo on the row (`u`: its UID) was moved here from another synced list whose
     /// collection still holds its object, in SQL. Such a todo is sent once that collection's
@@ -98,10 +116,10 @@ extension SyncState {
     private func allChanges(into found: inout Found) throws(SQLiteError) {
         let statement = try connection.internalCachedStatement(
             """
-            SELECT \(Self.rowColumns) FROM todos t
-            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
+            SELECT \(Self.rowColumns) FROM todos t \(rowJoins)
             WHERE t.list_id = \(listSQL) AND NOT \(movingIn)
-            AND (s.uid IS NULL OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
+            AND (s.uid IS NULL OR t.parent_id IS NOT NULL OR s.parent_uid IS NOT NULL
+                OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
             ORDER BY t.id
             """)
         try statement.forEachRow { found.take($0) }
@@ -117,8 +135,7 @@ extension SyncState {
     private func changes(ofTodos ids: [Int64], into found: inout Found) throws(SQLiteError) {
         let presentStatement = try connection.internalCachedStatement(
             """
-            SELECT \(Self.rowColumns) FROM todos t
-            LEFT JOIN todo_uids u ON u.todo_id = t.id LEFT JOIN sync_items s ON s.uid = u.uid AND s.list_id = \(listSQL)
+            SELECT \(Self.rowColumns) FROM todos t \(rowJoins)
             WHERE t.id = ? AND t.list_id = \(listSQL) AND NOT \(movingIn)
             """)
         let gone = try connection.internalCachedStatement(

@@ -24,10 +24,21 @@ extension SyncState {
             guard let uid = uids[todo.id] else { continue }
             if let item = try anyItem(uid: uid), let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone) {
                 let pending = try repository.pendingCompletions(ofTodo: todo.id)
-                texts[todo.id] =
-                    SyncEngine.outgoingObject(
-                        stored, fields: todo.fields, pending: pending, timeZone: timeZone, now: now
-                    ).object.text
+                var object = SyncEngine.outgoingObject(
+                    stored, fields: todo.fields, pending: pending, timeZone: timeZone, now: now
+                ).object
+                // Its place in the tree, when that changed here, as the sync would send it.
+                let link = try parentLink(of: todo, base: item.parentUID)
+                if link.differs(fromBase: item.parentUID) {
+                    let parent: String? =
+                        switch link {
+                        case .none: nil
+                        case .uid(let uid): uid
+                        case .unnamedParent(let id): try TodoUIDs(repository: repository).uid(ofTodo: id)
+                        }
+                    object.setParent(parent, now: now)
+                }
+                texts[todo.id] = object.text
             } else if let gone = try goneText(uid: uid) {
                 texts[todo.id] =
                     SyncEngine.outgoingObject(uid: uid, fields: todo.fields, gone: gone, timeZone: timeZone, now: now)

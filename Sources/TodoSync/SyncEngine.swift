@@ -164,13 +164,34 @@ public struct SyncEngine {
 
     /// Step 2, first half: the objects listed, merged here. Runs inside the caller's transaction.
     func applyObjects(_ pulled: inout Pulled, report: inout SyncReport) throws(TodoStoreError) {
+        // Objects new here: a subtask that came before its parent goes under it once it is here.
+        var new: [String] = []
+        for object in pulled.fetched.objects where try state.item(href: object.href) == nil { new.append(object.href) }
+        var childLinks: [String: String] = [:]
+        for object in pulled.fetched.objects where Self.mayLinkChildren(object.text) {
+            guard let parent = try? VTodoObject(parsing: object.text, timeZone: timeZone) else { continue }
+            for child in parent.childUIDs where childLinks[child] == nil { childLinks[child] = parent.uid }
+        }
         for object in pulled.fetched.objects {
-            guard try applyIncoming(object, report: &report) else {
+            guard try applyIncoming(object, childLinks: childLinks, report: &report) else {
                 pulled.complete = false
                 continue
             }
             pulled.tookInAny = true
         }
+        var arrived = Set<String>()
+        for href in new { if let item = try state.item(href: href) { arrived.insert(item.uid) } }
+        for id in try state.placeSubtasks(underArrived: arrived) {
+            if let todo = try repository.todo(id: id) {
+                report.parentLoops.append(SyncReport.Named(todoID: id, name: todo.name))
+            }
+        }
+    }
+
+    /// Whether an object's text may hold a RELTYPE=CHILD link (in any case): it is read for its
+    /// links only then, so a sync of objects without one reads each once.
+    static func mayLinkChildren(_ text: String) -> Bool {
+        ICalendar.upper(text).contains("CHILD")
     }
 
     /// Step 2, second half, after every collection's objects: the removals, then the token.
@@ -251,8 +272,13 @@ public struct SyncEngine {
     /// is no longer a todo): it is reported, a todo of ours keeps its last synced version, and
     /// the object is read again next time (a broken answer may be passing; an object skipped
     /// for good would never reach this device).
+    ///
+    /// `childLinks` names, by UID, the parent of objects that another object of the same listing
+    /// lists as its subtask (RELTYPE=CHILD): an object without a link of its own is under that one.
     @discardableResult
-    func applyIncoming(_ object: FetchedObject, report: inout SyncReport) throws(TodoStoreError) -> Bool {
+    func applyIncoming(
+        _ object: FetchedObject, childLinks: [String: String] = [:], report: inout SyncReport
+    ) throws(TodoStoreError) -> Bool {
         let vtodo: VTodoObject
         do {
             vtodo = try VTodoObject(parsing: object.text, timeZone: timeZone)
@@ -282,16 +308,25 @@ public struct SyncEngine {
             report.movedHere += 1
         }
         let local = try localTodo(uid: uid)
-        let newItem = SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote)
+        let remoteParent = try parentUID(of: vtodo, item: item, childLinks: childLinks)
+        let newItem = SyncItem(
+            uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote, parentUID: remoteParent)
         // The last version both sides agreed on: the one last synced, or, when a write whose
         // answer was lost is what the server now holds, that write (this device's own, not a
         // change made there).
         var base = item?.base
+        var baseParent = item?.parentUID
         var sentFields: TodoFields?
+        var sentParent: String?
         if let sent = try state.sentText(uid: uid) {
             try state.removeSent(uid: uid)
-            sentFields = try? VTodoObject(parsing: sent, timeZone: timeZone).fields
-            if let sentFields, sentFields.means(theSameAs: remote) { base = sentFields }
+            let sentObject = try? VTodoObject(parsing: sent, timeZone: timeZone)
+            sentFields = sentObject?.fields
+            sentParent = sentObject?.parentUID
+            if let sentFields, sentFields.means(theSameAs: remote) {
+                base = sentFields
+                baseParent = sentParent
+            }
         }
         // A todo here with no synced version: back after its object was deleted (an edit that
         // beat the delete, `todo undo`), its base is the object as it was before the delete,
@@ -299,9 +334,9 @@ public struct SyncEngine {
         // have made an object of a UID no sync ever saw), which landed and was changed since.
         // Without either, every field that differs is a conflict (ThreeWayMerge).
         if base == nil, local != nil {
-            base =
-                try state.goneText(uid: uid).flatMap { try? VTodoObject(parsing: $0, timeZone: timeZone).fields }
-                ?? sentFields
+            let gone = try state.goneText(uid: uid).flatMap { try? VTodoObject(parsing: $0, timeZone: timeZone) }
+            base = gone?.fields ?? sentFields
+            baseParent = gone.map(\.parentUID) ?? sentParent
         }
         // The object is on the server again: what was kept of it after its delete is not needed.
         try state.removeGone(uid: uid)
@@ -312,7 +347,9 @@ public struct SyncEngine {
                 // Deleted here, unchanged there (but for what we do not sync): the deletion
                 // stands and is sent with the new ETag.
                 try state.save(
-                    SyncItem(uid: uid, href: object.href, etag: object.etag, text: object.text, base: base))
+                    SyncItem(
+                        uid: uid, href: object.href, etag: object.etag, text: object.text, base: base,
+                        parentUID: remoteParent))
                 return true
             }
             // As another app wrote it: a blank SUMMARY is still a todo, not an error. A todo
@@ -332,6 +369,7 @@ public struct SyncEngine {
                     list: try state.linkedListID())
             }
             try uids.record(uid, forTodo: todo.id)
+            try placeUnder(remoteParent, todo, report: &report)
             try state.save(newItem)
             report.received += 1
             report.record(.init(.added, todoID: todo.id, name: todo.name, received: true))
@@ -369,6 +407,14 @@ public struct SyncEngine {
                     received: true))
         }
         report.conflicts += merged.conflicts
+        // The place in the tree, merged as one field: the server's change unless only this
+        // device changed it (a change on both sides that differs: the server's, as for a state).
+        let localParent = try state.parentLink(of: local, base: baseParent)
+        if remoteParent != baseParent,
+            !localParent.differs(fromBase: baseParent) || localParent.uid != remoteParent
+        {
+            try placeUnder(remoteParent, local, report: &report)
+        }
         if let base, base.repeats {
             try noteSeries(
                 of: local.id, base: base, remote: remote, merged: merged.fields, object: vtodo, previous: item?.text,
@@ -376,6 +422,30 @@ public struct SyncEngine {
         }
         try state.save(newItem)
         return true
+    }
+
+    /// The parent `object` names: its own link (RELATED-TO of type PARENT); else the link of a
+    /// parent in the same listing that lists it as a subtask (`childLinks`); else, while the
+    /// parent it had when last synced (`item`) still lists it so, that parent.
+    private func parentUID(of object: VTodoObject, item: SyncItem?, childLinks: [String: String])
+        throws(TodoStoreError) -> String?
+    {
+        if let own = object.parentUID { return own }
+        if let linked = childLinks[object.uid] { return linked }
+        guard let last = item?.parentUID, let parent = try state.anyItem(uid: last),
+            Self.mayLinkChildren(parent.text),
+            let parentObject = try? VTodoObject(parsing: parent.text, timeZone: timeZone),
+            parentObject.childUIDs.contains(object.uid)
+        else { return nil }
+        return last
+    }
+
+    /// Puts `todo` under the todo of `uid` here (``SyncState/placeTodo(_:underUID:)``), reporting
+    /// a link that would make a loop.
+    private func placeUnder(_ uid: String?, _ todo: Todo, report: inout SyncReport) throws(TodoStoreError) {
+        if !(try state.placeTodo(todo.id, underUID: uid)) {
+            report.parentLoops.append(SyncReport.Named(todoID: todo.id, name: todo.name))
+        }
     }
 
     /// Logs what the object says other apps finished of a repeating todo's series, whenever
@@ -514,6 +584,8 @@ public struct SyncEngine {
         var uid: String
         var text: String
         var fields: TodoFields?
+        /// The parent the object names (RELATED-TO), to record as the next merge base.
+        var parentUID: String?
         /// The todo and the occurrences finished here that the write carries to the server.
         var finished: (todoID: Int64, occurrences: [CalendarDate])?
         /// The change of a todo here that the write sends, for the report; none when the todo is
@@ -547,7 +619,9 @@ public struct SyncEngine {
                                 ofTodo: finished.todoID, occurrences: finished.occurrences)
                         }
                         try state.save(
-                            SyncItem(uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields))
+                            SyncItem(
+                                uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields,
+                                parentUID: plan.parentUID))
                         written.append(plan.write.href)
                         report.sent += 1
                         if var change = plan.change {
@@ -616,8 +690,10 @@ public struct SyncEngine {
             switch change {
             case .created(let todo, let uid):
                 guard let uid = uid ?? given[todo.id] else { continue }
-                let object = Self.outgoingObject(
+                var object = Self.outgoingObject(
                     uid: uid, fields: todo.fields, gone: try state.goneText(uid: uid), timeZone: timeZone, now: now())
+                let parentUID = try namedParent(try state.parentLink(of: todo, base: nil), given: given)
+                object.setParent(parentUID, now: nil)
                 let fields = try taking(object, for: todo)
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 // A new object stands where the todo stands: what was finished here is in it.
@@ -625,7 +701,7 @@ public struct SyncEngine {
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: fields, finished: (todo.id, pending),
+                        text: object.text, fields: fields, parentUID: parentUID, finished: (todo.id, pending),
                         change: .init(.added, todoID: todo.id, name: fields.name, sent: true)))
             case .changed(let todo, let item):
                 guard let etag = item.etag, let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone)
@@ -634,20 +710,28 @@ public struct SyncEngine {
                     continue
                 }
                 let pending = try repository.pendingCompletions(ofTodo: todo.id)
-                let (object, fields, keptRepeating) = Self.outgoingObject(
+                let outgoing = Self.outgoingObject(
                     stored, fields: todo.fields, pending: pending, timeZone: timeZone, now: now())
+                var object = outgoing.object
+                let (fields, keptRepeating) = (outgoing.fields, outgoing.keptRepeating)
+                // Its place in the tree, when that changed here: the link written the apps' way.
+                let link = try state.parentLink(of: todo, base: item.parentUID)
+                let moved = link.differs(fromBase: item.parentUID)
+                let parentUID = moved ? try namedParent(link, given: given) : item.parentUID
+                if moved { object.setParent(parentUID, now: now()) }
                 if keptRepeating {
                     // The todo goes back to not done here too, the rest of the change is sent.
                     try repository.replaceFields(id: todo.id, with: fields)
                     report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
-                    if fields.means(theSameAs: item.base) { continue }
+                    if fields.means(theSameAs: item.base) && !moved { continue }
                 }
                 let sent = try taking(object, for: todo)
                 try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: sent, finished: (todo.id, pending.map(\.occurrence)),
+                        text: object.text, fields: sent, parentUID: parentUID,
+                        finished: (todo.id, pending.map(\.occurrence)),
                         change: .init(.from(item.base, to: sent), todoID: todo.id, name: sent.name, sent: true)))
             case .deleted(let item):
                 guard let etag = item.etag else {
@@ -668,6 +752,19 @@ public struct SyncEngine {
         // that state, and stay here for good (SyncState.setToken).
         if !planned.isEmpty { try state.clearToken() }
         return planned
+    }
+
+    /// The UID a link names, a parent without one given its UID now (in the plan's transaction,
+    /// committed before anything is sent, as every UID is: ``plan(since:refetch:report:)``);
+    /// `given` holds the UIDs the plan gave already.
+    private func namedParent(_ link: ParentLink, given: [Int64: String]) throws(TodoStoreError) -> String? {
+        switch link {
+        case .none: return nil
+        case .uid(let uid): return uid
+        case .unnamedParent(let id):
+            if let uid = given[id] { return uid }
+            return try uids.assign(toTodos: [id])[id]
+        }
     }
 
     /// The object a sync sends for a todo the collection has: `stored`, its last synced object,

@@ -99,12 +99,16 @@ public struct SyncItem: Sendable, Equatable {
     public var etag: String?
     public var text: String
     public var base: TodoFields
+    /// The UID of the parent the object named when last synced (its RELATED-TO of type PARENT,
+    /// or a parent's RELTYPE=CHILD link): the merge base of the todo's place in the tree.
+    public var parentUID: String?
 
-    public init(uid: String, href: String, etag: String?, text: String, base: TodoFields) {
+    public init(uid: String, href: String, etag: String?, text: String, base: TodoFields, parentUID: String? = nil) {
         self.uid = uid
         self.href = href
         self.etag = etag
         self.text = text
         self.base = base
+        self.parentUID = parentUID
     }
 }

@@ -72,9 +72,10 @@ extension VTodoObject {
 
     /// Makes this object a subtask of the todo of `uid` (`nil`: of none), when that is not what
     /// it says already: its links of type PARENT go, one `RELATED-TO;RELTYPE=PARENT` is written.
-    /// DTSTAMP, LAST-MODIFIED and SEQUENCE move as for any change (``update(to:now:)``); when
-    /// nothing changes the text stays byte-identical.
-    public mutating func setParent(_ uid: String?, now: Int64) {
+    /// DTSTAMP, LAST-MODIFIED and SEQUENCE move as for any change (``update(to:now:)``), unless
+    /// `now` is `nil` (an object being made, stamped already); when nothing changes the text
+    /// stays byte-identical.
+    public mutating func setParent(_ uid: String?, now: Int64?) {
         guard uid != parentUID else { return }
         var todo = self.todo
         todo.children.removeAll { child in
@@ -86,11 +87,13 @@ extension VTodoObject {
             let last = todo.children.lastIndex { if case .property = $0 { true } else { false } }
             todo.children.insert(.property(link), at: last.map { $0 + 1 } ?? 0)
         }
-        let stamp = UTCTimestamp(secondsSince1970: now).basic
-        todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))
-        todo.setProperty(ICalendarProperty(name: "LAST-MODIFIED", value: stamp))
-        let sequence = todo.property(named: "SEQUENCE").flatMap { Int(ICalendar.trimmed($0.value)) } ?? 0
-        todo.setProperty(ICalendarProperty(name: "SEQUENCE", value: String(max(sequence, 0) + 1)))
+        if let now {
+            let stamp = UTCTimestamp(secondsSince1970: now).basic
+            todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))
+            todo.setProperty(ICalendarProperty(name: "LAST-MODIFIED", value: stamp))
+            let sequence = todo.property(named: "SEQUENCE").flatMap { Int(ICalendar.trimmed($0.value)) } ?? 0
+            todo.setProperty(ICalendarProperty(name: "SEQUENCE", value: String(max(sequence, 0) + 1)))
+        }
         replaceTodo(with: todo)
     }
 

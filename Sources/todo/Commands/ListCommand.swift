@@ -143,14 +143,20 @@ extension Command {
         if try repository.hasSubtasks() {
             // Subtasks under their parents; on a terminal a chosen subtask's unchosen parents are
             // shown above it, dimmed. A pipe gets the chosen todos only (`| wc -l` counts them).
-            let todos: [Todo]
-            if let ordered { todos = ordered } else { todos = try repository.fetch(request) }
-            let outline = try repository.outline(of: todos, withContext: out.isTerminal)
-            if let widest = outline.rows.lazy.map(\.todo.id).max() { text = text.fitting(maxID: widest) }
-            for row in outline.rows {
-                text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
+            // Context rows may have larger ids than the todos chosen: the id column fits them all.
+            if out.isTerminal { text = text.fitting(maxID: try repository.maxID()) }
+            if let ordered {
+                // Reordered by its dependencies, the list is held already: its tree is built from it.
+                for row in try repository.outline(of: ordered, withContext: out.isTerminal).rows {
+                    text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
+                    empty = false
+                }
+            } else {
+                try repository.forEachInOutline(request, withContext: out.isTerminal) { row in
+                    text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
+                    empty = false
+                }
             }
-            empty = outline.rows.isEmpty
         } else if let ordered {
             for todo in ordered { text.writeRow(todo, to: &out) }
             empty = ordered.isEmpty

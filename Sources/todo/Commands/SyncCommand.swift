@@ -709,6 +709,9 @@ enum SyncRun {
             + report.readAlone.filter { !unreadable.contains($0) }.map {
                 "the server's answer for \($0) could not be read as XML (invalid, or too large); it was read alone"
             }
+            + report.parentLoops.map {
+                "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" is a subtask on the server of a todo that is under it here; it stays at the top level"
+            }
             + report.keptRepeating.map {
                 "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" repeats and was marked done as a whole here, outside 'todo done'; that would end the series on every device, so it is not done again ('todo done \($0.todoID)' finishes one occurrence, 'todo done \($0.todoID) --series' ends the series)"
             }
