@@ -114,7 +114,8 @@ import Testing
             .replacingOccurrences(of: "\r", with: "")
         #expect(
             wide.contains(
-                "  --sort <order>        due (deadline, undated last; the\n                        default),"),
+                "  --sort <order>        due (deadline, undated last, a todo\n                        after the todos it waits for; the\n"
+            ),
             "\(wide)")
     }
 
