@@ -6,8 +6,8 @@ public enum LocalChange: Sendable, Equatable {
     /// A todo the collection does not have yet (never synced, or its object was deleted there
     /// while it was edited here). `uid` is nil until it is given one.
     case created(Todo, uid: String?)
-    /// A synced todo whose fields or place in the tree (``ParentLink``) differ from the last
-    /// synced ones.
+    /// A synced todo whose fields, place in the tree (``ParentLink``) or links to the todos it
+    /// waits for (``DependencyLinks``) differ from the last synced ones.
     case changed(Todo, item: SyncItem)
     /// A synced todo that is gone here.
     case deleted(item: SyncItem)
@@ -45,21 +45,32 @@ extension SyncState {
     ) {
         let read =
             feedSeq > 0 ? try repository.changedTodos(since: TodoFeedPosition(seq: feedSeq), limit: 100_000) : nil
-        return try TodoStoreError.wrap { () throws(SQLiteError) -> ([LocalChange], [Reorder]) in
-            var found = Found()
+        var found = Found()
+        try TodoStoreError.wrap { () throws(SQLiteError) in
             if case .changed(let ids, _)? = read {
                 try changes(ofTodos: ids.sorted(), into: &found)
             } else {
                 try allChanges(into: &found)
             }
-            return (found.changes, found.reorders)
         }
+        // A todo with links to compare, whose fields and parent are as synced: changed when its
+        // links are not (DependencyLinks), else a reorder of its tags at most.
+        for (todo, item) in found.linked {
+            if try dependencyLinks(of: todo.id, base: item.dependsOnUIDs).differ(fromBase: item.dependsOnUIDs) {
+                found.changes.append(.changed(todo, item: item))
+            } else if todo.tags != item.base.tags {
+                found.reorders.append(Reorder(todo: todo, syncedTags: item.base.tags))
+            }
+        }
+        return (found.changes, found.reorders)
     }
 
     /// What the rows compared show.
     private struct Found {
         var changes: [LocalChange] = []
         var reorders: [Reorder] = []
+        /// Todos unchanged but for their links, maybe: read after the rows (it takes reads).
+        var linked: [(Todo, SyncItem)] = []
 
         /// Takes in a row of ``SyncState/rowColumns``.
         mutating func take(_ row: Row) {
@@ -79,6 +90,8 @@ extension SyncState {
                 baseIsKnown: row.int64(parentColumn + 2) == 1)
             if !fields.means(theSameAs: item.base) || parent.differs(fromBase: item.parentUID) {
                 changes.append(.changed(todo, item: item))
+            } else if row.int64(parentColumn + 3) == 1 {
+                linked.append((todo, item))
             } else if fields.tags != item.base.tags {
                 reorders.append(Reorder(todo: todo, syncedTags: item.base.tags))
             }
@@ -90,11 +103,13 @@ extension SyncState {
         try localChanges(since: try progress().feedSeq).count
     }
 
-    /// The todo, its UID, its item, and what ``ParentLink`` needs: its parent's list and UID, and
-    /// whether the parent last synced was ever a todo here.
+    /// The todo, its UID, its item, what ``ParentLink`` needs (its parent's list and UID, and
+    /// whether the parent last synced was ever a todo here), and whether it has links to compare
+    /// (``DependencyLinks``: it waits for a todo here, or waited for one when last synced).
     private static let rowColumns =
         TodoColumns.list(qualifiedBy: "t") + ", u.uid, " + itemColumns(prefix: "s.")
-        + ", p.list_id, pu.uid, EXISTS (SELECT 1 FROM todo_uids bu WHERE bu.uid = s.parent_uid)"
+        + ", p.list_id, pu.uid, EXISTS (SELECT 1 FROM todo_uids bu WHERE bu.uid = s.parent_uid), "
+        + "EXISTS (SELECT 1 FROM dependencies d WHERE d.todo_id = t.id) OR coalesce(s.depends_uids, '') <> ''"
 
     /// The joins ``rowColumns`` reads from, after `FROM todos t`.
     private var rowJoins: String {
@@ -119,6 +134,7 @@ extension SyncState {
             SELECT \(Self.rowColumns) FROM todos t \(rowJoins)
             WHERE t.list_id = \(listSQL) AND NOT \(movingIn)
             AND (s.uid IS NULL OR t.parent_id IS NOT NULL OR s.parent_uid IS NOT NULL
+                OR coalesce(s.depends_uids, '') <> '' OR EXISTS (SELECT 1 FROM dependencies d WHERE d.todo_id = t.id)
                 OR \(Self.fieldColumns.map { "t.\($0) IS NOT s.\($0)" }.joined(separator: " OR ")))
             ORDER BY t.id
             """)

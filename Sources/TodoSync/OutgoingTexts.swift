@@ -38,6 +38,14 @@ extension SyncState {
                         }
                     object.setParent(parent, now: now)
                 }
+                // And the todos it waits for (those without a UID have none to name).
+                let links = try dependencyLinks(of: todo.id, base: item.dependsOnUIDs)
+                if links.differ(fromBase: item.dependsOnUIDs) {
+                    let names = TodoUIDs(repository: repository)
+                    var uids = links.uids
+                    for id in links.unnamed { if let uid = try names.uid(ofTodo: id) { uids.append(uid) } }
+                    object.setDependsOn(uids, now: now)
+                }
                 texts[todo.id] = object.text
             } else if let gone = try goneText(uid: uid) {
                 texts[todo.id] =

@@ -186,6 +186,11 @@ public struct SyncEngine {
                 report.parentLoops.append(SyncReport.Named(todoID: id, name: todo.name))
             }
         }
+        for id in try state.linkDependencies(onArrived: arrived) {
+            if let todo = try repository.todo(id: id) {
+                report.dependencyLoops.append(SyncReport.Named(todoID: id, name: todo.name))
+            }
+        }
     }
 
     /// Whether an object's text may hold a RELTYPE=CHILD link (in any case): it is read for its
@@ -309,23 +314,26 @@ public struct SyncEngine {
         }
         let local = try localTodo(uid: uid)
         let remoteParent = try parentUID(of: vtodo, item: item, childLinks: childLinks)
+        let remoteDepends = vtodo.dependsOnUIDs
         let newItem = SyncItem(
-            uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote, parentUID: remoteParent)
+            uid: uid, href: object.href, etag: object.etag, text: object.text, base: remote, parentUID: remoteParent,
+            dependsOnUIDs: remoteDepends)
         // The last version both sides agreed on: the one last synced, or, when a write whose
         // answer was lost is what the server now holds, that write (this device's own, not a
         // change made there).
         var base = item?.base
         var baseParent = item?.parentUID
+        var baseDepends = item?.dependsOnUIDs ?? []
         var sentFields: TodoFields?
-        var sentParent: String?
+        var sentObject: VTodoObject?
         if let sent = try state.sentText(uid: uid) {
             try state.removeSent(uid: uid)
-            let sentObject = try? VTodoObject(parsing: sent, timeZone: timeZone)
+            sentObject = try? VTodoObject(parsing: sent, timeZone: timeZone)
             sentFields = sentObject?.fields
-            sentParent = sentObject?.parentUID
-            if let sentFields, sentFields.means(theSameAs: remote) {
-                base = sentFields
-                baseParent = sentParent
+            if let sentObject, sentObject.fields.means(theSameAs: remote) {
+                base = sentObject.fields
+                baseParent = sentObject.parentUID
+                baseDepends = sentObject.dependsOnUIDs
             }
         }
         // A todo here with no synced version: back after its object was deleted (an edit that
@@ -336,7 +344,8 @@ public struct SyncEngine {
         if base == nil, local != nil {
             let gone = try state.goneText(uid: uid).flatMap { try? VTodoObject(parsing: $0, timeZone: timeZone) }
             base = gone?.fields ?? sentFields
-            baseParent = gone.map(\.parentUID) ?? sentParent
+            baseParent = gone.map(\.parentUID) ?? sentObject?.parentUID
+            baseDepends = gone?.dependsOnUIDs ?? sentObject?.dependsOnUIDs ?? []
         }
         // The object is on the server again: what was kept of it after its delete is not needed.
         try state.removeGone(uid: uid)
@@ -349,7 +358,7 @@ public struct SyncEngine {
                 try state.save(
                     SyncItem(
                         uid: uid, href: object.href, etag: object.etag, text: object.text, base: base,
-                        parentUID: remoteParent))
+                        parentUID: remoteParent, dependsOnUIDs: remoteDepends))
                 return true
             }
             // As another app wrote it: a blank SUMMARY is still a todo, not an error. A todo
@@ -370,6 +379,7 @@ public struct SyncEngine {
             }
             try uids.record(uid, forTodo: todo.id)
             try placeUnder(remoteParent, todo, report: &report)
+            try link(todo, to: remoteDepends, report: &report)
             try state.save(newItem)
             report.received += 1
             report.record(.init(.added, todoID: todo.id, name: todo.name, received: true))
@@ -415,6 +425,13 @@ public struct SyncEngine {
         {
             try placeUnder(remoteParent, local, report: &report)
         }
+        // The todos it waits for, merged as a set (a link either side added stays unless the
+        // other removed it); links made here to todos without a UID yet stay as they are.
+        let localDepends = try state.dependencyLinks(of: local.id, base: baseDepends)
+        if Set(remoteDepends) != Set(baseDepends) {
+            let merged = DependencyLinks.merged(base: baseDepends, local: localDepends.uids, remote: remoteDepends)
+            try link(local, to: merged, keeping: localDepends.unnamed, report: &report)
+        }
         if let base, base.repeats {
             try noteSeries(
                 of: local.id, base: base, remote: remote, merged: merged.fields, object: vtodo, previous: item?.text,
@@ -438,6 +455,16 @@ public struct SyncEngine {
             parentObject.childUIDs.contains(object.uid)
         else { return nil }
         return last
+    }
+
+    /// Makes `todo` wait for the todos of `uids` here, and those of `keeping`
+    /// (``SyncState/setDependencies(of:toUIDs:keeping:)``), reporting a set that would make a cycle.
+    private func link(_ todo: Todo, to uids: [String], keeping: [Int64] = [], report: inout SyncReport)
+        throws(TodoStoreError)
+    {
+        if !(try state.setDependencies(of: todo.id, toUIDs: uids, keeping: keeping)) {
+            report.dependencyLoops.append(SyncReport.Named(todoID: todo.id, name: todo.name))
+        }
     }
 
     /// Puts `todo` under the todo of `uid` here (``SyncState/placeTodo(_:underUID:)``), reporting
@@ -586,6 +613,8 @@ public struct SyncEngine {
         var fields: TodoFields?
         /// The parent the object names (RELATED-TO), to record as the next merge base.
         var parentUID: String?
+        /// The todos the object waits for (RELATED-TO;RELTYPE=DEPENDS-ON), likewise.
+        var dependsOnUIDs: [String] = []
         /// The todo and the occurrences finished here that the write carries to the server.
         var finished: (todoID: Int64, occurrences: [CalendarDate])?
         /// The change of a todo here that the write sends, for the report; none when the todo is
@@ -621,7 +650,7 @@ public struct SyncEngine {
                         try state.save(
                             SyncItem(
                                 uid: plan.uid, href: plan.write.href, etag: etag, text: plan.text, base: fields,
-                                parentUID: plan.parentUID))
+                                parentUID: plan.parentUID, dependsOnUIDs: plan.dependsOnUIDs))
                         written.append(plan.write.href)
                         report.sent += 1
                         if var change = plan.change {
@@ -694,6 +723,8 @@ public struct SyncEngine {
                     uid: uid, fields: todo.fields, gone: try state.goneText(uid: uid), timeZone: timeZone, now: now())
                 let parentUID = try namedParent(try state.parentLink(of: todo, base: nil), given: given)
                 object.setParent(parentUID, now: nil)
+                let dependsOn = try named(try state.dependencyLinks(of: todo.id, base: []), given: given)
+                object.setDependsOn(dependsOn, now: nil)
                 let fields = try taking(object, for: todo)
                 try state.recordSent(uid: uid, href: collection.href(forNewUID: uid), text: object.text)
                 // A new object stands where the todo stands: what was finished here is in it.
@@ -701,7 +732,8 @@ public struct SyncEngine {
                 planned.append(
                     PlannedWrite(
                         write: .create(href: collection.href(forNewUID: uid), text: object.text), uid: uid,
-                        text: object.text, fields: fields, parentUID: parentUID, finished: (todo.id, pending),
+                        text: object.text, fields: fields, parentUID: parentUID, dependsOnUIDs: dependsOn,
+                        finished: (todo.id, pending),
                         change: .init(.added, todoID: todo.id, name: fields.name, sent: true)))
             case .changed(let todo, let item):
                 guard let etag = item.etag, let stored = try? VTodoObject(parsing: item.text, timeZone: timeZone)
@@ -719,18 +751,23 @@ public struct SyncEngine {
                 let moved = link.differs(fromBase: item.parentUID)
                 let parentUID = moved ? try namedParent(link, given: given) : item.parentUID
                 if moved { object.setParent(parentUID, now: now()) }
+                // And the todos it waits for, when those changed here.
+                let links = try state.dependencyLinks(of: todo.id, base: item.dependsOnUIDs)
+                let relinked = links.differ(fromBase: item.dependsOnUIDs)
+                let dependsOn = relinked ? try named(links, given: given) : item.dependsOnUIDs
+                if relinked { object.setDependsOn(dependsOn, now: now()) }
                 if keptRepeating {
                     // The todo goes back to not done here too, the rest of the change is sent.
                     try repository.replaceFields(id: todo.id, with: fields)
                     report.keptRepeating.append(SyncReport.Named(todoID: todo.id, name: todo.name))
-                    if fields.means(theSameAs: item.base) && !moved { continue }
+                    if fields.means(theSameAs: item.base) && !moved && !relinked { continue }
                 }
                 let sent = try taking(object, for: todo)
                 try state.recordSent(uid: item.uid, href: item.href, text: object.text)
                 planned.append(
                     PlannedWrite(
                         write: .update(href: item.href, text: object.text, etag: etag), uid: item.uid,
-                        text: object.text, fields: sent, parentUID: parentUID,
+                        text: object.text, fields: sent, parentUID: parentUID, dependsOnUIDs: dependsOn,
                         finished: (todo.id, pending.map(\.occurrence)),
                         change: .init(.from(item.base, to: sent), todoID: todo.id, name: sent.name, sent: true)))
             case .deleted(let item):
@@ -765,6 +802,15 @@ public struct SyncEngine {
             if let uid = given[id] { return uid }
             return try uids.assign(toTodos: [id])[id]
         }
+    }
+
+    /// The UIDs of `links`, each todo without one given its UID now, as ``namedParent(_:given:)``.
+    private func named(_ links: DependencyLinks, given: [Int64: String]) throws(TodoStoreError) -> [String] {
+        var uids = links.uids
+        let missing = links.unnamed.filter { given[$0] == nil }
+        let assigned = missing.isEmpty ? [:] : try self.uids.assign(toTodos: missing)
+        for id in links.unnamed { if let uid = given[id] ?? assigned[id] { uids.append(uid) } }
+        return uids
     }
 
     /// The object a sync sends for a todo the collection has: `stored`, its last synced object,

@@ -102,13 +102,20 @@ public struct SyncItem: Sendable, Equatable {
     /// The UID of the parent the object named when last synced (its RELATED-TO of type PARENT,
     /// or a parent's RELTYPE=CHILD link): the merge base of the todo's place in the tree.
     public var parentUID: String?
+    /// The UIDs of the todos the object waited for when last synced (RELATED-TO;RELTYPE=DEPENDS-ON):
+    /// the merge base of the todo's links, a set.
+    public var dependsOnUIDs: [String]
 
-    public init(uid: String, href: String, etag: String?, text: String, base: TodoFields, parentUID: String? = nil) {
+    public init(
+        uid: String, href: String, etag: String?, text: String, base: TodoFields, parentUID: String? = nil,
+        dependsOnUIDs: [String] = []
+    ) {
         self.uid = uid
         self.href = href
         self.etag = etag
         self.text = text
         self.base = base
         self.parentUID = parentUID
+        self.dependsOnUIDs = dependsOnUIDs
     }
 }

@@ -36,6 +36,9 @@ public struct SyncReport: Sendable, Equatable {
     /// Todos whose object names a parent that would make a loop with the todos here (a server's
     /// objects can say anything): they stay at the top level, and their objects as they are.
     public var parentLoops: [Named] = []
+    /// Todos whose object waits for todos in a way that would make a cycle with the links here:
+    /// they keep the links they had here, and their objects stay as they are.
+    public var dependencyLoops: [Named] = []
     /// Repeating todos whose series another app marked done as a whole while its rule goes on
     /// (a naive completion, RECURRENCE.md T2): done here too, as the server says, each with the
     /// date `todo undone ID --next` would continue it on. Never resumed on the app's behalf.

@@ -63,14 +63,7 @@ extension SyncState {
             parentID: todo.parentID, parentList: parent?.listID,
             parentUID: try parent.flatMap { parent throws(TodoStoreError) in try uids.uid(ofTodo: parent.id) },
             todoList: todo.listID, base: base,
-            baseIsKnown: try base.map { uid throws(TodoStoreError) in try isRecorded(uid) } ?? false)
-    }
-
-    /// Whether `uid` was ever a todo's here (its todo may be gone since).
-    private func isRecorded(_ uid: String) throws(TodoStoreError) -> Bool {
-        try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("SELECT 1 FROM todo_uids WHERE uid = ?").scalarInt64([uid]) != nil
-        }
+            baseIsKnown: try base.map { uid throws(TodoStoreError) in try isRecordedUID(uid) } ?? false)
     }
 
     /// Puts the todo `id` under the todo of `uid` (`nil`: at the top), as a sync takes a link in:

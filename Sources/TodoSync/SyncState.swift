@@ -414,18 +414,20 @@ public struct SyncState {
         try statement.bind(item.text, at: 4)
         try TodoColumns.bind(item.base, to: statement, from: 5)
         try statement.bind(item.parentUID, at: Int32(5 + Self.fieldColumns.count))
-        try statement.bind(try linkedListSQLValue(), at: Int32(6 + Self.fieldColumns.count))
+        try statement.bind(Self.storedUIDs(item.dependsOnUIDs), at: Int32(6 + Self.fieldColumns.count))
+        try statement.bind(try linkedListSQLValue(), at: Int32(7 + Self.fieldColumns.count))
         while try statement.step() {}
         try statement.reset()
     }
 
     /// The upsert of an item: its place and text, then the base fields in ``fieldColumns``' order.
     private static let saveItem = """
-        INSERT INTO sync_items (uid, href, etag, ics, \(fieldColumns.joined(separator: ", ")), parent_uid, list_id)
-        VALUES (\(Array(repeating: "?", count: 6 + fieldColumns.count).joined(separator: ", ")))
+        INSERT INTO sync_items (uid, href, etag, ics, \(fieldColumns.joined(separator: ", ")), parent_uid, depends_uids,
+            list_id)
+        VALUES (\(Array(repeating: "?", count: 7 + fieldColumns.count).joined(separator: ", ")))
         ON CONFLICT (uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, ics = excluded.ics,
             \(fieldColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")), parent_uid = excluded.parent_uid,
-            list_id = excluded.list_id
+            depends_uids = excluded.depends_uids, list_id = excluded.list_id
         """
 
     /// Forgets the item of `uid`: its object is gone, or was deleted. The todo's UID stays, even
@@ -537,19 +539,25 @@ public struct SyncState {
 
     /// The columns ``item(from:at:)`` reads, in its order, each with `prefix` (a table alias).
     static func itemColumns(prefix: String) -> String {
-        (["uid", "href", "etag", "ics"] + fieldColumns + ["parent_uid"]).map { prefix + $0 }.joined(separator: ", ")
+        (["uid", "href", "etag", "ics"] + fieldColumns + ["parent_uid", "depends_uids"]).map { prefix + $0 }
+            .joined(separator: ", ")
     }
 
     /// How many columns ``itemColumns`` names.
-    static let itemColumnCount = Int32(5 + fieldColumns.count)
+    static let itemColumnCount = Int32(6 + fieldColumns.count)
 
     /// The item on a row that selected ``itemColumns`` from `column` on.
     static func item(from row: Row, at column: Int32 = 0) -> SyncItem {
         SyncItem(
             uid: row.string(column), href: row.string(column + 1), etag: row.optionalString(column + 2),
             text: row.string(column + 3), base: TodoColumns.fields(from: row, at: column + 4),
-            parentUID: row.optionalString(column + itemColumnCount - 1))
+            parentUID: row.optionalString(column + itemColumnCount - 2),
+            dependsOnUIDs: (row.optionalString(column + itemColumnCount - 1) ?? "").split(separator: "\n").map(
+                String.init))
     }
+
+    /// `depends_uids` as stored (migration 0019): the UIDs one a line, NULL for none.
+    static func storedUIDs(_ uids: [String]) -> String? { uids.isEmpty ? nil : uids.joined(separator: "\n") }
 
     /// ``linkedListID()`` for a statement run in an SQLite-throwing body.
     private func linkedListSQLValue() throws(SQLiteError) -> Int64 {

@@ -77,16 +77,25 @@ extension VTodoObject {
     /// stays byte-identical.
     public mutating func setParent(_ uid: String?, now: Int64?) {
         guard uid != parentUID else { return }
+        replaceLinks(ofType: "PARENT", with: uid.map { [Self.parentLink($0)] } ?? [], now: now)
+    }
+
+    /// Makes this object wait for the todos of `uids` (RELATED-TO;RELTYPE=DEPENDS-ON), when that
+    /// is not the set it names already; as ``setParent(_:now:)`` otherwise.
+    public mutating func setDependsOn(_ uids: [String], now: Int64?) {
+        guard Set(uids) != Set(dependsOnUIDs) else { return }
+        replaceLinks(ofType: "DEPENDS-ON", with: uids.map(Self.dependsOnLink), now: now)
+    }
+
+    /// Replaces the links of `type` with `links`, after the last property, and stamps the change.
+    private mutating func replaceLinks(ofType type: String, with links: [ICalendarProperty], now: Int64?) {
         var todo = self.todo
         todo.children.removeAll { child in
             guard case .property(let property) = child, property.name == "RELATED-TO" else { return false }
-            return Self.relationType(of: property) == "PARENT"
+            return Self.relationType(of: property) == type
         }
-        if let uid {
-            let link = Self.parentLink(uid)
-            let last = todo.children.lastIndex { if case .property = $0 { true } else { false } }
-            todo.children.insert(.property(link), at: last.map { $0 + 1 } ?? 0)
-        }
+        let last = todo.children.lastIndex { if case .property = $0 { true } else { false } }
+        todo.children.insert(contentsOf: links.map { .property($0) }, at: last.map { $0 + 1 } ?? 0)
         if let now {
             let stamp = UTCTimestamp(secondsSince1970: now).basic
             todo.setProperty(ICalendarProperty(name: "DTSTAMP", value: stamp))

@@ -136,4 +136,82 @@ import Testing
         let left = try parseJSON(try run(phone2, ["list", "--json"]).stdout, as: [[String: Any]].self)
         #expect(!left.contains { ["Weekend groceries", "Milk", "Oat milk", "Butter"].contains($0["name"] as? String) })
     }
+
+    /// Dependencies (RFC 9253's RELATED-TO;RELTYPE=DEPENDS-ON) as an app writes them come in as
+    /// "waits for", a link made here goes out as one, a todo waited for that comes later is
+    /// linked when it arrives, and two objects waiting for each other never loop.
+    @Test(arguments: Server.allCases) func dependsOnLinksComeInAndGoOut(server: Server) throws {
+        let stage = try TagsWithSpacesServerTests.Stage(server)
+        defer { stage.stop() }
+        let laptop = DiscoveryTests.Device()
+        let password = stage.user == nil ? nil : "secret"
+        func ok(_ arguments: String...) throws -> String {
+            let result = try laptop.todo(arguments, password: password)
+            #expect(result.status == 0, "todo \(arguments) on \(server): \(result.stderr)")
+            return result.stdout
+        }
+        func waits() throws -> [String: [String]] {
+            let list = try parseJSON(try ok("list", "--json"), as: [[String: Any]].self, "todo list --json")
+            let names = Dictionary(list.map { ($0["id"] as? Int ?? 0, $0["name"] as? String ?? "") }) { a, _ in a }
+            return Dictionary(
+                list.map {
+                    ($0["name"] as? String ?? "", ($0["depends"] as? [Int] ?? []).compactMap { names[$0] }.sorted())
+                }
+            ) { a, _ in a }
+        }
+        func id(_ name: String) throws -> String {
+            let list = try parseJSON(try ok("list", "--json"), as: [[String: Any]].self, "todo list --json")
+            return String(try #require(list.first { $0["name"] as? String == name }?["id"] as? Int))
+        }
+        #expect(
+            try laptop.setUp([stage.collection] + (stage.user.map { ["--user", $0] } ?? []), password: password)
+                == stage.collection)
+        let phone: [(file: String, text: String)] = [
+            ("paint.ics", StatusObjects.tasksOrg(uid: "paint", name: "Buy paint")),
+            (
+                "fence.ics",
+                Self.with(
+                    StatusObjects.nextcloud(uid: "fence", name: "Paint the fence"),
+                    "RELATED-TO;RELTYPE=DEPENDS-ON:paint")
+            ),
+            (
+                "party.ics",
+                Self.with(
+                    StatusObjects.tasksOrg(uid: "party", name: "Garden party"), "RELATED-TO;RELTYPE=DEPENDS-ON:later")
+            ),
+            ("a.ics", Self.with(StatusObjects.tasksOrg(uid: "a", name: "A"), "RELATED-TO;RELTYPE=DEPENDS-ON:b")),
+            ("b.ics", Self.with(StatusObjects.tasksOrg(uid: "b", name: "B"), "RELATED-TO;RELTYPE=DEPENDS-ON:a"))
+        ]
+        for (file, text) in phone { #expect((200..<300).contains(try stage.put(file, text)), "PUT \(file)") }
+        let first = try laptop.todo(["sync"], password: password)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("waits on the server for todos that wait for it here"), "\(first.stderr)")
+        var links = try waits()
+        #expect(links["Paint the fence"] == ["Buy paint"])
+        #expect(links["Garden party"] == [], "what it waits for is not here yet")
+        #expect((links["A"] ?? []) + (links["B"] ?? []) == ["B"] || (links["A"] ?? []) + (links["B"] ?? []) == ["A"])
+        #expect(
+            try ok("list").split(separator: "\n").contains {
+                $0.contains("Paint the fence") && $0.contains("waits for")
+            })
+        let settled = try parseJSON(try ok("sync", "--json"), as: [String: Any].self)
+        #expect(settled["sent"] as? Int == 0 && settled["received"] as? Int == 0, "\(settled)")
+
+        // Out: a link made here, and one taken away; the other lines stay.
+        _ = try ok("edit", try id("Garden party"), "--waits-for", try id("Paint the fence"))
+        _ = try ok("edit", try id("Paint the fence"), "--no-wait-for", try id("Buy paint"))
+        #expect(try parseJSON(try ok("sync", "--json"), as: [String: Any].self)["sent"] as? Int == 2)
+        let party = try stage.get("party.ics")
+        #expect(party.contains("RELATED-TO;RELTYPE=DEPENDS-ON:fence") && party.contains("DEPENDS-ON:later"), "\(party)")
+        #expect(!(try stage.get("fence.ics")).contains("DEPENDS-ON"))
+
+        // The todo waited for arrives: the link is made.
+        #expect(
+            (200..<300).contains(try stage.put("later.ics", StatusObjects.tasksOrg(uid: "later", name: "Hire chairs"))))
+        _ = try ok("sync")
+        links = try waits()
+        #expect(links["Garden party"] == ["Hire chairs", "Paint the fence"])
+        let again = try parseJSON(try ok("sync", "--json"), as: [String: Any].self)
+        #expect(again["sent"] as? Int == 0 && again["received"] as? Int == 0, "\(again)")
+    }
 }

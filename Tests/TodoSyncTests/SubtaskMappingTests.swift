@@ -56,4 +56,22 @@ import TodoStore
         #expect(link(2).differs(fromBase: nil) && link(2).differs(fromBase: "p"))
         #expect(!ParentLink.uid("p").differs(fromBase: "p") && !ParentLink.none.differs(fromBase: nil))
     }
+
+    @Test func dependencyLinksMergeAsASet() {
+        #expect(DependencyLinks.merged(base: ["a", "b"], local: ["a", "b", "c"], remote: ["b"]) == ["b", "c"])
+        #expect(DependencyLinks.merged(base: [], local: ["x"], remote: ["y"]) == ["y", "x"])
+        #expect(DependencyLinks.merged(base: ["a"], local: [], remote: ["a", "d"]) == ["d"])
+        #expect(DependencyLinks(uids: ["a"], unnamed: [3]).differ(fromBase: ["a"]))
+        #expect(!DependencyLinks(uids: ["b", "a"], unnamed: []).differ(fromBase: ["a", "b"]))
+    }
+
+    @Test func dependsOnIsWrittenOnlyWhenTheSetChanges() throws {
+        var object = try object("RELATED-TO;RELTYPE=DEPENDS-ON:a", "RELATED-TO:groceries", "SEQUENCE:1")
+        let before = object.text
+        object.setDependsOn(["a"], now: 1_800_000_000)
+        #expect(object.text == before)
+        object.setDependsOn(["b", "a"], now: 1_800_000_000)
+        #expect(Set(object.dependsOnUIDs) == ["a", "b"] && object.parentUID == "groceries")
+        #expect(object.text.contains("SEQUENCE:2"))
+    }
 }

@@ -712,6 +712,9 @@ enum SyncRun {
             + report.parentLoops.map {
                 "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" is a subtask on the server of a todo that is under it here; it stays at the top level"
             }
+            + report.dependencyLoops.map {
+                "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" waits on the server for todos that wait for it here; it keeps the links it has here"
+            }
             + report.keptRepeating.map {
                 "todo \($0.todoID) \"\(TodoText.sanitized($0.name))\" repeats and was marked done as a whole here, outside 'todo done'; that would end the series on every device, so it is not done again ('todo done \($0.todoID)' finishes one occurrence, 'todo done \($0.todoID) --series' ends the series)"
             }
