@@ -13,12 +13,30 @@ public struct TodoOutline: Sendable, Equatable {
         /// Whether the todo is shown only as the parent of a todo the filter chose (a search that
         /// finds "Oat milk" shows "Weekend groceries" above it, dimmed).
         public var isContext: Bool
+        /// The id of the todo this one is under in the tree (the row above it at `depth - 1`),
+        /// nil at the top level: its ``Todo/parentID`` by the rule, or nil where the rule (or a
+        /// loop cut) put it at the top.
+        public var parentID: Int64?
 
-        public init(todo: Todo, depth: Int, isContext: Bool = false) {
+        public init(todo: Todo, depth: Int, isContext: Bool = false, parentID: Int64? = nil) {
             self.todo = todo
             self.depth = depth
             self.isContext = isContext
+            self.parentID = parentID
         }
+    }
+
+    /// The rule itself, for readers that place todos one at a time (the fetched-results
+    /// controller, patching a commit's todos into its tree): the todo `todo` is under, found by
+    /// `shown` among the todos shown (nil: not shown), or nil when it is at the top level. It
+    /// says nothing of loops: a reader that walks up must stop where it meets a todo twice, and
+    /// take the tree whole from ``init(_:context:)`` then, which cuts the loop.
+    @inlinable
+    public static func parent(of todo: Todo, among shown: (Int64) -> Todo?) -> Todo? {
+        guard let id = todo.parentID, id != todo.id, let parent = shown(id), parent.listID == todo.listID else {
+            return nil
+        }
+        return parent
     }
 
     /// The rows, depth first.
@@ -29,6 +47,11 @@ public struct TodoOutline: Sendable, Equatable {
     ///
     /// O(n): each parent chain is walked once.
     public init(_ todos: [Todo], context: [Todo] = []) {
+        // No todo under another (most lists): the todos as they are, without a table of them.
+        guard !context.isEmpty || todos.contains(where: { $0.parentID != nil }) else {
+            rows = todos.map { Row(todo: $0, depth: 0) }
+            return
+        }
         var nodes: [Int64: (todo: Todo, isContext: Bool)] = [:]
         nodes.reserveCapacity(todos.count + context.count)
         for todo in context { nodes[todo.id] = (todo, true) }
@@ -36,11 +59,7 @@ public struct TodoOutline: Sendable, Equatable {
         // Each todo's parent by the rule above; then the links that close a loop are cut.
         var parents: [Int64: Int64] = [:]
         for (id, node) in nodes {
-            if let parent = node.todo.parentID, let above = nodes[parent], above.todo.listID == node.todo.listID,
-                parent != id
-            {
-                parents[id] = parent
-            }
+            if let parent = Self.parent(of: node.todo, among: { nodes[$0]?.todo }) { parents[id] = parent.id }
         }
         var walked = Set<Int64>()
         walked.reserveCapacity(nodes.count)
@@ -82,11 +101,11 @@ public struct TodoOutline: Sendable, Equatable {
         var rows: [Row] = []
         rows.reserveCapacity(placed.count)
         // Depth first without recursion: a deep tree must not overflow the stack.
-        var stack: [(id: Int64, depth: Int)] = roots.reversed().map { ($0, 0) }
-        while let (id, depth) = stack.popLast() {
+        var stack: [(id: Int64, depth: Int, parent: Int64?)] = roots.reversed().map { ($0, 0, nil) }
+        while let (id, depth, parent) = stack.popLast() {
             guard let node = nodes[id] else { continue }
-            rows.append(Row(todo: node.todo, depth: depth, isContext: node.isContext))
-            for child in (children[id] ?? []).reversed() { stack.append((child, depth + 1)) }
+            rows.append(Row(todo: node.todo, depth: depth, isContext: node.isContext, parentID: parent))
+            for child in (children[id] ?? []).reversed() { stack.append((child, depth + 1, id)) }
         }
         self.rows = rows
     }

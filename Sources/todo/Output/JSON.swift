@@ -41,8 +41,11 @@ enum JSON {
     ///
     /// `"parent"` is the id of the todo it is a subtask of (null at the top level), after the
     /// fields; `"children"`, the ids of its subtasks, follows when `children` is given (a list
-    /// knows them; a change line does not).
-    static func object(_ todo: Todo, uid: String?, lists: [Int64: String]? = nil, children: [Int64]? = nil) -> String {
+    /// knows them; a change line does not). `"depth"`, where the todo sits in a tree shown (0 at
+    /// the top level), ends it when `depth` is given (the outline's and `todo watch`'s rows).
+    static func object(
+        _ todo: Todo, uid: String?, lists: [Int64: String]? = nil, children: [Int64]? = nil, depth: Int? = nil
+    ) -> String {
         var out = "{\"id\": \(todo.id)"
         for field in TodoField.all {
             out += ", \"\(field.name)\": " + value(field.value(in: todo.fields))
@@ -51,6 +54,7 @@ enum JSON {
         if let children { out += ", \"children\": [" + children.map(String.init).joined(separator: ", ") + "]" }
         if let name = lists?[todo.listID] { out += ", \"list\": " + string(name) }
         if let uid { out += ", \"uid\": " + string(uid) }
+        if let depth { out += ", \"depth\": \(depth)" }
         return out + "}"
     }
 
