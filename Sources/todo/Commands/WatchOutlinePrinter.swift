@@ -7,8 +7,8 @@ import TodoStore
 protocol WatchOutput: FetchedResultsControllerDelegate {
     /// Where the lines go; the loop stops on its failure or when it is closed.
     var out: OutputStream { get }
-    /// Prints the list as first fetched, then the line saying it watches.
-    func printInitial(_ todos: [Todo])
+    /// Prints the controller's results as first fetched, then the line saying it watches.
+    func printInitial(_ controller: FetchedResultsController)
 }
 
 extension WatchPrinter: WatchOutput {}
@@ -21,7 +21,11 @@ extension WatchPrinter: WatchOutput {}
 ///
 /// Each batch rebuilds the outline from the controller's results and diffs it with the last one:
 /// O(n) a change, where the flat watch is O(changes); the snapshot layer's difference makes what
-/// is printed minimal (a todo changing priority is one move, a tag added one insert).
+/// is printed minimal (a todo changing priority is one move, a tag added one insert). Subtasks
+/// are nested in their group by the tree rule (`TodoOutline`, through the builder's nesting,
+/// also O(n)); a row is its todo's in its group wherever it sits, so a todo given another
+/// parent is a move (or an update) of its row, `~` in text, never a delete and an insert. With
+/// `--json` every todo object carries its `"depth"` in its group's tree.
 ///
 /// By list (`--by list`), the groups are the controller's lists (``FetchedResultsController/lists``,
 /// read with the results): when any program changes the lists, the controller says so before the
@@ -55,7 +59,8 @@ final class WatchOutlinePrinter: WatchOutput {
         builder = TodoSnapshotBuilder(nestingTodosBy: .byList(lists))
     }
 
-    func printInitial(_ todos: [Todo]) {
+    func printInitial(_ controller: FetchedResultsController) {
+        let todos = controller.fetchedObjects
         shown = builder.build(todos)
         if json {
             let groups = shown.groups.map { group in
