@@ -97,7 +97,8 @@ import TodoStore
             (TodoFetchRequest(search: "m"), .none)
         ]
         for (request, sectioning) in requests {
-            let controller = FetchedResultsController(repository: repository, fetchRequest: request, sectioning: sectioning)
+            let controller = FetchedResultsController(
+                repository: repository, fetchRequest: request, sectioning: sectioning)
             let checker = TreeChecker()
             controller.delegate = checker
             try controller.performFetch()

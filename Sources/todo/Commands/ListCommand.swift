@@ -13,7 +13,9 @@ extension Command {
             options: [
                 .init(
                     name: "--outline", value: nil,
-                    help: "Group the todos under \"Undone\" and \"Done\" (both always shown), or as --by says."),
+                    help:
+                        "Group the todos under \"Undone\" and \"Done\" (both always shown), or as --by says; subtasks are indented under their parent in its group."
+                ),
                 CommandContext.groupingOption,
                 .init(
                     name: "--sort", value: "order",

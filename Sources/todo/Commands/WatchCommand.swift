@@ -38,7 +38,10 @@ extension Command {
                 carry "group" and index the outline's rows, group rows
                 included. By list (--by list), a list renamed by any program
                 re-titles its group at once: '~ list OLD → NEW' (with --json,
-                an "update" of the group row). Ctrl-C stops.
+                an "update" of the group row). Subtasks are indented
+                under their parents; with --json every todo carries its
+                "depth" and indexes count the rows in tree order (a todo
+                given another parent is a move or an update). Ctrl-C stops.
                 """,
             examples: ["todo watch", "todo watch --json", "todo watch --outline --by priority"]
         ),

@@ -159,7 +159,8 @@ final class WatchOutlinePrinter: WatchOutput {
         retitled: [(old: String, new: TodoGroup)]
     ) {
         func object(
-            _ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String, in snapshots: TodoSnapshots<Todo>
+            _ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String,
+            in snapshots: TodoSnapshots<Todo>
         ) -> String {
             // Where the row sits in its group's tree, in the outline it is in (the old one for a delete).
             let depth = snapshots.outline.contains(row.id) ? snapshots.outline.level(of: row.id) - 1 : 0

@@ -101,8 +101,9 @@ final class UIApp: FetchedResultsControllerDelegate {
             total = try repository.count()
             if let today = request.startedBy { total -= try repository.count(.waiting(after: today)) }
         }
-        // The preview is the head of the "All" section: it cannot fill the outline's groups.
-        if total > screenful, sections.showsAll {
+        // The preview is the head of the "All" section: it cannot fill the outline's groups, nor
+        // show a tree (a subtask's place depends on its parent's, anywhere in the list).
+        if total > screenful, sections.showsAll, !(try repository.hasSubtasks()) {
             var first = request
             first.limit = screenful
             let head = try repository.fetch(first)
@@ -115,7 +116,9 @@ final class UIApp: FetchedResultsControllerDelegate {
             previewTodos = head.count
         } else {
             try controller.performFetch()
-            list = UIList(controller.snapshot, order: request.order, grouping: grouping, sections: sections)
+            list = UIList(
+                controller.snapshot, order: request.order, grouping: grouping, sections: sections,
+                tree: controller.tree)
             renderer.configure(
                 columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1,
                 timesAsked: try repository.hasDueTimes(request))
@@ -366,7 +369,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         renderer.configure(columns: size.columns, maxID: maxID)
         list = UIList(
             results, order: controller.fetchRequest.order, grouping: list.grouping, collapsed: list.collapsedGroups,
-            sections: list.sections)
+            sections: list.sections, tree: controller.tree, folded: list.folded)
         state.follow(in: &list)
     }
 
