@@ -85,18 +85,8 @@ extension TodoOutline {
     /// tree of their own, a subtask under its parent when that parent is in the same group (and
     /// list), else at the group's top level; nil (the group as it is) when none of them has a
     /// parent. O(todos of the group).
-    public static let nesting: TodoNesting<Todo> = { todos in
-        guard todos.contains(where: { $0.parentID != nil }) else { return nil }
-        var offsets: [Int64: Int] = [:]
-        offsets.reserveCapacity(todos.count)
-        for (offset, todo) in todos.enumerated() { offsets[todo.id] = offset }
-        var tree: [(offset: Int, parent: Int?)] = []
-        tree.reserveCapacity(todos.count)
-        for row in TodoOutline(todos).rows {
-            guard let offset = offsets[row.todo.id] else { continue }
-            tree.append((offset, row.parentID.flatMap { offsets[$0] }))
-        }
-        return tree
+    public static let nesting: TodoNesting<Todo> = { todos, members in
+        TodoOutline.arranged(count: members.count) { todos[members[$0]] }
     }
 }
 

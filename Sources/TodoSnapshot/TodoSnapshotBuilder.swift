@@ -310,14 +310,20 @@ where Record.ID: Sendable {
     /// The outline section as a forest: the groups as roots, their records as children.
     public var outline: SectionSnapshot<TodoRowID<Record.ID>>
 
+    /// Whether a record is under another record somewhere in the outline (a builder with a
+    /// nesting found subtasks): without, each group's records are its children, and reading
+    /// them costs no look at theirs.
+    public var isNested: Bool
+
     /// Creates the pair from its parts.
     @inlinable
     public init(
         snapshot: Snapshot<TodoSection, TodoRow<Record>>,
-        outline: SectionSnapshot<TodoRowID<Record.ID>>
+        outline: SectionSnapshot<TodoRowID<Record.ID>>, isNested: Bool = false
     ) {
         self.snapshot = snapshot
         self.outline = outline
+        self.isNested = isNested
     }
 
     /// The outline's groups, in display order. O(groups).
@@ -360,6 +366,11 @@ where Record.ID: Sendable {
     @inlinable
     public func tree(in group: TodoGroup) -> [(record: Record, depth: Int)] {
         guard outline.contains(.group(group.id)) else { return [] }
+        guard isNested else {
+            return outline.children(of: .group(group.id)).compactMap { row in
+                snapshot.item(withID: row)?.record.map { ($0, 0) }
+            }
+        }
         var rows: [(record: Record, depth: Int)] = []
         var stack: [(TodoRowID<Record.ID>, Int)] = outline.children(of: .group(group.id)).reversed().map { ($0, 0) }
         while let (row, depth) = stack.popLast() {
@@ -370,14 +381,18 @@ where Record.ID: Sendable {
     }
 }
 
-/// How the records of one outline group nest (subtasks under their parents): given the group's
-/// records in fetch order, the same records in tree order (depth first, each parent before its
+/// How the records of one outline group nest (subtasks under their parents): given all the
+/// records and the group's (`members`, their offsets in `records`, in fetch order), the group's
+/// records in tree order (depth first, each parent before its
 /// subtasks), each as its offset among them and the offset of the record it is under, nil at
-/// the group's top level; or nil when none of them nests (the group stays as it is, and costs
+/// the group's top level, offsets among `members`; or nil when none of them nests (the group stays as it is, and costs
 /// nothing more than a flat one). The rule is the caller's: this module knows no parents (the CLI and
 /// the controller pass the storage layer's one rule, `TodoOutline`), so a record whose parent
 /// is in another group is at that group's top level.
-public typealias TodoNesting<Record> = @Sendable (_ records: [Record]) -> [(offset: Int, parent: Int?)]?
+public typealias TodoNesting<Record> =
+    @Sendable (_ records: [Record], _ members: [Int]) -> [(
+        offset: Int, parent: Int?
+    )]?
 
 /// Builds the todo list's snapshots from records in fetch order.
 ///
@@ -413,7 +428,7 @@ where Record.ID: Sendable {
     /// Without a ``nesting``, the group's records as they are, flat. O(group).
     @inlinable
     func arranged(_ indices: [Int], of records: [Record]) -> (indices: [Int], parents: [Int?]?) {
-        guard let nesting, !indices.isEmpty, let tree = nesting(indices.map { records[$0] }) else {
+        guard let nesting, !indices.isEmpty, let tree = nesting(records, indices) else {
             return (indices, nil)
         }
         // From offsets among the group's records to positions in tree order.
@@ -468,7 +483,8 @@ where Record.ID: Sendable {
         }
         return TodoSnapshots(
             snapshot: Snapshot(sections: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]),
-            outline: makeOutline(groups, previous: previousOutline))
+            outline: makeOutline(groups, previous: previousOutline),
+            isNested: groups.contains { $0.parents != nil })
     }
 
     /// Both sections, flat, without the hierarchy. O(n).
@@ -511,21 +527,12 @@ where Record.ID: Sendable {
                 outline.append(ids, to: .group(group.id))
                 continue
             }
-            // Top-level runs appended at once; a subtask under its parent, which came before it.
-            var run: [TodoRowID<Record.ID>] = []
-            for (place, id) in ids.enumerated() {
-                guard let parent = parents[place] else {
-                    run.append(id)
-                    continue
-                }
-                if !run.isEmpty {
-                    outline.append(run, to: .group(group.id))
-                    run.removeAll(keepingCapacity: true)
-                }
-                outline.append([id], to: ids[parent])
+            outline.append(ids, parents: parents, to: .group(group.id))
+            var hasChildren = [Bool](repeating: false, count: ids.count)
+            for case let parent? in parents where !hasChildren[parent] {
+                hasChildren[parent] = true
                 parentRows.append(ids[parent])
             }
-            if !run.isEmpty { outline.append(run, to: .group(group.id)) }
         }
         outline.expand(groups.map { .group($0.group.id) })
         if !parentRows.isEmpty { outline.expand(parentRows) }

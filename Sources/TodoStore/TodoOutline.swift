@@ -52,61 +52,121 @@ public struct TodoOutline: Sendable, Equatable {
             rows = todos.map { Row(todo: $0, depth: 0) }
             return
         }
-        var nodes: [Int64: (todo: Todo, isContext: Bool)] = [:]
-        nodes.reserveCapacity(todos.count + context.count)
-        for todo in context { nodes[todo.id] = (todo, true) }
-        for todo in todos { nodes[todo.id] = (todo, false) }
-        // Each todo's parent by the rule above; then the links that close a loop are cut.
-        var parents: [Int64: Int64] = [:]
-        for (id, node) in nodes {
-            if let parent = Self.parent(of: node.todo, among: { nodes[$0]?.todo }) { parents[id] = parent.id }
+        // Positions past the chosen todos are the context's.
+        func todo(_ position: Int) -> Todo {
+            position < todos.count ? todos[position] : context[position - todos.count]
         }
-        var walked = Set<Int64>()
-        walked.reserveCapacity(nodes.count)
-        // In the order given, so that the same todos always cut a loop at the same place.
-        for id in todos.map(\.id) + context.map(\.id) where !walked.contains(id) {
-            var path: [Int64] = []
-            var onPath = Set<Int64>()
-            var current = id
-            while !walked.contains(current) {
+        rows = Self.arrange(count: todos.count + context.count, chosen: todos.count, todo).map { entry in
+            Row(
+                todo: todo(entry.position), depth: entry.depth, isContext: entry.position >= todos.count,
+                parentID: entry.parent.map { todo($0).id })
+        }
+    }
+
+    /// The tree of `count` todos, `members` (0 ..< count) by position: the chosen ones first
+    /// (`0 ..< chosen`, siblings in that order), then context ones. A position that repeats an
+    /// earlier one's id is left out. Depth first, each entry with its position, its depth and
+    /// the position of the todo it is under.
+    ///
+    /// The rule's whole work on positions: one table from id to position, the rest arrays, so
+    /// that arranging a million todos costs a pass or two over them and no table per todo.
+    /// O(n).
+    @usableFromInline
+    static func arrange(count: Int, chosen: Int, _ todo: (Int) -> Todo) -> [(
+        position: Int, depth: Int, parent: Int?
+    )] {
+        var positions: [Int64: Int] = [:]
+        positions.reserveCapacity(count)
+        var present = [Bool](repeating: false, count: count)
+        for position in 0..<count where positions[todo(position).id] == nil {
+            positions[todo(position).id] = position
+            present[position] = true
+        }
+        // Each todo's parent by the rule; then the links that close a loop are cut.
+        var parents = [Int](repeating: -1, count: count)
+        for position in 0..<count where present[position] {
+            var above = -1
+            let found = parent(of: todo(position)) { id in
+                guard let at = positions[id] else { return nil }
+                above = at
+                return todo(at)
+            }
+            if found != nil { parents[position] = above }
+        }
+        // 0: not walked, 1: on the walk under way, 2: walked. In the order given, so that the
+        // same todos always cut a loop at the same place: the todo where it closes stays at the top.
+        var state = [UInt8](repeating: 0, count: count)
+        var path: [Int] = []
+        for start in 0..<count where present[start] && state[start] == 0 {
+            path.removeAll(keepingCapacity: true)
+            var current = start
+            while state[current] != 2 {
+                state[current] = 1
                 path.append(current)
-                onPath.insert(current)
-                guard let up = parents[current] else { break }
-                if onPath.contains(up) {
-                    // A loop: the todo where it closes stays at the top.
-                    parents[current] = nil
+                let up = parents[current]
+                guard up >= 0 else { break }
+                if state[up] == 1 {
+                    parents[current] = -1
                     break
                 }
                 current = up
             }
-            walked.formUnion(path)
+            for position in path { state[position] = 2 }
         }
-        // Siblings in the order of `todos`: a context todo is placed just before its first
-        // chosen descendant, so that it takes that one's place.
-        var roots: [Int64] = []
-        var children: [Int64: [Int64]] = [:]
-        var placed = Set<Int64>()
-        placed.reserveCapacity(nodes.count)
-        for todo in todos where placed.insert(todo.id).inserted {
-            var chain = [todo.id]
-            var current = todo.id
-            while let up = parents[current], nodes[up]?.isContext == true, placed.insert(up).inserted {
-                chain.append(up)
-                current = up
+        // Siblings in the order of the chosen todos: a context todo is placed just before its
+        // first chosen descendant, so that it takes that one's place. Children as linked lists
+        // by position (first, next), so that no parent needs an array of its own.
+        var roots: [Int] = []
+        var firstChild = [Int](repeating: -1, count: count)
+        var lastChild = [Int](repeating: -1, count: count)
+        var nextSibling = [Int](repeating: -1, count: count)
+        var placed = [Bool](repeating: false, count: count)
+        var chain: [Int] = []
+        for position in 0..<min(chosen, count) where present[position] && !placed[position] {
+            placed[position] = true
+            chain.removeAll(keepingCapacity: true)
+            chain.append(position)
+            var current = position
+            while parents[current] >= 0, parents[current] >= chosen, !placed[parents[current]] {
+                current = parents[current]
+                placed[current] = true
+                chain.append(current)
             }
-            for id in chain.reversed() {
-                if let parent = parents[id] { children[parent, default: []].append(id) } else { roots.append(id) }
+            for node in chain.reversed() {
+                let parent = parents[node]
+                guard parent >= 0 else {
+                    roots.append(node)
+                    continue
+                }
+                if lastChild[parent] >= 0 { nextSibling[lastChild[parent]] = node } else { firstChild[parent] = node }
+                lastChild[parent] = node
             }
         }
-        var rows: [Row] = []
-        rows.reserveCapacity(placed.count)
+        var tree: [(position: Int, depth: Int, parent: Int?)] = []
+        tree.reserveCapacity(count)
         // Depth first without recursion: a deep tree must not overflow the stack.
-        var stack: [(id: Int64, depth: Int, parent: Int64?)] = roots.reversed().map { ($0, 0, nil) }
-        while let (id, depth, parent) = stack.popLast() {
-            guard let node = nodes[id] else { continue }
-            rows.append(Row(todo: node.todo, depth: depth, isContext: node.isContext, parentID: parent))
-            for child in (children[id] ?? []).reversed() { stack.append((child, depth + 1, id)) }
+        var stack: [(position: Int, depth: Int)] = roots.reversed().map { ($0, 0) }
+        var children: [Int] = []
+        while let (position, depth) = stack.popLast() {
+            let parent = parents[position]
+            tree.append((position, depth, parent >= 0 ? parent : nil))
+            children.removeAll(keepingCapacity: true)
+            var child = firstChild[position]
+            while child >= 0 {
+                children.append(child)
+                child = nextSibling[child]
+            }
+            for child in children.reversed() { stack.append((child, depth + 1)) }
         }
-        self.rows = rows
+        return tree
+    }
+
+    /// The tree of `count` todos (`todo(i)` for i in 0 ..< count, siblings in that order), as
+    /// each one's offset among them and the offset of the todo it is under, depth first; nil
+    /// when none of them has a parent. What a view that groups todos arranges each group with,
+    /// without copying the todos. O(n).
+    public static func arranged(count: Int, _ todo: (Int) -> Todo) -> [(offset: Int, parent: Int?)]? {
+        guard (0..<count).contains(where: { todo($0).parentID != nil }) else { return nil }
+        return arrange(count: count, chosen: count, todo).map { ($0.position, $0.parent) }
     }
 }

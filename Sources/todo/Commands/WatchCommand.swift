@@ -144,19 +144,21 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     /// The results in tree order (subtasks indented under their parents, as `todo list` shows
     /// them; with `--json`, each object with its `"depth"`).
     func printInitial(_ controller: FetchedResultsController) {
-        let rows = controller.treeRows
+        // Without a tree, the results as they are (not copied into rows), each at depth 0.
+        let tree = controller.tree
+        let todos = tree?.rows.map(\.todo) ?? controller.fetchedObjects
+        func depth(_ todo: Todo) -> Int { tree?.item(withID: todo.id)?.depth ?? 0 }
         if json {
             out.write(
-                "{\"items\": [" + rows.map { JSON.object($0.todo, uid: nil, depth: $0.depth) }.joined(separator: ", ")
+                "{\"items\": [" + todos.map { JSON.object($0, uid: nil, depth: depth($0)) }.joined(separator: ", ")
                     + "]}\n")
         } else {
             // As in `todo list`, the id column is as wide as the widest id listed. The lines
             // that follow are one-line summaries (`+ 1234  name`), not columns, so a larger id
             // arriving later has nothing to widen.
-            let todos = rows.lazy.map(\.todo)
-            let text = text.fitting(maxID: todos.map(\.id).max() ?? 0, showsTimes: todos.hasDueTimes)
-            for row in rows { text.writeRow(row.todo, depth: row.depth, to: &out) }
-            if rows.isEmpty { out.write("No todos.\n") }
+            let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0, showsTimes: todos.hasDueTimes)
+            for todo in todos { text.writeRow(todo, depth: depth(todo), to: &out) }
+            if todos.isEmpty { out.write("No todos.\n") }
             out.write("Watching for changes (Ctrl-C to stop)...\n")
         }
         out.flush()

@@ -13,7 +13,9 @@ import TodoStore
 ///
 /// Complexity: a change of k todos costs O(k log n), whatever the size of the list: the
 /// controller patches its snapshot and derives the difference from the changed todos, and the
-/// list patches its groups from that difference (see `UIList`); drawing costs the window.
+/// list patches its groups from that difference (see `UIList`); drawing costs the window. With
+/// subtasks, "All" is the controller's tree, patched by the controller as it patches its results
+/// (see `FetchedResultsController`), and each change finds the folded runs again (`UIList`).
 ///
 /// Threading: everything runs on the thread that calls ``run(_:)``; other threads only post to
 /// ``UIEvents``. The controller's delegate callbacks come on this thread too: synchronously
