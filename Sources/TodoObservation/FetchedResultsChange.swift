@@ -55,6 +55,22 @@ public struct FetchedResultsBatch: Sendable {
     public let snapshot: TodoResultsSnapshot
     /// The changes from the previous results; never empty.
     public let difference: SnapshotDifference<String, Todo>
+    /// The same change in tree order (``FetchedResultsController/tree``): nil when neither the
+    /// previous results nor the new ones have a subtask (the tree is then the flat results,
+    /// every todo at the top level, and ``difference`` says it all), or when the tree did not
+    /// change.
+    public let tree: TodoTreeChange?
+
+    /// A batch from its parts.
+    public init(
+        previous: TodoResultsSnapshot, snapshot: TodoResultsSnapshot, difference: SnapshotDifference<String, Todo>,
+        tree: TodoTreeChange? = nil
+    ) {
+        self.previous = previous
+        self.snapshot = snapshot
+        self.difference = difference
+        self.tree = tree
+    }
 }
 
 /// Receives a controller's change notifications, in the order `NSFetchedResultsController`

@@ -45,6 +45,17 @@ import TodoStore
 /// binary search in the snapshot (a `SortedSnapshot`, which shares storage with the previous
 /// one), and the difference is derived from them alone. Any other change refetches the
 /// request, O(n), and finds the changed todos by merging the old and new results.
+///
+/// Subtasks: ``tree`` holds the results as a tree (the tree rule, `TodoOutline`: a subtask under
+/// its parent when that parent is among the results, in the same list and section, else at the
+/// top level), depth first, each row with its depth; each batch carries its change in tree
+/// order (``FetchedResultsBatch/tree``), where a todo that only changed parent or level is a
+/// move or an update, never a delete and an insert. A file without subtasks keeps no tree
+/// (``tree`` is nil: the tree is the flat results) and its commits stay O(k log n): a look at
+/// the k changed todos' parents. With subtasks, a commit also moves the rows of the todos under
+/// the changed ones, O((k + s) (d + log n)) for s such todos and trees d deep, and the tree
+/// costs a second sorted snapshot of the results in memory; the commit that brings the first
+/// subtask, or takes the last away, builds or drops it whole, O(n).
 public final class FetchedResultsController {
     /// How the results are grouped into sections.
     public enum Sectioning: Sendable, Equatable {
@@ -78,6 +89,19 @@ public final class FetchedResultsController {
 
     /// The current results as a snapshot (empty before ``performFetch()``).
     public private(set) var snapshot: TodoResultsSnapshot
+    /// The parent links among the results and, while there are some, the tree.
+    private var treeState: TodoTreeState
+
+    /// The results as a tree, in tree order, each row with its depth and parent; nil while no
+    /// todo of the results has a parent (the tree is then ``snapshot``, every todo at the top
+    /// level: ``treeRows`` reads either way).
+    public var tree: TodoTreeSnapshot? { treeState.snapshot }
+
+    /// Every row in tree order, section after section: ``tree``'s rows, or every todo at depth
+    /// 0 when there is no tree. O(n).
+    public var treeRows: [TodoTreeRow] {
+        tree?.rows ?? snapshot.items.map { TodoTreeRow(todo: $0, ancestors: []) }
+    }
     /// Up to this many changed todos per commit are patched in rather than refetched: 256, or
     /// one in 50 of the results when that is more, up to 10,000 (about what the change feed
     /// keeps). At that bound patching is still cheaper than a refetch, as `todo watch` timed
@@ -133,6 +157,7 @@ public final class FetchedResultsController {
         self.fetchRequest = fetchRequest
         self.sectioning = sectioning
         snapshot = TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning)
+        treeState = TodoTreeState(order: fetchRequest.order, sectioning: sectioning)
     }
 
     /// Results in this controller's order and sectioning, holding `todos` (fetched in order).
@@ -185,6 +210,7 @@ public final class FetchedResultsController {
     /// connection's commits (once).
     private func adopt(_ results: TodoResultsSnapshot) {
         snapshot = results
+        treeState.reset(to: results)
         needsFullRefetch = false
         lastRefreshError = nil
         observeCommits()
@@ -425,27 +451,30 @@ public final class FetchedResultsController {
     private func refresh(changed: Set<Int64>? = nil) throws(TodoStoreError) -> Bool {
         let old = snapshot
         let update: (results: TodoResultsSnapshot, difference: SnapshotDifference<String, Todo>?)
+        // The todos that may differ, for the tree; nil: unknown.
+        let ids: [Int64]?
         if !needsFullRefetch, let changed, changed.count <= incrementalLimit,
             fetchRequest.limit == nil, fetchRequest.offset == 0,
             let patch = try patched(old, changing: changed)
         {
             update = patch
+            ids = Array(changed)
         } else {
             // Read before the rows, so a commit in between is read again later, never missed.
             feedPosition = try repository.feedPosition()
             let results = makeResults(try repository.fetch(fetchRequest))
             refetches += 1
-            update = (
-                results, results.changedIdentifiers(from: old).flatMap { results.difference(from: old, changed: $0) }
-            )
+            ids = results.changedIdentifiers(from: old)
+            update = (results, ids.flatMap { results.difference(from: old, changed: $0) })
         }
         needsFullRefetch = false
         lastRefreshError = nil
         snapshot = update.results
+        let tree = treeState.update(from: old, to: update.results, changed: ids)
         // Results out of the order the comparator expects (see `SortedSnapshot`) are diffed whole.
         let difference = update.difference ?? update.results.snapshot.difference(from: old.snapshot)
         guard !difference.isEmpty else { return false }
-        notify(FetchedResultsBatch(previous: old, snapshot: update.results, difference: difference))
+        notify(FetchedResultsBatch(previous: old, snapshot: update.results, difference: difference, tree: tree))
         return true
     }
 

@@ -79,3 +79,22 @@ extension TodoGrouping where Record == Todo {
         }
     }
 }
+
+extension TodoOutline {
+    /// The tree rule (`TodoOutline`) as the snapshot builder's nesting: a group's todos as a
+    /// tree of their own, a subtask under its parent when that parent is in the same group (and
+    /// list), else at the group's top level; nil (the group as it is) when none of them has a
+    /// parent. O(todos of the group).
+    public static let nesting: TodoNesting<Todo> = { todos, members in
+        TodoOutline.arranged(count: members.count) { todos[members[$0]] }
+    }
+}
+
+extension TodoSnapshotBuilder where Record == Todo {
+    /// A builder of the outline grouped by `grouping`, each group's todos nested by the tree
+    /// rule (`TodoOutline.nesting`): what `todo list --outline`, `todo watch --outline` and
+    /// `todo ui` show.
+    public init(nestingTodosBy grouping: TodoGrouping<Todo>) {
+        self.init(grouping: grouping, nesting: TodoOutline.nesting)
+    }
+}

@@ -52,6 +52,36 @@ public struct SectionSnapshot<ItemID: Hashable & Sendable>: Sendable, Equatable 
         }
     }
 
+    /// Appends a forest of items after the last child of `parent` (at the top level when it is
+    /// nil): `parents[i]` is the position in `items` of the item `items[i]` is under (an earlier
+    /// one), nil for an item right under `parent`. Items are depth first or in any order that
+    /// keeps each item's children in order.
+    ///
+    /// O(k): each item is hashed once, as ``append(_:to:)`` hashes it. Precondition: `parent`,
+    /// if given, is present; no new identifier is present already or repeated; each position in
+    /// `parents` is in `items`.
+    @inlinable
+    public mutating func append(_ items: [ItemID], parents: [Int?], to parent: ItemID? = nil) {
+        if let parent { _ = requireNode(parent) }
+        var children = [[ItemID]](repeating: [], count: items.count)
+        var top: [ItemID] = []
+        for (position, above) in parents.enumerated() {
+            if let above { children[above].append(items[position]) } else { top.append(items[position]) }
+        }
+        nodes.reserveCapacity(nodes.count + items.count)
+        for (position, item) in items.enumerated() {
+            let node = Node(parent: parents[position].map { items[$0] } ?? parent, children: children[position])
+            guard nodes.updateValue(node, forKey: item) == nil else {
+                fatalError("SectionSnapshot: duplicate item identifier \(item)")
+            }
+        }
+        if let parent {
+            nodes[parent]?.children.append(contentsOf: top)
+        } else {
+            roots.append(contentsOf: top)
+        }
+    }
+
     /// Inserts items just before `sibling`, under the same parent.
     ///
     /// O(k + siblings). Precondition: `sibling` is present; no new identifier is present already

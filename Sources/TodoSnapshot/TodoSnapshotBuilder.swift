@@ -310,14 +310,20 @@ where Record.ID: Sendable {
     /// The outline section as a forest: the groups as roots, their records as children.
     public var outline: SectionSnapshot<TodoRowID<Record.ID>>
 
+    /// Whether a record is under another record somewhere in the outline (a builder with a
+    /// nesting found subtasks): without, each group's records are its children, and reading
+    /// them costs no look at theirs.
+    public var isNested: Bool
+
     /// Creates the pair from its parts.
     @inlinable
     public init(
         snapshot: Snapshot<TodoSection, TodoRow<Record>>,
-        outline: SectionSnapshot<TodoRowID<Record.ID>>
+        outline: SectionSnapshot<TodoRowID<Record.ID>>, isNested: Bool = false
     ) {
         self.snapshot = snapshot
         self.outline = outline
+        self.isNested = isNested
     }
 
     /// The outline's groups, in display order. O(groups).
@@ -334,19 +340,59 @@ where Record.ID: Sendable {
         return group
     }
 
-    /// The number of records in a group. O(1) amortised.
+    /// The number of records in a group, subtasks included. O(1) amortised for flat groups,
+    /// O(records in the group) for nested ones.
     @inlinable
     public func count(of group: TodoGroup) -> Int {
-        outline.contains(.group(group.id)) ? outline.children(of: .group(group.id)).count : 0
+        guard outline.contains(.group(group.id)) else { return 0 }
+        let top = outline.children(of: .group(group.id))
+        var count = top.count
+        var stack = top
+        while let row = stack.popLast() {
+            let children = outline.children(of: row)
+            count += children.count
+            stack.append(contentsOf: children)
+        }
+        return count
     }
 
-    /// The records of a group, in fetch order. O(records in the group).
+    /// The records of a group, in the group's order: fetch order, each subtask right after its
+    /// parent when nested. O(records in the group).
     @inlinable
-    public func records(in group: TodoGroup) -> [Record] {
+    public func records(in group: TodoGroup) -> [Record] { tree(in: group).map(\.record) }
+
+    /// The records of a group depth first, each with its depth under the group (0: the group's
+    /// top level, 1: a subtask of one of those...). O(records in the group).
+    @inlinable
+    public func tree(in group: TodoGroup) -> [(record: Record, depth: Int)] {
         guard outline.contains(.group(group.id)) else { return [] }
-        return outline.children(of: .group(group.id)).compactMap { snapshot.item(withID: $0)?.record }
+        guard isNested else {
+            return outline.children(of: .group(group.id)).compactMap { row in
+                snapshot.item(withID: row)?.record.map { ($0, 0) }
+            }
+        }
+        var rows: [(record: Record, depth: Int)] = []
+        var stack: [(TodoRowID<Record.ID>, Int)] = outline.children(of: .group(group.id)).reversed().map { ($0, 0) }
+        while let (row, depth) = stack.popLast() {
+            if let record = snapshot.item(withID: row)?.record { rows.append((record, depth)) }
+            for child in outline.children(of: row).reversed() { stack.append((child, depth + 1)) }
+        }
+        return rows
     }
 }
+
+/// How the records of one outline group nest (subtasks under their parents): given all the
+/// records and the group's (`members`, their offsets in `records`, in fetch order), the group's
+/// records in tree order (depth first, each parent before its
+/// subtasks), each as its offset among them and the offset of the record it is under, nil at
+/// the group's top level, offsets among `members`; or nil when none of them nests (the group stays as it is, and costs
+/// nothing more than a flat one). The rule is the caller's: this module knows no parents (the CLI and
+/// the controller pass the storage layer's one rule, `TodoOutline`), so a record whose parent
+/// is in another group is at that group's top level.
+public typealias TodoNesting<Record> =
+    @Sendable (_ records: [Record], _ members: [Int]) -> [(
+        offset: Int, parent: Int?
+    )]?
 
 /// Builds the todo list's snapshots from records in fetch order.
 ///
@@ -357,15 +403,38 @@ where Record.ID: Sendable {
 /// across rebuilds, so with a one-group-each grouping a record changing group (a done toggle, a
 /// new priority) is one move in the outline, carrying the new content, and one update in `all`;
 /// with several groups each (tags), a tag added is one insert and a tag removed one delete.
+///
+/// With a ``nesting``, each group's records are a tree (subtasks under their parents in the
+/// group, the section snapshot's items under items): the outline section lists them depth
+/// first, and ``TodoSnapshots/outline`` holds each under its parent. A row's identifier never
+/// says where it sits, so a record that only changed parent or level is a move (or an update)
+/// of its row, never a delete and an insert.
 public struct TodoSnapshotBuilder<Record: Identifiable & Equatable & Sendable>: Sendable
 where Record.ID: Sendable {
     /// How records are sorted into the outline's groups.
     public let grouping: TodoGrouping<Record>
+    /// How a group's records nest; nil: flat groups.
+    public let nesting: TodoNesting<Record>?
 
-    /// Creates a builder that sorts records into groups by `grouping`.
+    /// Creates a builder that sorts records into groups by `grouping`, nested by `nesting`.
     @inlinable
-    public init(grouping: TodoGrouping<Record>) {
+    public init(grouping: TodoGrouping<Record>, nesting: TodoNesting<Record>? = nil) {
         self.grouping = grouping
+        self.nesting = nesting
+    }
+
+    /// The records of one group (`indices` into `records`) in the group's tree order, each with
+    /// the position in that order of the record it is under (nil: the group's top level).
+    /// Without a ``nesting``, the group's records as they are, flat. O(group).
+    @inlinable
+    func arranged(_ indices: [Int], of records: [Record]) -> (indices: [Int], parents: [Int?]?) {
+        guard let nesting, !indices.isEmpty, let tree = nesting(records, indices) else {
+            return (indices, nil)
+        }
+        // From offsets among the group's records to positions in tree order.
+        var position = [Int](repeating: 0, count: indices.count)
+        for (place, entry) in tree.enumerated() { position[entry.offset] = place }
+        return (tree.map { indices[$0.offset] }, tree.map { $0.parent.map { position[$0] } })
     }
 
     /// Creates the sample app's builder: records into "Undone" and "Done" by `isDone`.
@@ -392,8 +461,9 @@ where Record.ID: Sendable {
         let several = grouping.allowsSeveralGroups
         var outlineRows: [TodoRow<Record>] = []
         outlineRows.reserveCapacity(partition.reduce(partition.count) { $0 + $1.members.count })
-        var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])] = []
-        for (group, indices) in partition {
+        var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>], parents: [Int?]?)] = []
+        for (group, members) in partition {
+            let (indices, parents) = arranged(members, of: records)
             outlineRows.append(.group(group))
             var ids: [TodoRowID<Record.ID>] = []
             ids.reserveCapacity(indices.count)
@@ -409,11 +479,12 @@ where Record.ID: Sendable {
                     ids.append(.todo(records[index].id, .outline))
                 }
             }
-            groups.append((group, ids))
+            groups.append((group, ids, parents))
         }
         return TodoSnapshots(
             snapshot: Snapshot(sections: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]),
-            outline: makeOutline(groups, previous: previousOutline))
+            outline: makeOutline(groups, previous: previousOutline),
+            isNested: groups.contains { $0.parents != nil })
     }
 
     /// Both sections, flat, without the hierarchy. O(n).
@@ -423,28 +494,48 @@ where Record.ID: Sendable {
     }
 
     /// The outline's hierarchy alone: groups as roots, expanded unless `previous` says
-    /// otherwise, records as their children. O(n).
+    /// otherwise, records as their children (and, nested, subtasks as theirs). O(n).
     @inlinable
     public func outline(_ records: [Record], previous: SectionSnapshot<TodoRowID<Record.ID>>? = nil)
         -> SectionSnapshot<TodoRowID<Record.ID>>
     {
         let several = grouping.allowsSeveralGroups
         return makeOutline(
-            grouping.partition(records) { _, offset in offset }.map { group, indices in
-                (group, indices.map { several ? .member(records[$0].id, group.id) : .todo(records[$0].id, .outline) })
+            grouping.partition(records) { _, offset in offset }.map { group, members in
+                let (indices, parents) = arranged(members, of: records)
+                let ids: [TodoRowID<Record.ID>] = indices.map {
+                    several ? .member(records[$0].id, group.id) : .todo(records[$0].id, .outline)
+                }
+                return (group, ids, parents)
             }, previous: previous)
     }
 
+    /// The section snapshot of the groups: each group's ids under it, or under the id at the
+    /// position `parents` gives (an earlier one: the ids are in tree order). Groups and
+    /// records with subtasks start expanded; `previous` carries its state over.
     @inlinable
     func makeOutline(
-        _ groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>])],
+        _ groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>], parents: [Int?]?)],
         previous: SectionSnapshot<TodoRowID<Record.ID>>?
     ) -> SectionSnapshot<TodoRowID<Record.ID>> {
         var outline = SectionSnapshot<TodoRowID<Record.ID>>()
         outline.reserveCapacity(groups.reduce(groups.count) { $0 + $1.ids.count })
         outline.append(groups.map { .group($0.group.id) })
-        for (group, ids) in groups { outline.append(ids, to: .group(group.id)) }
+        var parentRows: [TodoRowID<Record.ID>] = []
+        for (group, ids, parents) in groups {
+            guard let parents else {
+                outline.append(ids, to: .group(group.id))
+                continue
+            }
+            outline.append(ids, parents: parents, to: .group(group.id))
+            var hasChildren = [Bool](repeating: false, count: ids.count)
+            for case let parent? in parents where !hasChildren[parent] {
+                hasChildren[parent] = true
+                parentRows.append(ids[parent])
+            }
+        }
         outline.expand(groups.map { .group($0.group.id) })
+        if !parentRows.isEmpty { outline.expand(parentRows) }
         if let previous { outline.copyExpansionState(from: previous) }
         return outline
     }

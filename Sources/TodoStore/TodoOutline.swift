@@ -13,12 +13,35 @@ public struct TodoOutline: Sendable, Equatable {
         /// Whether the todo is shown only as the parent of a todo the filter chose (a search that
         /// finds "Oat milk" shows "Weekend groceries" above it, dimmed).
         public var isContext: Bool
+        /// The id of the todo this one is under in the tree (the row above it at `depth - 1`),
+        /// nil at the top level: its ``Todo/parentID`` by the rule, or nil where the rule (or a
+        /// loop cut) put it at the top.
+        public var parentID: Int64?
 
-        public init(todo: Todo, depth: Int, isContext: Bool = false) {
+        public init(todo: Todo, depth: Int, isContext: Bool = false, parentID: Int64? = nil) {
             self.todo = todo
             self.depth = depth
             self.isContext = isContext
+            self.parentID = parentID
         }
+    }
+
+    /// The rule itself, for readers that place todos one at a time (the fetched-results
+    /// controller, patching a commit's todos into its tree): the todo `todo` is under, found by
+    /// `shown` among the todos shown (nil: not shown), or nil when it is at the top level. It
+    /// says nothing of loops: a reader that walks up must stop where it meets a todo twice, and
+    /// take the tree whole from ``init(_:context:)`` then, which cuts the loop.
+    @inlinable
+    public static func parent(of todo: Todo, among shown: (Int64) -> Todo?) -> Todo? {
+        guard let id = todo.parentID, let parent = shown(id), isUnder(Node(todo), Node(parent)) else { return nil }
+        return parent
+    }
+
+    /// The rule on what it needs: whether `node` is under `parent` (a todo shown, whose id is
+    /// `node`'s parent id): not itself, and in the same list.
+    @inlinable
+    static func isUnder(_ node: Node, _ parent: Node) -> Bool {
+        node.parentID == parent.id && parent.id != node.id && parent.listID == node.listID
     }
 
     /// What the rule needs of a todo: its id, its parent's and its list's.
@@ -27,20 +50,35 @@ public struct TodoOutline: Sendable, Equatable {
         public var parentID: Int64?
         public var listID: Int64
 
+        @inlinable
         public init(id: Int64, parentID: Int64?, listID: Int64) {
             self.id = id
             self.parentID = parentID
             self.listID = listID
         }
 
+        @inlinable
         public init(_ todo: Todo) { self.init(id: todo.id, parentID: todo.parentID, listID: todo.listID) }
     }
 
-    /// A todo's place in the tree's order.
+    /// A todo's place in the tree's order (``places(_:context:)``).
     public struct Place: Sendable, Equatable {
         public var id: Int64
         public var depth: Int
         public var isContext: Bool
+    }
+
+    /// The places of `nodes` (chosen, in their order) and `context` (their ancestors not chosen),
+    /// depth first: the rule on ids alone, so that a list of a million todos orders its tree
+    /// without holding its rows (``TodoRepository/forEachInOutline(_:withContext:_:)``). O(n).
+    public static func places(_ nodes: [Node], context: [Node] = []) -> [Place] {
+        let count = nodes.count + context.count
+        func node(_ position: Int) -> Node {
+            position < nodes.count ? nodes[position] : context[position - nodes.count]
+        }
+        return arrange(count: count, chosen: nodes.count, node).map { entry in
+            Place(id: node(entry.position).id, depth: entry.depth, isContext: entry.position >= nodes.count)
+        }
     }
 
     /// The rows, depth first.
@@ -48,101 +86,124 @@ public struct TodoOutline: Sendable, Equatable {
 
     /// The tree of `todos`, siblings in the order of `todos`, with `context` (ancestors of some
     /// of them that were not chosen themselves) each placed where its first chosen descendant is.
+    ///
+    /// O(n): each parent chain is walked once.
     public init(_ todos: [Todo], context: [Todo] = []) {
-        var byID: [Int64: Todo] = [:]
-        byID.reserveCapacity(todos.count + context.count)
-        for todo in context + todos { byID[todo.id] = todo }
-        rows = Self.places(todos.map(Node.init), context: context.map(Node.init)).compactMap { place in
-            byID[place.id].map { Row(todo: $0, depth: place.depth, isContext: place.isContext) }
+        // No todo under another (most lists): the todos as they are, without a table of them.
+        guard !context.isEmpty || todos.contains(where: { $0.parentID != nil }) else {
+            rows = todos.map { Row(todo: $0, depth: 0) }
+            return
+        }
+        // Positions past the chosen todos are the context's.
+        func todo(_ position: Int) -> Todo {
+            position < todos.count ? todos[position] : context[position - todos.count]
+        }
+        rows = Self.arrange(count: todos.count + context.count, chosen: todos.count, { Node(todo($0)) }).map { entry in
+            Row(
+                todo: todo(entry.position), depth: entry.depth, isContext: entry.position >= todos.count,
+                parentID: entry.parent.map { todo($0).id })
         }
     }
 
-    /// The places of `nodes` (chosen, in their order) and `context` (their ancestors not chosen),
-    /// depth first: the rule itself, on ids alone, so that a list of a million todos orders its
-    /// tree without holding its rows.
+    /// The tree of `count` todos, `members` (0 ..< count) by position: the chosen ones first
+    /// (`0 ..< chosen`, siblings in that order), then context ones. A position that repeats an
+    /// earlier one's id is left out. Depth first, each entry with its position, its depth and
+    /// the position of the todo it is under.
     ///
-    /// O(n): each parent chain is walked once; arrays indexed by position, one dictionary of ids.
-    public static func places(_ nodes: [Node], context: [Node] = []) -> [Place] {
-        let all = nodes + context
-        let chosen = nodes.count
-        var index: [Int64: Int32] = [:]
-        index.reserveCapacity(all.count)
-        for (offset, node) in all.enumerated() where index[node.id] == nil { index[node.id] = Int32(offset) }
-        // Each todo's parent by the rule (-1: the top level).
-        var parent = [Int32](repeating: -1, count: all.count)
-        for (offset, node) in all.enumerated() {
-            if let id = node.parentID, id != node.id, let above = index[id], all[Int(above)].listID == node.listID {
-                parent[offset] = above
-            }
+    /// The rule's whole work on positions: one table from id to position, the rest arrays, so
+    /// that arranging a million todos costs a pass or two over them and no table per todo.
+    /// O(n).
+    @usableFromInline
+    static func arrange(count: Int, chosen: Int, _ node: (Int) -> Node) -> [(
+        position: Int, depth: Int, parent: Int?
+    )] {
+        var positions: [Int64: Int] = [:]
+        positions.reserveCapacity(count)
+        var present = [Bool](repeating: false, count: count)
+        for position in 0..<count where positions[node(position).id] == nil {
+            positions[node(position).id] = position
+            present[position] = true
         }
-        // The links that close a loop are cut, in the order given, so that the same todos always
-        // cut a loop at the same place. 0: not walked, 1: on the walk under way, 2: walked.
-        var state = [UInt8](repeating: 0, count: all.count)
-        var path: [Int32] = []
-        for start in all.indices where state[start] == 0 {
+        // Each todo's parent by the rule; then the links that close a loop are cut.
+        var parents = [Int](repeating: -1, count: count)
+        for position in 0..<count where present[position] {
+            let below = node(position)
+            if let id = below.parentID, let at = positions[id], isUnder(below, node(at)) { parents[position] = at }
+        }
+        // 0: not walked, 1: on the walk under way, 2: walked. In the order given, so that the
+        // same todos always cut a loop at the same place: the todo where it closes stays at the top.
+        var state = [UInt8](repeating: 0, count: count)
+        var path: [Int] = []
+        for start in 0..<count where present[start] && state[start] == 0 {
             path.removeAll(keepingCapacity: true)
-            var current = Int32(start)
-            while state[Int(current)] == 0 {
-                state[Int(current)] = 1
+            var current = start
+            while state[current] != 2 {
+                state[current] = 1
                 path.append(current)
-                let up = parent[Int(current)]
-                if up < 0 { break }
-                if state[Int(up)] == 1 {
-                    parent[Int(current)] = -1
+                let up = parents[current]
+                guard up >= 0 else { break }
+                if state[up] == 1 {
+                    parents[current] = -1
                     break
                 }
                 current = up
             }
-            for offset in path { state[Int(offset)] = 2 }
+            for position in path { state[position] = 2 }
         }
-        // Siblings in the order given: a context todo is placed just before its first chosen
-        // descendant, so that it takes that one's place. Children as linked lists of positions.
-        var roots: [Int32] = []
-        var firstChild = [Int32](repeating: -1, count: all.count)
-        var lastChild = [Int32](repeating: -1, count: all.count)
-        var nextSibling = [Int32](repeating: -1, count: all.count)
-        var placed = [Bool](repeating: false, count: all.count)
-        func attach(_ offset: Int32) {
-            let up = parent[Int(offset)]
-            if up < 0 {
-                roots.append(offset)
-            } else {
-                if lastChild[Int(up)] < 0 {
-                    firstChild[Int(up)] = offset
-                } else {
-                    nextSibling[Int(lastChild[Int(up)])] = offset
-                }
-                lastChild[Int(up)] = offset
-            }
-        }
-        var chain: [Int32] = []
-        for offset in 0..<chosen where !placed[offset] {
-            placed[offset] = true
+        // Siblings in the order of the chosen todos: a context todo is placed just before its
+        // first chosen descendant, so that it takes that one's place. Children as linked lists
+        // by position (first, next), so that no parent needs an array of its own.
+        var roots: [Int] = []
+        var firstChild = [Int](repeating: -1, count: count)
+        var lastChild = [Int](repeating: -1, count: count)
+        var nextSibling = [Int](repeating: -1, count: count)
+        var placed = [Bool](repeating: false, count: count)
+        var chain: [Int] = []
+        for position in 0..<min(chosen, count) where present[position] && !placed[position] {
+            placed[position] = true
             chain.removeAll(keepingCapacity: true)
-            chain.append(Int32(offset))
-            var current = Int32(offset)
-            while case let up = parent[Int(current)], up >= chosen, !placed[Int(up)] {
-                placed[Int(up)] = true
-                chain.append(up)
-                current = up
+            chain.append(position)
+            var current = position
+            while parents[current] >= 0, parents[current] >= chosen, !placed[parents[current]] {
+                current = parents[current]
+                placed[current] = true
+                chain.append(current)
             }
-            for link in chain.reversed() { attach(link) }
+            for node in chain.reversed() {
+                let parent = parents[node]
+                guard parent >= 0 else {
+                    roots.append(node)
+                    continue
+                }
+                if lastChild[parent] >= 0 { nextSibling[lastChild[parent]] = node } else { firstChild[parent] = node }
+                lastChild[parent] = node
+            }
         }
+        var tree: [(position: Int, depth: Int, parent: Int?)] = []
+        tree.reserveCapacity(count)
         // Depth first without recursion: a deep tree must not overflow the stack.
-        var places: [Place] = []
-        places.reserveCapacity(all.count)
-        var stack: [(offset: Int32, depth: Int)] = roots.reversed().map { ($0, 0) }
-        var children: [Int32] = []
-        while let (offset, depth) = stack.popLast() {
-            places.append(Place(id: all[Int(offset)].id, depth: depth, isContext: Int(offset) >= chosen))
+        var stack: [(position: Int, depth: Int)] = roots.reversed().map { ($0, 0) }
+        var children: [Int] = []
+        while let (position, depth) = stack.popLast() {
+            let parent = parents[position]
+            tree.append((position, depth, parent >= 0 ? parent : nil))
             children.removeAll(keepingCapacity: true)
-            var child = firstChild[Int(offset)]
+            var child = firstChild[position]
             while child >= 0 {
                 children.append(child)
-                child = nextSibling[Int(child)]
+                child = nextSibling[child]
             }
             for child in children.reversed() { stack.append((child, depth + 1)) }
         }
-        return places
+        return tree
+    }
+
+    /// The tree of `count` todos (`todo(i)` for i in 0 ..< count, siblings in that order), as
+    /// each one's offset among them and the offset of the todo it is under, depth first; nil
+    /// when none of them has a parent. What a view that groups todos arranges each group with,
+    /// without copying the todos. O(n).
+    public static func arranged(count: Int, _ todo: (Int) -> Todo) -> [(offset: Int, parent: Int?)]? {
+        guard (0..<count).contains(where: { todo($0).parentID != nil }) else { return nil }
+        return arrange(count: count, chosen: count, { Node(todo($0)) }).map { ($0.position, $0.parent) }
     }
 }

@@ -106,7 +106,8 @@ import Testing
             .replacingOccurrences(of: "\r", with: "")
         #expect(
             list.contains(
-                "  --outline\n      Group the todos under \"Undone\" and\n      \"Done\" (both always shown), or as\n      --by says.\n"
+                "  --outline\n      Group the todos under \"Undone\" and\n      \"Done\" (both always shown), or as\n"
+                    + "      --by says; subtasks are indented\n      under their parent in its group.\n"
             ))
         #expect(list.contains("USAGE: todo list [--outline]\n       [--by <group>] [--sort <order>]"), "\(list)")
         // Wide enough for two columns, descriptions hang at their column.

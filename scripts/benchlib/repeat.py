@@ -7,6 +7,13 @@ schema (so the change feed's triggers run as for todos added one by one).
               alternating, at 100,000 and (full runs) 1,000,000 todos. Goal: at most 1.2x the shell.
   lists@SIZE  the same `todo list` and shell SELECT once the todos are spread over ten lists (issue
               35): rows then name their list. Goal: at most 1.2x the shell.
+  outline@SIZE          `todo list --outline` once 30% of the todos are subtasks (issue 36: ids ending
+                        in 2 and 3 under the todo ending in 1, those ending in 4 under the one ending
+                        in 3: three levels) vs. today's flat outline, the same todos without parents
+                        (a copy of the file): p50 ms of 21 runs each, alternating. Goal: at most 1.3x.
+  watch_subtasks@SIZE   `todo watch --json` over that file with subtasks: p95 ms from another
+                        process's one-row commit to the change line, as scale's watch_commit takes it
+                        (scale.watch_figures). Goal: at most 16 ms at 1M.
   done        whole `todo done ID` on a repeating todo (it moves to its next date and logs the
               occurrence) vs. `todo done ID` on a plain one, on a copy of the 10,000-todo file:
               p50 ms of 41 runs each, alternating (each plain run takes the next undone todo; the
@@ -16,16 +23,29 @@ schema (so the change feed's triggers run as for todos added one by one).
 import os
 from types import SimpleNamespace
 
+import shutil
+
 from .core import list_sql
 from .figures import figure, size_label, table
 from .proc import log, run, side_by_side_ms, wall_ms
+from .scale import watch_figures
 from .stats import p50
 
 NAME = "repeat"
-SETTINGS = {"full": SimpleNamespace(sizes=[100_000, 1_000_000], runs=21, done_todos=10_000, done_runs=41),
-            "quick": SimpleNamespace(sizes=[100_000], runs=21, done_todos=10_000, done_runs=41),
-            "smoke": SimpleNamespace(sizes=[200], runs=3, done_todos=200, done_runs=3)}
+SETTINGS = {"full": SimpleNamespace(sizes=[100_000, 1_000_000], runs=21, done_todos=10_000, done_runs=41,
+                                    watch_samples=30),
+            "quick": SimpleNamespace(sizes=[100_000], runs=21, done_todos=10_000, done_runs=41, watch_samples=30),
+            "smoke": SimpleNamespace(sizes=[200], runs=3, done_todos=200, done_runs=3, watch_samples=3)}
 GOAL = 1.2
+OUTLINE_GOAL = 1.3
+WATCH_GOALS = {1_000_000: 16}
+
+# 30% of the todos as subtasks, three levels (issue 36): x2 and x3 under x1, x4 under x3. x1 is
+# never done (i % 5 = 0 is), so most subtasks share their parent's group.
+SUBTASKS_SQL = """
+UPDATE todos SET parent_id = CASE id % 10 WHEN 2 THEN id - 1 WHEN 3 THEN id - 2 WHEN 4 THEN id - 1 END
+WHERE id % 10 IN (2, 3, 4) AND id > 10;
+"""
 
 # One todo in ten repeats (and has a deadline: i % 10 = 3 is odd, so i % 4 is not 0); a fifth are
 # done (never a repeating one); a third have tags, a tenth a note, a twentieth a due time, a
@@ -76,6 +96,7 @@ def measure(ctx):
         ours, theirs = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, list_sql(path)], s.runs)
         figures.append(figure(f"repeat.list@{label}", ours, "ms", stat=f"p50 of {s.runs}", baseline=theirs,
                               baseline_name="sqlite3 shell", goal=GOAL))
+        figures += subtask_figures(todo, path, size, s)
         log(f"bench: repeat: the same {size:,} todos in ten lists...")
         run(["sqlite3", path, TEN_LISTS_SQL], timeout=600)
         ours, theirs = side_by_side_ms([todo, "--db", path, "list"], ["sqlite3", path, list_sql(path)], s.runs)
@@ -98,9 +119,30 @@ def measure(ctx):
     return {"sizes": s.sizes, "done_todos": s.done_todos}, figures
 
 
+def subtask_figures(todo, path, size, s):
+    """The outline with 30% subtasks against the same todos flat (a copy made first), and todo
+    watch over the file with subtasks. Leaves `path` without subtasks again, for what follows."""
+    label = size_label(size)
+    log(f"bench: repeat: todo list --outline over {size:,} todos, 30% of them subtasks, vs. flat...")
+    flat = path + ".flat"
+    shutil.copyfile(path, flat)
+    run(["sqlite3", path, SUBTASKS_SQL], timeout=600)
+    ours, theirs = side_by_side_ms([todo, "--db", path, "list", "--outline"], [todo, "--db", flat, "list", "--outline"],
+                                   s.runs)
+    os.remove(flat)
+    figures = [figure(f"repeat.outline@{label}", ours, "ms", stat=f"p50 of {s.runs}", baseline=theirs,
+                      baseline_name="flat outline", goal=OUTLINE_GOAL)]
+    log(f"bench: repeat: todo watch --json over {size:,} todos, 30% of them subtasks...")
+    watch = watch_figures(todo, path, size, s.watch_samples)["watch_commit"]
+    figures.append(figure(f"repeat.watch_subtasks@{label}", watch["p95"], "ms", stat=f"p95 of {watch['samples']}",
+                          goal=WATCH_GOALS.get(size), goal_of="value", timeouts=watch["timeouts"]))
+    run(["sqlite3", path, "UPDATE todos SET parent_id = NULL WHERE parent_id IS NOT NULL"], timeout=600)
+    return figures
+
+
 def show(detail, figures, out):
     sizes = ", ".join(f"{size:,}" for size in detail["sizes"])
     print(f"repeat: todo list over {sizes} todos (one in ten repeating, with priorities, tags, notes, due "
-          f"times, start dates; then in ten lists); todo done on a repeating todo over {detail['done_todos']:,}",
-          file=out)
+          f"times, start dates; then in ten lists); todo list --outline and todo watch with 30% of them subtasks; "
+          f"todo done on a repeating todo over {detail['done_todos']:,}", file=out)
     table(figures, out)

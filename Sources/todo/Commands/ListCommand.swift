@@ -13,7 +13,9 @@ extension Command {
             options: [
                 .init(
                     name: "--outline", value: nil,
-                    help: "Group the todos under \"Undone\" and \"Done\" (both always shown), or as --by says."),
+                    help:
+                        "Group the todos under \"Undone\" and \"Done\" (both always shown), or as --by says; subtasks are indented under their parent in its group."
+                ),
                 CommandContext.groupingOption,
                 .init(
                     name: "--sort", value: "order",
@@ -178,11 +180,13 @@ extension Command {
 extension Command {
     /// The outline section, built by the snapshot layer: each group in order, each with its
     /// todos in the list's order (``dependencyOrdered(_:_:)``; a todo under each of its groups
-    /// when `grouping` allows several).
+    /// when `grouping` allows several), each subtask under its parent when that parent is in the
+    /// same group, else at the group's top level (the tree rule, ``TodoOutline``, applied to the
+    /// group's todos).
     private static func outline(
         _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>
     ) throws(TodoStoreError) -> TodoSnapshots<Todo> {
-        TodoSnapshotBuilder<Todo>(grouping: grouping).build(try listed(repository, request))
+        TodoSnapshotBuilder<Todo>(nestingTodosBy: grouping).build(try listed(repository, request))
     }
 
     private static func writeOutlineJSON(
@@ -192,7 +196,10 @@ extension Command {
         let snapshots = try outline(repository, request, grouping)
         let lists = try JSON.listNames(repository)
         let groups = snapshots.groups.map { group in
-            let items = snapshots.records(in: group).map { "    " + JSON.object($0, uid: nil, lists: lists) }
+            // Depth first, each with its depth in the group's tree (and its parent, as every object).
+            let items = snapshots.tree(in: group).map {
+                "    " + JSON.object($0.record, uid: nil, lists: lists, depth: $0.depth)
+            }
             let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
             return "  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}"
         }
@@ -209,15 +216,15 @@ extension Command {
         if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
     }
 
-    /// The outline as a tree: each group's title and count, then its todos (`todo list --outline`,
-    /// and `todo watch --outline` before it watches).
+    /// The outline as a tree: each group's title and count, then its todos, subtasks indented
+    /// under their parents (`todo list --outline`, and `todo watch --outline` before it watches).
     static func writeOutline(_ snapshots: TodoSnapshots<Todo>, _ text: TodoText, to out: inout OutputStream) {
         for group in snapshots.groups {
             let title = TodoText.sanitized(group.title)
-            out.write(text.style.paint("\(title) (\(snapshots.count(of: group)))", .bold) + "\n")
-            let records = snapshots.records(in: group)
-            for (offset, todo) in records.enumerated() {
-                text.writeTreeRow(todo, isLast: offset == records.count - 1, to: &out)
+            let rows = snapshots.tree(in: group)
+            out.write(text.style.paint("\(title) (\(rows.count))", .bold) + "\n")
+            for (offset, row) in rows.enumerated() {
+                text.writeTreeRow(row.record, depth: row.depth, isLast: offset == rows.count - 1, to: &out)
             }
         }
     }

@@ -38,7 +38,10 @@ extension Command {
                 carry "group" and index the outline's rows, group rows
                 included. By list (--by list), a list renamed by any program
                 re-titles its group at once: '~ list OLD → NEW' (with --json,
-                an "update" of the group row). Ctrl-C stops.
+                an "update" of the group row). Subtasks are indented
+                under their parents; with --json every todo carries its
+                "depth" and indexes count the rows in tree order (a todo
+                given another parent is a move or an update). Ctrl-C stops.
                 """,
             examples: ["todo watch", "todo watch --json", "todo watch --outline --by priority"]
         ),
@@ -83,7 +86,7 @@ extension Command {
             // By list, the groups are the lists read with the results: a change to them since is
             // reported (re-titling its group), one before is in them.
             (printer as? WatchOutlinePrinter)?.use(lists: controller.lists)
-            printer.printInitial(controller.fetchedObjects)
+            printer.printInitial(controller)
             // Everything is printed on this thread, a whole line at a time; a stop signal only
             // wakes it, so it ends between two lines, never inside one.
             while true {
@@ -138,15 +141,23 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
         self.current = current
     }
 
-    func printInitial(_ todos: [Todo]) {
+    /// The results in tree order (subtasks indented under their parents, as `todo list` shows
+    /// them; with `--json`, each object with its `"depth"`).
+    func printInitial(_ controller: FetchedResultsController) {
+        // Without a tree, the results as they are (not copied into rows), each at depth 0.
+        let tree = controller.tree
+        let todos = tree?.rows.map(\.todo) ?? controller.fetchedObjects
+        func depth(_ todo: Todo) -> Int { tree?.item(withID: todo.id)?.depth ?? 0 }
         if json {
-            out.write("{\"items\": [" + todos.map(JSON.object).joined(separator: ", ") + "]}\n")
+            out.write(
+                "{\"items\": [" + todos.map { JSON.object($0, uid: nil, depth: depth($0)) }.joined(separator: ", ")
+                    + "]}\n")
         } else {
             // As in `todo list`, the id column is as wide as the widest id listed. The lines
             // that follow are one-line summaries (`+ 1234  name`), not columns, so a larger id
             // arriving later has nothing to widen.
             let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0, showsTimes: todos.hasDueTimes)
-            for todo in todos { text.writeRow(todo, to: &out) }
+            for todo in todos { text.writeRow(todo, depth: depth(todo), to: &out) }
             if todos.isEmpty { out.write("No todos.\n") }
             out.write("Watching for changes (Ctrl-C to stop)...\n")
         }
@@ -154,22 +165,39 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     }
 
     func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
-        if json { writeJSON(batch.difference) } else { writeText(batch) }
+        if json {
+            // In tree order when the results have subtasks (or had them before this commit);
+            // otherwise the flat difference is the tree's, every todo at depth 0.
+            if let tree = batch.tree {
+                writeJSON(tree.difference) { ($0.todo, $0.depth) }
+            } else {
+                writeJSON(batch.difference) { ($0, 0) }
+            }
+        } else {
+            writeText(batch)
+        }
         out.flush()
     }
 
-    /// `{"changes": [...]}`: deletes, inserts, moves, updates, with flat list indexes.
-    private func writeJSON(_ difference: SnapshotDifference<String, Todo>) {
+    /// `{"changes": [...]}`: deletes, inserts, moves, updates, with indexes in the list as shown
+    /// (tree order), each todo with its depth.
+    private func writeJSON<Row>(
+        _ difference: SnapshotDifference<String, Row>, _ row: (Row) -> (todo: Todo, depth: Int)
+    ) {
+        func object(_ item: Row) -> String {
+            let (todo, depth) = row(item)
+            return JSON.object(todo, uid: nil, depth: depth)
+        }
         var changes: [String] = []
         changes += difference.itemDeletes.map { "{\"type\": \"delete\", \"id\": \($0.id), \"from\": \($0.from.item)}" }
         changes += difference.itemInserts.map {
-            "{\"type\": \"insert\", \"id\": \($0.item.id), \"to\": \($0.to.item), \"todo\": \(JSON.object($0.item))}"
+            "{\"type\": \"insert\", \"id\": \(row($0.item).todo.id), \"to\": \($0.to.item), \"todo\": \(object($0.item))}"
         }
         changes += difference.itemMoves.map {
-            "{\"type\": \"move\", \"id\": \($0.item.id), \"from\": \($0.from.item), \"to\": \($0.to.item), \"todo\": \(JSON.object($0.item))}"
+            "{\"type\": \"move\", \"id\": \(row($0.item).todo.id), \"from\": \($0.from.item), \"to\": \($0.to.item), \"todo\": \(object($0.item))}"
         }
         changes += difference.itemUpdates.map {
-            "{\"type\": \"update\", \"id\": \($0.item.id), \"from\": \($0.from.item), \"to\": \($0.to.item), \"todo\": \(JSON.object($0.item))}"
+            "{\"type\": \"update\", \"id\": \(row($0.item).todo.id), \"from\": \($0.from.item), \"to\": \($0.to.item), \"todo\": \(object($0.item))}"
         }
         out.write("{\"changes\": [" + changes.joined(separator: ", ") + "]}\n")
     }

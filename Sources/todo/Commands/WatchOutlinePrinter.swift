@@ -7,8 +7,8 @@ import TodoStore
 protocol WatchOutput: FetchedResultsControllerDelegate {
     /// Where the lines go; the loop stops on its failure or when it is closed.
     var out: OutputStream { get }
-    /// Prints the list as first fetched, then the line saying it watches.
-    func printInitial(_ todos: [Todo])
+    /// Prints the controller's results as first fetched, then the line saying it watches.
+    func printInitial(_ controller: FetchedResultsController)
 }
 
 extension WatchPrinter: WatchOutput {}
@@ -21,7 +21,11 @@ extension WatchPrinter: WatchOutput {}
 ///
 /// Each batch rebuilds the outline from the controller's results and diffs it with the last one:
 /// O(n) a change, where the flat watch is O(changes); the snapshot layer's difference makes what
-/// is printed minimal (a todo changing priority is one move, a tag added one insert).
+/// is printed minimal (a todo changing priority is one move, a tag added one insert). Subtasks
+/// are nested in their group by the tree rule (`TodoOutline`, through the builder's nesting,
+/// also O(n)); a row is its todo's in its group wherever it sits, so a todo given another
+/// parent is a move (or an update) of its row, `~` in text, never a delete and an insert. With
+/// `--json` every todo object carries its `"depth"` in its group's tree.
 ///
 /// By list (`--by list`), the groups are the controller's lists (``FetchedResultsController/lists``,
 /// read with the results): when any program changes the lists, the controller says so before the
@@ -44,7 +48,7 @@ final class WatchOutlinePrinter: WatchOutput {
         self.out = out
         self.text = text
         self.groupsByList = groupsByList
-        self.builder = TodoSnapshotBuilder(grouping: grouping)
+        self.builder = TodoSnapshotBuilder(nestingTodosBy: grouping)
         self.shown = builder.build([])
     }
 
@@ -52,15 +56,17 @@ final class WatchOutlinePrinter: WatchOutput {
     /// its first results, before ``printInitial(_:)``; a change to them after).
     func use(lists: [TodoList]) {
         guard groupsByList else { return }
-        builder = TodoSnapshotBuilder(grouping: .byList(lists))
+        builder = TodoSnapshotBuilder(nestingTodosBy: .byList(lists))
     }
 
-    func printInitial(_ todos: [Todo]) {
+    func printInitial(_ controller: FetchedResultsController) {
+        let todos = controller.fetchedObjects
         shown = builder.build(todos)
         if json {
             let groups = shown.groups.map { group in
                 "{\"title\": \(JSON.string(group.title)), \"items\": ["
-                    + shown.records(in: group).map(JSON.object).joined(separator: ", ") + "]}"
+                    + shown.tree(in: group).map { JSON.object($0.record, uid: nil, depth: $0.depth) }
+                    .joined(separator: ", ") + "]}"
             }
             out.write("{\"groups\": [" + groups.joined(separator: ", ") + "]}\n")
         } else {
@@ -152,34 +158,40 @@ final class WatchOutlinePrinter: WatchOutput {
         _ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>,
         retitled: [(old: String, new: TodoGroup)]
     ) {
-        func object(_ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String) -> String {
+        func object(
+            _ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String,
+            in snapshots: TodoSnapshots<Todo>
+        ) -> String {
+            // Where the row sits in its group's tree, in the outline it is in (the old one for a delete).
+            let depth = snapshots.outline.contains(row.id) ? snapshots.outline.level(of: row.id) - 1 : 0
             var fields = ["\"type\": \"\(type)\"", "\"group\": \(JSON.string(group?.title ?? ""))"]
             if let todo = row.record { fields.append("\"id\": \(todo.id)") }
             fields.append(indexes)
-            if let todo = row.record { fields.append("\"todo\": \(JSON.object(todo))") }
+            if let todo = row.record { fields.append("\"todo\": \(JSON.object(todo, uid: nil, depth: depth))") }
             return "{" + fields.joined(separator: ", ") + "}"
         }
         var changes: [String] = []
         for change in difference.itemDeletes where Self.isOutline(change.id) {
             guard let row = old.snapshot.item(withID: change.id) else { continue }
             changes.append(
-                object("delete", row, group: old.group(of: change.id), "\"from\": \(change.from.item)"))
+                object("delete", row, group: old.group(of: change.id), "\"from\": \(change.from.item)", in: old))
         }
         for change in difference.itemInserts where Self.isOutline(change.id) {
             changes.append(
-                object("insert", change.item, group: shown.group(of: change.id), "\"to\": \(change.to.item)"))
+                object(
+                    "insert", change.item, group: shown.group(of: change.id), "\"to\": \(change.to.item)", in: shown))
         }
         for change in difference.itemMoves where Self.isOutline(change.id) {
             changes.append(
                 object(
                     "move", change.item, group: shown.group(of: change.id),
-                    "\"from\": \(change.from.item), \"to\": \(change.to.item)"))
+                    "\"from\": \(change.from.item), \"to\": \(change.to.item)", in: shown))
         }
         for change in difference.itemUpdates where Self.isOutline(change.id) {
             changes.append(
                 object(
                     "update", change.item, group: shown.group(of: change.id),
-                    "\"from\": \(change.from.item), \"to\": \(change.to.item)"))
+                    "\"from\": \(change.from.item), \"to\": \(change.to.item)", in: shown))
         }
         // A re-titled group row is an update of it where it is now (its id, and so its row, are
         // the same: the snapshots compare groups by identity, not title).
@@ -188,7 +200,8 @@ final class WatchOutlinePrinter: WatchOutput {
                 let to = shown.snapshot.indexPath(ofItem: .group(group.id))
             else { continue }
             changes.append(
-                object("update", .group(group), group: group, "\"from\": \(from.item), \"to\": \(to.item)"))
+                object(
+                    "update", .group(group), group: group, "\"from\": \(from.item), \"to\": \(to.item)", in: shown))
         }
         out.write("{\"changes\": [" + changes.joined(separator: ", ") + "]}\n")
     }

@@ -41,10 +41,12 @@ enum JSON {
     ///
     /// `"parent"` is the id of the todo it is a subtask of (null at the top level), after the
     /// fields; `"children"`, the ids of its subtasks, follows when `children` is given (a list
-    /// knows them; a change line does not), and `"depends"`, the ids of the todos it waits for
-    /// (done or not), when `depends` is given.
+    /// knows them; a change line does not), `"depends"`, the ids of the todos it waits for (done
+    /// or not), when `depends` is given, and `"depth"`, where the todo sits in a tree shown (0 at
+    /// the top level), at the end when `depth` is given (the outline's and `todo watch`'s rows).
     static func object(
-        _ todo: Todo, uid: String?, lists: [Int64: String]? = nil, children: [Int64]? = nil, depends: [Int64]? = nil
+        _ todo: Todo, uid: String?, lists: [Int64: String]? = nil, children: [Int64]? = nil, depends: [Int64]? = nil,
+        depth: Int? = nil
     ) -> String {
         var out = "{\"id\": \(todo.id)"
         for field in TodoField.all {
@@ -55,6 +57,7 @@ enum JSON {
         if let depends { out += ", \"depends\": [" + depends.map(String.init).joined(separator: ", ") + "]" }
         if let name = lists?[todo.listID] { out += ", \"list\": " + string(name) }
         if let uid { out += ", \"uid\": " + string(uid) }
+        if let depth { out += ", \"depth\": \(depth)" }
         return out + "}"
     }
 

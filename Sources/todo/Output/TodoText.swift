@@ -150,14 +150,17 @@ struct TodoText {
 
     /// Appends an outline child row: `├─ 3  2024-04-30  overdue     Pay rent` (`└─` last). The
     /// group says whether a todo is done; a todo in progress or cancelled has its ``mark(_:)``
-    /// before its name (`[~] Pay rent`), as a group holds both of its done state.
-    func writeTreeRow(_ todo: Todo, isLast: Bool, to out: inout OutputStream) {
+    /// before its name (`[~] Pay rent`), as a group holds both of its done state. A subtask at
+    /// `depth` in its group's tree has its name indented as ``writeRow(_:depth:isContext:to:)``
+    /// indents it (``indent(_:)``).
+    func writeTreeRow(_ todo: Todo, depth: Int = 0, isLast: Bool, to out: inout OutputStream) {
         out.write(isLast ? "└─ " : "├─ ")
         out.write(todo.id, width: idWidth)
         out.write("  ")
         writeDeadlineColumns(todo, to: &out)
-        let lead = todo.status == .inProcess || todo.status == .cancelled ? Self.mark(todo.status) + " " : ""
-        writeName(todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, lead: lead, to: &out)
+        let mark = todo.status == .inProcess || todo.status == .cancelled ? Self.mark(todo.status) + " " : ""
+        writeName(
+            todo, prefixWidth: 3 + idWidth + 2 + deadlineColumnsWidth + 2, lead: Self.indent(depth) + mark, to: &out)
     }
 
     /// The name, made safe, with the priority before it (`(H) `) and the tags after it

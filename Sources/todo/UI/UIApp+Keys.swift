@@ -76,6 +76,20 @@ extension UIApp {
                 state.follow(in: &list)
                 state.say("Added \"\(TodoText.sanitized(todo.name))\"")
             }
+        case .addSubtask(let name, let deadline, let parent):
+            // As `todo add --under`: in the parent's list; the cursor goes to it, the parent
+            // unfolded if it was folded.
+            if let todo = change(
+                "add",
+                { () throws(TodoStoreError) in
+                    try repository.add(TodoFields(name: name, deadline: deadline), parent: parent.id)
+                })
+            {
+                list.setFolded(parent.id, false)
+                state.cursorID = .todo(todo.id, .all)
+                state.follow(in: &list)
+                state.say("Added \"\(TodoText.sanitized(todo.name))\" under \"\(TodoText.sanitized(parent.name))\"")
+            }
         case .edit(let todo, let name, let deadline):
             let saved = change("edit") { () throws(TodoStoreError) -> Bool in
                 if name != todo.name { _ = try repository.rename(id: todo.id, to: name) }

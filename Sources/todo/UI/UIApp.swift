@@ -13,7 +13,9 @@ import TodoStore
 ///
 /// Complexity: a change of k todos costs O(k log n), whatever the size of the list: the
 /// controller patches its snapshot and derives the difference from the changed todos, and the
-/// list patches its groups from that difference (see `UIList`); drawing costs the window.
+/// list patches its groups from that difference (see `UIList`); drawing costs the window. With
+/// subtasks, "All" is the controller's tree, patched by the controller as it patches its results
+/// (see `FetchedResultsController`), and each change finds the folded runs again (`UIList`).
 ///
 /// Threading: everything runs on the thread that calls ``run(_:)``; other threads only post to
 /// ``UIEvents``. The controller's delegate callbacks come on this thread too: synchronously
@@ -101,8 +103,9 @@ final class UIApp: FetchedResultsControllerDelegate {
             total = try repository.count()
             if let today = request.startedBy { total -= try repository.count(.waiting(after: today)) }
         }
-        // The preview is the head of the "All" section: it cannot fill the outline's groups.
-        if total > screenful, sections.showsAll {
+        // The preview is the head of the "All" section: it cannot fill the outline's groups, nor
+        // show a tree (a subtask's place depends on its parent's, anywhere in the list).
+        if total > screenful, sections.showsAll, !(try repository.hasSubtasks()) {
             var first = request
             first.limit = screenful
             let head = try repository.fetch(first)
@@ -115,7 +118,9 @@ final class UIApp: FetchedResultsControllerDelegate {
             previewTodos = head.count
         } else {
             try controller.performFetch()
-            list = UIList(controller.snapshot, order: request.order, grouping: grouping, sections: sections)
+            list = UIList(
+                controller.snapshot, order: request.order, grouping: grouping, sections: sections,
+                tree: controller.tree)
             renderer.configure(
                 columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1,
                 timesAsked: try repository.hasDueTimes(request))
@@ -366,7 +371,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         renderer.configure(columns: size.columns, maxID: maxID)
         list = UIList(
             results, order: controller.fetchRequest.order, grouping: list.grouping, collapsed: list.collapsedGroups,
-            sections: list.sections)
+            sections: list.sections, tree: controller.tree, folded: list.folded)
         state.follow(in: &list)
     }
 

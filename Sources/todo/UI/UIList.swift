@@ -21,6 +21,14 @@ typealias UIRowID = TodoRowID<Int64>
 /// `ChunkedList` of ids, in the request's order, patched by binary search as the controller
 /// patches its snapshot); building it O(n), once per fetch. Ids rather than todos, because
 /// copying a todo retains its name.
+///
+/// Subtasks: while the controller's results have some, "All" is its tree (``tree``, the
+/// controller's `TodoTreeSnapshot`, depth first, read by offset as the results are) and a todo's
+/// subtasks can be folded away (``setFolded(_:_:)``), as the section snapshot's collapse hides an
+/// item's children. A folded todo's subtasks are one run of rows in tree order: the hidden runs
+/// (``hidden``) are found again after each change, O(f (log n + s)) for f folded todos with s
+/// subtasks, and a line's row is found past them, O(f). The outline's groups stay flat, in
+/// the request's order (`todo list --outline` nests them).
 struct UIList {
     /// One line of the list.
     enum Entry {
@@ -42,6 +50,14 @@ struct UIList {
 
     /// The controller's results: one section, in the request's order.
     private(set) var results: TodoResultsSnapshot
+    /// The results as a tree, what "All" shows; nil while they have no subtask (or under a
+    /// filter's narrowing, which is flat): "All" is then ``results``.
+    private(set) var tree: TodoTreeSnapshot?
+    /// The todos whose subtasks are folded away (kept while the todo is gone, so that it comes
+    /// back folded, as undo brings it).
+    private(set) var folded: Set<Int64> = []
+    /// The runs of tree rows the folds hide, as ranges of row offsets in ``tree``: sorted, apart.
+    private var hidden: [Range<Int>] = []
     private let order: TodoFetchRequest.Order
     /// How the outline groups the todos (the snapshot layer's rule, as `todo list --outline`);
     /// replaced when the lists it groups by change (``regroup(by:)``).
@@ -62,15 +78,19 @@ struct UIList {
     /// `order`; `collapsed` is the outline's expansion state to keep (every group open at first).
     init(
         _ results: TodoResultsSnapshot, order: TodoFetchRequest.Order, grouping: TodoGrouping<Todo> = .byDoneState,
-        collapsed: Set<TodoGroupID> = [], sections: UISections = .both, previewTotal: Int? = nil
+        collapsed: Set<TodoGroupID> = [], sections: UISections = .both, previewTotal: Int? = nil,
+        tree: TodoTreeSnapshot? = nil, folded: Set<Int64> = []
     ) {
         self.results = results
+        self.tree = tree
+        self.folded = folded
         self.sections = sections
         self.previewTotal = previewTotal
         self.order = order
         self.grouping = grouping
         self.collapsed = collapsed
         regroup()
+        refold()
     }
 
     /// Sorts every todo into its groups, by the grouping's one rule, as `todo list --outline`
@@ -112,7 +132,101 @@ struct UIList {
     /// at their old places and join their new ones at their new places. O(k (g + log n)) for k
     /// todos changed.
     mutating func apply(_ batch: FetchedResultsBatch) {
+        // A preview holds only the first screen; the load's end replaces it whole.
+        guard previewTotal == nil else { return }
+        // The batch's tree is the controller's now (a flat one, every todo at the top, when the
+        // last subtask just went); no tree change means there is no tree.
+        tree = batch.tree?.snapshot
         apply(batch.snapshot, changed: batch.difference.itemIDs)
+        refold()
+    }
+
+    // MARK: The tree in "All"
+
+    /// The tree row at `offset` in ``tree``.
+    private func treeRow(at offset: Int) -> TodoTreeRow? {
+        guard let tree, offset >= 0, offset < tree.numberOfItems else { return nil }
+        return tree.item(at: SnapshotIndexPath(section: 0, item: offset))
+    }
+
+    /// How deep a todo is in "All"'s tree (0 at the top, and for every todo without a tree).
+    func depth(ofTodo id: Int64) -> Int { tree?.item(withID: id)?.depth ?? 0 }
+
+    /// The number of todos under `id` in the tree, at every depth, and where it is: its
+    /// subtasks are the rows right after it that are deeper. O(log n + subtasks).
+    private func subtree(of id: Int64) -> (offset: Int, count: Int)? {
+        guard let tree, let offset = tree.index(ofItem: id), let row = treeRow(at: offset) else { return nil }
+        var end = offset + 1
+        while let next = treeRow(at: end), next.depth > row.depth { end += 1 }
+        return (offset, end - offset - 1)
+    }
+
+    /// Whether the todo has subtasks in "All"'s tree. O(log n).
+    func hasSubtasks(_ id: Int64) -> Bool {
+        guard let tree, let offset = tree.index(ofItem: id), let row = treeRow(at: offset) else { return false }
+        return (treeRow(at: offset + 1)?.depth ?? 0) > row.depth
+    }
+
+    /// Whether the todo's subtasks are folded away.
+    func isFolded(_ id: Int64) -> Bool { folded.contains(id) && hasSubtasks(id) }
+
+    /// Folds or unfolds a todo's subtasks.
+    mutating func setFolded(_ id: Int64, _ isFolded: Bool) {
+        if isFolded { folded.insert(id) } else { folded.remove(id) }
+        refold()
+    }
+
+    /// Unfolds the todos above `id` that hide it, so that its row shows; returns whether any was.
+    mutating func reveal(_ id: Int64) -> Bool {
+        guard let row = tree?.item(withID: id) else { return false }
+        let above = Set(row.ancestors.map(\.id)).intersection(folded)
+        guard !above.isEmpty else { return false }
+        folded.subtract(above)
+        refold()
+        return true
+    }
+
+    /// Finds the runs of rows the folds hide again (after a change or a fold).
+    private mutating func refold() {
+        guard tree != nil, !folded.isEmpty else {
+            hidden = []
+            return
+        }
+        var runs: [Range<Int>] = folded.compactMap { id in
+            guard let subtree = subtree(of: id), subtree.count > 0 else { return nil }
+            return (subtree.offset + 1)..<(subtree.offset + 1 + subtree.count)
+        }
+        runs.sort { $0.lowerBound < $1.lowerBound }
+        // A fold inside a folded subtree hides nothing more.
+        var merged: [Range<Int>] = []
+        for run in runs {
+            if let last = merged.last, run.lowerBound < last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, run.upperBound)
+            } else {
+                merged.append(run)
+            }
+        }
+        hidden = merged
+    }
+
+    /// The number of todos "All" shows: all of them less those folded away.
+    private var shownTodoCount: Int { todoCount - hidden.reduce(0) { $0 + $1.count } }
+
+    /// The tree offset of the `line`th todo "All" shows (from 0), skipping the hidden runs.
+    private func treeOffset(ofShown line: Int) -> Int {
+        var offset = line
+        for run in hidden where run.lowerBound <= offset { offset += run.count }
+        return offset
+    }
+
+    /// The line among those "All" shows of the tree offset `offset`, nil when a fold hides it.
+    private func shownLine(ofTreeOffset offset: Int) -> Int? {
+        var line = offset
+        for run in hidden {
+            if run.contains(offset) { return nil }
+            if run.upperBound <= offset { line -= run.count }
+        }
+        return line
     }
 
     /// Takes in new results that differ from the current ones at most in the todos `changed`
@@ -177,8 +291,9 @@ struct UIList {
 
     /// The number of todos.
     var todoCount: Int { previewTotal ?? results.numberOfItems }
-    /// The lines of the "All" section: its header and every todo, none when it is hidden.
-    private var allLineCount: Int { sections.showsAll ? 1 + todoCount : 0 }
+    /// The lines of the "All" section: its header and every todo not folded away, none when
+    /// it is hidden.
+    private var allLineCount: Int { sections.showsAll ? 1 + shownTodoCount : 0 }
     /// Where the "Outline" header is (when it is shown).
     var outlineHeaderIndex: Int { allLineCount }
     /// The lines of group `slot`: its row, and its todos while expanded.
@@ -205,6 +320,10 @@ struct UIList {
     func entry(at index: Int) -> Entry {
         if index < allLineCount {
             guard index > 0, index <= results.numberOfItems else { return .sectionHeader(.all) }
+            if tree != nil {
+                guard let row = treeRow(at: treeOffset(ofShown: index - 1)) else { return .sectionHeader(.all) }
+                return .todo(row.todo, .all)
+            }
             return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all)
         }
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
@@ -252,6 +371,9 @@ struct UIList {
         case .group(let groupID):
             return slot(of: groupID).map(groupRowIndex(ofSlot:))
         case .todo(let todoID, .all):
+            if let tree {
+                return tree.index(ofItem: todoID).flatMap(shownLine(ofTreeOffset:)).map { 1 + $0 }
+            }
             return results.index(ofItem: todoID).map { 1 + $0 }
         case .todo(let todoID, .outline):
             guard !hasMemberRows, let todo = results.item(withID: todoID) else { return nil }

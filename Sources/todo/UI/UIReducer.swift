@@ -11,6 +11,8 @@ enum UIEffect: Equatable {
     /// `p`: the next priority in none, high, medium, low, none...
     case setPriority(Todo, TodoPriority)
     case add(name: String, deadline: CalendarDate?)
+    /// `A`: a subtask of `parent` (as `todo add --under`).
+    case addSubtask(name: String, deadline: CalendarDate?, parent: Todo)
     case edit(Todo, name: String, deadline: CalendarDate?)
     /// `m`: to another list, one undo step (as `todo move`).
     case move(Todo, to: TodoList)
@@ -142,13 +144,36 @@ enum UIReducer {
         case .left:
             if let group = cursorGroup(state, list) {
                 setExpanded(group, false, &state, &list)
+            } else if let id = cursorTreeTodo(state, list) {
+                // In the tree: fold the todo's subtasks, or go up to its parent, as outline views do.
+                if list.hasSubtasks(id), !list.isFolded(id) {
+                    list.setFolded(id, true)
+                    state.follow(in: &list)
+                } else if let parent = list.tree?.item(withID: id)?.parentID,
+                    let index = list.index(of: .todo(parent, .all))
+                {
+                    state.place(at: index, in: list)
+                }
             } else if let row = state.cursorID, let group = list.group(ofRow: row),
                 let index = list.index(of: .group(group.id))
             {
                 // On a child row: go up to its group, as outline views do.
                 state.place(at: index, in: list)
             }
-        case .right: if let group = cursorGroup(state, list) { setExpanded(group, true, &state, &list) }
+        case .right:
+            if let group = cursorGroup(state, list) {
+                setExpanded(group, true, &state, &list)
+            } else if let id = cursorTreeTodo(state, list), list.isFolded(id) {
+                list.setFolded(id, false)
+                state.follow(in: &list)
+            }
+        case .character("z"):
+            if let id = cursorTreeTodo(state, list), list.hasSubtasks(id) {
+                list.setFolded(id, !list.isFolded(id))
+                state.follow(in: &list)
+            }
+        case .character("A"):
+            if let todo = cursorTodo(state, list) { state.mode = .prompt(.init(purpose: .addSubtask(todo), text: "")) }
         case .character("p"):
             if let todo = cursorTodo(state, list) { return [.setPriority(todo, nextPriority(after: todo.priority))] }
         case .character("i"):
@@ -234,6 +259,13 @@ enum UIReducer {
         return list.entry(at: state.cursor).todo
     }
 
+    /// The id of the todo under the cursor when it is a row of "All"'s tree (the results have
+    /// subtasks): the rows that fold.
+    static func cursorTreeTodo(_ state: UIState, _ list: UIList) -> Int64? {
+        guard list.tree != nil, case .todo(let id, .all)? = state.cursorID else { return nil }
+        return id
+    }
+
     /// The group row under the cursor.
     static func cursorGroup(_ state: UIState, _ list: UIList) -> TodoGroup? {
         guard case .group? = state.cursorID, let row = state.cursorID else { return nil }
@@ -264,6 +296,19 @@ enum UIReducer {
                 return []
             }
             return [.add(name: name, deadline: deadline)]
+        case .addSubtask(let parent):
+            guard Todo.isValidName(text) else {
+                state.say("a todo needs a name: nothing added", error: true)
+                return []
+            }
+            state.mode = .prompt(.init(purpose: .addSubtaskDeadline(name: text, parent: parent), text: ""))
+            return []
+        case .addSubtaskDeadline(let name, let parent):
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today) else {
+                state.mode = .prompt(prompt)
+                return []
+            }
+            return [.addSubtask(name: name, deadline: deadline, parent: parent)]
         case .editName(let todo):
             guard Todo.isValidName(text) else {
                 state.say("a todo needs a name: nothing changed", error: true)

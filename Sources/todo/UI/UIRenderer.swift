@@ -20,10 +20,13 @@ struct UIRenderer {
     private var cache: [UIRowID: Row] = [:]
 
     /// A rendered todo row: its text, fitted to the width, with the deadline columns' colour
-    /// when colour is on, and the columns it takes (escape sequences take none).
+    /// when colour is on, and the columns it takes (escape sequences take none); and the lead
+    /// its name had (a subtask's indent and fold mark), which a fold or another todo's change can
+    /// alter: a cached row whose lead is no longer the row's is rendered again.
     private struct Row {
         var text: String
         var columns: Int
+        var lead = ""
     }
 
     init(style: TextStyle, today: CalendarDate, dueTimes: DueTimeConverter = DueTimeConverter()) {
@@ -81,7 +84,7 @@ struct UIRenderer {
     /// The footer's key hints, most useful first; the last two are never cut.
     static let keyHints = [
         "↑↓/jk move", "space done", "←→ fold", "e edit", "d delete", "a add", "s sort", "/ filter", "v view", "u undo",
-        "l list", "m move"
+        "l list", "m move", "A subtask"
     ]
     static let essentialKeyHints = ["? keys", "q quit"]
 
@@ -107,6 +110,8 @@ struct UIRenderer {
         ("p", "priority: none, high, medium, low"),
         ("i", "in progress ([~]), or not started again (as todo start, todo stop)"),
         ("Enter  ← →", "collapse or expand an Undone / Done group"),
+        ("← →  z", "fold or unfold a todo's subtasks (▸ folded, ▾ open); ← on a subtask goes to its parent"),
+        ("A", "add a subtask of the todo under the cursor: its name, then its deadline"),
         ("e", "edit the name, then the deadline"),
         ("d", "delete (asks first)"),
         ("a", "add a todo: its name, then its deadline"),
@@ -324,11 +329,12 @@ struct UIRenderer {
             row = Row(text: text, columns: DisplayWidth.of(text))
         case .todo(let todo, _), .member(let todo, _):
             let key = id.map(Self.cacheKey)
-            if let key, let cached = cache[key] {
+            let inAll = key == .todo(todo.id, .all)
+            let lead = inAll ? Self.treeLead(of: todo.id, in: list) : ""
+            if let key, let cached = cache[key], cached.lead == lead {
                 row = cached
             } else {
-                let inAll = key == .todo(todo.id, .all)
-                row = todoRow(todo, indent: inAll ? 2 : 6, namesList: inAll || outlineNamesLists)
+                row = todoRow(todo, indent: inAll ? 2 : 6, lead: lead, namesList: inAll || outlineNamesLists)
                 if let key { cache[key] = row }
             }
         }
@@ -350,7 +356,16 @@ struct UIRenderer {
     /// columns are `todo list`'s on a terminal (`↻` after a repeating todo's date), coloured as
     /// there (overdue red, today yellow),
     /// and the name as `list` writes it, with its priority and tags (``TodoText/labelled(_:)``).
-    private func todoRow(_ todo: Todo, indent: Int, namesList: Bool) -> Row {
+    /// The lead of a todo's name in "All"'s tree: two columns a level (as `todo list` indents,
+    /// ``TodoText/indent(_:)``), then `▾ ` before a todo with subtasks shown, `▸ ` before one
+    /// whose subtasks are folded, two blanks before the others; nothing without a tree.
+    static func treeLead(of id: Int64, in list: UIList) -> String {
+        guard list.tree != nil else { return "" }
+        let mark = list.hasSubtasks(id) ? (list.isFolded(id) ? "▸ " : "▾ ") : "  "
+        return TodoText.indent(list.depth(ofTodo: id)) + mark
+    }
+
+    private func todoRow(_ todo: Todo, indent: Int, lead: String = "", namesList: Bool) -> Row {
         let id = String(todo.id)
         var prefix = String(repeating: " ", count: indent)
         prefix += TodoText.mark(todo.status) + " "
@@ -358,8 +373,8 @@ struct UIRenderer {
         let (columns, color) = rowText.deadlineColumns(todo)
         // Its list after the name, as `todo list` writes it: cut first, from the end.
         let list = namesList ? rowText.listName(of: todo) ?? "" : ""
-        let text = fit(prefix + columns + TodoText.labelled(todo) + list)
-        let plainRow = Row(text: text, columns: DisplayWidth.of(text))
+        let text = fit(prefix + columns + lead + TodoText.labelled(todo) + list)
+        let plainRow = Row(text: text, columns: DisplayWidth.of(text), lead: lead)
         guard let color, style.enabled else { return plainRow }
         // The prefix and the columns are one Character a column (ASCII, and the repeat mark):
         // whatever of the columns the width kept (a cut leaves "…", one Character too) is painted.
@@ -369,7 +384,7 @@ struct UIRenderer {
         let painted =
             String(text[..<start]) + style.start(color) + String(text[start..<end]) + TextStyle.reset
             + String(text[end...])
-        return Row(text: painted, columns: plainRow.columns)
+        return Row(text: painted, columns: plainRow.columns, lead: lead)
     }
 
     /// `text` cut to the width (keeping the end instead, for a prompt being typed).

@@ -21,6 +21,9 @@ struct UIState {
         enum Purpose {
             case add
             case addDeadline(name: String)
+            /// `A`: a subtask of this todo, its name, then its deadline.
+            case addSubtask(Todo)
+            case addSubtaskDeadline(name: String, parent: Todo)
             case editName(Todo)
             case editDeadline(Todo, name: String)
             /// `previous`: the filter when `/` was pressed, which Esc puts back; `cursor`: the
@@ -45,8 +48,9 @@ struct UIState {
         var label: String {
             switch purpose {
             case .add: "New todo: "
+            case .addSubtask: "New subtask: "
             case .editName: "Name: "
-            case .addDeadline, .editDeadline: "Deadline: "
+            case .addDeadline, .editDeadline, .addSubtaskDeadline: "Deadline: "
             case .filter: "Filter: "
             case .move: "Move to list: "
             }
@@ -56,7 +60,8 @@ struct UIState {
         /// has room (``wideLabel``), else wrapped on the lines above it.
         var explanation: String? {
             switch purpose {
-            case .addDeadline, .editDeadline: "YYYY-MM-DD, tomorrow, fri, +3d; empty: none"
+            case .addDeadline, .editDeadline, .addSubtaskDeadline: "YYYY-MM-DD, tomorrow, fri, +3d; empty: none"
+            case .addSubtask(let parent): "under " + TodoText.sanitized(parent.name)
             case .move(_, let names): names
             case .add, .editName, .filter: nil
             }
@@ -165,6 +170,10 @@ struct UIState {
             cursorID = before
         }
         if let cursorID, let index = list.index(of: cursorID) {
+            cursor = index
+        } else if case .todo(let id, .all)? = cursorID, list.reveal(id), let index = list.index(of: .todo(id, .all)) {
+            // Its todo went under a folded one (another program moved it): unfolded, so that
+            // the cursor stays on it.
             cursor = index
         } else {
             // Its line now holds the next row; past the end of a section, the previous one.
