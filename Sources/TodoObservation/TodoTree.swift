@@ -2,7 +2,7 @@ import TodoSnapshot
 import TodoStore
 
 /// One todo of a controller's results in tree order: the todo, how deep it is, and the todo it
-/// is under (by the tree rule, ``TodoOutline``: a parent among the results, in the same list and
+/// is under (by the tree rule, `TodoOutline`: a parent among the results, in the same list and
 /// the same section, else the top level).
 ///
 /// Identified by the todo's id alone, so a todo that changed parent or level is the same row,

@@ -25,7 +25,7 @@ public struct Todo: Identifiable, Hashable, Sendable {
     public var parentID: Int64?
 
     /// The todo `id` with `fields`, in the list `listID`, under `parentID`. Persisting one is
-    /// ``TodoRepository/add(_:nameCheck:now:list:)``'s job.
+    /// ``TodoRepository/add(_:nameCheck:now:list:parent:)``'s job.
     public init(id: Int64, _ fields: TodoFields, listID: Int64 = TodoList.firstID, parentID: Int64? = nil) {
         self.id = id
         self.fields = fields

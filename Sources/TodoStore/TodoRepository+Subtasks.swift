@@ -199,7 +199,7 @@ extension TodoRepository {
     }
 
     /// Whether any todo of the file is under another (stored so, whether or not its parent is
-    /// there): whether lists need ``outline(_:)`` rather than a plain stream of rows. One look at
+    /// there): whether lists need ``outline(_:withContext:)`` rather than a plain stream of rows. One look at
     /// an index that holds subtasks only.
     public func hasSubtasks() throws(TodoStoreError) -> Bool {
         try TodoStoreError.wrap { () throws(SQLiteError) in

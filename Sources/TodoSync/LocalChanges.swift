@@ -6,8 +6,8 @@ public enum LocalChange: Sendable, Equatable {
     /// A todo the collection does not have yet (never synced, or its object was deleted there
     /// while it was edited here). `uid` is nil until it is given one.
     case created(Todo, uid: String?)
-    /// A synced todo whose fields, place in the tree (``ParentLink``) or links to the todos it
-    /// waits for (``DependencyLinks``) differ from the last synced ones.
+    /// A synced todo whose fields, place in the tree (`ParentLink`) or links to the todos it
+    /// waits for (`DependencyLinks`) differ from the last synced ones.
     case changed(Todo, item: SyncItem)
     /// A synced todo that is gone here.
     case deleted(item: SyncItem)

@@ -21,7 +21,7 @@ extension VTodoObject {
 
     /// The UID of the todo this object is a subtask of: the first RELATED-TO of type PARENT
     /// (written so, or with no RELTYPE), `nil` when there is none, when it names this object
-    /// itself, or when it is empty or longer than ``maximumRelatedUIDLength``.
+    /// itself, or when it is empty or longer than 1,024 bytes (far above any app's UID: a UUID is 36).
     public var parentUID: String? { Self.parentUID(of: todo) }
 
     /// The UIDs this object names as its subtasks (RELATED-TO;RELTYPE=CHILD), in order.
@@ -45,7 +45,7 @@ extension VTodoObject {
 
     /// The UIDs of the todos this object waits for (RELATED-TO;RELTYPE=DEPENDS-ON, the type in any
     /// case), in order, each once; a link naming the object itself, empty or longer than
-    /// ``maximumRelatedUIDLength`` is none.
+    /// 1,024 bytes (far above any app's UID: a UUID is 36) is none.
     public var dependsOnUIDs: [String] { Self.dependsOnUIDs(of: todo) }
 
     /// ``dependsOnUIDs`` of a VTODO.
