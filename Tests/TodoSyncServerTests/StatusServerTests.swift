@@ -2,13 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Statuses on real servers (issue 36, point 3): tasks PUT by plain HTTP as Tasks.org, Apple
+/// Statuses on Radicale, Xandikos and Cyrus (issue 36, point 3): tasks PUT by plain HTTP as Tasks.org, Apple
 /// Reminders and Nextcloud Tasks write them come in with their state and percent; `todo done`,
 /// `start` and `cancel` go out as STATUS (PERCENT-COMPLETE:100 on completion) and nothing else
 /// of the phone's object changes; a phone's later change of state comes back in.
 @Suite(.timed, .hangLimit) struct StatusServerTests {
-    static let kinds: [CalDAVServer.Kind] = [.radicale, .xandikos]
-
     /// What a change of state may rewrite: the state's lines and the revision stamps.
     static let stateLines: Set<String> = [
         "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE"
@@ -26,12 +24,11 @@ import Testing
         lines(text).first { Self.name($0) == name }.map { String($0.drop { $0 != ":" }.dropFirst()) }
     }
 
-    @Test(arguments: kinds) func phoneStatusesComeInAndTodosChangesGoOutKeepingEveryOtherLine(
-        kind: CalDAVServer.Kind
-    ) throws {
-        let server = try SyncCLITests.start(kind)
-        defer { server.stop() }
-        let laptop = SyncDevice(server)
+    @Test(arguments: TagsWithSpacesServerTests.Server.allCases)
+    func phoneStatusesComeInAndTodosChangesGoOutKeepingEveryOtherLine(server: TagsWithSpacesServerTests.Server) throws {
+        let stage = try TagsWithSpacesServerTests.Stage(server)
+        defer { stage.stop() }
+        let laptop = StageDevice(stage)
         try laptop.setUp()
         let phone: [(file: String, text: String)] = [
             ("tasksorg.ics", StatusObjects.tasksOrg(uid: "tasksorg-1", name: "Buy milk")),
@@ -42,14 +39,10 @@ import Testing
                 StatusObjects.nextcloud(uid: "nextcloud-2", name: "Old plan", percent: nil, cancelled: true)
             )
         ]
-        func fetch(_ file: String) throws -> String {
-            let answer = try server.request("GET", laptop.url + file)
-            #expect(answer.status == 200, "GET \(file): \(answer.status)")
-            return String(decoding: answer.body, as: UTF8.self)
-        }
+        func fetch(_ file: String) throws -> String { try stage.get(file) }
         var stored: [String: String] = [:]
         for (file, text) in phone {
-            #expect((200..<300).contains(try server.put(file, text)), "PUT \(file)")
+            #expect((200..<300).contains(try stage.put(file, text)), "PUT \(file)")
             stored[file] = try fetch(file)  // as the server keeps it (Radicale re-serializes)
         }
         #expect(try laptop.sync()["received"] as? Int == 4)
@@ -85,13 +78,13 @@ import Testing
         for (file, _) in phone {
             let now = try fetch(file)
             let want = try #require(expected[file])
-            #expect(Self.value("STATUS", in: now) == want.status, "\(file) on \(kind):\n\(now)")
-            #expect(Self.value("PERCENT-COMPLETE", in: now) == want.percent, "\(file) on \(kind):\n\(now)")
+            #expect(Self.value("STATUS", in: now) == want.status, "\(file) on \(server):\n\(now)")
+            #expect(Self.value("PERCENT-COMPLETE", in: now) == want.percent, "\(file) on \(server):\n\(now)")
             #expect((Self.value("COMPLETED", in: now) != nil) == (want.status == "COMPLETED"), "\(file)")
             // Every other line of the phone's object, as the server stored it, is still there.
             let kept = Self.lines(try #require(stored[file])).filter { !Self.stateLines.contains(Self.name($0)) }
             let lost = kept.filter { !Self.lines(now).contains($0) }
-            #expect(lost.isEmpty, "\(file) on \(kind) lost \(lost):\n\(now)")
+            #expect(lost.isEmpty, "\(file) on \(server) lost \(lost):\n\(now)")
         }
         // Settled: nothing more to send or take.
         let again = try laptop.sync()
@@ -103,12 +96,45 @@ import Testing
         let cancelled =
             Self.lines(reminder).map { Self.name($0) == "STATUS" ? "STATUS:CANCELLED" : $0 }
             .joined(separator: "\r\n") + "\r\n"
-        let answer = try server.request(
-            "PUT", laptop.url + "reminders.ics", body: Data(cancelled.utf8),
-            headers: ["Content-Type": "text/calendar; charset=utf-8"])
+        let answer = try stage.request(
+            "PUT", "reminders.ics", body: cancelled, headers: ["Content-Type": "text/calendar; charset=utf-8"])
         #expect((200..<300).contains(answer.status))
         #expect(try laptop.sync()["received"] as? Int == 1)
         #expect(try states()["Call the plumber"] == "cancelled 60")
         #expect(try laptop.sync()["sent"] as? Int == 0)
+    }
+}
+
+/// A device of one of the servers a ``TagsWithSpacesServerTests/Stage`` runs (Radicale,
+/// Xandikos or Cyrus), with SyncDevice's few calls: set up, sync, run `todo`, find a todo.
+final class StageDevice: @unchecked Sendable {
+    let stage: TagsWithSpacesServerTests.Stage
+    let device = DiscoveryTests.Device()
+    var password: String? { stage.user == nil ? nil : "secret" }
+
+    init(_ stage: TagsWithSpacesServerTests.Stage) { self.stage = stage }
+
+    func setUp() throws {
+        let linked = try device.setUp(
+            [stage.collection] + (stage.user.map { ["--user", $0] } ?? []), password: password)
+        #expect(linked == stage.collection)
+    }
+
+    @discardableResult
+    func ok(_ arguments: String...) throws -> String {
+        let result = try device.todo(arguments, password: password)
+        #expect(result.status == 0, "todo \(arguments): \(result.stderr)")
+        return result.stdout
+    }
+
+    func sync() throws -> [String: Any] {
+        let result = try device.todo(["sync", "--json"], password: password)
+        #expect(result.status == 0, "todo sync: \(result.stderr)")
+        return try parseJSON(result.stdout, as: [String: Any].self, "todo sync --json")
+    }
+
+    func id(named name: String) throws -> Int {
+        let todos = try parseJSON(try ok("list", "--json"), as: [[String: Any]].self, "todo list --json")
+        return try #require(todos.first { $0["name"] as? String == name }?["id"] as? Int, "\(name)")
     }
 }

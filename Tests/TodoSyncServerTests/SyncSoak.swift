@@ -235,8 +235,11 @@ final class SyncSoak {
                     model.retractLastWrite(key, field, of: device)
                     continue
                 }
+                // After syncs that all failed, whether the edit undone was sent is unknown.
+                let unsure = model.onlyInterruptedSinceLastWrite(key, field, of: device)
                 model.wrote(
                     key, field, fields.value(field), tags: field == "tags" ? fields.tags : [], by: actor, at: step)
+                if unsure { model.wroteByUnsureUndo(key, field, at: step) }
             }
         }
         for key in old.keys where new[key] == nil { model.deleted(key, by: actor, at: step) }

@@ -263,7 +263,9 @@ final class SoakModel {
                 if reported { continue }
                 let message =
                     "\(key)'s \(field) is \(value.debugDescription), not \(last.value.debugDescription) written last by \(last.actor) at step \(last.step), and no conflict said so"
-                if unreportedSince(last.step, by: history.fieldWriters[field] ?? []) {
+                if unreportedSince(last.step, by: history.fieldWriters[field] ?? [])
+                    || unsureUndos.contains("\(key)|\(field)|\(last.step)")
+                {
                     findings.unverifiable.append(message)
                 } else {
                     findings.wronglyChanged.append(message)
@@ -296,6 +298,26 @@ final class SoakModel {
         let syncs = (succeeded[device] ?? []) + interrupted.filter { $0.device == device }.map(\.step)
         return syncs.contains { $0 >= write.step }
     }
+
+    /// Whether only syncs that ended before their work was done ran since `device`'s last write
+    /// of `key`'s `field`: whether that write was sent cannot be told, and so neither can
+    /// whether an undo of it is a write (sent: the undo sends the old value) or none.
+    func onlyInterruptedSinceLastWrite(_ key: String, _ field: String, of device: Int) -> Bool {
+        guard let write = keys[key]?.fieldWrites[field]?.last(where: { $0.actor == .device(device) }) else {
+            return false
+        }
+        return !(succeeded[device] ?? []).contains { $0 >= write.step }
+    }
+
+    /// `actor`'s undo wrote `field` of `key` back at `step` after a write only interrupted syncs
+    /// may have sent (``onlyInterruptedSinceLastWrite(_:_:of:)``): its value standing or not are
+    /// both right, and a final value other than it is unverifiable, not wrong.
+    func wroteByUnsureUndo(_ key: String, _ field: String, at step: Int) {
+        unsureUndos.insert("\(key)|\(field)|\(step)")
+    }
+
+    /// ``wroteByUnsureUndo(_:_:at:)``'s writes.
+    private var unsureUndos: Set<String> = []
 
     /// Takes back `device`'s last write of `key`'s `field`, which an undo reverted before any
     /// sync could send it: for everyone else, it never happened.
