@@ -38,12 +38,18 @@ extension TodoRepository {
             }
             let moving = todos.filter { $0.listID != parentTodo.listID }.map(\.id)
             if !moving.isEmpty { _ = try moveSubtrees(ids: moving, to: parentTodo.listID) }
-            return try changeEach(
-                ids, sql: "UPDATE todos SET parent_id = ?1 WHERE id = ?2 RETURNING \(TodoColumns.list)"
-            ) {
-                (statement, id) throws(SQLiteError) in
-                try statement.bind(parent, at: 1)
-                try statement.bind(id, at: 2)
+            do throws(TodoStoreError) {
+                return try changeEach(
+                    ids, sql: "UPDATE todos SET parent_id = ?1 WHERE id = ?2 RETURNING \(TodoColumns.list)"
+                ) {
+                    (statement, id) throws(SQLiteError) in
+                    try statement.bind(parent, at: 1)
+                    try statement.bind(id, at: 2)
+                }
+            } catch .sqlite(let error) where error.isConstraintViolation {
+                // The schema's trigger walks every stored link, across lists too, where the tree
+                // (and the check above) stops at a list: a loop through a todo of another list.
+                throw .subtaskCycle(id: todos.first?.id ?? parent, parent: parent)
             }
         }
     }

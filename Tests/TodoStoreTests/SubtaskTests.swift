@@ -132,6 +132,20 @@ import Testing
         #expect(try repository.subtaskIDsByParent() == [1: [3]])
     }
 
+    /// A loop through a todo of another list: the tree stops at the list, the schema's trigger
+    /// does not; the store says it is a loop, never a raw SQLite error (the property test found it).
+    @Test func aLoopThroughAnotherListIsASubtaskCycle() throws {
+        let repository = try makeRepository()
+        let work = try repository.createList(named: "Work")
+        let mine = try repository.add(TodoFields(name: "mine"))
+        let theirs = try repository.add(TodoFields(name: "theirs"), list: work.id)
+        try repository.connection.execute("UPDATE todos SET parent_id = \(mine.id) WHERE id = \(theirs.id)")
+        #expect(throws: TodoStoreError.subtaskCycle(id: mine.id, parent: theirs.id)) {
+            try repository.setParent(theirs.id, ids: [mine.id])
+        }
+        #expect(try repository.todo(id: mine.id)?.listID == TodoList.firstID, "nothing changed")
+    }
+
     /// The outline's rule alone, on what no schema lets through: a loop is cut, never walked.
     @Test func theOutlineCutsALoop() {
         func todo(_ id: Int64, under parent: Int64?) -> Todo {
