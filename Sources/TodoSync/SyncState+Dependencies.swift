@@ -38,7 +38,7 @@ extension SyncState {
             if let uid = try uids.uid(ofTodo: waited) { links.uids.append(uid) } else { links.unnamed.append(waited) }
         }
         for uid in base where !links.uids.contains(uid) {
-            if try !isRecordedUID(uid) { links.uids.append(uid) }
+            if try !uids.wasEverGiven(uid) { links.uids.append(uid) }
         }
         return links
     }
@@ -91,12 +91,5 @@ extension SyncState {
             }
         }
         return refused
-    }
-
-    /// Whether `uid` was ever a todo's here (its todo may be gone since).
-    func isRecordedUID(_ uid: String) throws(TodoStoreError) -> Bool {
-        try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("SELECT 1 FROM todo_uids WHERE uid = ?").scalarInt64([uid]) != nil
-        }
     }
 }

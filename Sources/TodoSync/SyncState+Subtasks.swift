@@ -63,7 +63,7 @@ extension SyncState {
             parentID: todo.parentID, parentList: parent?.listID,
             parentUID: try parent.flatMap { parent throws(TodoStoreError) in try uids.uid(ofTodo: parent.id) },
             todoList: todo.listID, base: base,
-            baseIsKnown: try base.map { uid throws(TodoStoreError) in try isRecordedUID(uid) } ?? false)
+            baseIsKnown: try base.map { uid throws(TodoStoreError) in try uids.wasEverGiven(uid) } ?? false)
     }
 
     /// Puts the todo `id` under the todo of `uid` (`nil`: at the top), as a sync takes a link in:

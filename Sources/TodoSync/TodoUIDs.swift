@@ -42,6 +42,15 @@ public struct TodoUIDs {
         try knownTodoID(forUID: uid) != nil
     }
 
+    /// Whether `uid` was ever given to a todo here, its todo gone since or not (its row stays):
+    /// a link to a UID never given names a todo that has not reached this device.
+    public func wasEverGiven(_ uid: String) throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try repository.connection.internalCachedStatement("SELECT 1 FROM todo_uids WHERE uid = ?")
+                .scalarInt64([uid]) != nil
+        }
+    }
+
     /// The id of the todo that has (or had, while its deletion waits to be sent) `uid`, when
     /// ``isKnown(_:)``: what the user knew it as.
     public func knownTodoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
