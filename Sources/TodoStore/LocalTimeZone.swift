@@ -10,7 +10,7 @@
 /// `due:2024-05-01` entered in Tokyo as `20240430T150000Z`. The date meant is the one on the
 /// user's wall calendar at that instant, so it depends on the zone, including its daylight
 /// saving rules at that instant.
-public enum LocalTimeZone: Sendable, Equatable {
+public enum LocalTimeZone: Sendable, Hashable {
     /// The process's zone, as `localtime_r` sees it (`TZ`, else `/etc/localtime`), with its
     /// daylight saving rules. What `todo import` uses.
     case system

@@ -25,8 +25,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
     public var order: Order
     /// Which todos to include.
     public var filter: DoneFilter
-    /// Only todos whose name or tags contain every one of these texts, ignoring case in every
-    /// script (none: all), so each term narrows the list (`todo list --search milk --search
+    /// Only todos whose name, tags or note contain every one of these texts, ignoring case in
+    /// every script (none: all), so each term narrows the list (`todo list --search milk --search
     /// +shop`). ``TodoSearch/matches(_:foldedNeedle:)`` is the rule.
     public var searches: [String]
     /// The one search text of a caller that has one (`todo ui`'s filter): the first of
@@ -48,6 +48,29 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Only todos with every one of these tags (none: all), matched by their case-folded word
     /// (`todo list --tag work --tag home`).
     public var tags: [TodoTag] = []
+    /// Only todos with at least one of these tags (none: all), matched as ``tags`` are (`todo
+    /// list --any-tag work --any-tag home`).
+    public var anyTags: [TodoTag] = []
+    /// Only todos with none of these tags (none: all), matched as ``tags`` are (`todo list
+    /// --no-tag someday`).
+    public var excludedTags: [TodoTag] = []
+    /// Only todos completed after this day, on ``timeZone``'s calendar: completed (not cancelled,
+    /// which is never completed), at an instant after the day ended (`todo list
+    /// --completed-after 2024-05-01`). Todos without a completed time never match.
+    public var completedAfter: CalendarDate?
+    /// Only todos completed before this day began, on ``timeZone``'s calendar.
+    public var completedBefore: CalendarDate?
+    /// Only todos created after this day, on ``timeZone``'s calendar (todos without a created
+    /// time never match).
+    public var createdAfter: CalendarDate?
+    /// Only todos created before this day began, on ``timeZone``'s calendar.
+    public var createdBefore: CalendarDate?
+    /// The calendar the completed and created days are read on: the local one unless a caller
+    /// says otherwise. The days are compared as `dueBefore` and `dueAfter` compare deadlines
+    /// (strictly), though the columns hold UTC instants: each bound becomes the instant its day
+    /// begins or ends on this clock, so the comparison is one of stored text and an index could
+    /// serve it.
+    public var timeZone: LocalTimeZone = .system
     /// Only todos whose priority is in one of these ranges of values (none: all): ``TodoPriority/Level/values``
     /// for a class, `0...0` for todos without one.
     public var priorities: [ClosedRange<Int>] = []
@@ -185,20 +208,24 @@ public struct TodoFetchRequest: Hashable, Sendable {
             + ")"
     }
 
-    /// The values for the parameters of the deadline bounds, start bounds, search terms, tags,
-    /// priority ranges, lists and projects, in ``conditions`` order.
+    /// The values for the parameters of the deadline bounds, start bounds, completed and created
+    /// bounds, search terms, tags (every, any, none), priority ranges, lists and projects, in
+    /// ``conditions`` order.
     var filterArguments: [any SQLiteBindable] {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
         if let dueAfter { arguments.append(dueAfter) }
         if let startedBy { arguments.append(startedBy) }
         if let startsAfter { arguments.append(startsAfter) }
-        // Each term twice: once for the name, once for the tags (see ``conditions``).
+        arguments += instantBounds.map(\.instant)
+        // Each term three times: for the name, the tags and the note (see ``conditions``).
         arguments += searches.flatMap { term in
             let folded = TodoSearch.fold(term)
-            return [folded, folded]
+            return [folded, folded, folded]
         }
         arguments += tags.map(\.folded)
+        arguments += anyTags.map(\.folded)
+        arguments += excludedTags.map(\.folded)
         for range in priorities { arguments += [Int64(range.lowerBound), Int64(range.upperBound)] }
         arguments += lists.map { $0 as any SQLiteBindable }
         arguments += projects.map(\.folded)
@@ -227,8 +254,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
         (["SELECT \(TodoColumns.list) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
     }
 
-    /// The WHERE terms of the filter, the deadline bounds, the start bounds, the search, the
-    /// tags, the priorities, the lists, the states, the blocked state and the projects, in parameter order
+    /// The WHERE terms of the filter, the deadline bounds, the start bounds, the completed and
+    /// created bounds, the search, the tags (every, any, none), the priorities, the lists, the
+    /// states, the blocked state and the projects, in parameter order
     /// (``filterArguments`` binds them; the states and the blocked state take none).
     private var conditions: [String] {
         var conditions: [String] = []
@@ -244,11 +272,21 @@ public struct TodoFetchRequest: Hashable, Sendable {
         // lets SQLite count the waiting todos from migration 0012's partial index.
         if startedBy != nil { conditions.append("(done = 1 OR start_date IS NULL OR start_date <= ?)") }
         if startsAfter != nil { conditions.append("done = 0 AND start_date > ?") }
-        // A term matches the name or the tags (TodoSearch.matches(_:foldedNeedle:) in memory);
-        // most todos have no tags, and `tags <> ''` spares them a call of the function.
-        let search = "(\(TodoSearch.sqlFunction)(name, ?) OR (tags <> '' AND \(TodoSearch.sqlFunction)(tags, ?)))"
+        conditions += instantBounds.map(\.condition)
+        // A term matches the name, the tags or the note (TodoSearch.matches(_:foldedNeedle:) in
+        // memory); most todos have no tags and no note, and `tags <> ''` and `note IS NOT NULL`
+        // spare them a call of the function.
+        let function = TodoSearch.sqlFunction
+        let search =
+            "(\(function)(name, ?) OR (tags <> '' AND \(function)(tags, ?))"
+            + " OR (note IS NOT NULL AND \(function)(note, ?)))"
         conditions += searches.map { _ in search }
         conditions += tags.map { _ in "\(TodoSearch.tagFunction)(tags, ?)" }
+        if !anyTags.isEmpty {
+            conditions.append(
+                "(" + anyTags.map { _ in "\(TodoSearch.tagFunction)(tags, ?)" }.joined(separator: " OR ") + ")")
+        }
+        conditions += excludedTags.map { _ in "NOT \(TodoSearch.tagFunction)(tags, ?)" }
         if !priorities.isEmpty {
             conditions.append("(" + priorities.map { _ in "priority BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
         }
@@ -272,5 +310,35 @@ public struct TodoFetchRequest: Hashable, Sendable {
             conditions.append("(project IS NOT NULL AND (" + any + "))")
         }
         return conditions
+    }
+
+    /// The completed and created bounds that are set, each as its WHERE term and the instant it
+    /// compares with (`YYYY-MM-DDTHH:MM:SSZ`, as the columns hold them), in ``conditions``
+    /// order.
+    ///
+    /// A day's bounds are the instants its first second begins and its next day's first second
+    /// begins on ``timeZone``'s clock: completed after May 1 is completed at or after May 2,
+    /// 00:00 local; before May 1, before May 1, 00:00 local. A bound past the calendar (after
+    /// 9999-12-31) is one no stored time reaches.
+    private var instantBounds: [(condition: String, instant: String)] {
+        // Completed is read only for a completed todo (TodoColumns): a cancelled one, or one
+        // another program marked undone, has none, whatever its column says.
+        let completed = "done = 1 AND status IS NOT 'cancelled' AND completed"
+        let bounds: [(CalendarDate?, String, Bool)] = [
+            (completedAfter, completed + " >= ?", true), (completedBefore, completed + " < ?", false),
+            (createdAfter, "created >= ?", true), (createdBefore, "created < ?", false)
+        ]
+        return bounds.compactMap { day, condition, after in
+            guard let day else { return nil }
+            return ("(" + condition + ")", Self.instant(startOf: after ? day.adding(days: 1) : day, on: timeZone))
+        }
+    }
+
+    /// The stored form of the instant `day` begins on `zone`'s clock; for no day (past
+    /// 9999-12-31) or an instant the clock cannot give, a text after every stored one.
+    static func instant(startOf day: CalendarDate?, on zone: LocalTimeZone) -> String {
+        zone.prepare()
+        guard let day, let seconds = zone.epochSeconds(atSecond: 0, of: day) else { return "~" }
+        return UTCTimestamp(secondsSince1970: seconds).description
     }
 }

@@ -1,6 +1,6 @@
 import SQLite
 
-/// Case-insensitive substring search over todo names and tags, for every script.
+/// Case-insensitive substring search over todo names, tags and notes, for every script.
 ///
 /// SQLite's `LIKE` and `instr` fold ASCII case only, so "ÉCLAIR" would not find "éclair". The
 /// store registers the SQL function `todo_matches` on its connection, and searches compare Unicode full case
@@ -57,16 +57,20 @@ public enum TodoSearch {
         return fold(String(decoding: name, as: UTF8.self)).contains(String(decoding: needle, as: UTF8.self))
     }
 
-    /// Whether a search term selects `todo`: its name or its tags (as stored, `+work @phone`)
-    /// contain the already folded `needle`. The rule of `TodoFetchRequest.searches`, which SQL
-    /// applies with `todo_matches` on both columns; this is it for callers that hold todos.
+    /// Whether a search term selects `todo`: its name, its tags (as stored, `+work @phone`) or
+    /// its note (taskwarrior's annotations, once imported) contain the already folded `needle`,
+    /// each on its own: a term never spans two of them. The rule of `TodoFetchRequest.searches`,
+    /// which SQL applies with `todo_matches` on the three columns; this is it for callers that
+    /// hold todos.
     public static func matches(_ todo: Todo, foldedNeedle needle: String) -> Bool {
         var needle = needle
         var name = todo.name
         var tags = todo.tags.storage
+        var note = todo.note ?? ""
         return needle.withUTF8 { needle in
             name.withUTF8 { matches(name: $0, foldedNeedle: needle) }
                 || (!tags.isEmpty && tags.withUTF8 { matches(name: $0, foldedNeedle: needle) })
+                || (!note.isEmpty && note.withUTF8 { matches(name: $0, foldedNeedle: needle) })
         }
     }
 

@@ -147,7 +147,7 @@ extension UITests {
         try session.press("q")
         try session.waitFor("EXITED 0")
         let saved = try String(contentsOfFile: sandbox.folder.path + "/.local/state/todo/ui", encoding: .utf8)
-        #expect(saved == "sections = outline\n")
+        #expect(saved == "sections = outline\nsort = status\n", "the sort is kept beside them")
 
         session = try startUI(columns: 40, rows: 20)
         screen = try session.waitFor("Undone (3)")

@@ -81,12 +81,13 @@ import Testing
         _ = try sandbox.ok("done", "2")
         let session = try startUI()
         let screen = try session.waitFor("Done (1)")
-        #expect(screen[0].contains("3 todos") && screen[0].contains("sort: due"))
+        // Sorted by status, the default: the undone todos first (issue 37).
+        #expect(screen[0].contains("3 todos") && screen[0].contains("sort: status"))
         #expect(screen.contains { $0.hasPrefix("All (3)") })
         #expect(screen.contains { $0.contains("▾ Undone (2)") })
         #expect(screen.contains { $0.contains("▾ Done (1)") })
         #expect(TmuxSession.cursorLine(screen)?.contains("Buy milk") == true)
-        #expect(Self.allRows(screen).map { $0.contains("[x]") } == [false, true, false])
+        #expect(Self.allRows(screen).map { $0.contains("[x]") } == [false, false, true])
         #expect(try session.format("#{alternate_on}") == "1")
     }
 
@@ -228,7 +229,7 @@ import Testing
         let priority = try ProcessRunner.run(
             "sqlite3", [sandbox.database, "UPDATE todos SET priority = 1 WHERE name = 'charlie'"])
         #expect(priority.status == 0, "sqlite3: \(priority.stderr)")
-        let session = try startUI()
+        let session = try startUI(["--sort", "due"])
         func order(_ screen: [String]) -> [String] {
             Self.allRows(screen).compactMap { $0.split(separator: " ").last.map(String.init) }
         }

@@ -24,6 +24,9 @@ enum DueDateParser {
         "YYYY-MM-DD, today, tomorrow, yesterday, a weekday (fri, next friday), +3d, 2w, +1m, in 3 days, "
         + "Dec 24, 24 Dec, eow, eom, next week or next month"
 
+    /// The forms back from today that the filters on days take beside ``examples``.
+    static let pastExamples = "-3d, -2w, -1m, 3 days ago, last friday"
+
     /// Every form and what it means: the discussion of the commands that take a date.
     static let rules = """
         Dates: YYYY-MM-DD or YYYY/MM/DD (2026-1-5 too); today, tomorrow, yesterday; a weekday,
@@ -33,8 +36,11 @@ enum DueDateParser {
         last day of February); a month and a day in either order (Dec 24, 24 Dec, December 24)
         is the next such date on or after today. Weeks run Monday to Sunday: eow is this week's
         Sunday (today on a Sunday), next week the Monday after it. eom is this month's last day,
-        next month the first day of the next. Numeric day-and-month forms (12/24, 24.12.) are
-        refused: they are ambiguous.
+        next month the first day of the next. The filters on days (--due-before, --due-after,
+        --completed-after, --created-before...) also take days back from today: -3d, -2w, -1m,
+        3 days ago, 2 weeks ago, 1 month ago, and last friday (its last occurrence before today,
+        a week ago on a Friday). Numeric day-and-month forms (12/24, 24.12.) are refused: they
+        are ambiguous.
         """
 
     /// The time forms in one line, for `--due`'s help and the hint of a refused time.
@@ -86,12 +92,16 @@ enum DueDateParser {
         return TypedDeadline(date: try parse(day, today: today), secondOfDay: second)
     }
 
-    /// Parses `text`, a date without a time of day, relative to `today`.
+    /// Parses `text`, a date without a time of day, relative to `today`; with `past`, the forms
+    /// back from today too (``pastExamples``: the filters on days take them, where a deadline
+    /// or a start would read `-3d` as a typo of `+3d`).
     ///
     /// - Throws: a usage error naming the value, for text that is not a date, a day that does
     ///   not exist (2023-02-29, Feb 30), a date past year 9999, or a date with a time after it
     ///   (`option`, when given, is named: days are compared there, not times).
-    static func parse(_ text: String, today: CalendarDate, option: String? = nil) throws(CLIError) -> CalendarDate {
+    static func parse(
+        _ text: String, today: CalendarDate, option: String? = nil, past: Bool = false
+    ) throws(CLIError) -> CalendarDate {
         if let (day, _) = splitTime(text), !day.isEmpty {
             throw .usage(
                 "\(option.map { "'\($0)' takes" } ?? "only") a date, not a time: '\(TodoText.sanitized(text))'",
@@ -115,14 +125,15 @@ enum DueDateParser {
             guard let next else { throw tooFar(text) }
             return next
         }
-        if let days = relativeDays(tokens, today: today) {
+        if let days = relativeDays(tokens, today: today, past: past) {
             guard let date = today.adding(days: days) else { throw tooFar(text) }
             return date
         }
         let suggestion = Suggestion.closest(to: word, among: words) ?? monthTypo(tokens)
         throw .usage(
             "'\(text)' is not a date",
-            hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "Use \(examples).")
+            hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "Use \(examples)"
+                + (past ? "; or back from today: \(pastExamples)." : "."))
     }
 
     /// The day part and the time part of `text` when it ends with something meant as a time
@@ -156,7 +167,7 @@ enum DueDateParser {
     }
 
     private static func tooFar(_ text: String) -> CLIError {
-        .usage("'\(text)' is too far away", hint: "Deadlines run up to 9999-12-31.")
+        .usage("'\(text)' is too far away", hint: "Dates run from 0001-01-01 to 9999-12-31.")
     }
 
     /// Year, month and day of `YYYY-M-D` or `YYYY/M/D` (one or two digits for the month and
@@ -206,8 +217,9 @@ enum DueDateParser {
         (7 - today.weekday) % 7
     }
 
-    /// Days from today for the relative forms, or `nil` when `tokens` are none of them.
-    private static func relativeDays(_ tokens: [String], today: CalendarDate) -> Int? {
+    /// Days from today for the relative forms (with `past`, those back from today too), or
+    /// `nil` when `tokens` are none of them.
+    private static func relativeDays(_ tokens: [String], today: CalendarDate, past: Bool) -> Int? {
         let toSunday = daysToEndOfWeek(from: today)
         switch tokens.joined(separator: " ") {
         case "today": return 0
@@ -219,36 +231,51 @@ enum DueDateParser {
         case "next month": return CalendarDate.daysInMonth(today.month, of: today.year) - today.day + 1
         default: break
         }
-        // "next friday" is the next Friday after today, which is what "friday" means here.
-        if tokens.count == 1 || (tokens.count == 2 && tokens[0] == "next"), let day = tokens.last, day.count >= 3,
-            let index = weekdays.firstIndex(where: { $0.hasPrefix(day) })
+        // "next friday" is the next Friday after today, which is what "friday" means here;
+        // "last friday" the last one before today.
+        if tokens.count == 1 || (tokens.count == 2 && (tokens[0] == "next" || (past && tokens[0] == "last"))),
+            let day = tokens.last, day.count >= 3, let index = weekdays.firstIndex(where: { $0.hasPrefix(day) })
         {
+            if tokens[0] == "last" {
+                let back = (today.weekday - index + 7) % 7
+                return -(back == 0 ? 7 : back)
+            }
             let ahead = (index - today.weekday + 7) % 7
             return ahead == 0 ? 7 : ahead
         }
         if tokens.count == 1, let offset = tokens.first {
-            // +3d, 3d, +2w, 1m: the unit is the last letter.
-            let number = offset.hasPrefix("+") ? offset.dropFirst().dropLast() : offset.dropLast()
+            // +3d, 3d, +2w, 1m, and -3d before today: the unit is the last letter.
+            let sign = offset.hasPrefix("-") ? -1 : 1
+            guard past || sign == 1 else { return nil }
+            let number =
+                offset.hasPrefix("+") || offset.hasPrefix("-") ? offset.dropFirst().dropLast() : offset.dropLast()
             guard let unit = offset.last, let count = Int(number), number.first?.isNumber == true else { return nil }
-            return days(count, unit: String(unit), today: today)
+            return days(count, unit: String(unit), today: today, sign: sign)
         }
-        if tokens.count == 3, tokens[0] == "in", let count = Int(tokens[1]), tokens[1].first?.isNumber == true {
-            // "in 3 days", "in 1 week", "in 2 months": the unit's first letter, singular or plural.
-            let unit = tokens[2].hasSuffix("s") ? String(tokens[2].dropLast()) : tokens[2]
-            guard ["day", "week", "month"].contains(unit), let letter = unit.first else { return nil }
-            return days(count, unit: String(letter), today: today)
+        // "in 3 days", "in 1 week", "in 2 months", and "3 days ago": the unit's first letter,
+        // singular or plural.
+        let (count, unit, sign): (Substring, String, Int)
+        if tokens.count == 3, tokens[0] == "in" {
+            (count, unit, sign) = (Substring(tokens[1]), tokens[2], 1)
+        } else if past, tokens.count == 3, tokens[2] == "ago" {
+            (count, unit, sign) = (Substring(tokens[0]), tokens[1], -1)
+        } else {
+            return nil
         }
-        return nil
+        guard let number = Int(count), count.first?.isNumber == true else { return nil }
+        let singular = unit.hasSuffix("s") ? String(unit.dropLast()) : unit
+        guard ["day", "week", "month"].contains(singular), let letter = singular.first else { return nil }
+        return days(number, unit: String(letter), today: today, sign: sign)
     }
 
-    /// Days from today to `count` days (`d`), weeks (`w`) or months (`m`) ahead; `nil` for
-    /// another unit or a count past any deadline.
-    private static func days(_ count: Int, unit: String, today: CalendarDate) -> Int? {
+    /// Days from today to `count` days (`d`), weeks (`w`) or months (`m`) ahead (`sign` 1) or
+    /// back (`sign` -1); `nil` for another unit or a count past any deadline.
+    private static func days(_ count: Int, unit: String, today: CalendarDate, sign: Int = 1) -> Int? {
         guard count >= 0, count <= 3_660_000 else { return nil }
         switch unit {
-        case "d": return count
-        case "w": return count * 7
-        case "m": return today.adding(months: count).flatMap { today.days(until: $0) }
+        case "d": return sign * count
+        case "w": return sign * count * 7
+        case "m": return today.adding(months: sign * count).flatMap { today.days(until: $0) }
         default: return nil
         }
     }

@@ -15,6 +15,17 @@ enum Terminal {
         return Int(size.ws_col)
     }
 
+    /// Rows of the terminal stdout is: `LINES` when set, else the terminal's height. A pipe or a
+    /// file gets `nil`, and so does a terminal that does not say (a height of 0): nothing is
+    /// left out there.
+    static func height() -> Int? {
+        guard isatty(1) == 1 else { return nil }
+        if let lines = Environment.value("LINES").flatMap({ Int($0) }), lines > 0 { return lines }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
     /// Whether standard input is a terminal (a person who can answer a question).
     static var stdinIsTerminal: Bool { isatty(0) == 1 }
 

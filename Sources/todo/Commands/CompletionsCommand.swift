@@ -60,14 +60,16 @@ enum CompletionValues: Equatable, Sendable {
         switch option.name {
         case "--sort": .words(TodoFetchRequest.Order.allCases.map(\.rawValue))
         case "--color": .words(["auto", "always", "never"])
-        case "--due", "--due-before", "--due-after", "--until", "--start": .words(DueDateParser.completionWords)
+        case "--due", "--due-before", "--due-after", "--until", "--start", "--completed-after", "--completed-before",
+            "--created-after", "--created-before":
+            .words(DueDateParser.completionWords)
         case "--every", "--after": .words(RepeatForm.completionWords)
         case "--from": .words(Command.importFormats)
         case "--format": .words(Command.exportFormats)
         case "--priority": .words(TodoPriority.Level.allCases.map(\.rawValue) + ["none"])
         case "--by": .words(CommandContext.groupingWords)
         case "--status": .words(TodoStatus.allCases.map(\.rawValue))
-        case "--tag", "--untag": .tags
+        case "--tag", "--untag", "--any-tag", "--no-tag": .tags
         case "--list", "--to", "--move-to", "--only": .lists
         default: ["path", "file"].contains(option.value) ? .files : .nothing
         }

@@ -50,6 +50,7 @@ extension Command {
             try context.applyFilters(to: &request)
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
+            try context.noteTagsNoTodoHas(request, in: repository)
             try context.perform { () throws(TodoStoreError) in
                 if format == Command.icsFormat {
                     try Command.writeICS(repository, request, &context.out)

@@ -42,6 +42,7 @@ extension Command {
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             let grouping = try context.outlineGrouping(in: repository)
+            try context.noteTagsNoTodoHas(request, in: repository)
             try context.perform { () throws(TodoStoreError) in
                 switch (grouping, context.arguments.flag("--json")) {
                 case (let grouping?, true): try writeOutlineJSON(repository, request, grouping, &context.out)
@@ -56,15 +57,19 @@ extension Command {
     /// Bare `todo`: the undone todos that have started, and on a terminal a line counting the
     /// done ones and one counting those not started yet, as todo.txt-cli's `ls` and
     /// taskwarrior's `task list` show open tasks, so that hundreds of imported done todos do not
-    /// fill the view. In a pipe the count lines are left out, so the output is `todo list
-    /// --undone`'s. Not in ``TodoCLI/commands``: it has no name to type.
-    static let undoneOverview = Command(
+    /// fill the view. On a terminal of known height the rows stop where the screen would scroll
+    /// (the count lines and the prompt after them kept in view), and a last row says how many
+    /// more there are and the command that lists them all: `… and 2,340 more: todo list
+    /// --undone`. In a pipe the count lines are left out and every row is printed, so the output
+    /// is `todo list --undone`'s. Not in ``TodoCLI/commands``: it has no name to type.
+    static let undoneOverview: Command = Command(
         spec: CommandSpec(
             name: "",
             abstract:
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
-                + " the others); --today and --week narrow it as in 'todo list', and so do --blocked and --unblocked; --all adds those not started,"
+                + " the others); on a terminal it shows the rows that fit its height and says how many more there are"
+                + " (a pipe gets every row); --today and --week narrow it as in 'todo list', and so do --blocked and --unblocked; --all adds those not started,"
                 + " --status shows the todos in that state instead (todo --status in-process).",
             options: CommandContext.dueSoonOptions + CommandContext.blockedOptions + [
                 CommandContext.allOption, CommandContext.listOption, CommandContext.statusOption
@@ -80,20 +85,51 @@ extension Command {
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             try context.perform { () throws(TodoStoreError) in
-                try writeText(repository, request, context, &context.out)
-                guard context.out.isTerminal, statuses.isEmpty else { return }
-                let done = try repository.count(.done)
-                let waiting = try request.startedBy.map { (today) throws(TodoStoreError) in
-                    try repository.count(TodoFetchRequest.waiting(after: today))
+                guard context.out.isTerminal else {
+                    try writeText(repository, request, context, &context.out)
+                    return
                 }
-                for (count, kind, option) in [(done, "done", "--done"), (waiting ?? 0, "waiting", "--waiting")]
-                where count > 0 {
-                    let line = "\(count) \(kind) \(count == 1 ? "todo" : "todos") hidden: todo list \(option)"
-                    context.out.write(context.style.paint(line, .dim) + "\n")
+                var countLines: [String] = []
+                if statuses.isEmpty {
+                    let done = try repository.count(.done)
+                    let waiting = try request.startedBy.map { (today) throws(TodoStoreError) in
+                        try repository.count(TodoFetchRequest.waiting(after: today))
+                    }
+                    for (count, kind, option) in [(done, "done", "--done"), (waiting ?? 0, "waiting", "--waiting")]
+                    where count > 0 {
+                        countLines.append(
+                            "\(count) \(kind) \(count == 1 ? "todo" : "todos") hidden: todo list \(option)")
+                    }
                 }
+                // The rows that fit: the terminal's height less the count lines and the line the
+                // shell's prompt takes after them; one less again for the "more" line.
+                let total = try Terminal.height().map { (height) throws(TodoStoreError) in
+                    (height: height, todos: try repository.count(request))
+                }
+                if let total, total.todos > total.height - countLines.count - 1 {
+                    let room = max(total.height - countLines.count - 2, 1)
+                    let written = try writeText(repository, request, context, &context.out, maxRows: room)
+                    let line = "… and \(Command.counted(total.todos - written)) more: \(context.overviewListCommand())"
+                    context.out.write(context.style.paint(TodoText.sanitized(line), .dim) + "\n")
+                } else {
+                    try writeText(repository, request, context, &context.out)
+                }
+                for line in countLines { context.out.write(context.style.paint(line, .dim) + "\n") }
             }
         }
     )
+
+    /// `2,340`: a count as the "more" lines write it, its digits in groups of three.
+    static func counted(_ count: Int) -> String {
+        var digits = String(count.magnitude)
+        var groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(digits.suffix(3), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(Substring(digits), at: 0)
+        return (count < 0 ? "-" : "") + groups.joined(separator: ",")
+    }
 
     /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
     /// carries it.
@@ -132,12 +168,25 @@ extension Command {
         out.write(first ? "]\n" : "\n]\n")
     }
 
+    /// Writes the rows of `request` as `todo list` does; with `maxRows`, at most that many rows
+    /// (a chosen subtask's dimmed parents count as rows), the first ones of the whole list.
+    /// Returns the number of todos the request selects that were written: context rows aside.
+    @discardableResult
     private static func writeText(
         _ repository: TodoRepository, _ request: TodoFetchRequest,
-        _ context: CommandContext, _ out: inout OutputStream
-    ) throws(TodoStoreError) {
+        _ context: CommandContext, _ out: inout OutputStream, maxRows: Int? = nil
+    ) throws(TodoStoreError) -> Int {
         var text = try context.text(for: request, in: repository)
-        var empty = true
+        var rows = 0
+        var chosen = 0
+        let room = maxRows ?? Int.max
+        // Counts a row, and writes it while there is room.
+        func write(_ todo: Todo, depth: Int = 0, isContext: Bool = false) {
+            guard rows < room else { return }
+            text.writeRow(todo, depth: depth, isContext: isContext, to: &out)
+            rows += 1
+            if !isContext { chosen += 1 }
+        }
         // A file with dependencies: blocked rows say what they wait for, and in the default
         // order come after it (a list fetched whole); a file without streams its rows.
         let ordered = try dependencyOrdered(repository, request)
@@ -150,30 +199,28 @@ extension Command {
             if let ordered {
                 // Reordered by its dependencies, the list is held already: its tree is built from it.
                 for row in try repository.outline(of: ordered, withContext: out.isTerminal).rows {
-                    text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
-                    empty = false
+                    write(row.todo, depth: row.depth, isContext: row.isContext)
                 }
             } else {
                 try repository.forEachInOutline(request, withContext: out.isTerminal) { row in
-                    text.writeRow(row.todo, depth: row.depth, isContext: row.isContext, to: &out)
-                    empty = false
+                    write(row.todo, depth: row.depth, isContext: row.isContext)
                 }
             }
         } else if let ordered {
-            for todo in ordered { text.writeRow(todo, to: &out) }
-            empty = ordered.isEmpty
+            for todo in ordered { write(todo) }
         } else {
-            try repository.forEach(request) { todo in
-                text.writeRow(todo, to: &out)
-                empty = false
-            }
+            // In SQL's order, row by row: the first rows are the first todos, so a limit reads no more.
+            var request = request
+            if let maxRows { request.limit = min(request.limit ?? maxRows, maxRows) }
+            try repository.forEach(request) { write($0) }
         }
         // On stderr: it is a message to a person, not a row, so `todo list | wc -l` counts 0.
         // Flushed at once so that on a terminal it comes before what follows on stdout.
-        if empty {
+        if rows == 0 {
             context.err.write("No todos.\n")
             context.err.flush()
         }
+        return chosen
     }
 }
 
@@ -300,7 +347,26 @@ extension CommandContext {
                 name: "--tag", value: "tag",
                 help:
                     "Only todos with the tag (+work, @phone, work, \"Home Improvement\"; case does not matter); given again, every tag."
+                    + " A tag to leave out is --no-tag's: --tag -someday is refused."
             ),
+            .init(
+                name: "--any-tag", value: "tag",
+                help: "Only todos with at least one of the tags given with --any-tag (as --tag names them)."),
+            .init(
+                name: "--no-tag", value: "tag",
+                help: "Leave out the todos with the tag; given again, those with any of them (none of the tags)."),
+            .init(
+                name: "--completed-after", value: "date",
+                help:
+                    "Only todos completed after the day, on the local calendar (any --due date, without a time: yesterday, -7d, last sunday)."
+            ),
+            .init(
+                name: "--completed-before", value: "date", help: "Only todos completed before the day (local calendar)."
+            ),
+            .init(
+                name: "--created-after", value: "date",
+                help: "Only todos created after the day (local calendar; any --due date, without a time)."),
+            .init(name: "--created-before", value: "date", help: "Only todos created before the day (local calendar)."),
             .init(
                 name: "--priority", value: "priority",
                 help:
@@ -346,6 +412,31 @@ extension CommandContext {
         request.startedBy = today
     }
 
+    /// The `todo list` command that lists every todo bare `todo` chose: `todo list --undone`
+    /// (but with `--status`) and bare `todo`'s options as given; what its "more" line names.
+    func overviewListCommand() -> String {
+        commandLine(
+            ["list"] + (arguments.allValues("--status").isEmpty ? ["--undone"] : []),
+            options: Command.undoneOverview.spec.options)
+    }
+
+    /// `todo` (and `--db` when given), `words`, each of `options` given on this command line
+    /// but those in `leaving` with its values as given, then `last`: each a shell word, for a
+    /// line that names a command to type. The caller sanitizes it with the rest of its line.
+    func commandLine(
+        _ words: [String], options: [CommandSpec.Option], leaving: Set<String> = [], last: [String] = []
+    ) -> String {
+        var words = ["todo"] + (databaseOption.map { ["--db", $0] } ?? []) + words
+        for option in options where !leaving.contains(option.name) {
+            if option.value == nil {
+                if arguments.flag(option.name) { words.append(option.name) }
+            } else {
+                for value in arguments.allValues(option.name) { words += [option.name, value] }
+            }
+        }
+        return (words + last).map(SyncRun.shellWord).joined(separator: " ")
+    }
+
     /// The options for today's and this week's work: in ``filterOptions``, and bare `todo` takes them.
     static let dueSoonOptions: [CommandSpec.Option] = [
         .init(name: "--today", value: nil, help: "Only todos not done that are due today or overdue."),
@@ -372,7 +463,8 @@ extension CommandContext {
     /// `--search`, for the commands that list todos (`todo ui` has its own, with its own help).
     static let searchOption = CommandSpec.Option(
         name: "--search", value: "text",
-        help: "Only todos whose name or tags contain the text, ignoring case; given again, every text must match.")
+        help:
+            "Only todos whose name, tags or note contain the text, ignoring case; given again, every text must match.")
 
     /// Applies ``filterOptions`` and `--search`, when the command takes it, to `request`.
     func applyFilters(to request: inout TodoFetchRequest) throws(CLIError) {
@@ -383,10 +475,10 @@ extension CommandContext {
         case (false, false): break
         }
         if let text = arguments.value("--due-before") {
-            request.dueBefore = try DueDateParser.parse(text, today: today, option: "--due-before")
+            request.dueBefore = try DueDateParser.parse(text, today: today, option: "--due-before", past: true)
         }
         if let text = arguments.value("--due-after") {
-            request.dueAfter = try DueDateParser.parse(text, today: today, option: "--due-after")
+            request.dueAfter = try DueDateParser.parse(text, today: today, option: "--due-after", past: true)
         }
         if arguments.flag("--overdue") {
             guard request.filter != .done else {
@@ -409,7 +501,28 @@ extension CommandContext {
         let searches = arguments.allValues("--search")
         guard !searches.contains(where: \.isEmpty) else { throw .usage("'--search' needs some text") }
         request.searches = searches
-        request.tags = try arguments.allValues("--tag").map { (text) throws(CLIError) in try Self.tag(text) }
+        request.tags = try filterTags("--tag")
+        request.anyTags = try filterTags("--any-tag")
+        request.excludedTags = try filterTags("--no-tag")
+        let days: [(String, WritableKeyPath<TodoFetchRequest, CalendarDate?>)] = [
+            ("--completed-after", \.completedAfter), ("--completed-before", \.completedBefore),
+            ("--created-after", \.createdAfter), ("--created-before", \.createdBefore)
+        ]
+        for (option, bound) in days {
+            guard let text = arguments.value(option) else { continue }
+            request[keyPath: bound] = try DueDateParser.parse(text, today: today, option: option, past: true)
+        }
+        if request.filter == .undone || request.blocked != nil || request.startsAfter != nil,
+            let option = ["--completed-after", "--completed-before"].first(where: {
+                arguments.value($0) != nil
+            })
+        {
+            throw .usage(
+                "'\(option)' chooses done todos, and the other options ask for todos not done",
+                hint:
+                    "Completed todos are done: leave out --undone, --overdue, --today, --week, --waiting and --unblocked."
+            )
+        }
         request.statuses = try statuses()
         request.projects = try arguments.allValues("--project").map { (text) throws(CLIError) in try Self.project(text)
         }
@@ -423,6 +536,48 @@ extension CommandContext {
             }
             return priority.rawValue...priority.rawValue
         }
+    }
+
+    /// The tags the filter option `option` names (`--tag`, `--any-tag`, `--no-tag`), each as
+    /// ``tag(_:)`` reads it. A word that starts with `-` is refused: taskwarrior's `-someday`
+    /// means "without the tag", and read as a tag it would silently choose nothing; `--no-tag`
+    /// says that (a tag whose word starts with `-` is written with its sigil: `+-x`).
+    func filterTags(_ option: String) throws(CLIError) -> [TodoTag] {
+        try arguments.allValues(option).map { (text) throws(CLIError) in
+            guard !text.hasPrefix("-") else {
+                let word = String(text.drop { $0 == "-" })
+                let shown = SyncRun.shellWord(word.isEmpty ? "TAG" : word)
+                throw .usage(
+                    "'\(option) \(text)': a tag does not start with '-'",
+                    hint: option == "--no-tag"
+                        ? "--no-tag takes the tag itself: --no-tag \(shown)."
+                        : "To leave out the todos with a tag, use --no-tag \(shown) (a tag that starts with '-' is written +\(text))."
+                )
+            }
+            return try Self.tag(text)
+        }
+    }
+
+    /// Says on stderr, once for each tag that `--tag`, `--any-tag` or `--no-tag` names and no
+    /// todo of the file has, `note: no todo has the tag +foo` (a typo, or a tag renamed): a
+    /// filter with it selects nothing, or leaves nothing out, and "No todos." alone would not
+    /// say why. A note, not an error: the command does what was asked, and exits 0. Returns the
+    /// number of lines written, which a view that fits the terminal leaves room for.
+    @discardableResult
+    func noteTagsNoTodoHas(_ request: TodoFetchRequest, in repository: TodoRepository) throws(CLIError) -> Int {
+        var seen = Set<TodoTag>()
+        var lines = 0
+        for tag in request.tags + request.anyTags + request.excludedTags where seen.insert(tag).inserted {
+            var probe = TodoFetchRequest(limit: 1)
+            probe.tags = [tag]
+            let found = try perform { () throws(TodoStoreError) in try repository.fetch(probe) }
+            if found.isEmpty {
+                err.writeNote("no todo has the tag \(tag)")
+                lines += 1
+            }
+        }
+        err.flush()
+        return lines
     }
 
     /// The tag `text` names (`+work`, `@phone`, `work`), or a usage error.

@@ -54,6 +54,7 @@ extension Command {
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             let grouping = try context.outlineGrouping(in: repository)
+            try context.noteTagsNoTodoHas(request, in: repository)
             let controller = FetchedResultsController(repository: repository, fetchRequest: request)
             // Sized to the rows when they are printed (printInitial); rows name their list as
             // `todo list`'s do.

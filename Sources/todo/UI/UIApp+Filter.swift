@@ -10,7 +10,7 @@ import TodoStore
 /// reading the results back costs more; on a long list that takes longer than a frame (16 ms),
 /// within which a key must show its list. So the controller keeps the results of the search it
 /// fetched, and while the filter text extends that search (always, when it fetched none), the
-/// list shows a ``UINarrowing`` of them: the todos whose names or tags contain every word of
+/// list shows a ``UINarrowing`` of them: the todos whose names, tags or notes contain every word of
 /// the text, by the store's own rule, found in memory:
 /// - typing (the text extends the shown one) narrows the shown narrowing;
 /// - erasing narrows the controller's results again;
@@ -65,7 +65,7 @@ extension UIApp {
         nameIndex = UINameIndex(controller.snapshot)
     }
 
-    /// Shows the todos of the controller's results whose names or tags contain every one of
+    /// Shows the todos of the controller's results whose names, tags or notes contain every one of
     /// `searches`: found among the shown narrowing's when these terms narrow its own, else among
     /// all of them.
     private func narrow(to searches: [String], folded: [String]) {

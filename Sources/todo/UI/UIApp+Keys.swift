@@ -125,6 +125,8 @@ extension UIApp {
             refetch()
             switch reason {
             case .sorted:
+                // Kept for the next run, as `v`'s sections are.
+                UIStateFile.save(order: state.order)
                 state.say("Sorted by \(state.order.rawValue)")
             case .listShown:
                 // Shown from its top; on the same todo when this list has it, else the first.

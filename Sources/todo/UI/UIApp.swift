@@ -96,8 +96,10 @@ final class UIApp: FetchedResultsControllerDelegate {
         // from their own small index and taken off.
         let unfiltered =
             request.filter == .all && request.searches.isEmpty && request.dueBefore == nil && request.dueAfter == nil
-            && request.startsAfter == nil && request.tags.isEmpty && request.priorities.isEmpty
-            && request.statuses.isEmpty
+            && request.startsAfter == nil && request.tags.isEmpty && request.anyTags.isEmpty
+            && request.excludedTags.isEmpty && request.priorities.isEmpty && request.statuses.isEmpty
+            && request.completedAfter == nil && request.completedBefore == nil && request.createdAfter == nil
+            && request.createdBefore == nil
         var total = 0
         if unfiltered, request.limit == nil, request.offset == 0 {
             total = try repository.count()

@@ -12,11 +12,15 @@ extension Command {
             name: "ui",
             abstract: "Browse and edit the list full-screen; changes from any program appear live.",
             options: [
-                .init(name: "--sort", value: "order", help: "due (the default), name or status; s cycles it."),
+                .init(
+                    name: "--sort", value: "order",
+                    help:
+                        "status (undone first, then by deadline: the default), due, name or priority; s cycles them,"
+                        + " and the sort s chose is the next run's default."),
                 .init(
                     name: "--search", value: "text",
                     help:
-                        "Start filtered to names or tags containing the text; given again, every text must match."
+                        "Start filtered to names, tags or notes containing the text; given again, every text must match."
                         + " / changes the filter: each word typed must match."),
                 .init(
                     name: "--by", value: "group",
@@ -26,9 +30,10 @@ extension Command {
                 Shows the "All" section, then the "Outline" section with its "Undone" and "Done" groups
                 (or those of --by; by tag, a todo shows under each of its tags).
                 Keys: up/down or j/k move; space or Enter toggles done; Enter or left/right folds a group;
-                e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts; / filters;
-                v shows All, Outline or both (kept for the next run in $XDG_STATE_HOME/todo/ui, by
-                default ~/.local/state/todo/ui); u undoes; l shows every list, then each list in turn
+                e edits; d deletes (asks first); a adds (a name, then a deadline); s sorts (status,
+                priority, due, name); / filters; v shows All, Outline or both (the sort and the
+                sections are kept for the next run in $XDG_STATE_HOME/todo/ui, by default
+                ~/.local/state/todo/ui); u undoes; l shows every list, then each list in turn
                 (the header names the list shown); m moves the todo to another list (type its name, Tab
                 completes it; u undoes); ? lists the keys (j/k scroll them); Ctrl-Z suspends (fg resumes); q or Ctrl-C
                 quits. Prompts edit like a shell line: left/right, Home/End or Ctrl-A/Ctrl-E, Delete,
@@ -59,6 +64,8 @@ extension Command {
                     hint: "Use 'todo list' or 'todo watch', or set TERM to your terminal's type.")
             }
             var request = try context.fetchRequest()
+            // Without --sort, the sort s chose last time, else undone first (UIStateFile).
+            if context.arguments.value("--sort") == nil { request.order = UIStateFile.load().order }
             context.hideNotStarted(&request)
             // The ui always shows an outline: --by only chooses its groups.
             let repository = try context.openRepository()

@@ -2,8 +2,8 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// The names and tags of one version of the controller's results, laid out in one byte array in
-/// the results' order, so a filter key scans bytes instead of todos.
+/// The names, tags and notes of one version of the controller's results, laid out in one byte
+/// array in the results' order, so a filter key scans bytes instead of todos.
 ///
 /// Why: reading a todo's name out of the results copies the todo (a retain and a release of
 /// its name), which on a long list made that scan cost a good part of a frame for every key.
@@ -16,12 +16,16 @@ import TodoStore
 struct UINameIndex {
     /// The results whose names these are.
     let results: TodoResultsSnapshot
-    /// Every todo's name then its stored tags (``TodoTags/storage``), UTF-8, one after another.
+    /// Every todo's name, then its stored tags (``TodoTags/storage``), then its note, UTF-8, one
+    /// after another.
     private var bytes: [UInt8] = []
     /// `nameEnds[i]` is where the name of the todo at position `i` ends in ``bytes``, and its tags
     /// start.
     private var nameEnds: [Int] = []
-    /// `ends[i]` is where the tags of the todo at position `i` end in ``bytes``.
+    /// `tagEnds[i]` is where the tags of the todo at position `i` end in ``bytes``, and its note
+    /// starts.
+    private var tagEnds: [Int] = []
+    /// `ends[i]` is where the note of the todo at position `i` ends in ``bytes``.
     private var ends: [Int] = []
 
     /// The index of `results`' names (its one section). O(n).
@@ -30,12 +34,15 @@ struct UINameIndex {
         guard results.numberOfSections > 0 else { return }
         let list = results.list(inSection: 0)
         nameEnds.reserveCapacity(list.count)
+        tagEnds.reserveCapacity(list.count)
         ends.reserveCapacity(list.count)
         bytes.reserveCapacity(list.count * 24)
         for todo in list {
             bytes.append(contentsOf: todo.name.utf8)
             nameEnds.append(bytes.count)
             if !todo.tags.isEmpty { bytes.append(contentsOf: todo.tags.storage.utf8) }
+            tagEnds.append(bytes.count)
+            if let note = todo.note { bytes.append(contentsOf: note.utf8) }
             ends.append(bytes.count)
         }
     }
@@ -43,10 +50,10 @@ struct UINameIndex {
     /// The number of todos.
     var count: Int { ends.count }
 
-    /// The positions (in the results' order) of the todos whose names or tags contain
-    /// `foldedNeedle`, by the store's rule (``TodoSearch/matches(_:foldedNeedle:)``, on bytes);
-    /// only among `candidates` (positions, ascending) when given: a text extending the one they
-    /// matched.
+    /// The positions (in the results' order) of the todos whose names, tags or notes contain
+    /// `foldedNeedle`, by the store's rule (``TodoSearch/matches(_:foldedNeedle:)``, on bytes,
+    /// each of the three on its own); only among `candidates` (positions, ascending) when given:
+    /// a text extending the one they matched.
     func positions(matching foldedNeedle: String, among candidates: [Int]? = nil) -> [Int] {
         var needle = foldedNeedle
         return needle.withUTF8 { needleBytes in
@@ -55,9 +62,13 @@ struct UINameIndex {
                     let start = position == 0 ? 0 : ends[position - 1]
                     let name = UnsafeBufferPointer(rebasing: all[start..<nameEnds[position]])
                     if TodoSearch.matches(name: name, foldedNeedle: needleBytes) { return true }
-                    guard nameEnds[position] < ends[position] else { return false }
-                    let tags = UnsafeBufferPointer(rebasing: all[nameEnds[position]..<ends[position]])
-                    return TodoSearch.matches(name: tags, foldedNeedle: needleBytes)
+                    if nameEnds[position] < tagEnds[position] {
+                        let tags = UnsafeBufferPointer(rebasing: all[nameEnds[position]..<tagEnds[position]])
+                        if TodoSearch.matches(name: tags, foldedNeedle: needleBytes) { return true }
+                    }
+                    guard tagEnds[position] < ends[position] else { return false }
+                    let note = UnsafeBufferPointer(rebasing: all[tagEnds[position]..<ends[position]])
+                    return TodoSearch.matches(name: note, foldedNeedle: needleBytes)
                 }
                 if let candidates { return candidates.filter(matches) }
                 return (0..<ends.count).filter(matches)

@@ -2,7 +2,7 @@ import TodoObservation
 import TodoSnapshot
 import TodoStore
 
-/// The todos of the controller's results whose names or tags contain every term of a filter,
+/// The todos of the controller's results whose names, tags or notes contain every term of a filter,
 /// kept in memory: what `todo ui` shows while its filter narrows the search its controller
 /// fetched (see UIApp+Filter.swift for why).
 ///
@@ -34,7 +34,7 @@ struct UINarrowing {
         case fewer
     }
 
-    /// Narrows the todos of `index` to those whose names or tags contain every one of `searches`
+    /// Narrows the todos of `index` to those whose names, tags or notes contain every one of `searches`
     /// (`folded`, case-folded). When `previous` was found in the same index (it has
     /// ``positions``) and these terms narrow its own, only its todos are scanned.
     ///
@@ -99,7 +99,7 @@ struct UINarrowing {
         return nil
     }
 
-    /// Whether `todo`'s name or tags contain every term of the filter.
+    /// Whether `todo`'s name, tags or note contain every term of the filter.
     func matches(_ todo: Todo) -> Bool {
         foldedSearches.allSatisfy { TodoSearch.matches(todo, foldedNeedle: $0) }
     }

@@ -75,7 +75,7 @@ struct UIState {
     }
 
     var order: TodoFetchRequest.Order
-    /// The filter's terms: a todo is shown when its name or tags contain every one, as with several
+    /// The filter's terms: a todo is shown when its name, tags or note contain every one, as with several
     /// `--search` options in `todo list`; none, no filter.
     var searches: [String]
 
