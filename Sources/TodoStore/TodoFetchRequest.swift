@@ -138,7 +138,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
         switch order {
         case .due: " ORDER BY deadline IS NULL, deadline, id"
         case .name: " ORDER BY name COLLATE NOCASE, id"
-        case .status: " ORDER BY done, deadline IS NULL, deadline, id"
+        // `done + 0`: the expression migration 0021 indexes, so that this order reads that
+        // index and no `done = ?` filter does (see the migration).
+        case .status: " ORDER BY done + 0, deadline IS NULL, deadline, id"
         case .priority: " ORDER BY priority = 0, priority, deadline IS NULL, deadline, id"
         }
     }

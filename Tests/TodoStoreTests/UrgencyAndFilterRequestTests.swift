@@ -220,3 +220,39 @@ import Testing
         _ = undone
     }
 }
+
+/// Migration 0021's index: the status order (`todo ui`'s default) reads it in order, without
+/// sorting the table, and the filters on `done` keep the plans they had (the table's order, the
+/// partial indexes of migration 0012).
+@Suite(.timed) struct StatusOrderIndexTests {
+    let folder = TemporaryFolder()
+
+    @Test func theStatusOrderReadsTheIndexAndTheDoneFiltersDoNot() throws {
+        let repository = try TodoRepository(path: folder.file("status.sqlite"))
+        for index in 0..<50 {
+            try repository.add(
+                TodoFields(
+                    name: "todo \(index)", deadline: CalendarDate("2026-12-01")?.adding(days: index % 9),
+                    isDone: index % 3 == 0))
+        }
+        func plan(_ sql: String) throws -> String {
+            var details: [String] = []
+            let statement = try repository.connection.prepare("EXPLAIN QUERY PLAN " + sql)
+            try statement.forEachRow { details.append($0.string(3)) }
+            return details.joined(separator: "; ")
+        }
+        let today = CalendarDate("2026-11-27")
+        var status = TodoFetchRequest(order: .status, limit: 30)
+        status.startedBy = today
+        #expect(try plan(status.sql).contains("todos_by_status") && !(try plan(status.sql).contains("TEMP B-TREE")))
+        var undone = TodoFetchRequest(filter: .undone)
+        undone.startedBy = today
+        #expect(try !plan(undone.sql).contains("todos_by_status"))
+        #expect(try !plan(undone.maxIDSQL.sql).contains("todos_by_status"))
+        #expect(try plan(TodoFetchRequest.waiting(after: today ?? .unixEpoch).countSQL).contains("todos_by_start_date"))
+        #expect(try plan(undone.hasDueTimesSQL).contains("todos_with_due_time"))
+        // The order is the index's: a fetch by it is what the in-memory order says.
+        let fetched = try repository.fetch(TodoFetchRequest(order: .status))
+        #expect(fetched == fetched.sorted(by: TodoFetchRequest.Order.status.areInIncreasingOrder))
+    }
+}

@@ -1,0 +1,11 @@
+-- The status order's index (issue 37): `todo ui` opens sorted by status, the undone todos first,
+-- then by deadline (undated last), then id. With it the ui's first screen and `todo list --sort
+-- status` read the first rows of this index instead of sorting the whole table: at 1,000,000
+-- todos, a screenful in 1 ms instead of 220.
+--
+-- On `done + 0`, not on `done`: the status order sorts by that expression (TodoFetchRequest), and
+-- no filter names it. An index led by `done` itself would be chosen for every `done = 0` of a
+-- WHERE, where the table's own order or the partial indexes of migration 0012 answer at once
+-- (bare `todo`'s count of the todos not started yet and its largest id went from 1 ms to 1.2 s
+-- at 1,000,000 todos), and for the joins of the dependency rule.
+CREATE INDEX todos_by_status ON todos (done + 0, deadline IS NULL, deadline, id);
