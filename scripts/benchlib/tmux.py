@@ -50,7 +50,9 @@ class Tmux:
 
     @staticmethod
     def ui_command(todo, path, env=""):
-        return f"{env}exec {shlex.quote(todo)} --db {shlex.quote(path)} ui"
+        # The default sort (status) named, so that the sort a person's ui state file remembers
+        # does not change what is measured.
+        return f"{env}exec {shlex.quote(todo)} --db {shlex.quote(path)} ui --sort status"
 
     def screen(self):
         start = time.monotonic()

@@ -41,7 +41,7 @@ def header(search, names, size):
     typed = (search or "").split()
     words = [word.lower() for word in typed]
     count = size if search is None else sum(all(word in name for word in words) for name in names)
-    text = f"todo · {count} {'todo' if count == 1 else 'todos'} · sort: due"
+    text = f"todo · {count} {'todo' if count == 1 else 'todos'} · sort: status"
     return text + (f' · filter: "{" ".join(typed)}"' if typed else "")
 
 
