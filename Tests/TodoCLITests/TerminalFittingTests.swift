@@ -19,13 +19,13 @@ import Testing
     /// `todo ARGUMENTS` in a tmux window `rows` high; its screen once it has exited, the last
     /// row a stand-in for the shell's prompt, `$ 0` (its exit status): the rows above it are
     /// what a person sees.
-    private func screen(_ arguments: [String], rows: Int) throws -> [String] {
+    private func screen(_ arguments: [String], rows: Int, columns: Int = 80) throws -> [String] {
         // printf leaves the cursor on the prompt's line, as a shell's prompt does: an echo's
         // newline would scroll the screen by one more line than a person's shell does.
         let command =
             "env \(environment) \(UITests.quote(ProcessRunner.todoBinary)) "
             + arguments.map(UITests.quote).joined(separator: " ") + "; printf '$ %s' $?; sleep 600"
-        let session = try TmuxSession(command, columns: 80, rows: rows)
+        let session = try TmuxSession(command, columns: columns, rows: rows)
         let screen = try session.waitUntil("the prompt") { $0.contains("$ 0") }
         // Rows from the first to the prompt's (capture-pane ends with a newline: no row).
         return Array(screen.prefix { $0 != "$ 0" }) + ["$ 0"]
@@ -66,6 +66,10 @@ import Testing
         // --limit asks for more than fit: they scroll, and the line still counts the rest.
         let asked = try screen(["next", "--limit", "35"], rows: 12)
         #expect(asked.contains("… and 5 more: todo next --limit 40"))
+        // On a narrow terminal the line wraps, and takes a row more from the todos.
+        let narrow = try screen(["next"], rows: 12, columns: 30)
+        #expect(narrow.count == 12 && narrow[0].hasPrefix("  6.0   1  [ ]"), "\(narrow)")
+        #expect((narrow[9] + narrow[10]).hasPrefix("… and 31 more: todo next"), "\(narrow)")
         // Few enough to fit: every one, no line.
         let few = try screen(["next", "--tag", "nosuch"], rows: 12)
         #expect(few.contains("No todos.") && !few.contains { $0.hasPrefix("…") })

@@ -107,10 +107,12 @@ extension Command {
                     (height: height, todos: try repository.count(request))
                 }
                 if let total, total.todos > total.height - countLines.count - 1 {
-                    let room = max(total.height - countLines.count - 2, 1)
+                    func line(_ more: Int) -> String {
+                        TodoText.sanitized("… and \(Command.counted(more)) more: \(context.overviewListCommand())")
+                    }
+                    let room = max(total.height - countLines.count - 1 - Command.terminalRows(of: line(total.todos)), 1)
                     let written = try writeText(repository, request, context, &context.out, maxRows: room)
-                    let line = "… and \(Command.counted(total.todos - written)) more: \(context.overviewListCommand())"
-                    context.out.write(context.style.paint(TodoText.sanitized(line), .dim) + "\n")
+                    context.out.write(context.style.paint(line(total.todos - written), .dim) + "\n")
                 } else {
                     try writeText(repository, request, context, &context.out)
                 }
@@ -118,6 +120,13 @@ extension Command {
             }
         }
     )
+
+    /// The rows `line` takes on the terminal: more than one when it is wider than the terminal
+    /// and wraps (a "more" line naming a long command on a narrow terminal).
+    static func terminalRows(of line: String) -> Int {
+        guard let width = Terminal.lineWidth(), width > 0 else { return 1 }
+        return max(1, (DisplayWidth.of(line) + width - 1) / width)
+    }
 
     /// `2,340`: a count as the "more" lines write it, its digits in groups of three.
     static func counted(_ count: Int) -> String {
@@ -341,7 +350,7 @@ extension CommandContext {
         ] + blockedOptions + dueSoonOptions + [
             .init(
                 name: "--due-before", value: "date",
-                help: "Only todos due before the day (any --due date, without a time: +7d, friday)."),
+                help: "Only todos due before the day (any --due date or a day back, without a time: +7d, friday, -7d)."),
             .init(name: "--due-after", value: "date", help: "Only todos due after the date."),
             .init(
                 name: "--tag", value: "tag",

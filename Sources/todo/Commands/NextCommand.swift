@@ -35,7 +35,8 @@ extension Command {
                 more), + 4 when in progress, + 8 when a todo not done waits for it, - 5 when it
                 waits for a todo not done, - 3 when it starts after today. Equal scores keep the
                 list's order (deadline, then id). Blocked todos and todos not started yet are
-                left out unless --all.
+                left out unless --all. The filters are 'todo list''s, but for those that ask for
+                done todos (--done, --completed-after, --completed-before): a usage error here.
                 """,
             examples: ["todo next", "todo next --tag work", "todo next --no-tag someday --limit 3", "todo next --json"]
         ),
@@ -63,11 +64,21 @@ extension Command {
             // A terminal's height, less the notes above the rows and the line of the shell's
             // prompt after them.
             let fitting = asked == nil && !json ? Terminal.height().map { max($0 - notes - 1, 2) } : nil
+            // The line under the rows when some are left out, on a terminal: with `shown` todos of `total`.
+            func moreLine(_ shown: Int, of total: Int) -> String {
+                let command = context.commandLine(
+                    ["next"], options: Command.next.spec.options, leaving: ["--limit", "--json"],
+                    last: ["--limit", String(total)])
+                return TodoText.sanitized("… and \(counted(total - shown)) more: \(command)")
+            }
             try context.perform { () throws(TodoStoreError) in
                 var (ranked, total) = try repository.rankedByUrgency(
                     request, today: context.today, now: .now(), limit: asked ?? fitting ?? defaultLimit)
-                // What does not fit leaves room for the line that says so.
-                if let fitting, total > fitting { ranked.removeLast() }
+                // What does not fit leaves room for the line that says so (more than one row
+                // where it wraps).
+                if let fitting, total > fitting {
+                    ranked.removeLast(min(terminalRows(of: moreLine(0, of: total)), ranked.count - 1))
+                }
                 if json {
                     try writeRankedJSON(ranked, repository, &context.out)
                     return
@@ -78,11 +89,7 @@ extension Command {
                 }
                 try writeRanked(ranked, request, repository, context, &context.out)
                 if context.out.isTerminal, total > ranked.count {
-                    let command = context.commandLine(
-                        ["next"], options: Command.next.spec.options, leaving: ["--limit", "--json"],
-                        last: ["--limit", String(total)])
-                    let line = "… and \(counted(total - ranked.count)) more: \(command)"
-                    context.out.write(context.style.paint(TodoText.sanitized(line), .dim) + "\n")
+                    context.out.write(context.style.paint(moreLine(ranked.count, of: total), .dim) + "\n")
                 }
             }
         }
