@@ -50,7 +50,9 @@ public enum PseudoTerminal {
         _ arguments: [String], environment: [String: String] = [:],
         answer: String? = nil, prompt: String = "[y/N]"
     ) throws -> Result {
-        var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": "", "COLUMNS": ""]
+        // COLUMNS and LINES emptied: a value exported by the shell running the suite would size
+        // the program's output (a pty made here has no size, so nothing is cut or left out).
+        var env = ["TERM": "xterm-256color", "LANG": "C.UTF-8", "NO_COLOR": "", "COLUMNS": "", "LINES": ""]
         env.merge(environment) { $1 }
         let spec: [String: Any] = ["argv": arguments, "env": env, "answer": answer as Any, "prompt": prompt]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: spec), as: UTF8.self)
