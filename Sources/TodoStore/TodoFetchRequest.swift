@@ -314,6 +314,15 @@ public struct TodoFetchRequest: Hashable, Sendable {
         return conditions
     }
 
+    /// Whether no condition but ``startedBy`` narrows the request: it selects every todo, or
+    /// every todo that has started. (Its order, limit and offset aside.) What a caller that may
+    /// count the table instead of the request asks (`todo ui`'s first screen).
+    public var hasNoConditionButStart: Bool {
+        var others = self
+        others.startedBy = nil
+        return others.conditions.isEmpty
+    }
+
     /// The completed and created bounds that are set, each as its WHERE term and the instant it
     /// compares with (`YYYY-MM-DDTHH:MM:SSZ`, as the columns hold them), in ``conditions``
     /// order.

@@ -256,3 +256,26 @@ import Testing
         #expect(fetched == fetched.sorted(by: TodoFetchRequest.Order.status.areInIncreasingOrder))
     }
 }
+
+/// `hasNoConditionButStart`: any filter, of this issue or another, makes a request conditional;
+/// a start day alone does not.
+@Suite(.timed) struct RequestConditionTests {
+    @Test func everyFilterIsACondition() {
+        let day = CalendarDate("2026-11-27")
+        var started = TodoFetchRequest(order: .name, limit: 5, offset: 2)
+        started.startedBy = day
+        #expect(started.hasNoConditionButStart && TodoFetchRequest().hasNoConditionButStart)
+        let tag = TodoTag("+x").map { [$0] } ?? []
+        let changes: [(inout TodoFetchRequest) -> Void] = [
+            { $0.filter = .undone }, { $0.search = "x" }, { $0.dueBefore = day }, { $0.startsAfter = day },
+            { $0.tags = tag }, { $0.anyTags = tag }, { $0.excludedTags = tag }, { $0.completedAfter = day },
+            { $0.createdBefore = day }, { $0.priorities = [1...4] }, { $0.lists = [1] }, { $0.statuses = [.inProcess] },
+            { $0.blocked = false }, { $0.projects = TodoProject("Work").map { [$0] } ?? [] }
+        ]
+        for (index, change) in changes.enumerated() {
+            var request = started
+            change(&request)
+            #expect(!request.hasNoConditionButStart, "change \(index)")
+        }
+    }
+}

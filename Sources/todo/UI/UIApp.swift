@@ -94,12 +94,8 @@ final class UIApp: FetchedResultsControllerDelegate {
         let screenful = max(size.rows, 1)
         // Hiding the todos not started yet (the default) leaves it unfiltered: those are counted
         // from their own small index and taken off.
-        let unfiltered =
-            request.filter == .all && request.searches.isEmpty && request.dueBefore == nil && request.dueAfter == nil
-            && request.startsAfter == nil && request.tags.isEmpty && request.anyTags.isEmpty
-            && request.excludedTags.isEmpty && request.priorities.isEmpty && request.statuses.isEmpty
-            && request.completedAfter == nil && request.completedBefore == nil && request.createdAfter == nil
-            && request.createdBefore == nil
+        // Every condition counts, from the request itself (--project, --list and --blocked too).
+        let unfiltered = request.hasNoConditionButStart
         var total = 0
         if unfiltered, request.limit == nil, request.offset == 0 {
             total = try repository.count()
