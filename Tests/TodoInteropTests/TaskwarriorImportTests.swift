@@ -126,7 +126,8 @@ private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
         let report = try TodoImporter.read(Array(text.utf8), format: .taskwarrior, timeZone: tokyo)
         let first = try #require(report.todos.first)
         #expect(first.priority == .high && first.tags.storage == "+work +office +q3")
-        #expect(first.note == "2024-01-02 asked Ann\n2024-01-03 draft sent")
+        // Each annotation a line, with its local date and time (Tokyo: UTC+9) to the minute.
+        #expect(first.note == "2024-01-02 18:00 asked Ann\n2024-01-03 18:00 draft sent")
         #expect(first.created == UTCTimestamp(iso: "2024-01-01T08:00:00Z"))
         #expect(first.completed == UTCTimestamp(iso: "2024-01-05T17:00:00Z"))
         #expect(report.todos[1].tags.storage == #"+ok +"Two Words""# && report.todos[1].priority == .none)
