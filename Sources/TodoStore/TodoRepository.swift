@@ -315,17 +315,6 @@ public final class TodoRepository {
         }
     }
 
-    /// The largest id a todo of this file ever had (0 for a file that never had one): ids are
-    /// never reused (AUTOINCREMENT), so each id above it is free for good, for a todo brought from
-    /// another file under the id it had there (`todo import` of `todo export`).
-    public func highestIDEverGiven() throws(TodoStoreError) -> Int64 {
-        let given = try TodoStoreError.wrap { () throws(SQLiteError) in
-            try connection.internalCachedStatement("SELECT seq FROM sqlite_sequence WHERE name = 'todos'")
-                .scalarInt64() ?? 0
-        }
-        return max(given, try maxID())
-    }
-
     /// The largest id among the todos the request selects, its limit and offset included (0
     /// when it selects none): what a list of them needs for its id column.
     public func maxID(_ request: TodoFetchRequest) throws(TodoStoreError) -> Int64 {

@@ -70,120 +70,137 @@ extension Command {
         let defaultList = try context.perform { () throws(TodoStoreError) in try repository.defaultListID() }
         let entries = batch.entries
         return try context.perform { () throws(TodoStoreError) -> ImportOutcome in
-            try repository.recordingUndo("import") { () throws(TodoStoreError) -> ImportOutcome in
-                var outcome = ImportOutcome()
-                // The todo each entry is already here as, by offset; the entries to add.
-                var matched: [Int: Int64] = [:]
-                var new: [Int] = []
-                var seen = Set<String>()
-                for (offset, entry) in entries.enumerated() {
-                    guard let uid = entry.uid else {
-                        new.append(offset)
-                        continue
-                    }
-                    let source = entry.source ?? ImportSource(location: .record(offset + 1), name: entry.fields.name)
-                    guard seen.insert(uid).inserted else {
-                        outcome.dropped.append(ImportReport.Dropped(what: .uidTwice, source: source))
-                        continue
-                    }
-                    if let id = try uids.todoID(forUID: uid) {
-                        matched[offset] = id
-                    } else if try uids.isKnown(uid) {
-                        outcome.deletedHere += 1
-                    } else {
-                        new.append(offset)
-                    }
-                }
-                let ids = try plannedIDs(new, batch: batch, repository: repository, outcome: &outcome)
-                // The todo each entry became, or is already here as.
-                var todoIDs = matched
-                // The lists named in the file, by folded name, as found or made.
-                var named: [String: Int64] = [:]
-                // Updates and additions in file order.
-                var updated: [Int: [String]] = [:]
-                for offset in new {
-                    let entry = entries[offset]
-                    // The readers applied each format's name rule; names are stored as read, with
-                    // every field read (times the file did not give are the import's). A series
-                    // whose history reaches its deadline stands at its next occurrence.
-                    let fields = RepeatingTodo.movedPast(
-                        entry.history.map(\.occurrence), of: entry.fields, completedAt: entry.history.last?.completedAt)
-                    var target = list
-                    if target == nil, let name = batch.lists[offset], TodoList.isValidName(name) {
-                        let key = TodoSearch.fold(name)
-                        if named[key] == nil {
-                            if let found = try repository.list(named: name) {
-                                named[key] = found.id
-                            } else {
-                                named[key] = try repository.createList(named: name).id
-                            }
+            try repository.withTemporaryFilesInMemory(mapError: { $0 }) { () throws(TodoStoreError) in
+                try repository.recordingUndo("import") { () throws(TodoStoreError) -> ImportOutcome in
+                    var outcome = ImportOutcome()
+                    // The todo each entry is already here as, by offset; the entries to add.
+                    var matched: [Int: Int64] = [:]
+                    var new: [Int] = []
+                    var seen = Set<String>()
+                    // Into a file where no todo ever had a UID (a first import), each UID is new.
+                    let noneKnown = try uids.noneGiven()
+                    for (offset, entry) in entries.enumerated() {
+                        guard let uid = entry.uid else {
+                            new.append(offset)
+                            continue
                         }
-                        target = named[key]
+                        let source =
+                            entry.source ?? ImportSource(location: .record(offset + 1), name: entry.fields.name)
+                        guard seen.insert(uid).inserted else {
+                            outcome.dropped.append(ImportReport.Dropped(what: .uidTwice, source: source))
+                            continue
+                        }
+                        if noneKnown {
+                            new.append(offset)
+                        } else if let id = try uids.todoID(forUID: uid) {
+                            matched[offset] = id
+                        } else if try uids.isKnown(uid) {
+                            outcome.deletedHere += 1
+                        } else {
+                            new.append(offset)
+                        }
                     }
-                    let todo = try repository.add(
-                        fields, nameCheck: .asStored, id: ids[offset], list: target ?? defaultList)
-                    todoIDs[offset] = todo.id
-                    outcome.added += 1
-                    if let uid = entry.uid { try uids.record(uid, forTodo: todo.id) }
-                    for completion in entry.history {
-                        try repository.recordCompletion(completion.completion(ofTodo: todo.id))
+                    let ids = try plannedIDs(new, batch: batch, repository: repository, outcome: &outcome)
+                    // The todo each entry became, or is already here as.
+                    var todoIDs = matched
+                    // The lists named in the file, by folded name, as found or made.
+                    var named: [String: Int64] = [:]
+                    var updated: [Int: [String]] = [:]
+                    // The todos to add, in file order, written many to a statement.
+                    var added: [TodoRepository.NewTodo] = []
+                    added.reserveCapacity(new.count)
+                    var addedUIDs: [(uid: String, todo: Int64)] = []
+                    for offset in new {
+                        let entry = entries[offset]
+                        // The readers applied each format's name rule; names are stored as read, with
+                        // every field read (times the file did not give are the import's). A series
+                        // whose history reaches its deadline stands at its next occurrence.
+                        let fields = RepeatingTodo.movedPast(
+                            entry.history.map(\.occurrence), of: entry.fields,
+                            completedAt: entry.history.last?.completedAt)
+                        var target = list
+                        if target == nil, let name = batch.lists[offset], TodoList.isValidName(name) {
+                            let key = TodoSearch.fold(name)
+                            if named[key] == nil {
+                                if let found = try repository.list(named: name) {
+                                    named[key] = found.id
+                                } else {
+                                    named[key] = try repository.createList(named: name).id
+                                }
+                            }
+                            target = named[key]
+                        }
+                        guard let id = ids[offset] else { continue }
+                        added.append(TodoRepository.NewTodo(fields: fields, id: id, list: target ?? defaultList))
+                        todoIDs[offset] = id
+                        if let uid = entry.uid { addedUIDs.append((uid, id)) }
                     }
-                }
-                for (offset, id) in matched.sorted(by: { $0.key < $1.key }) {
-                    let changes = try update(id, from: entries[offset], offset: offset, batch: batch, in: repository)
-                    if !changes.isEmpty { updated[offset] = changes }
-                }
-                for (offset, parent) in batch.parents.sorted(by: { $0.key < $1.key }) {
-                    guard let id = todoIDs[offset], let parentID = todoIDs[parent],
-                        try repository.todo(id: id)?.parentID == nil
-                    else { continue }
-                    do throws(TodoStoreError) {
-                        _ = try repository.setParent(parentID, ids: [id])
-                        if matched[offset] != nil { updated[offset, default: []].append("parent") }
-                    } catch .subtaskCycle {
-                        continue
+                    try repository.add(inBulk: added)
+                    try uids.record(addedUIDs)
+                    outcome.added = added.count
+                    for offset in new {
+                        guard let id = todoIDs[offset] else { continue }
+                        for completion in entries[offset].history {
+                            try repository.recordCompletion(completion.completion(ofTodo: id))
+                        }
                     }
-                }
-                // What each todo waits for, among the todos of the file.
-                let ofTheFile = Set(todoIDs.values)
-                for (offset, id) in todoIDs.sorted(by: { $0.key < $1.key }) {
-                    let wanted = (batch.dependencies[offset] ?? []).compactMap { todoIDs[$0] }.filter { $0 != id }
-                    guard matched[offset] != nil || !wanted.isEmpty else { continue }
-                    let current = matched[offset] == nil ? [] : try repository.dependencyIDs(of: id)
-                    var changed = false
-                    let gone = current.filter { ofTheFile.contains($0) && !wanted.contains($0) }
-                    if !gone.isEmpty {
-                        try repository.removeDependencies(gone, from: id)
-                        changed = true
+                    for (offset, id) in matched.sorted(by: { $0.key < $1.key }) {
+                        let changes = try update(
+                            id, from: entries[offset], offset: offset, batch: batch, in: repository)
+                        if !changes.isEmpty { updated[offset] = changes }
                     }
-                    for other in wanted where !current.contains(other) {
+                    for (offset, parent) in batch.parents.sorted(by: { $0.key < $1.key }) {
+                        guard let id = todoIDs[offset], let parentID = todoIDs[parent],
+                            try repository.todo(id: id)?.parentID == nil
+                        else { continue }
                         do throws(TodoStoreError) {
-                            _ = try repository.addDependencies([other], to: id)
-                            changed = true
-                        } catch .dependencyCycle {
+                            _ = try repository.setParent(parentID, ids: [id])
+                            if matched[offset] != nil { updated[offset, default: []].append("parent") }
+                        } catch .subtaskCycle {
                             continue
                         }
                     }
-                    if changed, matched[offset] != nil { updated[offset, default: []].append("depends") }
+                    // What each todo waits for, among the todos of the file.
+                    let ofTheFile = Set(todoIDs.values)
+                    for (offset, id) in todoIDs.sorted(by: { $0.key < $1.key }) {
+                        let wanted = (batch.dependencies[offset] ?? []).compactMap { todoIDs[$0] }.filter { $0 != id }
+                        guard matched[offset] != nil || !wanted.isEmpty else { continue }
+                        let current = matched[offset] == nil ? [] : try repository.dependencyIDs(of: id)
+                        var changed = false
+                        let gone = current.filter { ofTheFile.contains($0) && !wanted.contains($0) }
+                        if !gone.isEmpty {
+                            try repository.removeDependencies(gone, from: id)
+                            changed = true
+                        }
+                        for other in wanted where !current.contains(other) {
+                            do throws(TodoStoreError) {
+                                _ = try repository.addDependencies([other], to: id)
+                                changed = true
+                            } catch .dependencyCycle {
+                                continue
+                            }
+                        }
+                        if changed, matched[offset] != nil { updated[offset, default: []].append("depends") }
+                    }
+                    for (offset, changes) in updated.sorted(by: { $0.key < $1.key }) {
+                        guard let id = matched[offset] else { continue }
+                        outcome.updated.append((id, entries[offset].fields.name, changes))
+                    }
+                    outcome.unchanged = matched.count - outcome.updated.count
+                    return outcome
                 }
-                for (offset, changes) in updated.sorted(by: { $0.key < $1.key }) {
-                    guard let id = matched[offset] else { continue }
-                    outcome.updated.append((id, entries[offset].fields.name, changes))
-                }
-                outcome.unchanged = matched.count - outcome.updated.count
-                return outcome
             }
         }
     }
 
     /// The ids of the todos to add, by offset: the id each had in the file where no todo here
     /// ever had it (nor an earlier todo of the file: ids are never reused), then new ids above
-    /// them all, in file order. Empty when the file gives no ids: the database numbers them. An
-    /// id not kept is counted in `outcome`.
+    /// them all, in file order, as the database would number them. An id not kept is counted in
+    /// `outcome`.
     private static func plannedIDs(
         _ new: [Int], batch: ImportBatch, repository: TodoRepository, outcome: inout ImportOutcome
     ) throws(TodoStoreError) -> [Int: Int64] {
-        guard new.contains(where: { batch.ids[$0] != nil }) else { return [:] }
+        guard !new.isEmpty else { return [:] }
         let given = try repository.highestIDEverGiven()
         var ids: [Int: Int64] = [:]
         var taken = Set<Int64>()

@@ -240,6 +240,10 @@ enum FileContents {
         }
         defer { if descriptor != 0 { close(descriptor) } }
         var bytes: [UInt8] = []
+        // A file's size, known up front, saves growing the array as it is read (standard input
+        // grows it).
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(status.st_size)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
