@@ -78,11 +78,19 @@ enum TaskwarriorReader {
         /// The uuids of the tasks it depends on (`depends`), in order.
         var depends: [String] = []
 
-        /// Whether it has the same name, priority, tags and note (annotations, attributes) as
-        /// `other`: what an instance copies from its template.
+        /// Whether it says what `other` says but for what each occurrence has of its own (its
+        /// dates, state and times): the name, priority, tags, note (annotations, attributes) and
+        /// any other field an instance copies from its template.
         func sameFields(as other: Task) -> Bool {
-            todo.name == other.todo.name && todo.priority == other.todo.priority && todo.tags == other.todo.tags
-                && todo.note == other.todo.note
+            var mine = todo
+            mine.deadline = other.todo.deadline
+            mine.dueTime = other.todo.dueTime
+            mine.start = other.todo.start
+            mine.status = other.todo.status
+            mine.completed = other.todo.completed
+            mine.created = other.todo.created
+            mine.percent = other.todo.percent
+            return mine == other.todo
         }
     }
 

@@ -238,8 +238,8 @@ import Testing
         }
         #expect(try sandbox.ok("import", try write(calendar("Buy stamps"), to: "a.ics")) == "Imported 2 todos.\n")
         #expect(
-            try sandbox.ok("import", try write(calendar("Buy 10 stamps"), to: "b.ics"))
-                == "Imported 0 new todos, updated 1, 1 unchanged.\n")
+            try sandbox.ok("import", "--verbose", try write(calendar("Buy 10 stamps"), to: "b.ics"))
+                == "Imported 0 new todos, updated 1, 1 unchanged.\nupdated: 1 \"Buy 10 stamps\": name\n")
         #expect(try sql("SELECT name FROM todos ORDER BY id") == "Buy 10 stamps\nPost the letter\n")
     }
 }
