@@ -25,6 +25,8 @@ import TodoStore
 /// - Start: a `t:YYYY-MM-DD` tag (threshold, Simpletask's and topydo's start date) is the start
 ///   and leaves the name, with the same errors as `due:`. One on the due date is no separate
 ///   start and is dropped; one after it has no place and is counted in the report.
+/// - Project: a `project:Work.ClientA` tag (``TodoTxtWriter/projectWord(of:)``) is the project and
+///   leaves the name; one that names no project, or two, is an error naming the line.
 /// - `+project` and `@context` words are tags (with their `+` or `@`) and leave the name, as
 ///   `due:` does; all other `key:value` tags (URLs...) mean nothing to our todos and stay in the
 ///   text.
@@ -115,6 +117,7 @@ enum TodoTxtReader {
         var deadline: CalendarDate? = nil
         var repeats: RepeatPeriod.TodoTxtRepeat? = nil
         var start: CalendarDate? = nil
+        var project: TodoProject? = nil
         var name: [UInt8] = []
         var previous: Range<Int>? = nil
         var removedSincePrevious = false
@@ -141,6 +144,16 @@ enum TodoTxtReader {
             if bytes.starts(with: "t:".utf8) {
                 guard start == nil else { throw ImportError(location, "more than one t: tag") }
                 start = try date(tag: bytes, key: 2, location: location)
+                removedSincePrevious = true
+                continue
+            }
+            if bytes.starts(with: TodoProject.wordPrefix.utf8) {
+                guard project == nil else { throw ImportError(location, "more than one project: tag") }
+                let text = String(decoding: bytes, as: UTF8.self)
+                guard let value = TodoProject(text.dropFirst(TodoProject.wordPrefix.count)) else {
+                    throw ImportError(location, "\(text) is not a project like project:Work.ClientA")
+                }
+                project = value
                 removedSincePrevious = true
                 continue
             }
@@ -176,6 +189,7 @@ enum TodoTxtReader {
         var todo = ImportedTodo(
             name: text, deadline: deadline, isDone: isDone, priority: priority, tags: tags, created: created,
             completed: completed)
+        todo.project = project
         switch repeats {
         case .period(let period, let strict)?:
             todo.repeatRule = period.rule(anchor: deadline)

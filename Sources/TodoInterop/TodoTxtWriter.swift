@@ -3,10 +3,10 @@ import TodoStore
 
 /// Writes todos as todo.txt lines (http://todotxt.org), as ``TodoTxtReader`` reads them back and
 /// as todo.txt-cli lists them:
-/// - done: `x COMPLETED CREATED name +tags @tags due:YYYY-MM-DD t:YYYY-MM-DD rec:+1m pri:B` (the
+/// - done: `x COMPLETED CREATED name project:P +tags @tags due:YYYY-MM-DD t:YYYY-MM-DD rec:+1m pri:B` (the
 ///   completion date, then the creation date when there is one; todo.txt drops the `(B)` of a
 ///   done task, so its priority goes as `pri:B`, which apps write too);
-/// - not done: `(B) CREATED name +tags @tags due:YYYY-MM-DD t:YYYY-MM-DD rec:+1m`.
+/// - not done: `(B) CREATED name project:P +tags @tags due:YYYY-MM-DD t:YYYY-MM-DD rec:+1m`.
 /// The start date is `t:` (threshold, as Simpletask and topydo write it). A due time has no
 /// todo.txt form and is not written.
 /// A repeat rule is written as `rec:` (``repeatTag(_:)``) when one says it: every N days, weeks,
@@ -36,6 +36,7 @@ public enum TodoTxtWriter {
         }
         let name = ControlCharacters.replaced(in: String(todo.name.map { $0.isNewline ? " " : $0 }))
         if !name.isEmpty { parts.append(name) }
+        if let project = todo.project { parts.append(projectWord(of: project)) }
         parts += todo.tags.map(word(of:))
         if let deadline = todo.deadline { parts.append("due:\(deadline)") }
         if let start = todo.start { parts.append("t:\(start)") }
@@ -52,6 +53,13 @@ public enum TodoTxtWriter {
     /// it was.
     public static func word(of tag: TodoTag) -> String {
         tag.sigil.rawValue + tag.word.replacing(" ", with: "_")
+    }
+
+    /// A project as one todo.txt word: `project:Work.ClientA`, a `key:value` tag as todo.txt
+    /// allows any; spaces as `_`, as in a tag (``word(of:)``). Not a `+word`, which is a tag here
+    /// (and was before projects were), so that the project `Errands` and the tag `+errands` stay two.
+    public static func projectWord(of project: TodoProject) -> String {
+        TodoProject.wordPrefix + ControlCharacters.replaced(in: project.path).replacing(" ", with: "_")
     }
 
     /// The todo's repeat rule as a `rec:` tag, as ``TodoTxtReader`` reads it back: `rec:+1m` for

@@ -56,6 +56,17 @@ extension TodoGrouping where Record == Todo {
         return digits(position) + ":" + digits(id)
     }
 
+    /// By project: a group per project that todos are in, in the tree's order
+    /// (``TodoProject/treeKey``: `Work`, `Work.ClientA`, `Work.ClientB`, `Workshop`), titled by
+    /// its whole path as the first todo listed writes it, then "No project". A todo is in the
+    /// group of its own project only, so each todo shows once.
+    public static var byProject: Self {
+        .one { todo in
+            guard let project = todo.project else { return TodoGroup(rank: 1, title: "No project") }
+            return TodoGroup(rank: 0, key: project.treeKey, title: project.path)
+        }
+    }
+
     /// The group of the todos without tags in ``byTag``: last.
     public static var noTag: TodoGroup { TodoGroup(rank: 1, title: "No tag") }
 

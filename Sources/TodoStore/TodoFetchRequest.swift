@@ -54,6 +54,10 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// Only todos in one of these lists, by id (none: every list), as `todo list --list Work
     /// --list Home` asks.
     public var lists: [Int64] = []
+    /// Only todos in one of these projects or inside one of them (none: all), matched by their
+    /// case-folded paths (``TodoProject/isWithin(_:)``: `todo list --project Work` takes
+    /// `Work.ClientA` too).
+    public var projects: [TodoProject] = []
     /// Only todos in one of these states (none: any), as `todo list --status in-process
     /// --status needs-action` asks.
     public var statuses: [TodoStatus] = []
@@ -182,7 +186,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The values for the parameters of the deadline bounds, start bounds, search terms, tags,
-    /// priority ranges and lists, in ``conditions`` order.
+    /// priority ranges, lists and projects, in ``conditions`` order.
     var filterArguments: [any SQLiteBindable] {
         var arguments: [any SQLiteBindable] = []
         if let dueBefore { arguments.append(dueBefore) }
@@ -197,6 +201,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
         arguments += tags.map(\.folded)
         for range in priorities { arguments += [Int64(range.lowerBound), Int64(range.upperBound)] }
         arguments += lists.map { $0 as any SQLiteBindable }
+        arguments += projects.map(\.folded)
         return arguments
     }
 
@@ -223,7 +228,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// The WHERE terms of the filter, the deadline bounds, the start bounds, the search, the
-    /// tags, the priorities, the lists, the states and the blocked state, in parameter order
+    /// tags, the priorities, the lists, the states, the blocked state and the projects, in parameter order
     /// (``filterArguments`` binds them; the states and the blocked state take none).
     private var conditions: [String] {
         var conditions: [String] = []
@@ -260,6 +265,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
         case true?: conditions.append(Self.blockedCondition(of: "todos"))
         case false?: conditions.append("(done = 0 AND NOT \(Self.blockedCondition(of: "todos")))")
         case nil: break
+        }
+        if !projects.isEmpty {
+            // Most todos have no project: `project IS NOT NULL` spares them a call of the function.
+            let any = projects.map { _ in "\(TodoSearch.projectFunction)(project, ?)" }.joined(separator: " OR ")
+            conditions.append("(project IS NOT NULL AND (" + any + "))")
         }
         return conditions
     }

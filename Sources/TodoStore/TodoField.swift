@@ -76,7 +76,8 @@ public struct TodoField: Sendable {
         .field("due_time", \.dueTime),
         .field("start_date", \.start),
         .status,
-        .field("percent", \.percent)
+        .field("percent", \.percent),
+        .field("project", \.project)
     ]
 
     /// The field's value in a todo that has nothing but a name: what a field left out of a file

@@ -31,6 +31,8 @@ public struct TodoFields: Sendable, Equatable, Hashable {
     public var priority: TodoPriority
     /// Its tags, in the order they were added.
     public var tags: TodoTags
+    /// The project it belongs to, if any (``TodoProject``): not a tag.
+    public var project: TodoProject?
     /// A note of any number of lines, if any.
     public var note: String?
     /// When it was added, if known (a todo another program inserted has no time).
@@ -47,7 +49,7 @@ public struct TodoFields: Sendable, Equatable, Hashable {
         name: String, deadline: CalendarDate? = nil, isDone: Bool = false, priority: TodoPriority = .none,
         tags: TodoTags = [], note: String? = nil, created: UTCTimestamp? = nil, completed: UTCTimestamp? = nil,
         repeatRule: String? = nil, repeatFrom: TodoRepeatFrom = .due, dueTime: TodoDueTime? = nil,
-        start: CalendarDate? = nil, status: TodoStatus? = nil, percent: Int? = nil
+        start: CalendarDate? = nil, status: TodoStatus? = nil, percent: Int? = nil, project: TodoProject? = nil
     ) {
         self.name = name
         self.deadline = deadline
@@ -55,6 +57,7 @@ public struct TodoFields: Sendable, Equatable, Hashable {
         self.percent = percent
         self.priority = priority
         self.tags = tags
+        self.project = project
         self.note = note
         self.created = created
         self.completed = completed

@@ -101,7 +101,16 @@ public enum TodoSearch {
         try connection.addTextPredicate(named: tagFunction) { tags, word in
             hasTag(storage: tags, foldedWord: word)
         }
+        try connection.addTextPredicate(named: projectFunction) { project, path in
+            TodoProject.isWithin(
+                folded: fold(String(decoding: project, as: UTF8.self)), String(decoding: path, as: UTF8.self))
+        }
     }
+
+    /// The SQL function `todo_in_project(project, folded_path)`: whether the `project` column
+    /// names the project `folded_path` or one inside it (``TodoProject/isWithin(_:)``). NULL
+    /// (no project) never matches.
+    static let projectFunction = "todo_in_project"
 
     /// The SQL function `todo_has_tag(tags, folded_word)`: whether the `tags` column holds a tag
     /// whose folded word is `folded_word` exactly (`work` finds `+Work` and `@work`, never

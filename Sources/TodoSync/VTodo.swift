@@ -12,8 +12,8 @@ import TodoStore
 /// VALARMs and VTIMEZONEs, and the VTODOs of single occurrences (with a RECURRENCE-ID) are
 /// never touched, and ``text`` gives back every line `todo` did not change exactly as it was
 /// read. ``update(to:now:)`` changes the properties of the fields that changed (SUMMARY, DUE,
-/// DTSTART, STATUS, COMPLETED and PERCENT-COMPLETE, PRIORITY, CATEGORIES, DESCRIPTION, CREATED,
-/// RRULE) and the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for
+/// DTSTART, STATUS, COMPLETED and PERCENT-COMPLETE, PRIORITY, CATEGORIES, X-TODO-PROJECT,
+/// DESCRIPTION, CREATED, RRULE) and the revision stamps (DTSTAMP, LAST-MODIFIED, SEQUENCE), and no others, but for
 /// what moves with a deadline (absolute alarms, KDE's marker of a series) and what a new one
 /// makes invalid (a DURATION, removed).
 ///
@@ -32,6 +32,7 @@ import TodoStore
 ///   spaces: `Home Improvement`); the others (a control character, over 100 bytes...) are no
 ///   field, and stay on the object.
 /// - note: DESCRIPTION as TEXT, unescaped; none is `nil`.
+/// - project: `X-TODO-PROJECT` as TEXT, when it names a project (``TodoProject``).
 /// - created: CREATED; completed: COMPLETED while completed (a cancelled todo was never
 ///   completed). Each only as a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
 public struct VTodoObject: Sendable, Equatable {
@@ -108,7 +109,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// A VTODO for a todo: UID, DTSTAMP, CREATED (the todo's, else `now`), LAST-MODIFIED,
     /// SUMMARY, DUE (a DATE, when there is a deadline), STATUS, COMPLETED when completed (the
     /// todo's time, else `now`), PERCENT-COMPLETE (its percent, when it has one), and PRIORITY,
-    /// CATEGORIES and DESCRIPTION when it has them.
+    /// CATEGORIES, `X-TODO-PROJECT` and DESCRIPTION when it has them.
     static func newTodo(uid: String, fields: TodoFields, now: Int64) -> ICalendarComponent {
         let stamp = UTCTimestamp(secondsSince1970: now).basic
         var todo = ICalendarComponent(
@@ -148,6 +149,9 @@ public struct VTodoObject: Sendable, Equatable {
             todo.setProperty(ICalendarProperty(name: "PRIORITY", value: String(fields.priority.rawValue)))
         }
         if !fields.tags.isEmpty { todo.setProperty(categoriesProperty(fields.tags, keeping: [])) }
+        if let project = fields.project {
+            todo.setProperty(ICalendarProperty(name: projectProperty, text: project.path))
+        }
         if let note = fields.note { todo.setProperty(ICalendarProperty(name: "DESCRIPTION", text: note)) }
         return todo
     }
@@ -179,7 +183,7 @@ public struct VTodoObject: Sendable, Equatable {
     /// - priority: PRIORITY, removed for none. tags: the CATEGORIES values that are tags are
     ///   replaced by the tags (`+work` as `work`, `@phone` as `@phone`), in one CATEGORIES
     ///   property, after the values that are no tags (one over 100 bytes: they stay). note:
-    ///   DESCRIPTION, removed for none. created: CREATED.
+    ///   DESCRIPTION, removed for none. project: `X-TODO-PROJECT`, removed for none. created: CREATED.
     public mutating func update(to fields: TodoFields, now: Int64) {
         guard !fields.means(theSameAs: self.fields) else { return }
         var todo = self.todo
@@ -236,6 +240,13 @@ public struct VTodoObject: Sendable, Equatable {
             todo.removeProperties(named: "CATEGORIES")
             if !fields.tags.isEmpty || !others.isEmpty {
                 todo.setProperty(Self.categoriesProperty(fields.tags, keeping: others))
+            }
+        }
+        if fields.project != self.fields.project {
+            if let project = fields.project {
+                todo.setProperty(ICalendarProperty(name: Self.projectProperty, text: project.path))
+            } else {
+                todo.removeProperties(named: Self.projectProperty)
             }
         }
         if fields.note != self.fields.note {
@@ -458,8 +469,14 @@ public struct VTodoObject: Sendable, Equatable {
             dueTime: due?.time,
             // A start on the deadline's day (or after it: invalid) is no separate start.
             start: start.flatMap { start in due.map { start < $0.date ? start : nil } ?? start },
-            status: status, percent: percent(todo))
+            status: status, percent: percent(todo),
+            project: (todo.property(named: projectProperty)?.text).flatMap { TodoProject(ICalendar.trimmed($0)) })
     }
+
+    /// The property that holds a todo's project (``TodoProject``): iCalendar has no projects, and
+    /// none of the apps on an account shows one; they keep the property as it is, as RFC 5545
+    /// 3.8.8.2 asks of an experimental property. Not a category: a project is no tag.
+    static let projectProperty = "X-TODO-PROJECT"
 
     /// A VTODO's PERCENT-COMPLETE (RFC 5545 3.8.1.8): a whole number 0 to 100; anything else
     /// is none, and stays as written until the percent changes here.

@@ -15,7 +15,8 @@ enum TodoCLI {
 
     /// Every command, in the order help lists them.
     static let commands: [Command] = [
-        .add, .list, .show, .edit, .tags, .lists, .move, .done, .undone, .start, .stop, .cancel, .skip, .remove, .undo,
+        .add, .list, .show, .edit, .tags, .projects, .lists, .move, .done, .undone, .start, .stop, .cancel, .skip,
+        .remove, .undo,
         .redo, .export, .import,
         .watch, .ui, .sync,
         .completions, .manpage, .check, help

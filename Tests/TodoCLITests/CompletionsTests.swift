@@ -181,7 +181,7 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try bashComplete("todo", "list", "--tag", "+Home\\ I") == ["+Home\\ Improvement"], "as typed, quoted")
         #expect(try bashComplete("todo", "edit", "1", "--untag", "@") == ["@phone"])
         #expect(!FileManager.default.fileExists(atPath: marker), "a tag was run as a command")
-        #expect(try bashComplete("todo", "list", "--by", "") == ["done", "priority", "tag", "due", "list"])
+        #expect(try bashComplete("todo", "list", "--by", "") == ["done", "priority", "tag", "project", "due", "list"])
         #expect(script.text(for: .zsh).contains("_todo_tags"))
         #expect(script.text(for: .fish).contains("__todo_tags"))
     }

@@ -90,19 +90,73 @@ import TodoStore
         #expect(state.message == "Kept \"Buy milk\"")
     }
 
+    /// Issue 37, point 5: the add and edit prompts read tags and attribute words as `todo add`
+    /// does (one rule, QuickCapture); a `due:` word answers the deadline prompt; the words of the
+    /// name being edited stay as they are; a refused word asks again.
+    @Test func promptsReadTagsAndAttributeWordsAsTodoAddDoes() {
+        var list = list()
+        var state = state(on: 1, in: list)
+        func type(_ text: String) -> [Key] { text.map { Key.character($0) } }
+        let added = press(
+            [.character("a")] + type("Call mum +family @phone pri:H project:Home") + [.enter, .enter], &state, &list)
+        var expected = TodoFields(
+            name: "Call mum", tags: TodoTags(["+family", "@phone"].compactMap { TodoTag($0) }),
+            project: TodoProject("Home"))
+        expected.priority = TodoPriority(parsing: "H") ?? .none
+        #expect(added == [.add(expected)])
+        // A due: word is the deadline: no deadline prompt.
+        #expect(
+            press([.character("a")] + type("Jam due:tomorrow") + [.enter], &state, &list) == [
+                .add(TodoFields(name: "Jam", deadline: CalendarDate("2024-05-02")))
+            ])
+        // A quoted word stays in the name.
+        #expect(
+            press([.character("a")] + type(#"Reply "re:budget""#) + [.enter, .enter], &state, &list) == [
+                .add(TodoFields(name: "Reply re:budget"))
+            ])
+        // A word like an attribute of no key: said, and asked again with the text kept.
+        #expect(press([.character("a")] + type("Reply re:budget") + [.enter], &state, &list) == [])
+        #expect(state.messageIsError)
+        #expect(state.message?.hasPrefix("'re:budget' looks like an attribute") == true, "\(state.message ?? "")")
+        guard case .prompt(let asked) = state.mode, case .add = asked.purpose else {
+            Issue.record("a refused word did not ask again: \(state.mode)")
+            return
+        }
+        #expect(press([.escape], &state, &list) == [])
+        // Edit: tags are added to the todo's, a due: word is its new deadline.
+        let edit = press([.character("e"), .end] + type(" +dairy due:2024-05-09") + [.enter], &state, &list)
+        var edited = Self.todos[0].fields
+        edited.tags = TodoTags([TodoTag("+dairy")].compactMap { $0 })
+        edited.moveDeadline(to: CalendarDate("2024-05-09"))
+        #expect(edit == [.edit(Self.todos[0], edited)])
+    }
+
+    /// A name another app wrote with words like attributes or tags in it is edited as it is:
+    /// only the words typed in the prompt are read.
+    @Test func theWordsOfTheNameBeingEditedStayAsTheyAre() {
+        let todo = Todo(id: 1, TodoFields(name: "Ask re:budget +1", deadline: CalendarDate("2024-05-01")))
+        var list = list([todo])
+        var state = state(on: 1, in: list)
+        let edit = press(
+            [.character("e"), .end] + " now".map { Key.character($0) } + [.enter, .enter], &state, &list)
+        var edited = todo.fields
+        edited.name = "Ask re:budget +1 now"
+        #expect(edit == [.edit(todo, edited)])
+    }
+
     @Test func promptsAddEditAndFilter() {
         var list = list()
         var state = state(on: 1, in: list)
         // Add: the name, then the deadline (empty: none; any date form, `next friday` too).
         #expect(
             press([.character("a")] + "Eggs".map { Key.character($0) } + [.enter, .enter], &state, &list) == [
-                .add(name: "Eggs", deadline: nil)
+                .add(TodoFields(name: "Eggs"))
             ])
         #expect(
             press(
                 [.character("a")] + "Jam".map { Key.character($0) } + [.enter]
                     + " next friday".map { Key.character($0) } + [.enter], &state, &list)
-                == [.add(name: "Jam", deadline: CalendarDate("2024-05-03"))])
+                == [.add(TodoFields(name: "Jam", deadline: CalendarDate("2024-05-03")))])
         // A bad deadline asks again (see aBadDeadlineAsksAgainKeepingTheName).
         #expect(
             press(
@@ -116,7 +170,10 @@ import TodoStore
         let edit = press(
             [.character("e"), .clearLine] + "Buy oat milk".map { Key.character($0) } + [.enter, .clearLine]
                 + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
-        #expect(edit == [.edit(Self.todos[0], name: "Buy oat milk", deadline: CalendarDate("2024-05-02"))])
+        var edited = Self.todos[0].fields
+        edited.name = "Buy oat milk"
+        edited.moveDeadline(to: CalendarDate("2024-05-02"))
+        #expect(edit == [.edit(Self.todos[0], edited)])
         // A bad date asks again; Esc changes nothing.
         let bad = press(
             [.character("e"), .enter, .clearLine] + "someday".map { Key.character($0) } + [.enter], &state, &list)
@@ -189,7 +246,7 @@ import TodoStore
         #expect(prompt.text == "soon", "the text typed stays, to be corrected")
         // Corrected, the todo is added with the name typed first.
         let corrected = press([.clearLine] + "tomorrow".map { Key.character($0) } + [.enter], &state, &list)
-        #expect(corrected == [.add(name: "Tea", deadline: CalendarDate("2024-05-02"))])
+        #expect(corrected == [.add(TodoFields(name: "Tea", deadline: CalendarDate("2024-05-02")))])
         // Esc still gives up.
         _ = press(typed + [.enter], &state, &list)
         #expect(press([.escape], &state, &list) == [])

@@ -2,7 +2,7 @@ import TodoStore
 import TodoSync
 
 extension Command {
-    /// `todo add NAME [+TAG|@TAG|rec:FORM ...] [--due DATE [TIME]] [--start DATE] [--priority P] [--tag T ...]
+    /// `todo add NAME [+TAG|@TAG|due:DATE|pri:P|project:P|t:DATE|rec:FORM ...] [--due DATE [TIME]] [--start DATE] [--priority P] [--tag T ...]
     /// [--note TEXT] [--under ID] [--waits-for ID ...] [--every FORM | --after FORM] [--until DATE | --times N]
     /// [--json]`: prints the new todo's id
     /// (on a terminal, the todo).
@@ -13,8 +13,7 @@ extension Command {
             arguments: [
                 .init(
                     name: "name",
-                    help:
-                        "What to do. Several words are joined with spaces; a word of its own that starts with + or @ (+family, @phone) is a tag, as in taskwarrior and todo.txt, and rec:FORM or recur:FORM says how it repeats (todo.txt's rec:3d counts from the day done, rec:+3d and taskwarrior's recur:weekly from the deadline). Quote the whole name to keep such a word in it.",
+                    help: "What to do. Several words are joined with spaces. " + QuickCapture.rules,
                     repeats: true)
             ],
             options: [
@@ -26,6 +25,9 @@ extension Command {
                     help:
                         "A tag (+work, @phone, or work for +work; \"Home Improvement\" with its space); give it again for more."
                 ),
+                .init(
+                    name: "--project", value: "project",
+                    help: "The project (Work, Work.ClientA: names joined by dots, the widest first)."),
                 .init(name: "--note", value: "text", help: "A note: any text, several lines too."),
                 .init(
                     name: "--list", value: "list",
@@ -46,6 +48,7 @@ extension Command {
                 "todo add \"Pay rent\" --due +2w", "todo add \"Team call\" --due \"fri 19:00\"",
                 "todo add \"Plan the trip\" --due 2026-12-20 --start 2026-12-01",
                 "todo add Call mom +family @phone --priority high",
+                "todo add Send the report due:fri pri:H project:Work.ClientA",
                 "todo add \"Call mom\" --tag family --note \"about Sunday\"",
                 "todo add \"Fix the sink\" --tag \"Home Improvement\"",
                 "todo add \"Pay rent\" --due 2026-12-01 --every month", "todo add \"Water the fern\" --after 3d",
@@ -54,36 +57,27 @@ extension Command {
             ]
         ),
         run: { (context) throws(CLIError) in
-            // Words of their own that are tags or repeats leave the name (taskwarrior's `task add
-            // Call +family recur:weekly`, todo.txt's `rec:3d`).
-            var words: [String] = []
-            var tags = TodoTags()
-            var repeatWord: (form: RepeatForm, from: TodoRepeatFrom)?
-            for word in context.arguments.positionals {
-                if let first = word.first, first == "+" || first == "@", let tag = TodoTag(word) {
-                    tags.insert(tag)
-                } else if let repeats = try RepeatForm.word(word) {
-                    if let earlier = repeatWord {
-                        throw .usage(
-                            "'\(TodoText.sanitized(earlier.form.text))' and '\(TodoText.sanitized(word))' both say how it repeats",
-                            hint: "Give one of them, or quote the name to keep such a word in it.")
-                    }
-                    repeatWord = repeats
-                } else {
-                    words.append(word)
-                }
-            }
-            let request = try context.repeatRequest(word: repeatWord)
+            // Words of their own that are tags or attributes leave the name (taskwarrior's `task
+            // add Call +family due:fri recur:weekly`, todo.txt's `rec:3d t:2026-12-01`).
+            let capture = try QuickCapture(arguments: context.arguments.positionals, today: context.today)
+            let request = try context.repeatRequest(word: capture.repeats)
+            var tags = capture.tags
             for text in context.arguments.allValues("--tag") { tags.insert(try CommandContext.tag(text)) }
-            let name = words.joined(separator: " ")
+            let name = capture.name
             guard Todo.isValidName(name) else { throw CLIError(.emptyName, path: "") }
-            let due = try context.dueDate()
+            let due = try Self.eitherOf(capture.due, "due:", try context.dueDate(), "--due", "the deadline")
             var fields = TodoFields(name: name, deadline: due?.date, tags: tags, dueTime: due?.dueTime)
-            fields.start = try context.startDate()
-            if let text = context.arguments.value("--priority") {
+            fields.start = try Self.eitherOf(capture.start, "t:", try context.startDate(), "--start", "the start date")
+            let priority = try context.arguments.value("--priority").map { (text) throws(CLIError) in
                 guard let priority = TodoPriority(parsing: text) else { throw CommandContext.badPriority(text) }
-                fields.priority = priority
+                return priority
             }
+            fields.priority =
+                try Self.eitherOf(capture.priority, "pri:", priority, "--priority", "the priority") ?? .none
+            let project = try context.arguments.value("--project").map { (text) throws(CLIError) in
+                try CommandContext.project(text)
+            }
+            fields.project = try Self.eitherOf(capture.project, "project:", project, "--project", "the project")
             fields.note = context.arguments.value("--note")
             var series: RepeatSeries?
             if let form = request.form {
@@ -136,4 +130,15 @@ extension Command {
             }
         }
     )
+
+    /// The value a name's attribute word gives, or its option: one of them, or a usage error
+    /// when both are given (`due:fri --due mon`).
+    static func eitherOf<Value>(
+        _ word: Value?, _ wordName: String, _ option: Value?, _ optionName: String, _ what: String
+    ) throws(CLIError) -> Value? {
+        if word != nil && option != nil {
+            throw .usage("'\(wordName)' and '\(optionName)' both give \(what)", hint: "Give one of them.")
+        }
+        return word ?? option
+    }
 }

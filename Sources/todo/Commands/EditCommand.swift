@@ -3,7 +3,7 @@ import TodoSync
 
 extension Command {
     /// `todo edit ID [--name NAME] [--due DATE [TIME] | --no-due] [--no-time] [--start DATE | --no-start]
-    /// [--priority P] [--tag T] [--untag T] [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM |
+    /// [--priority P] [--tag T] [--untag T] [--project P | --no-project] [--note TEXT | --append TEXT | --prepend TEXT] [--every FORM |
     /// --after FORM] [--until DATE | --times N] [--no-repeat] [--under ID | --top] [--waits-for ID]
     /// [--no-wait-for ID]`: the sample app's leading swipe.
     static let edit = Command(
@@ -29,6 +29,10 @@ extension Command {
                 ),
                 .init(
                     name: "--untag", value: "tag", help: "Remove a tag, whatever its + or @; give it again for more."),
+                .init(
+                    name: "--project", value: "project",
+                    help: "The new project (Work, Work.ClientA: names joined by dots, the widest first)."),
+                .init(name: "--no-project", value: nil, help: "Remove the project."),
                 .init(name: "--note", value: "text", help: "Replace the note; an empty text removes it."),
                 .init(name: "--append", value: "text", help: "Add a line at the end of the note."),
                 .init(name: "--prepend", value: "text", help: "Add a line at the start of the note."),
@@ -88,6 +92,11 @@ extension Command {
             let removed = try context.arguments.allValues("--untag").map { (text) throws(CLIError) in
                 try CommandContext.tag(text)
             }
+            let project = try context.arguments.value("--project").map { (text) throws(CLIError) in
+                try CommandContext.project(text)
+            }
+            let clearProject = context.arguments.flag("--no-project")
+            if project != nil && clearProject { throw .usage("'--project' and '--no-project' cannot be used together") }
             let note = context.arguments.value("--note")
             let append = context.arguments.value("--append")
             let prepend = context.arguments.value("--prepend")
@@ -115,14 +124,15 @@ extension Command {
             }
             guard
                 name != nil || deadline != nil || clearDeadline || clearTime || start != nil || clearStart
-                    || priority != nil || !added.isEmpty || !removed.isEmpty || note != nil || append != nil
+                    || priority != nil || !added.isEmpty || !removed.isEmpty || project != nil || clearProject
+                    || note != nil || append != nil
                     || prepend != nil || !repeats.isEmpty || noRepeat || context.arguments.value("--list") != nil
                     || parent != nil || toTop || !waitsFor.isEmpty || !noWaitFor.isEmpty
             else {
                 throw .usage(
                     "nothing to change",
                     hint:
-                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --note, --append, --prepend, --list, --under, --top, --waits-for, --no-wait-for, --every, --after, --until, --times or --no-repeat."
+                        "Give --name, --due, --no-due, --no-time, --start, --no-start, --priority, --tag, --untag, --project, --no-project, --note, --append, --prepend, --list, --under, --top, --waits-for, --no-wait-for, --every, --after, --until, --times or --no-repeat."
                 )
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
@@ -146,6 +156,8 @@ extension Command {
                 if let priority { fields.priority = priority }
                 for tag in removed { fields.tags.remove(tag) }
                 for tag in added { fields.tags.insert(tag) }
+                if clearProject { fields.project = nil }
+                if let project { fields.project = project }
                 if let note { fields.note = note.isEmpty ? nil : note }
                 if let prepend { fields.note = fields.note.map { prepend + "\n" + $0 } ?? prepend }
                 if let append { fields.note = fields.note.map { $0 + "\n" + append } ?? append }

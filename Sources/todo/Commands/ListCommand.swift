@@ -258,7 +258,7 @@ extension CommandContext {
         help: "With --outline (which it implies): group by done (the default), priority, tag, due or list.")
 
     /// The words `--by` takes.
-    static let groupingWords = ["done", "priority", "tag", "due", "list"]
+    static let groupingWords = ["done", "priority", "tag", "project", "due", "list"]
 
     /// The outline's grouping that `--outline` and `--by` ask for; `nil` for a flat list. The
     /// lists for `--by list` are read from `repository`.
@@ -269,6 +269,7 @@ extension CommandContext {
         case "done": return .byDoneState
         case "priority": return .byPriority
         case "tag": return .byTag
+        case "project": return .byProject
         case "due":
             guard let endOfWeek = today.adding(days: DueDateParser.daysToEndOfWeek(from: today)) else {
                 return .byDeadline(today: today, endOfWeek: today)
@@ -304,6 +305,11 @@ extension CommandContext {
                 name: "--priority", value: "priority",
                 help:
                     "Only todos of the priority: high (1-4), medium (5), low (6-9), none, or 1-9; given again, any of them."
+            ),
+            .init(
+                name: "--project", value: "project",
+                help:
+                    "Only todos of the project or inside it (Work takes Work.ClientA; case does not matter); given again, any of them."
             ),
             listOption,
             statusOption
@@ -405,6 +411,8 @@ extension CommandContext {
         request.searches = searches
         request.tags = try arguments.allValues("--tag").map { (text) throws(CLIError) in try Self.tag(text) }
         request.statuses = try statuses()
+        request.projects = try arguments.allValues("--project").map { (text) throws(CLIError) in try Self.project(text)
+        }
         request.priorities = try arguments.allValues("--priority").map { (text) throws(CLIError) in
             guard let priority = TodoPriority(parsing: text) else { throw Self.badPriority(text) }
             // A class word stands for its class; a digit (or none) for itself.
@@ -425,6 +433,18 @@ extension CommandContext {
                 hint: "A tag is \(TodoTag.acceptedForms).")
         }
         return tag
+    }
+
+    /// The project `text` names (`Work`, `Work.ClientA`, with or without `project:` before it),
+    /// or a usage error.
+    static func project(_ text: String) throws(CLIError) -> TodoProject {
+        let path =
+            text.hasPrefix(TodoProject.wordPrefix) ? text.dropFirst(TodoProject.wordPrefix.count) : Substring(text)
+        guard let project = TodoProject(path) else {
+            throw .usage(
+                "'\(TodoText.sanitized(text))' is not a project", hint: "A project is \(TodoProject.acceptedForms).")
+        }
+        return project
     }
 
     /// The usage error of a priority that is none of ``TodoPriority/acceptedForms``.

@@ -92,6 +92,7 @@ extension Command {
                         }
                 case "status": text = Self.stateWords(todo.status)
                 case "percent": text = todo.percent.map { "\($0)%" } ?? "none"
+                case "project": text = todo.project.map { TodoText.sanitized($0.path) } ?? "none"
                 case "repeat_rule": text = repeats?.line ?? "no"
                 case "due_time": text = todo.dueTime.map { Self.dueTimeText($0, of: todo, shown: shown) } ?? "none"
                 case "start_date": text = todo.start.map(shown.startText) ?? "none"

@@ -337,10 +337,12 @@ struct TodoText {
     }
 
     /// The name as rows show it: how far along a todo not done is (`40% `, when it has a
-    /// percent above 0), `(H) ` for a priority (``TodoPriority/shortLabel``), the name, its tags
-    /// after it, made safe. Just the name for a todo with none of them.
+    /// percent above 0), `(H) ` for a priority (``TodoPriority/shortLabel``), the name, its
+    /// project (`project:Work.ClientA`) and its tags after it, made safe. Just the name for a todo with none of them.
     static func labelled(_ todo: Todo) -> String {
-        guard !todo.priority.isNone || !todo.tags.isEmpty || progress(todo) != nil else { return sanitized(todo.name) }
+        guard !todo.priority.isNone || !todo.tags.isEmpty || todo.project != nil || progress(todo) != nil else {
+            return sanitized(todo.name)
+        }
         var text = RowText()
         writeLabelled(todo, to: &text)
         return text.text
@@ -358,6 +360,10 @@ struct TodoText {
             out.write(") ")
         }
         out.write(sanitized(todo.name))
+        if let project = todo.project {
+            out.write(" ")
+            out.write(sanitized(project.word))
+        }
         if !todo.tags.isEmpty {
             out.write(" ")
             out.write(sanitized(todo.tags.storage))

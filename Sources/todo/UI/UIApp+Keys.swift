@@ -68,35 +68,32 @@ extension UIApp {
             {
                 state.say("Priority \(priority.label) (u undoes)")
             }
-        case .add(let name, let deadline):
-            if let todo = change(
-                "add", { () throws(TodoStoreError) in try repository.add(name: name, deadline: deadline) })
-            {
+        case .add(let fields):
+            if let todo = change("add", { () throws(TodoStoreError) in try repository.add(fields) }) {
                 state.cursorID = .todo(todo.id, .all)
                 state.follow(in: &list)
                 state.say("Added \"\(TodoText.sanitized(todo.name))\"")
             }
-        case .addSubtask(let name, let deadline, let parent):
+        case .addSubtask(let fields, let parent):
             // As `todo add --under`: in the parent's list; the cursor goes to it, the parent
             // unfolded if it was folded.
-            if let todo = change(
-                "add",
-                { () throws(TodoStoreError) in
-                    try repository.add(TodoFields(name: name, deadline: deadline), parent: parent.id)
-                })
+            if let todo = change("add", { () throws(TodoStoreError) in try repository.add(fields, parent: parent.id) })
             {
                 list.setFolded(parent.id, false)
                 state.cursorID = .todo(todo.id, .all)
                 state.follow(in: &list)
                 state.say("Added \"\(TodoText.sanitized(todo.name))\" under \"\(TodoText.sanitized(parent.name))\"")
             }
-        case .edit(let todo, let name, let deadline):
-            let saved = change("edit") { () throws(TodoStoreError) -> Bool in
-                if name != todo.name { _ = try repository.rename(id: todo.id, to: name) }
-                if deadline != todo.deadline { _ = try repository.setDeadline(deadline, id: todo.id) }
-                return true
+        case .edit(let todo, let fields):
+            // Only the fields the prompts changed: another program's change since the prompt
+            // opened (a sync's new note) stays.
+            let changed = TodoField.all.filter { !$0.isEqual(todo.fields, fields) }
+            let saved = change("edit") { () throws(TodoStoreError) in
+                try repository.update(id: todo.id) { current in
+                    for field in changed { field.copy(from: fields, into: &current) }
+                }
             }
-            if saved != nil { state.say("Saved \"\(TodoText.sanitized(name))\"") }
+            if saved != nil { state.say("Saved \"\(TodoText.sanitized(fields.name))\"") }
         case .move(let todo, let target):
             // As `todo move`: one undo step. The cursor follows the todo to its new group (by
             // list), or stays on its line when the list shown no longer has it.

@@ -10,10 +10,12 @@ enum UIEffect: Equatable {
     case setInProgress(Todo, Bool)
     /// `p`: the next priority in none, high, medium, low, none...
     case setPriority(Todo, TodoPriority)
-    case add(name: String, deadline: CalendarDate?)
+    /// `a`: a new todo, its fields read from the prompts as `todo add` reads its words (``QuickCapture``).
+    case add(TodoFields)
     /// `A`: a subtask of `parent` (as `todo add --under`).
-    case addSubtask(name: String, deadline: CalendarDate?, parent: Todo)
-    case edit(Todo, name: String, deadline: CalendarDate?)
+    case addSubtask(TodoFields, parent: Todo)
+    /// `e`: `todo`'s fields as the prompts changed them.
+    case edit(Todo, TodoFields)
     /// `m`: to another list, one undo step (as `todo move`).
     case move(Todo, to: TodoList)
     case undo
@@ -287,46 +289,69 @@ enum UIReducer {
                 state.say("a todo needs a name: nothing added", error: true)
                 return []
             }
+            guard let capture = capture(text, &state, today: today) else {
+                state.mode = .prompt(prompt)
+                return []
+            }
+            // A due: word gave the deadline: nothing left to ask.
+            guard capture.due == nil else { return fields(capture, &state, today: today).map { [.add($0)] } ?? [] }
             state.mode = .prompt(.init(purpose: .addDeadline(name: text), text: ""))
             return []
-        case .addDeadline(let name):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today) else {
+        case .addDeadline(let line):
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today),
+                let capture = capture(line, &state, today: today)
+            else {
                 // Asked again, with the name and the text kept: Esc still cancels.
                 state.mode = .prompt(prompt)
                 return []
             }
-            return [.add(name: name, deadline: deadline)]
+            return fields(capture, deadline: deadline, &state, today: today).map { [.add($0)] } ?? []
         case .addSubtask(let parent):
             guard Todo.isValidName(text) else {
                 state.say("a todo needs a name: nothing added", error: true)
                 return []
             }
-            state.mode = .prompt(.init(purpose: .addSubtaskDeadline(name: text, parent: parent), text: ""))
-            return []
-        case .addSubtaskDeadline(let name, let parent):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today) else {
+            guard let capture = capture(text, &state, today: today) else {
                 state.mode = .prompt(prompt)
                 return []
             }
-            return [.addSubtask(name: name, deadline: deadline, parent: parent)]
+            guard capture.due == nil else {
+                return fields(capture, &state, today: today).map { [.addSubtask($0, parent: parent)] } ?? []
+            }
+            state.mode = .prompt(.init(purpose: .addSubtaskDeadline(name: text, parent: parent), text: ""))
+            return []
+        case .addSubtaskDeadline(let line, let parent):
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today),
+                let capture = capture(line, &state, today: today)
+            else {
+                state.mode = .prompt(prompt)
+                return []
+            }
+            return fields(capture, deadline: deadline, &state, today: today).map { [.addSubtask($0, parent: parent)] }
+                ?? []
         case .editName(let todo):
             guard Todo.isValidName(text) else {
                 state.say("a todo needs a name: nothing changed", error: true)
                 return []
             }
-            state.mode = .prompt(
-                .init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
-            return []
-        case .editDeadline(let todo, let name):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today) else {
+            guard let capture = capture(text, &state, today: today, keepingWordsOf: todo.name) else {
                 state.mode = .prompt(prompt)
                 return []
             }
-            guard name != todo.name || deadline != todo.deadline else {
-                state.say("No change")
+            guard capture.due == nil else {
+                return edited(todo, capture, deadline: todo.deadline, &state, today: today)
+            }
+            state.mode = .prompt(
+                .init(purpose: .editDeadline(todo, name: text), text: todo.deadline?.description ?? ""))
+            return []
+        case .editDeadline(let todo, let line):
+            guard case .some(let deadline) = parseDeadline(text, &state, today: today),
+                let capture = capture(line, &state, today: today, keepingWordsOf: todo.name)
+            else {
+                state.mode = .prompt(prompt)
                 return []
             }
-            return [.edit(todo, name: name, deadline: deadline)]
+            return edited(todo, capture, deadline: deadline, &state, today: today)
         case .filter:
             // Already applied, key by key.
             return [.filter(.kept)]
@@ -348,6 +373,60 @@ enum UIReducer {
             }
             return [.move(todo, to: target)]
         }
+    }
+
+    /// What a name prompt's `line` says (``QuickCapture``), or `nil` when its words are refused or
+    /// leave no name (the footer then says why; the caller asks again, for a fix). In an
+    /// edit, the words of the todo's own name (`keepingWordsOf`) stay in the name as they are:
+    /// a name another app wrote with `re:budget` or `+1` in it is no new attribute or tag.
+    private static func capture(
+        _ line: String, _ state: inout UIState, today: CalendarDate, keepingWordsOf name: String? = nil
+    ) -> QuickCapture? {
+        let kept = Set(name.map { $0.split(separator: " ").map(String.init) } ?? [])
+        var words = QuickCapture.words(in: line)
+        for index in words.indices where kept.contains(words[index].text) { words[index].literal = true }
+        do throws(CLIError) {
+            let capture = try QuickCapture(words, today: today)
+            guard Todo.isValidName(capture.name) else {
+                state.say("a todo needs a name: fix it, or Esc cancels", error: true)
+                return nil
+            }
+            return capture
+        } catch {
+            state.say("\(error.message): fix it, or Esc cancels", error: true)
+            return nil
+        }
+    }
+
+    /// A new todo's fields from `capture` and the deadline prompted for; `nil` when they are
+    /// refused (the footer says why).
+    private static func fields(
+        _ capture: QuickCapture, deadline: CalendarDate? = nil, _ state: inout UIState, today: CalendarDate
+    ) -> TodoFields? {
+        do throws(CLIError) {
+            return try capture.newTodo(deadline: deadline, today: today)
+        } catch {
+            state.say("\(error.message): nothing added", error: true)
+            return nil
+        }
+    }
+
+    /// The edit of `todo` that `capture` and the deadline prompted for make, or "No change".
+    private static func edited(
+        _ todo: Todo, _ capture: QuickCapture, deadline: CalendarDate?, _ state: inout UIState, today: CalendarDate
+    ) -> [UIEffect] {
+        var fields = todo.fields
+        do throws(CLIError) {
+            try capture.apply(to: &fields, deadline: deadline, today: today)
+        } catch {
+            state.say("\(error.message): nothing changed", error: true)
+            return []
+        }
+        guard fields != todo.fields else {
+            state.say("No change")
+            return []
+        }
+        return [.edit(todo, fields)]
     }
 
     /// The deadline a prompt's text names, in any form `--due` takes: `.some(nil)` for none
