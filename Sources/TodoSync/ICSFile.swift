@@ -82,7 +82,7 @@ public enum ICSFile {
     static let readProperties: Set<String> = [
         "UID", "SUMMARY", "DUE", "DTSTART", "PRIORITY", "CATEGORIES", "DESCRIPTION", "CREATED", "COMPLETED", "STATUS",
         "PERCENT-COMPLETE", "RRULE", "EXRULE", "RDATE", "EXDATE", "RELATED-TO", "RECURRENCE-ID",
-        VTodoObject.repeatFromProperty, "DTSTAMP", "SEQUENCE", "LAST-MODIFIED"
+        VTodoObject.repeatFromProperty, VTodoObject.projectProperty, "DTSTAMP", "SEQUENCE", "LAST-MODIFIED"
     ]
 
     /// The properties of a VCALENDAR that describe the file, not a todo.
@@ -120,7 +120,7 @@ public enum ICSFile {
         var dropped: [Dropped] = []
         var order = [
             "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence",
-            "occurrence without its series", "start after the due date", "priority", "percent"
+            "occurrence without its series", "start after the due date", "priority", "percent", "project"
         ]
         func drop(_ what: String, _ count: Int = 1, at source: ImportSource) {
             guard count > 0 else { return }
@@ -219,6 +219,11 @@ public enum ICSFile {
                 }
                 if todo.property(named: "PERCENT-COMPLETE") != nil, VTodoObject.percent(todo) == nil {
                     drop("percent", at: source)
+                }
+                if let project = todo.property(named: VTodoObject.projectProperty),
+                    !ICalendar.trimmed(project.text).isEmpty, fields.project == nil
+                {
+                    drop("project", at: source)
                 }
                 // Every other property (LOCATION, URL, GEO, ATTACH, another app's X- ones) and
                 // component, by name.

@@ -138,7 +138,7 @@ private let tokyo = LocalTimeZone.offset(seconds: 9 * 3600)
             """
             [{"id": 1, "name": "a", "deadline": null, "done": false, "priority": 0, "tags": [], "note": null,
               "created": null, "completed": null, "repeat_rule": null, "repeat_from": "due", "due_time": null,
-              "start_date": null, "status": "needs-action", "percent": null, "parent": null, "children": [2],
+              "start_date": null, "status": "needs-action", "percent": null, "project": null, "parent": null, "children": [2],
               "depends": [], "list": "Todos", "uid": "x"},
              {"id": 2, "name": "b", "parent": 1, "children": [], "depends": [1], "list": "Todos"}]
             """, .json)
