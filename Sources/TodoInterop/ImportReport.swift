@@ -227,7 +227,7 @@ public struct ImportReport: Sendable, Equatable {
         public var label: String {
             switch self {
             case .deletedTask: "deleted task"
-            case .project: "project that is no tag"
+            case .project: "project that names no project"
             case .tag: "tag that is no tag"
             case .priority: "priority other than H, M, L"
             case .annotation: "annotation without text"

@@ -21,7 +21,7 @@ public typealias ImportedTodo = TodoFields
 ///   "tags", "note", "created", "completed"}` objects (all but the name optional).
 /// - ``taskwarrior``: `task export`; `description` is the name, the UTC `due` instant becomes a
 ///   local calendar date (and time of day), `wait` or `scheduled` the start, deleted tasks are
-///   counted; priority, project and tags, annotations (with their times), user-defined
+///   counted; priority, the project (apart from the tags) and tags, annotations (with their times), user-defined
 ///   attributes (`key: value` lines of the note), entry and end are kept; a recurring template
 ///   and its instances are one repeating todo.
 /// - ``todotxt``: a todo.txt file; `x ` marks a done todo, `(A)` to `(I)` are the priorities 1
@@ -40,7 +40,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// `scheduled`, is the start (its local date); `pending` and `waiting` are not done, `completed` is done, `deleted` is counted; a
     /// `recurring` template and its instances are one repeating todo (`recur` its rule, `until`
     /// its end, the earliest pending instance its deadline, the completed ones its history).
-    /// `priority` H/M/L is high/medium/low, `project` and `tags` are `+` tags, `annotations` and
+    /// `priority` H/M/L is high/medium/low, `project` the project (``TodoProject``), `tags` `+` tags, `annotations` and
     /// user-defined attributes the note, `entry` and `end` the created and completed times,
     /// `uuid` the UID.
     case taskwarrior

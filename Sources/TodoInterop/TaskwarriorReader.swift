@@ -38,8 +38,8 @@ import TodoStore
 ///   template (a series deleted there) import each as the task it is, their `recur` and `until`
 ///   counted. An instance whose description, tags, project, priority, annotations or attributes
 ///   are not its template's is counted: the series is one todo, with the template's.
-/// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is a `+` tag (`Home.Garden`
-///   as it is: one word) and so is each of `tags`; `annotations` become the note, one line each
+/// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is the project (`Home.Garden`:
+///   `Garden` inside `Home`, ``TodoProject``), apart from the tags; each of `tags` is a `+` tag; `annotations` become the note, one line each
 ///   (`YYYY-MM-DD HH:MM description`, the local date and time of its `entry`), and after them
 ///   each user-defined attribute (any key taskwarrior does not define, ``attributes``) a line
 ///   `key: value`, by key (a date attribute as its local date, and time unless midnight).
@@ -49,7 +49,7 @@ import TodoStore
 ///   one comma-separated string) says what the todo waits for: each task of the file it names,
 ///   an instance standing for its series' todo (``ImportReport/dependencies``).
 /// - What still has no place is counted in the ``ImportReport``, with the record it was in, so
-///   the user is told: a deleted task; a tag or project that is not one word, an unknown
+///   the user is told: a deleted task; a tag that is not one word, a project that names none, an unknown
 ///   priority, an annotation without text; a `wait` or `scheduled` after the due date, a
 ///   `scheduled` beside a `wait` of another day, their times of day; `start`; `until` on a task
 ///   that does not repeat, and its time of day on one that does; `end` on a task not completed;
@@ -382,8 +382,8 @@ enum TaskwarriorReader {
             }
         }
         if case .string(let project)? = task["project"], !project.isEmpty {
-            if let tag = TodoTag(word: project, sigil: .plus) {
-                todo.tags.insert(tag)
+            if let value = TodoProject(project) {
+                todo.project = value
             } else {
                 notKept.append(.project)
             }

@@ -199,8 +199,9 @@ import Testing
                         value as? String == "weekly"
                             && (todo["repeat_rule"] as? String)?.hasPrefix("FREQ=WEEKLY;") == true)
                 case "project":
-                    // Until projects are a field of their own: a tag of the project as it is.
-                    #expect(tags.contains("+\(value)"), "\(name): project \(value)")
+                    // A project of its own, never a tag (issue 37, point 2).
+                    #expect(todo["project"] as? String == value as? String, "\(name): project \(value)")
+                    #expect(!tags.contains("+\(value)"), "\(name): project \(value) is no tag")
                 case "tags":
                     for tag in value as? [String] ?? [] { #expect(tags.contains("+\(tag)"), "\(name): +\(tag)") }
                 case "priority":

@@ -24,7 +24,7 @@ RC
 t() { task "$@" > /dev/null 2>&1; }
 uuid() { task "$@" _uuids 2> /dev/null | head -n 1; }
 t add "Write the report" project:Work.ClientA +office +writing priority:H client:ACME estimate:3 reviewed:2099-01-02 due:2099-05-01
-t add "Buy milk" project:Errands +shopping priority:L
+t add "Buy milk" project:Errands +errands priority:L
 t add "Review budget" project:Work priority:M wait:2099-04-18 due:2099-04-25
 t add "Plan the trip" project:Home scheduled:2099-04-20T09:30 due:2099-04-25 +travel
 t add "Water the plants" recur:weekly due:today-15d until:2099-06-01 project:Home.Garden +chores client:Self
