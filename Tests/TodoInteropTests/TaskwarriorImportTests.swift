@@ -139,7 +139,9 @@ private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
         // The fixture, from the real tool: project:work +office became the project and a tag.
         let fixture = try TodoImporter.parse(
             try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
-        #expect(fixture[1].tags.storage == "+office" && fixture[1].project?.path == "work" && fixture.allSatisfy { $0.created != nil })
+        #expect(
+            fixture[1].tags.storage == "+office" && fixture[1].project?.path == "work"
+                && fixture.allSatisfy { $0.created != nil })
         #expect(fixture.last?.completed != nil, "File taxes was done: its end is its completed time")
     }
 
