@@ -17,6 +17,9 @@ public final class TodoRepository {
     /// How this repository was opened, so ``reopened()`` opens the same way.
     private let migrator: Migrator
     private let vfs: String?
+    /// How many commands are kept for undo (and for redo): each recorded step beyond it
+    /// forgets the oldest. See ``defaultUndoDepth``.
+    public var undoDepth = TodoRepository.defaultUndoDepth
 
     /// Opens (creating if needed) the todo database at `path` and brings its schema up to date.
     ///
@@ -109,7 +112,9 @@ public final class TodoRepository {
             connection.leaveWriteAheadLogModeNow()
         }
         connection.keepWriteAheadLogFilesOnClose()
-        return try TodoRepository(path: connection.path, migrator: migrator, vfs: vfs)
+        let reopened = try TodoRepository(path: connection.path, migrator: migrator, vfs: vfs)
+        reopened.undoDepth = undoDepth
+        return reopened
     }
 
     /// The `application_id` migration 0001 writes: "todo" in ASCII. A file with another

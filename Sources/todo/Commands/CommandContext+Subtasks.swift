@@ -49,13 +49,16 @@ extension CommandContext {
         guard Terminal.stdinIsTerminal, !arguments.flag("--yes") else {
             let parents = Set(subtasks.compactMap(\.parentID))
             let having = todos.filter { parents.contains($0.id) }
-            var named = having.prefix(3).map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
-            if having.count > 3 { named += " and \(having.count - 3) more" }
+            let named = Self.named(having, count: having.count)
+            let typed = TodoText.sanitized(arguments.positionals.joined(separator: " "))
+            // A selection by filter has no ids to repeat: the option is named alone.
+            let retry =
+                typed.isEmpty
+                ? "Add --with-subtasks to \(verb == "rm" ? "delete" : "complete") them too"
+                : "'todo \(verb) \(typed) --with-subtasks' \(verb == "rm" ? "deletes" : "completes") them too"
             throw .failure(
                 "todo \(named) \(having.count == 1 ? "has" : "have") \(count)",
-                hint:
-                    "Nothing was changed. 'todo \(verb) \(TodoText.sanitized(arguments.positionals.joined(separator: " "))) --with-subtasks' \(verb == "rm" ? "deletes" : "completes") them too; 'todo show ID' lists them."
-            )
+                hint: "Nothing was changed. \(retry); 'todo show ID' lists them.")
         }
         guard Terminal.confirm(question(count), err: &err) else {
             err.write("Nothing was changed.\n")
