@@ -99,13 +99,11 @@ extension Command {
                         selection, in: repository, doing: { "Mark \($0) \(isDone ? "done" : "not done")" })?.ids
                 else { return }
                 if isDone {
-                    // Every id read first: one that names no todo fails before any question.
-                    let first = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
-                    let count = first.count
+                    // An id that names no todo fails before any question, and before any change.
                     guard
                         let subtasks = try context.subtasksTakenAlong(
                             of: ids, verb: "done", undoneOnly: true, in: repository,
-                            question: { "Mark \(CommandContext.named(first, count: count)) and \($0) done?" })
+                            question: { "Mark \($0) and \($1) done?" })
                     else { return }
                     ids += subtasks
                 }
@@ -146,7 +144,7 @@ extension Command {
             // (a cancelled series is over; there is no occurrence to finish).
             let open = todos.filter { $0.status != .completed }
             let advancing = open.filter { $0.fields.repeats && $0.status != .cancelled }
-            let plain = open.filter { !$0.fields.repeats || $0.status == .cancelled }.map(\.id)
+            let plain = open.filter { !$0.fields.repeats || $0.status == .cancelled }
             var refusals = advancing.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
             let (listed, twoMasters) = try context.perform { () throws(TodoStoreError) in
                 let state = SyncState(repository: repository)
@@ -171,8 +169,14 @@ extension Command {
                     changed[todo.id] = moved
                 }
             }
+            // Completed from the todos read above, in this transaction: thousands are not read again.
             let completed = try context.perform { () throws(TodoStoreError) in
-                plain.isEmpty ? [] : try repository.setDone(true, ids: plain)
+                try repository.replaceFields(
+                    of: plain.map { todo in
+                        var fields = todo.fields
+                        fields.setStatus(.completed, now: now)
+                        return (todo.id, fields)
+                    })
             }
             for todo in completed {
                 lines[todo.id] = TodoText.summary("✓", todo)

@@ -18,8 +18,8 @@ extension Command {
                 no todo is deleted. A range means the todos that exist in it (ids are never reused, so
                 deleted ones leave gaps); one with none is an error.
 
-                \(CommandContext.selectionRules(verb: "rm", ownOptionsSelect: true)) (Asked about
-                many, todo does not ask again.)
+                \(CommandContext.selectionRules(verb: "rm", ownOptionsSelect: true)) After that
+                question rm does not ask its own.
 
                 A todo with subtasks is deleted with them, at every depth, or not at all: on a
                 terminal todo asks (once, for every todo given), --with-subtasks says yes, and
@@ -42,7 +42,7 @@ extension Command {
             guard
                 let subtasks = try context.subtasksTakenAlong(
                     of: ids, verb: "rm", undoneOnly: false, in: repository,
-                    question: { "Delete \(names) and \($0)?" })
+                    question: { "Delete \($0) and \($1)?" })
             else { return }
             if subtasks.isEmpty, !asked, Terminal.stdinIsTerminal, !context.arguments.flag("--yes") {
                 guard Terminal.confirm("Delete \(names)?", err: &context.err) else {
