@@ -554,7 +554,7 @@ public final class TodoRepository {
     /// ``replaceFields(id:with:)`` of each todo in `changes` (every field, exactly as given),
     /// returned in their order, in one transaction; all or nothing; the ids must be distinct.
     ///
-    /// A statement changes up to ``rowsPerUpdate`` todos at once (an UPDATE from the rows of a
+    /// A statement changes up to `rowsPerUpdate` todos at once (an UPDATE from the rows of a
     /// VALUES list), in id order: inside a transaction each statement that may fail midway (the
     /// schema's triggers) first copies every page it touches to the statement journal, so
     /// thousands of one-row statements copied the same pages thousands of times, most of the
