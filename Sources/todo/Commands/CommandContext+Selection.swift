@@ -37,13 +37,14 @@ extension CommandContext {
             ? "After the verb they select too (todo \(verb) --tag errands); with ids, the ids that match."
             : "After the verb the options change the todos, as for one id; with ids, the ids that match."
         return """
-            Many todos at once: the options of 'todo list' typed before the verb select the todos,
-            as in taskwarrior (todo --tag errands --overdue \(verb)): exactly those 'todo list' with
-            the same options shows, done ones too (--undone leaves them out), those not started yet
-            with --all. \(after) All or nothing, in one transaction: one 'todo undo' reverts them
-            all. A filter that selects more than \(Configuration.defaultBulk) todos (the bulk
-            setting, 'todo help config') shows how many and asks on a terminal; in a pipe it is
-            refused without --yes. A filter that selects nothing prints No todos. and changes nothing.
+            Many todos at once: the options of 'todo list' typed before the verb select the todos, as
+            in taskwarrior (todo --tag errands --overdue \(verb)): exactly those 'todo list' with the same
+            options shows, done ones too (--undone leaves them out), not started ones only with --all.
+            \(after)
+            All or nothing, in one transaction: one 'todo undo' reverts them all. A filter that
+            selects more than \(Configuration.defaultBulk) todos (the bulk setting, 'todo help config') shows how many and
+            asks on a terminal; in a pipe it is refused without --yes. A filter that selects
+            nothing prints 'No todos.' and changes nothing.
             """
     }
 
