@@ -288,6 +288,16 @@ import Testing
         let done = try sandbox.ok("done", "1", "--json")
         let uid = try parseJSON(done, as: [[String: Any]].self, done).first?["uid"] as? String
         #expect(uid == listed.first { $0["id"] as? Int == 1 }?["uid"] as? String)
+        // todo watch --json: in its first listing and in each change line.
+        let watch = try RunningProcess(
+            ProcessRunner.todoBinary, ["watch", "--json"], environment: ["TODO_DB": sandbox.database])
+        let first = try #require(watch.nextLine())
+        let items = try #require(try parseJSON(first, as: [String: Any].self, first)["items"] as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["uid"] as? String }) == Set(uids), "\(first)")
+        _ = try sandbox.ok("edit", "2", "--name", "Pay the rent")
+        let line = try #require(watch.nextLine())
+        #expect(line.contains("\"uid\": \"") && line.contains("Pay the rent"), "\(line)")
+        _ = watch.interrupt()
     }
 
     /// Point 8: taskwarrior's word order gets todo's as a hint, exit 2, nothing run.

@@ -225,7 +225,8 @@ enum Suggestion {
             guard let named = takesIDs(verbWord) ?? peerVerbs[verbWord].flatMap(takesIDs) else { return nil }
             verb = named
         } else {
-            guard let show = takesIDs("show") else { return nil }
+            // `todo 463`: taskwarrior's way to show one task.
+            guard ids.count == 1, Int64(word) != nil, let show = takesIDs("show") else { return nil }
             verb = show
         }
         let words = ["todo"] + before.map(quotedIfNeeded) + [verb.name] + ids + after.dropFirst().map(quotedIfNeeded)

@@ -127,3 +127,24 @@ struct TodoJSON {
         return items.isEmpty ? "[]\n" : "[\n  " + items.joined(separator: ",\n  ") + "\n]\n"
     }
 }
+
+/// The UIDs of `todo watch --json`'s todo objects, which carry `"uid"` as `todo list --json`'s
+/// do: in the first listing only when the file had UIDs when the watch started (most files
+/// never synced: no look-up per todo of a long list), in every change line always (a sync may
+/// give a todo its UID at any time). A failed look-up leaves the key out; the watch's next read
+/// of the file reports the failure.
+struct WatchUIDs {
+    let uids: TodoUIDs
+    let anyAtStart: Bool
+
+    init(_ repository: TodoRepository) throws(TodoStoreError) {
+        uids = TodoUIDs(repository: repository)
+        anyAtStart = try uids.anyGiven()
+    }
+
+    /// The UID of the todo `id`, for the first listing (`inListing`) or a change line.
+    func uid(of id: Int64, inListing: Bool) -> String? {
+        guard !inListing || anyAtStart else { return nil }
+        return (try? uids.uid(ofTodo: id)) ?? nil
+    }
+}
