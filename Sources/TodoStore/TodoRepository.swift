@@ -574,9 +574,10 @@ public final class TodoRepository {
                 while start < sorted.endIndex {
                     let chunk = sorted[start..<min(start + Self.rowsPerUpdate, sorted.endIndex)]
                     let sql = Self.setEveryField(rows: chunk.count)
-                    // The full chunk's statement is kept; the one of the last, shorter one is not.
+                    // The statements of a full chunk and of one todo (`todo done 3`) are kept; that of
+                    // a last chunk of another length is not.
                     let statement =
-                        chunk.count == Self.rowsPerUpdate
+                        chunk.count == Self.rowsPerUpdate || chunk.count == 1
                         ? try connection.internalCachedStatement(sql) : try connection.prepare(sql)
                     try statement.reset()
                     var index: Int32 = 1
