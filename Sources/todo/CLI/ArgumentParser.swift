@@ -19,7 +19,6 @@ struct ParsedArguments: Equatable {
     struct LeadingOptions: Equatable {
         var allValues: [String: [String]] = [:]
         var flags: Set<String> = []
-        var isEmpty: Bool { allValues.isEmpty && flags.isEmpty }
     }
 
     func value(_ name: String) -> String? { values[name] }

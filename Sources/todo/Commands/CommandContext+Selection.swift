@@ -53,13 +53,10 @@ extension CommandContext {
     struct Selection {
         /// The ids and ranges typed after the verb.
         var parts: [IDPart]
-        /// The filter's arguments, when any option selects (nil: ids alone).
+        /// The context whose arguments are the filter's, when any option selects (nil: ids alone).
         var filter: CommandContext?
         /// `todo list`'s request for the filter, the lists aside (named in the file).
         var request: TodoFetchRequest
-
-        /// Whether a filter chooses the todos (and may then ask).
-        var byFilter: Bool { filter != nil }
     }
 
     /// The selection of the verb being run: its ids, and the filter of the options before it
