@@ -32,6 +32,13 @@ public struct TodoUIDs {
         }
     }
 
+    /// Whether any todo here has, or had, a UID: when none has, no todo's needs looking up.
+    public func anyGiven() throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try repository.connection.internalCachedStatement("SELECT 1 FROM todo_uids LIMIT 1").scalarInt64() != nil
+        }
+    }
+
     /// The todo that has `uid`, if it still exists.
     public func todoID(forUID uid: String) throws(TodoStoreError) -> Int64? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> Int64? in

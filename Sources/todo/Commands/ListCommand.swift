@@ -37,8 +37,7 @@ extension Command {
             ]
         ),
         run: { (context) throws(CLIError) in
-            var request = try context.fetchRequest()
-            context.hideNotStarted(&request)
+            var request = try context.listedRequest()
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             let grouping = try context.outlineGrouping(in: repository)
@@ -64,24 +63,22 @@ extension Command {
             abstract:
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
-                + " the others); --today and --week narrow it as in 'todo list', and so do --blocked and --unblocked; --all adds those not started,"
-                + " --status shows the todos in that state instead (todo --status in-process).",
-            options: CommandContext.dueSoonOptions + CommandContext.blockedOptions + [
-                CommandContext.allOption, CommandContext.listOption, CommandContext.statusOption
-            ]),
+                + " the others); --today and --week narrow it as in 'todo list', and so does every other filter of 'todo list'"
+                + " (todo --tag errands --overdue); --all adds those not started,"
+                + " --status shows the todos in that state instead (todo --status in-process), --done the done ones."
+                + " A verb after the filter acts on the todos 'todo list' with it shows (todo --tag errands done).",
+            options: CommandContext.selectionOptions),
         run: { (context) throws(CLIError) in
             // --status names the states to show instead of the undone ones (`todo --status in-process`).
             let statuses = try context.statuses()
             var request = TodoFetchRequest(filter: statuses.isEmpty ? .undone : .all)
-            request.statuses = statuses
-            try context.applyDueSoonFilters(to: &request)
-            try context.applyBlockedFilters(to: &request)
+            try context.applyFilters(to: &request)
             context.hideNotStarted(&request)
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             try context.perform { () throws(TodoStoreError) in
                 try writeText(repository, request, context, &context.out)
-                guard context.out.isTerminal, statuses.isEmpty else { return }
+                guard context.out.isTerminal, statuses.isEmpty, request.filter == .undone else { return }
                 let done = try repository.count(.done)
                 let waiting = try request.startedBy.map { (today) throws(TodoStoreError) in
                     try repository.count(TodoFetchRequest.waiting(after: today))
@@ -95,32 +92,28 @@ extension Command {
         }
     )
 
-    /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
-    /// carries it.
+    /// Writes the todos as a JSON array, each todo as ``TodoJSON`` writes it (with its uid
+    /// when it has one): `todo list --json` and `todo export`.
+    /// (`uids`, when given, reads them: `todo export` passes its own.)
     static func writeJSON(
-        _ repository: TodoRepository, _ request: TodoFetchRequest,
-        _ out: inout OutputStream, uids: TodoUIDs? = nil
+        _ repository: TodoRepository, _ request: TodoFetchRequest, _ out: inout OutputStream, uids: TodoUIDs? = nil
     ) throws(TodoStoreError) {
+        let objects = try TodoJSON(repository, uids: uids)
         var first = true
-        let lists = try JSON.listNames(repository)
-        let children = try repository.subtaskIDsByParent()
-        let depends = try repository.hasDependencies() ? try repository.dependencyIDsByTodo() : [:]
         // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
         var failure: TodoStoreError?
         out.write("[")
         func write(_ todo: Todo) {
             guard failure == nil else { return }
-            var uid: String?
+            let object: String
             do throws(TodoStoreError) {
-                uid = try uids?.uid(ofTodo: todo.id)
+                object = try objects.object(todo)
             } catch {
                 failure = error
                 return
             }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(
-                JSON.object(
-                    todo, uid: uid, lists: lists, children: children[todo.id] ?? [], depends: depends[todo.id] ?? []))
+            out.write(object)
             first = false
         }
         if let ordered = try dependencyOrdered(repository, request) {
@@ -195,13 +188,17 @@ extension Command {
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
         let lists = try JSON.listNames(repository)
-        let groups = snapshots.groups.map { group in
+        let uids = try TodoJSON.uids(repository)
+        var groups: [String] = []
+        for group in snapshots.groups {
             // Depth first, each with its depth in the group's tree (and its parent, as every object).
-            let items = snapshots.tree(in: group).map {
-                "    " + JSON.object($0.record, uid: nil, lists: lists, depth: $0.depth)
+            var items: [String] = []
+            for row in snapshots.tree(in: group) {
+                let uid = try uids?.uid(ofTodo: row.record.id)
+                items.append("    " + JSON.object(row.record, uid: uid, lists: lists, depth: row.depth))
             }
             let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
-            return "  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}"
+            groups.append("  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}")
         }
         out.write(groups.isEmpty ? "[]\n" : "[\n" + groups.joined(separator: ",\n") + "\n]\n")
     }
@@ -450,6 +447,15 @@ extension CommandContext {
     /// The usage error of a priority that is none of ``TodoPriority/acceptedForms``.
     static func badPriority(_ text: String) -> CLIError {
         .usage("'\(TodoText.sanitized(text))' is not a priority", hint: "Use \(TodoPriority.acceptedForms).")
+    }
+
+    /// What `todo list` with these options shows, the lists aside (``listIDs(in:)`` reads them
+    /// in the file): ``fetchRequest()`` without the todos not started yet unless asked for. A
+    /// verb's selection by filter is this request (CommandContext+Selection.swift).
+    func listedRequest() throws(CLIError) -> TodoFetchRequest {
+        var request = try fetchRequest()
+        hideNotStarted(&request)
+        return request
     }
 
     /// The fetch request that `list`'s options describe.
