@@ -7,7 +7,7 @@
 /// `line 2, column 14: expected ',' or '}' after an object member` (a JSON syntax error).
 public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where in the file the problem is.
-    public enum Location: Sendable, Equatable {
+    public enum Location: Sendable, Hashable {
         /// The file as a whole (the wrong top-level shape, not UTF-8 text).
         case file
         /// A position in a JSON document that is not valid JSON: 1-based line and column.

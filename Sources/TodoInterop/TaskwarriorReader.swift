@@ -14,18 +14,20 @@ import TodoStore
 /// - `wait` (hidden until then: what a todo's start means) is the start, its local date as
 ///   `due`'s; without it, `scheduled` ("the earliest date work can start"), and a `scheduled`
 ///   on another day than `wait` is counted as not kept. A start on the due date is no separate
-///   start and is dropped without a word; one after it has no place and is counted.
+///   start (the day is the deadline's); one after it has no place and is counted. A start is a
+///   day: the time of day of the `wait` or `scheduled` it came from, unless midnight, is counted.
 /// - `status`: `pending` and `waiting` are not done, `completed` is done, `deleted` tasks are
-///   skipped (deleted there, not cancelled: a cancelled todo would bring back what the user
-///   deleted); any other status is an error naming the record. A pending task with a `start`
-///   (active: `task start`, until `task stop`) is in progress.
+///   not kept and counted (deleted there, not cancelled: a cancelled todo would bring back what
+///   the user deleted); any other status is an error naming the record. A pending task with a
+///   `start` (active: `task start`, until `task stop`) is in progress; the time in `start` is
+///   counted, on any task.
 /// - A recurring task is a template (`status:recurring`, with `recur`, `due`, `until`, `mask`)
 ///   and its instances (`parent` naming the template's `uuid`, `imask` its place in the series).
 ///   Together they are one repeating todo, at the template's place in the file: `recur` is its
 ///   rule (``RepeatPeriod/taskwarrior(_:)``; in hours or minutes it does not repeat, and the
 ///   report says so), `until` the rule's UNTIL (its local date), its deadline the due date of
 ///   the earliest pending instance, and each completed instance a finished occurrence in its
-///   history (deleted ones are skipped). taskwarrior makes the next instance only when its date
+///   history (deleted ones are counted). taskwarrior makes the next instance only when its date
 ///   comes: with none pending, the deadline is the last occurrence done (the importer moves it
 ///   on to the next, with the recurrence engine), else the template's due date. The start
 ///   keeps its distance from the deadline, as taskwarrior gives each instance the template's
@@ -33,21 +35,27 @@ import TodoStore
 ///   template's moved to the deadline. Instances of one parent with the same `imask` are one
 ///   occurrence: taskwarrior replicas that each generate instances duplicate them. Instances
 ///   without their template in the file are put together the same way; those of a deleted
-///   template (a series deleted there) import each as the task it is.
-/// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is a `+` tag (`Home.Garden`
-///   as it is: one word) and so is each of `tags`; `annotations` become the note, one line each
-///   (`YYYY-MM-DD description`, the UTC day of its `entry`). `entry` is the created time and, for
-///   a completed task, `end` the completed time. `uuid` is the todo's UID, so that importing the
-///   same export twice adds its todos once. `depends` (an array of uuids; taskwarrior 2.5 wrote
-///   them as one comma-separated string) says what the todo waits for: each task of the file it
-///   names, an instance standing for its series' todo (``ImportReport/dependencies``).
-/// - What still has no place is counted in the ``ImportReport`` so the user is told: a tag or
-///   project that is not one word, an unknown priority, an annotation without text; a `wait` or
-///   `scheduled` after the due date, a `scheduled` beside a `wait` of another day; `start` on a
-///   completed task, and `until` on a task that does not repeat; a `recur` that is no rule; a
-///   `depends` uuid of a task not imported (deleted, or not in the file). The rest
-///   (`urgency`, `modified`, `mask`, UDAs...) is bookkeeping and ignored, and so are the times
-///   of day of `wait` and `scheduled` (a start is a date).
+///   template (a series deleted there) import each as the task it is, their `recur` and `until`
+///   counted. An instance whose description, tags, project, priority, annotations or attributes
+///   are not its template's is counted: the series is one todo, with the template's.
+/// - `priority` H, M, L is high, medium, low (1, 5, 9). `project` is the project (`Home.Garden`:
+///   `Garden` inside `Home`, ``TodoProject``), apart from the tags; each of `tags` is a `+` tag; `annotations` become the note, one line each
+///   (`YYYY-MM-DD HH:MM description`, the local date and time of its `entry`), and after them
+///   each user-defined attribute (any key taskwarrior does not define, ``attributes``) a line
+///   `key: value`, by key (a date attribute as its local date, and time unless midnight).
+///   `entry` is the created time and, for a completed task, `end` the completed time (on
+///   another task it is counted). `uuid` is the todo's UID, so that importing the same export
+///   again finds the todos it made. `depends` (an array of uuids; taskwarrior 2.5 wrote them as
+///   one comma-separated string) says what the todo waits for: each task of the file it names,
+///   an instance standing for its series' todo (``ImportReport/dependencies``).
+/// - What still has no place is counted in the ``ImportReport``, with the record it was in, so
+///   the user is told: a deleted task; a tag that is not one word, a project that names none, an unknown
+///   priority, an annotation without text; a `wait` or `scheduled` after the due date, a
+///   `scheduled` beside a `wait` of another day, their times of day; `start`; `until` on a task
+///   that does not repeat, and its time of day on one that does; `end` on a task not completed;
+///   a `recur` that is no rule; an instance with fields of its own; a `depends` uuid of a task
+///   not imported (deleted, or not in the file). The rest (`id`, `urgency`, `modified`, a
+///   series' `mask`, `imask`, `parent`, `rtype`) is bookkeeping, derived from what is read.
 enum TaskwarriorReader {
     /// One task of the file, read and checked, before the series are put together.
     private struct Task {
@@ -55,6 +63,8 @@ enum TaskwarriorReader {
 
         var todo: ImportedTodo
         var status: Status
+        /// Where it is in the file, for `--verbose`.
+        var source: ImportSource
         /// What it held that todos cannot keep: counted only for the tasks that become todos.
         var notKept: [ImportReport.NotKept]
         var uuid: String?
@@ -62,9 +72,26 @@ enum TaskwarriorReader {
         var imask: Int?
         var recur: String?
         var until: CalendarDate?
+        /// Whether `until` was at another time than local midnight (a repeat ends on a day).
+        var untilHasTime = false
         var end: UTCTimestamp?
         /// The uuids of the tasks it depends on (`depends`), in order.
         var depends: [String] = []
+
+        /// Whether it says what `other` says but for what each occurrence has of its own (its
+        /// dates, state and times): the name, priority, tags, note (annotations, attributes) and
+        /// any other field an instance copies from its template.
+        func sameFields(as other: Task) -> Bool {
+            var mine = todo
+            mine.deadline = other.todo.deadline
+            mine.dueTime = other.todo.dueTime
+            mine.start = other.todo.start
+            mine.status = other.todo.status
+            mine.completed = other.todo.completed
+            mine.created = other.todo.created
+            mine.percent = other.todo.percent
+            return mine == other.todo
+        }
     }
 
     /// A template and its instances, by their places in the file.
@@ -76,7 +103,19 @@ enum TaskwarriorReader {
 
     /// Fields that are counted once per todo, whichever of a series' tasks holds them.
     private static let perTodoFields: [ImportReport.NotKept] = [
-        .wait, .scheduled, .scheduledBesideWait, .start
+        .wait, .scheduled, .scheduledBesideWait, .waitTime, .scheduledTime, .start, .end
+    ]
+
+    /// The attributes taskwarrior itself defines (2.6, and 3's `template` and `last`): every other
+    /// key of a task is a user-defined attribute (UDA), kept as a `key: value` line of the note.
+    /// Those read nowhere else are bookkeeping, derived from the rest: `id` (the working-set
+    /// number, renumbered as tasks come and go), `urgency` (computed), `modified` (the time of
+    /// the last change), and a series' `mask`, `imask`, `parent`, `rtype`, `template`, `last`
+    /// (read to put a series together).
+    static let attributes: Set<String> = [
+        "id", "uuid", "description", "status", "entry", "modified", "start", "end", "due", "until", "wait",
+        "scheduled", "recur", "mask", "imask", "parent", "project", "priority", "tags", "annotations", "depends",
+        "urgency", "rtype", "template", "last"
     ]
 
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>, timeZone: LocalTimeZone) throws(ImportError) -> ImportReport
@@ -86,10 +125,18 @@ enum TaskwarriorReader {
         var tasks: [Task?] = []
         tasks.reserveCapacity(records.count)
         var deletedTemplates = Set<String>()
+        var report = ImportReport()
         for (offset, record) in records.enumerated() {
             let task = try self.task(record, location: .record(offset + 1), timeZone: timeZone)
-            if task == nil, case .string(let uuid)? = record["uuid"], record["parent"] == nil, record["recur"] != nil {
-                deletedTemplates.insert(uuid)
+            if task == nil {
+                // Deleted there: counted, never brought back.
+                var uuid: String?
+                if case .string(let text)? = record["uuid"], !text.isEmpty { uuid = text }
+                var name: String?
+                if case .string(let text)? = record["description"] { name = text }
+                report.drop(
+                    .deletedTask, at: ImportSource(location: .record(offset + 1), identity: uuid, name: name))
+                if let uuid, record["parent"] == nil, record["recur"] != nil { deletedTemplates.insert(uuid) }
             }
             tasks.append(task)
         }
@@ -125,8 +172,10 @@ enum TaskwarriorReader {
                 series[number].instances.append(index)
             }
         }
-        var report = ImportReport()
         report.todos.reserveCapacity(records.count)
+        report.sources.reserveCapacity(records.count)
+        // Taskwarrior has no percent: an update keeps the todo's own.
+        report.fieldsNeverGiven = ["percent"]
         // The todo each task became, by its uuid (a series' instances are its todo), and the
         // uuids each todo depends on.
         var offsetsByUUID: [String: Int] = [:]
@@ -137,15 +186,25 @@ enum TaskwarriorReader {
                 if let uuid = task.uuid { report.uids[report.todos.count] = uuid }
                 if let uuid = task.uuid, offsetsByUUID[uuid] == nil { offsetsByUUID[uuid] = report.todos.count }
                 if !task.depends.isEmpty { depends[report.todos.count] = task.depends }
-                for kind in task.notKept { report.drop(kind) }
+                for kind in task.notKept { report.drop(kind, at: task.source) }
+                if task.parent != nil {
+                    // An instance of a series deleted there: the task it is, which repeats no more.
+                    if task.recur != nil { report.drop(.recurOfDeletedSeries, at: task.source) }
+                    if task.until != nil { report.drop(.until, at: task.source) }
+                }
                 report.todos.append(task.todo)
+                report.sources.append(task.source)
                 continue
             }
             let group = series[number]
             // A series goes where its template is, else where its first instance is.
             guard index == group.template ?? group.instances.first else { continue }
-            let (todo, history, notKept) = self.series(group, tasks: tasks)
-            if let uuid = group.uuid { report.uids[report.todos.count] = uuid }
+            let (todo, history, notKept, base) = self.series(group, tasks: tasks)
+            var source = base?.source ?? ImportSource(location: .record(index + 1))
+            if let uuid = group.uuid {
+                report.uids[report.todos.count] = uuid
+                source.identity = uuid
+            }
             let members = ([group.template].compactMap { $0 } + group.instances).compactMap { tasks[$0] }
             for uuid in ([group.uuid] + members.map(\.uuid)).compactMap({ $0 }) where offsetsByUUID[uuid] == nil {
                 offsetsByUUID[uuid] = report.todos.count
@@ -153,8 +212,9 @@ enum TaskwarriorReader {
             let memberDepends = members.flatMap(\.depends)
             if !memberDepends.isEmpty { depends[report.todos.count] = memberDepends }
             if !history.isEmpty { report.history[report.todos.count] = history }
-            for kind in notKept { report.drop(kind) }
+            for kind in notKept { report.drop(kind, at: source) }
             report.todos.append(todo)
+            report.sources.append(source)
         }
         // `depends` names tasks by uuid, anywhere in the file: each one imported is a link; one
         // that is not (deleted, or not exported) is counted, once per todo.
@@ -168,7 +228,7 @@ enum TaskwarriorReader {
                 }
                 if other != offset, !links.contains(other) { links.append(other) }
             }
-            if missing { report.drop(.depends) }
+            if missing { report.drop(.depends, at: report.source(of: offset)) }
             if !links.isEmpty { report.dependencies[offset] = links }
         }
         report.dropDependencyLoops()
@@ -178,7 +238,7 @@ enum TaskwarriorReader {
     /// The one repeating todo of a template and its instances, its history, and what it cannot
     /// keep.
     private static func series(_ group: Series, tasks: [Task?]) -> (
-        ImportedTodo, [ImportedCompletion], [ImportReport.NotKept]
+        ImportedTodo, [ImportedCompletion], [ImportReport.NotKept], base: Task?
     ) {
         let template = group.template.flatMap { tasks[$0] }
         // One task per occurrence: duplicates (same imask, else the same due) are one, done if
@@ -204,7 +264,7 @@ enum TaskwarriorReader {
             return second.todo.deadline.map { one < $0 } ?? true
         }
         guard let base = template ?? earliestPending ?? instances.first else {
-            return (ImportedTodo(name: ""), [], [])
+            return (ImportedTodo(name: ""), [], [], nil)
         }
         var todo = base.todo
         todo.isDone = false
@@ -216,8 +276,16 @@ enum TaskwarriorReader {
                 notKept.append(kind)
             }
         }
+        // An occurrence whose own fields are not its series' (annotated, retagged, renamed there):
+        // the series is one todo, with the template's.
+        if let template {
+            for instance in instances where !instance.sameFields(as: template) {
+                notKept.append(.changedOccurrence)
+            }
+        }
         let recur = template?.recur ?? instances.lazy.compactMap(\.recur).first
         let until = template?.until ?? instances.lazy.compactMap(\.until).first
+
         if let recur {
             switch RepeatPeriod.taskwarrior(recur) {
             case .period(let period):
@@ -230,7 +298,11 @@ enum TaskwarriorReader {
                 notKept.append(.recurOther)
             }
         }
-        if todo.repeatRule == nil, until != nil { notKept.append(.until) }
+        if todo.repeatRule == nil, until != nil {
+            notKept.append(.until)
+        } else if until != nil, template?.untilHasTime ?? instances.contains(where: \.untilHasTime) {
+            notKept.append(.untilTime)
+        }
         var history: [ImportedCompletion] = []
         for task in completed {
             guard let occurrence = task.todo.deadline, !history.contains(where: { $0.occurrence == occurrence }) else {
@@ -253,7 +325,7 @@ enum TaskwarriorReader {
             if let start = current.todo.start { todo.start = start }
             todo.status = current.todo.status
         }
-        return (todo, history, notKept)
+        return (todo, history, notKept, base)
     }
 
     /// One record as a task; `nil` for a deleted one, whatever else it holds.
@@ -282,25 +354,36 @@ enum TaskwarriorReader {
             throw ImportError(location, "\"status\" must be a string, found \(other.kindDescription)")
         }
         let name = try JSONFields.name(task, key: "description", location: location)
+        var uuid: String?
+        if case .string(let text)? = task["uuid"], !text.isEmpty { uuid = text }
+        let source = ImportSource(location: location, identity: uuid, name: name)
         let due = try wallTime(task, key: "due", timeZone: timeZone, location: location)
         var todo = ImportedTodo(name: name, deadline: due?.date, isDone: status == .completed)
         // Local midnight is how taskwarrior stores a due date typed without a time.
         if let second = due?.secondOfDay, second != 0 { todo.dueTime = .wall(secondOfDay: second, zone: nil) }
         var notKept: [ImportReport.NotKept] = []
-        let wait = try date(task, key: "wait", timeZone: timeZone, location: location)
-        let scheduled = try date(task, key: "scheduled", timeZone: timeZone, location: location)
+        let waitTime = try wallTime(task, key: "wait", timeZone: timeZone, location: location)
+        let scheduledTime = try wallTime(task, key: "scheduled", timeZone: timeZone, location: location)
+        let wait = waitTime?.date
+        let scheduled = scheduledTime?.date
         if let wait, let scheduled, wait != scheduled { notKept.append(.scheduledBesideWait) }
         if let start = wait ?? scheduled {
-            if let deadline = todo.deadline, start >= deadline {
-                // On the due date it is no separate start; after it, a start todos cannot have.
-                if start > deadline { notKept.append(wait != nil ? .wait : .scheduled) }
+            if let deadline = todo.deadline, start > deadline {
+                // After the due date, a start todos cannot have.
+                notKept.append(wait != nil ? .wait : .scheduled)
             } else {
-                todo.start = start
+                // On the due date it is no separate start (the day is kept: it is the deadline's).
+                if start != todo.deadline { todo.start = start }
+                // A start is a day: the time of day of each date kept has no place.
+                if let second = waitTime?.secondOfDay, second != 0 { notKept.append(.waitTime) }
+                if let second = scheduledTime?.secondOfDay, second != 0, scheduled == start {
+                    notKept.append(.scheduledTime)
+                }
             }
         }
         if case .string(let project)? = task["project"], !project.isEmpty {
-            if let tag = TodoTag(word: project, sigil: .plus) {
-                todo.tags.insert(tag)
+            if let value = TodoProject(project) {
+                todo.project = value
             } else {
                 notKept.append(.project)
             }
@@ -322,25 +405,38 @@ enum TaskwarriorReader {
             default: notKept.append(.priority)
             }
         }
+        var lines: [String] = []
         if case .array(let annotations)? = task["annotations"] {
-            var lines: [String] = []
             for annotation in annotations {
                 guard case .string(let text)? = annotation["description"] else {
                     notKept.append(.annotation)
                     continue
                 }
-                let day = Self.time(annotation["entry"])?.date.map { "\($0) " } ?? ""
-                lines.append(day + text)
+                // Its local date and time, to the minute, as `task info` shows it.
+                let stamp = Self.time(annotation["entry"]).flatMap { Self.localMinute($0, timeZone: timeZone) }
+                lines.append(stamp.map { "\($0) \(text)" } ?? text)
             }
-            if !lines.isEmpty { todo.note = lines.joined(separator: "\n") }
         }
+        // User-defined attributes (`client:ACME`), after the annotations, by name: `client: ACME`.
+        let udas = task.members.filter { !attributes.contains($0.key) }
+        for member in udas.sorted(by: { $0.key < $1.key }) {
+            if let value = Self.attributeText(member.value, timeZone: timeZone) {
+                lines.append("\(member.key): \(value)")
+            }
+        }
+        if !lines.isEmpty { todo.note = lines.joined(separator: "\n") }
         todo.created = Self.time(task["entry"])
         let end = Self.time(task["end"])
-        if status == .completed { todo.completed = end }
+        if status == .completed {
+            todo.completed = end
+        } else if end != nil {
+            notKept.append(.end)
+        }
         // `start` marks an active task (`task start`, until `task stop`): a pending one is in
-        // progress. A completed task is done, whatever it was; its start has no place.
+        // progress. Its time has no place, nor has it on a completed task, done whatever it was.
         if Self.holdsValue(task["start"]) {
-            if status == .pending { todo.status = .inProcess } else { notKept.append(.start) }
+            if status == .pending { todo.status = .inProcess }
+            notKept.append(.start)
         }
         // taskwarrior 2.6 on writes an array of uuids, 2.5 one string of them, comma-separated.
         var depends: [String] = []
@@ -355,17 +451,46 @@ enum TaskwarriorReader {
         if case .string(let text)? = task["parent"], !text.isEmpty { parent = text }
         var recur: String?
         if case .string(let text)? = task["recur"], !text.isEmpty { recur = text }
-        var until: CalendarDate?
+        var until: (date: CalendarDate, secondOfDay: Int)?
         if status == .recurring || parent != nil {
-            until = try date(task, key: "until", timeZone: timeZone, location: location)
+            until = try wallTime(task, key: "until", timeZone: timeZone, location: location)
         } else if Self.holdsValue(task["until"]) {
             notKept.append(.until)
         }
-        var uuid: String?
-        if case .string(let text)? = task["uuid"], !text.isEmpty { uuid = text }
         return Task(
-            todo: todo, status: status, notKept: notKept, uuid: uuid, parent: parent, imask: imask(task["imask"]),
-            recur: recur, until: until, end: end, depends: depends)
+            todo: todo, status: status, source: source, notKept: notKept, uuid: uuid, parent: parent,
+            imask: imask(task["imask"]), recur: recur, until: until?.date, untilHasTime: (until?.secondOfDay ?? 0) != 0,
+            end: end, depends: depends)
+    }
+
+    /// `time` as the local date and time of day to the minute, `2024-05-01 10:22`.
+    private static func localMinute(_ time: UTCTimestamp, timeZone: LocalTimeZone) -> String? {
+        guard let wall = timeZone.wallTime(atEpochSeconds: time.secondsSince1970) else { return nil }
+        let minute = wall.secondOfDay / 60
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return "\(wall.date) \(two(minute / 60)):\(two(minute % 60))"
+    }
+
+    /// A user-defined attribute's value as a line of the note shows it: a string as it is, a
+    /// date (`20240501T120000Z`, a UDA of type date) as its local date, and its time to the
+    /// minute unless midnight, a number as written (`3`, `2.5`), anything else as JSON; `nil`
+    /// for none (`null`, an empty string).
+    private static func attributeText(_ value: JSONValue, timeZone: LocalTimeZone) -> String? {
+        switch value {
+        case .null:
+            return nil
+        case .string(let text):
+            guard !text.isEmpty else { return nil }
+            if let time = UTCTimestamp(basic: text), let wall = timeZone.wallTime(atEpochSeconds: time.secondsSince1970)
+            {
+                return wall.secondOfDay == 0 ? "\(wall.date)" : localMinute(time, timeZone: timeZone)
+            }
+            return text
+        default:
+            var out: [UInt8] = []
+            value.encoded(into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     /// Whether a field holds something: not absent, `null`, an empty string or an empty array.

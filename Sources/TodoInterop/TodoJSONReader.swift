@@ -22,8 +22,14 @@ import TodoStore
 /// - `parent` (a todo's id or `null`) and `depends` (an array of todos' ids) are optional: the
 ///   todo it is a subtask of and those it waits for, by their records' `id` in the same file (a
 ///   todo the file does not hold is left out: ``ImportReport/parents``, ``ImportReport/dependencies``);
-/// - `id` is ignored (the importing database assigns ids), and so is any other key, so files
-///   from newer versions with more keys still import.
+/// - `id` is the todo's id in the file it was exported from (``ImportReport/ids``: the importer
+///   keeps it where it is free); `children` and `depth` say again what `parent` says;
+/// - any other key (a newer version's, another program's) is no error, so such files still
+///   import, but is counted as not kept, by its name (``ImportReport/NotKept/key(_:)``); and so
+///   are a `parent` or `depends` id the file does not hold, a `list` that is no list's name, an
+///   `id` a record before it has.
+/// - the fields a record leaves out are the todo's own when an import updates a todo it holds
+///   (``ImportReport/fieldsNotGiven``).
 enum TodoJSONReader {
     static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(ImportError) -> ImportReport {
         let document: JSONValue
@@ -39,6 +45,7 @@ enum TodoJSONReader {
         }
         var report = ImportReport()
         report.todos.reserveCapacity(records.count)
+        report.sources.reserveCapacity(records.count)
         // Each record's "id" (the first record of an id, where a file repeats one) and "parent":
         // a subtask's parent is the record of that id, wherever it is in the file.
         var offsets: [Int64: Int] = [:]
@@ -46,11 +53,31 @@ enum TodoJSONReader {
         var dependsIDs: [Int: [Int64]] = [:]
         for (offset, record) in records.enumerated() {
             let (todo, uid) = try todo(from: record, location: .record(offset + 1))
+            let source = ImportSource(location: .record(offset + 1), identity: uid, name: todo.name)
+            report.sources.append(source)
             if let uid { report.uids[offset] = uid }
             if case .object(let object) = record {
-                if case .string(let list)? = object["list"], !list.isEmpty { report.lists[offset] = list }
-                if case .number(let number)? = object["id"], let id = Int64(exactly: number), offsets[id] == nil {
-                    offsets[id] = offset
+                // What no field or link reads (a newer version's key, another program's) is counted
+                // by its key; `null` holds nothing to lose.
+                for member in object.members where !Self.keys.contains(member.key) && member.value != .null {
+                    report.drop(.key(member.key), at: source)
+                }
+                var notGiven = Set<String>()
+                for field in TodoField.all where object[field.name] == nil { notGiven.insert(field.name) }
+                if !notGiven.isEmpty { report.fieldsNotGiven[offset] = notGiven }
+                switch object["list"] {
+                case nil, .null?: break
+                case .string(let list)? where TodoList.isValidName(list): report.lists[offset] = list
+                default: report.drop(.listName, at: source)
+                }
+                if case .number(let number)? = object["id"], let id = Int64(exactly: number) {
+                    if offsets[id] == nil {
+                        offsets[id] = offset
+                        report.ids[offset] = id
+                    } else {
+                        // Another record has it: this one gets a new id.
+                        report.drop(.idNotFree, at: source)
+                    }
                 }
                 switch object["parent"] {
                 case nil, .null?: break
@@ -81,21 +108,38 @@ enum TodoJSONReader {
             }
             report.todos.append(todo)
         }
-        // A parent the file does not hold (exported with a filter) leaves the todo at the top.
-        for (offset, parent) in parentIDs {
-            if let parentOffset = offsets[parent], parentOffset != offset { report.parents[offset] = parentOffset }
+        // A parent the file does not hold (exported with a filter) leaves the todo at the top,
+        // and is counted.
+        for (offset, parent) in parentIDs.sorted(by: { $0.key < $1.key }) {
+            if let parentOffset = offsets[parent] {
+                if parentOffset != offset { report.parents[offset] = parentOffset }
+            } else {
+                report.drop(.parentNotInFile, at: report.source(of: offset))
+            }
         }
         report.dropLoops()
-        for (offset, ids) in dependsIDs {
+        for (offset, ids) in dependsIDs.sorted(by: { $0.key < $1.key }) {
             var links: [Int] = []
+            var missing = false
             for id in ids {
-                if let other = offsets[id], other != offset, !links.contains(other) { links.append(other) }
+                guard let other = offsets[id] else {
+                    missing = true
+                    continue
+                }
+                if other != offset, !links.contains(other) { links.append(other) }
             }
+            if missing { report.drop(.dependsNotInFile, at: report.source(of: offset)) }
             if !links.isEmpty { report.dependencies[offset] = links }
         }
         report.dropDependencyLoops()
         return report
     }
+
+    /// The keys read: every field's, and the todo's id, UID, list and links. `"children"` and
+    /// `"depth"` (what `todo list --json` adds) say again what the parents say.
+    static let keys: Set<String> = Set(TodoField.all.map(\.name)).union([
+        "id", "uid", "list", "parent", "children", "depends", "depth"
+    ])
 
     private static func todo(
         from record: JSONValue, location: ImportError.Location

@@ -44,8 +44,11 @@ enum TodoTxtReader {
             var end = lineEnd
             if end > lineStart, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = UnsafeBufferPointer(rebasing: buffer[lineStart..<end])
-            if let todo = try todo(line: line, location: .line(lineNumber), report: &report) {
+            if let (todo, notKept) = try todo(line: line, location: .line(lineNumber)) {
+                let source = ImportSource(location: .line(lineNumber), name: todo.name)
+                for kind in notKept { report.drop(kind, at: source) }
                 report.todos.append(todo)
+                report.sources.append(source)
             }
             lineStart = lineEnd + 1
         }
@@ -54,11 +57,11 @@ enum TodoTxtReader {
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-    /// The todo on one line (without its line ending), or `nil` for a blank line; what it holds
-    /// that todos cannot keep is counted in `report`.
+    /// The todo on one line (without its line ending) and what it holds that todos cannot keep,
+    /// or `nil` for a blank line.
     private static func todo(
-        line: UnsafeBufferPointer<UInt8>, location: ImportError.Location, report: inout ImportReport
-    ) throws(ImportError) -> ImportedTodo? {
+        line: UnsafeBufferPointer<UInt8>, location: ImportError.Location
+    ) throws(ImportError) -> (ImportedTodo, [ImportReport.NotKept])? {
         guard UTF8Validation.isValid(line) else { throw ImportError(location, "is not UTF-8 text") }
         var tokens: [Range<Int>] = []
         var index = 0
@@ -75,6 +78,7 @@ enum TodoTxtReader {
         var next = 0
         var isDone = false
         var priority = TodoPriority.none
+        var notKept: [ImportReport.NotKept] = []
         var created: UTCTimestamp?
         var completed: UTCTimestamp?
         /// The date of the token at `position` as noon UTC that day; `nil` when it is no date.
@@ -100,6 +104,7 @@ enum TodoTxtReader {
                 let letter = Self.priority(letter: line[1])
             {
                 priority = letter
+                if line[1] > UInt8(ascii: "I") { notKept.append(.priorityAfterI) }
                 next = 1
             }
             if let day = noon(at: next) {  // creation date
@@ -157,6 +162,7 @@ enum TodoTxtReader {
                 let letter = Self.priority(letter: bytes[4])
             {
                 priority = letter
+                if bytes[4] > UInt8(ascii: "I") { notKept.append(.priorityAfterI) }
                 removedSincePrevious = true
                 continue
             }
@@ -189,19 +195,19 @@ enum TodoTxtReader {
             todo.repeatRule = period.rule(anchor: deadline)
             todo.repeatFrom = strict || period.unit == .weekday ? .due : .done
         case .businessDays?:
-            report.drop(.businessDays)
+            notKept.append(.businessDays)
         case nil:
             break
         }
         if let start {
             if let deadline, start >= deadline {
                 // On the due date it is no separate start; after it, a start todos cannot have.
-                if start > deadline { report.drop(.threshold) }
+                if start > deadline { notKept.append(.threshold) }
             } else {
                 todo.start = start
             }
         }
-        return todo
+        return (todo, notKept)
     }
 
     /// The priority of a todo.txt letter: A to I are 1 to 9, J to Z 9 (the lowest); `nil` for

@@ -64,8 +64,16 @@ public enum TodoColumns {
 
     /// Binds every field of `fields` to the parameters `first`, `first + 1`... in ``fields``' order.
     public static func bind(_ fields: TodoFields, to statement: Statement, from first: Int32) throws(SQLiteError) {
-        for (offset, field) in TodoField.all.enumerated() {
-            try field.bind(fields, to: statement, at: first + Int32(offset))
+        // Each field's binder, borrowed from the buffer, as ``fields(from:at:)`` reads: a copy of
+        // each TodoField would retain and release its closures (an import binds every field of
+        // thousands of rows).
+        try binders.withUnsafeBufferPointer { (binders) throws(SQLiteError) in
+            for offset in binders.indices {
+                try binders[offset](fields, statement, first + Int32(offset))
+            }
         }
     }
+
+    /// ``TodoField/bind(_:to:at:)`` of every field, in column order.
+    private static let binders = TodoField.all.map(\.bindValue)
 }

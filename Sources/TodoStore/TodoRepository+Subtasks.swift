@@ -77,6 +77,14 @@ extension TodoRepository {
     /// The ids of the subtasks of the todos in `ids`, at every depth, each once, without `ids`
     /// themselves: parents before their subtasks, siblings in id order.
     public func subtaskIDs(of ids: [Int64]) throws(TodoStoreError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try reading { () throws(TodoStoreError) in
+            // A file without subtasks (most) answers at once, whatever the number of ids.
+            try hasSubtasks() ? try subtaskIDsRead(of: ids) : []
+        }
+    }
+
+    private func subtaskIDsRead(of ids: [Int64]) throws(TodoStoreError) -> [Int64] {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             let statement = try connection.internalCachedStatement(
                 """

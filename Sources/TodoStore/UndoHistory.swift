@@ -27,8 +27,11 @@ public struct TodoChange: Sendable, Equatable {
 }
 
 extension TodoRepository {
-    /// How many commands are kept for undo.
-    public static let undoDepth = 100
+    /// How many commands are kept for undo unless ``undoDepth`` says otherwise: taskwarrior
+    /// keeps every change, and a thousand steps is weeks of a person's work. A step costs what
+    /// it changed (a session changeset of those rows alone), and forgetting the oldest costs
+    /// the steps forgotten (see `push`), so the depth bounds the file, not a command's time.
+    public static let defaultUndoDepth = 1000
 
     /// The tables a step records: the dependencies, the todos, then the lists. In that order a
     /// step that moves a list's todos out (or deletes them) and then deletes the list applies both
@@ -98,16 +101,27 @@ extension TodoRepository {
     }
 
     /// The two stacks: `todo_history` (undo) and `todo_redo`.
-    private enum Stack {
+    enum Stack {
         case undo, redo
         var table: String { self == .undo ? "todo_history" : "todo_redo" }
+        /// Forgets the steps up to an id: a range of the rowid (see `push`).
+        var trimSQL: String { "DELETE FROM \(table) WHERE id <= ?" }
     }
 
+    /// Puts a step on top of `stack` and forgets the steps more than ``undoDepth`` below it.
+    ///
+    /// A step's id is one more than the newest one's: steps leave a stack only from its top
+    /// (undo, redo, `skipUndo`), from its bottom (here) or all at once (`todo_redo` on a new
+    /// change), so the ids of a stack are contiguous and the oldest step to keep is the new
+    /// id minus the depth. Forgetting is then one range of the rowid: O(log n + steps
+    /// forgotten), one step per command once the history is full, whatever the depth. (A
+    /// history written before ids were kept contiguous may have gaps: it keeps a few steps
+    /// fewer until they are forgotten.)
     private func push(_ command: String, _ changeset: Changeset, onto stack: Stack) throws(SQLiteError) {
-        try connection.execute("INSERT INTO \(stack.table) (command, changeset) VALUES (?, ?)", [command, changeset])
+        let newest = try connection.internalCachedStatement("SELECT max(id) FROM \(stack.table)").scalarInt64() ?? 0
         try connection.execute(
-            "DELETE FROM \(stack.table) WHERE id <= (SELECT max(id) FROM \(stack.table)) - ?",
-            [Self.undoDepth])
+            "INSERT INTO \(stack.table) (id, command, changeset) VALUES (?, ?, ?)", [newest + 1, command, changeset])
+        try connection.execute(stack.trimSQL, [newest + 1 - Int64(max(undoDepth, 1))])
     }
 
     /// The newest entry of `stack`, if any.

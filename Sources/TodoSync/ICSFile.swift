@@ -52,9 +52,19 @@ public enum ICSFile {
         }
     }
 
+    /// One thing the file held that no todo keeps, and where: a line of `todo import --verbose`.
+    public struct Dropped: Sendable, Equatable {
+        /// What it is, singular, as ``NotKept/what`` says it: `alarm`, `URL property`.
+        public var what: String
+        /// The VTODO (its line, UID and SUMMARY) or the component it was in.
+        public var source: ImportSource
+    }
+
     /// What a file holds: its todos in file order, and counts of what they cannot keep.
     public struct Reading: Sendable, Equatable {
         public var entries: [Entry]
+        /// Where each entry is in the file (its BEGIN:VTODO line, UID and name), by the same offsets.
+        public var sources: [ImportSource] = []
         /// Each subtask's parent, by offset in ``entries``, where the file holds both (no loops).
         public var parents: [Int: Int] = [:]
         /// What each todo waits for, by offsets in ``entries``, where the file holds both (no
@@ -62,7 +72,21 @@ public enum ICSFile {
         public var dependencies: [Int: [Int]] = [:]
         /// Each non-zero count, in a fixed order.
         public var notKept: [NotKept]
+        /// Each thing counted in ``notKept``, with where it was, in file order.
+        public var dropped: [Dropped] = []
     }
+
+    /// The properties of a VTODO that the mapping reads (``VTodoObject``), or that only say
+    /// which revision of an object this is (DTSTAMP, SEQUENCE, LAST-MODIFIED): every other is
+    /// counted as not kept, by name.
+    static let readProperties: Set<String> = [
+        "UID", "SUMMARY", "DUE", "DTSTART", "PRIORITY", "CATEGORIES", "DESCRIPTION", "CREATED", "COMPLETED", "STATUS",
+        "PERCENT-COMPLETE", "RRULE", "EXRULE", "RDATE", "EXDATE", "RELATED-TO", "RECURRENCE-ID",
+        VTodoObject.repeatFromProperty, VTodoObject.projectProperty, "DTSTAMP", "SEQUENCE", "LAST-MODIFIED"
+    ]
+
+    /// The properties of a VCALENDAR that describe the file, not a todo.
+    static let calendarProperties: Set<String> = ["VERSION", "PRODID", "CALSCALE", "METHOD"]
 
     /// Reads a whole file (a UTF-8 byte order mark is allowed).
     ///
@@ -91,12 +115,54 @@ public enum ICSFile {
         }
         timeZone.prepare()
         var entries: [Entry] = []
+        var sources: [ImportSource] = []
         var counts: [String: Int] = [:]
+        var dropped: [Dropped] = []
+        var order = [
+            "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence",
+            "occurrence without its series", "start after the due date", "priority", "percent", "project"
+        ]
+        func drop(_ what: String, _ count: Int = 1, at source: ImportSource) {
+            guard count > 0 else { return }
+            if counts[what] == nil, !order.contains(what) { order.append(what) }
+            counts[what, default: 0] += count
+            for _ in 0..<count { dropped.append(Dropped(what: what, source: source)) }
+        }
         // RELTYPE=CHILD links, by the subtask's UID: the subtask's own link, where it has one, wins.
         var childLinks: [String: String] = [:]
         for component in components {
             let todos = component.name == "VTODO" ? [component] : component.components(named: "VTODO")
             let timeZones = component.components(named: "VTIMEZONE")
+            // What the calendar holds beside its todos: events, journal entries, a calendar's name.
+            if component.name != "VTODO" {
+                let here = ImportSource(location: component.line.map { .line($0) } ?? .file)
+                for child in component.children {
+                    switch child {
+                    case .property(let property) where !calendarProperties.contains(property.name):
+                        drop("\(property.name) property", at: here)
+                    case .component(let other) where other.name != "VTODO" && other.name != "VTIMEZONE":
+                        let at = ImportSource(location: other.line.map { .line($0) } ?? .file)
+                        switch other.name {
+                        case "VEVENT": drop("event", at: at)
+                        case "VJOURNAL": drop("journal entry", at: at)
+                        default: drop("\(other.name) component", at: at)
+                        }
+                    default: break
+                    }
+                }
+            }
+            let masters = Set(
+                todos.filter { $0.property(named: "RECURRENCE-ID") == nil }.compactMap(VTodoObject.uid(of:)))
+            for todo in todos where todo.property(named: "RECURRENCE-ID") != nil {
+                // An occurrence whose series is not in the file has no todo to fold into.
+                if let uid = VTodoObject.uid(of: todo), !masters.contains(uid) {
+                    drop(
+                        "occurrence without its series",
+                        at: ImportSource(
+                            location: todo.line.map { .line($0) } ?? .file, identity: uid,
+                            name: todo.property(named: "SUMMARY")?.text))
+                }
+            }
             for todo in todos where todo.property(named: "RECURRENCE-ID") == nil {
                 let location = todo.line.map { ImportError.Location.line($0) } ?? .file
                 guard let uid = VTodoObject.uid(of: todo) else {
@@ -119,19 +185,57 @@ public enum ICSFile {
                     Entry(
                         uid: uid, fields: fields, history: series.history, parentUID: VTodoObject.parentUID(of: todo),
                         dependsOnUIDs: VTodoObject.dependsOnUIDs(of: todo)))
+                let source = ImportSource(location: location, identity: uid, name: fields.name)
+                sources.append(source)
                 for child in VTodoObject.childUIDs(of: todo) where childLinks[child] == nil { childLinks[child] = uid }
-                counts["category", default: 0] +=
+                drop(
+                    "category",
                     VTodoObject.categories(of: todo).filter {
                         VTodoObject.tag(fromCategory: $0) == nil
-                    }.count
-                counts["alarm", default: 0] += todo.components(named: "VALARM").count
+                    }.count, at: source)
+                drop("alarm", todo.components(named: "VALARM").count, at: source)
                 // The first rule is the todo's; more than one has no place, nor have the dates
                 // added to or taken from the series.
-                counts["repeat rule", default: 0] += max(0, todo.properties(named: "RRULE").count - 1)
-                counts["exception rule", default: 0] += todo.properties(named: "EXRULE").count
-                counts["extra date", default: 0] += dateCount(todo, "RDATE")
-                counts["excluded date", default: 0] += dateCount(todo, "EXDATE")
-                counts["changed occurrence", default: 0] += series.changed
+                drop("repeat rule", max(0, todo.properties(named: "RRULE").count - 1), at: source)
+                drop("exception rule", todo.properties(named: "EXRULE").count, at: source)
+                drop("extra date", dateCount(todo, "RDATE"), at: source)
+                drop("excluded date", dateCount(todo, "EXDATE"), at: source)
+                drop("changed occurrence", series.changed, at: source)
+                // Values the fields cannot hold: a start after the deadline's day (on that day it
+                // is no separate start, and loses nothing), a priority or percent out of range.
+                if fields.start == nil, let deadline = fields.deadline,
+                    let day = VTodoObject.time(
+                        of: todo.property(named: "DTSTART").flatMap(ICalendarTime.init), timeZone: timeZone)?.date,
+                    day > deadline
+                {
+                    drop("start after the due date", at: source)
+                }
+                if let priority = todo.property(named: "PRIORITY"),
+                    Int(ICalendar.trimmed(priority.value)).flatMap({
+                        TodoPriority(rawValue: $0)
+                    }) == nil
+                {
+                    drop("priority", at: source)
+                }
+                if todo.property(named: "PERCENT-COMPLETE") != nil, VTodoObject.percent(todo) == nil {
+                    drop("percent", at: source)
+                }
+                if let project = todo.property(named: VTodoObject.projectProperty),
+                    !ICalendar.trimmed(project.text).isEmpty, fields.project == nil
+                {
+                    drop("project", at: source)
+                }
+                // Every other property (LOCATION, URL, GEO, ATTACH, another app's X- ones) and
+                // component, by name.
+                for child in todo.children {
+                    switch child {
+                    case .property(let property) where !readProperties.contains(property.name):
+                        drop("\(property.name) property", at: source)
+                    case .component(let other) where other.name != "VALARM":
+                        drop("\(other.name) component", at: source)
+                    default: break
+                    }
+                }
             }
         }
         // Each subtask's parent, by offset; a link to a todo the file does not hold is kept on the
@@ -139,6 +243,7 @@ public enum ICSFile {
         var offsets: [String: Int] = [:]
         for (offset, entry) in entries.enumerated() where offsets[entry.uid] == nil { offsets[entry.uid] = offset }
         var links = ImportReport()
+        links.sources = sources
         for (offset, entry) in entries.enumerated() {
             if let parent = (entry.parentUID ?? childLinks[entry.uid]).flatMap({ offsets[$0] }), parent != offset {
                 links.parents[offset] = parent
@@ -155,19 +260,15 @@ public enum ICSFile {
             if !others.isEmpty { links.dependencies[offset] = others }
         }
         links.dropDependencyLoops()
-        counts["looping parent", default: 0] +=
-            links.notKept.first { $0.what == .parentLoop }?.count ?? 0
-        counts["looping dependency", default: 0] +=
-            links.notKept.first { $0.what == .dependsLoop }?.count ?? 0
-        let order = [
-            "category", "alarm", "repeat rule", "exception rule", "extra date", "excluded date", "changed occurrence",
-            "looping parent", "looping dependency"
-        ]
+        order += ["looping parent", "looping dependency"]
+        for cut in links.dropped {
+            drop(cut.what == .parentLoop ? "looping parent" : "looping dependency", at: cut.source)
+        }
         return Reading(
-            entries: entries, parents: links.parents, dependencies: links.dependencies,
+            entries: entries, sources: sources, parents: links.parents, dependencies: links.dependencies,
             notKept: order.compactMap { what in
                 counts[what].flatMap { $0 > 0 ? NotKept(what: what, count: $0) : nil }
-            })
+            }, dropped: dropped)
     }
 
     /// How many dates the properties `name` (RDATE, EXDATE) of `todo` list.

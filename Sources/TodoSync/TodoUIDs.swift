@@ -12,6 +12,14 @@ public struct TodoUIDs {
 
     public init(repository: TodoRepository) { self.repository = repository }
 
+    /// Whether no todo here ever had a UID (no row at all): then no UID is known, and an import
+    /// into the file need not look each one up.
+    public func noneGiven() throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try repository.connection.internalCachedStatement("SELECT 1 FROM todo_uids LIMIT 1").scalarInt64() == nil
+        }
+    }
+
     /// The UID of the todo `id`, or `nil` before it has one.
     public func uid(ofTodo id: Int64) throws(TodoStoreError) -> String? {
         try TodoStoreError.wrap { () throws(SQLiteError) -> String? in
@@ -21,6 +29,13 @@ public struct TodoUIDs {
             var uid: String?
             try statement.forEachRow { uid = $0.string(0) }
             return uid
+        }
+    }
+
+    /// Whether any todo here has, or had, a UID: when none has, no todo's needs looking up.
+    public func anyGiven() throws(TodoStoreError) -> Bool {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            try repository.connection.internalCachedStatement("SELECT 1 FROM todo_uids LIMIT 1").scalarInt64() != nil
         }
     }
 
@@ -113,6 +128,33 @@ public struct TodoUIDs {
             ).execute([id, uid])
         }
     }
+
+    /// Records each UID for its todo, as ``record(_:forTodo:)`` does one, many rows to a
+    /// statement (an import records thousands); in the caller's transaction.
+    public func record(_ uids: [(uid: String, todo: Int64)]) throws(TodoStoreError) {
+        try TodoStoreError.wrap { () throws(SQLiteError) in
+            var start = 0
+            while start < uids.count {
+                let rows = min(Self.rowsAStatement, uids.count - start)
+                let sql =
+                    "INSERT OR REPLACE INTO todo_uids (todo_id, uid) VALUES "
+                    + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
+                let statement =
+                    rows == Self.rowsAStatement
+                    ? try repository.connection.internalCachedStatement(sql) : try repository.connection.prepare(sql)
+                try statement.reset()
+                for (offset, pair) in uids[start..<start + rows].enumerated() {
+                    try statement.bind(pair.todo, at: Int32(2 * offset + 1))
+                    try statement.bind(pair.uid, at: Int32(2 * offset + 2))
+                }
+                try statement.step()
+                start += rows
+            }
+        }
+    }
+
+    /// The rows of one statement of ``record(_:)``.
+    static let rowsAStatement = 500
 
     /// A new random UID in the form of an RFC 4122 version 4 UUID, lower case, as most CalDAV
     /// clients make them (and safe in a URL path as it is).

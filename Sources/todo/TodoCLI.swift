@@ -107,7 +107,7 @@ enum TodoCLI {
             arguments: parsed, out: out, err: err,
             databaseOption: parsed.value("--db"),
             style: TextStyle.resolve(option: parsed.value("--color"), stdoutIsTerminal: out.isTerminal),
-            today: LocalTimeZone.system.today())
+            today: LocalTimeZone.system.today(), bulk: configuration.bulk, undoDepth: configuration.undoDepth)
         try command.run(&context)
     }
 }

@@ -121,13 +121,14 @@ private func isInstalled(_ program: String) -> Bool {
         #expect(try bashComplete("todo", "list", "--sort", "") == ["due", "name", "status", "priority"])
         #expect(try bashComplete("todo", "list", "--sort", "=", "n") == ["name"], "bash splits --sort=n at '='")
         #expect(try bashComplete("todo", "--color", "a") == ["auto", "always"])
-        // Bare todo's own options, before a command only.
-        #expect(try bashComplete("todo", "--t") == ["--today"])
-        #expect(try bashComplete("todo", "--week", "--t") == ["--today"])
+        // Bare todo's own options (every filter of list), before a command only.
+        #expect(try bashComplete("todo", "--t") == ["--today", "--tag"])
+        #expect(try bashComplete("todo", "--week", "--t") == ["--today", "--tag"])
         #expect(try bashComplete("todo", "add", "--to") == [])
         #expect(try bashComplete("todo", "add", "--priority", "") == ["high", "medium", "low", "none"])
         #expect(try bashComplete("todo", "list", "--priority", "l") == ["low"])
-        #expect(try sandbox.ok("completions", "zsh").contains("_arguments -C $globals '--today["))
+        #expect(try sandbox.ok("completions", "zsh").contains("_arguments -C $globals '--done["))
+        #expect(try sandbox.ok("completions", "zsh").contains(" '--today["))
         #expect(try sandbox.ok("completions", "fish").contains("complete -c todo -n __todo_needs_command -l week"))
         #expect(try bashComplete("todo", "completions", "") == ["bash", "zsh", "fish"])
         #expect(try bashComplete("todo", "help", "ed") == ["edit"])

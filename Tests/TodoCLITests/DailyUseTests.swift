@@ -24,11 +24,12 @@ import Testing
              {"uuid":"b","status":"completed","description":"Pay rent","tags":["bills", "tab\\there"],"priority":"X"},
              {"uuid":"c","status":"pending","description":"Call mum"}]
             """
-        let output = try sandbox.ok(["import", "--from", "taskwarrior", "-"], stdin: tasks)
-        #expect(output == "Imported 3 todos. Not kept (todos have no place for them): 1 tag, 1 priority.\n")
+        let output = try sandbox.ok(["import", "--from", "taskwarrior", "-"], environment: ["TZ": "UTC"], stdin: tasks)
+        #expect(output == "Imported 3 todos. Not kept: 1 tag, 1 priority.\n")
         let milk = try #require(try sandbox.listJSON().first { $0["name"] as? String == "Buy milk" })
-        #expect(milk["tags"] as? [String] == ["+home", "+shop", "+food"] && milk["priority"] as? Int == 1)
-        #expect(milk["note"] as? String == "2024-05-01 2 litres")
+        #expect(milk["tags"] as? [String] == ["+shop", "+food"] && milk["priority"] as? Int == 1)
+        #expect(milk["project"] as? String == "home", "the project, apart from the tags (issue 37)")
+        #expect(milk["note"] as? String == "2024-05-01 00:00 2 litres", "the annotation's local date and time")
         // Nothing to report: the plain line.
         let plain = try sandbox.ok(
             ["import", "--from", "taskwarrior", "-"], stdin: #"[{"status":"pending","description":"Walk"}]"#)

@@ -97,7 +97,7 @@ import Testing
         let before = sandbox.fileState()
         for arguments in [
             ["edit", "1"], ["edit", "1", "--due", "2024-01-01", "--no-due"], ["edit", "1", "--name", " "],
-            ["edit"], ["edit", "x", "--name", "y"], ["edit", "1", "2", "--name", "y"],
+            ["edit"], ["edit", "x", "--name", "y"], ["edit", "--name", "y"],
             ["edit", "1", "--due", "someday"], ["show"], ["show", "1", "2"], ["undone"],
             ["list", "--search"], ["list", "--search", ""], ["list", "--offset", "x"]
         ] {

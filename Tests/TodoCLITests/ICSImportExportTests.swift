@@ -64,12 +64,12 @@ import Testing
         let file = try write(try sandbox.ok("export", "--format", "ics"), to: "todos.ics")
         // Into the database it came from: every UID is known.
         #expect(
-            try sandbox.ok("import", "--from", "ics", file) == "Imported 0 todos. Skipped 2 already here (same UID).\n")
+            try sandbox.ok("import", "--from", "ics", file) == "Imported 0 new todos, updated 0, 2 unchanged.\n")
         let other = sandbox.folder.file("other.sqlite")
         #expect(try sandbox.ok("--db", other, "import", "--from", "ics", file) == "Imported 2 todos.\n")
         #expect(
             try sandbox.ok("--db", other, "import", "--from", "ics", file)
-                == "Imported 0 todos. Skipped 2 already here (same UID).\n")
+                == "Imported 0 new todos, updated 0, 2 unchanged.\n")
         #expect(try contents(other) == ["one||false", "two||false"])
     }
 
@@ -126,7 +126,7 @@ import Testing
         let output = try sandbox.ok(["import", "--from", "ics", file], environment: ["TZ": "Asia/Tokyo"])
         #expect(
             output
-                == "Imported 3 todos. Not kept (todos have no place for them): 1 alarm.\n",
+                == "Imported 3 todos. Not kept: 1 alarm, 1 event.\n",
             "the description and categories are the note and tags now")
         #expect(
             try contents() == [

@@ -53,7 +53,8 @@ import Testing
         let tokyo = ["TZ": "Asia/Tokyo"]
         #expect(
             try sandbox.ok(["import", "--from", "taskwarrior", file], environment: tokyo)
-                == "Imported 2 todos. Not kept (todos have no place for them): recur: in hours or minutes on 1 todo.\n")
+                == "Imported 2 todos. Not kept: 1 deleted task, scheduled: time of day on 1 todo, "
+                + "recur: in hours or minutes on 1 todo.\n")
         #expect(
             try repeats() == [
                 "Ping the server|2026-12-31|0|<null>|due",
@@ -64,7 +65,7 @@ import Testing
         #expect(try sql(query) == history)
         // The uuids are the UIDs: a second import adds nothing, history included.
         let again = try sandbox.ok(["import", "--from", "taskwarrior", file], environment: tokyo)
-        #expect(again.hasPrefix("Imported 0 todos. Skipped 2 already here (same UID)."), "\(again)")
+        #expect(again.hasPrefix("Imported 0 new todos, updated 0, 2 unchanged."), "\(again)")
         #expect(try sql(query) == history && (try repeats()).count == 2)
 
         // Without the pending instance (taskwarrior makes it only when its date comes), the
@@ -167,7 +168,7 @@ import Testing
             """, to: "task.json")
         #expect(
             try sandbox.ok(["import", file], environment: ["TZ": "Asia/Tokyo"])
-                == "Imported 4 todos (read as taskwarrior). Not kept (todos have no place for them): "
+                == "Imported 4 todos (read as taskwarrior). Not kept: "
                 + "wait: after the due date on 1 todo, scheduled: other than wait: on 1 todo.\n")
         // The fern's occurrence was done: it stands at the next one, its start as far before it.
         #expect(
@@ -181,7 +182,7 @@ import Testing
         let other = sandbox.folder.file("other.sqlite")
         #expect(
             try sandbox.ok("--db", other, "import", text)
-                == "Imported 3 todos (read as todotxt). Not kept (todos have no place for them): "
+                == "Imported 3 todos (read as todotxt). Not kept: "
                 + "t: after the due date on 1 todo, rec: of 2 or more business days on 1 todo.\n")
         let starts = "Late|\nPlant bulbs|2026-10-01\nTimesheet|2026-11-20\n"
         let query = "SELECT name, start_date FROM todos ORDER BY name"
@@ -262,6 +263,6 @@ import Testing
                 == "2026-12-01|2026-12-01T23:01:39Z|override|0\n")
         #expect(
             try sandbox.ok(["import", file], environment: chicago)
-                == "Imported 0 todos. Skipped 1 already here (same UID).\n")
+                == "Imported 0 new todos, updated 0, 1 unchanged.\n")
     }
 }

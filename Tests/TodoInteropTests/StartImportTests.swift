@@ -31,9 +31,9 @@ private let halfPastSix = TodoDueTime.wall(secondOfDay: 18 * 3600 + 30 * 60, zon
             read.todos.map(\.start) == [
                 day("2099-10-01"), day("2099-10-30"),
                 day("2099-02-25"),  // wait, not scheduled
-                day("2099-02-25"),  // the same day (at other times): one start, nothing lost
-                day("2099-01-01"),  // without a deadline any start is one
-                nil,  // 11:00 on the due date: no separate start, nothing lost
+                day("2099-02-25"),  // the same day: one start, scheduled's 10:00 counted
+                day("2099-01-01"),  // without a deadline any start is one (its 09:00 counted)
+                nil,  // on the due date: no separate start, its 11:00 counted
                 nil, nil,  // after the due date: no place, counted
                 day("2099-02-28")
             ])
@@ -41,7 +41,8 @@ private let halfPastSix = TodoDueTime.wall(secondOfDay: 18 * 3600 + 30 * 60, zon
         #expect(
             notKept(read) == [
                 "wait: after the due date on 1 todo", "scheduled: after the due date on 1 todo",
-                "scheduled: other than wait: on 1 todo"
+                "scheduled: other than wait: on 1 todo", "wait: time of day on 2 todos",
+                "scheduled: time of day on 1 todo"
             ])
     }
 

@@ -113,7 +113,8 @@ private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
             ])
     }
 
-    /// Issue 26: priority, project and tags, annotations, entry and end are kept.
+    /// Issue 26: priority, project and tags, annotations, entry and end are kept (the project
+    /// apart from the tags since issue 37).
     @Test func keepsPriorityProjectTagsAnnotationsAndTimes() throws {
         let text = """
             [{"description": "Write report", "status": "completed", "project": "work", "tags": ["office", "q3"],
@@ -125,18 +126,22 @@ private func core(_ todos: [ImportedTodo]) -> [ImportedTodo] {
             """
         let report = try TodoImporter.read(Array(text.utf8), format: .taskwarrior, timeZone: tokyo)
         let first = try #require(report.todos.first)
-        #expect(first.priority == .high && first.tags.storage == "+work +office +q3")
-        #expect(first.note == "2024-01-02 asked Ann\n2024-01-03 draft sent")
+        // The project is the project, never a tag (issue 37, point 2).
+        #expect(first.priority == .high && first.tags.storage == "+office +q3" && first.project?.path == "work")
+        // Each annotation a line, with its local date and time (Tokyo: UTC+9) to the minute.
+        #expect(first.note == "2024-01-02 18:00 asked Ann\n2024-01-03 18:00 draft sent")
         #expect(first.created == UTCTimestamp(iso: "2024-01-01T08:00:00Z"))
         #expect(first.completed == UTCTimestamp(iso: "2024-01-05T17:00:00Z"))
         #expect(report.todos[1].tags.storage == #"+ok +"Two Words""# && report.todos[1].priority == .none)
-        // What still has no place is said: a project or tag that is no tag (a tab, two spaces in
-        // a row; one with a space is a tag since issue 36), an unknown priority.
+        // What still has no place is said: a project that names none or a tag that is no tag (a
+        // tab, two spaces in a row; one with a space is a tag since issue 36), an unknown priority.
         #expect(report.notKept.map { $0.what.describe($0.count) } == ["1 project", "1 tag", "1 priority"])
-        // The fixture, from the real tool: project:work +office became tags.
+        // The fixture, from the real tool: project:work +office became the project and a tag.
         let fixture = try TodoImporter.parse(
             try Fixture.bytes("taskwarrior-export.json"), format: .taskwarrior, timeZone: tokyo)
-        #expect(fixture[1].tags.storage == "+work +office" && fixture.allSatisfy { $0.created != nil })
+        #expect(
+            fixture[1].tags.storage == "+office" && fixture[1].project?.path == "work"
+                && fixture.allSatisfy { $0.created != nil })
         #expect(fixture.last?.completed != nil, "File taxes was done: its end is its completed time")
     }
 

@@ -10,6 +10,16 @@ struct ParsedArguments: Equatable {
     var flags: Set<String> = []
     /// Positional arguments, in order.
     var positionals: [String] = []
+    /// The options typed before a verb on todos (`todo --tag errands done`): they select the
+    /// todos it acts on (``CommandSpec/selectsBefore``), apart from the verb's own options after
+    /// it, so that `todo --tag errands edit --tag home` selects by one tag and adds the other.
+    var leading = LeadingOptions()
+
+    /// Options given before the command's name, kept apart from its own.
+    struct LeadingOptions: Equatable {
+        var allValues: [String: [String]] = [:]
+        var flags: Set<String> = []
+    }
 
     func value(_ name: String) -> String? { values[name] }
     /// Every value given for the option, in order; empty when it was not given.
@@ -21,6 +31,23 @@ struct ParsedArguments: Equatable {
         allValues[option, default: []].append(value)
     }
     func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The options that select todos: those given before the verb, and with `includingOwn`
+    /// (`done`, `undone`, `rm`, whose options after the verb select too) the command's own,
+    /// after them; the positionals and the command's other options are left out.
+    func selection(includingOwn: Bool) -> ParsedArguments {
+        var result = ParsedArguments(commandName: commandName)
+        for (name, values) in leading.allValues.sorted(by: { $0.key < $1.key }) {
+            for value in values { result.set(name, to: value) }
+        }
+        result.flags = leading.flags
+        guard includingOwn else { return result }
+        for (name, values) in allValues.sorted(by: { $0.key < $1.key }) {
+            for value in values { result.set(name, to: value) }
+        }
+        result.flags.formUnion(flags)
+        return result
+    }
 }
 
 /// A hand-written parser in the spirit of swift-argument-parser (no packages allowed).
@@ -46,9 +73,13 @@ struct ArgumentParser {
             index += 1
             if optionsEnded || token == "-" || !token.hasPrefix("-") {
                 if command == nil && !optionsEnded {
-                    let named = try lookUpCommand(token)
-                    // `todo --today add x`: --today belongs to bare todo, not to add.
-                    if let name = early.first(where: { named.option(named: $0) == nil }) {
+                    let named = try lookUpCommand(
+                        token, after: arguments[..<(index - 1)], followedBy: arguments[index...])
+                    if named.selectsBefore {
+                        // `todo --tag errands done`: what bare todo's options would list, chosen.
+                        result.takeLeading(early)
+                    } else if let name = early.first(where: { named.option(named: $0) == nil }) {
+                        // `todo --today add x`: --today belongs to bare todo, not to add.
                         throw unknownOption(name, command: named)
                     }
                     command = named
@@ -102,8 +133,16 @@ struct ArgumentParser {
         }
     }
 
-    private func lookUpCommand(_ name: String) throws(CLIError) -> CommandSpec {
+    /// The command `name` names; for a word that is none, the usage error with the likeliest
+    /// command, and for ids typed before a verb (`todo 463 done`, taskwarrior's order) the
+    /// command line in todo's order (`todo done 463`).
+    private func lookUpCommand(
+        _ name: String, after before: ArraySlice<String>, followedBy rest: ArraySlice<String>
+    ) throws(CLIError) -> CommandSpec {
         if let spec = commands.first(where: { $0.name == name }) { return spec }
+        if let reordered = Suggestion.verbFirst(name, before: before, rest, among: commands) {
+            throw .usage("unknown command '\(name)'", hint: "Did you mean '\(reordered)'?")
+        }
         throw Suggestion.unknownCommand(name, among: commands.map(\.name))
     }
 
@@ -131,6 +170,17 @@ struct ArgumentParser {
     }
 }
 
+extension ParsedArguments {
+    /// Moves the options named in `names` (given before the command's name) to ``leading``.
+    fileprivate mutating func takeLeading(_ names: [String]) {
+        for name in Set(names) {
+            if let values = allValues.removeValue(forKey: name) { leading.allValues[name] = values }
+            values.removeValue(forKey: name)
+            if flags.remove(name) != nil { leading.flags.insert(name) }
+        }
+    }
+}
+
 /// "Did you mean" suggestions by edit distance.
 enum Suggestion {
     /// Other tools' verbs for todo's commands (todo.txt-cli, taskwarrior, git, shells), for the
@@ -153,6 +203,39 @@ enum Suggestion {
             "unknown command '\(name)'",
             hint: closest(to: name, among: commands).map { "Did you mean '\($0)'? See 'todo --help'." }
                 ?? "See 'todo --help' for the commands.")
+    }
+
+    /// `todo 463 done --yes` in todo's order, `todo done 463 --yes`, when `word` and the words
+    /// after it up to a command are ids (`3`, `2,4`, `2-4`) and that command takes ids (a peer's
+    /// verb counts: `todo 3 modify` is `todo edit 3`); `todo 463` alone is `todo show 463`.
+    /// The words typed before the ids (options) stay before the verb. Nil for anything else.
+    static func verbFirst(
+        _ word: String, before: ArraySlice<String> = [], _ rest: ArraySlice<String>, among commands: [CommandSpec]
+    ) -> String? {
+        func isIDs(_ text: String) -> Bool { (try? CommandContext.idParts([text])) != nil }
+        guard isIDs(word) else { return nil }
+        let ids = [word] + rest.prefix(while: isIDs)
+        let after = rest.dropFirst(ids.count - 1)
+        let takesIDs = { (name: String) in
+            commands.first { $0.name == name && $0.arguments.first?.name == "id" }
+        }
+        let verb: CommandSpec
+        if let verbWord = after.first {
+            guard let named = takesIDs(verbWord) ?? peerVerbs[verbWord].flatMap(takesIDs) else { return nil }
+            verb = named
+        } else {
+            // `todo 463`: taskwarrior's way to show one task.
+            guard ids.count == 1, Int64(word) != nil, let show = takesIDs("show") else { return nil }
+            verb = show
+        }
+        let words = ["todo"] + before.map(quotedIfNeeded) + [verb.name] + ids + after.dropFirst().map(quotedIfNeeded)
+        return TodoText.sanitized(words.joined(separator: " "))
+    }
+
+    /// A word as a shell needs it to stay one word: quoted when it has a space or a quote.
+    static func quotedIfNeeded(_ word: String) -> String {
+        guard word.isEmpty || word.contains(where: { " \t'\"$`\\|&;<>()*?".contains($0) }) else { return word }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// The candidate closest to `word`, if it is close enough to be a likely typo.

@@ -28,6 +28,10 @@ struct CommandSpec: Sendable {
     var options: [Option] = []
     var discussion: String? = nil
     var examples: [String] = []
+    /// A verb on todos that `list`'s filters typed before its name select for, as in
+    /// taskwarrior (`todo --tag errands --overdue done`): the parser keeps those options apart
+    /// from the verb's own (``ParsedArguments/leading``), and usage shows them as `[<filter> ...]`.
+    var selectsBefore = false
 
     /// Finds an option by long or short name.
     func option(named name: String) -> Option? {

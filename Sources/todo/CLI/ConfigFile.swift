@@ -1,3 +1,5 @@
+import TodoStore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -116,6 +118,15 @@ struct Configuration {
     var options: [String: Line] = [:]
     /// `alias.NAME`, by alias name.
     var aliases: [String: Line] = [:]
+    /// `bulk`: how many todos a filter may select before a verb asks (0: no limit).
+    var bulk = Configuration.defaultBulk
+    /// `undo.depth`: how many changes `todo undo` keeps.
+    var undoDepth = TodoRepository.defaultUndoDepth
+
+    /// taskwarrior's `bulk` default: a filter that selects more than 3 todos asks first.
+    static let defaultBulk = 3
+    /// The most `undo.depth` may be: enough for years, and a bound on the file.
+    static let maxUndoDepth = 1_000_000
 
     /// The documentation of the file, for `todo help config`, the manual and the guide
     /// (docs/configuration.md): one text, so they cannot disagree.
@@ -138,14 +149,22 @@ struct Configuration {
         and an alias may not take a command's name. An alias's mistakes are reported when it is
         used.
 
+        bulk = N: a filter before a verb (todo --tag errands done) that selects more than N todos
+        shows how many and asks first on a terminal, and is refused in a pipe unless --yes is
+        given (default 3, as taskwarrior's bulk; 0 never asks).
+
+        undo.depth = N (or depth = N under [undo]): how many changes 'todo undo' keeps, from 1 to
+        1000000 (default 1000). Each kept change takes the room of the rows it changed; the
+        oldest is forgotten when a new one is recorded.
+
         A bad line is an error (exit status 2) that names the file and the line, and no command
         runs until it is fixed.
         """
 
     /// The example file shown under the documentation.
     static let example = [
-        "# ~/.config/todo/config", "[list]", "options = --sort name", "", "[alias]", "ls = list --undone",
-        "a = add", "milk = add --due fri \"Buy milk\""
+        "# ~/.config/todo/config", "bulk = 10", "", "[list]", "options = --sort name", "", "[undo]", "depth = 5000",
+        "", "[alias]", "ls = list --undone", "a = add", "milk = add --due fri \"Buy milk\""
     ]
 
     /// The file todo reads: `$TODO_CONFIG`, else the XDG place; nil with no HOME.
@@ -181,7 +200,11 @@ struct Configuration {
                 throw configuration.error(line: entry.line, "a quote is not closed")
             }
             let parts = entry.key.split(separator: ".", maxSplits: 1).map(String.init)
-            if parts.count == 2, parts[0] == "alias" {
+            if entry.key == "bulk" {
+                configuration.bulk = try configuration.number(entry, in: 0...Int.max)
+            } else if entry.key == "undo.depth" {
+                configuration.undoDepth = try configuration.number(entry, in: 1...maxUndoDepth)
+            } else if parts.count == 2, parts[0] == "alias" {
                 configuration.aliases[parts[1]] = Line(words: words, entry: entry)
             } else if parts.count == 2, parts[1] == "options", commands.contains(where: { $0.name == parts[0] }) {
                 // Checked now, as the command's parser reads them: options it knows, no arguments.
@@ -198,10 +221,22 @@ struct Configuration {
                 configuration.options[parts[0]] = Line(words: words, entry: entry)
             } else {
                 throw configuration.error(
-                    line: entry.line, "unknown key '\(entry.key)': todo knows COMMAND.options and alias.NAME")
+                    line: entry.line,
+                    "unknown key '\(entry.key)': todo knows COMMAND.options, alias.NAME, bulk and undo.depth")
             }
         }
         return configuration
+    }
+
+    /// The value of a number setting, within `range`.
+    private func number(_ entry: KeyValueFile.Entry, in range: ClosedRange<Int>) throws(CLIError) -> Int {
+        guard let value = Int(entry.value), range.contains(value) else {
+            let bounds =
+                range.upperBound == Int.max
+                ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
+            throw error(line: entry.line, "\(entry.key) is a whole number \(bounds), not '\(entry.value)'")
+        }
+        return value
     }
 
     /// The hint under every configuration error.

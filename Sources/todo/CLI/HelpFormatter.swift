@@ -17,7 +17,7 @@ enum HelpFormatter {
     /// The usage's words: an option with its value (`[--sort <order>]`) is one, so a wrapped
     /// usage never breaks it in two.
     private static func usageParts(of command: CommandSpec) -> [String] {
-        var parts = ["todo", command.name]
+        var parts = ["todo"] + (command.selectsBefore ? ["[<filter> ...]"] : []) + [command.name]
         for option in command.options {
             parts.append("[\(option.name)\(option.value.map { " <\($0)>" } ?? "")]")
         }

@@ -114,7 +114,7 @@ enum ManPage {
             .SH FILES
             .TP
             .I ~/.config/todo/config
-            Default options and aliases; see CONFIGURATION.
+            Default options, aliases, the bulk threshold and the undo depth; see CONFIGURATION.
             .TP
             .I ~/.local/share/todo/todo.sqlite
             The default database: plain SQLite in WAL mode, created 0600 in a folder created 0700.

@@ -19,6 +19,10 @@ struct CommandContext {
     let today: CalendarDate
     /// The local clock's reading of deadlines with a time of day: one for the whole run.
     let dueTimes = DueTimeConverter()
+    /// How many todos a filter may select before a verb asks (`bulk` in the configuration; 0: no limit).
+    var bulk = Configuration.defaultBulk
+    /// How many changes `todo undo` keeps (`undo.depth` in the configuration).
+    var undoDepth = TodoRepository.defaultUndoDepth
 
     /// A row renderer for a list whose largest id is `maxID`, with the time column when
     /// `showsTimes` (some todo listed has a time of day) and there is room.
@@ -45,7 +49,9 @@ struct CommandContext {
     func openRepository() throws(CLIError) -> TodoRepository {
         let path = try databasePath()
         do {
-            return try TodoRepository(path: path)
+            let repository = try TodoRepository(path: path)
+            repository.undoDepth = undoDepth
+            return repository
         } catch {
             throw CLIError(error, path: path)
         }

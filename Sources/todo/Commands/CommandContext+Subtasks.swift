@@ -31,33 +31,41 @@ extension CommandContext {
     /// The subtasks (at every depth) of the todos `ids` that `verb` takes along: the undone ones
     /// when `undoneOnly` (`done`), every one otherwise (`rm`). `[]` when there are none. With
     /// `--with-subtasks` they are taken; on a terminal without `--yes` the person is asked
-    /// (`question` words it, given the count); otherwise the command is refused before it
+    /// (`question` words it, given the todos `ids` named as ``named(_:count:)`` names them and the
+    /// count of subtasks); otherwise the command is refused before it
     /// changes anything, with the hint of `--with-subtasks`.
     ///
     /// - Returns: `nil` when the person said no (nothing is to change).
     mutating func subtasksTakenAlong(
         of ids: [Int64], verb: String, undoneOnly: Bool, in repository: TodoRepository,
-        question: (_ what: String) -> String
+        question: (_ named: String, _ what: String) -> String
     ) throws(CLIError) -> [Int64]? {
-        let (todos, subtasks) = try perform { () throws(TodoStoreError) in
+        let subtasks = try perform { () throws(TodoStoreError) in
             let subtasks = try repository.todos(ids: try repository.subtaskIDs(of: ids))
-            return (try repository.todos(ids: ids), undoneOnly ? subtasks.filter { !$0.isDone } : subtasks)
+            return undoneOnly ? subtasks.filter { !$0.isDone } : subtasks
         }
+        // Without subtasks there is nothing to ask: an id that names no todo fails in the
+        // command's own transaction, before any change.
         guard !subtasks.isEmpty else { return [] }
+        // Read before any question, so that such an id fails first.
+        let todos = try perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
         if arguments.flag("--with-subtasks") { return subtasks.map(\.id) }
         let count = "\(subtasks.count) \(undoneOnly ? "undone " : "")\(subtasks.count == 1 ? "subtask" : "subtasks")"
         guard Terminal.stdinIsTerminal, !arguments.flag("--yes") else {
             let parents = Set(subtasks.compactMap(\.parentID))
             let having = todos.filter { parents.contains($0.id) }
-            var named = having.prefix(3).map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
-            if having.count > 3 { named += " and \(having.count - 3) more" }
+            let named = Self.named(having, count: having.count)
+            let typed = TodoText.sanitized(arguments.positionals.joined(separator: " "))
+            // A selection by filter has no ids to repeat: the option is named alone.
+            let retry =
+                typed.isEmpty
+                ? "Add --with-subtasks to \(verb == "rm" ? "delete" : "complete") them too"
+                : "'todo \(verb) \(typed) --with-subtasks' \(verb == "rm" ? "deletes" : "completes") them too"
             throw .failure(
                 "todo \(named) \(having.count == 1 ? "has" : "have") \(count)",
-                hint:
-                    "Nothing was changed. 'todo \(verb) \(TodoText.sanitized(arguments.positionals.joined(separator: " "))) --with-subtasks' \(verb == "rm" ? "deletes" : "completes") them too; 'todo show ID' lists them."
-            )
+                hint: "Nothing was changed. \(retry); 'todo show ID' lists them.")
         }
-        guard Terminal.confirm(question(count), err: &err) else {
+        guard Terminal.confirm(question(Self.named(todos, count: todos.count), count), err: &err) else {
             err.write("Nothing was changed.\n")
             return nil
         }

@@ -63,42 +63,56 @@ extension Command {
             spec: CommandSpec(
                 name: name,
                 abstract: isDone ? "Mark todos done." : "Mark todos not done.",
-                arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
-                options: options,
+                arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true, optional: true)],
+                options: options + [
+                    CommandContext.yesOption(),
+                    CommandContext.changedJSONOption(isDone ? "marked done (or moved on)" : "marked not done")
+                ] + CommandContext.selectionOptions,
                 discussion: """
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
                     an error. A todo that is already \(name) is said to be so and left alone; when none
                     changes, nothing is recorded for undo.
 
+                    \(CommandContext.selectionRules(verb: name, ownOptionsSelect: true))
+
                     \(isDone ? Self.doneStates : Self.undoneStates)\(isDone ? Self.repeatingNote : Self.nextNote)
                     """,
                 examples: ["todo \(name) 3", "todo \(name) 3 4 7", "todo \(name) 2-4,9"]
-                    + (isDone ? ["todo done 12 --series", "todo done 12 --catch-up"] : ["todo undone 12 --next"])
+                    + (isDone
+                        ? [
+                            "todo --tag errands --overdue done", "todo done --tag errands --yes",
+                            "todo done 12 --series",
+                            "todo done 12 --catch-up"
+                        ]
+                        : ["todo --done --tag errands undone", "todo undone 12 --next"]),
+                selectsBefore: true
             ),
             run: { (context) throws(CLIError) in
                 let series = context.arguments.flag("--series")
                 let catchUp = context.arguments.flag("--catch-up")
                 if series && catchUp { throw .usage("'--series' and '--catch-up' cannot be used together") }
-                let parts = try context.idParts()
+                let selection = try context.selection(ownOptionsSelect: true)
                 let repository = try context.openRepository()
-                var ids = try context.existingIDs(parts, in: repository)
+                guard
+                    var ids = try context.selectedIDs(
+                        selection, in: repository, doing: { "Mark \($0) \(isDone ? "done" : "not done")" })?.ids
+                else { return }
                 if isDone {
-                    let names = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
-                        .map { "\($0.id) \"\(TodoText.sanitized($0.name))\"" }.joined(separator: ", ")
+                    // An id that names no todo fails before any question, and before any change.
                     guard
                         let subtasks = try context.subtasksTakenAlong(
                             of: ids, verb: "done", undoneOnly: true, in: repository,
-                            question: { "Mark \(names) and \($0) done?" })
+                            question: { "Mark \($0) and \($1) done?" })
                     else { return }
                     ids += subtasks
                 }
                 let finish: RepeatingTodo.Finish = series ? .endSeries : catchUp ? .catchUp : .done
-                let lines =
+                let outcome =
                     isDone
                     ? try markDone(ids, finish, repository, context)
                     : try markUndone(ids, next: context.arguments.flag("--next"), repository, context)
-                for line in lines { context.out.write(line) }
+                try context.writeChanged(outcome, in: repository)
             }
         )
     }
@@ -115,14 +129,14 @@ extension Command {
 
     /// `todo done`: the todos of `ids` done, each repeating one finishing its occurrence as
     /// `finish` says, in one transaction and one undo step; every refusal before any write.
-    /// Returns the lines to print.
+    /// Returns the lines to print and the todos changed.
     private static func markDone(
         _ ids: [Int64], _ finish: RepeatingTodo.Finish, _ repository: TodoRepository, _ context: CommandContext
-    ) throws(CLIError) -> [String] {
+    ) throws(CLIError) -> ChangedTodos {
         let today = context.today
         let now = UTCTimestamp.now()
         let isTerminal = context.out.isTerminal
-        return try context.recordingUndo("done", in: repository) { () throws(CLIError) -> [String] in
+        return try context.recordingUndo("done", in: repository) { () throws(CLIError) -> ChangedTodos in
             // Read and write in one transaction: what is reported as already done is what
             // the write left alone.
             let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
@@ -130,7 +144,7 @@ extension Command {
             // (a cancelled series is over; there is no occurrence to finish).
             let open = todos.filter { $0.status != .completed }
             let advancing = open.filter { $0.fields.repeats && $0.status != .cancelled }
-            let plain = open.filter { !$0.fields.repeats || $0.status == .cancelled }.map(\.id)
+            let plain = open.filter { !$0.fields.repeats || $0.status == .cancelled }
             var refusals = advancing.compactMap { RepeatRefusal.finishing($0, finish, today: today, now: now) }
             let (listed, twoMasters) = try context.perform { () throws(TodoStoreError) in
                 let state = SyncState(repository: repository)
@@ -145,33 +159,48 @@ extension Command {
             refusals += todos.filter { twoMasters.contains($0.id) }.map(RepeatRefusal.severalMasters)
             if !refusals.isEmpty { throw RepeatRefusal.error(refusals) }
             var lines: [Int64: String] = [:]
+            var changed: [Int64: Todo] = [:]
             for todo in advancing {
                 let finished = try context.perform { () throws(TodoStoreError) in
                     try repository.finishOccurrence(of: todo.id, finish, today: today, now: now)
                 }
                 if let (outcome, moved) = finished {
                     lines[todo.id] = TodoText.finished("✓", moved, outcome, isTerminal: isTerminal)
+                    changed[todo.id] = moved
                 }
             }
-            let changed = try context.perform { () throws(TodoStoreError) in
-                plain.isEmpty ? [] : try repository.setDone(true, ids: plain)
+            // Completed from the todos read above, in this transaction: thousands are not read again.
+            let completed = try context.perform { () throws(TodoStoreError) in
+                try repository.replaceFields(
+                    of: plain.map { todo in
+                        var fields = todo.fields
+                        fields.setStatus(.completed, now: now)
+                        return (todo.id, fields)
+                    })
             }
-            for todo in changed { lines[todo.id] = TodoText.summary("✓", todo) }
-            return todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): already done\n" }
+            for todo in completed {
+                lines[todo.id] = TodoText.summary("✓", todo)
+                changed[todo.id] = todo
+            }
+            return ChangedTodos(
+                lines: todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): already done\n" },
+                todos: todos.compactMap { changed[$0.id] })
         }
     }
 
     /// `todo undone`: the todos of `ids` not done; with `next`, each one's series resumed at its
-    /// occurrence after its date (all of them must repeat). Returns the lines to print.
+    /// occurrence after its date (all of them must repeat). Returns the lines to print and the
+    /// todos changed.
     private static func markUndone(
         _ ids: [Int64], next: Bool, _ repository: TodoRepository, _ context: CommandContext
-    ) throws(CLIError) -> [String] {
+    ) throws(CLIError) -> ChangedTodos {
         let today = context.today
         let now = UTCTimestamp.now()
         let isTerminal = context.out.isTerminal
-        return try context.recordingUndo("undone", in: repository) { () throws(CLIError) -> [String] in
+        return try context.recordingUndo("undone", in: repository) { () throws(CLIError) -> ChangedTodos in
             let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
             var lines: [Int64: String] = [:]
+            var changed: [Int64: Todo] = [:]
             if next {
                 var resumed: [(Todo, TodoFields)] = []
                 var refusals: [RepeatRefusal] = []
@@ -187,15 +216,21 @@ extension Command {
                         try repository.replaceFields(id: todo.id, with: fields)
                     }
                     lines[todo.id] = TodoText.summary("○", moved, then: TodoText.next(moved, isTerminal: isTerminal))
+                    changed[todo.id] = moved
                 }
             } else {
                 let toChange = todos.filter(\.isDone).map(\.id)
-                let changed = try context.perform { () throws(TodoStoreError) in
+                let reopened = try context.perform { () throws(TodoStoreError) in
                     toChange.isEmpty ? [] : try repository.setDone(false, ids: toChange)
                 }
-                for todo in changed { lines[todo.id] = TodoText.summary("○", todo) }
+                for todo in reopened {
+                    lines[todo.id] = TodoText.summary("○", todo)
+                    changed[todo.id] = todo
+                }
             }
-            return todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): already undone\n" }
+            return ChangedTodos(
+                lines: todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): already undone\n" },
+                todos: todos.compactMap { changed[$0.id] })
         }
     }
 }

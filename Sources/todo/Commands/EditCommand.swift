@@ -11,7 +11,13 @@ extension Command {
             name: "edit",
             abstract:
                 "Change a todo's name, deadline, start, priority, tags, note, repeat, parent or what it waits for.",
-            arguments: [.init(name: "id", help: "The id of the todo, as 'todo list' shows it.")],
+            arguments: [
+                .init(
+                    name: "id",
+                    help:
+                        "The ids of the todos, as 'todo list' shows them: 3, a list 2,4 or a range 2-4 (the todos that exist in it); none with a filter before 'edit'.",
+                    repeats: true, optional: true)
+            ],
             options: [
                 .init(name: "--name", value: "name", help: "The new name."),
                 CommandContext.dueOption(help: "The new deadline (without a time, the time of day is kept)"),
@@ -44,7 +50,8 @@ extension Command {
                 .init(name: "--top", value: nil, help: "Make a subtask a todo of its own, at the top level."),
                 CommandContext.waitsForOption, CommandContext.noWaitForOption
             ] + CommandContext.repeatOptions + [
-                .init(name: "--no-repeat", value: nil, help: "Stop repeating: the todo keeps its date.")
+                .init(name: "--no-repeat", value: nil, help: "Stop repeating: the todo keeps its date."),
+                CommandContext.yesOption(), CommandContext.changedJSONOption("edited")
             ],
             discussion: "Every change is made in one transaction: all or none, and one 'todo undo' reverts"
                 + " them all. On a terminal the new name and deadline are shown. --every and --after"
@@ -54,6 +61,7 @@ extension Command {
                 + " another (into that todo's list); a todo cannot go under itself or one of its subtasks."
                 + " --waits-for and --no-wait-for add and remove what the todo waits for, as --tag and --untag"
                 + " do tags; a todo cannot wait for itself or for a todo that waits for it.\n\n"
+                + CommandContext.selectionRules(verb: "edit", ownOptionsSelect: false) + "\n\n"
                 + DueDateParser.rules + "\n\n"
                 + DueDateParser.timeRules + "\n\n" + CommandContext.startRules + "\n\n" + RepeatForm.rules,
             examples: [
@@ -62,11 +70,13 @@ extension Command {
                 "todo edit 3 --priority low --tag errands --untag work", "todo edit 3 --append \"called, no answer\"",
                 "todo edit 3 --every 'last fri'", "todo edit 3 --after 1m", "todo edit 3 --times 5",
                 "todo edit 3 --no-repeat", "todo edit 5 --under 3", "todo edit 5 --top",
-                "todo edit 5 --waits-for 3,4", "todo edit 5 --no-wait-for 3"
-            ]
+                "todo edit 5 --waits-for 3,4", "todo edit 5 --no-wait-for 3", "todo edit 3-5 --priority high",
+                "todo --tag errands --overdue edit --due fri", "todo --tag errands edit --tag town --yes"
+            ],
+            selectsBefore: true
         ),
         run: { (context) throws(CLIError) in
-            guard let id = try context.ids().first else { return }
+            let selection = try context.selection(ownOptionsSelect: false)
             let name = context.arguments.value("--name")
             let deadline = try context.dueDate()
             let clearDeadline = context.arguments.flag("--no-due")
@@ -137,10 +147,13 @@ extension Command {
             }
             if let name, !Todo.isValidName(name) { throw CLIError(.emptyName, path: "") }
             let repository = try context.openRepository()
+            guard let ids = try context.selectedIDs(selection, in: repository, doing: { "Edit \($0)" })?.ids else {
+                return
+            }
             let today = context.today
             let dueTimes = context.dueTimes
-            let (todo, movedFrom) = try context.recordingUndo("edit", in: repository) {
-                () throws(CLIError) -> (Todo, CalendarDate?) in
+            // One todo's edit, inside the one transaction of them all.
+            func edit(_ id: Int64) throws(CLIError) -> (Todo, CalendarDate?) {
                 guard let current = try context.perform({ () throws(TodoStoreError) in try repository.todo(id: id) })
                 else { throw CLIError(.notFound(ids: [id]), path: "") }
                 var fields = current.fields
@@ -187,29 +200,48 @@ extension Command {
                 }
                 return (todo, movedFrom)
             }
-            // A deadline moved off the rule (RFC 5545 leaves such a date undefined): said, not changed.
-            if deadline != nil, repeats.form == nil, !noRepeat, let date = todo.deadline,
-                let rule = todo.repeatRule.flatMap({ try? RecurrenceRule(parsing: $0) }),
-                RepeatSeries.firstDate(of: rule, onOrAfter: date) != date
-            {
-                context.err.writeNote(
-                    "todo \(todo.id) is now due \(TodoText.day(date)), which is not on its repeat (\(TodoText.repeatText(todo) ?? "")); the occurrence after it follows the rule"
-                )
+            let edited = try context.recordingUndo("edit", in: repository) {
+                () throws(CLIError) -> [(Todo, CalendarDate?)] in
+                var edited: [(Todo, CalendarDate?)] = []
+                for id in ids { edited.append(try edit(id)) }
+                return edited
             }
-            if let movedFrom, !context.out.isTerminal {
-                context.err.writeNote(
-                    "\(movedFrom) is not on the repeat: the first occurrence of todo \(todo.id) is \(todo.deadline.map(TodoText.day) ?? "none")"
-                )
+            var lines: [String] = []
+            for (todo, movedFrom) in edited {
+                lines.append(
+                    Self.reportEdit(
+                        todo, movedFrom: movedFrom, deadline: deadline, repeats: repeats, noRepeat: noRepeat, context))
             }
-            // On a terminal every new value is shown; a pipe keeps the documented `~ ID  NAME`.
-            context.out.write(
-                context.out.isTerminal
-                    ? TodoText.summaryWithDeadline(
-                        "~", todo, dueTimes: context.dueTimes, showsNoDeadline: true,
-                        dueWord: movedFrom == nil ? "due" : "first occurrence")
-                    : TodoText.summary("~", todo))
+            try context.writeChanged(ChangedTodos(lines: lines, todos: edited.map(\.0)), in: repository)
         }
     )
+
+    /// What `edit` says of one todo it changed: notes on stderr, and the line to print.
+    private static func reportEdit(
+        _ todo: Todo, movedFrom: CalendarDate?, deadline: TypedDeadline?, repeats: RepeatRequest, noRepeat: Bool,
+        _ context: CommandContext
+    ) -> String {
+        // A deadline moved off the rule (RFC 5545 leaves such a date undefined): said, not changed.
+        if deadline != nil, repeats.form == nil, !noRepeat, let date = todo.deadline,
+            let rule = todo.repeatRule.flatMap({ try? RecurrenceRule(parsing: $0) }),
+            RepeatSeries.firstDate(of: rule, onOrAfter: date) != date
+        {
+            context.err.writeNote(
+                "todo \(todo.id) is now due \(TodoText.day(date)), which is not on its repeat (\(TodoText.repeatText(todo) ?? "")); the occurrence after it follows the rule"
+            )
+        }
+        if let movedFrom, !context.out.isTerminal {
+            context.err.writeNote(
+                "\(movedFrom) is not on the repeat: the first occurrence of todo \(todo.id) is \(todo.deadline.map(TodoText.day) ?? "none")"
+            )
+        }
+        // On a terminal every new value is shown; a pipe keeps the documented `~ ID  NAME`.
+        return context.out.isTerminal
+            ? TodoText.summaryWithDeadline(
+                "~", todo, dueTimes: context.dueTimes, showsNoDeadline: true,
+                dueWord: movedFrom == nil ? "due" : "first occurrence")
+            : TodoText.summary("~", todo)
+    }
 
     /// Moves the deadline of `fields` to the day typed, and what moves with it (the start, an
     /// instant time) by as many days as the day shown moves: another zone's time can fall on

@@ -20,8 +20,9 @@ extension Command {
                 + CommandContext.filterOptions + [CommandContext.searchOption],
             discussion: """
                 The order is the list's default one, so an import recreates the same list.
-                json: a todo that has a UID (from a sync or an ics export) carries it as "uid", so
-                importing the file twice adds its todos once.
+                json: each todo's id, and its UID (from a sync or an ics export) as "uid" when it has one:
+                importing the file again updates those todos instead of adding them twice, and
+                importing it into another file keeps each id no todo there ever had.
                 ics: calendar and task apps read it (Thunderbird, Apple Reminders, Nextcloud Tasks), and
                 so does 'todo import --from ics'. Each todo keeps its UID from then on, so a todo that
                 comes back from another app, or through 'todo sync', is the same todo, not a copy. A

@@ -37,8 +37,7 @@ extension Command {
             ]
         ),
         run: { (context) throws(CLIError) in
-            var request = try context.fetchRequest()
-            context.hideNotStarted(&request)
+            var request = try context.listedRequest()
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
             let grouping = try context.outlineGrouping(in: repository)
@@ -68,29 +67,28 @@ extension Command {
             abstract:
                 "With no command, todo lists the undone todos that have started and, on a terminal, counts the"
                 + " done ones and those not started yet ('todo list' shows the done ones too, 'todo list --waiting'"
-                + " the others); on a terminal it shows the rows that fit its height and says how many more there are"
-                + " (a pipe gets every row); --today and --week narrow it as in 'todo list', and so do --blocked and --unblocked; --all adds those not started,"
-                + " --status shows the todos in that state instead (todo --status in-process).",
-            options: CommandContext.dueSoonOptions + CommandContext.blockedOptions + [
-                CommandContext.allOption, CommandContext.listOption, CommandContext.statusOption
-            ]),
+                + " the others); --today and --week narrow it as in 'todo list', and so does every other filter of 'todo list'"
+                + " (todo --tag errands --overdue); --all adds those not started,"
+                + " --status shows the todos in that state instead (todo --status in-process), --done the done ones."
+                + " On a terminal it shows the rows that fit its height and says how many more there are (a pipe gets every row)."
+                + " A verb after the filter acts on the todos 'todo list' with it shows (todo --tag errands done).",
+            options: CommandContext.selectionOptions),
         run: { (context) throws(CLIError) in
             // --status names the states to show instead of the undone ones (`todo --status in-process`).
             let statuses = try context.statuses()
             var request = TodoFetchRequest(filter: statuses.isEmpty ? .undone : .all)
-            request.statuses = statuses
-            try context.applyDueSoonFilters(to: &request)
-            try context.applyBlockedFilters(to: &request)
+            try context.applyFilters(to: &request)
             context.hideNotStarted(&request)
             let repository = try context.openRepository()
             request.lists = try context.listIDs(in: repository)
+            let notes = try context.noteTagsNoTodoHas(request, in: repository)
             try context.perform { () throws(TodoStoreError) in
                 guard context.out.isTerminal else {
                     try writeText(repository, request, context, &context.out)
                     return
                 }
                 var countLines: [String] = []
-                if statuses.isEmpty {
+                if statuses.isEmpty, request.filter == .undone {
                     let done = try repository.count(.done)
                     let waiting = try request.startedBy.map { (today) throws(TodoStoreError) in
                         try repository.count(TodoFetchRequest.waiting(after: today))
@@ -101,16 +99,18 @@ extension Command {
                             "\(count) \(kind) \(count == 1 ? "todo" : "todos") hidden: todo list \(option)")
                     }
                 }
-                // The rows that fit: the terminal's height less the count lines and the line the
-                // shell's prompt takes after them; one less again for the "more" line.
+                // The rows that fit: the terminal's height less the notes above the rows, the
+                // count lines and the line the shell's prompt takes after them; less again the
+                // "more" line's rows.
                 let total = try Terminal.height().map { (height) throws(TodoStoreError) in
-                    (height: height, todos: try repository.count(request))
+                    (height: height - notes - countLines.count - 1, todos: try repository.count(request))
                 }
-                if let total, total.todos > total.height - countLines.count - 1 {
+                if let total, total.todos > total.height {
                     func line(_ more: Int) -> String {
-                        TodoText.sanitized("… and \(Command.counted(more)) more: \(context.overviewListCommand())")
+                        TodoText.sanitized(
+                            "… and \(Command.counted(more)) more: \(context.overviewListCommand(for: request))")
                     }
-                    let room = max(total.height - countLines.count - 1 - Command.terminalRows(of: line(total.todos)), 1)
+                    let room = max(total.height - Command.terminalRows(of: line(total.todos)), 1)
                     let written = try writeText(repository, request, context, &context.out, maxRows: room)
                     context.out.write(context.style.paint(line(total.todos - written), .dim) + "\n")
                 } else {
@@ -140,32 +140,28 @@ extension Command {
         return (count < 0 ? "-" : "") + groups.joined(separator: ",")
     }
 
-    /// Writes the todos as a JSON array; with `uids` (`todo export`), each todo that has a UID
-    /// carries it.
+    /// Writes the todos as a JSON array, each todo as ``TodoJSON`` writes it (with its uid
+    /// when it has one): `todo list --json` and `todo export`.
+    /// (`uids`, when given, reads them: `todo export` passes its own.)
     static func writeJSON(
-        _ repository: TodoRepository, _ request: TodoFetchRequest,
-        _ out: inout OutputStream, uids: TodoUIDs? = nil
+        _ repository: TodoRepository, _ request: TodoFetchRequest, _ out: inout OutputStream, uids: TodoUIDs? = nil
     ) throws(TodoStoreError) {
+        let objects = try TodoJSON(repository, uids: uids)
         var first = true
-        let lists = try JSON.listNames(repository)
-        let children = try repository.subtaskIDsByParent()
-        let depends = try repository.hasDependencies() ? try repository.dependencyIDsByTodo() : [:]
         // forEach's body cannot throw: a failed UID read is kept and thrown after the loop.
         var failure: TodoStoreError?
         out.write("[")
         func write(_ todo: Todo) {
             guard failure == nil else { return }
-            var uid: String?
+            let object: String
             do throws(TodoStoreError) {
-                uid = try uids?.uid(ofTodo: todo.id)
+                object = try objects.object(todo)
             } catch {
                 failure = error
                 return
             }
             out.write(first ? "\n  " : ",\n  ")
-            out.write(
-                JSON.object(
-                    todo, uid: uid, lists: lists, children: children[todo.id] ?? [], depends: depends[todo.id] ?? []))
+            out.write(object)
             first = false
         }
         if let ordered = try dependencyOrdered(repository, request) {
@@ -251,13 +247,17 @@ extension Command {
     ) throws(TodoStoreError) {
         let snapshots = try outline(repository, request, grouping)
         let lists = try JSON.listNames(repository)
-        let groups = snapshots.groups.map { group in
+        let uids = try TodoJSON.uids(repository)
+        var groups: [String] = []
+        for group in snapshots.groups {
             // Depth first, each with its depth in the group's tree (and its parent, as every object).
-            let items = snapshots.tree(in: group).map {
-                "    " + JSON.object($0.record, uid: nil, lists: lists, depth: $0.depth)
+            var items: [String] = []
+            for row in snapshots.tree(in: group) {
+                let uid = try uids?.uid(ofTodo: row.record.id)
+                items.append("    " + JSON.object(row.record, uid: uid, lists: lists, depth: row.depth))
             }
             let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
-            return "  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}"
+            groups.append("  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}")
         }
         out.write(groups.isEmpty ? "[]\n" : "[\n" + groups.joined(separator: ",\n") + "\n]\n")
     }
@@ -421,11 +421,13 @@ extension CommandContext {
         request.startedBy = today
     }
 
-    /// The `todo list` command that lists every todo bare `todo` chose: `todo list --undone`
-    /// (but with `--status`) and bare `todo`'s options as given; what its "more" line names.
-    func overviewListCommand() -> String {
+    /// The `todo list` command that lists every todo bare `todo` chose with `request`: bare
+    /// `todo`'s options as given, and `--undone` where `request` has only undone todos and that
+    /// option was not given (bare `todo`'s default, which `todo list` does not share); what its
+    /// "more" line names.
+    func overviewListCommand(for request: TodoFetchRequest) -> String {
         commandLine(
-            ["list"] + (arguments.allValues("--status").isEmpty ? ["--undone"] : []),
+            ["list"] + (request.filter == .undone && !arguments.flag("--undone") ? ["--undone"] : []),
             options: Command.undoneOverview.spec.options)
     }
 
@@ -614,6 +616,15 @@ extension CommandContext {
     /// The usage error of a priority that is none of ``TodoPriority/acceptedForms``.
     static func badPriority(_ text: String) -> CLIError {
         .usage("'\(TodoText.sanitized(text))' is not a priority", hint: "Use \(TodoPriority.acceptedForms).")
+    }
+
+    /// What `todo list` with these options shows, the lists aside (``listIDs(in:)`` reads them
+    /// in the file): ``fetchRequest()`` without the todos not started yet unless asked for. A
+    /// verb's selection by filter is this request (CommandContext+Selection.swift).
+    func listedRequest() throws(CLIError) -> TodoFetchRequest {
+        var request = try fetchRequest()
+        hideNotStarted(&request)
+        return request
     }
 
     /// The fetch request that `list`'s options describe.

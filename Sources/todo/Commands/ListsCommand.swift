@@ -94,23 +94,30 @@ extension Command {
         spec: CommandSpec(
             name: "move",
             abstract: "Move todos to another list.",
-            arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
-            options: [.init(name: "--to", value: "list", help: "The list to move them to (required).")],
+            arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true, optional: true)],
+            options: [
+                .init(name: "--to", value: "list", help: "The list to move them to (required)."),
+                CommandContext.yesOption(), CommandContext.changedJSONOption("moved")
+            ],
             discussion: """
                 All or nothing: if any id does not exist, or the list does not, nothing moves. One
                 step of 'todo undo'. A todo keeps its id, and its subtasks move with it (a subtask
                 moved without its parent is at the top level of its new list). 'todo edit ID --list
                 NAME' does the same for one todo.
+
+                \(CommandContext.selectionRules(verb: "move", ownOptionsSelect: false))
                 """,
-            examples: ["todo move 3 --to Groceries", "todo move 3 5-7 --to Work"]
+            examples: ["todo move 3 --to Groceries", "todo move 3 5-7 --to Work", "todo --tag work move --to Work"],
+            selectsBefore: true
         ),
         run: { (context) throws(CLIError) in
-            let parts = try context.idParts()
+            let selection = try context.selection(ownOptionsSelect: false)
             guard let name = context.arguments.value("--to") else {
                 throw .usage("'todo move' needs the list to move to", hint: "For example: todo move 3 --to Groceries")
             }
             let repository = try context.openRepository()
-            let ids = try context.existingIDs(parts, in: repository)
+            let doing = { (what: String) in "Move \(what) to \(TodoText.sanitized(name))" }
+            guard let ids = try context.selectedIDs(selection, in: repository, doing: doing)?.ids else { return }
             let moved = try context.recordingUndo("move", in: repository) { () throws(CLIError) in
                 let list = try context.list(named: name, in: repository)
                 return (
@@ -120,9 +127,8 @@ extension Command {
                     }
                 )
             }
-            for todo in moved.1 {
-                context.out.write(TodoText.summary("→", todo, then: "(\(TodoText.sanitized(moved.0.name)))"))
-            }
+            let lines = moved.1.map { TodoText.summary("→", $0, then: "(\(TodoText.sanitized(moved.0.name)))") }
+            try context.writeChanged(ChangedTodos(lines: lines, todos: moved.1), in: repository)
         }
     )
 }

@@ -132,20 +132,16 @@ extension Command {
         }
     }
 
-    /// The todos as `todo list --json` writes them, in rank order, each with its `"urgency"`
-    /// (two decimals) last.
+    /// The todos as `todo list --json` writes them (``TodoJSON``), in rank order, each with its
+    /// `"urgency"` (two decimals) last.
     private static func writeRankedJSON(
         _ ranked: [(todo: Todo, urgency: Double)], _ repository: TodoRepository, _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let lists = try JSON.listNames(repository)
-        let children = try repository.subtaskIDsByParent()
-        let depends = try repository.hasDependencies() ? try repository.dependencyIDsByTodo() : [:]
+        let objects = try TodoJSON(repository)
         out.write("[")
         for (offset, (todo, urgency)) in ranked.enumerated() {
-            let object = JSON.object(
-                todo, uid: nil, lists: lists, children: children[todo.id] ?? [], depends: depends[todo.id] ?? [])
             // The one object shape, with one key more: its closing brace makes room for it.
-            out.write((offset == 0 ? "\n  " : ",\n  ") + object.dropLast())
+            out.write((offset == 0 ? "\n  " : ",\n  ") + (try objects.object(todo)).dropLast())
             out.write(", \"urgency\": \(decimal(urgency, places: 2))}")
         }
         out.write(ranked.isEmpty ? "]\n" : "\n]\n")

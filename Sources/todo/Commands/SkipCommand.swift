@@ -7,39 +7,46 @@ extension Command {
         spec: CommandSpec(
             name: "skip",
             abstract: "Move repeating todos to their next occurrence without marking this one done.",
-            arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
+            arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true, optional: true)],
+            options: [CommandContext.yesOption(), CommandContext.changedJSONOption("moved on")],
             discussion: """
                 Every todo must repeat and not be done: all or nothing, as in todo done, whose
                 line it prints (→ 12  Pay rent  next fri 2027-01-01; in a pipe the date alone).
                 A skipped occurrence is not counted as done in todo show, but it is one of the
                 series' --times; skipping the last one ends the series. One 'todo undo' reverts
                 it.
+
+                \(CommandContext.selectionRules(verb: "skip", ownOptionsSelect: false))
                 """,
-            examples: ["todo skip 12", "todo skip 12 14"]
+            examples: ["todo skip 12", "todo skip 12 14", "todo --tag bills --overdue skip"],
+            selectsBefore: true
         ),
         run: { (context) throws(CLIError) in
-            let parts = try context.idParts()
+            let selection = try context.selection(ownOptionsSelect: false)
             let repository = try context.openRepository()
-            let ids = try context.existingIDs(parts, in: repository)
+            guard let ids = try context.selectedIDs(selection, in: repository, doing: { "Skip \($0)" })?.ids else {
+                return
+            }
             let today = context.today
             let now = UTCTimestamp.now()
             let isTerminal = context.out.isTerminal
-            let lines = try context.recordingUndo("skip", in: repository) { () throws(CLIError) -> [String] in
+            let outcome = try context.recordingUndo("skip", in: repository) { () throws(CLIError) -> ChangedTodos in
                 let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
                 let refusals = todos.compactMap { RepeatRefusal.skipping($0, today: today, now: now) }
                 if !refusals.isEmpty { throw RepeatRefusal.error(refusals) }
-                var lines: [String] = []
+                var changed = ChangedTodos(lines: [], todos: [])
                 for todo in todos {
                     let skipped = try context.perform { () throws(TodoStoreError) in
                         try repository.finishOccurrence(of: todo.id, .skip, today: today, now: now)
                     }
                     if let (outcome, moved) = skipped {
-                        lines.append(TodoText.finished("→", moved, outcome, isTerminal: isTerminal))
+                        changed.lines.append(TodoText.finished("→", moved, outcome, isTerminal: isTerminal))
+                        changed.todos.append(moved)
                     }
                 }
-                return lines
+                return changed
             }
-            for line in lines { context.out.write(line) }
+            try context.writeChanged(outcome, in: repository)
         }
     )
 }

@@ -46,23 +46,29 @@ extension Command {
         return Command(
             spec: CommandSpec(
                 name: name, abstract: abstract,
-                arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true)],
-                options: status == .inProcess ? [percentOption] : [],
+                arguments: [.init(name: "id", help: CommandContext.idsHelp, repeats: true, optional: true)],
+                options: (status == .inProcess ? [percentOption] : []) + [
+                    CommandContext.yesOption(), CommandContext.changedJSONOption("changed")
+                ],
                 discussion: """
                     All or nothing: if any id does not exist, no todo is changed. A range means the todos
                     that exist in it (ids are never reused, so deleted ones leave gaps); one with none is
                     an error. One 'todo undo' puts them back.
 
+                    \(CommandContext.selectionRules(verb: name, ownOptionsSelect: false))
+
                     \(discussion)
                     """,
-                examples: examples
+                examples: examples,
+                selectsBefore: true
             ),
             run: { (context) throws(CLIError) in
                 let percent = try context.percent()
-                let parts = try context.idParts()
+                let selection = try context.selection(ownOptionsSelect: false)
                 let repository = try context.openRepository()
-                let ids = try context.existingIDs(parts, in: repository)
-                let lines = try context.recordingUndo(name, in: repository) { () throws(CLIError) -> [String] in
+                let doing = { (what: String) in "Mark \(what) \(Self.stateWords(status))" }
+                guard let ids = try context.selectedIDs(selection, in: repository, doing: doing)?.ids else { return }
+                let outcome = try context.recordingUndo(name, in: repository) { () throws(CLIError) -> ChangedTodos in
                     // Read and write in one transaction: what is reported as left alone is what
                     // the write left alone.
                     let todos = try context.perform { () throws(TodoStoreError) in try repository.todos(ids: ids) }
@@ -81,9 +87,13 @@ extension Command {
                         lines[todo.id] = TodoText.summary("~", todo, then: Self.stateWords(todo))
                     }
                     let unchanged = status == .needsAction ? "not in progress" : "already \(Self.stateWords(status))"
-                    return todos.map { lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): \(unchanged)\n" }
+                    return ChangedTodos(
+                        lines: todos.map {
+                            lines[$0.id] ?? "  \($0.id)  \(TodoText.sanitized($0.name)): \(unchanged)\n"
+                        },
+                        todos: changed)
                 }
-                for line in lines { context.out.write(line) }
+                try context.writeChanged(outcome, in: repository)
             }
         )
     }

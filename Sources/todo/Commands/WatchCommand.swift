@@ -62,15 +62,17 @@ extension Command {
                 try context.text(for: request, in: repository, byList: context.groupsByList)
             }
             let json = context.arguments.flag("--json")
+            let uids = json ? try context.perform { () throws(TodoStoreError) in try WatchUIDs(repository) } : nil
             let printer: any WatchOutput =
                 if let grouping {
                     WatchOutlinePrinter(
                         json: json, out: context.out, text: text, grouping: grouping,
-                        groupsByList: context.groupsByList)
+                        groupsByList: context.groupsByList, uids: uids)
                 } else {
                     WatchPrinter(
                         json: json, out: context.out, text: text,
-                        current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil })
+                        current: { [weak controller] id in (try? controller?.repository.todo(id: id)) ?? nil },
+                        uids: uids)
                 }
             controller.delegate = printer
             // Watching from before the first read: a commit made once the list is printed (and
@@ -134,12 +136,17 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     /// The todo with an id as stored now, to tell a todo that left a filtered list (done
     /// under `--undone`) from one that was deleted.
     let current: (Int64) -> Todo?
+    /// The todos' UIDs for `--json`.
+    let uids: WatchUIDs?
 
-    init(json: Bool, out: OutputStream, text: TodoText, current: @escaping (Int64) -> Todo?) {
+    init(
+        json: Bool, out: OutputStream, text: TodoText, current: @escaping (Int64) -> Todo?, uids: WatchUIDs? = nil
+    ) {
         self.json = json
         self.out = out
         self.text = text
         self.current = current
+        self.uids = uids
     }
 
     /// The results in tree order (subtasks indented under their parents, as `todo list` shows
@@ -151,7 +158,9 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
         func depth(_ todo: Todo) -> Int { tree?.item(withID: todo.id)?.depth ?? 0 }
         if json {
             out.write(
-                "{\"items\": [" + todos.map { JSON.object($0, uid: nil, depth: depth($0)) }.joined(separator: ", ")
+                "{\"items\": ["
+                    + todos.map { JSON.object($0, uid: uids?.uid(of: $0.id, inListing: true), depth: depth($0)) }
+                    .joined(separator: ", ")
                     + "]}\n")
         } else {
             // As in `todo list`, the id column is as wide as the widest id listed. The lines
@@ -187,7 +196,7 @@ final class WatchPrinter: FetchedResultsControllerDelegate {
     ) {
         func object(_ item: Row) -> String {
             let (todo, depth) = row(item)
-            return JSON.object(todo, uid: nil, depth: depth)
+            return JSON.object(todo, uid: uids?.uid(of: todo.id, inListing: false), depth: depth)
         }
         var changes: [String] = []
         changes += difference.itemDeletes.map { "{\"type\": \"delete\", \"id\": \($0.id), \"from\": \($0.from.item)}" }

@@ -40,14 +40,20 @@ final class WatchOutlinePrinter: WatchOutput {
     private(set) var builder: TodoSnapshotBuilder<Todo>
     /// Whether the groups are the lists (`--by list`), rebuilt as they change.
     let groupsByList: Bool
+    /// The todos' UIDs for `--json`.
+    let uids: WatchUIDs?
     /// The outline as last printed.
     private var shown: TodoSnapshots<Todo>
 
-    init(json: Bool, out: OutputStream, text: TodoText, grouping: TodoGrouping<Todo>, groupsByList: Bool = false) {
+    init(
+        json: Bool, out: OutputStream, text: TodoText, grouping: TodoGrouping<Todo>, groupsByList: Bool = false,
+        uids: WatchUIDs? = nil
+    ) {
         self.json = json
         self.out = out
         self.text = text
         self.groupsByList = groupsByList
+        self.uids = uids
         self.builder = TodoSnapshotBuilder(nestingTodosBy: grouping)
         self.shown = builder.build([])
     }
@@ -65,7 +71,9 @@ final class WatchOutlinePrinter: WatchOutput {
         if json {
             let groups = shown.groups.map { group in
                 "{\"title\": \(JSON.string(group.title)), \"items\": ["
-                    + shown.tree(in: group).map { JSON.object($0.record, uid: nil, depth: $0.depth) }
+                    + shown.tree(in: group).map {
+                        JSON.object($0.record, uid: uids?.uid(of: $0.record.id, inListing: true), depth: $0.depth)
+                    }
                     .joined(separator: ", ") + "]}"
             }
             out.write("{\"groups\": [" + groups.joined(separator: ", ") + "]}\n")
@@ -167,7 +175,10 @@ final class WatchOutlinePrinter: WatchOutput {
             var fields = ["\"type\": \"\(type)\"", "\"group\": \(JSON.string(group?.title ?? ""))"]
             if let todo = row.record { fields.append("\"id\": \(todo.id)") }
             fields.append(indexes)
-            if let todo = row.record { fields.append("\"todo\": \(JSON.object(todo, uid: nil, depth: depth))") }
+            if let todo = row.record {
+                let uid = uids?.uid(of: todo.id, inListing: false)
+                fields.append("\"todo\": \(JSON.object(todo, uid: uid, depth: depth))")
+            }
             return "{" + fields.joined(separator: ", ") + "}"
         }
         var changes: [String] = []

@@ -1,5 +1,6 @@
 import TodoInterop
 import TodoStore
+import TodoSync
 
 /// Writes JSON by hand: the CLI's output is small and fixed in shape, and Foundation's
 /// encoder would make every run load and start Foundation for it.
@@ -81,5 +82,69 @@ enum JSON {
         case .clock(let time): string(time.text)
         case .percent(let percent): "\(percent)"
         }
+    }
+}
+
+/// The todo objects of `todo list --json`, for any todos: each as ``JSON/object(_:uid:lists:children:depends:depth:)``
+/// writes it, with its list's name, its subtasks, what it waits for, and its `"uid"` when it has
+/// one (table `todo_uids`: a todo synced, exported, or imported with one). `list`, `export` and
+/// the verbs' `--json` (`done`, `undone`, `rm`, `edit`, `undo`, `redo`...) print these, so a
+/// script reads one shape.
+struct TodoJSON {
+    let lists: [Int64: String]
+    let children: [Int64: [Int64]]
+    let depends: [Int64: [Int64]]
+    /// Nil when no todo of the file has a UID: then none is looked up.
+    let uids: TodoUIDs?
+
+    /// Reads what the objects need besides the todos themselves; `uids` in place of the file's.
+    init(_ repository: TodoRepository, uids: TodoUIDs? = nil) throws(TodoStoreError) {
+        lists = try JSON.listNames(repository)
+        children = try repository.subtaskIDsByParent()
+        depends = try repository.hasDependencies() ? try repository.dependencyIDsByTodo() : [:]
+        if let uids { self.uids = uids } else { self.uids = try Self.uids(repository) }
+    }
+
+    /// The file's UIDs, or nil when it has none (most files that never synced): one look-up
+    /// then, instead of one per todo.
+    static func uids(_ repository: TodoRepository) throws(TodoStoreError) -> TodoUIDs? {
+        let uids = TodoUIDs(repository: repository)
+        return try uids.anyGiven() ? uids : nil
+    }
+
+    /// One todo's object.
+    func object(_ todo: Todo) throws(TodoStoreError) -> String {
+        JSON.object(
+            todo, uid: try uids?.uid(ofTodo: todo.id), lists: lists, children: children[todo.id] ?? [],
+            depends: depends[todo.id] ?? [])
+    }
+
+    /// `todos` as a JSON array, one object a line, as `todo list --json` writes them.
+    func array(_ todos: [Todo]) throws(TodoStoreError) -> String {
+        var items: [String] = []
+        items.reserveCapacity(todos.count)
+        for todo in todos { items.append(try object(todo)) }
+        return items.isEmpty ? "[]\n" : "[\n  " + items.joined(separator: ",\n  ") + "\n]\n"
+    }
+}
+
+/// The UIDs of `todo watch --json`'s todo objects, which carry `"uid"` as `todo list --json`'s
+/// do: in the first listing only when the file had UIDs when the watch started (most files
+/// never synced: no look-up per todo of a long list), in every change line always (a sync may
+/// give a todo its UID at any time). A failed look-up leaves the key out; the watch's next read
+/// of the file reports the failure.
+struct WatchUIDs {
+    let uids: TodoUIDs
+    let anyAtStart: Bool
+
+    init(_ repository: TodoRepository) throws(TodoStoreError) {
+        uids = TodoUIDs(repository: repository)
+        anyAtStart = try uids.anyGiven()
+    }
+
+    /// The UID of the todo `id`, for the first listing (`inListing`) or a change line.
+    func uid(of id: Int64, inListing: Bool) -> String? {
+        guard !inListing || anyAtStart else { return nil }
+        return (try? uids.uid(ofTodo: id)) ?? nil
     }
 }
