@@ -30,7 +30,7 @@ public struct TodoProject: Hashable, Sendable, CustomStringConvertible {
         "names joined by dots, the widest first (Work, Work.ClientA); each name a tag's word (\"Home Improvement\" too)"
 
     /// The project `text` names, or `nil` when it names none: empty, over ``maximumLength``
-    /// bytes, or with a name that is no tag's word (``TodoTag/isValidWord(_:)``: no control
+    /// bytes, or with a name that is no tag's word (`TodoTag.isValidWord(_:)`: no control
     /// characters, no white space but single spaces inside, no leading sigil), an empty name
     /// (`Work..A`, `.Work`) included.
     public init?(_ text: some StringProtocol) {

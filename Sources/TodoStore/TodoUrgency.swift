@@ -10,6 +10,7 @@
 /// | priority | high (1-4) 6, medium (5) 3.9, low (6-9) 1.8, none 0 | 1 |
 /// | age | days since it was created / 365, at most 1; 0 when not known | 2 |
 /// | tags | 0.8 for one tag, 0.9 for two, 1 for three or more | 1 |
+/// | project | 1 when it has a project | 1 |
 /// | in progress | 1 when it is in progress (`todo start`) | 4 |
 /// | blocking | 1 when a todo not done waits for it and it is not done | 8 |
 /// | blocked | 1 when it waits for a todo not done | -5 |
@@ -30,6 +31,8 @@ public enum TodoUrgency {
     public static let maximumAgeInDays = 365.0
     /// The coefficient of the tags term.
     public static let tags = 1.0
+    /// The coefficient of the project term: taskwarrior's for a task with a project.
+    public static let project = 1.0
     /// In progress: taskwarrior's "active".
     public static let inProgress = 4.0
     /// Not done, and a todo not done waits for it.
@@ -62,6 +65,7 @@ public enum TodoUrgency {
         score += priorityTerm(fields.priority)
         score += age * ageFactor(created: fields.created, now: now)
         score += tags * tagsFactor(count: fields.tags.isEmpty ? 0 : fields.tags.count)
+        if fields.project != nil { score += project }
         if fields.status == .inProcess { score += inProgress }
         if links.isBlocking { score += blocking }
         if links.isBlocked { score += blocked }

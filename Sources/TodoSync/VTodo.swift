@@ -32,7 +32,7 @@ import TodoStore
 ///   spaces: `Home Improvement`); the others (a control character, over 100 bytes...) are no
 ///   field, and stay on the object.
 /// - note: DESCRIPTION as TEXT, unescaped; none is `nil`.
-/// - project: `X-TODO-PROJECT` as TEXT, when it names a project (``TodoProject``).
+/// - project: `X-TODO-PROJECT` as TEXT, when it names a project (`TodoProject`).
 /// - created: CREATED; completed: COMPLETED while completed (a cancelled todo was never
 ///   completed). Each only as a UTC DATE-TIME, as RFC 5545 requires; anything else is none.
 public struct VTodoObject: Sendable, Equatable {

@@ -58,6 +58,8 @@ import Testing
         #expect(close(TodoUrgency.score(of: fields, links: links, today: today, now: now), expected))
         fields.start = today.adding(days: 1)
         #expect(close(TodoUrgency.score(of: fields, links: links, today: today, now: now), expected - 3))
+        fields.project = TodoProject("Work.ClientA")
+        #expect(close(TodoUrgency.score(of: fields, links: links, today: today, now: now), expected - 3 + 1))
         #expect(close(TodoUrgency.score(of: TodoFields(name: "plain"), today: today, now: now), 0))
     }
 

@@ -38,22 +38,13 @@ extension Command {
                 context.out.write("[" + items.joined(separator: ", ") + "]\n")
                 return
             }
-            guard !counts.isEmpty else {
-                // Said to a person only: in a pipe, no projects is no lines.
-                if context.out.isTerminal { context.out.write("No projects.\n") }
-                return
-            }
             // Each project by its last name, two columns in per level, as `task projects` shows them.
-            let labels = counts.map { count in
+            let rows = counts.map { count in
                 let names = count.project.names
-                return TodoText.indent(names.count - 1) + TodoText.sanitized(String(names.last ?? ""))
+                let label = TodoText.indent(names.count - 1) + TodoText.sanitized(String(names.last ?? ""))
+                return (label, count.undone, count.done)
             }
-            let width = labels.map(DisplayWidth.of).max() ?? 0
-            for (label, count) in zip(labels, counts) {
-                context.out.write(
-                    label + String(repeating: " ", count: width - DisplayWidth.of(label))
-                        + "  \(count.undone) undone, \(count.done) done\n")
-            }
+            Self.writeCountRows(rows, none: "No projects.", to: context)
         }
     )
 }

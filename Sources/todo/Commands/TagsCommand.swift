@@ -38,18 +38,27 @@ extension Command {
                 context.out.write("[" + items.joined(separator: ", ") + "]\n")
                 return
             }
-            guard !counts.isEmpty else {
-                // Said to a person only: in a pipe, no tags is no lines.
-                if context.out.isTerminal { context.out.write("No tags.\n") }
-                return
-            }
-            let width = counts.map { DisplayWidth.of(TodoText.sanitized($0.tag.description)) }.max() ?? 0
-            for count in counts {
-                let tag = TodoText.sanitized(count.tag.description)
-                context.out.write(
-                    tag + String(repeating: " ", count: width - DisplayWidth.of(tag))
-                        + "  \(count.undone) undone, \(count.done) done\n")
-            }
+            Self.writeCountRows(
+                counts.map { (TodoText.sanitized($0.tag.description), $0.undone, $0.done) }, none: "No tags.",
+                to: context)
         }
     )
+
+    /// Rows of labels (made safe) with how many todos not done and done each has, the counts
+    /// lined up after the widest label, as `todo tags` and `todo projects` print them; `none` on
+    /// a terminal when there are no rows (in a pipe, no rows is no lines).
+    static func writeCountRows(
+        _ rows: [(label: String, undone: Int, done: Int)], none: String, to context: CommandContext
+    ) {
+        guard !rows.isEmpty else {
+            if context.out.isTerminal { context.out.write(none + "\n") }
+            return
+        }
+        let width = rows.map { DisplayWidth.of($0.label) }.max() ?? 0
+        for row in rows {
+            context.out.write(
+                row.label + String(repeating: " ", count: width - DisplayWidth.of(row.label))
+                    + "  \(row.undone) undone, \(row.done) done\n")
+        }
+    }
 }
