@@ -14,7 +14,7 @@ import json, os, re
 from types import SimpleNamespace
 
 from .figures import figure, table as print_table
-from .proc import log, run, wall_ms
+from .proc import environment, log, run, wall_ms
 from .servers import PASSWORD, USER, Radicale, bench_records, noop_sync, stop_all, sync_json, todo_env
 from .stats import p50
 
@@ -61,18 +61,10 @@ def measure(ctx):
         log(f"bench: lists: todo sync with nothing to do vs. {s.lists} curl REPORTs...")
         _, methods, _ = noop_sync(todo, db, env, server)
         ours, theirs = [], []
-        saved = {key: os.environ.get(key) for key in env}
-        os.environ.update(env)  # wall_ms runs in this environment: the password, HOME
-        try:
+        with environment(**env):  # wall_ms runs in this environment: the password, HOME
             for _ in range(s.runs):
                 ours.append(wall_ms([todo, "--db", db, "sync", "--json"]))
                 theirs.append(sum(wall_ms(curl) for curl in curls))
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
         ours, theirs = p50(ours), p50(theirs)
         table = {"lists": s.lists, "todos": s.todos, "runs": s.runs, "requests": sum(methods.values()),
                  "methods": methods}

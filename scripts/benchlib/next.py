@@ -21,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
 from .figures import figure, size_label, table
-from .proc import log, run, wall_ms
+from .proc import environment, log, run, wall_ms
 from .stats import p50
 
 NAME = "next"
@@ -117,9 +117,7 @@ def measure(ctx):
     run([todo, "--db", db, "import", "--from", "taskwarrior", export], timeout=600)
 
     ours_command, theirs_command = [todo, "--db", db, "next"], ["task", "next"]
-    saved = {key: os.environ.get(key) for key in ("TASKRC", "TASKDATA")}
-    os.environ.update(TASKRC=rc, TASKDATA=data)  # wall_ms runs in this environment
-    try:
+    with environment(TASKRC=rc, TASKDATA=data):  # wall_ms runs in this environment
         for command in (ours_command, theirs_command):
             wall_ms(command)  # untimed: task's garbage collection after the import, caches
         log(f"bench: next: todo next vs. task next over {s.tasks:,} tasks, {s.runs} runs each...")
@@ -127,12 +125,6 @@ def measure(ctx):
         for _ in range(s.runs):
             ours.append(wall_ms(ours_command))
             theirs.append(wall_ms(theirs_command))
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     agree, without_next = agreement(todo, db, env)
     pending = sum(1 for line in open(os.path.join(data, "pending.data")) if line.strip())
     detail = {"tasks": s.tasks, "runs": s.runs, "pending": pending, "agree": agree, "without_next": without_next}

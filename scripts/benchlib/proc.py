@@ -1,7 +1,7 @@
 """Running and timing processes, and stopping every one started (by pid or process group), on
 errors and on SIGTERM/SIGHUP too: `install_signal_handlers` turns those signals into SystemExit,
 which unwinds every part's `finally`, and `stop` is what each of them calls."""
-import os, resource, signal, socket, subprocess, sys, threading, time
+import contextlib, os, resource, signal, socket, subprocess, sys, threading, time
 
 from .stats import p50
 
@@ -81,6 +81,22 @@ def run_timed(command, env=None, input=None, limit=PROCESS_LIMIT_S):
         raise RuntimeError(f"{' '.join(command[:4])}... exited {process.returncode}: {err.decode(errors='replace')[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return seconds, cpu, out.decode(errors="replace")
+
+
+@contextlib.contextmanager
+def environment(**values):
+    """Runs the block with `values` set in os.environ (what wall_ms's processes inherit), and
+    puts back what was there before, on errors too."""
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def wall_ms(command):
