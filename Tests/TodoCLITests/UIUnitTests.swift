@@ -142,6 +142,16 @@ import TodoStore
         var edited = todo.fields
         edited.name = "Ask re:budget +1 now"
         #expect(edit == [.edit(todo, edited)])
+        // A name's own spacing and quotes stay when only its deadline is edited.
+        let phone = Todo(id: 1, TodoFields(name: #"Say  "hi""#, deadline: CalendarDate("2024-05-01")))
+        var phoneList = self.list([phone])
+        var phoneState = self.state(on: 1, in: phoneList)
+        let deadlineOnly = press(
+            [.character("e"), .enter, .clearLine] + "2024-05-09".map { Key.character($0) } + [.enter], &phoneState,
+            &phoneList)
+        var moved = phone.fields
+        moved.moveDeadline(to: CalendarDate("2024-05-09"))
+        #expect(deadlineOnly == [.edit(phone, moved)])
     }
 
     @Test func promptsAddEditAndFilter() {

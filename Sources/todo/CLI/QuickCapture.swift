@@ -31,10 +31,17 @@ struct QuickCapture {
     /// The name: the words left, joined with spaces.
     var name: String { nameWords.joined(separator: " ") }
 
-    /// A word as typed: `literal` when it was quoted, so that it stays in the name as it is.
+    /// Whether no word was taken out of the name: no tag, no attribute.
+    var takesNothing: Bool {
+        tags.isEmpty && due == nil && start == nil && priority == nil && project == nil && repeats == nil
+    }
+
+    /// A word as typed: `literal` when it stays in the name as it is (it was quoted, with its
+    /// quotes taken off: `unquoted`; or it was a word of the name being edited).
     struct Word: Equatable {
         var text: String
         var literal = false
+        var unquoted = false
     }
 
     /// The attribute keys, by what they set, as help and hints list them.
@@ -78,11 +85,14 @@ struct QuickCapture {
 
     /// The words of a line typed in a prompt: split at spaces; a word in double quotes is one
     /// literal word (its quotes taken off), so `Reply "re:budget"` keeps `re:budget` in the name.
-    static func words(in line: String) -> [Word] {
+    /// A word among `kept` (the words of the name being edited) is literal as it is, quotes and all.
+    static func words(in line: String, keeping kept: Set<Substring> = []) -> [Word] {
         var words: [Word] = []
         for piece in line.split(separator: " ", omittingEmptySubsequences: true) {
-            if piece.count >= 2, piece.first == "\"", piece.last == "\"" {
-                words.append(Word(text: String(piece.dropFirst().dropLast()), literal: true))
+            if kept.contains(piece) {
+                words.append(Word(text: String(piece), literal: true))
+            } else if piece.count >= 2, piece.first == "\"", piece.last == "\"" {
+                words.append(Word(text: String(piece.dropFirst().dropLast()), literal: true, unquoted: true))
             } else {
                 words.append(Word(text: String(piece)))
             }

@@ -382,11 +382,12 @@ enum UIReducer {
     private static func capture(
         _ line: String, _ state: inout UIState, today: CalendarDate, keepingWordsOf name: String? = nil
     ) -> QuickCapture? {
-        let kept = Set(name.map { $0.split(separator: " ").map(String.init) } ?? [])
-        var words = QuickCapture.words(in: line)
-        for index in words.indices where kept.contains(words[index].text) { words[index].literal = true }
+        let words = QuickCapture.words(in: line, keeping: Set(name?.split(separator: " ") ?? []))
         do throws(CLIError) {
-            let capture = try QuickCapture(words, today: today)
+            var capture = try QuickCapture(words, today: today)
+            // A line with no tag, attribute or quoted word is the name exactly as typed, its
+            // spacing too: a phone's `Say  "hi"` is not rewritten by an edit of its deadline.
+            if capture.takesNothing && !words.contains(where: \.unquoted) { capture.nameWords = [line] }
             guard Todo.isValidName(capture.name) else {
                 state.say("a todo needs a name: fix it, or Esc cancels", error: true)
                 return nil
