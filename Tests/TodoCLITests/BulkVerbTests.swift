@@ -309,6 +309,7 @@ import Testing
             (["1", "2-3", "rm", "--yes"], "todo rm 1 2-3 --yes"),
             (["1", "modify", "--name", "Buy oat milk"], "todo edit 1 --name 'Buy oat milk'"),
             (["--tag", "errands", "1", "done"], "todo --tag errands done 1"),
+            (["1", "annotate", "called,", "no", "answer"], "todo edit 1 --append 'called, no answer'"),
             (["1"], "todo show 1")
         ]
         for (arguments, meant) in cases {
@@ -320,8 +321,11 @@ import Testing
                 "\(arguments): \(result.stderr)")
         }
         #expect(try doneIDs() == [])
-        // A word that is no id keeps the nearest-command hint.
+        // A word that is no id keeps the nearest-command hint; taskwarrior's annotate is edit's --append.
         #expect(try sandbox.todo("dne", "1").stderr.contains("Did you mean 'done'?"))
+        #expect(
+            try sandbox.todo("annotate", "1", "called").stderr
+                == "error: unknown command 'annotate'\nDid you mean 'todo edit ID --append TEXT'?\n")
     }
 
     /// Point 4: undo goes back 1,000 steps by default (the store's test counts them); the

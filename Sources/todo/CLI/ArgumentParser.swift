@@ -187,12 +187,22 @@ enum Suggestion {
     /// words that are not a typo of a command: `ls` is two edits from `list`.
     static let peerVerbs = [
         "ls": "list", "a": "add", "do": "done", "x": "done", "del": "rm", "delete": "rm", "remove": "rm",
-        "modify": "edit", "mod": "edit", "info": "show", "mv": "move", "projects": "lists"
+        "modify": "edit", "mod": "edit", "info": "show", "mv": "move"
+    ]
+
+    /// Taskwarrior's verbs that are an option of one of todo's commands: `task 3 annotate TEXT`
+    /// is `todo edit 3 --append TEXT`.
+    static let peerVerbOptions = [
+        "annotate": (verb: "edit", option: "--append"), "append": (verb: "edit", option: "--append"),
+        "prepend": (verb: "edit", option: "--prepend")
     ]
 
     /// The error for a command name that is neither a command nor an alias, with the command
     /// meant when there is a likely one (and, for a peer's verb, the alias that would make it one).
     static func unknownCommand(_ name: String, among commands: [String]) -> CLIError {
+        if let (verb, option) = peerVerbOptions[name], commands.contains(verb) {
+            return .usage("unknown command '\(name)'", hint: "Did you mean 'todo \(verb) ID \(option) TEXT'?")
+        }
         if let verb = peerVerbs[name], commands.contains(verb) {
             let file = Configuration.defaultPath ?? "~/.config/todo/config"
             return .usage(
@@ -207,7 +217,8 @@ enum Suggestion {
 
     /// `todo 463 done --yes` in todo's order, `todo done 463 --yes`, when `word` and the words
     /// after it up to a command are ids (`3`, `2,4`, `2-4`) and that command takes ids (a peer's
-    /// verb counts: `todo 3 modify` is `todo edit 3`); `todo 463` alone is `todo show 463`.
+    /// verb counts: `todo 3 modify` is `todo edit 3`, `todo 3 annotate called` is `todo edit 3
+    /// --append called`); `todo 463` alone is `todo show 463`.
     /// The words typed before the ids (options) stay before the verb. Nil for anything else.
     static func verbFirst(
         _ word: String, before: ArraySlice<String> = [], _ rest: ArraySlice<String>, among commands: [CommandSpec]
@@ -221,6 +232,13 @@ enum Suggestion {
         }
         let verb: CommandSpec
         if let verbWord = after.first {
+            if let (name, peerOption) = peerVerbOptions[verbWord], let named = takesIDs(name) {
+                // `todo 3 annotate called` is `todo edit 3 --append called`: the words after it one text.
+                let text = after.dropFirst().joined(separator: " ")
+                let words =
+                    ["todo"] + before.map(quotedIfNeeded) + [named.name] + ids + [peerOption, quotedIfNeeded(text)]
+                return TodoText.sanitized(words.joined(separator: " "))
+            }
             guard let named = takesIDs(verbWord) ?? peerVerbs[verbWord].flatMap(takesIDs) else { return nil }
             verb = named
         } else {
