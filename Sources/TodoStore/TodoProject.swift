@@ -7,7 +7,7 @@ import SQLite
 ///
 /// Two paths that case-fold alike (the store's one folding rule, ``TodoSearch/fold(_:)``) name
 /// one project, as tags do: filters and groupings compare ``folded``. As a field's value it is
-/// compared as written (`==`), so that renaming `work` to `Work` is a change that syncs. A
+/// compared as written (`==`, its path), so that renaming `work` to `Work` is a change that syncs. A
 /// project is inside another when its folded path
 /// starts with the other's and a dot: a filter on `Work` takes `Work.ClientA` too, never
 /// `Workshop`.
@@ -19,8 +19,9 @@ import SQLite
 public struct TodoProject: Hashable, Sendable, CustomStringConvertible {
     /// The path as it was typed: `Work.ClientA`.
     public let path: String
-    /// The case-folded path: what matching and identity use.
-    public let folded: String
+    /// The case-folded path: what matching and identity use. Computed when asked, not kept:
+    /// a list reads a project on every row and compares none.
+    public var folded: String { TodoSearch.fold(path) }
 
     /// The most bytes in a project's path.
     public static let maximumLength = 200
@@ -40,7 +41,6 @@ public struct TodoProject: Hashable, Sendable, CustomStringConvertible {
             return nil
         }
         self.path = path
-        folded = TodoSearch.fold(path)
     }
 
     public var description: String { path }

@@ -36,14 +36,15 @@ extension TodoRepository {
                 let done = row.bool(1)
                 let count = Int(row.int64(2))
                 for (depth, level) in project.lineage.enumerated() {
-                    var entry = counts[level.folded] ?? ProjectCount(project: level, undone: 0, done: 0, own: 0)
+                    let key = level.folded
+                    var entry = counts[key] ?? ProjectCount(project: level, undone: 0, done: 0, own: 0)
                     if done { entry.done += count } else { entry.undone += count }
                     if depth == project.lineage.count - 1 {
                         // Written as the oldest todo of exactly this project writes it.
                         if entry.own == 0 { entry.project = level }
                         entry.own += count
                     }
-                    counts[level.folded] = entry
+                    counts[key] = entry
                 }
             }
             return counts.values.sorted { $0.project.treeKey < $1.project.treeKey }
