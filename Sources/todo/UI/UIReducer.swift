@@ -285,50 +285,16 @@ enum UIReducer {
         let today = context.today
         switch prompt.purpose {
         case .add:
-            guard Todo.isValidName(text) else {
-                state.say("a todo needs a name: nothing added", error: true)
-                return []
-            }
-            guard let capture = capture(text, &state, today: today) else {
-                state.mode = .prompt(prompt)
-                return []
-            }
-            // A due: word gave the deadline: nothing left to ask.
-            guard capture.due == nil else { return fields(capture, &state, today: today).map { [.add($0)] } ?? [] }
-            state.mode = .prompt(.init(purpose: .addDeadline(name: text), text: ""))
-            return []
+            return named(prompt, &state, today: today, deadlinePrompt: .addDeadline(name: text)) { .add($0) }
         case .addDeadline(let line):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today),
-                let capture = capture(line, &state, today: today)
-            else {
-                // Asked again, with the name and the text kept: Esc still cancels.
-                state.mode = .prompt(prompt)
-                return []
-            }
-            return fields(capture, deadline: deadline, &state, today: today).map { [.add($0)] } ?? []
+            return dated(prompt, line: line, &state, today: today) { .add($0) }
         case .addSubtask(let parent):
-            guard Todo.isValidName(text) else {
-                state.say("a todo needs a name: nothing added", error: true)
-                return []
+            return named(prompt, &state, today: today, deadlinePrompt: .addSubtaskDeadline(name: text, parent: parent))
+            {
+                .addSubtask($0, parent: parent)
             }
-            guard let capture = capture(text, &state, today: today) else {
-                state.mode = .prompt(prompt)
-                return []
-            }
-            guard capture.due == nil else {
-                return fields(capture, &state, today: today).map { [.addSubtask($0, parent: parent)] } ?? []
-            }
-            state.mode = .prompt(.init(purpose: .addSubtaskDeadline(name: text, parent: parent), text: ""))
-            return []
         case .addSubtaskDeadline(let line, let parent):
-            guard case .some(let deadline) = parseDeadline(text, &state, today: today),
-                let capture = capture(line, &state, today: today)
-            else {
-                state.mode = .prompt(prompt)
-                return []
-            }
-            return fields(capture, deadline: deadline, &state, today: today).map { [.addSubtask($0, parent: parent)] }
-                ?? []
+            return dated(prompt, line: line, &state, today: today) { .addSubtask($0, parent: parent) }
         case .editName(let todo):
             guard Todo.isValidName(text) else {
                 state.say("a todo needs a name: nothing changed", error: true)
@@ -373,6 +339,42 @@ enum UIReducer {
             }
             return [.move(todo, to: target)]
         }
+    }
+
+    /// A new todo's name prompt answered: its words read (``QuickCapture``), then the deadline
+    /// asked for (`deadlinePrompt`), unless a `due:` word gave it and the todo is made at once
+    /// (`effect`). A blank name adds nothing; refused words ask again.
+    private static func named(
+        _ prompt: UIState.Prompt, _ state: inout UIState, today: CalendarDate,
+        deadlinePrompt: UIState.Prompt.Purpose, effect: (TodoFields) -> UIEffect
+    ) -> [UIEffect] {
+        guard Todo.isValidName(prompt.text) else {
+            state.say("a todo needs a name: nothing added", error: true)
+            return []
+        }
+        guard let capture = capture(prompt.text, &state, today: today) else {
+            state.mode = .prompt(prompt)
+            return []
+        }
+        // A due: word gave the deadline: nothing left to ask.
+        guard capture.due == nil else { return fields(capture, &state, today: today).map { [effect($0)] } ?? [] }
+        state.mode = .prompt(.init(purpose: deadlinePrompt, text: ""))
+        return []
+    }
+
+    /// A new todo's deadline prompt answered, for the name prompt's `line`: the todo made
+    /// (`effect`), or the prompt asked again, with the name and the text kept (Esc still cancels).
+    private static func dated(
+        _ prompt: UIState.Prompt, line: String, _ state: inout UIState, today: CalendarDate,
+        effect: (TodoFields) -> UIEffect
+    ) -> [UIEffect] {
+        guard case .some(let deadline) = parseDeadline(prompt.text, &state, today: today),
+            let capture = capture(line, &state, today: today)
+        else {
+            state.mode = .prompt(prompt)
+            return []
+        }
+        return fields(capture, deadline: deadline, &state, today: today).map { [effect($0)] } ?? []
     }
 
     /// What a name prompt's `line` says (``QuickCapture``), or `nil` when its words are refused or
