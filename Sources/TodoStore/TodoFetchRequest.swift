@@ -134,14 +134,18 @@ public struct TodoFetchRequest: Hashable, Sendable {
     }
 
     /// ` ORDER BY ...` for ``order``.
-    private var orderBy: String {
+    private var orderBy: String { " ORDER BY " + orderTerms.joined(separator: ", ") }
+
+    /// The terms ``order`` sorts by, each an expression on the `todos` columns, ascending: the
+    /// flat list's ORDER BY and the subtask tree's sibling order (``outlineSQL``) alike.
+    var orderTerms: [String] {
         switch order {
-        case .due: " ORDER BY deadline IS NULL, deadline, id"
-        case .name: " ORDER BY name COLLATE NOCASE, id"
+        case .due: ["deadline IS NULL", "deadline", "id"]
+        case .name: ["name COLLATE NOCASE", "id"]
         // `done + 0`: the expression migration 0021 indexes, so that this order reads that
         // index and no `done = ?` filter does (see the migration).
-        case .status: " ORDER BY done + 0, deadline IS NULL, deadline, id"
-        case .priority: " ORDER BY priority = 0, priority, deadline IS NULL, deadline, id"
+        case .status: ["done + 0", "deadline IS NULL", "deadline", "id"]
+        case .priority: ["priority = 0", "priority", "deadline IS NULL", "deadline", "id"]
         }
     }
 
@@ -260,7 +264,12 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// created bounds, the search, the tags (every, any, none), the priorities, the lists, the
     /// states, the blocked state and the projects, in parameter order
     /// (``filterArguments`` binds them; the states and the blocked state take none).
-    private var conditions: [String] {
+    private var conditions: [String] { conditions(of: "todos") }
+
+    /// ``conditions`` on the rows of `table`, a name or alias of `todos` in the statement: the
+    /// terms name their columns bare, which SQLite resolves in the innermost FROM first, and only
+    /// the blocked state's subquery names the table.
+    func conditions(of table: String) -> [String] {
         var conditions: [String] = []
         switch filter {
         case .all: break
@@ -302,8 +311,8 @@ public struct TodoFetchRequest: Hashable, Sendable {
         }
         // No parameters either. Most files have no links: the EXISTS costs a look at an empty index.
         switch blocked {
-        case true?: conditions.append(Self.blockedCondition(of: "todos"))
-        case false?: conditions.append("(done = 0 AND NOT \(Self.blockedCondition(of: "todos")))")
+        case true?: conditions.append(Self.blockedCondition(of: table))
+        case false?: conditions.append("(done = 0 AND NOT \(Self.blockedCondition(of: table)))")
         case nil: break
         }
         if !projects.isEmpty {

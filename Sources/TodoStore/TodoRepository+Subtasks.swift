@@ -235,17 +235,25 @@ extension TodoRepository {
     }
 
     /// Calls `body` with each row of ``outline(_:withContext:)``, in order, in one read
-    /// transaction (the tree and its rows are of one state of the file).
+    /// transaction (the tree and its rows are of one state of the file). `body` must not write
+    /// through this repository.
     ///
-    /// Two passes, holding no row: the ids, parents and lists of the todos the request selects,
-    /// from which the tree's order is made (``TodoOutline/places(_:context:)``); then the rows,
-    /// streamed in the request's order. A todo at the top level is written as it comes, and the
-    /// rest of its subtree after it, each subtask read by its id (a subtask's own row in the
-    /// stream is skipped unread), as is each context row. `body` must not write through this
-    /// repository.
+    /// Without context rows and without a limit or an offset (`todo list` into a pipe), SQLite
+    /// orders the tree (``TodoFetchRequest/outlineSQL``) and the rows stream from it: memory
+    /// stays that of one row whatever the list's length. The todos of a loop of parents, which
+    /// only a damaged file holds, come last, arranged by ``TodoOutline`` (which cuts the loop),
+    /// found by counting the rows the tree gave against those the request selects.
+    ///
+    /// Otherwise two passes, holding the tree's order but no row: the ids, parents and lists of
+    /// the todos the request selects, from which the tree's order is made
+    /// (``TodoOutline/places(_:context:)``); then the rows, streamed in the request's order. A
+    /// todo at the top level is written as it comes, and the rest of its subtree after it, each
+    /// subtask read by its id (a subtask's own row in the stream is skipped unread), as is each
+    /// context row.
     public func forEachInOutline(
         _ request: TodoFetchRequest, withContext: Bool = true, _ body: (TodoOutline.Row) -> Void
     ) throws(TodoStoreError) {
+        if !withContext && request.hasOutlineSQL { return try forEachInSQLOutline(request, body) }
         try connection.transaction(.deferred, mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
                 let tree = try connection.internalCachedStatement(request.treeSQL)
@@ -290,6 +298,45 @@ extension TodoRepository {
                 try writeUntil(nil)
             }
         }
+    }
+
+    /// ``forEachInOutline(_:withContext:_:)`` without context rows, the tree ordered by SQLite.
+    private func forEachInSQLOutline(
+        _ request: TodoFetchRequest, _ body: (TodoOutline.Row) -> Void
+    ) throws(TodoStoreError) {
+        try connection.transaction(.deferred, mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) in
+            try TodoStoreError.wrap { () throws(SQLiteError) in
+                let depthColumn = Int32(TodoColumns.list.split(separator: ", ").count)
+                let rows = try connection.internalCachedStatement(request.outlineSQL)
+                try rows.bind(request.outlineArguments)
+                var given = 0
+                try rows.forEachRow { row in
+                    body(Self.row(TodoColumns.todo(from: row), depth: Int(row.int64(depthColumn))))
+                    given += 1
+                }
+                let count = try connection.internalCachedStatement(request.countSQL)
+                try count.bind(request.filterArguments)
+                var chosen = 0
+                try count.forEachRow { chosen = Int($0.int64(0)) }
+                guard given < chosen else { return }
+                // A loop of parents (a damaged file): the todos the tree never reached, by the rule.
+                let unplaced = try connection.internalCachedStatement(request.unplacedSQL)
+                try unplaced.bind(request.outlineArguments + request.filterArguments)
+                var nodes: [TodoOutline.Node] = []
+                try unplaced.forEachRow { nodes.append(Self.node(from: $0)) }
+                let byID = try connection.internalCachedStatement("SELECT \(TodoColumns.list) FROM todos WHERE id = ?")
+                for place in TodoOutline.places(nodes) {
+                    try byID.reset()
+                    try byID.bind(place.id, at: 1)
+                    try byID.forEachRow { body(Self.row(TodoColumns.todo(from: $0), depth: place.depth)) }
+                }
+            }
+        }
+    }
+
+    /// A row of a tree without context rows: a todo below the top is under its parent.
+    private static func row(_ todo: Todo, depth: Int) -> TodoOutline.Row {
+        TodoOutline.Row(todo: todo, depth: depth, parentID: depth > 0 ? todo.parentID : nil)
     }
 
     /// ``outline(_:withContext:)`` of todos fetched already, in the order given (a list
