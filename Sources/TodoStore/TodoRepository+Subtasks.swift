@@ -301,9 +301,21 @@ extension TodoRepository {
     }
 
     /// ``forEachInOutline(_:withContext:_:)`` without context rows, the tree ordered by SQLite.
+    /// The loop check costs a look at the subtasks' index where no subtask's parent is newer than
+    /// it (subtasks made under their parents), else a count of the request's todos.
+    ///
+    /// With a page cache of 512 KiB instead of 2 MiB while it reads: the tree's order jumps about
+    /// the file (each row is read by its id), so few pages are read twice and a larger cache
+    /// only holds memory; it kept `todo list` of a file with subtasks above 12 MiB.
     private func forEachInSQLOutline(
         _ request: TodoFetchRequest, _ body: (TodoOutline.Row) -> Void
     ) throws(TodoStoreError) {
+        let cacheSize = try TodoStoreError.wrap { () throws(SQLiteError) in
+            let before = try connection.pragmaInt64("cache_size")
+            try connection.execute("PRAGMA cache_size = -512")
+            return before
+        }
+        defer { try? connection.execute("PRAGMA cache_size = \(cacheSize)") }
         try connection.transaction(.deferred, mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
                 let depthColumn = Int32(TodoColumns.list.split(separator: ", ").count)
@@ -314,6 +326,11 @@ extension TodoRepository {
                     body(Self.row(TodoColumns.todo(from: row), depth: Int(row.int64(depthColumn))))
                     given += 1
                 }
+                // Every loop has a link to a larger id (ids cannot fall all the way round, and a
+                // todo that is its own parent is at the top): without one, nothing was left out,
+                // as the covering partial index todos_by_parent tells at once. Else count.
+                let linksUp = "SELECT EXISTS (SELECT 1 FROM todos WHERE parent_id > id)"
+                guard try connection.internalCachedStatement(linksUp).scalarInt64() == 1 else { return }
                 let count = try connection.internalCachedStatement(request.countSQL)
                 try count.bind(request.filterArguments)
                 var chosen = 0

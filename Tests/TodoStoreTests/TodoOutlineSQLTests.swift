@@ -87,20 +87,22 @@ import Testing
                     list
                 ])
         }
-        // Parents: without loops, an earlier todo (or one of another list: the rule leaves it on
-        // top); with, any todo, itself included.
+        // Parents: any todo, a newer one too (`todo edit --under` makes those); without loops
+        // the schema refuses the links that would close one, with loops (its triggers dropped)
+        // it takes every link, a todo's own id included.
         for id in 1...count where Int.random(in: 0..<3, using: &random) > 0 {
-            let parent = loops ? Int.random(in: 1...count, using: &random) : Int.random(in: 0..<id, using: &random)
-            guard parent > 0 else { continue }
-            if !loops {
-                // The schema refuses a parent of another list: move the todo to its parent's list
-                // now and then, else leave it on top.
-                guard Bool.random(using: &random) else { continue }
+            let parent = Int64(Int.random(in: 1...count, using: &random))
+            if !loops && Bool.random(using: &random) {
+                // Into the parent's list now and then, else the rule leaves it on top.
                 try connection.execute(
                     "UPDATE todos SET list_id = (SELECT list_id FROM todos WHERE id = ?) WHERE id = ?",
-                    [Int64(parent), Int64(id)])
+                    [parent, Int64(id)])
             }
-            try connection.execute("UPDATE todos SET parent_id = ? WHERE id = ?", [Int64(parent), Int64(id)])
+            do {
+                try connection.execute("UPDATE todos SET parent_id = ? WHERE id = ?", [parent, Int64(id)])
+            } catch {
+                #expect(!loops, "the schema refused a link with its triggers dropped: \(error)")
+            }
         }
     }
 }
