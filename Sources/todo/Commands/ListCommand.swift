@@ -230,60 +230,91 @@ extension Command {
 }
 
 extension Command {
-    /// The outline section, built by the snapshot layer: each group in order, each with its
-    /// todos in the list's order (``dependencyOrdered(_:_:)``; a todo under each of its groups
-    /// when `grouping` allows several), each subtask under its parent when that parent is in the
-    /// same group, else at the group's top level (the tree rule, ``TodoOutline``, applied to the
-    /// group's todos).
+    /// The outline: each group in order (the grouping's partition, as the snapshot builder
+    /// makes it for `todo watch` and `todo ui`), each with its todos in the list's order
+    /// (``dependencyOrdered(_:_:)``; a todo under each of its groups when `grouping` allows
+    /// several), each subtask under its parent when that parent is in the same group, else at
+    /// the group's top level (the tree rule, ``TodoOutline``, applied to the group's todos),
+    /// depth first. Without the builder's snapshots, which a list printed once does not need:
+    /// they took two thirds of `todo list --outline`'s time.
     private static func outline(
         _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>
-    ) throws(TodoStoreError) -> TodoSnapshots<Todo> {
-        TodoSnapshotBuilder<Todo>(nestingTodosBy: grouping).build(try listed(repository, request))
+    ) throws(TodoStoreError) -> [OutlineGroup] {
+        let todos = try listed(repository, request)
+        return grouping.partition(todos) { _, offset in offset }.map { group, members in
+            guard let tree = TodoOutline.arranged(count: members.count, { todos[members[$0]] }) else {
+                return OutlineGroup(group: group, rows: members.map { (todos[$0], 0) })
+            }
+            // Depth first: a todo's parent comes before it.
+            var depths = [Int](repeating: 0, count: members.count)
+            return OutlineGroup(
+                group: group,
+                rows: tree.map { entry in
+                    let depth = entry.parent.map { depths[$0] + 1 } ?? 0
+                    depths[entry.offset] = depth
+                    return (todos[members[entry.offset]], depth)
+                })
+        }
     }
 
     private static func writeOutlineJSON(
         _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>,
         _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let snapshots = try outline(repository, request, grouping)
+        let groups = try outline(repository, request, grouping)
         let lists = try JSON.listNames(repository)
         let uids = try TodoJSON.uids(repository)
-        var groups: [String] = []
-        for group in snapshots.groups {
+        var written: [String] = []
+        for group in groups {
             // Depth first, each with its depth in the group's tree (and its parent, as every object).
             var items: [String] = []
-            for row in snapshots.tree(in: group) {
-                let uid = try uids?.uid(ofTodo: row.record.id)
-                items.append("    " + JSON.object(row.record, uid: uid, lists: lists, depth: row.depth))
+            for row in group.rows {
+                let uid = try uids?.uid(ofTodo: row.todo.id)
+                items.append("    " + JSON.object(row.todo, uid: uid, lists: lists, depth: row.depth))
             }
             let list = items.isEmpty ? "[]" : "[\n" + items.joined(separator: ",\n") + "\n  ]"
-            groups.append("  {\"title\": \(JSON.string(group.title)), \"items\": \(list)}")
+            written.append("  {\"title\": \(JSON.string(group.group.title)), \"items\": \(list)}")
         }
-        out.write(groups.isEmpty ? "[]\n" : "[\n" + groups.joined(separator: ",\n") + "\n]\n")
+        out.write(written.isEmpty ? "[]\n" : "[\n" + written.joined(separator: ",\n") + "\n]\n")
     }
 
     private static func writeOutlineText(
         _ repository: TodoRepository, _ request: TodoFetchRequest, _ grouping: TodoGrouping<Todo>,
         _ context: CommandContext, _ out: inout OutputStream
     ) throws(TodoStoreError) {
-        let snapshots = try outline(repository, request, grouping)
+        let groups = try outline(repository, request, grouping)
         let text = try context.text(for: request, in: repository, byList: context.groupsByList)
-        writeOutline(snapshots, text, to: &out)
-        if snapshots.groups.isEmpty { context.err.write("No todos.\n") }
+        writeOutline(groups, text, to: &out)
+        if groups.isEmpty { context.err.write("No todos.\n") }
     }
 
     /// The outline as a tree: each group's title and count, then its todos, subtasks indented
     /// under their parents (`todo list --outline`, and `todo watch --outline` before it watches).
-    static func writeOutline(_ snapshots: TodoSnapshots<Todo>, _ text: TodoText, to out: inout OutputStream) {
-        for group in snapshots.groups {
-            let title = TodoText.sanitized(group.title)
-            let rows = snapshots.tree(in: group)
-            out.write(text.style.paint("\(title) (\(rows.count))", .bold) + "\n")
-            for (offset, row) in rows.enumerated() {
-                text.writeTreeRow(row.record, depth: row.depth, isLast: offset == rows.count - 1, to: &out)
+    static func writeOutline(_ groups: [OutlineGroup], _ text: TodoText, to out: inout OutputStream) {
+        for group in groups {
+            let title = TodoText.sanitized(group.group.title)
+            out.write(text.style.paint("\(title) (\(group.rows.count))", .bold) + "\n")
+            for (offset, row) in group.rows.enumerated() {
+                text.writeTreeRow(row.todo, depth: row.depth, isLast: offset == group.rows.count - 1, to: &out)
             }
         }
     }
+
+    /// ``writeOutline(_:_:to:)`` of the snapshot builder's outline (what `todo watch` keeps).
+    static func writeOutline(_ snapshots: TodoSnapshots<Todo>, _ text: TodoText, to out: inout OutputStream) {
+        writeOutline(
+            snapshots.groups.map {
+                OutlineGroup(group: $0, rows: snapshots.tree(in: $0).map { ($0.record, $0.depth) })
+            },
+            text, to: &out)
+    }
+}
+
+/// A group of the outline `todo list --outline` prints: its todos depth first, each with its
+/// depth in the group's tree.
+struct OutlineGroup {
+    var group: TodoGroup
+    var rows: [(todo: Todo, depth: Int)]
 }
 
 extension CommandContext {
