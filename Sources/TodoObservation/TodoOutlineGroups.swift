@@ -1,10 +1,10 @@
 import TodoSnapshot
 import TodoStore
 
-/// One row of an outline grouped by a ``TodoGrouping``, as a change names it: a group row, or a
+/// One row of an outline grouped by a `TodoGrouping`, as a change names it: a group row, or a
 /// todo's row under a group.
 public struct TodoOutlineRow: Sendable, Equatable {
-    /// The row's identifier, as ``TodoSnapshotBuilder`` makes it: `.group`, `.todo(id, .outline)`
+    /// The row's identifier, as `TodoSnapshotBuilder` makes it: `.group`, `.todo(id, .outline)`
     /// when a todo is in one group, `.member(id, group)` when it can be in several.
     public let id: TodoRowID<Int64>
     /// The todo; nil for a group row.
@@ -75,7 +75,7 @@ public struct TodoOutlineChange: Sendable {
         deletes.isEmpty && inserts.isEmpty && moves.isEmpty && updates.isEmpty && retitles.isEmpty
     }
 
-    /// The change between two whole outlines (``TodoSnapshotBuilder/build(_:previousOutline:)``'s),
+    /// The change between two whole outlines (`TodoSnapshotBuilder/build(_:previousOutline:)`'s),
     /// found by comparing them whole: O(n). What a list of changes is checked against, and
     /// what the watch falls back on where it cannot follow a change (the lists regrouped, a
     /// loop in a damaged file).
@@ -125,10 +125,10 @@ public struct TodoOutlineChange: Sendable {
     }
 }
 
-/// An outline of a controller's results, grouped by a ``TodoGrouping`` and kept from one batch
+/// An outline of a controller's results, grouped by a `TodoGrouping` and kept from one batch
 /// to the next by the changed todos alone: the groups in display order, each one's todos as a
-/// ``ChunkedList`` of ids in its tree order (the request's order, each subtask under its parent
-/// when that parent is in the group, by ``TodoOutline``'s rule, as ``TodoSnapshotBuilder``
+/// `ChunkedList` of ids in its tree order (the request's order, each subtask under its parent
+/// when that parent is in the group, by `TodoOutline`'s rule, as `TodoSnapshotBuilder`
 /// nests them; or flat). What `todo watch --outline` prints, and could back any view of the
 /// outline.
 ///
@@ -137,7 +137,7 @@ public struct TodoOutlineChange: Sendable {
 /// Here a row is an id (eight bytes), read back from the controller's results when shown, and
 /// a batch of k changed todos moves their rows (and those of the todos under them) by binary
 /// search in their groups, then derives the change from those rows alone with the
-/// kept-in-place rule of the snapshot layer (``ChangedItemPlacement``): O((k + s) d (g + log n))
+/// kept-in-place rule of the snapshot layer (`ChangedItemPlacement`): O((k + s) d (g + log n))
 /// for s todos under them, trees d deep and g groups, whatever the list's length. The change
 /// is the one ``TodoOutlineChange/init(from:to:)`` finds comparing whole outlines, up to ties
 /// between equally minimal choices.
