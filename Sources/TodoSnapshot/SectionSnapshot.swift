@@ -135,6 +135,15 @@ public struct SectionSnapshot<ItemID: Hashable & Sendable>: Sendable, Equatable 
         nodes.reserveCapacity(count)
     }
 
+    /// Removes every item and its expansion state, keeping the storage for the items to come
+    /// (a builder that fills the same value again).
+    @inlinable
+    mutating func removeAllKeepingCapacity() {
+        roots.removeAll(keepingCapacity: true)
+        nodes.removeAll(keepingCapacity: true)
+        expanded.removeAll(keepingCapacity: true)
+    }
+
     // MARK: - Expansion
 
     /// Expands items, so their children count as visible when they themselves are. O(k).

@@ -210,6 +210,24 @@ extension Snapshot {
     /// operation that records them; stops at the first duplicate and returns it.
     ///
     /// The snapshot is left half-updated in that case: callers stop or throw it away.
+    /// Replaces every section and item with `sections`, keeping the identifier tables' storage
+    /// (a builder that fills the same value again does not allocate them afresh). Traps on a
+    /// repeated identifier, as ``init(sections:)`` does.
+    @inlinable
+    mutating func replaceContents(with sections: [(id: SectionID, items: [Item])]) {
+        sectionIDs.removeAll(keepingCapacity: true)
+        sectionItems.removeAll(keepingCapacity: true)
+        sectionPositions.removeAll(keepingCapacity: true)
+        locations.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        starts.append(0)
+        locations.reserveCapacity(sections.reduce(0) { $0 + $1.items.count })
+        appendSections(sections.map(\.id))
+        for (position, section) in sections.enumerated() {
+            appendItems(section.items, toSectionAt: position)
+        }
+    }
+
     @inlinable
     mutating func appendItemsReportingDuplicate(_ items: [Item], toSectionAt position: Int) -> Item.ID? {
         var offset = sectionItems[position].count

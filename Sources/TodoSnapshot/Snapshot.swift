@@ -55,12 +55,8 @@ where Item.ID: Sendable {
     /// unique across all sections.
     @inlinable
     public init(sections: [(id: SectionID, items: [Item])]) {
-        // Sized once, so the identifier table is never rehashed while it fills.
-        locations.reserveCapacity(sections.reduce(0) { $0 + $1.items.count })
-        appendSections(sections.map(\.id))
-        for (position, section) in sections.enumerated() {
-            appendItems(section.items, toSectionAt: position)
-        }
+        // One path with the builders that fill a snapshot again: the tables sized once, never rehashed.
+        replaceContents(with: sections)
     }
 
     // MARK: - Counts and identifiers

@@ -129,7 +129,70 @@ extension SortedSnapshot {
         _ staying: [StayingItem], inList section: Int, from old: SortedSnapshot, fromSection: Int, toSection: Int,
         oldChanged: [Int], newChanged: [Int], into result: inout SnapshotDifference<SectionID, Item>
     ) {
-        let stableCount = old.lists[section].count - oldChanged.count
+        let placement = ChangedItemPlacement(
+            staying: staying.map { ChangedItemPlacement.Staying(old: $0.old, new: $0.new, unchanged: $0.unchanged) },
+            oldChanged: oldChanged, newChanged: newChanged, oldCount: old.lists[section].count)
+        for moved in placement.movedStable {
+            result.itemMoves.append(
+                .init(
+                    item: lists[section][moved.new], from: SnapshotIndexPath(section: fromSection, item: moved.old),
+                    to: SnapshotIndexPath(section: toSection, item: moved.new)))
+        }
+        for (item, kept) in zip(staying, placement.keeps) {
+            let from = SnapshotIndexPath(section: fromSection, item: item.old)
+            let to = SnapshotIndexPath(section: toSection, item: item.new)
+            if !kept {
+                result.itemMoves.append(.init(item: item.item, from: from, to: to))
+            } else if !item.unchanged {
+                result.itemUpdates.append(.init(item: item.item, from: from, to: to))
+            }
+        }
+    }
+}
+
+/// Which items of one list keep their place in a difference derived from the items that
+/// changed alone (``SortedSnapshot/difference(from:changed:)``, and any list kept in one order
+/// and patched in place, such as `todo watch --outline`'s): the rule `keptInPlaceMask` applies
+/// to whole lists, over the changed items that stay in the list and the runs of unchanged
+/// items between them, O(k log k) for k changed items whatever the list's length.
+///
+/// Why it can be: the items not named (stable) are in the same relative order on both sides,
+/// and only the changed items and the places they left or took can break runs. Cut the stable
+/// items at every place a staying item sat (before) or sits (after); each piece is a run that is
+/// contiguous on both sides, which an optimal kept-in-place sequence keeps whole or not at all
+/// (no kept item fits between its members). The choice of what stays is then the same
+/// maximum-weight increasing subsequence, over at most 3k + 1 entries, with a run weighing as
+/// its number of unchanged items.
+public struct ChangedItemPlacement: Sendable {
+    /// A changed item present before and after: its offsets, and whether its content is the same.
+    public struct Staying: Sendable, Equatable {
+        public var old: Int
+        public var new: Int
+        public var unchanged: Bool
+
+        @inlinable
+        public init(old: Int, new: Int, unchanged: Bool) {
+            self.old = old
+            self.new = new
+            self.unchanged = unchanged
+        }
+    }
+
+    /// For each staying item, in the order given: whether it keeps its place (then an update
+    /// when its content changed, nothing when not); else it is a move.
+    public let keeps: [Bool]
+    /// The stable items that move all the same (never, when both sides are in one order and
+    /// the changed items are all named; the search may still find it cheaper), each with its
+    /// old and new offset.
+    public let movedStable: [(old: Int, new: Int)]
+
+    /// The placement of `staying` in a list of `oldCount` items before, where `oldChanged` and
+    /// `newChanged` are the sorted offsets of every changed item the list held and holds
+    /// (staying, removed and added). Precondition: the stable items (`oldCount` less
+    /// `oldChanged`) are the same on both sides.
+    @inlinable
+    public init(staying: [Staying], oldChanged: [Int], newChanged: [Int], oldCount: Int) {
+        let stableCount = oldCount - oldChanged.count
         // The stable items before each changed item, on each side (non-decreasing).
         let oldStableBefore = oldChanged.enumerated().map { $1 - $0 }
         let newStableBefore = newChanged.enumerated().map { $1 - $0 }
@@ -168,29 +231,18 @@ extension SortedSnapshot {
         let mask = keptInPlaceMask(
             offsets: newOrder.map { oldRank[oldKeys[$0]] ?? 0 },
             weights: newOrder.map { weights[$0] }, bound: oldKeys.count)
+        var keeps = [Bool](repeating: false, count: staying.count)
+        var movedStable: [(old: Int, new: Int)] = []
         for (position, entry) in newOrder.enumerated() {
-            let kept = mask[position]
             if entry < runs.count {
-                guard !kept else { continue }
-                for rank in runs[entry] {
-                    let to = newOffset(ofStable: rank)
-                    result.itemMoves.append(
-                        .init(
-                            item: lists[section][to],
-                            from: SnapshotIndexPath(section: fromSection, item: oldOffset(ofStable: rank)),
-                            to: SnapshotIndexPath(section: toSection, item: to)))
-                }
+                guard !mask[position] else { continue }
+                for rank in runs[entry] { movedStable.append((oldOffset(ofStable: rank), newOffset(ofStable: rank))) }
             } else {
-                let item = staying[entry - runs.count]
-                let from = SnapshotIndexPath(section: fromSection, item: item.old)
-                let to = SnapshotIndexPath(section: toSection, item: item.new)
-                if !kept {
-                    result.itemMoves.append(.init(item: item.item, from: from, to: to))
-                } else if !item.unchanged {
-                    result.itemUpdates.append(.init(item: item.item, from: from, to: to))
-                }
+                keeps[entry - runs.count] = mask[position]
             }
         }
+        self.keeps = keeps
+        self.movedStable = movedStable
     }
 }
 

@@ -452,14 +452,44 @@ where Record.ID: Sendable {
     public func build(_ records: [Record], previousOutline: SectionSnapshot<TodoRowID<Record.ID>>? = nil)
         -> TodoSnapshots<Record>
     {
+        var snapshots = TodoSnapshots<Record>(snapshot: Snapshot(), outline: SectionSnapshot())
+        fill(&snapshots, with: records, previousOutline: previousOutline)
+        return snapshots
+    }
+
+    /// Both sections and the outline's hierarchy, built into `snapshots` in place of what it
+    /// held, reusing its storage: the identifier tables and the sections' arrays keep their
+    /// capacity (when `snapshots` is their only holder), so a view that builds again on every
+    /// change allocates, and has the system map and zero, no fresh pages for them each time.
+    /// The same result as ``build(_:previousOutline:)`` without a previous outline (every group
+    /// expanded). O(n).
+    /// Precondition: record identifiers are unique.
+    @inlinable
+    public func build(_ records: [Record], reusing snapshots: inout TodoSnapshots<Record>) {
+        fill(&snapshots, with: records, previousOutline: nil)
+    }
+
+    /// Empties `snapshots` (keeping its storage) and fills it from `records`.
+    @inlinable
+    func fill(
+        _ snapshots: inout TodoSnapshots<Record>, with records: [Record],
+        previousOutline: SectionSnapshot<TodoRowID<Record.ID>>?
+    ) {
+        // The sections' arrays, taken out so that each is uniquely held while it is refilled.
         var allRows: [TodoRow<Record>] = []
+        var outlineRows: [TodoRow<Record>] = []
+        if snapshots.snapshot.sectionItems.count == 2 {
+            swap(&allRows, &snapshots.snapshot.sectionItems[0])
+            swap(&outlineRows, &snapshots.snapshot.sectionItems[1])
+            allRows.removeAll(keepingCapacity: true)
+            outlineRows.removeAll(keepingCapacity: true)
+        }
         allRows.reserveCapacity(records.count)
         for record in records { allRows.append(.todo(record, .all)) }
         // Grouped by position, not by partitioned copies: each copy of a record costs a retain
         // and a release of its fields.
         let partition = grouping.partition(records) { _, offset in offset }
         let several = grouping.allowsSeveralGroups
-        var outlineRows: [TodoRow<Record>] = []
         outlineRows.reserveCapacity(partition.reduce(partition.count) { $0 + $1.members.count })
         var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>], parents: [Int?]?)] = []
         for (group, members) in partition {
@@ -481,10 +511,10 @@ where Record.ID: Sendable {
             }
             groups.append((group, ids, parents))
         }
-        return TodoSnapshots(
-            snapshot: Snapshot(sections: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]),
-            outline: makeOutline(groups, previous: previousOutline),
-            isNested: groups.contains { $0.parents != nil })
+        snapshots.snapshot.replaceContents(with: [(id: .all, items: allRows), (id: .outline, items: outlineRows)])
+        snapshots.outline.removeAllKeepingCapacity()
+        fillOutline(&snapshots.outline, with: groups, previous: previousOutline)
+        snapshots.isNested = groups.contains { $0.parents != nil }
     }
 
     /// Both sections, flat, without the hierarchy. O(n).
@@ -519,6 +549,17 @@ where Record.ID: Sendable {
         previous: SectionSnapshot<TodoRowID<Record.ID>>?
     ) -> SectionSnapshot<TodoRowID<Record.ID>> {
         var outline = SectionSnapshot<TodoRowID<Record.ID>>()
+        fillOutline(&outline, with: groups, previous: previous)
+        return outline
+    }
+
+    /// ``makeOutline(_:previous:)`` into an empty `outline`, which keeps its storage.
+    @inlinable
+    func fillOutline(
+        _ outline: inout SectionSnapshot<TodoRowID<Record.ID>>,
+        with groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>], parents: [Int?]?)],
+        previous: SectionSnapshot<TodoRowID<Record.ID>>?
+    ) {
         outline.reserveCapacity(groups.reduce(groups.count) { $0 + $1.ids.count })
         outline.append(groups.map { .group($0.group.id) })
         var parentRows: [TodoRowID<Record.ID>] = []
@@ -537,6 +578,5 @@ where Record.ID: Sendable {
         outline.expand(groups.map { .group($0.group.id) })
         if !parentRows.isEmpty { outline.expand(parentRows) }
         if let previous { outline.copyExpansionState(from: previous) }
-        return outline
     }
 }

@@ -34,6 +34,25 @@ struct FakeTodo: Identifiable, Equatable, Sendable {
         #expect(TodoGroup.doneStates.map(\.title) == ["Undone", "Done"])
     }
 
+    /// A build into the last one's storage (issue 38: no fresh tables on every build) gives what
+    /// a fresh build gives, whatever the last one held, by done state and by several groups each.
+    @Test func aBuildReusingStorageEqualsAFreshOne() {
+        let byTag = TodoSnapshotBuilder<FakeTodo>(
+            grouping: .several { todo in todo.tags.map { TodoGroup(rank: 0, key: $0, title: $0) } })
+        let lists: [[FakeTodo]] = [
+            todos, [], todos.reversed(), [FakeTodo(id: 9, name: "i", tags: ["x", "y"])] + todos,
+            todos.map { FakeTodo(id: $0.id, name: $0.name, isDone: !$0.isDone, tags: ["x"]) }
+        ]
+        var reused = builder.build(todos)
+        var reusedByTag = byTag.build(todos)
+        for records in lists + lists.reversed() {
+            builder.build(records, reusing: &reused)
+            byTag.build(records, reusing: &reusedByTag)
+            #expect(reused == builder.build(records))
+            #expect(reusedByTag == byTag.build(records))
+        }
+    }
+
     @Test func fetchOrderIsKeptInBothSections() {
         let built = builder.build(todos)
         #expect(built.snapshot.itemIdentifiers(inSection: .all) == [3, 1, 2, 5].map { ID.todo($0, .all) })

@@ -19,31 +19,37 @@ extension WatchPrinter: WatchOutput {}
 /// it from another group, `~ 3  …  (High)` edited where it is. With `--json`, `{"groups": [...]}`
 /// then `{"changes": [...]}` a line, indexes in the outline's rows (group rows included).
 ///
-/// Each batch rebuilds the outline from the controller's results and diffs it with the last one:
-/// O(n) a change, where the flat watch is O(changes); the snapshot layer's difference makes what
-/// is printed minimal (a todo changing priority is one move, a tag added one insert). Subtasks
-/// are nested in their group by the tree rule (`TodoOutline`, through the builder's nesting,
-/// also O(n)); a row is its todo's in its group wherever it sits, so a todo given another
-/// parent is a move (or an update) of its row, `~` in text, never a delete and an insert. With
-/// `--json` every todo object carries its `"depth"` in its group's tree.
+/// The outline is kept from batch to batch by the changed todos alone (`TodoOutlineGroups`: a
+/// list of ids per group, patched by binary search, and the change derived from the rows that
+/// moved): O(changes) a batch, as the flat watch, whatever the list's length; a row is read from
+/// the controller's results when printed. What is printed is minimal (a todo changing priority
+/// is one move, a tag added one insert), the same as comparing whole outlines would find, up to
+/// ties between equally minimal choices. Subtasks are nested in their group by the tree rule
+/// (`TodoOutline`); a row is its todo's in its group wherever it sits, so a todo given another
+/// parent is a move (or an update) of its row, `~` in text, never a delete and an insert, and a
+/// subtask's line names the group it is in. With `--json` every todo object carries its
+/// `"depth"` in its group's tree. Where the outline cannot be followed (results out of the
+/// request's order, a parent loop in a damaged file), the batch is found by rebuilding and
+/// comparing whole outlines, O(n), and the outline is built again.
 ///
 /// By list (`--by list`), the groups are the controller's lists (``FetchedResultsController/lists``,
 /// read with the results): when any program changes the lists, the controller says so before the
-/// commit's batch, and the outline is rebuilt with their new names. A group is keyed by its list's
-/// id, so a rename re-titles it: `~ list Groceries → Shopping` (with `--json`, an `update` of the
-/// group row). Everything here runs on the watch loop's thread, the controller's.
+/// commit's batch. A group is keyed by its list's id, so a rename re-titles it in place:
+/// `~ list Groceries → Shopping` (with `--json`, an `update` of the group row); a change that
+/// regroups the todos (a new order of the lists) is found by comparing whole outlines.
+/// Everything here runs on the watch loop's thread, the controller's.
 final class WatchOutlinePrinter: WatchOutput {
     let json: Bool
     let out: OutputStream
     let text: TodoText
     /// Replaced when the lists change, grouped by list.
-    private(set) var builder: TodoSnapshotBuilder<Todo>
+    private(set) var grouping: TodoGrouping<Todo>
     /// Whether the groups are the lists (`--by list`), rebuilt as they change.
     let groupsByList: Bool
     /// The todos' UIDs for `--json`.
     let uids: WatchUIDs?
-    /// The outline as last printed.
-    private var shown: TodoSnapshots<Todo>
+    /// The outline as last printed; nil before the first print.
+    private var shown: TodoOutlineGroups?
 
     init(
         json: Bool, out: OutputStream, text: TodoText, grouping: TodoGrouping<Todo>, groupsByList: Bool = false,
@@ -54,165 +60,163 @@ final class WatchOutlinePrinter: WatchOutput {
         self.text = text
         self.groupsByList = groupsByList
         self.uids = uids
-        self.builder = TodoSnapshotBuilder(nestingTodosBy: grouping)
-        self.shown = builder.build([])
+        self.grouping = grouping
     }
 
     /// Groups by `lists` from now on, when grouped by list (the lists the controller read with
     /// its first results, before ``printInitial(_:)``; a change to them after).
     func use(lists: [TodoList]) {
         guard groupsByList else { return }
-        builder = TodoSnapshotBuilder(nestingTodosBy: .byList(lists))
+        grouping = .byList(lists)
     }
 
+    /// Prints the outline as it is built, a group at a time: no row is held but its id.
     func printInitial(_ controller: FetchedResultsController) {
-        let todos = controller.fetchedObjects
-        shown = builder.build(todos)
+        let results = controller.snapshot
+        let todos = results.numberOfSections > 0 ? results.list(inSection: 0) : ChunkedList()
+        var stream = out
         if json {
-            let groups = shown.groups.map { group in
-                "{\"title\": \(JSON.string(group.title)), \"items\": ["
-                    + shown.tree(in: group).map {
-                        JSON.object($0.record, uid: uids?.uid(of: $0.record.id, inListing: true), depth: $0.depth)
-                    }
-                    .joined(separator: ", ") + "]}"
+            stream.write("{\"groups\": [")
+            var first = true
+            shown = TodoOutlineGroups(results: results, order: controller.fetchRequest.order, grouping: grouping) {
+                group, ids, depths in
+                stream.write((first ? "" : ", ") + "{\"title\": \(JSON.string(group.title)), \"items\": [")
+                first = false
+                for (offset, id) in ids.enumerated() {
+                    guard let todo = results.item(withID: id) else { continue }
+                    let object = JSON.object(
+                        todo, uid: self.uids?.uid(of: id, inListing: true), depth: depths?[offset] ?? 0)
+                    stream.write((offset == 0 ? "" : ", ") + object)
+                }
+                stream.write("]}")
             }
-            out.write("{\"groups\": [" + groups.joined(separator: ", ") + "]}\n")
+            stream.write("]}\n")
         } else {
-            var stream = out
-            let text = text.fitting(maxID: todos.lazy.map(\.id).max() ?? 0, showsTimes: todos.hasDueTimes)
-            Command.writeOutline(shown, text, to: &stream)
-            if todos.isEmpty { out.write("No todos.\n") }
-            out.write("Watching for changes (Ctrl-C to stop)...\n")
+            var maxID: Int64 = 0
+            var showsTimes = false
+            for todo in todos {
+                maxID = max(maxID, todo.id)
+                if todo.dueTime != nil { showsTimes = true }
+            }
+            let text = text.fitting(maxID: maxID, showsTimes: showsTimes)
+            shown = TodoOutlineGroups(results: results, order: controller.fetchRequest.order, grouping: grouping) {
+                group, ids, depths in
+                stream.write(text.style.paint("\(TodoText.sanitized(group.title)) (\(ids.count))", .bold) + "\n")
+                for (offset, id) in ids.enumerated() {
+                    guard let todo = results.item(withID: id) else { continue }
+                    text.writeTreeRow(todo, depth: depths?[offset] ?? 0, isLast: offset == ids.count - 1, to: &stream)
+                }
+            }
+            if todos.isEmpty { stream.write("No todos.\n") }
+            stream.write("Watching for changes (Ctrl-C to stop)...\n")
         }
         out.flush()
     }
 
     func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
-        show(batch.snapshot.items)
+        guard var outline = shown else { return }
+        shown = nil
+        let change: TodoOutlineChange
+        if let followed = outline.apply(
+            from: batch.previous, to: batch.snapshot, changed: batch.difference.itemIDs,
+            previousTree: batch.tree?.previous, tree: batch.tree?.snapshot)
+        {
+            shown = outline
+            change = followed
+        } else {
+            change = rebuild(controller, from: batch.previous, grouping, to: batch.snapshot, grouping)
+        }
+        show(change)
     }
 
     /// A rename re-titles its group; a change of the lists' order moves their todos as a batch
     /// would. Nothing is printed when no group shown changed (a colour, a new empty list).
     func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList]) {
-        guard groupsByList else { return }
+        guard groupsByList, var outline = shown else { return }
+        let before = grouping
         use(lists: lists)
-        show(controller.snapshot.items)
+        shown = nil
+        var change = TodoOutlineChange()
+        if let retitles = outline.regroup(by: grouping, results: controller.snapshot) {
+            shown = outline
+            change = TodoOutlineChange(retitles: retitles)
+        } else {
+            change = rebuild(controller, from: controller.snapshot, before, to: controller.snapshot, grouping)
+        }
+        show(change)
     }
 
-    /// Rebuilds the outline from `todos` and prints how it differs from the one shown: the
-    /// groups re-titled, then the rows' changes. Prints nothing when nothing differs.
-    private func show(_ todos: [Todo]) {
-        let old = shown
-        shown = builder.build(todos, previousOutline: old.outline)
-        let oldTitles = Dictionary(old.groups.map { ($0.id, $0.title) }) { first, _ in first }
-        let retitled = shown.groups.compactMap { group in
-            oldTitles[group.id].flatMap { $0 == group.title ? nil : (old: $0, new: group) }
-        }
-        let difference = shown.snapshot.difference(from: old.snapshot)
-        guard !retitled.isEmpty || !difference.isEmpty else { return }
-        if json {
-            writeJSON(difference, old: old, retitled: retitled)
-        } else {
-            writeText(difference, old: old, retitled: retitled)
-        }
+    /// The change from `previous` grouped by `oldGrouping` to `results` grouped by `grouping`,
+    /// found by building and comparing both outlines whole (O(n), where the outline cannot be
+    /// followed); the outline is then built again from `results`.
+    private func rebuild(
+        _ controller: FetchedResultsController, from previous: TodoResultsSnapshot,
+        _ oldGrouping: TodoGrouping<Todo>, to results: TodoResultsSnapshot, _ grouping: TodoGrouping<Todo>
+    ) -> TodoOutlineChange {
+        let old = TodoSnapshotBuilder(nestingTodosBy: oldGrouping).build(previous.items)
+        let new = TodoSnapshotBuilder(nestingTodosBy: grouping).build(results.items)
+        shown = TodoOutlineGroups(results: results, order: controller.fetchRequest.order, grouping: grouping)
+        return TodoOutlineChange(from: old, to: new)
+    }
+
+    /// Prints a change: the groups re-titled, then the rows' changes. Nothing when nothing changed.
+    private func show(_ change: TodoOutlineChange) {
+        guard !change.isEmpty else { return }
+        if json { writeJSON(change) } else { writeText(change) }
         out.flush()
     }
 
-    /// Whether a row is in the outline section (not `all`, which the outline mode does not print).
-    private static func isOutline(_ row: TodoRowID<Int64>) -> Bool {
-        if case .todo(_, .all) = row { return false }
-        return true
-    }
-
     /// One line per todo row of the outline that changed; group rows come and go with them.
-    private func writeText(
-        _ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>,
-        retitled: [(old: String, new: TodoGroup)]
-    ) {
-        func line(_ mark: String, _ todo: Todo, _ group: TodoGroup?) {
+    private func writeText(_ change: TodoOutlineChange) {
+        func line(_ mark: String, _ row: TodoOutlineRow) {
+            guard let todo = row.todo else { return }
             let summary = text.summary(mark, todo).dropLast()
-            out.write("\(summary)  (\(TodoText.sanitized(group?.title ?? "")))\n")
+            out.write("\(summary)  (\(TodoText.sanitized(row.group.title)))\n")
         }
         // As `todo lists rename` says it.
-        for (oldTitle, group) in retitled {
-            out.write("~ list \(TodoText.sanitized(oldTitle)) → \(TodoText.sanitized(group.title))\n")
+        for retitle in change.retitles {
+            out.write("~ list \(TodoText.sanitized(retitle.oldTitle)) → \(TodoText.sanitized(retitle.group.title))\n")
         }
-        for change in difference.itemDeletes where Self.isOutline(change.id) {
-            guard let todo = old.snapshot.item(withID: change.id)?.record else { continue }
-            line("-", todo, old.group(of: change.id))
-        }
-        for change in difference.itemInserts where Self.isOutline(change.id) {
-            guard let todo = change.item.record else { continue }
-            line("+", todo, shown.group(of: change.id))
-        }
+        for removal in change.deletes { line("-", removal.row) }
+        for addition in change.inserts { line("+", addition.row) }
         // A todo whose group changed may be a move or, when the rows around it kept their order
         // (only a group row between went), an update: either way it moved to its new group.
-        let edited =
-            difference.itemMoves.map { ($0.id, $0.item) } + difference.itemUpdates.map { ($0.id, $0.item) }
-        for (id, row) in edited where Self.isOutline(id) {
-            guard let todo = row.record else { continue }
-            let group = shown.group(of: id)
-            if group != old.group(of: id) {
-                line("→", todo, group)
-            } else if old.snapshot.item(withID: id)?.record != todo {
-                line("~", todo, group)
+        for shift in change.moves + change.updates {
+            if shift.new.group != shift.old.group {
+                line("→", shift.new)
+            } else if shift.old.todo != shift.new.todo {
+                line("~", shift.new)
             }  // else moved only because others did: not a change to this todo.
         }
     }
 
-    /// `{"changes": [...]}`: the outline section's deletes, inserts, moves and updates, group
-    /// rows included (they have no id), with UIKit batch-update indexes among its rows.
-    private func writeJSON(
-        _ difference: SnapshotDifference<TodoSection, TodoRow<Todo>>, old: TodoSnapshots<Todo>,
-        retitled: [(old: String, new: TodoGroup)]
-    ) {
-        func object(
-            _ type: String, _ row: TodoRow<Todo>, group: TodoGroup?, _ indexes: String,
-            in snapshots: TodoSnapshots<Todo>
-        ) -> String {
-            // Where the row sits in its group's tree, in the outline it is in (the old one for a delete).
-            let depth = snapshots.outline.contains(row.id) ? snapshots.outline.level(of: row.id) - 1 : 0
-            var fields = ["\"type\": \"\(type)\"", "\"group\": \(JSON.string(group?.title ?? ""))"]
-            if let todo = row.record { fields.append("\"id\": \(todo.id)") }
+    /// `{"changes": [...]}`: the outline's deletes, inserts, moves and updates, group rows
+    /// included (they have no id), with UIKit batch-update indexes among its rows.
+    private func writeJSON(_ change: TodoOutlineChange) {
+        func object(_ type: String, _ row: TodoOutlineRow, _ indexes: String) -> String {
+            var fields = ["\"type\": \"\(type)\"", "\"group\": \(JSON.string(row.group.title))"]
+            if let todo = row.todo { fields.append("\"id\": \(todo.id)") }
             fields.append(indexes)
-            if let todo = row.record {
+            if let todo = row.todo {
                 let uid = uids?.uid(of: todo.id, inListing: false)
-                fields.append("\"todo\": \(JSON.object(todo, uid: uid, depth: depth))")
+                fields.append("\"todo\": \(JSON.object(todo, uid: uid, depth: row.depth))")
             }
             return "{" + fields.joined(separator: ", ") + "}"
         }
         var changes: [String] = []
-        for change in difference.itemDeletes where Self.isOutline(change.id) {
-            guard let row = old.snapshot.item(withID: change.id) else { continue }
-            changes.append(
-                object("delete", row, group: old.group(of: change.id), "\"from\": \(change.from.item)", in: old))
+        for removal in change.deletes { changes.append(object("delete", removal.row, "\"from\": \(removal.from)")) }
+        for addition in change.inserts { changes.append(object("insert", addition.row, "\"to\": \(addition.to)")) }
+        for shift in change.moves {
+            changes.append(object("move", shift.new, "\"from\": \(shift.from), \"to\": \(shift.to)"))
         }
-        for change in difference.itemInserts where Self.isOutline(change.id) {
-            changes.append(
-                object(
-                    "insert", change.item, group: shown.group(of: change.id), "\"to\": \(change.to.item)", in: shown))
-        }
-        for change in difference.itemMoves where Self.isOutline(change.id) {
-            changes.append(
-                object(
-                    "move", change.item, group: shown.group(of: change.id),
-                    "\"from\": \(change.from.item), \"to\": \(change.to.item)", in: shown))
-        }
-        for change in difference.itemUpdates where Self.isOutline(change.id) {
-            changes.append(
-                object(
-                    "update", change.item, group: shown.group(of: change.id),
-                    "\"from\": \(change.from.item), \"to\": \(change.to.item)", in: shown))
+        for shift in change.updates {
+            changes.append(object("update", shift.new, "\"from\": \(shift.from), \"to\": \(shift.to)"))
         }
         // A re-titled group row is an update of it where it is now (its id, and so its row, are
-        // the same: the snapshots compare groups by identity, not title).
-        for (_, group) in retitled {
-            guard let from = old.snapshot.indexPath(ofItem: .group(group.id)),
-                let to = shown.snapshot.indexPath(ofItem: .group(group.id))
-            else { continue }
-            changes.append(
-                object(
-                    "update", .group(group), group: group, "\"from\": \(from.item), \"to\": \(to.item)", in: shown))
+        // the same: the outlines compare groups by identity, not title).
+        for retitle in change.retitles {
+            let row = TodoOutlineRow(id: .group(retitle.group.id), todo: Todo?.none, group: retitle.group, depth: 0)
+            changes.append(object("update", row, "\"from\": \(retitle.from), \"to\": \(retitle.to)"))
         }
         out.write("{\"changes\": [" + changes.joined(separator: ", ") + "]}\n")
     }
