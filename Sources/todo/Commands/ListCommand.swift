@@ -289,24 +289,21 @@ extension Command {
     }
 
     /// The outline as a tree: each group's title and count, then its todos, subtasks indented
-    /// under their parents (`todo list --outline`, and `todo watch --outline` before it watches).
+    /// under their parents (`todo list --outline`).
     static func writeOutline(_ groups: [OutlineGroup], _ text: TodoText, to out: inout OutputStream) {
-        for group in groups {
-            let title = TodoText.sanitized(group.group.title)
-            out.write(text.style.paint("\(title) (\(group.rows.count))", .bold) + "\n")
-            for (offset, row) in group.rows.enumerated() {
-                text.writeTreeRow(row.todo, depth: row.depth, isLast: offset == group.rows.count - 1, to: &out)
-            }
-        }
+        for group in groups { writeOutlineGroup(group.group, group.rows, text, to: &out) }
     }
 
-    /// ``writeOutline(_:_:to:)`` of the snapshot builder's outline (what `todo watch` keeps).
-    static func writeOutline(_ snapshots: TodoSnapshots<Todo>, _ text: TodoText, to out: inout OutputStream) {
-        writeOutline(
-            snapshots.groups.map {
-                OutlineGroup(group: $0, rows: snapshots.tree(in: $0).map { ($0.record, $0.depth) })
-            },
-            text, to: &out)
+    /// One group of the outline: its title and count, then its todos depth first, subtasks
+    /// indented under their parents (`todo list --outline`, and `todo watch --outline` before it
+    /// watches).
+    static func writeOutlineGroup(
+        _ group: TodoGroup, _ rows: [(todo: Todo, depth: Int)], _ text: TodoText, to out: inout OutputStream
+    ) {
+        out.write(text.style.paint("\(TodoText.sanitized(group.title)) (\(rows.count))", .bold) + "\n")
+        for (offset, row) in rows.enumerated() {
+            text.writeTreeRow(row.todo, depth: row.depth, isLast: offset == rows.count - 1, to: &out)
+        }
     }
 }
 

@@ -101,11 +101,10 @@ final class WatchOutlinePrinter: WatchOutput {
             let text = text.fitting(maxID: maxID, showsTimes: showsTimes)
             shown = TodoOutlineGroups(results: results, order: controller.fetchRequest.order, grouping: grouping) {
                 group, ids, depths in
-                stream.write(text.style.paint("\(TodoText.sanitized(group.title)) (\(ids.count))", .bold) + "\n")
-                for (offset, id) in ids.enumerated() {
-                    guard let todo = results.item(withID: id) else { continue }
-                    text.writeTreeRow(todo, depth: depths?[offset] ?? 0, isLast: offset == ids.count - 1, to: &stream)
+                let rows = ids.enumerated().compactMap { offset, id in
+                    results.item(withID: id).map { (todo: $0, depth: depths?[offset] ?? 0) }
                 }
+                Command.writeOutlineGroup(group, rows, text, to: &stream)
             }
             if todos.isEmpty { stream.write("No todos.\n") }
             stream.write("Watching for changes (Ctrl-C to stop)...\n")
