@@ -239,7 +239,7 @@ extension TodoRepository {
     /// through this repository.
     ///
     /// Without context rows and without a limit or an offset (`todo list` into a pipe), SQLite
-    /// orders the tree (``TodoFetchRequest/outlineSQL``) and the rows stream from it: memory
+    /// orders the tree (`TodoFetchRequest.outlineSQL`) and the rows stream from it: memory
     /// stays that of one row whatever the list's length. The todos of a loop of parents, which
     /// only a damaged file holds, come last, arranged by ``TodoOutline`` (which cuts the loop),
     /// found by counting the rows the tree gave against those the request selects.
