@@ -62,7 +62,12 @@ extension UIApp {
     func prepareFilter() {
         guard nameIndex == nil, !showsPreview, case .prompt(let prompt) = state.mode, case .filter = prompt.purpose
         else { return }
-        nameIndex = UINameIndex(controller.snapshot)
+        nameIndex = makeNameIndex()
+    }
+
+    /// The name index of the controller's results, read from the database.
+    func makeNameIndex() -> UINameIndex {
+        UINameIndex(keys: controller.keyResults, repository: repository, request: controller.fetchRequest)
     }
 
     /// Shows the todos of the controller's results whose names, tags or notes contain every one of
@@ -70,7 +75,7 @@ extension UIApp {
     /// all of them.
     private func narrow(to searches: [String], folded: [String]) {
         let order = controller.fetchRequest.order
-        let index = nameIndex ?? UINameIndex(controller.snapshot)
+        let index = nameIndex ?? makeNameIndex()
         nameIndex = index
         let narrowed = UINarrowing(
             searches: searches, folded: folded, in: index, narrowing: narrowing, order: order)
@@ -85,7 +90,8 @@ extension UIApp {
             break
         case .fewer:
             list = UIList(
-                narrowed.results, order: order, grouping: list.grouping, collapsed: collapsed, sections: list.sections)
+                narrowed: narrowed.list, rows: rowSource, order: order, grouping: list.grouping, collapsed: collapsed,
+                sections: list.sections)
         }
         narrowing = narrowed
         state.follow(in: &list)
@@ -103,19 +109,21 @@ extension UIApp {
 
     /// Takes in one of the controller's batches under a narrowing: the controller's list and
     /// the narrowed one are both patched.
-    func applyNarrowed(_ batch: FetchedResultsBatch) {
+    func applyNarrowed(_ batch: TodoKeyBatch) {
         // The names it indexes are no longer the results'.
         nameIndex = nil
         guard var narrowing, var unnarrowed = unnarrowedList else { return list.apply(batch) }
         unnarrowed.apply(batch)
         unnarrowedList = unnarrowed
         let order = controller.fetchRequest.order
-        if let changed = narrowing.apply(batch, order: order) {
-            if !changed.isEmpty { list.apply(narrowing.results, changed: changed) }
+        if let changed = narrowing.apply(
+            batch, rows: rowSource, repository: repository, request: controller.fetchRequest)
+        {
+            if !changed.isEmpty { list.apply(narrowing.list, changed: changed) }
         } else {
             list = UIList(
-                narrowing.results, order: order, grouping: list.grouping, collapsed: list.collapsedGroups,
-                sections: list.sections)
+                narrowed: narrowing.list, rows: rowSource, order: order, grouping: list.grouping,
+                collapsed: list.collapsedGroups, sections: list.sections)
         }
         self.narrowing = narrowing
     }

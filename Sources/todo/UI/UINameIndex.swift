@@ -15,7 +15,9 @@ import TodoStore
 /// the controller's results change.
 struct UINameIndex {
     /// The results whose names these are.
-    let results: TodoResultsSnapshot
+    let source: UIResults
+    /// ``source`` as whole todos (empty for keys).
+    var results: TodoResultsSnapshot { source.snapshot ?? TodoResultsSnapshot(order: .due) }
     /// Every todo's name, then its stored tags (``TodoTags/storage``), then its note, UTF-8, one
     /// after another.
     private var bytes: [UInt8] = []
@@ -30,21 +32,52 @@ struct UINameIndex {
 
     /// The index of `results`' names (its one section). O(n).
     init(_ results: TodoResultsSnapshot) {
-        self.results = results
+        source = .todos(results)
         guard results.numberOfSections > 0 else { return }
         let list = results.list(inSection: 0)
-        nameEnds.reserveCapacity(list.count)
-        tagEnds.reserveCapacity(list.count)
-        ends.reserveCapacity(list.count)
-        bytes.reserveCapacity(list.count * 24)
-        for todo in list {
-            bytes.append(contentsOf: todo.name.utf8)
-            nameEnds.append(bytes.count)
-            if !todo.tags.isEmpty { bytes.append(contentsOf: todo.tags.storage.utf8) }
-            tagEnds.append(bytes.count)
-            if let note = todo.note { bytes.append(contentsOf: note.utf8) }
-            ends.append(bytes.count)
+        reserve(list.count)
+        for todo in list { add(todo) }
+    }
+
+    /// The index of key results (a controller's in ``FetchedResultsController/Rows/keys(_:)``,
+    /// fetched with `request`): their names, tags and notes read from `repository`, in one pass
+    /// over the request in order (a todo that differs from the results there, changed since
+    /// and not brought in yet, is read by id). O(n).
+    init(keys results: TodoKeyResults, repository: TodoRepository, request: TodoFetchRequest) {
+        source = .keys(results)
+        reserve(results.count)
+        var expected = results.ids.makeIterator()
+        var next = expected.next()
+        var aligned = true
+        try? repository.forEach(request) { todo in
+            guard aligned, let id = next else { return }
+            guard todo.id == id else {
+                aligned = false
+                return
+            }
+            add(todo)
+            next = expected.next()
         }
+        while let id = next {
+            add((try? repository.todo(id: id)) ?? Todo(id: id, TodoFields(name: "")))
+            next = expected.next()
+        }
+    }
+
+    private mutating func reserve(_ count: Int) {
+        nameEnds.reserveCapacity(count)
+        tagEnds.reserveCapacity(count)
+        ends.reserveCapacity(count)
+        bytes.reserveCapacity(count * 24)
+    }
+
+    private mutating func add(_ todo: Todo) {
+        bytes.append(contentsOf: todo.name.utf8)
+        nameEnds.append(bytes.count)
+        if !todo.tags.isEmpty { bytes.append(contentsOf: todo.tags.storage.utf8) }
+        tagEnds.append(bytes.count)
+        if let note = todo.note { bytes.append(contentsOf: note.utf8) }
+        ends.append(bytes.count)
     }
 
     /// The number of todos.
@@ -73,6 +106,18 @@ struct UINameIndex {
                 if let candidates { return candidates.filter(matches) }
                 return (0..<ends.count).filter(matches)
             }
+        }
+    }
+
+    /// The results at `positions` (ascending), in order, as results of their own.
+    func narrowed(to positions: [Int], order: TodoFetchRequest.Order) -> UIResults {
+        switch source {
+        case .todos: return .todos(TodoResultsSnapshot(order: order, todos: todos(at: positions)))
+        case .keys(let results):
+            return .keys(
+                TodoKeyResults(
+                    order: order, columns: results.columns,
+                    todos: positions.lazy.compactMap { results.todo(withID: results.ids[$0]) }))
         }
     }
 
