@@ -73,7 +73,7 @@ public final class FetchedResultsController {
         case todos
         /// Only what places it (`TodoKeyColumns`: its deadline, done state, status, priority,
         /// list and parent, and the extra fields asked for), as `NSFetchedResultsController`
-        /// with a batch size keeps object ids and faults in the rows shown: about 32 bytes a
+        /// with a batch size keeps object ids and faults in the rows shown: about 24 bytes a
         /// todo where a whole one takes a few hundred. The results are ``keyResults`` (and
         /// ``keyTree``), the batches ``TodoKeyBatch``es told to
         /// ``FetchedResultsControllerDelegate/controller(_:didChangeKeysWith:)``; ``snapshot``
@@ -207,6 +207,13 @@ public final class FetchedResultsController {
         TodoKeyResults(order: fetchRequest.order, columns: keyColumns ?? TodoKeyColumns(), todos: todos)
     }
 
+    /// The request's key results, read whole.
+    private func fetchKeys() throws(TodoStoreError) -> TodoKeyResults {
+        var results = makeKeyResults()
+        try repository.forEachKey(fetchRequest, columns: keyColumns ?? TodoKeyColumns()) { results.append($0) }
+        return results
+    }
+
     /// Publishes freshly fetched key results without notifying.
     private func adoptKeys(_ results: TodoKeyResults) {
         keyResults = results
@@ -251,8 +258,8 @@ public final class FetchedResultsController {
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
         try readLists()
-        if let keyColumns {
-            adoptKeys(makeKeyResults(try repository.fetchKeys(fetchRequest, columns: keyColumns)))
+        if keyColumns != nil {
+            adoptKeys(try fetchKeys())
         } else {
             adopt(makeResults(try repository.fetch(fetchRequest)))
         }
@@ -431,9 +438,9 @@ public final class FetchedResultsController {
                 completed = (patched, position)
             }
         }
-        if completed == nil, let keyColumns {
+        if completed == nil {
             let position = try repository.feedPosition()
-            completed = (makeKeyResults(try repository.fetchKeys(fetchRequest, columns: keyColumns)), position)
+            completed = (try fetchKeys(), position)
         }
         guard let completed else { return }
         try readLists()
@@ -456,7 +463,6 @@ public final class FetchedResultsController {
 
     /// ``refresh(changed:)`` in ``Rows/keys(_:)``.
     private func refreshKeys(changed: Set<Int64>?) throws(TodoStoreError) -> Bool {
-        guard let keyColumns else { return false }
         let old = keyResults
         var update: (results: TodoKeyResults, changed: [Int64]?)?
         if !needsFullRefetch, let changed, changed.count <= incrementalLimit,
@@ -468,7 +474,7 @@ public final class FetchedResultsController {
         }
         if update == nil {
             feedPosition = try repository.feedPosition()
-            let results = makeKeyResults(try repository.fetchKeys(fetchRequest, columns: keyColumns))
+            let results = try fetchKeys()
             refetches += 1
             update = (results, nil)
         }

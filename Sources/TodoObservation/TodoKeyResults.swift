@@ -2,50 +2,58 @@ import TodoSnapshot
 import TodoStore
 
 /// What a controller in ``FetchedResultsController/Rows/keys(_:)`` keeps of one todo: what
-/// places it (its deadline, done state and status, priority, list and parent), in 24 bytes,
+/// places it (its deadline, done state and status, priority, list and parent), in 16 bytes,
 /// without its id (the table it sits in is indexed by id). The name, tags and project an order
-/// or a grouping compares are kept beside it, only when asked (`TodoKeyColumns.Extra`).
+/// or a grouping compares are kept beside it, only when asked (`TodoKeyColumns.Extra`), and so
+/// is a list id too wide for 32 bits (another program's).
 struct TodoKey: Sendable, Equatable {
-    var listID: Int64
     /// `Int64.min`: none.
     var parentID: Int64
-    /// Days since 1970-01-01; `Int32.min`: none.
-    var deadline: Int32
-    /// The status's position in `TodoStatus.allCases`; ``absent``: no todo.
-    var status: UInt8
-    var priority: UInt8
+    /// The list's id; ``wideList``: kept beside the key (``TodoKeyExtra/listID``).
+    var listID: Int32
+    /// The deadline (bits 0 to 21: days since 0001-01-01 plus one, 0 for none), the status
+    /// (bits 22 to 24: its position in `TodoStatus.allCases`, 7 for no todo) and the priority
+    /// (bits 25 to 28).
+    var packed: UInt32
 
-    static let absentStatus: UInt8 = .max
-    static let absent = TodoKey(listID: 0, parentID: .min, deadline: .min, status: absentStatus, priority: 0)
+    static let wideList = Int32.min
+    static let absent = TodoKey(parentID: .min, listID: 0, packed: 7 << 22)
     private static let statuses = TodoStatus.allCases
+    /// ``CalendarDate/daysSinceEpoch`` of 0001-01-01, the first day there is.
+    private static let firstDay = -719_162
 
-    var isAbsent: Bool { status == Self.absentStatus }
+    var isAbsent: Bool { (packed >> 22) & 7 == 7 }
 
-    init(listID: Int64, parentID: Int64, deadline: Int32, status: UInt8, priority: UInt8) {
-        self.listID = listID
+    private init(parentID: Int64, listID: Int32, packed: UInt32) {
         self.parentID = parentID
-        self.deadline = deadline
-        self.status = status
-        self.priority = priority
+        self.listID = listID
+        self.packed = packed
     }
 
     /// The key of `todo`.
     init(_ todo: Todo) {
-        listID = todo.listID
         parentID = todo.parentID ?? .min
-        deadline = todo.deadline.map { Int32(clamping: $0.daysSinceEpoch) } ?? .min
-        status = UInt8(Self.statuses.firstIndex(of: todo.status) ?? 0)
-        priority = UInt8(clamping: todo.priority.rawValue)
+        listID = Int32(exactly: todo.listID).flatMap { $0 == Self.wideList ? nil : $0 } ?? Self.wideList
+        // Every date there is (years 1 to 9999) fits in 22 bits.
+        let day = todo.deadline.map { UInt32($0.daysSinceEpoch - Self.firstDay + 1) } ?? 0
+        let status = UInt32(Self.statuses.firstIndex(of: todo.status) ?? 0)
+        packed = day | status << 22 | UInt32(clamping: todo.priority.rawValue) << 25
     }
 
     /// The key todo (`TodoKeyColumns`) of todo `id` with this key and `extra`'s fields: what
     /// the request's order, the outline's groupings and the tree rule compare.
     func todo(id: Int64, extra: TodoKeyExtra?) -> Todo {
         var fields = TodoFields(name: extra?.name ?? "", tags: extra?.tags ?? [], project: extra?.project)
-        if deadline != .min { fields.deadline = CalendarDate(daysSinceEpoch: Int(deadline)) }
-        fields.status = Self.statuses[Int(status)]
-        fields.priority = TodoPriority(rawValue: Int(priority)) ?? .none
-        return Todo(id: id, fields, listID: listID, parentID: parentID == .min ? nil : parentID)
+        let day = packed & 0x3F_FFFF
+        if day != 0 { fields.deadline = CalendarDate(daysSinceEpoch: Int(day) - 1 + Self.firstDay) }
+        fields.status = Self.statuses[Int((packed >> 22) & 7)]
+        fields.priority = TodoPriority(rawValue: Int((packed >> 25) & 15)) ?? .none
+        return Todo(id: id, fields, listID: list(extra), parentID: parentID == .min ? nil : parentID)
+    }
+
+    /// The list id, read beside the key when it is too wide for it.
+    func list(_ extra: TodoKeyExtra?) -> Int64 {
+        listID == Self.wideList ? extra?.listID ?? TodoList.firstID : Int64(listID)
     }
 }
 
@@ -55,13 +63,15 @@ struct TodoKeyExtra: Sendable, Equatable {
     var name: String?
     var tags: TodoTags?
     var project: TodoProject?
+    /// A list id too wide for the key (``TodoKey/wideList``).
+    var listID: Int64?
 
-    init?(_ todo: Todo, _ extra: TodoKeyColumns.Extra) {
-        guard !extra.isEmpty else { return nil }
+    init?(_ todo: Todo, _ extra: TodoKeyColumns.Extra, key: TodoKey) {
         if extra.contains(.name) { name = todo.name }
         if extra.contains(.tags), !todo.tags.isEmpty { tags = todo.tags }
         if extra.contains(.project) { project = todo.project }
-        if name == nil, tags == nil, project == nil { return nil }
+        if key.listID == TodoKey.wideList { listID = todo.listID }
+        if name == nil, tags == nil, project == nil, listID == nil { return nil }
     }
 }
 
@@ -112,7 +122,7 @@ struct TodoIDTable<Value: Sendable & Equatable>: Sendable {
 /// the ids of the todos in the request's order, and each todo's key (what places it), by id.
 /// The rows themselves are read from the database when they are shown.
 ///
-/// Memory: about 32 bytes a todo (an id in order, a 24-byte key in a table of pages), plus
+/// Memory: about 24 bytes a todo (an id in order, a 16-byte key in a table of pages), plus
 /// the extra fields when an order or a grouping compares them (the names, for the name order).
 /// Storage is shared as a `SortedSnapshot`'s is: a copy shares it, and a change copies the
 /// chunk and the page it touches, so the results before a change and after it both stay valid.
@@ -147,23 +157,64 @@ public struct TodoKeyResults: Sendable {
     /// Adds `todos` after the others, as the next slice of a fetch in order. O(k).
     /// Precondition: ids are unique.
     public mutating func append(contentsOf todos: some Sequence<Todo>) {
-        var previous = ids.last.flatMap { todo(withID: $0) }
-        for todo in todos {
-            if let previous, isOrdered, !order.areInIncreasingOrder(previous, todo) { isOrdered = false }
-            set(todo)
-            ids.append(todo.id)
-            previous = todo
+        for todo in todos { append(todo) }
+    }
+
+    /// Adds `todo` after the others. O(1) amortised.
+    public mutating func append(_ todo: Todo) {
+        if isOrdered, let last = ids.last, let previous = self.todo(withID: last),
+            !order.areInIncreasingOrder(previous, todo)
+        {
+            isOrdered = false
         }
+        set(todo)
+        ids.append(todo.id)
+    }
+
+    /// Every key todo, in order. O(n).
+    public var todos: LazyMapSequence<ChunkedList<Int64>, Todo> {
+        let keys = keys
+        let extras: ShardedDictionary<Int64, TodoKeyExtra>? = hasExtras ? extras : nil
+        return ids.lazy.map { id in keys[id].todo(id: id, extra: extras?[id]) }
     }
 
     private mutating func set(_ todo: Todo) {
-        keys[todo.id] = TodoKey(todo)
-        if let extra = TodoKeyExtra(todo, columns.extra) { extras[todo.id] = extra }
+        let key = TodoKey(todo)
+        keys[todo.id] = key
+        if let extra = TodoKeyExtra(todo, columns.extra, key: key) {
+            extras[todo.id] = extra
+        } else if hasExtras {
+            extras[todo.id] = nil
+        }
     }
 
     private mutating func remove(_ id: Int64) {
         keys[id] = .absent
-        if !columns.extra.isEmpty { extras[id] = nil }
+        if hasExtras { extras[id] = nil }
+    }
+
+    /// Whether any todo has fields kept beside its key.
+    private var hasExtras: Bool { extras.count > 0 }
+
+    /// The results of the todos at `offsets` (ascending) only, in the same order: their keys
+    /// copied as they are, nothing compared. O(m + n / chunk size) for m offsets.
+    public func subset(at offsets: [Int]) -> TodoKeyResults {
+        var result = TodoKeyResults(order: order, columns: columns)
+        result.isOrdered = isOrdered
+        var wanted = offsets.makeIterator()
+        var next = wanted.next()
+        var start = 0
+        ids.forEachChunk { chunk in
+            while let offset = next, offset < start + chunk.count {
+                let id = chunk[offset - start]
+                result.ids.append(id)
+                result.keys[id] = keys[id]
+                if hasExtras, let extra = extras[id] { result.extras[id] = extra }
+                next = wanted.next()
+            }
+            start += chunk.count
+        }
+        return result
     }
 
     /// The number of todos. O(1).
@@ -176,7 +227,7 @@ public struct TodoKeyResults: Sendable {
     public func todo(withID id: Int64) -> Todo? {
         let key = keys[id]
         guard !key.isAbsent else { return nil }
-        return key.todo(id: id, extra: columns.extra.isEmpty ? nil : extras[id])
+        return key.todo(id: id, extra: hasExtras ? extras[id] : nil)
     }
 
     /// The parent id todo `id` stores, nil for none or when it is not among them. O(1).
@@ -188,7 +239,8 @@ public struct TodoKeyResults: Sendable {
     /// The list todo `id` is in, nil when it is not among them. O(1).
     public func listID(of id: Int64) -> Int64? {
         let key = keys[id]
-        return key.isAbsent ? nil : key.listID
+        guard !key.isAbsent else { return nil }
+        return key.list(key.listID == TodoKey.wideList ? extras[id] : nil)
     }
 
     /// Where todo `id` is, nil when it is absent. O(log n) (O(n) when not ``isOrdered``).
@@ -237,7 +289,7 @@ public struct TodoKeyResults: Sendable {
 
     /// Whether todo `id` has the same key here and in `other` (both absent counts as the same).
     public func sameKey(_ id: Int64, in other: TodoKeyResults) -> Bool {
-        keys[id] == other.keys[id] && (columns.extra.isEmpty || extras[id] == other.extras[id])
+        keys[id] == other.keys[id] && (!hasExtras && !other.hasExtras || extras[id] == other.extras[id])
     }
 
     /// The ids that came, went or changed key between `old` and these results, found by merging

@@ -81,13 +81,22 @@ extension TodoRepository {
     /// The key todos (``TodoKeyColumns``) the request selects, in its order: what
     /// ``fetch(_:)`` reads, with only `columns`' fields. O(n).
     public func fetchKeys(_ request: TodoFetchRequest, columns: TodoKeyColumns) throws(TodoStoreError) -> [Todo] {
+        var todos: [Todo] = []
+        try forEachKey(request, columns: columns) { todos.append($0) }
+        return todos
+    }
+
+    /// Calls `body` with each key todo the request selects, in order, streaming from SQLite (a
+    /// key todo is a few hundred bytes as a value: a million of them in an array is far more
+    /// than what keeps them).
+    public func forEachKey(_ request: TodoFetchRequest, columns: TodoKeyColumns, _ body: (Todo) -> Void)
+        throws(TodoStoreError)
+    {
         try TodoStoreError.wrap { () throws(SQLiteError) in
             let columns = request.order == .name ? TodoKeyColumns(extra: columns.extra.union(.name)) : columns
             let statement = try connection.internalCachedStatement(request.sql(selecting: columns.list))
             try statement.bind(request.arguments)
-            var todos: [Todo] = []
-            try statement.forEachRow { todos.append(columns.todo(from: $0)) }
-            return todos
+            try statement.forEachRow { body(columns.todo(from: $0)) }
         }
     }
 

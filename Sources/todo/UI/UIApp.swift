@@ -10,7 +10,7 @@ import TodoStore
     /// glibc's `malloc_trim` (declared in `malloc.h`, which the Glibc module leaves out): returns
     /// the free memory of the heap to the system.
     @_silgen_name("malloc_trim")
-    private func releaseFreedMemory(_ pad: Int) -> Int32
+    private func mallocTrim(_ pad: Int) -> Int32
 #endif
 
 /// `todo ui`'s screen, the way the sample app's view controller works: the fetched-results
@@ -78,6 +78,12 @@ final class UIApp: FetchedResultsControllerDelegate {
     var nameIndex: UINameIndex?
     /// Filter text typed but not applied yet: the keys of one read are applied together.
     var filterPending = false
+    /// The narrowings shown since the name index was built, the latest last, each with its
+    /// list: a text typed again (a Backspace back to it) is shown without a scan or a
+    /// regrouping, and a new one is narrowed from the fewest todos that contain it.
+    var filterHistory: [(narrowing: UINarrowing, list: UIList)] = []
+    /// How many ``filterHistory`` keeps.
+    static let filterHistoryKept = 24
 
     /// Fetches the list, or only its first screen when that is enough for a correct first
     /// frame; nothing is drawn before ``run(_:)``.
@@ -138,6 +144,7 @@ final class UIApp: FetchedResultsControllerDelegate {
             renderer.configure(
                 columns: size.columns, maxID: controller.keyResults.ids.max() ?? 1,
                 timesAsked: try repository.hasDueTimes(request))
+            Self.releaseFreedMemory()
         }
         controller.delegate = self
         renderer.outlineNamesLists = !groupsByList
@@ -172,14 +179,20 @@ final class UIApp: FetchedResultsControllerDelegate {
         rebuild(maxID: max(renderer.maxIDSeen, maxID))
         // What the load read and dropped goes back to the system, so the process holds what
         // the list keeps (glibc keeps freed memory for reuse otherwise).
-        #if canImport(Glibc)
-            _ = releaseFreedMemory(0)
-        #endif
+        Self.releaseFreedMemory()
         adopt(lists: controller.lists)
         // Commits by other processes during the load: the controller diffs them in now, before
         // the waiting keys act on the list.
         processExternalChanges()
         finishLoading()
+    }
+
+    /// Gives what a whole read of the list allocated and dropped back to the system, so the
+    /// process holds what the list keeps (glibc keeps freed memory for reuse otherwise).
+    static func releaseFreedMemory() {
+        #if canImport(Glibc)
+            _ = mallocTrim(0)
+        #endif
     }
 
     /// Leaves preview mode and handles the keys that were waiting for the whole list.
@@ -436,6 +449,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         narrowing = nil
         unnarrowedList = nil
         nameIndex = nil
+        filterHistory = []
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
         renderer.configure(columns: size.columns, maxID: renderer.maxIDSeen, timesAsked: dueTimesListed())

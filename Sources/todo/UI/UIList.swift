@@ -131,7 +131,14 @@ struct UIList {
     /// Sorts every todo into its groups, by the grouping's one rule, as `todo list --outline`
     /// does (``TodoGrouping/partition(_:keeping:)``, keeping ids). O(n).
     private mutating func regroup() {
-        let partition = grouping.partition(results.records) { todo, _ in todo.id }
+        let partition: [(group: TodoGroup, members: [Int64])]
+        switch results {
+        case .todos(let results):
+            partition = grouping.partition(results.numberOfSections > 0 ? results.list(inSection: 0) : ChunkedList()) {
+                todo, _ in todo.id
+            }
+        case .keys(let results): partition = grouping.partition(results.todos) { todo, _ in todo.id }
+        }
         groups = partition.map(\.group)
         members = partition.map { ChunkedList($0.members) }
     }

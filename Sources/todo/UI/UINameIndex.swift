@@ -114,10 +114,7 @@ struct UINameIndex {
         switch source {
         case .todos: return .todos(TodoResultsSnapshot(order: order, todos: todos(at: positions)))
         case .keys(let results):
-            return .keys(
-                TodoKeyResults(
-                    order: order, columns: results.columns,
-                    todos: positions.lazy.compactMap { results.todo(withID: results.ids[$0]) }))
+            return .keys(results.subset(at: positions))
         }
     }
 

@@ -50,9 +50,13 @@ struct UINarrowing {
         self.searches = searches
         foldedSearches = folded
         let candidates = previous.flatMap { $0.isNarrowed(by: folded) ? $0.positions : nil }
-        // Each term keeps those of the candidates left by the terms before it.
+        // Each term keeps those of the candidates left by the terms before it; the candidates
+        // contain the terms of the narrowing they come from already.
+        let matchedAlready = candidates == nil ? [] : previous?.foldedSearches ?? []
         var matched = candidates
-        for term in folded { matched = index.positions(matching: term, among: matched) }
+        for term in folded where !matchedAlready.contains(term) {
+            matched = index.positions(matching: term, among: matched)
+        }
         let found = matched ?? Array(0..<index.count)
         positions = found
         if found.count == index.count {

@@ -63,7 +63,7 @@ enum UIResults {
         switch self {
         case .todos(let results):
             AnySequence(results.numberOfSections > 0 ? results.list(inSection: 0) : ChunkedList())
-        case .keys(let results): AnySequence(results.ids.lazy.compactMap { results.todo(withID: $0) })
+        case .keys(let results): AnySequence(results.todos)
         }
     }
 

@@ -1,0 +1,127 @@
+import TestSupport
+import Testing
+import TodoObservation
+import TodoSnapshot
+import TodoStore
+
+@testable import todo
+
+/// `todo ui` keeps only the todos' keys and reads the rows it shows by id (issue 38): its list,
+/// patched batch by batch from a controller in `Rows.keys`, shows line for line what a list of
+/// whole todos built from a fresh fetch shows, under every grouping, with subtasks and without,
+/// through random changes by another connection.
+@Suite(.timed) struct UIKeysListTests {
+    let folder = TemporaryFolder()
+    static let today = CalendarDate(year: 2026, month: 12, day: 3)!
+
+    final class Batches: FetchedResultsControllerDelegate {
+        var received: [TodoKeyBatch] = []
+        func controller(_ controller: FetchedResultsController, didChangeKeysWith batch: TodoKeyBatch) {
+            received.append(batch)
+        }
+    }
+
+    /// Every line: its row id and, for a todo, its name (the row read), or the group's title.
+    static func lines(_ list: UIList) -> [String] {
+        (0..<list.count).map { index in
+            switch list.entry(at: index) {
+            case .sectionHeader(let section): "== \(section)"
+            case .group(let group): "# \(group.title) (\(list.count(of: group)))"
+            case .todo(let todo, let section):
+                "\(todo.id) \(section) \(todo.name) \(todo.isDone) d\(list.depth(ofTodo: todo.id))"
+            case .member(let todo, let group): "\(todo.id) in \(group.title) \(todo.name)"
+            }
+        }
+    }
+
+    @Test(arguments: ["done", "priority", "tag", "due", "list", "project"])
+    func aListOfKeysShowsWhatAListOfWholeTodosShows(by: String) throws {
+        let seed = TestSeed.make("ui keys list \(by)")
+        var random = SeededGenerator(seed: seed)
+        let path = folder.file("keys-\(by).sqlite")
+        let repository = try TodoRepository(path: path)
+        let other = try TodoRepository(path: path)
+        let home = try repository.createList(named: "Home")
+        func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
+        func fields() -> TodoFields {
+            TodoFields(
+                name: pick(["milk", "Bread", "tax", "shed"]) + " \(Int.random(in: 0..<99, using: &random))",
+                deadline: Bool.random(using: &random)
+                    ? Self.today.adding(days: Int.random(in: -3...9, using: &random)) : nil,
+                isDone: Int.random(in: 0..<4, using: &random) == 0,
+                priority: TodoPriority(rawValue: pick([0, 1, 5, 9])) ?? .none,
+                tags: TodoTags(
+                    [TodoTag(pick(["+work", "@home", "+Work"]))].compactMap { $0 }.prefix(
+                        Int.random(in: 0...1, using: &random))),
+                project: Bool.random(using: &random) ? TodoProject(pick(["Work", "Home.Garden"])) : nil)
+        }
+        for _ in 0..<30 { try repository.add(fields()) }
+        func grouping() throws -> TodoGrouping<Todo> {
+            switch by {
+            case "priority": .byPriority
+            case "tag": .byTag
+            case "due": .byDeadline(today: Self.today, endOfWeek: Self.today.adding(days: 3) ?? Self.today)
+            case "list": .byList(try repository.lists())
+            case "project": .byProject
+            default: .byDoneState
+            }
+        }
+        let extra: TodoKeyColumns.Extra = by == "tag" ? .tags : by == "project" ? .project : []
+        let request = TodoFetchRequest(order: pick(TodoFetchRequest.Order.allCases))
+        let controller = FetchedResultsController(
+            repository: repository, fetchRequest: request, rows: .keys(TodoKeyColumns(extra: extra)))
+        let batches = Batches()
+        controller.delegate = batches
+        try controller.performFetch()
+        let rows = UIRowSource(repository: repository)
+        var list = UIList(keys: controller.keyResults, tree: controller.keyTree, rows: rows, grouping: try grouping())
+        for step in 0..<80 {
+            let todos = try repository.fetch()
+            let todo = pick(todos)
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0: try other.add(fields())
+            case 1: try other.add(fields(), parent: todo.id)
+            case 2: _ = try other.rename(id: todo.id, to: "renamed \(step)")
+            case 3: _ = try other.setDone(!todo.isDone, ids: [todo.id])
+            case 4: try other.moveSubtrees(ids: [todo.id], to: todo.listID == home.id ? TodoList.firstID : home.id)
+            case 5: _ = try other.deleteSubtrees(ids: [todo.id])
+            default:
+                let new = fields()
+                try other.update(id: todo.id) {
+                    $0.deadline = new.deadline
+                    $0.priority = new.priority
+                    $0.tags = new.tags
+                    $0.project = new.project
+                }
+            }
+            try controller.processExternalChanges()
+            for batch in batches.received {
+                rows.forget(batch.changed ?? [])
+                if batch.changed == nil { rows.forgetAll() }
+                list.apply(batch)
+            }
+            batches.received.removeAll()
+            let fresh = try repository.fetch(request)
+            var whole = UIList(
+                TodoResultsSnapshot(order: request.order, todos: fresh), order: request.order,
+                grouping: try grouping(), tree: controller.keyTree == nil ? nil : treeOf(fresh, request.order))
+            if by == "list" {
+                list.regroup(by: try grouping())
+                whole.regroup(by: try grouping())
+            }
+            #expect(Self.lines(list) == Self.lines(whole), "seed \(seed), step \(step), \(request.order)")
+        }
+    }
+
+    /// The tree of `todos` as the controller of whole todos keeps it.
+    private func treeOf(_ todos: [Todo], _ order: TodoFetchRequest.Order) -> TodoTreeSnapshot {
+        var rows: [TodoTreeRow] = []
+        var above: [Todo] = []
+        for row in TodoOutline(todos).rows {
+            above.removeLast(max(0, above.count - row.depth))
+            rows.append(TodoTreeRow(todo: row.todo, ancestors: above))
+            above.append(row.todo)
+        }
+        return TodoTreeSnapshot(order: order, rows: rows)
+    }
+}
