@@ -109,9 +109,10 @@ extension UIApp {
                 list.sections = sections
             }
         case .fewer:
-            list = UIList(
-                narrowed: narrowed.list, rows: rowSource, order: order, grouping: list.grouping, collapsed: collapsed,
-                sections: sections)
+            // The controller's list's groups, filtered: no todo grouped again.
+            list = (unnarrowedList ?? list).narrowed(to: narrowed.list)
+            list.collapsedGroups = collapsed
+            list.sections = sections
         }
         filterHistory.append((narrowed, list))
         if filterHistory.count > Self.filterHistoryKept { filterHistory.removeFirst() }

@@ -198,6 +198,31 @@ struct UIList {
         refold()
     }
 
+    /// This list narrowed to `narrowed`, some of its todos in the same order (a filter's): each
+    /// group keeps those of its members that are among them, in their order, so no todo is
+    /// grouped again, and each group is titled by its first todo left, as grouping them anew
+    /// would title it. Flat ("All" shows no tree under a filter). O(m) look-ups for the m
+    /// todos of the groups, where grouping anew builds each todo's record.
+    func narrowed(to narrowed: UIResults) -> UIList {
+        var list = self
+        list.results = narrowed
+        list.tree = nil
+        list.hidden = []
+        for slot in groups.indices.reversed() {
+            let kept = members[slot].filter { narrowed.contains($0) }
+            if kept.isEmpty, !grouping.fixedGroups.contains(groups[slot]) {
+                list.groups.remove(at: slot)
+                list.members.remove(at: slot)
+                continue
+            }
+            list.members[slot] = ChunkedList(kept)
+            guard let first = kept.first, let record = narrowed.record(withID: first) else { continue }
+            let id = groups[slot].id
+            grouping.forEachGroup(of: record) { group in if group.id == id { list.groups[slot] = group } }
+        }
+        return list
+    }
+
     /// Whether "All" shows a tree.
     var hasTree: Bool { tree != nil }
 
