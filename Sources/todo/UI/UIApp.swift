@@ -123,15 +123,26 @@ final class UIApp: FetchedResultsControllerDelegate {
             total = try repository.count()
             if let today = request.startedBy { total -= try repository.count(.waiting(after: today)) }
         }
-        // The preview is the head of the "All" section: it cannot fill the outline's groups, nor
-        // show a tree (a subtask's place depends on its parent's, anywhere in the list).
-        if total > screenful, sections.showsAll, !(try repository.hasSubtasks()) {
+        // The preview is the head of the "All" section: it cannot fill the outline's groups. With
+        // subtasks, the head of the tree (``treeHead(of:in:rows:)``), when it is found cheaply.
+        var treeHead: [TodoTreeRow]?
+        let hasSubtasks = try repository.hasSubtasks()
+        if total > screenful, sections.showsAll, hasSubtasks {
+            treeHead = try Self.treeHead(of: request, in: repository, rows: screenful)
+        }
+        if total > screenful, sections.showsAll, !hasSubtasks || treeHead != nil {
             var first = request
             first.limit = screenful
-            let head = try repository.fetch(first)
+            let head: [Todo]
+            if let treeHead {
+                head = treeHead.map(\.todo).sorted { request.order.areInIncreasingOrder($0, $1) }
+            } else {
+                head = try repository.fetch(first)
+            }
             list = UIList(
                 TodoResultsSnapshot(order: request.order, todos: head), order: request.order, grouping: grouping,
-                sections: sections, previewTotal: total)
+                sections: sections, previewTotal: total,
+                tree: treeHead.map { TodoTreeSnapshot(order: request.order, rows: $0) })
             renderer.configure(
                 columns: size.columns, maxID: try repository.maxID(), timesAsked: try repository.hasDueTimes(request))
             showsPreview = true
@@ -153,6 +164,44 @@ final class UIApp: FetchedResultsControllerDelegate {
         adopt(lists: showsPreview ? try repository.lists() : controller.lists)
         // The cursor starts on the first todo (or the "Undone" row of an empty list).
         state.place(at: 1, in: list)
+    }
+
+    /// The first `rows` rows of the tree of `request`'s todos (the tree rule, `TodoOutline`),
+    /// read without reading the list: its todos in order until `rows` top-level ones are found
+    /// (a todo whose parent the request does not select, or in another list), each followed
+    /// by its subtasks, depth first, siblings in order. Nil when that takes more than a few
+    /// screens of todos (most of the first todos in order under parents further on): the
+    /// whole list is read then. A loop (a damaged file) may leave its todos out of the head;
+    /// the whole list replaces the head before any key acts on it.
+    static func treeHead(of request: TodoFetchRequest, in repository: TodoRepository, rows: Int)
+        throws(TodoStoreError) -> [TodoTreeRow]?
+    {
+        var first = request
+        first.limit = rows * 8
+        let candidates = try repository.fetch(first)
+        var head: [TodoTreeRow] = []
+        func shown(_ ids: [Int64]) throws(TodoStoreError) -> [Todo] {
+            Array(try repository.fetch(request, ids: ids).values)
+        }
+        func add(_ todo: Todo, under above: [Todo]) throws(TodoStoreError) {
+            guard head.count < rows else { return }
+            head.append(TodoTreeRow(todo: todo, ancestors: above))
+            // A loop has nothing below it to show in a head.
+            guard above.count < 32, !above.contains(where: { $0.id == todo.id }) else { return }
+            let children = try shown(try repository.childIDs(of: [todo.id]))
+                .filter { $0.listID == todo.listID && $0.id != todo.id }
+                .sorted { request.order.areInIncreasingOrder($0, $1) }
+            for child in children where head.count < rows { try add(child, under: above + [todo]) }
+        }
+        for todo in candidates where head.count < rows {
+            if let parentID = todo.parentID, parentID != todo.id,
+                let parent = try shown([parentID]).first, parent.listID == todo.listID
+            {
+                continue
+            }
+            try add(todo, under: [])
+        }
+        return head.count == rows ? head : nil
     }
 
     /// Todos read per event-loop iteration while the whole list loads behind the preview: keys
