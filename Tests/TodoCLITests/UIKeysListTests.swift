@@ -8,16 +8,21 @@ import TodoStore
 
 /// `todo ui` keeps only the todos' keys and reads the rows it shows by id (issue 38): its list,
 /// patched batch by batch from a controller in `Rows.keys`, shows line for line what a list of
-/// whole todos built from a fresh fetch shows, under every grouping, with subtasks and without,
-/// through random changes by another connection.
+/// whole todos patched from a controller of whole todos shows (as `todo ui` did before), under
+/// every grouping, with subtasks and without, through random changes by another connection; and
+/// both hold the todos of a fresh fetch, in its order.
 @Suite(.timed) struct UIKeysListTests {
     let folder = TemporaryFolder()
     static let today = CalendarDate(year: 2026, month: 12, day: 3)!
 
     final class Batches: FetchedResultsControllerDelegate {
         var received: [TodoKeyBatch] = []
+        var whole: [FetchedResultsBatch] = []
         func controller(_ controller: FetchedResultsController, didChangeKeysWith batch: TodoKeyBatch) {
             received.append(batch)
+        }
+        func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
+            whole.append(batch)
         }
     }
 
@@ -75,6 +80,11 @@ import TodoStore
         try controller.performFetch()
         let rows = UIRowSource(repository: repository)
         var list = UIList(keys: controller.keyResults, tree: controller.keyTree, rows: rows, grouping: try grouping())
+        let wholeController = FetchedResultsController(repository: repository, fetchRequest: request)
+        wholeController.delegate = batches
+        try wholeController.performFetch()
+        var whole = UIList(
+            wholeController.snapshot, order: request.order, grouping: try grouping(), tree: wholeController.tree)
         for step in 0..<80 {
             let todos = try repository.fetch()
             let todo = pick(todos)
@@ -95,6 +105,9 @@ import TodoStore
                 }
             }
             try controller.processExternalChanges()
+            try wholeController.processExternalChanges()
+            for batch in batches.whole { whole.apply(batch) }
+            batches.whole.removeAll()
             for batch in batches.received {
                 rows.forget(batch.changed ?? [])
                 if batch.changed == nil { rows.forgetAll() }
@@ -102,26 +115,12 @@ import TodoStore
             }
             batches.received.removeAll()
             let fresh = try repository.fetch(request)
-            var whole = UIList(
-                TodoResultsSnapshot(order: request.order, todos: fresh), order: request.order,
-                grouping: try grouping(), tree: controller.keyTree == nil ? nil : treeOf(fresh, request.order))
+            #expect(Array(controller.keyResults.ids) == fresh.map(\.id), "seed \(seed), step \(step)")
             if by == "list" {
                 list.regroup(by: try grouping())
                 whole.regroup(by: try grouping())
             }
             #expect(Self.lines(list) == Self.lines(whole), "seed \(seed), step \(step), \(request.order)")
         }
-    }
-
-    /// The tree of `todos` as the controller of whole todos keeps it.
-    private func treeOf(_ todos: [Todo], _ order: TodoFetchRequest.Order) -> TodoTreeSnapshot {
-        var rows: [TodoTreeRow] = []
-        var above: [Todo] = []
-        for row in TodoOutline(todos).rows {
-            above.removeLast(max(0, above.count - row.depth))
-            rows.append(TodoTreeRow(todo: row.todo, ancestors: above))
-            above.append(row.todo)
-        }
-        return TodoTreeSnapshot(order: order, rows: rows)
     }
 }
