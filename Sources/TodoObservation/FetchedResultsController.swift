@@ -78,7 +78,7 @@ public final class FetchedResultsController {
         /// ``keyTree``), the batches ``TodoKeyBatch``es told to
         /// ``FetchedResultsControllerDelegate/controller(_:didChangeKeysWith:)``; ``snapshot``
         /// and ``tree`` stay empty, ``batches(bufferingNewest:)`` yields nothing, and the rows
-        /// are read by id when they are shown (``TodoRepository/todo(id:)``). Sectioning is
+        /// are read by id when they are shown (`TodoRepository.todo(id:)`). Sectioning is
         /// always ``Sectioning/none``. A batch comes for every commit that changed a todo of
         /// the results, in any field (the rows are not kept to be compared), and names those
         /// todos.

@@ -76,7 +76,7 @@ struct TodoKeyExtra: Sendable, Equatable {
 }
 
 /// A table of values by todo id, in pages of ids, so that a copy shares every page it does not
-/// change (as ``ChunkedList`` does) and a look-up is an index, with no hashing and no stored id.
+/// change (as `ChunkedList` does) and a look-up is an index, with no hashing and no stored id.
 /// Ids past the pages (a negative id, or one far above the others) go to a dictionary.
 ///
 /// Why: a dictionary of a million entries costs 40 to 80 bytes an entry and copies whole on a
@@ -127,7 +127,7 @@ struct TodoIDTable<Value: Sendable & Equatable>: Sendable {
 /// Storage is shared as a `SortedSnapshot`'s is: a copy shares it, and a change copies the
 /// chunk and the page it touches, so the results before a change and after it both stay valid.
 ///
-/// The order is the request's (``TodoFetchRequest/Order/areInIncreasingOrder(_:_:)`` on the key
+/// The order is the request's (`TodoFetchRequest.Order.areInIncreasingOrder(_:_:)` on the key
 /// todos, which compare as the whole todos do), so a change of k todos costs O(k log n), found
 /// by binary search, as in a `SortedSnapshot`; results read out of that order (another
 /// program's data that sorts differently in SQL) answer every read by scanning, and refuse to
