@@ -123,4 +123,52 @@ import TodoStore
             #expect(Self.lines(list) == Self.lines(whole), "seed \(seed), step \(step), \(request.order)")
         }
     }
+
+    /// The filter's list (issue 38): a narrowing's list filtered from the controller's list's
+    /// groups shows what grouping the narrowed todos anew shows, under every grouping.
+    @Test(arguments: ["done", "priority", "tag", "due", "project"])
+    func aNarrowedListShowsWhatGroupingTheNarrowedTodosShows(by: String) throws {
+        let seed = TestSeed.make("ui keys narrowed \(by)")
+        var random = SeededGenerator(seed: seed)
+        let repository = try TodoRepository(path: folder.file("narrowed-\(by).sqlite"))
+        func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &random)] }
+        for _ in 0..<80 {
+            try repository.add(
+                TodoFields(
+                    name: pick(["milk", "Bread", "tax", "shed"]) + " \(Int.random(in: 0..<99, using: &random))",
+                    deadline: Self.today.adding(days: Int.random(in: -3...9, using: &random)),
+                    isDone: Bool.random(using: &random), priority: TodoPriority(rawValue: pick([0, 1, 5, 9])) ?? .none,
+                    tags: TodoTags([TodoTag(pick(["+work", "@home", "+Work"]))].compactMap { $0 }),
+                    project: Bool.random(using: &random) ? TodoProject(pick(["Work", "Home.Garden"])) : nil))
+        }
+        let grouping: TodoGrouping<Todo> =
+            switch by {
+            case "priority": .byPriority
+            case "tag": .byTag
+            case "due": .byDeadline(today: Self.today, endOfWeek: Self.today.adding(days: 3) ?? Self.today)
+            case "project": .byProject
+            default: .byDoneState
+            }
+        let extra: TodoKeyColumns.Extra = by == "tag" ? .tags : by == "project" ? .project : []
+        let request = TodoFetchRequest(order: pick(TodoFetchRequest.Order.allCases))
+        let controller = FetchedResultsController(
+            repository: repository, fetchRequest: request, rows: .keys(TodoKeyColumns(extra: extra)))
+        try controller.performFetch()
+        let rows = UIRowSource(repository: repository)
+        let list = UIList(keys: controller.keyResults, tree: controller.keyTree, rows: rows, grouping: grouping)
+        let index = UINameIndex(keys: controller.keyResults, repository: repository, request: request)
+        for text in ["m", "milk", "a", "t", "1", "e 2", "zzz", "B"] {
+            let terms = UIState.searchTerms(of: text)
+            let narrowing = UINarrowing(
+                searches: terms, folded: terms.map(TodoSearch.fold), in: index, narrowing: nil, order: request.order)
+            let filtered = list.narrowed(to: narrowing.list)
+            let regrouped = UIList(
+                narrowed: narrowing.list, rows: rows, order: request.order, grouping: grouping, collapsed: [],
+                sections: .both)
+            #expect(Self.lines(filtered) == Self.lines(regrouped), "seed \(seed), \(text)")
+            var search = request
+            search.searches = terms
+            #expect(narrowing.list.ids == (try repository.fetch(search)).map(\.id), "seed \(seed), \(text)")
+        }
+    }
 }
