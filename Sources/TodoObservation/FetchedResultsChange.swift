@@ -118,6 +118,9 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// the same rules as a batch. A grouping by list (`TodoGrouping.byList(_:)`) rebuilt
     /// from them keeps each list's group, keyed by its id: a rename re-titles it.
     func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList])
+    /// The batch of a controller in ``FetchedResultsController/Rows/keys(_:)`` (which tells
+    /// no other content callback), on the same thread and under the same rules.
+    func controller(_ controller: FetchedResultsController, didChangeKeysWith batch: TodoKeyBatch)
 }
 
 extension FetchedResultsControllerDelegate {
@@ -135,4 +138,5 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {}
     public func controller(_ controller: FetchedResultsController, didFailToRefreshWith error: TodoStoreError) {}
     public func controller(_ controller: FetchedResultsController, didChangeLists lists: [TodoList]) {}
+    public func controller(_ controller: FetchedResultsController, didChangeKeysWith batch: TodoKeyBatch) {}
 }

@@ -66,6 +66,25 @@ public final class FetchedResultsController {
         case byDoneState
     }
 
+    /// What the controller keeps of each todo.
+    public enum Rows: Sendable, Equatable {
+        /// The whole todo: ``snapshot``, ``tree`` and every batch hold todos, as
+        /// `NSFetchedResultsController` holds objects.
+        case todos
+        /// Only what places it (`TodoKeyColumns`: its deadline, done state, status, priority,
+        /// list and parent, and the extra fields asked for), as `NSFetchedResultsController`
+        /// with a batch size keeps object ids and faults in the rows shown: about 24 bytes a
+        /// todo where a whole one takes a few hundred. The results are ``keyResults`` (and
+        /// ``keyTree``), the batches ``TodoKeyBatch``es told to
+        /// ``FetchedResultsControllerDelegate/controller(_:didChangeKeysWith:)``; ``snapshot``
+        /// and ``tree`` stay empty, ``batches(bufferingNewest:)`` yields nothing, and the rows
+        /// are read by id when they are shown (`TodoRepository.todo(id:)`). Sectioning is
+        /// always ``Sectioning/none``. A batch comes for every commit that changed a todo of
+        /// the results, in any field (the rows are not kept to be compared), and names those
+        /// todos.
+        case keys(TodoKeyColumns)
+    }
+
     /// One section of the results.
     public struct SectionInfo: Sendable, Equatable {
         /// "All", "Undone" or "Done".
@@ -84,6 +103,8 @@ public final class FetchedResultsController {
     public let fetchRequest: TodoFetchRequest
     /// How results are grouped.
     public let sectioning: Sectioning
+    /// What is kept of each todo.
+    public let rows: Rows
     /// Receives change notifications. Held weakly, as in UIKit.
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
@@ -91,6 +112,18 @@ public final class FetchedResultsController {
     public private(set) var snapshot: TodoResultsSnapshot
     /// The parent links among the results and, while there are some, the tree.
     private var treeState: TodoTreeState
+    /// The results in ``Rows/keys(_:)`` (empty in ``Rows/todos``, and before ``performFetch()``).
+    public private(set) var keyResults: TodoKeyResults
+    /// The tree of ``keyResults``, nil while none of them stores a parent.
+    public var keyTree: TodoKeyTree? { keyTreeState.tree }
+    private var keyTreeState = TodoKeyTreeState()
+    /// The columns read in ``Rows/keys(_:)``, nil in ``Rows/todos``.
+    private var keyColumns: TodoKeyColumns? {
+        guard case .keys(let columns) = rows else { return nil }
+        return fetchRequest.order == .name ? TodoKeyColumns(extra: columns.extra.union(.name)) : columns
+    }
+    /// The number of todos in the results, whatever is kept of them.
+    private var resultCount: Int { keyColumns == nil ? snapshot.numberOfItems : keyResults.count }
 
     /// The results as a tree, in tree order, each row with its depth and parent; nil while no
     /// todo of the results has a parent (the tree is then ``snapshot``, every todo at the top
@@ -108,7 +141,7 @@ public final class FetchedResultsController {
     /// with one commit changing k todos at several list sizes (the commit that set the bound
     /// has the figures). Patching costs mostly copying the chunks and shards the changes touch
     /// (the previous results share them), so it never grows past a copy of the list.
-    public var incrementalLimit: Int { Self.incrementalLimit(forResultsOf: snapshot.numberOfItems) }
+    public var incrementalLimit: Int { Self.incrementalLimit(forResultsOf: resultCount) }
 
     private static func incrementalLimit(forResultsOf count: Int) -> Int { min(max(256, count / 50), 10_000) }
     private var lastDataVersion: Int64?
@@ -146,18 +179,48 @@ public final class FetchedResultsController {
     /// The fetch ``continueFetch(rows:)`` is reading, if one is under way, and what it has read.
     /// Its cursor's `startPosition` says which changes the results must be checked against.
     private var pendingFetch: (cursor: TodoFetchCursor, results: TodoResultsSnapshot)?
+    /// The key results ``continueFetch(rows:)`` has read, in ``Rows/keys(_:)``.
+    private var pendingKeys: TodoKeyResults?
     private var continuations: [AsyncStream<FetchedResultsBatch>.Continuation] = []
 
-    /// Creates a controller; nothing is fetched until ``performFetch()``.
+    /// Creates a controller; nothing is fetched until ``performFetch()``. `rows` says what is
+    /// kept of each todo (``Rows/keys(_:)`` always sections as ``Sectioning/none``).
     public init(
         repository: TodoRepository, fetchRequest: TodoFetchRequest = TodoFetchRequest(),
-        sectioning: Sectioning = .none
+        sectioning: Sectioning = .none, rows: Rows = .todos
     ) {
         self.repository = repository
         self.fetchRequest = fetchRequest
-        self.sectioning = sectioning
-        snapshot = TodoResultsSnapshot(order: fetchRequest.order, sectioning: sectioning)
-        treeState = TodoTreeState(order: fetchRequest.order, sectioning: sectioning)
+        self.rows = rows
+        if case .keys = rows { self.sectioning = .none } else { self.sectioning = sectioning }
+        snapshot = TodoResultsSnapshot(order: fetchRequest.order, sectioning: self.sectioning)
+        treeState = TodoTreeState(order: fetchRequest.order, sectioning: self.sectioning)
+        if case .keys(let columns) = rows {
+            keyResults = TodoKeyResults(order: fetchRequest.order, columns: columns)
+        } else {
+            keyResults = TodoKeyResults(order: fetchRequest.order, columns: TodoKeyColumns())
+        }
+    }
+
+    /// Key results in this controller's order holding `todos` (key todos, fetched in order).
+    private func makeKeyResults(_ todos: [Todo] = []) -> TodoKeyResults {
+        TodoKeyResults(order: fetchRequest.order, columns: keyColumns ?? TodoKeyColumns(), todos: todos)
+    }
+
+    /// The request's key results, read whole.
+    private func fetchKeys() throws(TodoStoreError) -> TodoKeyResults {
+        var results = makeKeyResults()
+        try repository.forEachKey(fetchRequest, columns: keyColumns ?? TodoKeyColumns()) { results.append($0) }
+        return results
+    }
+
+    /// Publishes freshly fetched key results without notifying.
+    private func adoptKeys(_ results: TodoKeyResults) {
+        keyResults = results
+        keyTreeState.reset(to: results)
+        needsFullRefetch = false
+        lastRefreshError = nil
+        observeCommits()
     }
 
     /// Results in this controller's order and sectioning, holding `todos` (fetched in order).
@@ -195,7 +258,11 @@ public final class FetchedResultsController {
         lastDataVersion = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
         feedPosition = try repository.feedPosition()
         try readLists()
-        adopt(makeResults(try repository.fetch(fetchRequest)))
+        if keyColumns != nil {
+            adoptKeys(try fetchKeys())
+        } else {
+            adopt(makeResults(try repository.fetch(fetchRequest)))
+        }
     }
 
     /// Reads ``lists``, and the lists' feed position before them (a change in between is read
@@ -283,7 +350,12 @@ public final class FetchedResultsController {
     /// todo the change feed lists since the fetch began (a full read when there are more than
     /// ``incrementalLimit`` of them, or the request has a limit or an offset).
     public func beginFetch() throws(TodoStoreError) {
-        pendingFetch = (try repository.cursor(fetchRequest), makeResults())
+        if let keyColumns {
+            pendingFetch = (try repository.cursor(fetchRequest, columns: keyColumns), makeResults())
+            pendingKeys = makeKeyResults()
+        } else {
+            pendingFetch = (try repository.cursor(fetchRequest), makeResults())
+        }
     }
 
     /// True between ``beginFetch()`` and the ``continueFetch(rows:)`` that completes it.
@@ -297,6 +369,20 @@ public final class FetchedResultsController {
     public func continueFetch(rows: Int) throws(TodoStoreError) -> Bool {
         guard var fetch = pendingFetch else { return true }
         pendingFetch = nil
+        if var keys = pendingKeys {
+            pendingKeys = nil
+            var slice: [Todo] = []
+            let complete = try fetch.cursor.read(upTo: rows, into: &slice)
+            if fetch.cursor.wasRestarted { slice.removeAll { keys.contains($0.id) } }
+            keys.append(contentsOf: slice)
+            guard complete else {
+                pendingFetch = fetch
+                pendingKeys = keys
+                return false
+            }
+            try publishKeys(keys, checkingChangesSince: fetch.cursor.startPosition)
+            return true
+        }
         // Taken out while reading so the snapshot is not copied on append. Each slice is
         // indexed as it comes, so completing the fetch costs nothing more.
         var slice: [Todo] = []
@@ -334,6 +420,76 @@ public final class FetchedResultsController {
         lastDataVersion = version
         feedPosition = completed.position
         adopt(completed.results)
+    }
+
+    /// ``publish(_:checkingChangesSince:)`` for key results.
+    private func publishKeys(_ results: TodoKeyResults, checkingChangesSince start: TodoFeedPosition)
+        throws(TodoStoreError)
+    {
+        let version = try TodoStoreError.wrap { () throws(SQLiteError) in try repository.connection.dataVersion() }
+        var completed: (results: TodoKeyResults, position: TodoFeedPosition)?
+        let limit = Self.incrementalLimit(forResultsOf: results.count)
+        if case .changed(let ids, let position) = try repository.changedTodos(since: start, limit: limit) {
+            if ids.isEmpty {
+                completed = (results, position)
+            } else if fetchRequest.limit == nil, fetchRequest.offset == 0,
+                let patched = try patchedKeys(results, changing: ids)
+            {
+                completed = (patched, position)
+            }
+        }
+        if completed == nil {
+            let position = try repository.feedPosition()
+            completed = (try fetchKeys(), position)
+        }
+        guard let completed else { return }
+        try readLists()
+        lastDataVersion = version
+        feedPosition = completed.position
+        adoptKeys(completed.results)
+    }
+
+    /// `results` with the todos `ids` re-read (their keys) and moved to their places; nil when
+    /// they cannot be patched. O(k log n).
+    private func patchedKeys(_ results: TodoKeyResults, changing ids: Set<Int64>) throws(TodoStoreError)
+        -> TodoKeyResults?
+    {
+        guard let keyColumns else { return nil }
+        let fresh = ids.isEmpty ? [:] : try repository.fetchKeys(fetchRequest, ids: ids, columns: keyColumns)
+        var changes: [Int64: Todo?] = [:]
+        for id in ids { changes.updateValue(fresh[id], forKey: id) }
+        return results.applying(changes)
+    }
+
+    /// ``refresh(changed:)`` in ``Rows/keys(_:)``.
+    private func refreshKeys(changed: Set<Int64>?) throws(TodoStoreError) -> Bool {
+        let old = keyResults
+        var update: (results: TodoKeyResults, changed: [Int64]?)?
+        if !needsFullRefetch, let changed, changed.count <= incrementalLimit,
+            fetchRequest.limit == nil, fetchRequest.offset == 0,
+            let patch = try patchedKeys(old, changing: changed)
+        {
+            // Only the todos among the results, before or after.
+            update = (patch, changed.filter { old.contains($0) || patch.contains($0) }.sorted())
+        }
+        if update == nil {
+            feedPosition = try repository.feedPosition()
+            let results = try fetchKeys()
+            refetches += 1
+            update = (results, nil)
+        }
+        guard let update else { return false }
+        needsFullRefetch = false
+        lastRefreshError = nil
+        if update.changed?.isEmpty == true { return false }
+        keyResults = update.results
+        let repository = self.repository
+        let tree = try keyTreeState.update(from: old, to: update.results, changed: update.changed) {
+            (ids) throws(TodoStoreError) in try repository.childIDs(of: ids)
+        }
+        let batch = TodoKeyBatch(previous: old, results: update.results, changed: update.changed, tree: tree)
+        notifying { delegate?.controller(self, didChangeKeysWith: batch) }
+        return true
     }
 
     /// `results` with every todo the change feed lists after `start` re-read, and the feed's
@@ -449,6 +605,7 @@ public final class FetchedResultsController {
     /// refetching otherwise) and notifies when anything changed. `changed` nil means "unknown".
     @discardableResult
     private func refresh(changed: Set<Int64>? = nil) throws(TodoStoreError) -> Bool {
+        if keyColumns != nil { return try refreshKeys(changed: changed) }
         let old = snapshot
         let update: (results: TodoResultsSnapshot, difference: SnapshotDifference<String, Todo>?)
         // The todos that may differ, for the tree; nil: unknown.

@@ -9,6 +9,8 @@ public enum TodoColumns {
     public static let list = all.joined(separator: ", ")
     /// ``list``'s columns.
     private static let all = ["id"] + fields + ["list_id", "parent_id"]
+    /// ``list``'s columns by position.
+    static var names: [String] { all }
     /// The columns of a todo's fields (``TodoField/all``), in ``list``'s order after `id`: what
     /// an INSERT or an UPDATE of every field names, and what sync keeps as a merge base.
     public static let fields = TodoField.all.map(\.name)

@@ -44,12 +44,23 @@ public final class TodoFetchCursor {
     private var lastKey: [StoredValue]?
     /// How many todos were handed out, for the request's limit.
     private var handedOut = 0
+    /// The columns read when the cursor reads key todos (``TodoKeyColumns``); nil: whole todos.
+    private let keys: TodoKeyColumns?
 
-    init(connection: Connection, request: TodoFetchRequest, startPosition: TodoFeedPosition) {
+    init(
+        connection: Connection, request: TodoFetchRequest, startPosition: TodoFeedPosition,
+        keys: TodoKeyColumns? = nil
+    ) {
         self.connection = connection
+        // A key read in name order must read the names it is ordered by.
+        self.keys = keys.map { request.order == .name ? TodoKeyColumns(extra: $0.extra.union(.name)) : $0 }
         self.request = request
         self.startPosition = startPosition
     }
+
+    /// The todo on the statement's row, whole or its key.
+    @inline(__always)
+    private func todo(from row: Row) -> Todo { keys?.todo(from: row) ?? TodoColumns.todo(from: row) }
 
     /// Appends up to `limit` more todos (at least one) to `todos`, in the request's order.
     /// Returns whether the results are now complete: true from the slice that hands out the
@@ -80,14 +91,14 @@ public final class TodoFetchCursor {
                 handedOut += count
                 return finish()
             }
-            todos.append(TodoColumns.todo(from: statement.row))
+            todos.append(todo(from: statement.row))
             count += 1
         }
         handedOut += count
         // The statement stands on the last todo handed out: where a restart would resume.
-        lastKey = request.order.keyColumns.map { statement.row.storedValue($0) }
+        lastKey = request.order.keyColumns.map { statement.row.storedValue(keys?.position(of: $0) ?? $0) }
         if try statement.step() {
-            lookahead = TodoColumns.todo(from: statement.row)
+            lookahead = todo(from: statement.row)
         } else {
             finish()
         }
@@ -103,12 +114,13 @@ public final class TodoFetchCursor {
                 remaining = limit - handedOut
                 guard remaining > 0 else { return finish() }
             }
-            let (sql, arguments) = request.sql(after: lastKey, limit: remaining)
+            let (sql, arguments) = request.sql(
+                after: lastKey, limit: remaining, selecting: keys?.list ?? TodoColumns.list)
             statement = try connection.prepare(sql)
             try statement.bind(arguments)
         } else {
             // Its own statement, not the cached one: a fetch meanwhile must not reset it.
-            statement = try connection.prepare(request.sql)
+            statement = try connection.prepare(keys.map { request.sql(selecting: $0.list) } ?? request.sql)
             try statement.bind(request.arguments)
         }
         statement.resetBeforeWrites { [weak self] in self?.statementWasReset() }

@@ -123,8 +123,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
     ///
     /// Few distinct texts exist (orders x filters x which of the deadline bounds are set x how
     /// many search terms, tags and priority ranges), so each is prepared once and cached.
-    var sql: String {
-        "SELECT \(TodoColumns.list) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
+    var sql: String { sql(selecting: TodoColumns.list) }
+
+    /// ``sql`` selecting `columns` (a key read's, ``TodoKeyColumns``) instead of every column.
+    func sql(selecting columns: String) -> String {
+        "SELECT \(columns) FROM todos" + whereClause + orderBy + " LIMIT ? OFFSET ?"
     }
 
     /// ``sql`` reading what the subtask tree needs of each todo (``TodoOutline/Node``): its id,
@@ -153,7 +156,9 @@ public struct TodoFetchRequest: Hashable, Sendable {
     /// request's filter and search, then `key` (the ordering columns of the todo after which to
     /// start, ``Order/keyColumns``, as stored) compared as the `ORDER BY` compares them; at most
     /// `limit` todos (-1: no limit), no offset. The SQL and its arguments, in order.
-    func sql(after key: [StoredValue], limit: Int) -> (sql: String, arguments: [any SQLiteBindable]) {
+    func sql(after key: [StoredValue], limit: Int, selecting columns: String = TodoColumns.list)
+        -> (sql: String, arguments: [any SQLiteBindable])
+    {
         var arguments = filterArguments
         // A deadline comparison that also holds for undated todos, which sort last.
         func afterDeadline(_ deadline: StoredValue, id: StoredValue) -> String {
@@ -185,7 +190,7 @@ public struct TodoFetchRequest: Hashable, Sendable {
         }
         arguments.append(Int64(limit))
         let sql =
-            "SELECT \(TodoColumns.list) FROM todos WHERE " + (conditions + [after]).joined(separator: " AND ")
+            "SELECT \(columns) FROM todos WHERE " + (conditions + [after]).joined(separator: " AND ")
             + orderBy + " LIMIT ?"
         return (sql, arguments)
     }
@@ -256,8 +261,11 @@ public struct TodoFetchRequest: Hashable, Sendable {
 
     /// The SELECT of the one todo with a given id, when the request's filter, deadline and start
     /// bounds, search, tags and priorities select it. Parameters: the id, then ``filterArguments``.
-    var sqlForOneID: String {
-        (["SELECT \(TodoColumns.list) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
+    var sqlForOneID: String { sqlForOneID(selecting: TodoColumns.list) }
+
+    /// ``sqlForOneID`` selecting `columns` instead of every column.
+    func sqlForOneID(selecting columns: String) -> String {
+        (["SELECT \(columns) FROM todos WHERE id = ?"] + conditions).joined(separator: " AND ")
     }
 
     /// The WHERE terms of the filter, the deadline bounds, the start bounds, the completed and

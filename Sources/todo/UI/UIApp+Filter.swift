@@ -62,7 +62,13 @@ extension UIApp {
     func prepareFilter() {
         guard nameIndex == nil, !showsPreview, case .prompt(let prompt) = state.mode, case .filter = prompt.purpose
         else { return }
-        nameIndex = UINameIndex(controller.snapshot)
+        nameIndex = makeNameIndex()
+        filterHistory = []
+    }
+
+    /// The name index of the controller's results, read from the database.
+    func makeNameIndex() -> UINameIndex {
+        UINameIndex(keys: controller.keyResults, repository: repository, request: controller.fetchRequest)
     }
 
     /// Shows the todos of the controller's results whose names, tags or notes contain every one of
@@ -70,23 +76,46 @@ extension UIApp {
     /// all of them.
     private func narrow(to searches: [String], folded: [String]) {
         let order = controller.fetchRequest.order
-        let index = nameIndex ?? UINameIndex(controller.snapshot)
+        if nameIndex == nil { filterHistory = [] }
+        let index = nameIndex ?? makeNameIndex()
         nameIndex = index
-        let narrowed = UINarrowing(
-            searches: searches, folded: folded, in: index, narrowing: narrowing, order: order)
         let collapsed = list.collapsedGroups
+        let sections = list.sections
         if narrowing == nil { unnarrowedList = list }
+        // The same terms shown before (since the index was built): their narrowing and list.
+        if let seen = filterHistory.last(where: { $0.narrowing.foldedSearches == folded }) {
+            list = seen.narrowing.outcome == .everything ? unnarrowedList ?? list : seen.list
+            list.collapsedGroups = collapsed
+            list.sections = sections
+            narrowing = seen.narrowing
+            return state.follow(in: &list)
+        }
+        // Else narrowed from the fewest todos known to contain these terms.
+        let from = ([narrowing].compactMap { $0 } + filterHistory.map(\.narrowing))
+            .filter { $0.positions != nil && $0.isNarrowed(by: folded) }
+            .min { ($0.positions?.count ?? .max) < ($1.positions?.count ?? .max) }
+        let narrowed = UINarrowing(searches: searches, folded: folded, in: index, narrowing: from, order: order)
         switch narrowed.outcome {
         case .everything:
             // Nothing left out: the controller's list is the answer (no copy, no regrouping).
             list = unnarrowedList ?? list
             list.collapsedGroups = collapsed
         case .unchanged:
-            break
+            if let from, from.foldedSearches != narrowing?.foldedSearches,
+                let shown = filterHistory.last(where: { $0.narrowing.foldedSearches == from.foldedSearches })
+            {
+                list = shown.narrowing.outcome == .everything ? unnarrowedList ?? list : shown.list
+                list.collapsedGroups = collapsed
+                list.sections = sections
+            }
         case .fewer:
-            list = UIList(
-                narrowed.results, order: order, grouping: list.grouping, collapsed: collapsed, sections: list.sections)
+            // The controller's list's groups, filtered: no todo grouped again.
+            list = (unnarrowedList ?? list).narrowed(to: narrowed.list)
+            list.collapsedGroups = collapsed
+            list.sections = sections
         }
+        filterHistory.append((narrowed, list))
+        if filterHistory.count > Self.filterHistoryKept { filterHistory.removeFirst() }
         narrowing = narrowed
         state.follow(in: &list)
     }
@@ -103,19 +132,22 @@ extension UIApp {
 
     /// Takes in one of the controller's batches under a narrowing: the controller's list and
     /// the narrowed one are both patched.
-    func applyNarrowed(_ batch: FetchedResultsBatch) {
+    func applyNarrowed(_ batch: TodoKeyBatch) {
         // The names it indexes are no longer the results'.
         nameIndex = nil
+        filterHistory = []
         guard var narrowing, var unnarrowed = unnarrowedList else { return list.apply(batch) }
         unnarrowed.apply(batch)
         unnarrowedList = unnarrowed
         let order = controller.fetchRequest.order
-        if let changed = narrowing.apply(batch, order: order) {
-            if !changed.isEmpty { list.apply(narrowing.results, changed: changed) }
+        if let changed = narrowing.apply(
+            batch, rows: rowSource, repository: repository, request: controller.fetchRequest)
+        {
+            if !changed.isEmpty { list.apply(narrowing.list, changed: changed) }
         } else {
             list = UIList(
-                narrowing.results, order: order, grouping: list.grouping, collapsed: list.collapsedGroups,
-                sections: list.sections)
+                narrowed: narrowing.list, rows: rowSource, order: order, grouping: list.grouping,
+                collapsed: list.collapsedGroups, sections: list.sections)
         }
         self.narrowing = narrowing
     }

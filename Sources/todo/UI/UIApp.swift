@@ -6,6 +6,13 @@ import TodoStore
     import Glibc
 #endif
 
+#if canImport(Glibc)
+    /// glibc's `malloc_trim` (declared in `malloc.h`, which the Glibc module leaves out): returns
+    /// the free memory of the heap to the system.
+    @_silgen_name("malloc_trim")
+    private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
 /// `todo ui`'s screen, the way the sample app's view controller works: the fetched-results
 /// controller reports each committed change with its diff, the list regroups the results
 /// (keeping the outline's expansion state), the diff says which rows to render again, and the
@@ -28,8 +35,14 @@ final class UIApp: FetchedResultsControllerDelegate {
     var repository: TodoRepository { controller.repository }
     let databasePath: String
     let today: CalendarDate
-    /// Replaced on a new sort or filter (see UIApp+Filter.swift).
+    /// Replaced on a new sort or filter (see UIApp+Filter.swift). It keeps the todos' keys
+    /// (``FetchedResultsController/Rows/keys(_:)``): the rows shown are read by id
+    /// (``rowSource``), so a list of a million todos holds a few tens of bytes a todo.
     var controller: FetchedResultsController
+    /// The extra fields the keys carry, for the outline's grouping (tags, projects).
+    let keyColumns: TodoKeyColumns
+    /// The rows of the todos shown, read by id and kept while they do not change.
+    let rowSource: UIRowSource
     var list: UIList
     var state: UIState
     var renderer: UIRenderer
@@ -65,6 +78,12 @@ final class UIApp: FetchedResultsControllerDelegate {
     var nameIndex: UINameIndex?
     /// Filter text typed but not applied yet: the keys of one read are applied together.
     var filterPending = false
+    /// The narrowings shown since the name index was built, the latest last, each with its
+    /// list: a text typed again (a Backspace back to it) is shown without a scan or a
+    /// regrouping, and a new one is narrowed from the fewest todos that contain it.
+    var filterHistory: [(narrowing: UINarrowing, list: UIList)] = []
+    /// How many ``filterHistory`` keeps.
+    static let filterHistoryKept = 24
 
     /// Fetches the list, or only its first screen when that is enough for a correct first
     /// frame; nothing is drawn before ``run(_:)``.
@@ -77,6 +96,7 @@ final class UIApp: FetchedResultsControllerDelegate {
         repository: TodoRepository, request: TodoFetchRequest, style: TextStyle, today: CalendarDate,
         dueTimes: DueTimeConverter = DueTimeConverter(), databasePath: String,
         grouping: TodoGrouping<Todo> = .byDoneState, groupsByList: Bool = false,
+        keyExtra: TodoKeyColumns.Extra = [],
         rowListNames: @escaping (TodoFetchRequest, TodoRepository) throws(TodoStoreError) -> [Int64: String]? = {
             _, _ in nil
         }
@@ -85,7 +105,9 @@ final class UIApp: FetchedResultsControllerDelegate {
         self.today = today
         self.groupsByList = groupsByList
         self.rowListNames = rowListNames
-        controller = FetchedResultsController(repository: repository, fetchRequest: request)
+        keyColumns = TodoKeyColumns(extra: keyExtra)
+        rowSource = UIRowSource(repository: repository)
+        controller = FetchedResultsController(repository: repository, fetchRequest: request, rows: .keys(keyColumns))
         state = UIState(order: request.order, searches: request.searches)
         state.lists = request.lists
         size = TerminalMode.size()
@@ -101,15 +123,26 @@ final class UIApp: FetchedResultsControllerDelegate {
             total = try repository.count()
             if let today = request.startedBy { total -= try repository.count(.waiting(after: today)) }
         }
-        // The preview is the head of the "All" section: it cannot fill the outline's groups, nor
-        // show a tree (a subtask's place depends on its parent's, anywhere in the list).
-        if total > screenful, sections.showsAll, !(try repository.hasSubtasks()) {
+        // The preview is the head of the "All" section: it cannot fill the outline's groups. With
+        // subtasks, the head of the tree (``treeHead(of:in:rows:)``), when it is found cheaply.
+        var treeHead: [TodoTreeRow]?
+        let hasSubtasks = try repository.hasSubtasks()
+        if total > screenful, sections.showsAll, hasSubtasks {
+            treeHead = try Self.treeHead(of: request, in: repository, rows: screenful)
+        }
+        if total > screenful, sections.showsAll, !hasSubtasks || treeHead != nil {
             var first = request
             first.limit = screenful
-            let head = try repository.fetch(first)
+            let head: [Todo]
+            if let treeHead {
+                head = treeHead.map(\.todo).sorted { request.order.areInIncreasingOrder($0, $1) }
+            } else {
+                head = try repository.fetch(first)
+            }
             list = UIList(
                 TodoResultsSnapshot(order: request.order, todos: head), order: request.order, grouping: grouping,
-                sections: sections, previewTotal: total)
+                sections: sections, previewTotal: total,
+                tree: treeHead.map { TodoTreeSnapshot(order: request.order, rows: $0) })
             renderer.configure(
                 columns: size.columns, maxID: try repository.maxID(), timesAsked: try repository.hasDueTimes(request))
             showsPreview = true
@@ -117,11 +150,12 @@ final class UIApp: FetchedResultsControllerDelegate {
         } else {
             try controller.performFetch()
             list = UIList(
-                controller.snapshot, order: request.order, grouping: grouping, sections: sections,
-                tree: controller.tree)
+                keys: controller.keyResults, tree: controller.keyTree, rows: rowSource, grouping: grouping,
+                sections: sections)
             renderer.configure(
-                columns: size.columns, maxID: controller.fetchedObjects.lazy.map(\.id).max() ?? 1,
+                columns: size.columns, maxID: controller.keyResults.ids.max() ?? 1,
                 timesAsked: try repository.hasDueTimes(request))
+            Self.releaseFreedMemory()
         }
         controller.delegate = self
         renderer.outlineNamesLists = !groupsByList
@@ -130,6 +164,44 @@ final class UIApp: FetchedResultsControllerDelegate {
         adopt(lists: showsPreview ? try repository.lists() : controller.lists)
         // The cursor starts on the first todo (or the "Undone" row of an empty list).
         state.place(at: 1, in: list)
+    }
+
+    /// The first `rows` rows of the tree of `request`'s todos (the tree rule, `TodoOutline`),
+    /// read without reading the list: its todos in order until `rows` top-level ones are found
+    /// (a todo whose parent the request does not select, or in another list), each followed
+    /// by its subtasks, depth first, siblings in order. Nil when that takes more than a few
+    /// screens of todos (most of the first todos in order under parents further on): the
+    /// whole list is read then. A loop (a damaged file) may leave its todos out of the head;
+    /// the whole list replaces the head before any key acts on it.
+    static func treeHead(of request: TodoFetchRequest, in repository: TodoRepository, rows: Int)
+        throws(TodoStoreError) -> [TodoTreeRow]?
+    {
+        var first = request
+        first.limit = rows * 8
+        let candidates = try repository.fetch(first)
+        var head: [TodoTreeRow] = []
+        func shown(_ ids: [Int64]) throws(TodoStoreError) -> [Todo] {
+            Array(try repository.fetch(request, ids: ids).values)
+        }
+        func add(_ todo: Todo, under above: [Todo]) throws(TodoStoreError) {
+            guard head.count < rows else { return }
+            head.append(TodoTreeRow(todo: todo, ancestors: above))
+            // A loop has nothing below it to show in a head.
+            guard above.count < 32, !above.contains(where: { $0.id == todo.id }) else { return }
+            let children = try shown(try repository.childIDs(of: [todo.id]))
+                .filter { $0.listID == todo.listID && $0.id != todo.id }
+                .sorted { request.order.areInIncreasingOrder($0, $1) }
+            for child in children where head.count < rows { try add(child, under: above + [todo]) }
+        }
+        for todo in candidates where head.count < rows {
+            if let parentID = todo.parentID, parentID != todo.id,
+                let parent = try shown([parentID]).first, parent.listID == todo.listID
+            {
+                continue
+            }
+            try add(todo, under: [])
+        }
+        return head.count == rows ? head : nil
     }
 
     /// Todos read per event-loop iteration while the whole list loads behind the preview: keys
@@ -152,13 +224,24 @@ final class UIApp: FetchedResultsControllerDelegate {
         // The preview is only used unfiltered, so the table's largest id is the list's (or a
         // hidden todo's, not started yet: a column too wide, never too narrow); reading it is
         // one B-tree seek where scanning a copy of the results is a pass over every todo.
-        let maxID = (try? repository.maxID()) ?? controller.fetchedObjects.lazy.map(\.id).max() ?? 1
-        rebuild(from: controller.snapshot, maxID: max(renderer.maxIDSeen, maxID))
+        let maxID = (try? repository.maxID()) ?? controller.keyResults.ids.max() ?? 1
+        rebuild(maxID: max(renderer.maxIDSeen, maxID))
+        // What the load read and dropped goes back to the system, so the process holds what
+        // the list keeps (glibc keeps freed memory for reuse otherwise).
+        Self.releaseFreedMemory()
         adopt(lists: controller.lists)
         // Commits by other processes during the load: the controller diffs them in now, before
         // the waiting keys act on the list.
         processExternalChanges()
         finishLoading()
+    }
+
+    /// Gives what a whole read of the list allocated and dropped back to the system, so the
+    /// process holds what the list keeps (glibc keeps freed memory for reuse otherwise).
+    static func releaseFreedMemory() {
+        #if canImport(Glibc)
+            _ = mallocTrim(0)
+        #endif
     }
 
     /// Leaves preview mode and handles the keys that were waiting for the whole list.
@@ -291,16 +374,33 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     // MARK: Changes from the controller
 
-    func controller(_ controller: FetchedResultsController, didChangeContentWith batch: FetchedResultsBatch) {
+    func controller(_ controller: FetchedResultsController, didChangeKeysWith batch: TodoKeyBatch) {
         guard controller === self.controller else { return }
-        let difference = batch.difference
-        renderer.invalidate(todos: difference.itemIDs)
+        rowSource.repository = controller.repository
+        if let changed = batch.changed {
+            renderer.invalidate(todos: changed)
+            rowSource.forget(changed)
+        } else {
+            renderer.invalidateAll()
+            rowSource.forgetAll()
+        }
         renderer.configure(
-            columns: size.columns,
-            maxID: Self.maxID(after: difference, in: batch.snapshot, sizedFor: renderer.maxIDSeen),
+            columns: size.columns, maxID: Self.maxID(after: batch, sizedFor: renderer.maxIDSeen),
             timesAsked: dueTimesListed())
         applyNarrowed(batch)
         state.follow(in: &list)
+    }
+
+    /// ``maxID(after:in:sizedFor:)`` for a batch of keys: grown by the todos that came, narrowed
+    /// by a scan of the ids when one that went was as wide as the column (or the batch does not
+    /// say which came and went).
+    static func maxID(after batch: TodoKeyBatch, sizedFor current: Int64) -> Int64 {
+        let width = String(current).count
+        guard let changed = batch.changed else { return batch.results.ids.max() ?? 1 }
+        let newest = changed.lazy.filter { batch.results.contains($0) }.max() ?? 1
+        let wideGone = changed.contains { !batch.results.contains($0) && String($0).count >= width }
+        guard wideGone else { return max(current, newest) }
+        return batch.results.ids.max() ?? 1
     }
 
     /// The lists changed (any program renamed, recoloured, reordered, made or removed one): the
@@ -365,11 +465,13 @@ final class UIApp: FetchedResultsControllerDelegate {
 
     /// Regroups the controller's results (after a fetch), keeping the expansion state, and puts
     /// the cursor back on its row. Rendered rows stay cached unless the caller invalidated them.
-    func rebuild(from results: TodoResultsSnapshot, maxID: Int64) {
+    func rebuild(maxID: Int64) {
         renderer.configure(columns: size.columns, maxID: maxID)
+        rowSource.repository = controller.repository
+        rowSource.forgetAll()
         list = UIList(
-            results, order: controller.fetchRequest.order, grouping: list.grouping, collapsed: list.collapsedGroups,
-            sections: list.sections, tree: controller.tree, folded: list.folded)
+            keys: controller.keyResults, tree: controller.keyTree, rows: rowSource, grouping: list.grouping,
+            collapsed: list.collapsedGroups, sections: list.sections, folded: list.folded)
         state.follow(in: &list)
     }
 
@@ -379,7 +481,8 @@ final class UIApp: FetchedResultsControllerDelegate {
         request.order = state.order
         request.searches = state.searches
         request.lists = state.lists
-        let replacement = FetchedResultsController(repository: repository, fetchRequest: request)
+        let replacement = FetchedResultsController(
+            repository: repository, fetchRequest: request, rows: .keys(keyColumns))
         do {
             try replacement.performFetch()
         } catch {
@@ -395,12 +498,11 @@ final class UIApp: FetchedResultsControllerDelegate {
         narrowing = nil
         unnarrowedList = nil
         nameIndex = nil
+        filterHistory = []
         // Another order or filter: every line may differ.
         renderer.invalidateAll()
         renderer.configure(columns: size.columns, maxID: renderer.maxIDSeen, timesAsked: dueTimesListed())
-        rebuild(
-            from: replacement.snapshot,
-            maxID: max(renderer.maxIDSeen, replacement.fetchedObjects.lazy.map(\.id).max() ?? 1))
+        rebuild(maxID: max(renderer.maxIDSeen, replacement.keyResults.ids.max() ?? 1))
     }
 
     /// Runs a change inside an undo record; a failure becomes the footer's message.

@@ -86,6 +86,9 @@ extension Command {
                     repository: repository, request: request, style: context.style,
                     today: context.today, dueTimes: context.dueTimes, databasePath: repository.connection.path,
                     grouping: grouping, groupsByList: context.groupsByList,
+                    // What the grouping compares beyond what places a todo (see `TodoKeyColumns`).
+                    keyExtra: context.arguments.value("--by") == "tag"
+                        ? .tags : context.arguments.value("--by") == "project" ? .project : [],
                     rowListNames: { (request, repository) throws(TodoStoreError) in
                         try rowContext.text(for: request, in: repository).listNames
                     })

@@ -49,10 +49,13 @@ struct UIList {
     }
 
     /// The controller's results: one section, in the request's order.
-    private(set) var results: TodoResultsSnapshot
+    private(set) var results: UIResults
     /// The results as a tree, what "All" shows; nil while they have no subtask (or under a
     /// filter's narrowing, which is flat): "All" is then ``results``.
-    private(set) var tree: TodoTreeSnapshot?
+    private(set) var tree: UITree?
+    /// Where the rows of keys (``UIResults/keys(_:)``) are read, by id, when a line shows one;
+    /// nil for whole todos.
+    let rows: UIRowSource?
     /// The todos whose subtasks are folded away (kept while the todo is gone, so that it comes
     /// back folded, as undo brings it).
     private(set) var folded: Set<Int64> = []
@@ -81,8 +84,40 @@ struct UIList {
         collapsed: Set<TodoGroupID> = [], sections: UISections = .both, previewTotal: Int? = nil,
         tree: TodoTreeSnapshot? = nil, folded: Set<Int64> = []
     ) {
+        self.init(
+            .todos(results), order: order, grouping: grouping, collapsed: collapsed, sections: sections,
+            previewTotal: previewTotal, tree: tree.map(UITree.rows), folded: folded, rows: nil)
+    }
+
+    /// A list of a controller's results in ``FetchedResultsController/Rows/keys(_:)``: its rows
+    /// are read from `rows` when shown.
+    init(
+        keys results: TodoKeyResults, tree: TodoKeyTree?, rows: UIRowSource, grouping: TodoGrouping<Todo>,
+        collapsed: Set<TodoGroupID> = [], sections: UISections = .both, folded: Set<Int64> = []
+    ) {
+        self.init(
+            .keys(results), order: results.order, grouping: grouping, collapsed: collapsed, sections: sections,
+            previewTotal: nil, tree: tree.map { UITree.keys($0, results) }, folded: folded, rows: rows)
+    }
+
+    /// A list of a filter's narrowing (flat: no tree), its rows read from `rows` for keys.
+    init(
+        narrowed results: UIResults, rows: UIRowSource?, order: TodoFetchRequest.Order, grouping: TodoGrouping<Todo>,
+        collapsed: Set<TodoGroupID>, sections: UISections
+    ) {
+        self.init(
+            results, order: order, grouping: grouping, collapsed: collapsed, sections: sections, previewTotal: nil,
+            tree: nil, folded: [], rows: results.snapshot == nil ? rows : nil)
+    }
+
+    private init(
+        _ results: UIResults, order: TodoFetchRequest.Order, grouping: TodoGrouping<Todo>,
+        collapsed: Set<TodoGroupID>, sections: UISections, previewTotal: Int?, tree: UITree?, folded: Set<Int64>,
+        rows: UIRowSource?
+    ) {
         self.results = results
         self.tree = tree
+        self.rows = rows
         self.folded = folded
         self.sections = sections
         self.previewTotal = previewTotal
@@ -96,8 +131,14 @@ struct UIList {
     /// Sorts every todo into its groups, by the grouping's one rule, as `todo list --outline`
     /// does (``TodoGrouping/partition(_:keeping:)``, keeping ids). O(n).
     private mutating func regroup() {
-        let todos = results.numberOfSections > 0 ? results.list(inSection: 0) : ChunkedList()
-        let partition = grouping.partition(todos) { todo, _ in todo.id }
+        let partition: [(group: TodoGroup, members: [Int64])]
+        switch results {
+        case .todos(let results):
+            partition = grouping.partition(results.numberOfSections > 0 ? results.list(inSection: 0) : ChunkedList()) {
+                todo, _ in todo.id
+            }
+        case .keys(let results): partition = grouping.partition(results.todos) { todo, _ in todo.id }
+        }
         groups = partition.map(\.group)
         members = partition.map { ChunkedList($0.members) }
     }
@@ -115,7 +156,7 @@ struct UIList {
             // A group's todos share it under a grouping of one group a todo (by list): its
             // first todo says what it is now. Fixed groups (and only they) may be empty.
             guard !grouping.allowsSeveralGroups, let first = members[slot].first,
-                let todo = results.item(withID: first)
+                let todo = results.record(withID: first)
             else {
                 if members[slot].isEmpty, grouping.fixedGroups.contains(groups[slot]) { continue }
                 return regroup()
@@ -136,26 +177,74 @@ struct UIList {
         guard previewTotal == nil else { return }
         // The batch's tree is the controller's now (a flat one, every todo at the top, when the
         // last subtask just went); no tree change means there is no tree.
-        tree = batch.tree?.snapshot
-        apply(batch.snapshot, changed: batch.difference.itemIDs)
+        tree = batch.tree.map { UITree.rows($0.snapshot) }
+        apply(.todos(batch.snapshot), changed: batch.difference.itemIDs)
         refold()
     }
 
+    /// Takes in one batch of a controller in ``FetchedResultsController/Rows/keys(_:)``, as
+    /// ``apply(_:)-(FetchedResultsBatch)`` does (regrouping whole when the batch does not say
+    /// which todos changed).
+    mutating func apply(_ batch: TodoKeyBatch) {
+        guard previewTotal == nil else { return }
+        // The batch's tree is the controller's now; no tree change means there is none.
+        tree = (batch.tree?.tree).map { UITree.keys($0, batch.results) }
+        if let changed = batch.changed {
+            apply(.keys(batch.results), changed: changed)
+        } else {
+            results = .keys(batch.results)
+            regroup()
+        }
+        refold()
+    }
+
+    /// This list narrowed to `narrowed`, some of its todos in the same order (a filter's): each
+    /// group keeps those of its members that are among them, in their order, so no todo is
+    /// grouped again, and each group is titled by its first todo left, as grouping them anew
+    /// would title it. Flat ("All" shows no tree under a filter). O(m) look-ups for the m
+    /// todos of the groups, where grouping anew builds each todo's record.
+    func narrowed(to narrowed: UIResults) -> UIList {
+        var list = self
+        list.results = narrowed
+        list.tree = nil
+        list.hidden = []
+        for slot in groups.indices.reversed() {
+            let kept = members[slot].filter { narrowed.contains($0) }
+            if kept.isEmpty, !grouping.fixedGroups.contains(groups[slot]) {
+                list.groups.remove(at: slot)
+                list.members.remove(at: slot)
+                continue
+            }
+            list.members[slot] = ChunkedList(kept)
+            guard let first = kept.first, let record = narrowed.record(withID: first) else { continue }
+            let id = groups[slot].id
+            grouping.forEachGroup(of: record) { group in if group.id == id { list.groups[slot] = group } }
+        }
+        return list
+    }
+
+    /// Whether "All" shows a tree.
+    var hasTree: Bool { tree != nil }
+
+    /// The todo `id` is under in "All"'s tree, nil at the top (or without a tree).
+    func treeParent(of id: Int64) -> Int64? { tree?.parentID(of: id) }
+
     // MARK: The tree in "All"
 
-    /// The tree row at `offset` in ``tree``.
-    private func treeRow(at offset: Int) -> TodoTreeRow? {
-        guard let tree, offset >= 0, offset < tree.numberOfItems else { return nil }
-        return tree.item(at: SnapshotIndexPath(section: 0, item: offset))
+    /// The id and depth of the tree row at `offset` in ``tree``.
+    private func treeRow(at offset: Int) -> (id: Int64, depth: Int)? {
+        guard let tree, offset >= 0, offset < tree.count else { return nil }
+        let id = tree.id(at: offset)
+        return (id, tree.depth(of: id))
     }
 
     /// How deep a todo is in "All"'s tree (0 at the top, and for every todo without a tree).
-    func depth(ofTodo id: Int64) -> Int { tree?.item(withID: id)?.depth ?? 0 }
+    func depth(ofTodo id: Int64) -> Int { tree?.depth(of: id) ?? 0 }
 
     /// The number of todos under `id` in the tree, at every depth, and where it is: its
     /// subtasks are the rows right after it that are deeper. O(log n + subtasks).
     private func subtree(of id: Int64) -> (offset: Int, count: Int)? {
-        guard let tree, let offset = tree.index(ofItem: id), let row = treeRow(at: offset) else { return nil }
+        guard let tree, let offset = tree.index(of: id), let row = treeRow(at: offset) else { return nil }
         var end = offset + 1
         while let next = treeRow(at: end), next.depth > row.depth { end += 1 }
         return (offset, end - offset - 1)
@@ -163,7 +252,7 @@ struct UIList {
 
     /// Whether the todo has subtasks in "All"'s tree. O(log n).
     func hasSubtasks(_ id: Int64) -> Bool {
-        guard let tree, let offset = tree.index(ofItem: id), let row = treeRow(at: offset) else { return false }
+        guard let tree, let offset = tree.index(of: id), let row = treeRow(at: offset) else { return false }
         return (treeRow(at: offset + 1)?.depth ?? 0) > row.depth
     }
 
@@ -178,8 +267,8 @@ struct UIList {
 
     /// Unfolds the todos above `id` that hide it, so that its row shows; returns whether any was.
     mutating func reveal(_ id: Int64) -> Bool {
-        guard let row = tree?.item(withID: id) else { return false }
-        let above = Set(row.ancestors.map(\.id)).intersection(folded)
+        guard let ancestors = tree?.ancestors(of: id) else { return false }
+        let above = Set(ancestors).intersection(folded)
         guard !above.isEmpty else { return false }
         folded.subtract(above)
         refold()
@@ -232,6 +321,11 @@ struct UIList {
     /// Takes in new results that differ from the current ones at most in the todos `changed`
     /// names (a batch, or a narrowing of one). O(k (g + log n)) for k todos.
     mutating func apply(_ newResults: TodoResultsSnapshot, changed: [Int64]) {
+        apply(.todos(newResults), changed: changed)
+    }
+
+    /// ``apply(_:changed:)-(TodoResultsSnapshot,_)`` for either kind of results.
+    mutating func apply(_ newResults: UIResults, changed: [Int64]) {
         // A preview holds only the first screen; the load's end replaces it whole.
         guard previewTotal == nil else { return }
         let previous = results
@@ -242,7 +336,7 @@ struct UIList {
         // one after: search each phase with the todos of its snapshot.
         var lost = false
         for id in changed {
-            guard let old = previous.item(withID: id) else { continue }
+            guard let old = previous.record(withID: id) else { continue }
             grouping.forEachGroup(of: old) { group in
                 guard !lost, let slot = slot(of: group.id),
                     let offset = position(of: old, inSlot: slot, readingFrom: previous)
@@ -255,7 +349,7 @@ struct UIList {
         }
         guard !lost else { return regroup() }
         for id in changed {
-            guard let new = results.item(withID: id) else { continue }
+            guard let new = results.record(withID: id) else { continue }
             grouping.forEachGroup(of: new) { group in
                 let slot = slot(of: group.id) ?? makeSlot(for: group)
                 members[slot].insert(id, at: insertionPoint(of: new, inSlot: slot, readingFrom: results))
@@ -290,7 +384,7 @@ struct UIList {
     private var hasMemberRows: Bool { grouping.allowsSeveralGroups }
 
     /// The number of todos.
-    var todoCount: Int { previewTotal ?? results.numberOfItems }
+    var todoCount: Int { previewTotal ?? results.count }
     /// The lines of the "All" section: its header and every todo not folded away, none when
     /// it is hidden.
     private var allLineCount: Int { sections.showsAll ? 1 + shownTodoCount : 0 }
@@ -318,13 +412,41 @@ struct UIList {
     /// shown: the preview covers the first screen, and the whole list replaces it before any
     /// key is handled).
     func entry(at index: Int) -> Entry {
+        switch line(at: index) {
+        case .sectionHeader(let section): return .sectionHeader(section)
+        case .group(let group): return .group(group)
+        case .todo(let id, let section):
+            guard let todo = todo(id) else { return .sectionHeader(section) }
+            return .todo(todo, section)
+        case .member(let id, let group):
+            guard let todo = todo(id) else { return .sectionHeader(.outline) }
+            return .member(todo, group)
+        }
+    }
+
+    /// The whole todo `id`: from the results, or read by id for keys (its key todo when it
+    /// cannot be read: gone since, which the next batch says).
+    private func todo(_ id: Int64) -> Todo? {
+        if let rows, let todo = rows.todo(id) { return todo }
+        return results.record(withID: id)
+    }
+
+    /// A line by ids: what ``entry(at:)`` is, without reading any todo.
+    private enum Line {
+        case sectionHeader(TodoSection)
+        case group(TodoGroup)
+        case todo(Int64, TodoSection)
+        case member(Int64, TodoGroup)
+    }
+
+    private func line(at index: Int) -> Line {
         if index < allLineCount {
-            guard index > 0, index <= results.numberOfItems else { return .sectionHeader(.all) }
+            guard index > 0, index <= results.count else { return .sectionHeader(.all) }
             if tree != nil {
                 guard let row = treeRow(at: treeOffset(ofShown: index - 1)) else { return .sectionHeader(.all) }
-                return .todo(row.todo, .all)
+                return .todo(row.id, .all)
             }
-            return .todo(results.item(at: SnapshotIndexPath(section: 0, item: index - 1)), .all)
+            return .todo(results.id(at: index - 1), .all)
         }
         if index == outlineHeaderIndex { return .sectionHeader(.outline) }
         var start = outlineHeaderIndex + 1
@@ -333,24 +455,25 @@ struct UIList {
             if index < start + lines {
                 let offset = index - start - 1
                 guard offset >= 0 else { return .group(groups[slot]) }
-                guard offset < members[slot].count, let todo = results.item(withID: members[slot][offset]) else {
+                guard offset < members[slot].count, results.contains(members[slot][offset]) else {
                     return .sectionHeader(.outline)
                 }
-                return hasMemberRows ? .member(todo, groups[slot]) : .todo(todo, .outline)
+                let id = members[slot][offset]
+                return hasMemberRows ? .member(id, groups[slot]) : .todo(id, .outline)
             }
             start += lines
         }
         return .sectionHeader(.outline)
     }
 
-    /// The row identifier at `index`, nil for a section header.
+    /// The row identifier at `index`, nil for a section header. Reads no row.
     func id(at index: Int) -> UIRowID? {
         guard index > 0, index < count else { return nil }
-        switch entry(at: index) {
+        switch line(at: index) {
         case .sectionHeader: return nil
         case .group(let group): return .group(group.id)
-        case .todo(let todo, let section): return .todo(todo.id, section)
-        case .member(let todo, let group): return .member(todo.id, group.id)
+        case .todo(let id, let section): return .todo(id, section)
+        case .member(let id, let group): return .member(id, group.id)
         }
     }
 
@@ -372,16 +495,16 @@ struct UIList {
             return slot(of: groupID).map(groupRowIndex(ofSlot:))
         case .todo(let todoID, .all):
             if let tree {
-                return tree.index(ofItem: todoID).flatMap(shownLine(ofTreeOffset:)).map { 1 + $0 }
+                return tree.index(of: todoID).flatMap(shownLine(ofTreeOffset:)).map { 1 + $0 }
             }
-            return results.index(ofItem: todoID).map { 1 + $0 }
+            return results.index(of: todoID).map { 1 + $0 }
         case .todo(let todoID, .outline):
-            guard !hasMemberRows, let todo = results.item(withID: todoID) else { return nil }
+            guard !hasMemberRows, let todo = results.record(withID: todoID) else { return nil }
             var line: Int?
             grouping.forEachGroup(of: todo) { group in line = lineInOutline(of: todo, in: group.id) }
             return line
         case .member(let todoID, let groupID):
-            guard hasMemberRows, let todo = results.item(withID: todoID) else { return nil }
+            guard hasMemberRows, let todo = results.record(withID: todoID) else { return nil }
             return lineInOutline(of: todo, in: groupID)
         }
     }
@@ -404,7 +527,7 @@ struct UIList {
     /// The group an outline todo is in (its first, when several), nil when the list does not
     /// contain it.
     func group(ofTodo id: Int64) -> TodoGroup? {
-        guard let todo = results.item(withID: id) else { return nil }
+        guard let todo = results.record(withID: id) else { return nil }
         var first: TodoGroup?
         grouping.forEachGroup(of: todo) { group in if first == nil { first = group } }
         return first
@@ -444,18 +567,18 @@ struct UIList {
     /// `snapshot` (the results whose order the group is in; the current ones by default); a
     /// linear scan backs it up in case the database's order and ours ever disagree (another
     /// program's data that sorts differently in SQL), so the cursor is never lost.
-    private func position(of todo: Todo, inSlot slot: Int, readingFrom snapshot: TodoResultsSnapshot? = nil) -> Int? {
+    private func position(of todo: Todo, inSlot slot: Int, readingFrom snapshot: UIResults? = nil) -> Int? {
         let low = insertionPoint(of: todo, inSlot: slot, readingFrom: snapshot ?? results)
         if low < members[slot].count, members[slot][low] == todo.id { return low }
         return members[slot].firstIndex(of: todo.id)
     }
 
     /// Where `todo` goes in group `slot`: the first member that does not come before it.
-    private func insertionPoint(of todo: Todo, inSlot slot: Int, readingFrom snapshot: TodoResultsSnapshot) -> Int {
+    private func insertionPoint(of todo: Todo, inSlot slot: Int, readingFrom snapshot: UIResults) -> Int {
         members[slot].lowerBound { id in
             // A member missing from the snapshot cannot happen; sorting it first keeps the
             // search total.
-            guard let member = snapshot.item(withID: id) else { return true }
+            guard let member = snapshot.record(withID: id) else { return true }
             return order.areInIncreasingOrder(member, todo)
         }
     }

@@ -17,7 +17,9 @@ struct UINarrowing {
     /// `searches` case-folded, as ``TodoSearch/matches(name:foldedNeedle:)`` takes them.
     let foldedSearches: [String]
     /// The todos that match, in the controller's order.
-    private(set) var results: TodoResultsSnapshot
+    private(set) var list: UIResults
+    /// ``list`` as whole todos (empty for keys).
+    var results: TodoResultsSnapshot { list.snapshot ?? TodoResultsSnapshot(order: .due) }
     /// Where ``results`` are in the name index they were found with; nil once a batch has
     /// patched them (the index is dropped then too).
     private(set) var positions: [Int]?
@@ -48,19 +50,23 @@ struct UINarrowing {
         self.searches = searches
         foldedSearches = folded
         let candidates = previous.flatMap { $0.isNarrowed(by: folded) ? $0.positions : nil }
-        // Each term keeps those of the candidates left by the terms before it.
+        // Each term keeps those of the candidates left by the terms before it; the candidates
+        // contain the terms of the narrowing they come from already.
+        let matchedAlready = candidates == nil ? [] : previous?.foldedSearches ?? []
         var matched = candidates
-        for term in folded { matched = index.positions(matching: term, among: matched) }
+        for term in folded where !matchedAlready.contains(term) {
+            matched = index.positions(matching: term, among: matched)
+        }
         let found = matched ?? Array(0..<index.count)
         positions = found
         if found.count == index.count {
-            results = index.results
+            list = index.source
             outcome = .everything
         } else if let previous, let candidates, found.count == candidates.count {
-            results = previous.results
+            list = previous.list
             outcome = .unchanged
         } else {
-            results = TodoResultsSnapshot(order: order, todos: index.todos(at: found))
+            list = index.narrowed(to: found, order: order)
             outcome = .fewer
         }
     }
@@ -89,12 +95,42 @@ struct UINarrowing {
         positions = nil
         guard !changes.isEmpty else { return [] }
         if let patched = results.applying(changes) {
-            results = patched
+            list = .todos(patched)
             return Array(changes.keys)
         }
         self = UINarrowing(
             searches: searches, folded: foldedSearches, in: UINameIndex(batch.snapshot), narrowing: nil,
             order: order)
+        positions = nil
+        return nil
+    }
+
+    /// ``apply(_:order:)-(FetchedResultsBatch,_)`` for a batch of keys: the rows of the todos it
+    /// changed are read from `rows` (which has forgotten them) to be matched. Nil when the
+    /// narrowing was made anew (the batch names no todos, or the results could not be patched).
+    mutating func apply(
+        _ batch: TodoKeyBatch, rows: UIRowSource, repository: TodoRepository, request: TodoFetchRequest
+    ) -> [Int64]? {
+        guard case .keys(let current) = list else { return nil }
+        positions = nil
+        if let changed = batch.changed {
+            var changes: [Int64: Todo?] = [:]
+            for id in changed {
+                let new = batch.results.todo(withID: id).flatMap { key in
+                    rows.todo(id).flatMap { matches($0) ? key : nil }
+                }
+                if new != nil || current.contains(id) { changes[id] = new }
+            }
+            guard !changes.isEmpty else { return [] }
+            if let patched = current.applying(changes) {
+                list = .keys(patched)
+                return Array(changes.keys)
+            }
+        }
+        self = UINarrowing(
+            searches: searches, folded: foldedSearches,
+            in: UINameIndex(keys: batch.results, repository: repository, request: request), narrowing: nil,
+            order: batch.results.order)
         positions = nil
         return nil
     }

@@ -151,7 +151,7 @@ enum UIReducer {
                 if list.hasSubtasks(id), !list.isFolded(id) {
                     list.setFolded(id, true)
                     state.follow(in: &list)
-                } else if let parent = list.tree?.item(withID: id)?.parentID,
+                } else if let parent = list.treeParent(of: id),
                     let index = list.index(of: .todo(parent, .all))
                 {
                     state.place(at: index, in: list)
@@ -264,7 +264,7 @@ enum UIReducer {
     /// The id of the todo under the cursor when it is a row of "All"'s tree (the results have
     /// subtasks): the rows that fold.
     static func cursorTreeTodo(_ state: UIState, _ list: UIList) -> Int64? {
-        guard list.tree != nil, case .todo(let id, .all)? = state.cursorID else { return nil }
+        guard list.hasTree, case .todo(let id, .all)? = state.cursorID else { return nil }
         return id
     }
 

@@ -360,7 +360,7 @@ struct UIRenderer {
     /// ``TodoText/indent(_:)``), then `▾ ` before a todo with subtasks shown, `▸ ` before one
     /// whose subtasks are folded, two blanks before the others; nothing without a tree.
     static func treeLead(of id: Int64, in list: UIList) -> String {
-        guard list.tree != nil else { return "" }
+        guard list.hasTree else { return "" }
         let mark = list.hasSubtasks(id) ? (list.isFolded(id) ? "▸ " : "▾ ") : "  "
         return TodoText.indent(list.depth(ofTodo: id)) + mark
     }
