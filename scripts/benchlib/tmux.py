@@ -17,6 +17,10 @@ def cursor_box(text):
     return match.group(1) if match else None
 
 
+def cursor_line(text):
+    return next((line for line in text.splitlines() if line.startswith(">")), "")
+
+
 def pause(index):
     """20-30 ms between samples, spread by the sample's index."""
     time.sleep(0.02 + 0.01 * (index * 7919 % 10) / 10)
@@ -30,6 +34,7 @@ class Tmux:
         self.polls = 0
         self.poll_time = 0.0
         self.ui_pid = None
+        self.moves = 0          # keys off_repeats sent
 
     def __call__(self, *args, check=True):
         result = subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null"] + list(args), capture_output=True, text=True)
@@ -103,10 +108,24 @@ class Tmux:
         self.keys("Space")
         return self.poll(lambda text: cursor_box(text) not in (box, None), limit=limit)[1]
 
+    def off_repeats(self):
+        """Moves the cursor down (j) past repeating todos (a row with ↻): space on one moves it
+        to its next date and leaves its box empty, so a toggle would never show."""
+        for _ in range(50):
+            line = cursor_line(self.screen())
+            if "↻" not in line:
+                return
+            self.keys("j")
+            self.moves += 1
+            self.poll(lambda text: cursor_line(text) != line)
+        raise RuntimeError("no todo that does not repeat near the top of todo ui's list")
+
     def loaded(self, size):
         """A space pressed now takes effect once the whole list is in (todo ui loads it in slices
         after the first screen); a second one puts the todo back. Returns when (time.monotonic())
-        the first one showed: an upper bound of the load's end."""
+        the first one showed: an upper bound of the load's end. The cursor is moved off
+        repeating todos first (off_repeats)."""
+        self.off_repeats()
         if not self.toggle(LOAD_LIMIT_S):
             raise RuntimeError(f"todo ui did not load {size:,} todos in {LOAD_LIMIT_S} s")
         shown = time.monotonic()

@@ -279,9 +279,10 @@ def plain(bench, path, size):
     return path
 
 
-def records(todo, work, size, subtasks=False):
+def records(todo, work, size, subtasks=True):
     """`size` todos as `todo import` reads them (JSON objects), as `make` makes them in one list:
-    `todo export` of such a file, without the list and with each todo's parent by id."""
+    `todo export` of such a file, without the list (so they go where the import puts them), each
+    subtask naming its parent by id (`todo import` links them)."""
     path = os.path.join(work, f"userdata-records-{size}.sqlite")
     make(todo, path, size, subtasks=subtasks, lists=False)
     exported = json.loads(run([todo, "--no-config", "--db", path, "export"], timeout=600))
@@ -291,3 +292,90 @@ def records(todo, work, size, subtasks=False):
     for record in exported:
         record.pop("list", None)
     return exported
+
+
+# The sqlite3 shell's side of `todo list` and `todo list --outline [--by ...]` on any file: the
+# columns `todo list` reads, the todos it shows, in the order it prints them.
+
+# The todos `todo list` shows: not those not started yet (TodoFetchRequest.startedBy, today).
+SHOWN = "(done = 1 OR start_date IS NULL OR start_date <= date('now', 'localtime'))"
+# A todo's place among its siblings: the list's order (deadline, undated last, then id), as text
+# that sorts the same way, so that a path of them sorts a tree depth first.
+SORT_KEY = "(CASE WHEN deadline IS NULL THEN '~' ELSE deadline END || printf('%010d', id))"
+# The outline's groups (TodoGroupings.swift), each a key that sorts in display order; NULL last.
+GROUP_KEYS = {
+    "done": "done",
+    "priority": "CASE WHEN priority BETWEEN 1 AND 4 THEN 0 WHEN priority = 5 THEN 1 WHEN priority >= 6 THEN 2 ELSE 3 END",
+    # Weeks run Monday to Sunday: 'weekday 0' is the coming Sunday, today on a Sunday.
+    "due": "CASE WHEN deadline IS NULL THEN 6 "
+           "WHEN deadline < date('now', 'localtime') THEN CASE WHEN done THEN 5 ELSE 0 END "
+           "WHEN deadline = date('now', 'localtime') THEN 1 "
+           "WHEN deadline = date('now', 'localtime', '+1 day') THEN 2 "
+           "WHEN deadline <= date('now', 'localtime', 'weekday 0') THEN 3 ELSE 4 END",
+}
+# Each todo shown under each of its tags (a todo without one under NULL, "No tag"): the tags
+# column split (`+a +"b c" @d`: a sigil, then a word or a quoted phrase, one space apart), each
+# tag by its folded word, as the group's key (ASCII: lower()).
+TAG_MEMBERS = f"""
+split(id, word, rest) AS (
+    SELECT id, NULL, tags || ' ' FROM todos WHERE {SHOWN} AND tags <> ''
+    UNION ALL
+    SELECT id,
+           CASE WHEN substr(rest, 2, 1) = '"' THEN substr(rest, 3, instr(substr(rest, 3), '"') - 1)
+                ELSE substr(rest, 2, instr(rest, ' ') - 2) END,
+           CASE WHEN substr(rest, 2, 1) = '"' THEN substr(rest, instr(substr(rest, 3), '"') + 4)
+                ELSE substr(rest, instr(rest, ' ') + 1) END
+    FROM split WHERE rest <> ''),
+members(id, g) AS MATERIALIZED (
+    SELECT DISTINCT id, lower(word) FROM split WHERE word IS NOT NULL
+    UNION ALL SELECT id, NULL FROM todos WHERE {SHOWN} AND tags = ''),"""
+
+
+def columns(path):
+    """The columns `todo list` reads, in their order: every column of `todos` (TodoColumns.list
+    is `id` and the field table, which follows them), read from the file, so that a new field's
+    column is read by both sides of a figure."""
+    out = run(["sqlite3", path, "SELECT name FROM pragma_table_info('todos') ORDER BY cid"])
+    return [line for line in out.splitlines() if line]
+
+
+def has_subtasks(path):
+    return run(["sqlite3", path, "SELECT EXISTS (SELECT 1 FROM todos WHERE parent_id IS NOT NULL)"]).strip() == "1"
+
+
+def tree_sql(path, by=None):
+    """The shell's SELECT of what `todo list` (by=None) or `todo list --outline --by BY` (done,
+    tag, priority, due) prints, on the file at `path`: the columns todo reads (with the group's
+    key first in an outline), the todos it shows (not those not started yet), each group in
+    display order, its todos as a tree depth first (a recursive CTE: each todo's path is its
+    ancestors' sort keys and its own, and the rows are ordered by group, then path). A todo is
+    under its parent when the parent is shown, in the same group and in the same list (the tree
+    rule, TodoOutline); siblings in the list's order (deadline, undated last, then id)."""
+    selected = ", ".join(f"todos.{c}" for c in columns(path))
+    if by is None:
+        members = f"members(id, g) AS (SELECT id, 0 FROM todos WHERE {SHOWN}),"
+    elif by == "tag":
+        members = TAG_MEMBERS
+    else:
+        members = f"members(id, g) AS (SELECT id, {GROUP_KEYS[by]} FROM todos WHERE {SHOWN}),"
+    return f"""WITH RECURSIVE {members}
+nodes AS (SELECT members.id, members.g, parent_id, list_id, {SORT_KEY} AS sort_key FROM members JOIN todos USING (id)),
+tree(id, g, list_id, path) AS (
+    SELECT id, g, list_id, sort_key FROM nodes AS n
+    WHERE parent_id IS NULL OR NOT EXISTS (
+        SELECT 1 FROM nodes AS p WHERE p.id = n.parent_id AND p.g IS n.g AND p.list_id = n.list_id AND p.id <> n.id)
+    UNION ALL
+    SELECT c.id, c.g, c.list_id, tree.path || c.sort_key FROM tree
+    JOIN nodes AS c ON c.parent_id = tree.id AND c.g IS tree.g AND c.list_id = tree.list_id AND c.id <> tree.id)
+SELECT {"" if by is None else "tree.g, "}{selected} FROM tree JOIN todos USING (id)
+ORDER BY {"" if by is None else "tree.g IS NULL, tree.g, "}tree.path;"""
+
+
+def list_sql(path):
+    """The shell's side of every `todo list` figure on the file at `path`: the columns todo reads,
+    the todos it shows, in its order; in tree order (`tree_sql`) when the file has subtasks, as
+    `todo list` prints them then, else one flat SELECT in the list's order."""
+    if has_subtasks(path):
+        return tree_sql(path)
+    return (f"SELECT {', '.join(columns(path))} FROM todos WHERE {SHOWN} "
+            "ORDER BY deadline IS NULL, deadline, id")
