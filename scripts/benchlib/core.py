@@ -114,11 +114,11 @@ def measure(ctx):
                           better="higher"))
 
     log(f"bench: core: whole-process todo list / todo add ({s.cli_todos:,} user-like todos) vs. the sqlite3 shell...")
-    small = userdata.copy(ctx, todo, os.path.join(work, "small.sqlite"), s.cli_todos)
+    small = userdata.copy(ctx, todo, os.path.join(work, "core-small.sqlite"), s.cli_todos)
     stat = f"p50 of {s.cli_runs}"
     ours, theirs = side_by_side_ms([todo, "--db", small, "list"], ["sqlite3", small, list_sql(small)], s.cli_runs)
     figures.append(figure("core.cli_list", ours, "ms", stat=stat, baseline=theirs, baseline_name="sqlite3 shell"))
-    plain_small = userdata.plain(bench, os.path.join(work, "small-plain.sqlite"), s.cli_todos)
+    plain_small = userdata.plain(bench, os.path.join(work, "core-small-plain.sqlite"), s.cli_todos)
     ours, theirs = side_by_side_ms([todo, "--db", plain_small, "list"], ["sqlite3", plain_small, list_sql(plain_small)],
                                    s.cli_runs)
     figures.append(figure("core.cli_list_plain", ours, "ms", stat=stat, baseline=theirs, baseline_name="sqlite3 shell"))
@@ -129,7 +129,7 @@ def measure(ctx):
     figures.append(figure("core.cli_add", ours, "ms", stat=stat, baseline=theirs, baseline_name="sqlite3 shell"))
 
     log(f"bench: core: peak memory of todo list over {rows} todos, user-like and plain...")
-    big = userdata.copy(ctx, todo, os.path.join(work, "big.sqlite"), s.rows)
+    big = userdata.copy(ctx, todo, os.path.join(work, "core-big.sqlite"), s.rows)
     figures.append(figure("core.list_rss", peak_rss_mib([todo, "--db", big, "list"]), "MiB", stat="peak",
                           baseline=peak_rss_mib(["sqlite3", big, list_sql(big)]), baseline_name="sqlite3 shell"))
     figures.append(figure("core.list_rss_plain", peak_rss_mib([todo, "--db", ours_db, "list"]), "MiB", stat="peak",
@@ -137,7 +137,7 @@ def measure(ctx):
 
     log(f"bench: core: importing {s.imports:,} user-like todos...")
     json_file, sql_file = os.path.join(work, "import.json"), os.path.join(work, "import.sql")
-    source = userdata.make(todo, os.path.join(work, "import-source.sqlite"), s.imports, lists=False)
+    source = userdata.make(todo, os.path.join(work, "core-import-source.sqlite"), s.imports, lists=False)
     exported = json.loads(run([todo, "--no-config", "--db", source, "export"], timeout=600))
     for record in exported:
         record.pop("list", None)  # into the default list, as the shell's rows go
@@ -163,7 +163,7 @@ def measure(ctx):
     log("bench: core: change notification latency and idle CPU...")
     figures.append(figure("core.notify", notify_p95_ms(bench, work, "inotify", s.commits), "ms", stat="p95",
                           baseline=notify_p95_ms(bench, work, "poll", s.commits), baseline_name="100 ms polling"))
-    idle_db = userdata.make(todo, os.path.join(work, "idle.sqlite"), 100)
+    idle_db = userdata.make(todo, os.path.join(work, "core-idle.sqlite"), 100)
     figures.append(figure("core.idle_cpu", idle_cpu_percent([todo, "--db", idle_db, "watch", "--json"], s.idle_s, s.settle_s),
                           "% core", stat=f"over {s.idle_s:g} s", baseline=idle_cpu_percent([bench, "watch-latency", idle_db, "1000000", "poll"],
                                                               s.idle_s, s.settle_s),
@@ -173,7 +173,7 @@ def measure(ctx):
     ours, theirs = (float(x) for x in run([bench, "diff", str(s.items)]).split())
     figures.append(figure("core.diff", ours, "ms", stat="best of 5", baseline=theirs,
                           baseline_name="difference(from:).inferringMoves()"))
-    built = userdata.copy(ctx, todo, os.path.join(work, "build.sqlite"), s.items)
+    built = userdata.copy(ctx, todo, os.path.join(work, "core-build.sqlite"), s.items)
     figures.append(figure("core.snapshot_build", float(run([bench, "build-file", built, "done"], timeout=600)), "ms",
                           stat="best of 5", goal=BUILD_GOAL_MS, goal_of="value"))
     figures.append(figure("core.snapshot_build_tag", float(run([bench, "build-file", built, "tag"], timeout=600)), "ms",

@@ -34,7 +34,6 @@ class Tmux:
         self.polls = 0
         self.poll_time = 0.0
         self.ui_pid = None
-        self.moves = 0          # keys off_repeats sent
 
     def __call__(self, *args, check=True):
         result = subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null"] + list(args), capture_output=True, text=True)
@@ -116,7 +115,6 @@ class Tmux:
             if "↻" not in line:
                 return
             self.keys("j")
-            self.moves += 1
             self.poll(lambda text: cursor_line(text) != line)
         raise RuntimeError("no todo that does not repeat near the top of todo ui's list")
 

@@ -100,24 +100,26 @@ def ui_filter_figures(todo, path, size):
         kinds = [kind for _, kind in KEYS]
         return {"todos": size, "selected": {str(k): v for k, v in selected.items()},
                 "keys": dict(summary(samples, timeouts=timeouts), by_kind=by_kind_summaries(kinds, samples)),
-                "in_todo": ui_filter_own_times(stats, 3 + tmux.moves), "capture_ms": tmux.capture_ms()}
+                "in_todo": ui_filter_own_times(stats), "capture_ms": tmux.capture_ms()}
 
 
-def ui_filter_own_times(stats, before):
+def ui_filter_own_times(stats):
     """The ui's own ms for each timed key, by kind, from its `key_us` line (one entry per read of
-    keys, in order: `before` reads before the timed keys (the cursor's moves off repeating todos,
-    two spaces and `/`), a `/` after each Escape, the final Escape). None when the file is missing
-    or the reads do not line up with the keys sent (keys merged into one read). The q that ends
-    it draws no frame, so it has no entry."""
+    keys, in order; the timed keys' reads are the last ones: each timed key, a `/` after each
+    Escape, then the final Escape; before them come the reads of the keys that brought the whole
+    list in and opened the prompt, as many as the ui's loading made them). None when the file is
+    missing or holds fewer reads. The q that ends it draws no frame, so it has no entry."""
     try:
         with open(stats) as f:
             line = next((l for l in f if l.startswith("key_us=")), "")
     except OSError:
         return None
     reads = [int(v) / 1000 for v in line.strip()[len("key_us="):].split(",") if v]
-    if len(reads) != before + len(KEYS) + sum(key == "Escape" for key, _ in KEYS) + 1:
+    tail = len(KEYS) + sum(key == "Escape" for key, _ in KEYS) + 1
+    if len(reads) < tail:
+        log(f"bench: uifilter: {len(reads)} reads of keys in todo ui, fewer than {tail}: {line.strip()}")
         return None
-    timed, position = [], before
+    timed, position = [], len(reads) - tail
     for key, _ in KEYS:
         timed.append(reads[position])
         position += 2 if key == "Escape" else 1
