@@ -307,7 +307,7 @@ def show(detail, figures_, out):
         return "; ".join(parts) or "-"
     print(f"scale: the todo binary at {', '.join(f'{size:,}' for size in columns)} todos "
           f"(p95 of {detail['samples']} samples; first frame of {detail['first_frame_launches']} launches)", file=out)
-    print(f"{'figure':<16}{'unit':<10}" + "".join(f"{size:>14,}" for size in columns) + "  goal", file=out)
+    print(f"{'figure':<22}{'unit':<10}" + "".join(f"{size:>14,}" for size in columns) + "  goal", file=out)
     rows = [("watch_commit", "ms p95"), ("ui_first_frame", "ms p95"), ("ui_toggle", "ms p95"), ("ui_external", "ms p95"),
             ("ui_rss", "MiB VmRSS"), ("ui_peak_rss", "MiB VmHWM"), ("list", "ms p50"), ("list_shell", "ms p50"),
             ("list_ratio", "x"), ("list_rss", "MiB peak"), ("list_plain", "ms p50"), ("list_plain_shell", "ms p50"),
@@ -320,7 +320,7 @@ def show(detail, figures_, out):
         label = f"({key})" if key in ("list_shell", "list_plain_shell", "watch_start", "ui_loaded",
                                       "ui_first_frame_last") else key
         goal_text = {"list": "-", "list_ratio": goal("list"), "list_plain": "-"}.get(key) or goal(key)
-        print(f"{label:<16}{unit:<10}" + "".join(f"{cell(source, size, field):>14}" for size in columns)
+        print(f"{label:<22}{unit:<10}" + "".join(f"{cell(source, size, field):>14}" for size in columns)
               + f"  {goal_text}", file=out)
     captures = [at["capture_ms"] for at in sizes.values()]
     print(f"The ui figures include tmux: launching through respawn-pane, send-keys, and polling with capture-pane "
