@@ -1,6 +1,8 @@
 // Benchmarks of the snapshot layer: the diff against the standard library's, and the build of
 // the two-section todo list. Fixed seeds, so every run measures the same work.
+import TodoObservation
 import TodoSnapshot
+import TodoStore
 
 /// A todo as the benchmarks build it: the fields a row shows.
 struct BenchTodo: Identifiable, Equatable, Sendable {
@@ -123,4 +125,20 @@ func benchSnapshotBuild(count: Int = snapshotBenchCount) -> Double {
     }) {
         $0.items == 2 * records.count + 2 && $0.outline == records.count + 2
     }
+}
+
+/// Milliseconds (best of 5) to build the outline of the todos of the file at `path` (every todo,
+/// read once before timing, in the list's order), grouped as `todo watch --outline --by
+/// grouping` and `todo ui` group them (done, tag or priority), subtasks nested by the tree rule:
+/// the build of scripts/bench's realistic data, where `benchSnapshotBuild` builds plain records.
+func benchSnapshotBuild(path: String, grouping name: String) throws -> Double {
+    let grouping: TodoGrouping<Todo>
+    switch name {
+    case "tag": grouping = .byTag
+    case "priority": grouping = .byPriority
+    default: grouping = .byDoneState
+    }
+    let todos = try TodoRepository(path: path).fetch()
+    let builder = TodoSnapshotBuilder<Todo>(nestingTodosBy: grouping)
+    return snapshotBenchBestOfFive({ builder.build(todos) }) { $0.snapshot.numberOfItems >= todos.count }
 }

@@ -61,9 +61,11 @@ case "diff" where arguments.count <= 3:
     print(ours, baseline)
 case "build" where arguments.count <= 3:
     print(benchSnapshotBuild(count: snapshotCount))
+case "build-file" where arguments.count == 4:
+    print(try benchSnapshotBuild(path: arguments[2], grouping: arguments[3]))
 default:
     print(
-        "usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff [COUNT] | build [COUNT]"
+        "usage: TodoBench insert PATH COUNT | fetch PATH | watch-latency PATH COUNT inotify|poll | write PATH COUNT | diff [COUNT] | build [COUNT] | build-file PATH done|tag|priority"
     )
     exit(2)
 }

@@ -3,14 +3,15 @@ checked. See scripts/bench --help."""
 import argparse, json, math, os, shutil, sys, tempfile, time, traceback, unittest
 from types import SimpleNamespace
 
-from . import bulk, compare, core, lists, repeat, report, results, scale, sync, syncread, transport, twimport, uifilter
+from . import (bulk, compare, core, lists, outline, repeat, report, results, scale, sync, syncread, transport, twimport,
+               uifilter)
 from . import next as next_part  # not `next`: that would hide the builtin here
 from .build import Binaries
 from .figures import judge
 from .proc import install_signal_handlers, log
 from .servers import stop_all
 
-PARTS = [core, repeat, bulk, scale, uifilter, twimport, next_part, sync, lists, syncread, transport]
+PARTS = [core, repeat, bulk, scale, outline, uifilter, twimport, next_part, sync, lists, syncread, transport]
 NAMES = [part.NAME for part in PARTS]
 NOTES = {part.NAME: part.report_note for part in PARTS if hasattr(part, "report_note")}
 

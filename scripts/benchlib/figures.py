@@ -70,11 +70,11 @@ def number(value):
 
 def table(figures, out):
     """Every figure of a part, one line each: the one table every part shares."""
-    print(f"  {'figure':<18}{'value':>12} {'unit':<18}{'baseline':>12}{'ratio':>8}  {'goal':<16}verdict", file=out)
+    print(f"  {'figure':<22}{'value':>12} {'unit':<18}{'baseline':>12}{'ratio':>8}  {'goal':<16}verdict", file=out)
     for f in figures:
         name = f["name"].split(".", 1)[1]
         unit = f["unit"] + (" " + f["stat"] if f["stat"] else "")
         ratio = "-" if f["ratio"] is None else f"{f['ratio']:.2f}x"
         timeouts = f" ({f['timeouts']} t/o)" if f["timeouts"] else ""
-        print(f"  {('(' + name + ')') if f['context'] else name:<18}{number(f['value']):>12} {unit:<18}"
+        print(f"  {('(' + name + ')') if f['context'] else name:<22}{number(f['value']):>12} {unit:<18}"
               f"{number(f['baseline']):>12}{ratio:>8}  {goal_text(f['goal']):<16}{verdict(f)}{timeouts}", file=out)

@@ -7,7 +7,8 @@ with a collection of their own on Radicale (servers.py), when nothing changed.
   noop5_requests  the requests one such sync makes (Radicale's log): one, the listing of the
                   account's calendar home, which shows every collection unchanged (at most one per
                   list was issue 35's bound; five before the home was listed).
-Each list holds 100 todos (made by `todo import --list`, sent by a first sync). --smoke: 2 lists of
+Each list holds 100 user-like todos (userdata.records: priorities, tags, notes, repeats, a third
+subtasks; made by `todo import --list`, sent by a first sync). --smoke: 2 lists of
 5 todos, 2 runs.
 """
 import json, os, re
@@ -15,7 +16,8 @@ from types import SimpleNamespace
 
 from .figures import figure, table as print_table
 from .proc import environment, log, run, wall_ms
-from .servers import PASSWORD, USER, Radicale, bench_records, noop_sync, stop_all, sync_json, todo_env
+from . import userdata
+from .servers import PASSWORD, USER, Radicale, noop_sync, stop_all, sync_json, todo_env
 from .stats import p50
 
 NAME = "lists"
@@ -43,7 +45,7 @@ def measure(ctx):
             run([todo, "--db", db, "lists", "new", name], env=env)
             source = os.path.join(work, f"list{index}.json")
             with open(source, "w") as f:
-                json.dump(bench_records(s.todos, name=f"{name} todo"), f)
+                json.dump(userdata.records(todo, work, s.todos), f)
             run([todo, "--db", db, "import", "--list", name, source], env=env, timeout=120)
             run([todo, "--db", db, "sync", "setup", url, "--user", USER, "--to", name], env=env, timeout=60)
         log(f"bench: lists: a first sync of {s.lists} lists of {s.todos} todos...")

@@ -8,7 +8,8 @@ from .proc import ROOT
 from .results import load_all, newest_parts
 
 PATH = os.path.join(ROOT, "docs", "PERFORMANCE.md")
-TITLES = {"core": "Core figures", "repeat": "Repeating todos on user-like data, in one list and in ten (issues 34, 35)", "scale": "Scale (issues 13 and 26)", "uifilter": "The ui filter (issue 15)",
+TITLES = {"core": "Core figures", "repeat": "Repeats, lists and subtasks on user-like todos (issues 34, 35, 36)", "scale": "Scale (issues 13, 26 and 38)",
+          "outline": "The outline and its watch on user-like todos (issue 38)", "uifilter": "The ui filter (issues 15 and 38)",
           "sync": "Sync on CalDAV", "lists": "Several lists on one account (issue 35)", "syncread": "Reading a large object (issue 22)",
           "transport": "Transport against the curl tool (issue 23)"}
 

@@ -5,6 +5,7 @@ every sync figure shares: the databases made by `todo import`, the same todos as
 environment `todo sync` runs in."""
 import base64, http.client, json, os, re, subprocess, tempfile, time
 
+from . import userdata
 from .proc import PROCESS_LIMIT_S, SERVER_START_LIMIT_S, free_port, port_answers, run, run_timed, stop
 
 SERVER_PYTHON = "/usr/bin/python3"   # the Debian python, which has radicale and xandikos (a pyenv python3 may not)
@@ -170,16 +171,12 @@ def noop_sync(todo, db, env, server, limit=60):
     return seconds, methods, server_seconds
 
 
-def bench_records(count, name="Synced todo"):
-    return [{"name": f"{name} {i}", "deadline": f"2024-{1 + i % 12:02d}-{1 + i % 28:02d}" if i % 3 else None,
-             "done": i % 5 == 0} for i in range(count)]
-
-
 def make_database(todo, work, name, count):
-    """A database of `count` todos made by `todo import` (one transaction)."""
+    """A database of `count` user-like todos (userdata.records: priorities, tags, notes, repeats,
+    a third subtasks, in one list) made by `todo import` (one transaction)."""
     path, source = os.path.join(work, f"{name}.sqlite"), os.path.join(work, f"{name}.json")
     with open(source, "w") as f:
-        json.dump(bench_records(count), f)
+        json.dump(userdata.records(todo, work, count), f)
     run([todo, "--db", path, "import", source], env=todo_env(work), timeout=120)
     return path
 

@@ -2,7 +2,8 @@
 Radicale (servers.py: plain htpasswd user, storage in a temporary folder, 127.0.0.1, a free port,
 log level info: requests are counted from its log, one line each, and the time it reports spending
 on them is summed), a fresh server and VTODO collection per contender:
-  send     1,000 new todos: `todo sync` (a database made by `todo import`, `todo sync setup`) vs.
+  send     1,000 new todos, user-like (userdata.records: priorities, tags, notes, repeats, a third
+           subtasks): `todo sync` (a database made by `todo import`, `todo sync setup`) vs.
            vdirsyncer (a filesystem storage of 1,000 .ics files; discover, then sync timed) vs.
            the floor, a sequential PUT loop (If-None-Match: *) through one http.client connection
            (Radicale answers HTTP/1.0 and closes: it reconnects, and the count is printed); the

@@ -1,9 +1,9 @@
 """The bench's own tests: the percentile rule, the cost ratio and goals, compare's rule, saving
-and reporting. Standard library only; scripts/bench --smoke runs them first
+and reporting, the data's shape and the shell's split of the tags column. Standard library only; scripts/bench --smoke runs them first
 (python3 -m unittest discover -s scripts/benchlib -t scripts runs them alone)."""
-import json, os, tempfile, unittest
+import json, os, sqlite3, tempfile, unittest
 
-from benchlib import compare, report, results
+from benchlib import compare, report, results, userdata
 from benchlib.figures import figure, judge
 from benchlib.stats import cost_ratio, p50, p95, percentile
 
@@ -106,6 +106,39 @@ class SavedTests(unittest.TestCase):
             self.assertIn("| x | 11 | ms |  | 10 | 1.10x | ratio <= 1.5 | met |", text)
             self.assertIn("`bbbbbbbbbbbb`", text)
             self.assertIn("`aaaaaaaaaaaa`", text)   # sync's newest is still the first commit's
+
+
+class UserDataTests(unittest.TestCase):
+    def test_vocabulary(self):
+        tags = userdata.tag_vocabulary()
+        self.assertEqual(len(set(tags)), 300)
+        spaced = [t for t in tags if " " in t]
+        self.assertTrue(20 <= len(spaced) <= 60)
+        for tag in spaced:   # stored as todo stores a tag with a space: +"home improvement"
+            self.assertRegex(tag, r'^[+@]"[^"+@]+"$')
+        self.assertEqual(len(userdata.WORDS), 256)
+
+    def test_families(self):
+        subtasks = 0
+        for parents in userdata.FAMILIES:
+            self.assertEqual(len(parents), 10)
+            for position, parent in enumerate(parents):
+                depth, at = 0, position
+                while parents[at] is not None:
+                    self.assertLess(parents[at], at)   # a parent comes earlier: no loop, in the same run
+                    at, depth = parents[at], depth + 1
+                self.assertLessEqual(depth, 2)        # three levels at most
+                subtasks += parent is not None
+        self.assertAlmostEqual(subtasks / 40, 1 / 3, delta=0.05)
+
+    def test_the_shell_splits_tags_as_todo_groups_them(self):
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE todos (id INTEGER PRIMARY KEY, tags TEXT, done INTEGER, start_date TEXT)")
+        db.executemany("INSERT INTO todos VALUES (?, ?, 0, NULL)",
+                       [(1, '+a +"b c" @Home'), (2, ''), (3, '@"at home" +Work'), (4, '+x-1')])
+        rows = db.execute(f"WITH RECURSIVE {userdata.TAG_MEMBERS.rstrip(',')} SELECT id, g FROM members "
+                          "ORDER BY id, g").fetchall()
+        self.assertEqual(rows, [(1, "a"), (1, "b c"), (1, "home"), (2, None), (3, "at home"), (3, "work"), (4, "x-1")])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ a temporary folder, stopped by pid (servers.py). Radicale answers HTTP/1.0 and c
 connection; Xandikos keeps it alive. p50 and p95 of every figure; the goal is on p50.
   start     todo-sync from its start to its answer to {"op":"hello"} vs `curl --version` from
             start to exit (ms; 5 rounds of 20 each, --quick 10), goal <= 1.2x
-  send      1,000 new todos: the whole `todo sync` of a database made by `todo import` (after `todo
+  send      1,000 new todos (user-like: servers.make_database): the whole `todo sync` of a database made by `todo import` (after `todo
             sync setup`) vs the sequential keep-alive PUT floor: curl with the 1,000 PUTs
             (If-None-Match: *, the same VTODOs, `todo export --format ics` split) in one process
             (a config file of upload-file/url pairs); goal <= 1.0x. Beside it todo-sync alone, from
