@@ -39,6 +39,8 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // glibc's malloc.h (malloc_trim, for `todo ui`); part of libc, nothing more to link.
+        .systemLibrary(name: "CMalloc"),
         // The one control-character policy (what must not reach a terminal or another app raw,
         // and how each writer renders it). Standard library only.
         .target(name: "TextSafety", swiftSettings: optimisedInTests),
@@ -77,7 +79,7 @@ let package = Package(
             name: "todo",
             dependencies: [
                 "SQLite", "TodoStore", "TodoSnapshot", "TodoObservation", "TodoInterop", "TodoSync", "SyncProtocol",
-                "TextSafety"
+                "TextSafety", "CMalloc"
             ]),
         // libcurl and libxml2 from the system (Debian: libcurl4-openssl-dev, libxml2-dev), and
         // typed C doors to curl's variadic calls.

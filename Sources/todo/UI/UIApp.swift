@@ -3,14 +3,8 @@ import TodoSnapshot
 import TodoStore
 
 #if canImport(Glibc)
+    import CMalloc
     import Glibc
-#endif
-
-#if canImport(Glibc)
-    /// glibc's `malloc_trim` (declared in `malloc.h`, which the Glibc module leaves out): returns
-    /// the free memory of the heap to the system.
-    @_silgen_name("malloc_trim")
-    private func mallocTrim(_ pad: Int) -> Int32
 #endif
 
 /// `todo ui`'s screen, the way the sample app's view controller works: the fetched-results
@@ -240,7 +234,7 @@ final class UIApp: FetchedResultsControllerDelegate {
     /// process holds what the list keeps (glibc keeps freed memory for reuse otherwise).
     static func releaseFreedMemory() {
         #if canImport(Glibc)
-            _ = mallocTrim(0)
+            _ = malloc_trim(0)
         #endif
     }
 
