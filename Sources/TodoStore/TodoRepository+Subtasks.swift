@@ -318,7 +318,7 @@ extension TodoRepository {
         defer { try? connection.execute("PRAGMA cache_size = \(cacheSize)") }
         try connection.transaction(.deferred, mapError: TodoStoreError.sqlite) { () throws(TodoStoreError) in
             try TodoStoreError.wrap { () throws(SQLiteError) in
-                let depthColumn = Int32(TodoColumns.list.split(separator: ", ").count)
+                let depthColumn = Int32(TodoColumns.count)  // after the columns of TodoColumns.list
                 let rows = try connection.internalCachedStatement(request.outlineSQL)
                 try rows.bind(request.outlineArguments)
                 var given = 0
