@@ -84,7 +84,7 @@ extension UIApp {
         if narrowing == nil { unnarrowedList = list }
         // The same terms shown before (since the index was built): their narrowing and list.
         if let seen = filterHistory.last(where: { $0.narrowing.foldedSearches == folded }) {
-            list = seen.narrowing.outcome == .everything ? unnarrowedList ?? list : seen.list
+            list = listShown(for: seen.narrowing)
             list.collapsedGroups = collapsed
             list.sections = sections
             narrowing = seen.narrowing
@@ -101,16 +101,15 @@ extension UIApp {
             list = unnarrowedList ?? list
             list.collapsedGroups = collapsed
         case .unchanged:
-            if let from, from.foldedSearches != narrowing?.foldedSearches,
-                let shown = filterHistory.last(where: { $0.narrowing.foldedSearches == from.foldedSearches })
-            {
-                list = shown.narrowing.outcome == .everything ? unnarrowedList ?? list : shown.list
+            if let from, from.foldedSearches != narrowing?.foldedSearches {
+                list = listShown(for: from)
                 list.collapsedGroups = collapsed
                 list.sections = sections
             }
         case .fewer:
-            // The controller's list's groups, filtered: no todo grouped again.
-            list = (unnarrowedList ?? list).narrowed(to: narrowed.list)
+            // The groups of the list narrowed from, filtered: no todo grouped again, and only
+            // the todos that list holds looked at (all of them, from the controller's list).
+            list = listShown(for: from).narrowed(to: narrowed.list)
             list.collapsedGroups = collapsed
             list.sections = sections
         }
@@ -118,6 +117,16 @@ extension UIApp {
         if filterHistory.count > Self.filterHistoryKept { filterHistory.removeFirst() }
         narrowing = narrowed
         state.follow(in: &list)
+    }
+
+    /// The list shown for `narrowing`, one of ``filterHistory``'s (the controller's for nil, or
+    /// one that left nothing out).
+    private func listShown(for narrowing: UINarrowing?) -> UIList {
+        let unnarrowed = unnarrowedList ?? list
+        guard let narrowing, narrowing.outcome != .everything,
+            let shown = filterHistory.last(where: { $0.narrowing.foldedSearches == narrowing.foldedSearches })
+        else { return unnarrowed }
+        return shown.list
     }
 
     /// Shows the controller's results again (kept up to date under the narrowing).

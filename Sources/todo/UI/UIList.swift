@@ -208,8 +208,13 @@ struct UIList {
         list.results = narrowed
         list.tree = nil
         list.hidden = []
+        let bits: UIIDBits? =
+            switch narrowed {
+            case .keys(let results): UIIDBits(results.ids)
+            case .todos: nil
+            }
         for slot in groups.indices.reversed() {
-            let kept = members[slot].filter { narrowed.contains($0) }
+            let kept = members[slot].filter { bits?.contains($0) ?? narrowed.contains($0) }
             if kept.isEmpty, !grouping.fixedGroups.contains(groups[slot]) {
                 list.groups.remove(at: slot)
                 list.members.remove(at: slot)

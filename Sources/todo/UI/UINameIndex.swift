@@ -18,21 +18,30 @@ struct UINameIndex {
     let source: UIResults
     /// ``source`` as whole todos (empty for keys).
     var results: TodoResultsSnapshot { source.snapshot ?? TodoResultsSnapshot(order: .due) }
-    /// Every todo's name, then its stored tags (``TodoTags/storage``), then its note, UTF-8, one
-    /// after another; ASCII letters in lower case where the todo's three are all ASCII (see
-    /// ``isASCII``), so a scan compares bytes as they are.
+    /// Every todo's name, stored tags (``TodoTags/storage``) and note, UTF-8, each followed by a
+    /// zero byte, todo after todo; ASCII letters in lower case where the todo's three are all
+    /// ASCII (see ``isASCII``), so a scan compares bytes as they are.
+    ///
+    /// The zero bytes are why one search can cover a todo's three texts, or the whole array: a
+    /// needle without a zero byte cannot match across one, so a match is always inside one text
+    /// of one todo, as the store's rule wants (a term never spans two of them).
     private var bytes: [UInt8] = []
     /// `isASCII[i]`: the todo at position `i` has only ASCII in its name, tags and note (its
     /// bytes are lowered); else its bytes are as written and the store's rule reads them.
     private var isASCII: [Bool] = []
-    /// `nameEnds[i]` is where the name of the todo at position `i` ends in ``bytes``, and its tags
-    /// start.
+    /// The positions whose todos are not all ASCII, ascending: the ones a byte search cannot
+    /// judge.
+    private var foldedPositions: [Int] = []
+    /// `nameEnds[i]` is the zero byte after the name of the todo at position `i`.
     private var nameEnds: [Int] = []
-    /// `tagEnds[i]` is where the tags of the todo at position `i` end in ``bytes``, and its note
-    /// starts.
+    /// `tagEnds[i]` is the zero byte after the tags of the todo at position `i`.
     private var tagEnds: [Int] = []
-    /// `ends[i]` is where the note of the todo at position `i` ends in ``bytes``.
+    /// `ends[i]` is where the todo at position `i` ends in ``bytes`` (after its note's zero
+    /// byte), and the next one starts.
     private var ends: [Int] = []
+    /// How often each byte value occurs in the lowered (ASCII) todos: a search looks for a
+    /// needle's rarest byte first, so that it stops at fewer places.
+    private var byteCounts = [Int](repeating: 0, count: 256)
 
     /// The index of `results`' names (its one section). O(n).
     init(_ results: TodoResultsSnapshot) {
@@ -72,6 +81,7 @@ struct UINameIndex {
         nameEnds.reserveCapacity(count)
         tagEnds.reserveCapacity(count)
         ends.reserveCapacity(count)
+        isASCII.reserveCapacity(count)
         bytes.reserveCapacity(count * 24)
     }
 
@@ -79,36 +89,23 @@ struct UINameIndex {
         let start = bytes.count
         bytes.append(contentsOf: todo.name.utf8)
         nameEnds.append(bytes.count)
+        bytes.append(0)
         if !todo.tags.isEmpty { bytes.append(contentsOf: todo.tags.storage.utf8) }
         tagEnds.append(bytes.count)
+        bytes.append(0)
         if let note = todo.note { bytes.append(contentsOf: note.utf8) }
+        bytes.append(0)
         ends.append(bytes.count)
         let ascii = !bytes[start...].contains { $0 >= 0x80 }
         isASCII.append(ascii)
-        if ascii {
-            for offset in start..<bytes.count where bytes[offset] >= 0x41 && bytes[offset] <= 0x5A {
-                bytes[offset] |= 0x20
-            }
+        guard ascii else {
+            foldedPositions.append(ends.count - 1)
+            return
         }
-    }
-
-    /// Whether `hay` (ASCII, lowered) contains `needle` (ASCII, folded): the store's rule on
-    /// such bytes, ``TodoSearch/matches(name:foldedNeedle:)``, without lowering each byte.
-    @inline(__always)
-    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard needle.count <= hay.count else { return false }
-        let first = needle[0]
-        var start = 0
-        let last = hay.count - needle.count
-        while start <= last {
-            if hay[start] == first {
-                var offset = 1
-                while offset < needle.count, hay[start + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return true }
-            }
-            start += 1
+        for offset in start..<bytes.count {
+            if bytes[offset] >= 0x41 && bytes[offset] <= 0x5A { bytes[offset] |= 0x20 }
+            byteCounts[Int(bytes[offset])] += 1
         }
-        return false
     }
 
     /// The number of todos.
@@ -118,37 +115,120 @@ struct UINameIndex {
     /// `foldedNeedle`, by the store's rule (``TodoSearch/matches(_:foldedNeedle:)``, on bytes,
     /// each of the three on its own); only among `candidates` (positions, ascending) when given:
     /// a text extending the one they matched.
+    ///
+    /// An ASCII needle is found in the lowered bytes by its rarest byte (`memchr`, which reads
+    /// many bytes at a time), over the whole array when most todos are candidates, else over
+    /// each candidate's bytes; the todos that are not all ASCII go through the store's rule.
     func positions(matching foldedNeedle: String, among candidates: [Int]? = nil) -> [Int] {
         var needle = foldedNeedle
-        return needle.withUTF8 { needleBytes in
-            let needleIsASCII = !needleBytes.contains { $0 >= 0x80 }
-            return bytes.withUnsafeBufferPointer { all in
-                func matches(_ position: Int) -> Bool {
-                    let start = position == 0 ? 0 : ends[position - 1]
-                    if needleIsASCII, isASCII[position] {
-                        // Lowered bytes and a folded needle: byte for byte, each field on its own.
-                        if needleBytes.isEmpty { return true }
-                        return Self.contains(
-                            UnsafeBufferPointer(rebasing: all[start..<nameEnds[position]]), needleBytes)
-                            || Self.contains(
-                                UnsafeBufferPointer(rebasing: all[nameEnds[position]..<tagEnds[position]]), needleBytes)
-                            || Self.contains(
-                                UnsafeBufferPointer(rebasing: all[tagEnds[position]..<ends[position]]), needleBytes)
-                    }
-                    let name = UnsafeBufferPointer(rebasing: all[start..<nameEnds[position]])
-                    if TodoSearch.matches(name: name, foldedNeedle: needleBytes) { return true }
-                    if nameEnds[position] < tagEnds[position] {
-                        let tags = UnsafeBufferPointer(rebasing: all[nameEnds[position]..<tagEnds[position]])
-                        if TodoSearch.matches(name: tags, foldedNeedle: needleBytes) { return true }
-                    }
-                    guard tagEnds[position] < ends[position] else { return false }
-                    let note = UnsafeBufferPointer(rebasing: all[tagEnds[position]..<ends[position]])
-                    return TodoSearch.matches(name: note, foldedNeedle: needleBytes)
+        return needle.withUTF8 { needle in
+            if needle.isEmpty { return candidates ?? Array(0..<count) }
+            guard needle.allSatisfy({ $0 != 0 && $0 < 0x80 }) else {
+                return bytes.withUnsafeBufferPointer { all in
+                    (candidates ?? Array(0..<count)).filter { foldedMatch(at: $0, in: all, needle) }
                 }
-                if let candidates { return candidates.filter(matches) }
-                return (0..<ends.count).filter(matches)
+            }
+            let search = UINeedle(needle, byteCounts: byteCounts)
+            return bytes.withUnsafeBufferPointer { all in
+                // Few candidates: a search in each one's bytes. Else one pass over every byte,
+                // which costs less than a call per todo when most of them are candidates.
+                if let candidates, candidates.count * 4 < count {
+                    return candidates.filter { position in
+                        isASCII[position]
+                            ? search.occurs(in: all, from: start(of: position), to: ends[position])
+                            : foldedMatch(at: position, in: all, needle)
+                    }
+                }
+                var found = asciiMatches(of: search, in: all)
+                let folded = foldedPositions.filter { foldedMatch(at: $0, in: all, needle) }
+                if !folded.isEmpty { found = Self.merged(found, folded) }
+                guard let candidates else { return found }
+                return Self.common(found, candidates)
             }
         }
+    }
+
+    /// Where the todo at `position` starts in ``bytes``.
+    @inline(__always)
+    private func start(of position: Int) -> Int { position == 0 ? 0 : ends[position - 1] }
+
+    /// The positions of the all-ASCII todos whose bytes contain `search`, ascending: one search
+    /// along the whole array, each hit skipping to the end of its todo.
+    private func asciiMatches(of search: UINeedle, in all: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var found: [Int] = []
+        var position = 0
+        var from = 0
+        while let hit = search.firstOccurrence(in: all, from: from, to: all.count) {
+            // The todo the hit is in: the first whose end is past it (ends ascend, and the last
+            // is past every hit). Mostly one of the next few (a common byte is in most todos):
+            // steps that double from the last one, then a bisection within the last step.
+            var low = position
+            var high = position
+            var step = 1
+            while ends[high] <= hit {
+                low = high + 1
+                high = min(high + step, ends.count - 1)
+                step *= 2
+            }
+            while low < high {
+                let middle = (low + high) / 2
+                if ends[middle] > hit { high = middle } else { low = middle + 1 }
+            }
+            position = low
+            if isASCII[position] { found.append(position) }
+            from = ends[position]
+            position += 1
+            if position == ends.count { break }
+        }
+        return found
+    }
+
+    /// The store's rule on the todo at `position`, each of its three texts on its own: for
+    /// todos that are not all ASCII, and needles that are not.
+    private func foldedMatch(at position: Int, in all: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        let name = UnsafeBufferPointer(rebasing: all[start(of: position)..<nameEnds[position]])
+        if TodoSearch.matches(name: name, foldedNeedle: needle) { return true }
+        let tags = UnsafeBufferPointer(rebasing: all[(nameEnds[position] + 1)..<tagEnds[position]])
+        if !tags.isEmpty, TodoSearch.matches(name: tags, foldedNeedle: needle) { return true }
+        let note = UnsafeBufferPointer(rebasing: all[(tagEnds[position] + 1)..<(ends[position] - 1)])
+        return !note.isEmpty && TodoSearch.matches(name: note, foldedNeedle: needle)
+    }
+
+    /// Two ascending lists of distinct positions as one.
+    private static func merged(_ left: [Int], _ right: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(left.count + right.count)
+        var (l, r) = (0, 0)
+        while l < left.count || r < right.count {
+            if r == right.count || (l < left.count && left[l] < right[r]) {
+                result.append(left[l])
+                l += 1
+            } else {
+                result.append(right[r])
+                r += 1
+            }
+        }
+        return result
+    }
+
+    /// The positions in both ascending lists.
+    private static func common(_ left: [Int], _ right: [Int]) -> [Int] {
+        var result: [Int] = []
+        var (l, r) = (0, 0)
+        while l < left.count && r < right.count {
+            if left[l] == right[r] {
+                result.append(left[l])
+                l += 1
+                r += 1
+            } else if left[l] < right[r] {
+                l += 1
+            } else {
+                r += 1
+            }
+        }
+        return result
     }
 
     /// The results at `positions` (ascending), in order, as results of their own.
