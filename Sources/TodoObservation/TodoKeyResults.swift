@@ -212,6 +212,9 @@ public struct TodoKeyResults: Sendable {
             result.keys = keys
             result.extras = extras
         }
+        // The ids in an array first: appending to it costs less than to the chunked list.
+        var kept: [Int64] = []
+        kept.reserveCapacity(offsets.count)
         var wanted = offsets.makeIterator()
         var next = wanted.next()
         var start = 0
@@ -219,7 +222,7 @@ public struct TodoKeyResults: Sendable {
             guard keepsMost else {
                 while let offset = next, offset < start + chunk.count {
                     let id = chunk[offset - start]
-                    result.ids.append(id)
+                    kept.append(id)
                     result.keys[id] = keys[id]
                     if hasExtras, let extra = extras[id] { result.extras[id] = extra }
                     next = wanted.next()
@@ -229,7 +232,7 @@ public struct TodoKeyResults: Sendable {
             }
             for (index, id) in chunk.enumerated() {
                 if next == start + index {
-                    result.ids.append(id)
+                    kept.append(id)
                     next = wanted.next()
                 } else {
                     result.remove(id)
@@ -237,6 +240,7 @@ public struct TodoKeyResults: Sendable {
             }
             start += chunk.count
         }
+        result.ids = ChunkedList(kept)
         return result
     }
 

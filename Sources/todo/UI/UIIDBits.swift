@@ -1,3 +1,5 @@
+import TodoSnapshot
+
 /// A set of todo ids as one bit per id, up to the largest: what ``UIList/narrowed(to:)``
 /// tests every todo of a list against.
 ///
@@ -13,14 +15,21 @@ struct UIIDBits {
 
     /// The set of `ids`; nil when one is negative or past ``idLimit`` (ids another program
     /// chose), for which the caller asks its own table instead.
-    init?(_ ids: some Sequence<Int64>) {
+    init?(_ ids: ChunkedList<Int64>) {
         var largest: Int64 = -1
-        for id in ids {
-            guard id >= 0, id < Self.idLimit else { return nil }
-            largest = max(largest, id)
+        var fits = true
+        ids.forEachChunk { chunk in
+            for id in chunk {
+                if id < 0 || id >= Self.idLimit { fits = false }
+                largest = max(largest, id)
+            }
         }
-        words = [UInt64](repeating: 0, count: Int(largest / 64) + 1)
-        for id in ids { words[Int(id / 64)] |= 1 << UInt64(id % 64) }
+        guard fits else { return nil }
+        var words = [UInt64](repeating: 0, count: Int(largest / 64) + 1)
+        ids.forEachChunk { chunk in
+            for id in chunk { words[Int(id / 64)] |= 1 << UInt64(id % 64) }
+        }
+        self.words = words
     }
 
     /// Whether `id` is in the set. O(1).

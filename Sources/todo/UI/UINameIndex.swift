@@ -130,9 +130,10 @@ struct UINameIndex {
             }
             let search = UINeedle(needle, byteCounts: byteCounts)
             return bytes.withUnsafeBufferPointer { all in
-                // Few candidates: a search in each one's bytes. Else one pass over every byte,
-                // which costs less than a call per todo when most of them are candidates.
-                if let candidates, candidates.count * 4 < count {
+                // Up to half of the todos candidates: a search in each one's bytes. Else one
+                // pass over every byte, which costs less than a call per todo when most of them
+                // are candidates.
+                if let candidates, candidates.count * 2 <= count {
                     return candidates.filter { position in
                         isASCII[position]
                             ? search.occurs(in: all, from: start(of: position), to: ends[position])

@@ -39,7 +39,10 @@ struct UINeedle {
                 guard let found = memchr(base + scan, rareByte, scanEnd - scan) else { return nil }
                 let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
                 let start = at - rare
-                if memcmp(base + start, needleBase, count) == 0 { return start }
+                // Most terms are a few bytes: compared here, without a call.
+                var offset = 0
+                while offset < count, base[start + offset] == needleBase[offset] { offset += 1 }
+                if offset == count { return start }
                 scan = at + 1
             }
             return nil
