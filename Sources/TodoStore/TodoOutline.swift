@@ -119,10 +119,10 @@ public struct TodoOutline: Sendable, Equatable {
     )] {
         var positions: [Int64: Int] = [:]
         positions.reserveCapacity(count)
-        var present = [Bool](repeating: false, count: count)
-        for position in 0..<count where positions[node(position).id] == nil {
-            positions[node(position).id] = position
-            present[position] = true
+        var present = [Bool](repeating: true, count: count)
+        // Backwards, so that the position kept for a repeated id is its first: one look-up each.
+        for position in (0..<count).reversed() {
+            if let later = positions.updateValue(position, forKey: node(position).id) { present[later] = false }
         }
         // Each todo's parent by the rule; then the links that close a loop are cut.
         var parents = [Int](repeating: -1, count: count)
@@ -201,9 +201,20 @@ public struct TodoOutline: Sendable, Equatable {
     /// The tree of `count` todos (`todo(i)` for i in 0 ..< count, siblings in that order), as
     /// each one's offset among them and the offset of the todo it is under, depth first; nil
     /// when none of them has a parent. What a view that groups todos arranges each group with,
-    /// without copying the todos. O(n).
+    /// without copying the todos: inlinable, so that a caller's `todo` (an element of its array)
+    /// is read for the three fields the rule needs (`Node`), once each, not copied whole (a copy
+    /// of a todo retains and releases each of its strings). O(n).
+    @inlinable
     public static func arranged(count: Int, _ todo: (Int) -> Todo) -> [(offset: Int, parent: Int?)]? {
-        guard (0..<count).contains(where: { todo($0).parentID != nil }) else { return nil }
-        return arrange(count: count, chosen: count, { Node(todo($0)) }).map { ($0.position, $0.parent) }
+        var nodes: [Node] = []
+        nodes.reserveCapacity(count)
+        var nests = false
+        for offset in 0..<count {
+            let node = Node(todo(offset))
+            nests = nests || node.parentID != nil
+            nodes.append(node)
+        }
+        guard nests else { return nil }
+        return arrange(count: count, chosen: count, { nodes[$0] }).map { ($0.position, $0.parent) }
     }
 }
