@@ -206,11 +206,19 @@ public struct TodoOutline: Sendable, Equatable {
     /// of a todo retains and releases each of its strings). O(n).
     @inlinable
     public static func arranged(count: Int, _ todo: (Int) -> Todo) -> [(offset: Int, parent: Int?)]? {
+        arranged(count: count, nodes: { Node(todo($0)) })
+    }
+
+    /// ``arranged(count:_:)`` told what the rule needs of each todo (`node(i)`), for a caller
+    /// that reads the three fields where its todos are, which copies nothing (a todo returned by
+    /// a closure may be copied whole on the way). O(n).
+    @inlinable
+    public static func arranged(count: Int, nodes node: (Int) -> Node) -> [(offset: Int, parent: Int?)]? {
         var nodes: [Node] = []
         nodes.reserveCapacity(count)
         var nests = false
         for offset in 0..<count {
-            let node = Node(todo(offset))
+            let node = node(offset)
             nests = nests || node.parentID != nil
             nodes.append(node)
         }
