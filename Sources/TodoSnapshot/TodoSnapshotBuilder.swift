@@ -184,30 +184,66 @@ public struct TodoGrouping<Record>: Sendable {
         _ records: Records, keeping member: (Record, Int) -> Member
     ) -> [(group: TodoGroup, members: [Member])]
     where Records.Element == Record {
-        var groups = fixedGroups
-        var members = groups.map { _ in [Member]() }
-        var slots = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // Records of one group tend to come in runs: the last slot saves most lookups.
-        var last: (id: TodoGroupID, slot: Int)?
-        for (offset, record) in records.enumerated() {
-            let kept = member(record, offset)
-            forEachGroup(of: record) { group in
+        var partition = Partition<Member>(self)
+        for (offset, record) in records.enumerated() { partition.add(record, member(record, offset)) }
+        return partition.groups
+    }
+
+    /// ``partition(_:keeping:)`` of an array, whose records are read where they are: a
+    /// sequence's iterator hands out a copy of each, which for a wide record (a todo) costs a
+    /// retain and a release of each of its strings.
+    @inlinable
+    public func partition<Member>(
+        _ records: [Record], keeping member: (Record, Int) -> Member
+    ) -> [(group: TodoGroup, members: [Member])] {
+        var partition = Partition<Member>(self)
+        for offset in records.indices { partition.add(records[offset], member(records[offset], offset)) }
+        return partition.groups
+    }
+
+    /// A partition under way: the groups met so far, each with its members.
+    @usableFromInline
+    struct Partition<Member> {
+        @usableFromInline let grouping: TodoGrouping
+        @usableFromInline var found: [TodoGroup]
+        @usableFromInline var members: [[Member]]
+        @usableFromInline var slots: [TodoGroupID: Int]
+        /// Records of one group tend to come in runs: the last slot saves most lookups.
+        @usableFromInline var last: (id: TodoGroupID, slot: Int)?
+
+        @inlinable
+        init(_ grouping: TodoGrouping) {
+            self.grouping = grouping
+            found = grouping.fixedGroups
+            members = found.map { _ in [] }
+            slots = Dictionary(found.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        /// Adds `kept`, what is kept of `record`, to each group the record is in.
+        @inlinable
+        mutating func add(_ record: Record, _ kept: Member) {
+            grouping.forEachGroup(of: record) { group in
                 let slot: Int
                 if let last, last.id == group.id {
                     slot = last.slot
                 } else if let known = slots[group.id] {
                     slot = known
                 } else {
-                    slot = groups.count
+                    slot = found.count
                     slots[group.id] = slot
-                    groups.append(group)
+                    found.append(group)
                     members.append([])
                 }
                 last = (group.id, slot)
                 members[slot].append(kept)
             }
         }
-        return groups.indices.sorted { groups[$0] < groups[$1] }.map { (groups[$0], members[$0]) }
+
+        /// The groups in display order, each with its members in the order they were added.
+        @inlinable
+        var groups: [(group: TodoGroup, members: [Member])] {
+            found.indices.sorted { found[$0] < found[$1] }.map { (found[$0], members[$0]) }
+        }
     }
 }
 
