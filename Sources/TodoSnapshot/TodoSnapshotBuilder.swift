@@ -210,6 +210,9 @@ public struct TodoGrouping<Record>: Sendable {
         @usableFromInline var slots: [TodoGroupID: Int]
         /// Records of one group tend to come in runs: the last slot saves most lookups.
         @usableFromInline var last: (id: TodoGroupID, slot: Int)?
+        /// The done-state rule and the slots of its two groups: a record's slot told by one flag,
+        /// without a look at the groups (the rule's whole work, on the build's main outline).
+        @usableFromInline var either: (isSecond: @Sendable (Record) -> Bool, first: Int, second: Int)?
 
         @inlinable
         init(_ grouping: TodoGrouping) {
@@ -217,11 +220,20 @@ public struct TodoGrouping<Record>: Sendable {
             found = grouping.fixedGroups
             members = found.map { _ in [] }
             slots = Dictionary(found.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            if case .eitherOf(let isSecond) = grouping.membership, found.count >= 2,
+                let first = slots[found[0].id], let second = slots[found[1].id]
+            {
+                either = (isSecond, first, second)
+            }
         }
 
         /// Adds `kept`, what is kept of `record`, to each group the record is in.
         @inlinable
         mutating func add(_ record: Record, _ kept: Member) {
+            if let either {
+                members[either.isSecond(record) ? either.second : either.first].append(kept)
+                return
+            }
             grouping.forEachGroup(of: record) { group in
                 let slot: Int
                 if let last, last.id == group.id {
