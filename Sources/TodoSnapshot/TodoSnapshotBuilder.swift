@@ -158,7 +158,7 @@ public struct TodoGrouping<Record>: Sendable {
     }
 
     /// Calls `body` with each group `record` is in, repeats left out: the one rule, which
-    /// ``partition(_:keeping:)`` applies to a whole list and callers that place records one at
+    /// `partition(_:keeping:)` applies to a whole list and callers that place records one at
     /// a time (a list patched by a change) apply to each.
     @inlinable
     public func forEachGroup(of record: Record, _ body: (TodoGroup) -> Void) {
@@ -189,7 +189,7 @@ public struct TodoGrouping<Record>: Sendable {
         return partition.groups
     }
 
-    /// ``partition(_:keeping:)`` of an array, whose records are read where they are: a
+    /// `partition(_:keeping:)` of an array, whose records are read where they are: a
     /// sequence's iterator hands out a copy of each, which for a wide record (a todo) costs a
     /// retain and a release of each of its strings.
     @inlinable
