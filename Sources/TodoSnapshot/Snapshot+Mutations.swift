@@ -206,15 +206,22 @@ extension Snapshot {
         return nil
     }
 
-    /// Appends items to the section at `position`, checking identifiers in the same hash
-    /// operation that records them; stops at the first duplicate and returns it.
-    ///
-    /// The snapshot is left half-updated in that case: callers stop or throw it away.
     /// Replaces every section and item with `sections`, keeping the identifier tables' storage
     /// (a builder that fills the same value again does not allocate them afresh). Traps on a
     /// repeated identifier, as ``init(sections:)`` does.
     @inlinable
     mutating func replaceContents(with sections: [(id: SectionID, items: [Item])]) {
+        replaceContents(with: sections) { sections[$0].items[$1].id }
+    }
+
+    /// ``replaceContents(with:)``, told the identifier of each item by `itemID(section, offset)`
+    /// (the section's position in `sections`, the item's in that section) rather than reading
+    /// it from the item: for a builder that has the identifiers at hand, where reading one from
+    /// an item that holds a large value (a todo row) copies the whole value, retains included.
+    @inlinable
+    mutating func replaceContents(
+        with sections: [(id: SectionID, items: [Item])], itemID: (_ section: Int, _ offset: Int) -> Item.ID
+    ) {
         sectionIDs.removeAll(keepingCapacity: true)
         sectionItems.removeAll(keepingCapacity: true)
         sectionPositions.removeAll(keepingCapacity: true)
@@ -223,18 +230,35 @@ extension Snapshot {
         starts.append(0)
         locations.reserveCapacity(sections.reduce(0) { $0 + $1.items.count })
         appendSections(sections.map(\.id))
-        for (position, section) in sections.enumerated() {
-            appendItems(section.items, toSectionAt: position)
+        for position in sections.indices {
+            if let duplicate = appendItemsReportingDuplicate(
+                sections[position].items, toSectionAt: position, itemID: { itemID(position, $0) })
+            {
+                duplicateItem(duplicate)
+            }
         }
     }
 
+    /// Appends items to the section at `position`, checking identifiers in the same hash
+    /// operation that records them; stops at the first duplicate and returns it.
+    ///
+    /// The snapshot is left half-updated in that case: callers stop or throw it away.
     @inlinable
     mutating func appendItemsReportingDuplicate(_ items: [Item], toSectionAt position: Int) -> Item.ID? {
+        // By index: `for item in items` would copy (retain and release) every item.
+        appendItemsReportingDuplicate(items, toSectionAt: position) { items[$0].id }
+    }
+
+    /// ``appendItemsReportingDuplicate(_:toSectionAt:)`` with `items[i]`'s identifier given by
+    /// `itemID(i)`.
+    @inlinable
+    mutating func appendItemsReportingDuplicate(
+        _ items: [Item], toSectionAt position: Int, itemID: (Int) -> Item.ID
+    ) -> Item.ID? {
         var offset = sectionItems[position].count
         locations.reserveCapacity(locations.count + items.count)
-        // By index: `for item in items` would copy (retain and release) every item.
         for index in items.indices {
-            let id = items[index].id
+            let id = itemID(index)
             if locations.updateValue(Location(section: position, offset: offset), forKey: id) != nil {
                 return id
             }

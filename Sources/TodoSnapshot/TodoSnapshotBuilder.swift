@@ -158,7 +158,7 @@ public struct TodoGrouping<Record>: Sendable {
     }
 
     /// Calls `body` with each group `record` is in, repeats left out: the one rule, which
-    /// ``partition(_:keeping:)`` applies to a whole list and callers that place records one at
+    /// `partition(_:keeping:)` applies to a whole list and callers that place records one at
     /// a time (a list patched by a change) apply to each.
     @inlinable
     public func forEachGroup(of record: Record, _ body: (TodoGroup) -> Void) {
@@ -184,30 +184,78 @@ public struct TodoGrouping<Record>: Sendable {
         _ records: Records, keeping member: (Record, Int) -> Member
     ) -> [(group: TodoGroup, members: [Member])]
     where Records.Element == Record {
-        var groups = fixedGroups
-        var members = groups.map { _ in [Member]() }
-        var slots = Dictionary(groups.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // Records of one group tend to come in runs: the last slot saves most lookups.
-        var last: (id: TodoGroupID, slot: Int)?
-        for (offset, record) in records.enumerated() {
-            let kept = member(record, offset)
-            forEachGroup(of: record) { group in
+        var partition = Partition<Member>(self)
+        for (offset, record) in records.enumerated() { partition.add(record, member(record, offset)) }
+        return partition.groups
+    }
+
+    /// `partition(_:keeping:)` of an array, whose records are read where they are: a
+    /// sequence's iterator hands out a copy of each, which for a wide record (a todo) costs a
+    /// retain and a release of each of its strings.
+    @inlinable
+    public func partition<Member>(
+        _ records: [Record], keeping member: (Record, Int) -> Member
+    ) -> [(group: TodoGroup, members: [Member])] {
+        var partition = Partition<Member>(self)
+        for offset in records.indices { partition.add(records[offset], member(records[offset], offset)) }
+        return partition.groups
+    }
+
+    /// A partition under way: the groups met so far, each with its members.
+    @usableFromInline
+    struct Partition<Member> {
+        @usableFromInline let grouping: TodoGrouping
+        @usableFromInline var found: [TodoGroup]
+        @usableFromInline var members: [[Member]]
+        @usableFromInline var slots: [TodoGroupID: Int]
+        /// Records of one group tend to come in runs: the last slot saves most lookups.
+        @usableFromInline var last: (id: TodoGroupID, slot: Int)?
+        /// The done-state rule and the slots of its two groups: a record's slot told by one flag,
+        /// without a look at the groups (the rule's whole work, on the build's main outline).
+        @usableFromInline var either: (isSecond: @Sendable (Record) -> Bool, first: Int, second: Int)?
+
+        @inlinable
+        init(_ grouping: TodoGrouping) {
+            self.grouping = grouping
+            found = grouping.fixedGroups
+            members = found.map { _ in [] }
+            slots = Dictionary(found.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            if case .eitherOf(let isSecond) = grouping.membership, found.count >= 2,
+                let first = slots[found[0].id], let second = slots[found[1].id]
+            {
+                either = (isSecond, first, second)
+            }
+        }
+
+        /// Adds `kept`, what is kept of `record`, to each group the record is in.
+        @inlinable
+        mutating func add(_ record: Record, _ kept: Member) {
+            if let either {
+                members[either.isSecond(record) ? either.second : either.first].append(kept)
+                return
+            }
+            grouping.forEachGroup(of: record) { group in
                 let slot: Int
                 if let last, last.id == group.id {
                     slot = last.slot
                 } else if let known = slots[group.id] {
                     slot = known
                 } else {
-                    slot = groups.count
+                    slot = found.count
                     slots[group.id] = slot
-                    groups.append(group)
+                    found.append(group)
                     members.append([])
                 }
                 last = (group.id, slot)
                 members[slot].append(kept)
             }
         }
-        return groups.indices.sorted { groups[$0] < groups[$1] }.map { (groups[$0], members[$0]) }
+
+        /// The groups in display order, each with its members in the order they were added.
+        @inlinable
+        var groups: [(group: TodoGroup, members: [Member])] {
+            found.indices.sorted { found[$0] < found[$1] }.map { (found[$0], members[$0]) }
+        }
     }
 }
 
@@ -239,6 +287,24 @@ public enum TodoRowID<RecordID: Hashable & Sendable>: Hashable, Sendable, Custom
             hasher.combine(3 as UInt8)
             hasher.combine(id)
             hasher.combine(group)
+        }
+    }
+
+    /// The hash the standard library's sets and dictionaries use (`Hasher`'s own entry point,
+    /// public though underscored): the payload's identifier hashed on its own, with `seed`
+    /// changed by the case and section or group. For an `Int64` identifier that is the
+    /// standard library's one-word SipHash, keyed by the process's random seed as every hash
+    /// is, without a `Hasher` set up, fed and finalised for each of the snapshot's rows (a
+    /// third of a build of 100,000 rows, measured). The group's part of the seed is its digest
+    /// (`TodoGroupID`), itself a seeded SipHash, so a tag another program writes cannot be chosen
+    /// to make rows collide either. Equal values hash equal: the case, section or group and the
+    /// identifier decide it.
+    @inlinable
+    public func _rawHashValue(seed: Int) -> Int {
+        switch self {
+        case .group(let group): group.digest._rawHashValue(seed: seed)
+        case .todo(let id, let section): id._rawHashValue(seed: seed ^ (section == .all ? 0x5A5A : 0x3C3C))
+        case .member(let id, let group): id._rawHashValue(seed: seed ^ Int(truncatingIfNeeded: group.digest))
         }
     }
 
@@ -481,40 +547,66 @@ where Record.ID: Sendable {
         if snapshots.snapshot.sectionItems.count == 2 {
             swap(&allRows, &snapshots.snapshot.sectionItems[0])
             swap(&outlineRows, &snapshots.snapshot.sectionItems[1])
-            allRows.removeAll(keepingCapacity: true)
-            outlineRows.removeAll(keepingCapacity: true)
         }
+        // Each row is written over the last build's row at its place (appended past its end,
+        // the rest dropped at the end): releasing the old row and copying in the new one touch
+        // that memory once, where emptying the arrays first walks all of it twice.
         allRows.reserveCapacity(records.count)
-        for record in records { allRows.append(.todo(record, .all)) }
+        for index in records.indices {
+            if index < allRows.count {
+                allRows[index] = .todo(records[index], .all)
+            } else {
+                allRows.append(.todo(records[index], .all))
+            }
+        }
+        if allRows.count > records.count { allRows.removeSubrange(records.count...) }
+        var place = 0
         // Grouped by position, not by partitioned copies: each copy of a record costs a retain
         // and a release of its fields.
         let partition = grouping.partition(records) { _, offset in offset }
         let several = grouping.allowsSeveralGroups
-        outlineRows.reserveCapacity(partition.reduce(partition.count) { $0 + $1.members.count })
+        let outlineCount = partition.reduce(partition.count) { $0 + $1.members.count }
+        outlineRows.reserveCapacity(outlineCount)
+        // The outline rows' ids, in the rows' order, for the snapshot's table: reading an id
+        // from a row copies the record it holds.
+        var outlineIDs: [TodoRowID<Record.ID>] = []
+        outlineIDs.reserveCapacity(outlineCount)
         var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>], parents: [Int?]?)] = []
         for (group, members) in partition {
             let (indices, parents) = arranged(members, of: records)
-            outlineRows.append(.group(group))
+            Self.put(.group(group), in: &outlineRows, at: &place)
+            outlineIDs.append(.group(group.id))
             var ids: [TodoRowID<Record.ID>] = []
             ids.reserveCapacity(indices.count)
             // One pass fills both the rows and the outline's ids.
             if several {
                 for index in indices {
-                    outlineRows.append(.member(records[index], group.id))
+                    Self.put(.member(records[index], group.id), in: &outlineRows, at: &place)
                     ids.append(.member(records[index].id, group.id))
                 }
             } else {
                 for index in indices {
-                    outlineRows.append(.todo(records[index], .outline))
+                    Self.put(.todo(records[index], .outline), in: &outlineRows, at: &place)
                     ids.append(.todo(records[index].id, .outline))
                 }
             }
+            outlineIDs.append(contentsOf: ids)
             groups.append((group, ids, parents))
         }
-        snapshots.snapshot.replaceContents(with: [(id: .all, items: allRows), (id: .outline, items: outlineRows)])
+        if outlineRows.count > place { outlineRows.removeSubrange(place...) }
+        snapshots.snapshot.replaceContents(with: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]) {
+            section, offset in section == 0 ? .todo(records[offset].id, .all) : outlineIDs[offset]
+        }
         snapshots.outline.removeAllKeepingCapacity()
         fillOutline(&snapshots.outline, with: groups, previous: previousOutline)
         snapshots.isNested = groups.contains { $0.parents != nil }
+    }
+
+    /// Writes `row` at `place` in `rows`, over the row there or appended, and moves `place` on.
+    @inlinable
+    static func put(_ row: __owned TodoRow<Record>, in rows: inout [TodoRow<Record>], at place: inout Int) {
+        if place < rows.count { rows[place] = row } else { rows.append(row) }
+        place += 1
     }
 
     /// Both sections, flat, without the hierarchy. O(n).

@@ -119,10 +119,10 @@ public struct TodoOutline: Sendable, Equatable {
     )] {
         var positions: [Int64: Int] = [:]
         positions.reserveCapacity(count)
-        var present = [Bool](repeating: false, count: count)
-        for position in 0..<count where positions[node(position).id] == nil {
-            positions[node(position).id] = position
-            present[position] = true
+        var present = [Bool](repeating: true, count: count)
+        // Backwards, so that the position kept for a repeated id is its first: one look-up each.
+        for position in (0..<count).reversed() {
+            if let later = positions.updateValue(position, forKey: node(position).id) { present[later] = false }
         }
         // Each todo's parent by the rule; then the links that close a loop are cut.
         var parents = [Int](repeating: -1, count: count)
@@ -133,13 +133,10 @@ public struct TodoOutline: Sendable, Equatable {
         // 0: not walked, 1: on the walk under way, 2: walked. In the order given, so that the
         // same todos always cut a loop at the same place: the todo where it closes stays at the top.
         var state = [UInt8](repeating: 0, count: count)
-        var path: [Int] = []
         for start in 0..<count where present[start] && state[start] == 0 {
-            path.removeAll(keepingCapacity: true)
             var current = start
             while state[current] != 2 {
                 state[current] = 1
-                path.append(current)
                 let up = parents[current]
                 guard up >= 0 else { break }
                 if state[up] == 1 {
@@ -148,7 +145,13 @@ public struct TodoOutline: Sendable, Equatable {
                 }
                 current = up
             }
-            for position in path { state[position] = 2 }
+            // The walk again, now without its loop, marking it walked.
+            current = start
+            while state[current] == 1 {
+                state[current] = 2
+                guard parents[current] >= 0 else { break }
+                current = parents[current]
+            }
         }
         // Siblings in the order of the chosen todos: a context todo is placed just before its
         // first chosen descendant, so that it takes that one's place. Children as linked lists
@@ -158,42 +161,44 @@ public struct TodoOutline: Sendable, Equatable {
         var lastChild = [Int](repeating: -1, count: count)
         var nextSibling = [Int](repeating: -1, count: count)
         var placed = [Bool](repeating: false, count: count)
-        var chain: [Int] = []
         for position in 0..<min(chosen, count) where present[position] && !placed[position] {
             placed[position] = true
-            chain.removeAll(keepingCapacity: true)
-            chain.append(position)
-            var current = position
-            while parents[current] >= 0, parents[current] >= chosen, !placed[parents[current]] {
-                current = parents[current]
-                placed[current] = true
-                chain.append(current)
-            }
-            for node in chain.reversed() {
+            // Up through the context todos not placed yet, each linked under its parent on the
+            // way: each of those parents but the last is placed just now, with no other child,
+            // so the order of the links changes nothing.
+            var node = position
+            while true {
                 let parent = parents[node]
                 guard parent >= 0 else {
                     roots.append(node)
-                    continue
+                    break
                 }
                 if lastChild[parent] >= 0 { nextSibling[lastChild[parent]] = node } else { firstChild[parent] = node }
                 lastChild[parent] = node
+                guard parent >= chosen, !placed[parent] else { break }
+                placed[parent] = true
+                node = parent
             }
         }
         var tree: [(position: Int, depth: Int, parent: Int?)] = []
         tree.reserveCapacity(count)
         // Depth first without recursion: a deep tree must not overflow the stack.
         var stack: [(position: Int, depth: Int)] = roots.reversed().map { ($0, 0) }
-        var children: [Int] = []
         while let (position, depth) = stack.popLast() {
             let parent = parents[position]
             tree.append((position, depth, parent >= 0 ? parent : nil))
-            children.removeAll(keepingCapacity: true)
+            // The children pushed last first, so that the first pops first.
+            let pushed = stack.count
             var child = firstChild[position]
             while child >= 0 {
-                children.append(child)
+                stack.append((child, depth + 1))
                 child = nextSibling[child]
             }
-            for child in children.reversed() { stack.append((child, depth + 1)) }
+            var (low, high) = (pushed, stack.count - 1)
+            while low < high {
+                stack.swapAt(low, high)
+                (low, high) = (low + 1, high - 1)
+            }
         }
         return tree
     }
@@ -201,9 +206,28 @@ public struct TodoOutline: Sendable, Equatable {
     /// The tree of `count` todos (`todo(i)` for i in 0 ..< count, siblings in that order), as
     /// each one's offset among them and the offset of the todo it is under, depth first; nil
     /// when none of them has a parent. What a view that groups todos arranges each group with,
-    /// without copying the todos. O(n).
+    /// without copying the todos: inlinable, so that a caller's `todo` (an element of its array)
+    /// is read for the three fields the rule needs (`Node`), once each, not copied whole (a copy
+    /// of a todo retains and releases each of its strings). O(n).
+    @inlinable
     public static func arranged(count: Int, _ todo: (Int) -> Todo) -> [(offset: Int, parent: Int?)]? {
-        guard (0..<count).contains(where: { todo($0).parentID != nil }) else { return nil }
-        return arrange(count: count, chosen: count, { Node(todo($0)) }).map { ($0.position, $0.parent) }
+        arranged(count: count, nodes: { Node(todo($0)) })
+    }
+
+    /// ``arranged(count:_:)`` told what the rule needs of each todo (`node(i)`), for a caller
+    /// that reads the three fields where its todos are, which copies nothing (a todo returned by
+    /// a closure may be copied whole on the way). O(n).
+    @inlinable
+    public static func arranged(count: Int, nodes node: (Int) -> Node) -> [(offset: Int, parent: Int?)]? {
+        var nodes: [Node] = []
+        nodes.reserveCapacity(count)
+        var nests = false
+        for offset in 0..<count {
+            let node = node(offset)
+            nests = nests || node.parentID != nil
+            nodes.append(node)
+        }
+        guard nests else { return nil }
+        return arrange(count: count, chosen: count, { nodes[$0] }).map { ($0.position, $0.parent) }
     }
 }
