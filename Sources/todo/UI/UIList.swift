@@ -129,7 +129,7 @@ struct UIList {
     }
 
     /// Sorts every todo into its groups, by the grouping's one rule, as `todo list --outline`
-    /// does (``TodoGrouping/partition(_:keeping:)``, keeping ids). O(n).
+    /// does (`TodoGrouping.partition(_:keeping:)`, keeping ids). O(n).
     private mutating func regroup() {
         let partition: [(group: TodoGroup, members: [Int64])]
         switch results {
