@@ -22,10 +22,12 @@ deadline, a done flag), the data of the figures before issue 38, kept beside for
                        (% of one core, over 4 s)
   diff    our snapshot diff of two 100,000-item lists (1% each of inserts, deletes, moves, updates)
           vs. the standard library's difference(from:).inferringMoves() (ms, TodoBench's best of 5)
-  snapshot_build       building the outline (by done, subtasks nested: what `todo watch --outline`
-                       and the ui build on each change) of 100,000 user-like todos read from a file,
-                       each build into the last one's storage, the first not counted (ms, TodoBench
-                       build-file, best of 5). Goal (issue 38): at most 50 ms, storage reused.
+  snapshot_build       building the outline (by done, subtasks nested: what an app's diffable data
+                       source builds with the library's TodoSnapshotBuilder on each change; todo's
+                       own watch and ui keep theirs O(changes) instead) of 100,000 user-like todos
+                       read from a file, each build into the last one's storage, the first not
+                       counted (ms, TodoBench build-file, best of 5). Goal (issue 38): at most 50 ms,
+                       storage reused.
   (snapshot_build_tag) context: the same, grouped by tag (a todo under each of its tags)
   snapshot_build_plain the all + outline snapshot of 100,000 plain records, storage reused the same way
                        (TodoBench build; no baseline)
