@@ -547,20 +547,11 @@ where Record.ID: Sendable {
         if snapshots.snapshot.sectionItems.count == 2 {
             swap(&allRows, &snapshots.snapshot.sectionItems[0])
             swap(&outlineRows, &snapshots.snapshot.sectionItems[1])
+            allRows.removeAll(keepingCapacity: true)
+            outlineRows.removeAll(keepingCapacity: true)
         }
-        // Each row is written over the last build's row at its place (appended past its end,
-        // the rest dropped at the end): releasing the old row and copying in the new one touch
-        // that memory once, where emptying the arrays first walks all of it twice.
         allRows.reserveCapacity(records.count)
-        for index in records.indices {
-            if index < allRows.count {
-                allRows[index] = .todo(records[index], .all)
-            } else {
-                allRows.append(.todo(records[index], .all))
-            }
-        }
-        if allRows.count > records.count { allRows.removeSubrange(records.count...) }
-        var place = 0
+        for index in records.indices { allRows.append(.todo(records[index], .all)) }
         // Grouped by position, not by partitioned copies: each copy of a record costs a retain
         // and a release of its fields.
         let partition = grouping.partition(records) { _, offset in offset }
@@ -574,39 +565,31 @@ where Record.ID: Sendable {
         var groups: [(group: TodoGroup, ids: [TodoRowID<Record.ID>], parents: [Int?]?)] = []
         for (group, members) in partition {
             let (indices, parents) = arranged(members, of: records)
-            Self.put(.group(group), in: &outlineRows, at: &place)
+            outlineRows.append(.group(group))
             outlineIDs.append(.group(group.id))
             var ids: [TodoRowID<Record.ID>] = []
             ids.reserveCapacity(indices.count)
             // One pass fills both the rows and the outline's ids.
             if several {
                 for index in indices {
-                    Self.put(.member(records[index], group.id), in: &outlineRows, at: &place)
+                    outlineRows.append(.member(records[index], group.id))
                     ids.append(.member(records[index].id, group.id))
                 }
             } else {
                 for index in indices {
-                    Self.put(.todo(records[index], .outline), in: &outlineRows, at: &place)
+                    outlineRows.append(.todo(records[index], .outline))
                     ids.append(.todo(records[index].id, .outline))
                 }
             }
             outlineIDs.append(contentsOf: ids)
             groups.append((group, ids, parents))
         }
-        if outlineRows.count > place { outlineRows.removeSubrange(place...) }
         snapshots.snapshot.replaceContents(with: [(id: .all, items: allRows), (id: .outline, items: outlineRows)]) {
             section, offset in section == 0 ? .todo(records[offset].id, .all) : outlineIDs[offset]
         }
         snapshots.outline.removeAllKeepingCapacity()
         fillOutline(&snapshots.outline, with: groups, previous: previousOutline)
         snapshots.isNested = groups.contains { $0.parents != nil }
-    }
-
-    /// Writes `row` at `place` in `rows`, over the row there or appended, and moves `place` on.
-    @inlinable
-    static func put(_ row: __owned TodoRow<Record>, in rows: inout [TodoRow<Record>], at place: inout Int) {
-        if place < rows.count { rows[place] = row } else { rows.append(row) }
-        place += 1
     }
 
     /// Both sections, flat, without the hierarchy. O(n).
