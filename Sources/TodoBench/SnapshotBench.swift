@@ -118,7 +118,7 @@ func benchSnapshotBuild(count: Int = snapshotBenchCount) -> Double {
     let builder = TodoSnapshotBuilder<BenchTodo> { $0.done }
     var snapshots = builder.build(records)
     // Counts, not the snapshots, come out of each run: a copy kept would make the next build
-    // copy the storage instead of reusing it.
+    // allocate fresh storage instead of reusing it.
     return snapshotBenchBestOfFive({ () -> (items: Int, outline: Int) in
         builder.build(records, reusing: &snapshots)
         return (snapshots.snapshot.numberOfItems, snapshots.outline.count)
@@ -146,7 +146,7 @@ func benchSnapshotBuild(path: String, grouping name: String) throws -> Double {
     let expected = (items: snapshots.snapshot.numberOfItems, outline: snapshots.outline.count)
     precondition(expected.items >= todos.count, "the first build left todos out")
     // Counts, not the snapshots, come out of each run: a copy kept would make the next build
-    // copy the storage instead of reusing it.
+    // allocate fresh storage instead of reusing it.
     return snapshotBenchBestOfFive({ () -> (items: Int, outline: Int) in
         builder.build(todos, reusing: &snapshots)
         return (snapshots.snapshot.numberOfItems, snapshots.outline.count)
