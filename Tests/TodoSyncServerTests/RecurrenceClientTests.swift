@@ -78,8 +78,22 @@ import Testing
             "cal.todo_by_uid(sys.argv[4]).complete(handle_rrule=True, rrule_mode='safe')", uid)
         try bench.sync()
         let due = try #require(try bench.lines(of: "\(uid).ics").first { $0.hasPrefix("DUE") })
-        let date = try #require(due.split(separator: ":").last?.prefix(8))
-        let deadline = "\(date.prefix(4))-\(date.dropFirst(4).prefix(2))-\(date.dropFirst(6))"
+        // python-caldav writes DUE in UTC (a month after the completion, to the second); the
+        // todo's deadline is that instant's date in the bench's zone (Europe/Berlin), the next
+        // day when the test runs in the last hour or two of a UTC day.
+        let stamp = try #require(due.split(separator: ":").last.map(String.init))
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        // A UTC time as it says; a date or a local time read in the bench's zone (as its own).
+        parser.timeZone = TimeZone(identifier: stamp.hasSuffix("Z") ? "UTC" : bench.zone)
+        parser.dateFormat =
+            stamp.hasSuffix("Z") ? "yyyyMMdd'T'HHmmss'Z'" : stamp.contains("T") ? "yyyyMMdd'T'HHmmss" : "yyyyMMdd"
+        let instant = try #require(parser.date(from: stamp), "\(due)")
+        let printer = DateFormatter()
+        printer.locale = Locale(identifier: "en_US_POSIX")
+        printer.timeZone = TimeZone(identifier: bench.zone)
+        printer.dateFormat = "yyyy-MM-dd"
+        let deadline = printer.string(from: instant)
         #expect(deadline > "2026-12-01", "\(due)")
         #expect(try bench.laptop.summary() == ["Pay rent|2026-12-01|1", "Pay rent|\(deadline)|0"])
         #expect(try bench.show(1)["repeat_rule"] as? String == "FREQ=MONTHLY")
