@@ -33,20 +33,35 @@ public enum ProcessRunner {
         stdin: String? = nil, currentDirectory: String? = nil,
         timeout: TimeInterval = 120
     ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
-        process.arguments = arguments
+        let executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : try which(executable))
         var env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
+        var process = Process()
+        var (out, err, input) = (Pipe(), Pipe(), Pipe())
+        // A program a test has just copied (`copyExecutable`) can be "busy" for a moment: a
+        // process another test started while the copy was open for writing inherited that
+        // descriptor and holds it until its own exec. Started again, with a new Process, until
+        // it starts or 5 s have passed.
+        let busyUntil = Date().addingTimeInterval(5)
+        while true {
+            process.executableURL = executableURL
+            process.arguments = arguments
+            process.environment = env
+            if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = input
+            do {
+                try process.run()
+                break
+            } catch let error as NSError
+                where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(ETXTBSY) && Date() < busyUntil
+            {
+                usleep(10_000)
+                process = Process()
+                (out, err, input) = (Pipe(), Pipe(), Pipe())
+            }
+        }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         // Read both pipes while waiting, so a large output cannot fill a pipe and stall the child.
@@ -55,8 +70,9 @@ public enum ProcessRunner {
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         nonisolated(unsafe) var outData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        let (errReader, outReader) = (err.fileHandleForReading, out.fileHandleForReading)
+        DispatchQueue.global().async(group: group) { errData = errReader.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { outData = outReader.readDataToEndOfFile() }
         let timedOut = group.wait(timeout: .now() + timeout) == .timedOut
         if timedOut {
             kill(process.processIdentifier, SIGKILL)
